@@ -1,0 +1,117 @@
+"""Hook specifications: the points of the turn where rules plugins and card sets contribute.
+
+Every turn hook receives the :class:`hkk.game.Game` and returns a list of
+:class:`hkk.pending.Pending` items (or ``None``).  A hook must not change the game: it says what
+*may* or *must* happen, and the runner decides who orders the items, resolves them one by one
+(or all at once where the rules say so) and checks creatures' Ép.  pluggy calls implementations
+in reverse registration order; the runner re-sorts every collection by a stable key, so that
+order never leaks into the game.
+
+Hooks evolve by gaining arguments; implementations may accept any subset of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+import pluggy
+
+if TYPE_CHECKING:
+    from hkk.game import Game
+    from hkk.pending import Pending
+
+PROJECT = "hkk"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+Items = "list[Pending] | None"
+
+
+# -- preparation phase (29) -------------------------------------------------------------------
+
+@hookspec
+def prep_stage1(game: Game) -> list[Pending] | None:
+    """Preparation stage 1, VP regeneration (29.3).  VP-regeneration modifiers of "this turn"
+    already count here (29.4.5).  Items are ordered by the active player."""
+
+
+@hookspec
+def prep_stage2_start(game: Game) -> list[Pending] | None:
+    """The very beginning of preparation stage 2 ("beginning of the turn", "beginning of the
+    preparation phase", 29.4.3).  Every item returned happens at one moment together with the
+    expiry of "until the preparation phase" effects (29.4.4) and the start of "this turn" effects
+    (29.4.5): they are computed against one snapshot and none sees another as earlier (29.4.2).
+    Creatures' Ép is checked after the moment (29.4.10); deaths give no component (29.4.11)."""
+
+
+@hookspec
+def prep_stage2(game: Game) -> list[Pending] | None:
+    """Preparation stage 2 (29.4).  Automatic effects of both players and the activated abilities
+    that explicitly allow it (29.4.7) - the active player orders all of them (29.4.1); each
+    activated ability may be attempted once per turn (29.4.9); Ép is checked after each (29.4.10);
+    deaths give no component (29.4.11).  Called again after every resolution."""
+
+
+@hookspec
+def prep_stage3(game: Game) -> list[Pending] | None:
+    """Preparation stage 3 [D]: the active player's passive cards become active."""
+
+
+@hookspec
+def prep_stage4(game: Game) -> list[Pending] | None:
+    """Preparation stage 4 [D]: the active player draws a card."""
+
+
+# -- main and combat phases ---------------------------------------------------------------------
+
+@hookspec
+def main_phase(game: Game) -> list[Pending] | None:
+    """Main phase: actions each player may take now besides playing cards (which the runner
+    offers itself, 8.1).  Players act in turn, active player first, until both pass (4.11.6-8);
+    the active player's pass for the whole turn follows 41.5."""
+
+
+@hookspec
+def combat_phase(game: Game) -> list[Pending] | None:
+    """Combat phase [D simple combat]: actions available in combat (attacks, abilities)."""
+
+
+# -- end-of-turn phase (41) ---------------------------------------------------------------------
+
+@hookspec
+def end_stage1(game: Game) -> list[Pending] | None:
+    """End stage 1 (41.1): abilities usable at the end of the turn; players alternate, active
+    player first.  Items with a cost or a conditional text are optional, the others must be used."""
+
+
+@hookspec
+def end_stage2(game: Game) -> list[Pending] | None:
+    """End stage 2 (41.2): automatic end-of-turn effects; all are carried out, none can be
+    declined.  [D] the active player orders them, as in 29.4.1."""
+
+
+@hookspec
+def end_stage3(game: Game) -> list[Pending] | None:
+    """End stage 3 (41.3): damaged creatures and buildings return to max Ép / Sp."""
+
+
+@hookspec
+def end_stage4(game: Game) -> list[Pending] | None:
+    """End stage 4 (41.4): happens at the one moment when the active player's creatures lose
+    their defence bonus and every "until end of turn" and "this turn" effect ends.  Items are part
+    of that moment; nothing triggers from the expiry and Ép is not checked until the next
+    preparation phase (41.4 supplement)."""
+
+
+# -- contributions that are not per turn ------------------------------------------------------
+
+@hookspec
+def custom_effects() -> dict[str, Callable[..., Any]] | None:
+    """Named Python effects a set offers to its cards' ``{ do = "custom", name = ... }``
+    primitives.  Each callable is called as ``fn(game, ctx, **params)``."""
+
+
+TURN_HOOKS: tuple[str, ...] = (
+    "prep_stage1", "prep_stage2_start", "prep_stage2", "prep_stage3", "prep_stage4",
+    "main_phase", "combat_phase", "end_stage1", "end_stage2", "end_stage3", "end_stage4",
+)

@@ -1,0 +1,72 @@
+"""The turn as data: an ordered list of steps, each a (phase, stage) point with a hook name.
+
+The runner walks this list; it never names a phase itself except through ``mode``, which says
+*how* the step's pending items are carried out.  An official phase list can replace
+``DEFAULT_TURN`` without touching the runner (pass ``turn=`` to :class:`hkk.Engine`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Mode(str, Enum):
+    """How the runner carries out a step's pending items."""
+
+    #: Everything the hook returns happens at one moment, against one snapshot (29.4.2, 41.4).
+    SIMULTANEOUS = "simultaneous"
+    #: One deciding player (the active player) orders every item, one at a time (29.4.1).
+    ORDERED = "ordered"
+    #: Players alternately use items or pass, active player first (41.1).
+    ALTERNATING = "alternating"
+    #: Players take actions in turn (play cards, use abilities) until both pass (4.11.6-8, 41.5).
+    ACTIONS = "actions"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    phase: str
+    stage: int
+    hook: str
+    mode: Mode
+    #: Check creatures' Ép after every resolved item (29.4.10 in the preparation phase,
+    #: [D] after every action and effect elsewhere); False only where a rule defers it (41.4).
+    hp_check: bool = True
+    #: Cards may be played from hand here (29.4.6 forbids it in the preparation phase).
+    hand_play: bool = False
+    #: Deaths here give no monster component (29.4.11).
+    no_components: bool = False
+    rules: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return f"{self.phase}.{self.stage}"
+
+
+PREPARATION = "preparation"
+MAIN = "main"
+COMBAT = "combat"
+END = "end"
+
+DEFAULT_TURN: tuple[Step, ...] = (
+    # 29.3 VP regeneration; VP-regeneration modifiers already act here (29.4.5).
+    Step(PREPARATION, 1, "prep_stage1", Mode.ORDERED, rules=("29.3", "29.4.5")),
+    # The very beginning of stage 2: expiry of "until the preparation phase" effects, start of
+    # "this turn" effects and "beginning of the turn" automatic effects, all one moment.
+    Step(PREPARATION, 2, "prep_stage2_start", Mode.SIMULTANEOUS, no_components=True,
+         rules=("29.4.2", "29.4.3", "29.4.4", "29.4.5", "29.4.10", "29.4.11")),
+    Step(PREPARATION, 2, "prep_stage2", Mode.ORDERED, no_components=True,
+         rules=("29.4", "29.4.1", "29.4.7", "29.4.8", "29.4.9", "29.4.10", "29.4.11")),
+    Step(PREPARATION, 3, "prep_stage3", Mode.ORDERED, rules=("29.2",)),
+    Step(PREPARATION, 4, "prep_stage4", Mode.ORDERED, rules=("29.2",)),
+    Step(MAIN, 1, "main_phase", Mode.ACTIONS, hand_play=True, rules=("4.11.6", "41.5")),
+    Step(COMBAT, 1, "combat_phase", Mode.ACTIONS, rules=("33", "41.5")),
+    Step(END, 1, "end_stage1", Mode.ALTERNATING, rules=("41.1",)),
+    Step(END, 2, "end_stage2", Mode.ORDERED, rules=("41.2",)),
+    Step(END, 3, "end_stage3", Mode.ORDERED, rules=("41.3",)),
+    Step(END, 4, "end_stage4", Mode.SIMULTANEOUS, hp_check=False, rules=("41.4",)),
+)
+
+#: Hook names a card ability may be timed on.
+HOOK_NAMES: tuple[str, ...] = tuple(step.hook for step in DEFAULT_TURN)
