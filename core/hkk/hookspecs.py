@@ -103,6 +103,14 @@ def end_stage4(game: Game) -> list[Pending] | None:
     preparation phase (41.4 supplement)."""
 
 
+# -- moments that are not stages ------------------------------------------------------------
+
+@hookspec
+def entered_play(game: Game, permanent: Any) -> list[Pending] | None:
+    """A permanent just entered play: its "when this enters play" automatic effects.  They run
+    right away in the order chosen by the player who brought it in [R]."""
+
+
 # -- contributions that are not per turn ------------------------------------------------------
 
 @hookspec

@@ -37,6 +37,12 @@ class Step:
     hand_play: bool = False
     #: Deaths here give no monster component (29.4.11).
     no_components: bool = False
+    #: Durations of the effects that end at the very beginning of this step (29.4.4, 41.4).
+    ends: frozenset[str] = frozenset()
+    #: "This turn" effects made earlier in the turn start here (29.4.5).
+    starts_waiting_effects: bool = False
+    #: The active player's creatures lose their defence bonus here (41.4).
+    defence_bonus_lost: bool = False
     rules: tuple[str, ...] = ()
 
     @property
@@ -55,6 +61,7 @@ DEFAULT_TURN: tuple[Step, ...] = (
     # The very beginning of stage 2: expiry of "until the preparation phase" effects, start of
     # "this turn" effects and "beginning of the turn" automatic effects, all one moment.
     Step(PREPARATION, 2, "prep_stage2_start", Mode.SIMULTANEOUS, no_components=True,
+         ends=frozenset({"until_preparation"}), starts_waiting_effects=True,
          rules=("29.4.2", "29.4.3", "29.4.4", "29.4.5", "29.4.10", "29.4.11")),
     Step(PREPARATION, 2, "prep_stage2", Mode.ORDERED, no_components=True,
          rules=("29.4", "29.4.1", "29.4.7", "29.4.8", "29.4.9", "29.4.10", "29.4.11")),
@@ -65,7 +72,9 @@ DEFAULT_TURN: tuple[Step, ...] = (
     Step(END, 1, "end_stage1", Mode.ALTERNATING, rules=("41.1",)),
     Step(END, 2, "end_stage2", Mode.ORDERED, rules=("41.2",)),
     Step(END, 3, "end_stage3", Mode.ORDERED, rules=("41.3",)),
-    Step(END, 4, "end_stage4", Mode.SIMULTANEOUS, hp_check=False, rules=("41.4",)),
+    Step(END, 4, "end_stage4", Mode.SIMULTANEOUS, hp_check=False,
+         ends=frozenset({"until_end_of_turn", "this_turn"}), defence_bonus_lost=True,
+         rules=("41.4",)),
 )
 
 #: Hook names a card ability may be timed on.

@@ -1,0 +1,101 @@
+"""The engine: a plugin manager with the built-in rules and the card sets, the cards they define
+and the turn's steps.  Games are made from it."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import pluggy
+
+from hkk.agents import Agent, RandomAgent
+from hkk.errors import HkkError, HookError
+from hkk.phases import DEFAULT_TURN, Step
+from hkk.plugin import make_plugin_manager
+from hkk.rulings import DEFAULT_RULINGS, Rulings
+
+
+class Engine:
+    def __init__(self, cards: Mapping[str, Any] | Iterable[Any] = (), *,
+                 plugins: Iterable[Any] = (), decks: Mapping[str, Any] | None = None,
+                 rules: Mapping[str, Callable[[], Any]] | None = None,
+                 turn: Sequence[Step] = DEFAULT_TURN, rulings: Rulings = DEFAULT_RULINGS,
+                 pm: pluggy.PluginManager | None = None, discovery: Any = None) -> None:
+        from hkk.rules import BUILTIN_RULES
+
+        self.pm = pm or make_plugin_manager()
+        for name, factory in (BUILTIN_RULES if rules is None else rules).items():
+            if self.pm.get_plugin(name) is None:
+                self.pm.register(factory(), name=name)
+        for plugin in plugins:
+            self.pm.register(plugin)
+        self.cards: dict[str, Any] = dict(cards) if isinstance(cards, Mapping) \
+            else {c.id: c for c in cards}
+        self.decks: dict[str, Any] = dict(decks or {})
+        self.turn = tuple(turn)
+        self.rulings = rulings
+        self.discovery = discovery
+
+    @classmethod
+    def installed(cls, *, allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
+                  strict: bool = False, **kwargs: Any) -> Engine:
+        """An engine with every installed card set that loads (see :mod:`hkk.sets`)."""
+        from hkk.sets.discovery import discover
+
+        pm = make_plugin_manager()
+        found = discover(pm=pm, allow=allow, deny=deny, strict=strict)
+        return cls(found.cards, decks=found.decks, pm=pm, discovery=found, **kwargs)
+
+    def custom_effects(self) -> dict[str, Callable[..., Any]]:
+        """Named Python effects offered by plugins; two plugins offering one name is an error."""
+        found: dict[str, Callable[..., Any]] = {}
+        owners: dict[str, str] = {}
+        for impl in self.pm.hook.custom_effects.get_hookimpls():
+            try:
+                offered = impl.function() or {}
+            except Exception as exc:
+                raise HookError(f"{type(exc).__name__}: {exc}", hook="custom_effects",
+                                set_code=impl.plugin_name.removeprefix("hkk.sets.")) from exc
+            for name, function in offered.items():
+                if name in found:
+                    raise HkkError(f"custom effect {name!r} is offered by both "
+                                   f"{owners[name]} and {impl.plugin_name}")
+                found[name] = function
+                owners[name] = impl.plugin_name
+        return found
+
+    def deck(self, name: str) -> list[str]:
+        """Card ids of a named deck ("alap:tuz"), each as many times as it is in the deck."""
+        try:
+            deck = self.decks[name]
+        except KeyError:
+            raise HkkError(f"unknown deck {name!r}; known decks: {sorted(self.decks)}") from None
+        return [card_id for card_id, count in sorted(deck.cards.items()) for _ in range(count)]
+
+    def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
+                 agents: Sequence[Agent] | None = None, *, seed: int = 0,
+                 **kwargs: Any) -> Any:
+        from hkk.game import Game
+
+        if decks is None:
+            names = sorted(self.decks)
+            if len(names) < 2:
+                raise HkkError("no two decks to play with; name them or install a set")
+            decks = names[:2]
+        lists = [self.deck(d) if isinstance(d, str) else list(d) for d in decks]
+        for deck in lists:
+            unknown = sorted({c for c in deck if c not in self.cards})
+            if unknown:
+                raise HkkError(f"unknown cards in deck: {unknown}")
+        if agents is None:
+            agents = (RandomAgent(), RandomAgent())
+        return Game(self, lists, agents, seed=seed, **kwargs)
+
+    def play(self, decks: Sequence[str | Sequence[str]] | None = None,
+             agents: Sequence[Agent] | None = None, *, seed: int = 0,
+             max_turns: int | None = None, **kwargs: Any) -> Any:
+        """Play a whole game and return it (its ``log``, ``winner``…)."""
+        from hkk.runner import play_game
+
+        game = self.new_game(decks, agents, seed=seed, **kwargs)
+        play_game(game, max_turns=max_turns)
+        return game

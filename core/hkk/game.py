@@ -1,0 +1,440 @@
+"""A running game: its state, derived characteristics and the primitive changes.
+
+Everything that changes the game goes through the methods here, and each logs an event.  The
+order in which things happen is the runner's business (:mod:`hkk.runner`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from hkk.agents import Agent, Decision, Option
+from hkk.effects import Duration, Effect
+from hkk.errors import IllegalDecision, RuleViolation
+from hkk.events import EventLog
+from hkk.phases import Step
+from hkk.state import BUILDINGS, RESERVE, Permanent, Player
+
+if TYPE_CHECKING:
+    from hkk.engine import Engine
+    from hkk.rulings import Rulings
+
+
+class GameOver(Exception):
+    """Raised inside the runner when a player is at 0 Ép or below (K 3.12)."""
+
+
+class ExtractionOffer:
+    """A dead creature's monster components its opponent may extract until the phase ends."""
+
+    __slots__ = ("card_id", "uid", "count", "player", "phase")
+
+    def __init__(self, card_id: str, uid: int, count: int, player: int, phase: str) -> None:
+        self.card_id = card_id
+        self.uid = uid
+        self.count = count
+        self.player = player
+        self.phase = phase
+
+
+class Game:
+    def __init__(self, engine: Engine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
+                 *, seed: int = 0, names: Sequence[str] = ("P1", "P2"),
+                 rulings: Rulings | None = None, clock: Any = None) -> None:
+        from hkk.clock import GameClock
+
+        self.engine = engine
+        self.cards = engine.cards
+        self.rulings = rulings or engine.rulings
+        self.hook = engine.pm.hook
+        self.turn_steps = engine.turn
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.log = EventLog()
+        self.players = [Player(i, names[i], list(decks[i])) for i in range(2)]
+        self.agents = list(agents)
+        self.permanents: dict[int, Permanent] = {}  # insertion order is timestamp order
+        self.effects: list[Effect] = []
+        self.statics: list[tuple[Permanent, Any]] = []  # (source, static modify primitive)
+        self.abilities_at: dict[str, list[tuple[Permanent, int, Any]]] = {}
+        self.offers: list[ExtractionOffer] = []
+        self.usage_turn: dict[tuple, int] = {}
+        self.usage_game: dict[tuple, int] = {}
+        self.attempted: set[tuple] = set()  # prep-phase abilities attempted this turn (29.4.9)
+        self.next_uid = 1
+        self.turn = 0
+        self.active = 0
+        self.step: Step | None = None
+        self.turn_passed = False  # 41.5
+        self.over = False
+        self.winner: int | None = None
+        self.clock = clock or GameClock()
+        self.custom_effects = engine.custom_effects()
+
+    # -- identity helpers ---------------------------------------------------------------------
+
+    def _uid(self) -> int:
+        uid = self.next_uid
+        self.next_uid += 1
+        return uid
+
+    def card(self, card_id: str) -> Any:
+        return self.cards[card_id]
+
+    def opponent(self, player: int) -> int:
+        return 1 - player
+
+    @property
+    def active_player(self) -> Player:
+        return self.players[self.active]
+
+    def emit(self, kind: str, **data: Any) -> None:
+        self.log.append(kind, **data)
+
+    # -- decisions: the one door (design: "Decisions go through one door") ----------------------
+
+    def decide(self, player: int, kind: str, options: Sequence[Option], prompt: str = "",
+               rule: str | None = None) -> Option:
+        if not options:
+            raise ValueError("a decision needs at least one option")
+        decision = Decision(kind, player, tuple(options), prompt, rule)
+        chosen = self.agents[player].choose(self, decision)
+        if chosen not in decision.options:
+            raise IllegalDecision(
+                f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
+        # labels are equal-comparable; take the offered object (with its value)
+        chosen = decision.options[decision.options.index(chosen)]
+        self.emit("decision", player=player, decision=kind, choice=chosen.label,
+                  options=len(options), rule=rule)
+        return chosen
+
+    # -- queries: derived characteristics -----------------------------------------------------
+
+    def creatures(self, player: int | None = None) -> list[Permanent]:
+        return [p for p in self.permanents.values()
+                if p.kind == "creature" and (player is None or p.controller == player)]
+
+    def buildings(self, player: int | None = None) -> list[Permanent]:
+        return [p for p in self.permanents.values()
+                if p.kind == "building" and (player is None or p.controller == player)]
+
+    def _modifier(self, perm: Permanent, stat: str) -> int:
+        total = 0
+        uid = perm.uid
+        for effect in self.effects:
+            if effect.in_force and effect.stat == stat and uid in effect.targets:
+                total += effect.amount
+        for source, mod in self.statics:
+            if mod.stat == stat and _static_applies(source, mod.target, perm):
+                total += mod.by
+        return total
+
+    def damage_value(self, perm: Permanent) -> int:
+        return max(0, perm.base_damage + self._modifier(perm, "damage"))
+
+    def max_hp(self, perm: Permanent) -> int:
+        """Max Ép (Sp for a building): base + modifiers + defence bonus.  Raising it raises the
+        current Ép too and is not healing; lowering it is not damage (K 4.25.4)."""
+        stat = "hp" if perm.kind == "creature" else "sp"
+        return perm.base_hp + self._modifier(perm, stat) + perm.defence_bonus
+
+    def hp(self, perm: Permanent) -> int:
+        return self.max_hp(perm) - perm.damage_taken
+
+    def vp_regen_modifier(self, player: int) -> int:
+        return sum(e.amount for e in self.effects
+                   if e.in_force and e.stat == "vp_regen" and e.player == player)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Plain-data picture of the state (tests compare these)."""
+        return {
+            "turn": self.turn,
+            "active": self.active,
+            "players": [
+                {"hp": p.hp, "vp": p.vp, "components": p.components, "deck": len(p.deck),
+                 "hand": sorted(p.hand), "graveyard": sorted(p.graveyard),
+                 "void": sorted(p.void)} for p in self.players],
+            "permanents": {
+                uid: {"card": p.card.id, "controller": p.controller, "zone": p.zone,
+                      "active": p.active, "damage": self.damage_value(p),
+                      "max_hp": self.max_hp(p), "hp": self.hp(p),
+                      "defence_bonus": p.defence_bonus, "counters": dict(sorted(p.counters.items()))}
+                for uid, p in sorted(self.permanents.items())},
+            "effects": sorted((e.stat, e.amount, e.duration.value, tuple(sorted(e.targets)),
+                               e.player, e.in_force) for e in self.effects),
+        }
+
+    # -- entering and leaving play ------------------------------------------------------------
+
+    def play(self, max_turns: int | None = None) -> int | None:
+        """Play the game to its end; returns the winner's index (None: a draw)."""
+        from hkk.runner import play_game
+
+        return play_game(self, max_turns=max_turns)
+
+    def enter_play(self, player: int, card_id: str, zone: str | None = None,
+                   *, active: bool = False) -> Permanent:
+        card = self.cards[card_id]
+        if card.kind not in ("creature", "building"):
+            raise ValueError(f"{card_id} is a {card.kind}, not a permanent")
+        zone = zone or (RESERVE if card.kind == "creature" else BUILDINGS)
+        perm = Permanent(self._uid(), card, player, zone, self.turn)
+        perm.active = active
+        self.permanents[perm.uid] = perm
+        for index, ability in enumerate(card.abilities):
+            if ability.kind == "static":
+                for mod in ability.effects:
+                    self.statics.append((perm, mod))
+            else:
+                self.abilities_at.setdefault(ability.timing, []).append((perm, index, ability))
+        self.emit("entered_play", player=player, card=card_id, uid=perm.uid, zone=zone,
+                  active=active)
+        return perm
+
+    def _leave_play(self, perm: Permanent) -> None:
+        del self.permanents[perm.uid]
+        if perm.card.abilities:
+            self.statics = [s for s in self.statics if s[0] is not perm]
+            for timing, entries in self.abilities_at.items():
+                if any(e[0] is perm for e in entries):
+                    self.abilities_at[timing] = [e for e in entries if e[0] is not perm]
+
+    def destroy(self, perm: Permanent, cause: str, *, rule: str | None = None,
+                components: bool = True, to: str = "graveyard") -> None:
+        """Put a permanent from play into its owner's graveyard (or void).  Its opponent may then
+        extract its monster components until the end of the phase, unless ``components`` is
+        False (sacrificed as a cost [R], prep stage 2 29.4.11, deferred check [D])."""
+        if perm.uid not in self.permanents:
+            return
+        self._leave_play(perm)
+        owner = self.players[perm.owner]
+        (owner.void if to == "void" else owner.graveyard).append(perm.card.id)
+        count = getattr(perm.card, "components", 0) if perm.kind == "creature" else 0
+        step = self.step
+        offered = bool(count and components and not (step and step.no_components))
+        self.emit("died" if perm.kind == "creature" else "destroyed", card=perm.card.id,
+                  uid=perm.uid, controller=perm.controller, cause=cause, to=to, rule=rule,
+                  components_offered=count if offered else 0)
+        if offered:
+            self.offers.append(ExtractionOffer(perm.card.id, perm.uid, count,
+                                               self.opponent(perm.controller),
+                                               step.phase if step else ""))
+
+    # -- Ép checks (29.4.10; [D] after every action and effect elsewhere) ------------------------
+
+    def check_hp(self, rule: str, *, components: bool = True) -> list[Permanent]:
+        dead = [p for p in self.permanents.values() if self.hp(p) <= 0]
+        self.emit("hp_check", rule=rule, dead=[p.uid for p in dead])
+        for perm in dead:
+            self.destroy(perm, "hp", rule=rule, components=components)
+        self.check_players()
+        return dead
+
+    def check_players(self) -> None:
+        losers = [p.index for p in self.players if p.hp <= 0]
+        if losers and not self.over:
+            self.end_game(None if len(losers) == 2 else self.opponent(losers[0]),
+                          "hp", rule="3.12")
+
+    def end_game(self, winner: int | None, reason: str, rule: str | None = None) -> None:
+        self.over = True
+        self.winner = winner
+        self.emit("game_over", winner=winner, reason=reason, rule=rule)
+        raise GameOver(reason)
+
+    # -- primitive changes --------------------------------------------------------------------
+
+    def damage(self, target: Permanent | Player, amount: int, source: str | None = None) -> None:
+        if amount <= 0:
+            return
+        if isinstance(target, Player):
+            target.hp -= amount
+            self.emit("player_damaged", player=target.index, amount=amount, source=source,
+                      hp=target.hp)
+            return
+        if target.uid not in self.permanents:
+            return
+        target.damage_taken += amount
+        target.damaged_this_turn = True
+        self.emit("damaged", uid=target.uid, card=target.card.id, amount=amount, source=source,
+                  hp=self.hp(target))
+
+    def heal(self, target: Permanent | Player, amount: int, source: str | None = None) -> None:
+        if isinstance(target, Player):
+            target.hp += amount
+            self.emit("player_healed", player=target.index, amount=amount, source=source)
+            return
+        healed = min(amount, target.damage_taken)
+        if healed and target.uid in self.permanents:
+            target.damage_taken -= healed
+            self.emit("healed", uid=target.uid, card=target.card.id, amount=healed, source=source)
+
+    def restore(self, perm: Permanent, rule: str) -> None:
+        """Back to max Ép / Sp (41.3)."""
+        if perm.damage_taken:
+            perm.damage_taken = 0
+            self.emit("restored", uid=perm.uid, card=perm.card.id, hp=self.hp(perm), rule=rule)
+
+    def gain_vp(self, player: int, amount: int, source: str | None = None) -> None:
+        self.players[player].vp += amount
+        self.emit("vp_gained", player=player, amount=amount, source=source,
+                  vp=self.players[player].vp)
+
+    def lose_vp(self, player: int, amount: int, source: str | None = None) -> None:
+        p = self.players[player]
+        lost = min(amount, p.vp)
+        p.vp -= lost
+        self.emit("vp_lost", player=player, amount=lost, source=source, vp=p.vp)
+
+    def gain_components(self, player: int, count: int, source: str | None = None) -> None:
+        self.players[player].components += count
+        self.emit("components_gained", player=player, count=count, source=source)
+
+    def pay_components(self, player: int, count: int, source: str | None = None) -> None:
+        p = self.players[player]
+        paid = min(count, p.components)
+        p.components -= paid
+        self.emit("components_paid", player=player, count=paid, source=source)
+
+    def draw(self, player: int, count: int = 1, source: str | None = None) -> None:
+        p = self.players[player]
+        for _ in range(count):
+            if not p.deck:
+                self.emit("draw_failed", player=player, source=source)
+                if self.rulings.empty_deck_loses:
+                    self.end_game(self.opponent(player), "empty_deck",
+                                  rule=self.rulings.EMPTY_DECK)
+                return
+            card_id = p.deck.pop()
+            p.hand.append(card_id)
+            self.emit("card_drawn", player=player, card=card_id, source=source)
+
+    def add_counters(self, perm: Permanent, counter: str, count: int,
+                     source: str | None = None) -> None:
+        perm.counters[counter] = perm.counters.get(counter, 0) + count
+        self.emit("counters_added", uid=perm.uid, counter=counter, count=count,
+                  total=perm.counters[counter], source=source)
+
+    def remove_counters(self, perm: Permanent, counter: str, count: int,
+                        source: str | None = None) -> None:
+        have = perm.counters.get(counter, 0)
+        removed = min(have, count)
+        if have - removed:
+            perm.counters[counter] = have - removed
+        else:
+            perm.counters.pop(counter, None)
+        self.emit("counters_removed", uid=perm.uid, counter=counter, count=removed,
+                  total=have - removed, source=source)
+
+    def give_defence_bonus(self, perm: Permanent, amount: int, source: str | None = None) -> None:
+        perm.defence_bonus += amount
+        self.emit("defence_bonus_gained", uid=perm.uid, amount=amount, source=source)
+
+    def remove_defence_bonus(self, perm: Permanent, rule: str | None = None,
+                             source: str | None = None) -> None:
+        if perm.defence_bonus:
+            lost = perm.defence_bonus
+            perm.defence_bonus = 0
+            self.emit("defence_bonus_lost", uid=perm.uid, amount=lost, rule=rule, source=source)
+
+    # -- lasting effects ----------------------------------------------------------------------
+
+    def add_effect(self, stat: str, amount: int, duration: Duration | str, *,
+                   targets: Iterable[Permanent] = (), player: int | None = None,
+                   controller: int | None = None, source: str | None = None) -> Effect:
+        """Create a lasting modifier.  Targets are fixed now: permanents that enter play later
+        are not affected (scope, K 99.5).  A "this turn" effect made before preparation stage 2
+        waits until its beginning, except VP-regeneration modifiers (29.4.5)."""
+        duration = Duration(duration)
+        step = self.step
+        waits = (duration is Duration.THIS_TURN and stat != "vp_regen" and step is not None
+                 and step.phase == "preparation" and step.hook == "prep_stage1")
+        effect = Effect(self._uid(), stat, amount, duration,
+                        targets=frozenset(t.uid for t in targets), player=player,
+                        controller=controller, source=source, in_force=not waits)
+        self.effects.append(effect)
+        self.emit("effect_created" if waits else "effect_started", **effect.describe())
+        return effect
+
+    def end_effects(self, durations: Iterable[Duration], rule: str) -> list[Effect]:
+        """End every effect of these durations at one moment (29.4.4, 41.4): they are removed
+        together, so no order between them exists."""
+        durations = frozenset(durations)
+        ending = [e for e in self.effects if e.duration in durations and e.in_force]
+        if ending:
+            ids = {e.uid for e in ending}
+            self.effects = [e for e in self.effects if e.uid not in ids]
+            for effect in sorted(ending, key=lambda e: e.uid):
+                self.emit("effect_ended", effect=effect.uid, stat=effect.stat, rule=rule)
+        return ending
+
+    def start_waiting_effects(self, rule: str) -> None:
+        for effect in self.effects:
+            if not effect.in_force:
+                effect.in_force = True
+                self.emit("effect_started", **effect.describe(), rule=rule)
+
+    # -- playing cards (8.1; 29.4.6) ------------------------------------------------------------
+
+    def playable(self, player: int) -> list[str]:
+        """Card ids in ``player``'s hand he may play now and can pay for."""
+        step = self.step
+        if step is None or self.over:
+            return []
+        p = self.players[player]
+        result = []
+        for card_id in dict.fromkeys(p.hand):
+            card = self.cards[card_id]
+            if card.cost.vp > p.vp or card.cost.components > p.components:
+                continue
+            instant = card.kind == "spell" and card.instant
+            if not step.hand_play and not (instant and step.phase != "preparation"):
+                continue
+            if player != self.active and not instant:
+                continue
+            result.append(card_id)
+        return result
+
+    def play_card(self, player: int, card_id: str) -> Permanent | None:
+        """Play a card from hand, paying its cost.  Refused, with nothing changed, when the
+        rules forbid it."""
+        step = self.step
+        if step is not None and step.phase == "preparation":
+            raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
+                                "during the preparation phase")
+        p = self.players[player]
+        if card_id not in p.hand:
+            raise RuleViolation("8.1", f"{card_id} is not in player {player}'s hand")
+        if card_id not in self.playable(player):
+            raise RuleViolation("8.1", f"player {player} cannot play {card_id} now "
+                                f"(cost {self.cards[card_id].cost}, VP {p.vp})")
+        card = self.cards[card_id]
+        p.hand.remove(card_id)
+        p.vp -= card.cost.vp
+        p.components -= card.cost.components
+        self.emit("card_played", player=player, card=card_id, vp=card.cost.vp,
+                  components=card.cost.components)
+        if card.kind == "spell":
+            from hkk.cards.interpret import resolve_spell
+
+            resolve_spell(self, player, card)
+            p.graveyard.append(card_id)
+            return None
+        return self.enter_play(player, card_id)
+
+
+def _static_applies(source: Permanent, target: str, perm: Permanent) -> bool:
+    if target == "self":
+        return perm is source
+    if target == "own_creatures":
+        return perm.kind == "creature" and perm.controller == source.controller
+    if target == "opponent_creatures":
+        return perm.kind == "creature" and perm.controller != source.controller
+    if target == "all_creatures":
+        return perm.kind == "creature"
+    if target == "own_buildings":
+        return perm.kind == "building" and perm.controller == source.controller
+    if target == "all_buildings":
+        return perm.kind == "building"
+    return False

@@ -1,0 +1,97 @@
+"""Pending items: what hooks return instead of changing the game.
+
+A pending item is an automatic effect that must (or, if ``optional``, may) happen, or an
+activated ability a player may use.  The runner orders, pays for, resolves and checks them.
+Resolution has two parts so that simultaneous moments (29.4.2, 41.4) can bind every item against
+the same state before any of them is applied: ``bind(game, item)`` makes the choices (targets)
+and returns them; ``apply(game, item, bound)`` changes the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from hkk.game import Game
+    from hkk.state import Permanent
+
+AUTOMATIC = "automatic"
+ACTIVATED = "activated"
+RULE = "rule"  # done by the rules themselves (VP regeneration, restoring, drawing…)
+ACTION = "action"  # an action of the rules a player may take (move to guard post, attack…)
+
+
+def _no_bind(game: Game, item: Pending) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """What using an item costs its controller."""
+
+    vp: int = 0
+    components: int = 0
+    sacrifice_self: bool = False
+
+    @property
+    def free(self) -> bool:
+        return not (self.vp or self.components or self.sacrifice_self)
+
+
+FREE = Price()
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Usage limits of Kódex ch. 90; ``None`` means unlimited."""
+
+    per_turn: int | None = None
+    per_game: int | None = None
+    whose_turn: str = "any"  # "any" | "own" | "opponent"
+
+
+UNLIMITED = Usage()
+
+
+@dataclass(slots=True, eq=False)
+class Pending:
+    label: str
+    apply: Callable[[Game, Pending, Any], None]
+    controller: int | None = None  # None: the rules themselves
+    kind: str = AUTOMATIC
+    optional: bool = False
+    bind: Callable[[Game, Pending], Any] = _no_bind
+    price: Price = FREE
+    usage: Usage = UNLIMITED
+    usable_in_preparation: bool = False  # 29.4.7
+    source: Permanent | None = None
+    card_id: str | None = None
+    ability_index: int | None = None
+    rule: str | None = None
+    #: Identifies "the same item" across collections within a step, so an automatic item
+    #: resolves once per step and an activated ability's uses can be counted.
+    key: tuple = field(default=())
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            uid = self.source.uid if self.source is not None else -1
+            self.key = (self.label, uid, self.card_id or "", self.ability_index or 0)
+
+    @property
+    def set_code(self) -> str:
+        return self.card_id.split(":", 1)[0] if self.card_id else ""
+
+    def sort_key(self) -> tuple:
+        """Stable order where no player decides: controller, timestamp, set, card, ability."""
+        controller = -1 if self.controller is None else self.controller
+        uid = self.source.uid if self.source is not None else -1
+        return (controller, uid, self.set_code, self.card_id or "", self.ability_index or 0,
+                self.label)
+
+    def describe(self) -> dict[str, Any]:
+        return {"item": self.label, "controller": self.controller, "item_kind": self.kind,
+                "card": self.card_id,
+                "source": self.source.uid if self.source is not None else None,
+                "ability": self.ability_index}

@@ -1,0 +1,31 @@
+"""Built-in rules plugins: the standard rules that fill the turn's phases.
+
+They implement the same hook specs as card sets and are registered under the names in
+:data:`BUILTIN_RULES`, so a set or a tournament variant can replace any of them::
+
+    engine.pm.unregister(name="hkk.rules.combat")
+    engine.pm.register(MyCombat(), name="hkk.rules.combat")
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from hkk.cards.interpret import CardAbilities
+from hkk.rules.combat import SimpleCombat
+from hkk.rules.end_of_turn import RestoreDamaged
+from hkk.rules.main_phase import GuardPostMoves
+from hkk.rules.preparation import DrawCard, PassiveBecomeActive, VpRegeneration
+
+BUILTIN_RULES: dict[str, Callable[[], Any]] = {
+    "hkk.rules.vp_regeneration": VpRegeneration,  # 29.3
+    "hkk.rules.passive_become_active": PassiveBecomeActive,  # prep stage 3 [D]
+    "hkk.rules.draw": DrawCard,  # prep stage 4 [D]
+    "hkk.rules.guard_post": GuardPostMoves,  # main phase [D]
+    "hkk.rules.combat": SimpleCombat,  # combat [D]
+    "hkk.rules.restore": RestoreDamaged,  # 41.3
+    "hkk.rules.cards": CardAbilities,  # abilities of cards in play
+}
+
+__all__ = ["BUILTIN_RULES", "CardAbilities", "SimpleCombat", "RestoreDamaged",
+           "GuardPostMoves", "DrawCard", "PassiveBecomeActive", "VpRegeneration"]

@@ -1,0 +1,76 @@
+"""Players and permanents: the plain, mutable objects of a running game.
+
+Characteristics are never stored as current values: a permanent keeps its base values and the
+damage it took; :class:`hkk.game.Game` derives the current ones from the effects in force.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+STARTING_HP = 20  # K 3.12
+STARTING_VP = 0  # K 3.12
+
+RESERVE = "reserve"
+GUARD_POST = "guard_post"
+BUILDINGS = "buildings"
+
+
+class Player:
+    __slots__ = ("index", "name", "hp", "vp", "components", "deck", "hand", "graveyard", "void",
+                 "turns_taken", "vp_received")
+
+    def __init__(self, index: int, name: str, deck: list[str]) -> None:
+        self.index = index
+        self.name = name
+        self.hp = STARTING_HP
+        self.vp = STARTING_VP
+        self.components = 0
+        self.deck = list(deck)  # top of the deck is the end of the list
+        self.hand: list[str] = []
+        self.graveyard: list[str] = []
+        self.void: list[str] = []
+        self.turns_taken = 0  # this player's own turn number (29.3)
+        self.vp_received = 0  # VP received in the current turn's stage 1 (29.3.1)
+
+    def __repr__(self) -> str:
+        return f"<Player {self.index} {self.name} Ép={self.hp} VP={self.vp}>"
+
+
+class Permanent:
+    """A creature or a building in play."""
+
+    __slots__ = ("uid", "card", "kind", "owner", "controller", "zone", "active", "damage_taken",
+                 "defence_bonus", "counters", "base_damage", "base_hp", "damaged_this_turn",
+                 "entered_turn")
+
+    def __init__(self, uid: int, card: Any, owner: int, zone: str, turn: int) -> None:
+        self.uid = uid  # also the timestamp: later permanents have larger uids
+        self.card = card
+        self.kind: str = card.kind
+        self.owner = owner
+        self.controller = owner
+        self.zone = zone
+        self.active = False  # creatures enter the reserve passive (K 8.1.2)
+        self.damage_taken = 0
+        self.defence_bonus = 0
+        self.counters: dict[str, int] = {}
+        self.base_damage: int = getattr(card, "damage", 0)
+        # a building's Sp plays the part of a creature's Ép (41.3)
+        self.base_hp: int = card.hp if card.kind == "creature" else card.sp
+        self.damaged_this_turn = False
+        self.entered_turn = turn
+
+    @property
+    def card_id(self) -> str:
+        return self.card.id
+
+    @property
+    def is_creature(self) -> bool:
+        return self.kind == "creature"
+
+    def describe(self) -> str:
+        return f"{self.card.id}#{self.uid}"
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} {self.describe()} P{self.controller} {self.zone}>"
