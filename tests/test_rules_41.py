@@ -1,0 +1,318 @@
+"""End-of-turn phase (Kódex 41.0 - 41.7): one or more tests per rule point."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import FakeTime
+from helpers import (Passer, building, cid, creature, game_with, item, item_plugin, resolved,
+                     run_until, scripted, spell, step_named)
+from hkk.clock import GameClock
+from hkk.phases import DEFAULT_TURN, Mode
+from hkk.runner import play_turn, run_step, start_turn
+
+END_HOOKS = ["end_stage1", "end_stage2", "end_stage3", "end_stage4"]
+
+
+def auto(timing: str, effect: dict, **extra) -> dict:
+    return {"kind": "automatic", "timing": timing, "effect": effect, **extra}
+
+
+def end_ability(effect: dict, vp: int = 0, **extra) -> dict:
+    return {"kind": "activated", "timing": "end_stage1", "cost": {"vp": vp}, "effect": effect,
+            **extra}
+
+
+def pick(text: str):
+    def choose(decision):
+        return next(o for o in decision.options if text in o.label)
+    return choose
+
+
+def started_hooks(game) -> list[str]:
+    return [e["hook"] for e in game.log.of_kind("step_started")]
+
+
+# -- 41.0 ------------------------------------------------------------------------------------
+
+def test_41_0_four_end_stages_always_in_this_order():
+    assert [(s.phase, s.stage) for s in DEFAULT_TURN if s.phase == "end"] == [
+        ("end", 1), ("end", 2), ("end", 3), ("end", 4)]
+    game = game_with(agents=[Passer(), Passer()])
+    play_turn(game)  # nobody does anything, and still every stage happens
+    hooks = started_hooks(game)
+    assert hooks[-4:] == END_HOOKS
+    ended = [e["hook"] for e in game.log.of_kind("step_ended")]
+    assert ended[-4:] == END_HOOKS
+
+
+def test_41_0_end_stages_follow_each_other_even_when_a_stage_has_items():
+    # (end stage 1 is for players' abilities: an item there needs a controller)
+    plugins = [item_plugin(h, (lambda h: lambda g: [item(f"x{h}", lambda g2: None,
+                                                         controller=0)])(h))
+               for h in reversed(END_HOOKS)]  # registered backwards on purpose
+    game = game_with(plugins=plugins, agents=[Passer(), Passer()])
+    play_turn(game)
+    end_items = [e.step for e in game.log.of_kind("resolving") if e["item"].startswith("xend")]
+    assert end_items == END_HOOKS
+
+
+# -- 41.1 ------------------------------------------------------------------------------------
+
+def test_41_1_players_alternate_in_end_stage_1_active_player_first():
+    defs = [creature("a0", abilities=[end_ability({"do": "gain_components", "count": 1}, vp=1)]),
+            creature("a1", abilities=[end_ability({"do": "gain_components", "count": 1}, vp=1)])]
+    agents = [scripted(pick("a0"), "pass", only=("action",)),
+              scripted(pick("a1"), "pass", only=("action",))]
+    game = game_with(defs, agents=agents, active=1)
+    game.enter_play(0, cid("a0"), active=True)
+    game.enter_play(1, cid("a1"), active=True)
+    game.players[0].vp = game.players[1].vp = 5
+    game.turn_passed = True
+    start_turn(game)
+    run_step(game, step_named("end_stage1"))
+    decisions = [(e["player"], e["choice"].split(" ")[0]) for e in game.log.of_kind("decision")]
+    assert decisions == [(1, "use"), (0, "use"), (1, "pass"), (0, "pass")]
+    assert game.players[0].components == game.players[1].components == 1
+    assert all(e["rule"] == "41.1" for e in game.log.of_kind("passed"))
+
+
+def test_41_1_cost_free_unconditional_ability_must_be_used_costly_or_may_is_optional():
+    defs = [creature("must", abilities=[end_ability({"do": "draw", "count": 1})]),
+            creature("costly", abilities=[end_ability({"do": "draw", "count": 1}, vp=1)]),
+            creature("may", abilities=[auto("end_stage1", {"do": "gain_components", "count": 1},
+                                            optional=True)])]
+    agents = [Passer("pass"), Passer("pass")]
+    game = game_with(defs, agents=agents)
+    game.enter_play(0, cid("must"), active=True)
+    game.enter_play(0, cid("costly"), active=True)
+    game.enter_play(1, cid("may"), active=True)
+    game.players[0].vp = 5
+    start_turn(game)
+    run_step(game, step_named("end_stage1"))
+    # player 0 was not offered a pass while his free, unconditional ability was unused
+    first = agents[0].seen[0]
+    assert "pass" not in first.labels() and any(cid("must") in o for o in first.labels())
+    assert [e["card"] for e in game.log.of_kind("resolving")] == [cid("must")]
+    # the costly one and the "may" one were offered with a pass beside them, and passed
+    assert any("pass" in d.labels() and any(cid("costly") in o for o in d.labels())
+               for d in agents[0].seen)
+    assert any("pass" in d.labels() and any(cid("may") in o for o in d.labels())
+               for d in agents[1].seen)
+    assert game.players[1].components == 0
+
+
+# -- 41.2 ------------------------------------------------------------------------------------
+
+def test_41_2_every_automatic_end_of_turn_effect_is_carried_out_none_declined():
+    defs = [creature("p0", abilities=[auto("end_stage2", {"do": "gain_vp", "amount": 1,
+                                                          "target": "controller"})]),
+            creature("p1", abilities=[auto("end_stage2", {"do": "gain_vp", "amount": 2,
+                                                          "target": "controller"})])]
+    agents = [Passer(), Passer()]
+    game = game_with(defs, agents=agents, active=1)
+    game.enter_play(0, cid("p0"), active=True)
+    game.enter_play(1, cid("p1"), active=True)
+    game.enter_play(1, cid("p1"), active=True)
+    start_turn(game)
+    run_step(game, step_named("end_stage2"))
+    assert sorted(e["card"] for e in game.log.of_kind("resolving")) == [
+        cid("p0"), cid("p1"), cid("p1")]
+    assert (game.players[0].vp, game.players[1].vp) == (1, 4)
+    decisions = game.log.of_kind("decision")
+    assert {e["decision"] for e in decisions} == {"order"}  # nobody was asked "use?"
+    # [D] D-orderer: the active player orders them, as in 29.4.1
+    assert {(e["player"], e["rule"]) for e in decisions} == {(1, "D-orderer")}
+
+
+# -- 41.3 ------------------------------------------------------------------------------------
+
+def test_41_3_damaged_creatures_and_buildings_are_restored_to_max():
+    hit = creature("hitter", abilities=[auto("end_stage2", {"do": "damage", "amount": 1,
+                                                            "target": "opponent_creatures"})])
+    game = game_with([creature("c", 2, 4), building("wall", 5), hit],
+                     agents=[Passer(), Passer()])
+    c = game.enter_play(1, cid("c"), active=True)
+    wall = game.enter_play(1, cid("wall"), active=True)
+    game.enter_play(0, cid("hitter"), active=True)
+    run_until(game, "main_phase")
+    game.damage(c, 2)
+    game.damage(wall, 2)
+    run_until(game, "end_stage3", start=False)
+    assert (game.hp(c), game.hp(wall)) == (1, 3)  # 2 + 1 damage (the last from end stage 2)
+    run_step(game, step_named("end_stage3"))
+    assert (game.hp(c), game.hp(wall)) == (4, 5)
+    restored = game.log.of_kind("restored")
+    assert {(e["uid"], e.step, e["rule"]) for e in restored} == {
+        (c.uid, "end_stage3", "41.3"), (wall.uid, "end_stage3", "41.3")}
+
+
+def test_41_3_restoring_is_to_current_max_not_undoing_modifiers():
+    game = game_with([creature("c", 2, 4)], agents=[Passer(), Passer()])
+    c = game.enter_play(0, cid("c"), active=True)
+    run_until(game, "end_stage3")
+    game.add_effect("hp", 2, "until_end_of_turn", targets=[c])
+    game.damage(c, 5)
+    run_step(game, step_named("end_stage3"))
+    assert game.hp(c) == 6  # its max Ép at this point
+    run_step(game, step_named("end_stage4"))
+    assert game.hp(c) == 4
+
+
+# -- 41.4 ------------------------------------------------------------------------------------
+
+def test_41_4_active_creatures_lose_defence_bonus_and_turn_effects_end_at_one_moment():
+    game = game_with([creature("c", 1, 3)], agents=[Passer(), Passer()])
+    mine = game.enter_play(0, cid("c"), active=True)
+    theirs = game.enter_play(1, cid("c"), active=True)
+    run_until(game, "end_stage4")
+    game.give_defence_bonus(mine, 2)
+    game.give_defence_bonus(theirs, 2)
+    game.add_effect("damage", 1, "until_end_of_turn", targets=[mine])
+    game.add_effect("hp", 1, "this_turn", targets=[mine, theirs])
+    keep = game.add_effect("damage", 3, "permanent", targets=[mine])
+    keep2 = game.add_effect("hp", 3, "until_preparation", targets=[theirs])
+    run_step(game, step_named("end_stage4"))
+    step = [e for e in game.log if e.step == "end_stage4"]
+    kinds = [e.kind for e in step]
+    assert kinds.count("effect_ended") == 2 and kinds.count("defence_bonus_lost") == 1
+    moment = kinds.index("moment")
+    assert all(moment < i for i, k in enumerate(kinds)
+               if k in ("effect_ended", "defence_bonus_lost"))
+    assert {e["rule"] for e in step if e.kind in ("effect_ended", "defence_bonus_lost")} == {
+        "41.4"}
+    assert mine.defence_bonus == 0 and theirs.defence_bonus == 2
+    assert {e.uid for e in game.effects} == {keep.uid, keep2.uid}
+    assert game.damage_value(mine) == 1 + 3 and game.max_hp(theirs) == 3 + 2 + 3
+
+
+def test_41_4_nothing_is_checked_after_the_moment_until_the_next_preparation_phase():
+    game = game_with([creature("c", 1, 2, components=2)], agents=[Passer(), Passer()])
+    c = game.enter_play(0, cid("c"), active=True)
+    run_until(game, "end_stage4")
+    game.give_defence_bonus(c, 1)
+    game.add_effect("hp", 2, "until_end_of_turn", targets=[c])
+    game.damage(c, 4)  # 2 + 1 + 2 - 4 = 1 Ép
+    run_step(game, step_named("end_stage4"))
+    assert game.hp(c) == -2 and c.uid in game.permanents  # still in play
+    step_kinds = [e.kind for e in game.log if e.step == "end_stage4"]
+    assert "hp_check" not in step_kinds and "died" not in step_kinds
+    game.step = None
+    game.active = 1
+    run_until(game, "prep_stage1", inclusive=True)  # the next turn
+    died = game.log.of_kind("died")
+    assert [(e["uid"], e["rule"], e["components_offered"]) for e in died] == [(c.uid, "41.4", 0)]
+    assert died[0].seq < game.log.of_kind("vp_regenerated")[-1].seq  # [D] before stage 1
+
+
+def test_41_4_no_trigger_from_the_expiry_and_end_stage_4_items_are_part_of_the_moment():
+    seen = []
+
+    def reader(game):
+        def bind(g, it):
+            seen.append(g.damage_value(g.creatures(0)[0]))
+        from hkk.pending import Pending
+        return [Pending("reader", lambda g, it, b: None, bind=bind)]
+    game = game_with([creature("c", 1, 3)], plugins=[item_plugin("end_stage4", reader)],
+                     agents=[Passer(), Passer()])
+    c = game.enter_play(0, cid("c"), active=True)
+    run_until(game, "end_stage4")
+    game.add_effect("damage", 4, "until_end_of_turn", targets=[c])
+    n_calls = []
+    game.log.subscribe(lambda e: n_calls.append(e.kind))
+    run_step(game, step_named("end_stage4"))
+    assert seen == [5]  # bound against the state before the moment
+    assert game.damage_value(c) == 1
+    assert n_calls == ["step_started", "moment", "effect_ended", "resolving", "step_ended"]
+
+
+# -- 41.5 ------------------------------------------------------------------------------------
+
+def test_41_5_active_player_passes_and_opponent_does_not_act_goes_to_end_phase():
+    game = game_with([creature("c", 2, 2)], agents=[Passer(), Passer("pass")])
+    game.enter_play(0, cid("c"), zone="guard_post", active=True)
+    play_turn(game)
+    passed = game.log.of_kind("turn_passed")
+    assert [(e["player"], e.step, e["rule"]) for e in passed] == [(0, "main_phase", "41.5")]
+    skipped = game.log.of_kind("step_skipped")
+    assert [(e["hook"], e["rule"]) for e in skipped] == [("combat_phase", "41.5")]
+    assert not game.log.of_kind("attack")
+    assert started_hooks(game)[-5:] == ["main_phase"] + END_HOOKS
+
+
+def test_41_5_opponent_may_act_in_the_current_and_remaining_phases():
+    zap = spell("zap", [{"do": "damage", "amount": 1, "target": "opponent"}], instant=True)
+    p0 = Passer()
+    p1 = scripted("play tt:zap", "pass", "play tt:zap", "pass", only=("action",))
+    game = game_with([zap], agents=[p0, p1])
+    game.players[1].hand += [cid("zap"), cid("zap")]
+    game.players[1].vp = 2
+    play_turn(game)
+    played = [(e["player"], e.step) for e in game.log.of_kind("card_played")]
+    assert played == [(1, "main_phase"), (1, "combat_phase")]
+    assert game.players[0].hp == 18
+    # after passing the turn, the active player is not asked again in main or combat
+    main_and_combat = [e for e in game.log.of_kind("decision")
+                       if e.step in ("main_phase", "combat_phase") and e["player"] == 0]
+    assert [e["choice"] for e in main_and_combat] == ["pass turn"]
+    assert not game.log.of_kind("step_skipped")
+
+
+# -- 41.6 ------------------------------------------------------------------------------------
+
+def test_41_6_turn_ends_after_end_stage_4_and_next_players_turn_begins_at_once():
+    game = game_with(agents=[Passer(), Passer()])
+    play_turn(game)
+    play_turn(game)
+    kinds = [(e.kind, e.get("hook")) for e in game.log]
+    ends = [i for i, k in enumerate(kinds) if k[0] == "turn_ended"]
+    assert len(ends) == 2
+    for i in ends:
+        assert kinds[i - 1] == ("step_ended", "end_stage4")
+    nxt = ends[0] + 1
+    assert kinds[nxt][0] == "turn_started" and game.log[nxt]["player"] == 1
+    # the next turn starts with its deferred Ép check (41.4) and its preparation phase
+    assert kinds[nxt + 1:nxt + 3] == [("hp_check", None), ("step_started", "prep_stage1")]
+    assert [e["player"] for e in game.log.of_kind("turn_ended")] == [0, 1]
+    assert game.active == 0 and game.turn == 2
+
+
+# -- 41.7 ------------------------------------------------------------------------------------
+
+def test_41_7_clock_counts_the_turn_closed_when_the_active_player_signals(fake_time):
+    tick = lambda seconds: item(f"wait {seconds}", lambda g: fake_time.advance(seconds))  # noqa
+    plugins = [item_plugin("prep_stage2", lambda g: [tick(5)]),
+               item_plugin("end_stage2", lambda g: [tick(100)])]
+    game = game_with(plugins=plugins, agents=[Passer(), Passer()],
+                     clock=GameClock(time_source=fake_time))
+    play_turn(game)
+    assert game.clock.turn_times == {1: 5}
+    closed = game.log.of_kind("clock_closed")
+    assert [(e.step, e["rule"]) for e in closed] == [("main_phase", "41.7")]
+    assert closed[0].seq < game.log.of_kind("turn_ended")[0].seq  # end stages still followed
+
+
+def test_41_7_without_an_explicit_signal_the_clock_closes_after_end_stage_1(fake_time):
+    tick = lambda seconds: item(f"wait {seconds}", lambda g: fake_time.advance(seconds),  # noqa
+                                controller=0)
+    plugins = [
+               item_plugin("end_stage1", lambda g: [tick(7)]),
+               item_plugin("end_stage3", lambda g: [tick(100)])]
+    game = game_with(plugins=plugins, agents=[Passer("pass"), Passer("pass")],
+                     clock=GameClock(time_source=fake_time))
+    play_turn(game)
+    assert game.clock.turn_times == {1: 7}  # [D] passing end stage 1 is the signal
+    assert [e.step for e in game.log.of_kind("clock_closed")] == ["end_stage1"]
+
+
+def test_41_7_clock_time_never_reaches_the_log():
+    logs = []
+    for start, step in ((0.0, 1.0), (5000.0, 60.0)):
+        clock_time = FakeTime(start)
+        plugins = [item_plugin("prep_stage2", lambda g: [item(
+            "wait", lambda g2: clock_time.advance(step))])]
+        game = game_with(plugins=plugins, agents=[Passer(), Passer()],
+                         clock=GameClock(time_source=clock_time))
+        play_turn(game)
+        logs.append(game.log.as_dicts())
+    assert logs[0] == logs[1]
