@@ -10,6 +10,7 @@ import random
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from hkk.agents import Agent, Decision, Option
+from hkk.cards.interpret import ability_item
 from hkk.effects import Duration, Effect
 from hkk.errors import IllegalDecision, RuleViolation
 from hkk.events import EventLog
@@ -57,7 +58,7 @@ class Game:
         self.permanents: dict[int, Permanent] = {}  # insertion order is timestamp order
         self.effects: list[Effect] = []
         self.statics: list[tuple[Permanent, Any]] = []  # (source, static modify primitive)
-        self.abilities_at: dict[str, list[tuple[Permanent, int, Any]]] = {}
+        self.abilities_at: dict[str, list[Any]] = {}  # timing -> pending items of cards in play
         self.offers: list[ExtractionOffer] = []
         self.usage_turn: dict[tuple, int] = {}
         self.usage_game: dict[tuple, int] = {}
@@ -71,6 +72,9 @@ class Game:
         self.winner: int | None = None
         self.clock = clock or GameClock()
         self.custom_effects = engine.custom_effects()
+        #: hook name -> implementations, read once: plugins registered after a game started
+        #: do not join it halfway through a turn.
+        self.hook_impls: dict[str, list[Any]] = {}
 
     # -- identity helpers ---------------------------------------------------------------------
 
@@ -120,15 +124,18 @@ class Game:
                 if p.kind == "building" and (player is None or p.controller == player)]
 
     def _modifier(self, perm: Permanent, stat: str) -> int:
-        total = 0
-        uid = perm.uid
-        for effect in self.effects:
-            if effect.in_force and effect.stat == stat and uid in effect.targets:
-                total += effect.amount
+        total = perm.mods.get(stat, 0)
         for source, mod in self.statics:
             if mod.stat == stat and _static_applies(source, mod.target, perm):
                 total += mod.by
         return total
+
+    def _count_effect(self, effect: Effect, sign: int) -> None:
+        """Add (or take back) an effect's modifier to the sums of the permanents it affects."""
+        for uid in effect.targets:
+            perm = self.permanents.get(uid)
+            if perm is not None:
+                perm.mods[effect.stat] = perm.mods.get(effect.stat, 0) + sign * effect.amount
 
     def damage_value(self, perm: Permanent) -> int:
         return max(0, perm.base_damage + self._modifier(perm, "damage"))
@@ -187,7 +194,8 @@ class Game:
                 for mod in ability.effects:
                     self.statics.append((perm, mod))
             else:
-                self.abilities_at.setdefault(ability.timing, []).append((perm, index, ability))
+                self.abilities_at.setdefault(ability.timing, []).append(
+                    ability_item(perm, index, ability))
         self.emit("entered_play", player=player, card=card_id, uid=perm.uid, zone=zone,
                   active=active)
         return perm
@@ -197,8 +205,8 @@ class Game:
         if perm.card.abilities:
             self.statics = [s for s in self.statics if s[0] is not perm]
             for timing, entries in self.abilities_at.items():
-                if any(e[0] is perm for e in entries):
-                    self.abilities_at[timing] = [e for e in entries if e[0] is not perm]
+                if any(e.source is perm for e in entries):
+                    self.abilities_at[timing] = [e for e in entries if e.source is not perm]
 
     def destroy(self, perm: Permanent, cause: str, *, rule: str | None = None,
                 components: bool = True, to: str = "graveyard") -> None:
@@ -354,6 +362,8 @@ class Game:
                         targets=frozenset(t.uid for t in targets), player=player,
                         controller=controller, source=source, in_force=not waits)
         self.effects.append(effect)
+        if effect.in_force:
+            self._count_effect(effect, +1)
         self.emit("effect_created" if waits else "effect_started", **effect.describe())
         return effect
 
@@ -365,6 +375,8 @@ class Game:
         if ending:
             ids = {e.uid for e in ending}
             self.effects = [e for e in self.effects if e.uid not in ids]
+            for effect in ending:
+                self._count_effect(effect, -1)
             for effect in sorted(ending, key=lambda e: e.uid):
                 self.emit("effect_ended", effect=effect.uid, stat=effect.stat, rule=rule)
         return ending
@@ -373,6 +385,7 @@ class Game:
         for effect in self.effects:
             if not effect.in_force:
                 effect.in_force = True
+                self._count_effect(effect, +1)
                 self.emit("effect_started", **effect.describe(), rule=rule)
 
     # -- playing cards (8.1; 29.4.6) ------------------------------------------------------------

@@ -73,22 +73,23 @@ class Pending:
     #: resolves once per step and an activated ability's uses can be counted.
     key: tuple = field(default=())
     data: dict[str, Any] = field(default_factory=dict)
+    order: tuple = field(default=(), init=False)
 
     def __post_init__(self) -> None:
+        uid = self.source.uid if self.source is not None else -1
         if not self.key:
-            uid = self.source.uid if self.source is not None else -1
             self.key = (self.label, uid, self.card_id or "", self.ability_index or 0)
+        # Stable order where no player decides: controller, timestamp, set, card, ability.
+        controller = -1 if self.controller is None else self.controller
+        self.order = (controller, uid, self.set_code, self.card_id or "",
+                      self.ability_index or 0, self.label)
 
     @property
     def set_code(self) -> str:
         return self.card_id.split(":", 1)[0] if self.card_id else ""
 
     def sort_key(self) -> tuple:
-        """Stable order where no player decides: controller, timestamp, set, card, ability."""
-        controller = -1 if self.controller is None else self.controller
-        uid = self.source.uid if self.source is not None else -1
-        return (controller, uid, self.set_code, self.card_id or "", self.ability_index or 0,
-                self.label)
+        return self.order
 
     def describe(self) -> dict[str, Any]:
         return {"item": self.label, "controller": self.controller, "item_kind": self.kind,

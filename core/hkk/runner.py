@@ -21,6 +21,10 @@ PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
 
 
+def _order(item: Pending) -> tuple:
+    return item.order
+
+
 class StepLoopError(HkkError):
     """A step never ended: some ability can be used over and over for nothing."""
 
@@ -33,10 +37,12 @@ def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
     Implementations are called one by one (not through pluggy's loop) so that an exception is
     reported with the plugin that raised it; the result is sorted, so registration order and
     install order never reach the game (design: "order never depends on install order")."""
-    caller = getattr(game.hook, hook_name)
+    impls = game.hook_impls.get(hook_name)
+    if impls is None:
+        impls = game.hook_impls[hook_name] = getattr(game.hook, hook_name).get_hookimpls()
     kwargs["game"] = game
     items: list[Pending] = []
-    for impl in caller.get_hookimpls():
+    for impl in impls:
         try:
             result = impl.function(*[kwargs[name] for name in impl.argnames])
         except (GameOver, HkkError):
@@ -51,7 +57,7 @@ def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
                             else None) from exc
         if result:
             items.extend(result)
-    items.sort(key=Pending.sort_key)
+    items.sort(key=_order)
     return items
 
 

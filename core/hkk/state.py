@@ -42,7 +42,7 @@ class Permanent:
 
     __slots__ = ("uid", "card", "kind", "owner", "controller", "zone", "active", "damage_taken",
                  "defence_bonus", "counters", "base_damage", "base_hp", "damaged_this_turn",
-                 "entered_turn")
+                 "entered_turn", "mods")
 
     def __init__(self, uid: int, card: Any, owner: int, zone: str, turn: int) -> None:
         self.uid = uid  # also the timestamp: later permanents have larger uids
@@ -60,6 +60,9 @@ class Permanent:
         self.base_hp: int = card.hp if card.kind == "creature" else card.sp
         self.damaged_this_turn = False
         self.entered_turn = turn
+        #: Sum of the modifiers of the effects in force on it, by stat; kept up to date as
+        #: effects start and end (a cache of the derivation, never a stored current value).
+        self.mods: dict[str, int] = {}
 
     @property
     def card_id(self) -> str:

@@ -176,10 +176,8 @@ def ability_item(perm: Permanent, index: int, ability: Any) -> Pending:
 
 
 def items_at(game: Game, timing: str) -> list[Pending]:
-    entries = game.abilities_at.get(timing)
-    if not entries:
-        return []
-    return [ability_item(perm, index, ability) for perm, index, ability in entries]
+    """The items were made when their cards entered play (Game.enter_play)."""
+    return list(game.abilities_at.get(timing, ()))
 
 
 def resolve_spell(game: Game, player: int, card: Any) -> None:
