@@ -53,8 +53,9 @@ class EventLog:
     def append(self, kind: str, **data: Any) -> Event:
         event = Event(len(self._events), self.turn, self.step, kind, data)
         self._events.append(event)
-        for listener in self._listeners:
-            listener(event)
+        if self._listeners:
+            for listener in self._listeners:
+                listener(event)
         return event
 
     def subscribe(self, listener: Any) -> None:

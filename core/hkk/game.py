@@ -53,6 +53,7 @@ class Game:
         self.seed = seed
         self.rng = random.Random(seed)
         self.log = EventLog()
+        self.emit = self.log.append  # the hot path: one call less per event
         self.players = [Player(i, names[i], list(decks[i])) for i in range(2)]
         self.agents = list(agents)
         self.permanents: dict[int, Permanent] = {}  # insertion order is timestamp order
@@ -93,7 +94,7 @@ class Game:
     def active_player(self) -> Player:
         return self.players[self.active]
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: str, **data: Any) -> None:  # replaced per instance in __init__
         self.log.append(kind, **data)
 
     # -- decisions: the one door (design: "Decisions go through one door") ----------------------
@@ -104,7 +105,7 @@ class Game:
             raise ValueError("a decision needs at least one option")
         decision = Decision(kind, player, tuple(options), prompt, rule)
         chosen = self.agents[player].choose(self, decision)
-        if chosen not in decision.options:
+        if not any(o is chosen for o in decision.options) and chosen not in decision.options:
             raise IllegalDecision(
                 f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
         # labels are equal-comparable; take the offered object (with its value)
@@ -232,7 +233,8 @@ class Game:
     # -- Ép checks (29.4.10; [D] after every action and effect elsewhere) ------------------------
 
     def check_hp(self, rule: str, *, components: bool = True) -> list[Permanent]:
-        dead = [p for p in self.permanents.values() if self.hp(p) <= 0]
+        hp = self.hp
+        dead = [p for p in self.permanents.values() if hp(p) <= 0]
         self.emit("hp_check", rule=rule, dead=[p.uid for p in dead])
         for perm in dead:
             self.destroy(perm, "hp", rule=rule, components=components)
