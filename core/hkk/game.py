@@ -369,11 +369,13 @@ class Game:
         self.emit("effect_created" if waits else "effect_started", **effect.describe())
         return effect
 
-    def end_effects(self, durations: Iterable[Duration], rule: str) -> list[Effect]:
+    def end_effects(self, durations: Iterable[Duration], rule: str,
+                    only_controller: int | None = None) -> list[Effect]:
         """End every effect of these durations at one moment (29.4.4, 41.4): they are removed
         together, so no order between them exists."""
         durations = frozenset(durations)
-        ending = [e for e in self.effects if e.duration in durations and e.in_force]
+        ending = [e for e in self.effects if e.duration in durations and e.in_force
+                  and (only_controller is None or e.controller == only_controller)]
         if ending:
             ids = {e.uid for e in ending}
             self.effects = [e for e in self.effects if e.uid not in ids]

@@ -21,10 +21,15 @@ class Rulings:
     empty_deck_loses: bool = True
     #: D-vp-carry: unspent VP carries over to the next turn.
     unspent_vp_carries_over: bool = True
-    #: D-orderer: who orders simultaneous items where no rule names anyone (e.g. end stage 2):
-    #: "active" (as in 29.4.1) or "controller-first" (each item by its controller, active
-    #: player's first - a stable order, no decision).
+    #: D-orderer: who orders items where no rule names anyone (e.g. end stage 2): "active"
+    #: (as in 29.4.1) or "stable" (no decision: the stable order - controller, timestamp, set,
+    #: card, ability).
     default_orderer: str = "active"
+    #: D-until-preparation: "until the preparation phase" ends at the beginning of stage 2 of
+    #: the "next" preparation phase (whoever's turn), or of the effect's "controller"'s next one.
+    until_preparation_ends: str = "next"
+    #: D-deferred-check: deaths at the deferred Ép check (41.4 supplement) give no component.
+    deferred_check_gives_components: bool = False
     #: D-turn-limit: a game still running after this many turns is a draw.
     max_turns: int = 400
     #: Guard against abilities that loop for free: a step with more items than this is an error.
@@ -32,10 +37,11 @@ class Rulings:
 
     EMPTY_DECK = "D-empty-deck"
 
-    def orderer(self, game: Game, step: Step) -> int:
+    def orderer(self, game: Game, step: Step) -> int | None:
+        """Who orders the step's items; None: nobody decides, the stable order is used."""
         if step.phase == "preparation" or self.default_orderer == "active":
-            return game.active  # 29.4.1
-        return game.active
+            return game.active  # 29.4.1 (and D-orderer)
+        return None
 
 
 DEFAULT_RULINGS = Rulings()

@@ -171,7 +171,8 @@ def run_simultaneous(game: Game, step: Step) -> None:
         for perm in game.creatures(game.active):
             game.remove_defence_bonus(perm, rule="41.4")
     if step.ends:
-        game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
+        game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step),
+                         only_controller=_until_preparation_owner(game, step))
     if step.starts_waiting_effects:
         game.start_waiting_effects(rule="29.4.5")
     for item, b in bound:
@@ -183,6 +184,13 @@ def run_simultaneous(game: Game, step: Step) -> None:
         except Exception as exc:
             raise _wrap(game, item, exc) from exc
     after_resolution(game, step)
+
+
+def _until_preparation_owner(game: Game, step: Step) -> int | None:
+    # D-until-preparation: with "controller", only the active player's effects end now
+    if "until_preparation" in step.ends and game.rulings.until_preparation_ends == "controller":
+        return game.active
+    return None
 
 
 def _end_rule(step: Step) -> str:
@@ -197,7 +205,7 @@ def _wants(game: Game, item: Pending, step: Step) -> bool:
     return answer.label != "decline"
 
 
-def _orderer(game: Game, step: Step) -> int:
+def _orderer(game: Game, step: Step) -> int | None:
     # 29.4.1; [D] the active player also orders where no rule names who does (41.2).
     return game.rulings.orderer(game, step)
 
@@ -223,10 +231,10 @@ def run_ordered(game: Game, step: Step) -> None:
         ready = [i for i in items if not i.optional or i.key in wanted]
         if not ready:
             return
-        if len(ready) == 1:
+        orderer = _orderer(game, step) if len(ready) > 1 else None
+        if orderer is None:
             item = ready[0]
         else:
-            orderer = _orderer(game, step)
             item = game.decide(orderer, "order", [Option(i.label, i) for i in ready],
                                prompt="Which happens next?", rule=_order_rule(step)).value
         wanted.discard(item.key)
@@ -254,7 +262,7 @@ def run_alternating(game: Game, step: Step) -> None:
             return
         items = [i for i in call_hook(game, step.hook)
                  if i.controller == player and i.key not in used and usable(game, i, step)]
-        mandatory = [i for i in items if not i.optional and i.price.free]
+        mandatory = [i for i in items if not i.optional]
         options = [Option(f"use {i.label}", i) for i in items]
         if not mandatory:
             options.append(Option(PASS))
@@ -268,7 +276,7 @@ def run_alternating(game: Game, step: Step) -> None:
                 passes += 1
             else:
                 item = choice.value
-                if not item.optional and item.price.free:
+                if not item.optional:
                     used.add(item.key)
                 passes = 0
                 resolve(game, item)
@@ -410,7 +418,7 @@ def start_turn(game: Game) -> None:
     game.clock.start_turn(game)
     # 41.4 supplement: Ép was not checked since end stage 4; [D] that check happens at the very
     # start of this preparation phase, before VP regeneration, and gives no component.
-    game.check_hp("41.4", components=False)
+    game.check_hp("41.4", components=game.rulings.deferred_check_gives_components)
 
 
 def run_step(game: Game, step: Step) -> Any:

@@ -163,9 +163,11 @@ def ability_item(perm: Permanent, index: int, ability: Any) -> Pending:
         cost = ability.cost
         price = Price(cost.vp, cost.components, cost.sacrifice_self)
         limit = ability.limit
+        # Using an activated ability is the player's choice, except that in end stage 1 one
+        # without a cost (and not conditional) must be used (41.1).
+        mandatory = ability.timing == "end_stage1" and price.free
         return Pending(label, _apply, controller=perm.controller, kind=ACTIVATED,
-                       # 41.1: an ability with a cost is optional; a free one must be used
-                       optional=not price.free, bind=_bind, price=price,
+                       optional=not mandatory, bind=_bind, price=price,
                        usage=Usage(limit.per_turn, limit.per_game, limit.whose_turn),
                        usable_in_preparation=ability.usable_in_preparation, source=perm,
                        card_id=card.id, ability_index=index, data=data,
