@@ -126,9 +126,10 @@ class Game:
 
     def _modifier(self, perm: Permanent, stat: str) -> int:
         total = perm.mods.get(stat, 0)
-        for source, mod in self.statics:
-            if mod.stat == stat and _static_applies(source, mod.target, perm):
-                total += mod.by
+        if self.statics:
+            for source, mod in self.statics:
+                if mod.stat == stat and _static_applies(source, mod.target, perm):
+                    total += mod.by
         return total
 
     def _count_effect(self, effect: Effect, sign: int) -> None:
@@ -144,11 +145,11 @@ class Game:
     def max_hp(self, perm: Permanent) -> int:
         """Max Ép (Sp for a building): base + modifiers + defence bonus.  Raising it raises the
         current Ép too and is not healing; lowering it is not damage (K 4.25.4)."""
-        stat = "hp" if perm.kind == "creature" else "sp"
-        return perm.base_hp + self._modifier(perm, stat) + perm.defence_bonus
+        return perm.base_hp + self._modifier(perm, perm.hp_stat) + perm.defence_bonus
 
     def hp(self, perm: Permanent) -> int:
-        return self.max_hp(perm) - perm.damage_taken
+        return (perm.base_hp + self._modifier(perm, perm.hp_stat) + perm.defence_bonus
+                - perm.damage_taken)
 
     def vp_regen_modifier(self, player: int) -> int:
         return sum(e.amount for e in self.effects

@@ -42,7 +42,7 @@ class Permanent:
 
     __slots__ = ("uid", "card", "kind", "owner", "controller", "zone", "active", "damage_taken",
                  "defence_bonus", "counters", "base_damage", "base_hp", "damaged_this_turn",
-                 "entered_turn", "mods")
+                 "entered_turn", "mods", "hp_stat")
 
     def __init__(self, uid: int, card: Any, owner: int, zone: str, turn: int) -> None:
         self.uid = uid  # also the timestamp: later permanents have larger uids
@@ -58,6 +58,7 @@ class Permanent:
         self.base_damage: int = getattr(card, "damage", 0)
         # a building's Sp plays the part of a creature's Ép (41.3)
         self.base_hp: int = card.hp if card.kind == "creature" else card.sp
+        self.hp_stat = "hp" if card.kind == "creature" else "sp"
         self.damaged_this_turn = False
         self.entered_turn = turn
         #: Sum of the modifiers of the effects in force on it, by stat; kept up to date as
