@@ -69,6 +69,7 @@ class Game:
         self.active = 0
         self.step: Step | None = None
         self.turn_passed = False  # 41.5
+        self.in_moment = False  # a simultaneous moment is being applied (29.4.2, 41.4)
         self.over = False
         self.winner: int | None = None
         self.clock = clock or GameClock()
@@ -276,7 +277,9 @@ class Game:
             target.hp += amount
             self.emit("player_healed", player=target.index, amount=amount, source=source)
             return
-        healed = min(amount, target.damage_taken)
+        # 29.4.2, 41.4: inside a simultaneous moment heals and damage net out whatever order
+        # the items are applied in; the runner clamps at max Ép when the moment is over.
+        healed = amount if self.in_moment else min(amount, target.damage_taken)
         if healed and target.uid in self.permanents:
             target.damage_taken -= healed
             self.emit("healed", uid=target.uid, card=target.card.id, amount=healed, source=source)

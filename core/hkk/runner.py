@@ -175,14 +175,21 @@ def run_simultaneous(game: Game, step: Step) -> None:
                          only_controller=_until_preparation_owner(game, step))
     if step.starts_waiting_effects:
         game.start_waiting_effects(rule="29.4.5")
-    for item, b in bound:
-        game.emit("resolving", **item.describe())
-        try:
-            item.apply(game, item, b)
-        except (GameOver, HkkError):
-            raise
-        except Exception as exc:
-            raise _wrap(game, item, exc) from exc
+    game.in_moment = True  # heals and damage of the moment net out (29.4.2, 41.4)
+    try:
+        for item, b in bound:
+            game.emit("resolving", **item.describe())
+            try:
+                item.apply(game, item, b)
+            except (GameOver, HkkError):
+                raise
+            except Exception as exc:
+                raise _wrap(game, item, exc) from exc
+    finally:
+        game.in_moment = False
+        for perm in game.permanents.values():
+            if perm.damage_taken < 0:  # healed past max Ép: back to max, not above
+                perm.damage_taken = 0
     after_resolution(game, step)
 
 
