@@ -1,0 +1,63 @@
+"""Hypothesis strategies for the simultaneous moments (29.4.2, 41.4): a board of creatures,
+lasting effects on them, defence bonuses, and the automatic items that happen at the moment -
+as card abilities and as items of separately registered plugins."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from helpers import cid, creature
+
+N_CREATURES = 4
+
+#: Effects a card's automatic ability may have at the moment (controller-relative targets).
+CARD_EFFECTS = [
+    {"do": "damage", "amount": 1, "target": "opponent_creatures"},
+    {"do": "damage", "amount": 1, "target": "all_creatures"},
+    {"do": "heal", "amount": 1, "target": "own_creatures"},
+    {"do": "modify", "stat": "hp", "by": 1, "target": "own_creatures",
+     "duration": "until_end_of_turn"},
+    {"do": "modify", "stat": "damage", "by": -1, "target": "opponent_creatures",
+     "duration": "this_turn"},
+    {"do": "modify", "stat": "hp", "by": -1, "target": "opponent_creatures",
+     "duration": "permanent"},
+    {"do": "damage", "amount": 2, "target": "opponent"},
+    {"do": "gain_vp", "amount": 1, "target": "controller"},
+    {"do": "gain_components", "count": 1},
+]
+
+#: Plugin items: (what, creature index or player, amount).
+PLUGIN_ACTIONS = ["damage", "heal", "hp_until_eot", "destroy", "hurt_player", "vp"]
+
+DURATIONS = ["permanent", "until_end_of_turn", "this_turn", "until_preparation"]
+
+
+@st.composite
+def boards(draw, timing: str):
+    """Creature cards c0..c3, their controllers, damage already taken, defence bonuses, and an
+    optional automatic ability at ``timing`` on each."""
+    defs, board = [], []
+    for i in range(N_CREATURES):
+        hp = draw(st.integers(1, 4))
+        ability = draw(st.none() | st.sampled_from(CARD_EFFECTS))
+        abilities = [{"kind": "automatic", "timing": timing, "effect": ability}] if ability else []
+        defs.append(creature(f"c{i}", draw(st.integers(0, 3)), hp, components=1,
+                             abilities=abilities))
+        board.append({"card": cid(f"c{i}"), "controller": draw(st.integers(0, 1)),
+                      "damage": draw(st.integers(0, hp - 1)),
+                      "bonus": draw(st.integers(0, 2))})
+    return defs, board
+
+
+effects = st.lists(st.tuples(st.sampled_from(["hp", "damage"]), st.integers(-2, 3),
+                             st.sampled_from(DURATIONS),
+                             st.sets(st.integers(0, N_CREATURES - 1), min_size=1)),
+                   max_size=6)
+
+plugin_items = st.lists(st.tuples(st.sampled_from(PLUGIN_ACTIONS), st.integers(0, 1),
+                                  st.integers(0, N_CREATURES - 1), st.integers(1, 3)),
+                        max_size=5)
+
+
+def scenarios(timing: str):
+    return st.tuples(boards(timing), effects, plugin_items)
