@@ -1,0 +1,77 @@
+"""Bad input gets a clear error and loses nothing: a hook or a card's Python that raises is
+reported with its set, card, ability, hook and rule, and the game state is as it was."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import cid, creature, game_with, item_plugin, run_until, step_named
+
+from hkk import HookError, RuleViolation, hookimpl
+from hkk.runner import run_step
+
+
+class Broken:
+    @hookimpl
+    def prep_stage2(self, game):
+        raise ZeroDivisionError("division by zero")
+
+
+def test_hook_that_raises_names_set_hook_and_rule_and_changes_nothing():
+    game = game_with([creature("bear", 2, 3)])
+    game.engine.pm.register(Broken(), name="hkk.sets.broken")
+    game.hook_impls.clear()
+    game.enter_play(0, cid("bear"), active=True)
+    run_until(game, "prep_stage2")
+    before = game.snapshot()
+    with pytest.raises(HookError) as info:
+        run_step(game, step_named("prep_stage2"))
+    error = info.value
+    assert (error.hook, error.set_code) == ("prep_stage2", "broken")
+    assert "29.4.1" in error.rule
+    assert str(error).startswith("hook prep_stage2, set broken, rule 29.4")
+    assert "ZeroDivisionError: division by zero" in str(error)
+    assert game.snapshot() == before
+
+
+def test_custom_effect_that_raises_names_card_and_ability():
+    class Effects:
+        @hookimpl
+        def custom_effects(self):
+            return {"explode": lambda game, ctx: 1 / 0}
+
+    bomb = creature("bomb", abilities=[{"kind": "automatic", "timing": "end_stage2",
+                                        "effect": {"do": "custom", "name": "explode"}}])
+    game = game_with([bomb], plugins=[Effects()])
+    game.enter_play(0, cid("bomb"), active=True)
+    run_until(game, "end_stage2")
+    with pytest.raises(HookError) as info:
+        run_step(game, step_named("end_stage2"))
+    error = info.value
+    assert (error.card, error.ability, error.set_code) == (cid("bomb"), 0, "tt")
+    assert str(error).startswith("hook end_stage2, set tt, card tt:bomb ability 0")
+
+
+def test_unknown_custom_effect_is_reported_with_its_card():
+    odd = creature("odd", abilities=[{"kind": "automatic", "timing": "end_stage2",
+                                      "effect": {"do": "custom", "name": "nowhere"}}])
+    game = game_with([odd])
+    game.enter_play(0, cid("odd"), active=True)
+    run_until(game, "end_stage2")
+    with pytest.raises(HookError, match="no set offers the custom effect 'nowhere'"):
+        run_step(game, step_named("end_stage2"))
+
+
+def test_29_4_6_rule_violation_names_the_rule_and_changes_nothing():
+    attempts = []
+
+    def try_play(game):
+        before = game.snapshot()
+        with pytest.raises(RuleViolation) as info:
+            game.play_card(0, game.players[0].hand[0])
+        attempts.append((info.value.rule, game.snapshot() == before))
+        return []
+
+    game = game_with([], plugins=[item_plugin("prep_stage2", try_play)])
+    game.players[0].hand.append(cid("filler"))
+    run_until(game, "prep_stage2", inclusive=True)
+    assert attempts and all(a == ("29.4.6", True) for a in attempts)
