@@ -1,0 +1,337 @@
+"""The card sets shipped in ``sets/``: the base set ``alap`` (data only) and the community
+expansion ``mereg`` (data plus the poison rule of Kódex 121.1).
+
+The sets are read from their source folders, so these tests need no install; the last test
+checks the installed distributions when they are installed (``pip install -e sets/alap -e
+sets/mereg``).
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import importlib
+import statistics
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import hkk
+from hkk import Engine, FirstLegalAgent
+from hkk.cards.loader import load_set_cards, load_set_decks
+from hkk.cards.model import ActivatedAbility, AutomaticAbility, StaticAbility
+from hkk.phases import DEFAULT_TURN, HOOK_NAMES
+from hkk.runner import run_step, start_turn
+from hkk.sets.manifest import parse_manifest
+from hkk.state import Permanent
+
+SETS = Path(__file__).resolve().parent.parent / "sets"
+ALAP_ROOT = SETS / "alap" / "src" / "hkk_set_alap"
+MEREG_ROOT = SETS / "mereg" / "src" / "hkk_set_mereg"
+
+
+def _import_mereg() -> Any:
+    """The expansion's package: the installed one, else straight from its source folder."""
+    try:
+        return importlib.import_module("hkk_set_mereg")
+    except ImportError:
+        sys.path.insert(0, str(MEREG_ROOT.parent))
+        return importlib.import_module("hkk_set_mereg")
+
+
+mereg = _import_mereg()
+
+ALAP_CARDS = load_set_cards("alap", ALAP_ROOT)
+MEREG_CARDS = load_set_cards("mereg", MEREG_ROOT)
+ALL_CARDS = ALAP_CARDS + MEREG_CARDS
+ALAP_IDS = {card.id for card in ALAP_CARDS}
+ALL_IDS = {card.id for card in ALL_CARDS}
+# Decks may use the cards of the set itself and of the sets it depends on (set.toml depends).
+DECKS = {f"alap:{name}": deck for name, deck in load_set_decks("alap", ALAP_ROOT, ALAP_IDS).items()}
+DECKS.update({f"mereg:{name}": deck
+              for name, deck in load_set_decks("mereg", MEREG_ROOT, ALL_IDS).items()})
+BASE_PAIR = ("alap:tuz", "alap:viz")
+# Pairings for the coverage test: together they put every deck, so every card, on the table.
+PAIRINGS = (BASE_PAIR, ("mereg:mocsar", "alap:tuz"), ("alap:viz", "mereg:mocsar"))
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(ALL_CARDS, decks=DECKS, plugins=[mereg])
+
+
+def abilities(cards: list[Any]) -> list[Any]:
+    return [ability for card in cards for ability in card.abilities]
+
+
+def effects(cards: list[Any]) -> list[Any]:
+    found = []
+    for card in cards:
+        found.extend(getattr(card, "effects", ()))
+        for ability in card.abilities:
+            found.extend(ability.effects)
+    return found
+
+
+# -- manifests and packaging ------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, root, depends", [("alap", ALAP_ROOT, ()),
+                                                  ("mereg", MEREG_ROOT, ("alap",))])
+def test_manifest_matches_entry_point_and_engine(code: str, root: Path,
+                                                 depends: tuple[str, ...]) -> None:
+    manifest = parse_manifest((root / "set.toml").read_text(encoding="utf-8"))
+    assert manifest.code == code
+    assert manifest.depends == depends
+    assert manifest.requires_specifier.contains(hkk.HOOK_API_VERSION)
+    project = tomllib.loads((root.parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["name"] == f"hkk-set-{code}"
+    assert project["project"]["entry-points"]["hkk.sets"] == {code: root.name}
+    assert project["project"]["version"] == manifest.version
+    # the data travels with the package
+    package_data = project["tool"]["setuptools"]["package-data"][root.name]
+    assert {"set.toml", "cards/*.toml", "decks/*.toml"} <= set(package_data)
+    assert any(r.startswith("hkk") and not r.startswith("hkk-")
+               for r in project["project"]["dependencies"])
+    for dep in depends:
+        assert any(r.startswith(f"hkk-set-{dep}") for r in project["project"]["dependencies"])
+
+
+def test_alap_is_data_only() -> None:
+    tree = ast.parse((ALAP_ROOT / "__init__.py").read_text(encoding="utf-8"))
+    assert len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr)  # just the docstring
+    assert sorted(p.name for p in ALAP_ROOT.glob("*.py")) == ["__init__.py"]
+
+
+def test_mereg_offers_its_rule_and_effect_as_hooks() -> None:
+    pm = hkk.plugin.make_plugin_manager()
+    pm.register(mereg, name="hkk.sets.mereg")
+    pm.check_pending()
+    assert {impl.plugin_name for impl in pm.hook.prep_stage2.get_hookimpls()} \
+        >= {"hkk.sets.mereg"}
+    assert "mereg:poison" in Engine(plugins=[mereg]).custom_effects()
+
+
+# -- the cards ---------------------------------------------------------------------------------
+
+def test_alap_has_30_cards_with_hungarian_names() -> None:
+    assert len(ALAP_CARDS) >= 30
+    assert len(MEREG_CARDS) >= 6
+    assert all(card.id.startswith("alap:") and card.id.isascii() for card in ALAP_CARDS)
+    assert any(not card.name.isascii() for card in ALAP_CARDS)  # á, é, ő, ű…
+    names = {card.name for card in ALAP_CARDS}
+    assert {"Sírrabló", "Gyilkos imp", "Energiafőzet"} <= names  # modelled on §5
+
+
+def test_alap_uses_every_timing_duration_ability_kind_and_limit() -> None:
+    found = abilities(ALAP_CARDS)
+    timings = {a.timing for a in found if not isinstance(a, StaticAbility)}
+    assert timings == set(HOOK_NAMES) | {"on_enter"}
+    assert {type(a) for a in found} == {StaticAbility, AutomaticAbility, ActivatedAbility}
+    assert any(isinstance(a, ActivatedAbility) and a.timing == "prep_stage2"
+               and a.usable_in_preparation for a in found)
+    assert any(isinstance(a, AutomaticAbility) and a.optional for a in found)
+    limits = [a.limit for a in found if isinstance(a, ActivatedAbility)]
+    assert any(lim.per_turn == 1 for lim in limits)
+    assert any(lim.per_turn and lim.per_turn > 1 for lim in limits)
+    assert any(lim.per_game == 1 for lim in limits)
+    assert {lim.whose_turn for lim in limits} == {"any", "own", "opponent"}
+
+    primitives = effects(ALAP_CARDS)
+    durations = {e.duration for e in primitives if e.do == "modify"}
+    assert durations == {"permanent", "until_end_of_turn", "this_turn", "until_preparation"}
+    assert {e.by > 0 for e in primitives if e.do == "modify" and e.stat == "vp_regen"} \
+        == {True, False}  # a bonus and a drawback
+    dos = {e.do for e in primitives}
+    assert {"give_defence_bonus", "remove_defence_bonus", "add_counters", "remove_counters",
+            "gain_components", "sacrifice"} <= dos
+
+
+def test_alap_has_every_card_kind_and_components_as_stats_and_costs() -> None:
+    kinds = collections.Counter(card.kind for card in ALAP_CARDS)
+    assert kinds["creature"] and kinds["building"] and kinds["spell"]
+    spells = [card for card in ALAP_CARDS if card.kind == "spell"]
+    assert {card.instant for card in spells} == {True, False}
+    assert any(card.kind == "creature" and card.components for card in ALAP_CARDS)
+    assert any(card.cost.components for card in ALAP_CARDS)
+    assert any(isinstance(a, ActivatedAbility) and a.cost.components
+               for a in abilities(ALAP_CARDS))
+
+
+def test_mereg_cards_use_the_poison_counter() -> None:
+    poisonous = [card.id for card in MEREG_CARDS
+                 if any((e.do == "custom" and e.name == "mereg:poison")
+                        or (e.do in ("add_counters", "remove_counters")
+                            and e.counter == mereg.COUNTER)
+                        for e in effects([card]))]
+    assert len(poisonous) >= 6, poisonous
+    for e in effects(MEREG_CARDS):  # custom params are only checked when played: check here
+        if e.do == "custom":
+            assert e.name in Engine(plugins=[mereg]).custom_effects()
+            assert set(e.params) <= {"count", "target"}
+            assert e.params.get("target", "chosen_opponent_creature") in mereg.poison.CREATURE_TARGETS
+
+
+# -- decks -------------------------------------------------------------------------------------
+
+def test_decks_are_legal() -> None:
+    """Our deck conventions (the Kódex's deck rules were not available to us): 30 to 40 cards,
+    at most 3 copies of a card, only cards of the deck's set and of the sets it depends on."""
+    assert {"alap:tuz", "alap:viz", "mereg:mocsar"} <= set(DECKS)
+    allowed = {"alap": ALAP_IDS, "mereg": ALL_IDS}
+    for name, deck in DECKS.items():
+        assert 30 <= deck.size <= 40, (name, deck.size)
+        assert max(deck.cards.values()) <= 3, name
+        assert set(deck.cards) <= allowed[name.split(":")[0]], name
+
+
+def test_every_card_is_in_a_deck() -> None:
+    in_decks = {card_id for deck in DECKS.values() for card_id in deck.cards}
+    assert in_decks == ALL_IDS
+
+
+# -- random games ------------------------------------------------------------------------------
+
+def test_every_card_gets_played_in_some_seeded_game(engine: Engine) -> None:
+    played_in: dict[str, tuple[str, str, int]] = {}
+    games = 0
+    for seed in range(100):
+        for pair in PAIRINGS:
+            game = engine.play(list(pair), seed=seed)
+            games += 1
+            for event in game.log.of_kind("card_played", "entered_play"):
+                played_in.setdefault(event["card"], (*pair, seed))
+        if set(played_in) >= ALL_IDS:
+            break
+    by_game: dict[tuple[str, str, int], list[str]] = collections.defaultdict(list)
+    for card_id, where in played_in.items():
+        by_game[where].append(card_id)
+    print(f"\n{len(played_in)} cards played in {games} games; first seen:")
+    for (first, second, seed), ids in sorted(by_game.items(), key=lambda kv: kv[0][2]):
+        print(f"  seed {seed:3d} {first} vs {second}: {', '.join(sorted(ids))}")
+    assert set(played_in) == ALL_IDS
+
+
+def test_base_decks_games_end_with_a_winner_50_seeds(engine: Engine) -> None:
+    turns = []
+    outcomes: collections.Counter[tuple[str, str]] = collections.Counter()
+    for seed in range(50):
+        game = engine.play(list(BASE_PAIR), seed=seed)
+        over = game.log.of_kind("game_over")[-1]
+        assert game.winner is not None, (seed, over.data)
+        assert over["reason"] in ("hp", "empty_deck"), (seed, over.data)
+        outcomes[(BASE_PAIR[game.winner], over["reason"])] += 1
+        turns.append(game.turn)
+    print(f"\n{BASE_PAIR[0]} vs {BASE_PAIR[1]}, 50 seeds: turns min {min(turns)}, median "
+          f"{statistics.median(turns)}, max {max(turns)}; wins {dict(outcomes)}")
+    assert max(turns) <= 80
+    wins = collections.Counter(deck for deck, _ in outcomes.elements())
+    assert min(wins[BASE_PAIR[0]], wins[BASE_PAIR[1]]) >= 10  # neither deck is hopeless
+    assert sum(n for (_, reason), n in outcomes.items() if reason == "hp") >= 25  # damage matters
+
+
+def test_same_seed_same_game(engine: Engine) -> None:
+    first = engine.play(["mereg:mocsar", "alap:viz"], seed=7)
+    second = engine.play(["mereg:mocsar", "alap:viz"], seed=7)
+    assert first.log.as_dicts() == second.log.as_dicts()
+
+
+# -- Kódex 121.1: poison counters ---------------------------------------------------------------
+
+STEP = {step.hook: step for step in DEFAULT_TURN}
+
+
+def poisoned_game(engine: Engine, *, controller: int, active: int, counters: int,
+                  card_id: str = "alap:tuzkopo") -> tuple[Any, Permanent]:
+    """A game about to start ``active``'s turn, with one creature (3 Ép, 1 monster component)
+    of ``controller`` carrying ``counters`` poison counters; nothing else in play."""
+    game = engine.new_game(list(BASE_PAIR), agents=(FirstLegalAgent(), FirstLegalAgent()))
+    game.active = active
+    perm = game.enter_play(controller, card_id, active=True)
+    game.add_counters(perm, mereg.COUNTER, counters, source="test")
+    return game, perm
+
+
+def run_preparation(game: Any) -> None:
+    start_turn(game)
+    for hook in ("prep_stage1", "prep_stage2_start", "prep_stage2", "prep_stage3",
+                 "prep_stage4"):
+        run_step(game, STEP[hook])
+
+
+def test_121_1_poison_third_counter_in_controllers_prep_phase_kills_without_component(
+        engine: Engine) -> None:
+    game, perm = poisoned_game(engine, controller=0, active=0, counters=2)
+    assert game.hp(perm) == 3 and perm.card.components == 1
+    run_preparation(game)
+
+    [added] = [e for e in game.log.of_kind("counters_added") if e.step == "prep_stage2"]
+    assert (added["uid"], added["counter"], added["total"]) == (perm.uid, "poison", 3)
+    [died] = game.log.of_kind("died")
+    assert died.step == "prep_stage2"
+    assert (died["uid"], died["cause"], died["rule"]) == (perm.uid, "poison", "121.1")
+    assert died["components_offered"] == 0  # 29.4.11
+    assert perm.uid not in game.permanents
+    assert game.players[0].graveyard == ["alap:tuzkopo"]
+    assert not game.offers and not game.log.of_kind("components_extracted")
+    assert game.players[1].components == 0
+
+
+def test_121_1_poison_nothing_happens_in_the_non_controllers_prep_phase(
+        engine: Engine) -> None:
+    game, perm = poisoned_game(engine, controller=1, active=0, counters=2)
+    run_preparation(game)
+    assert perm.uid in game.permanents
+    assert perm.counters == {"poison": 2}
+    assert not [e for e in game.log.of_kind("counters_added") if e.step]  # only the setup's
+    assert not game.log.of_kind("died")
+
+
+def test_121_1_poison_counter_below_ep_only_grows(engine: Engine) -> None:
+    game, perm = poisoned_game(engine, controller=0, active=0, counters=1)
+    run_preparation(game)
+    assert perm.uid in game.permanents and perm.counters == {"poison": 2}
+
+
+def test_121_1_poison_effect_kills_at_once_when_counters_reach_ep(engine: Engine) -> None:
+    """Mérgezett nyíl puts 2 counters on a 2-Ép creature in the main phase: it dies at once;
+    outside preparation stage 2 its opponent may extract its component as usual."""
+    game, perm = poisoned_game(engine, controller=1, active=0, counters=0,
+                               card_id="alap:falusi-milicia")
+    game.step = STEP["main_phase"]
+    game.players[0].hand.append("mereg:mergezett-nyil")
+    game.players[0].vp = 1
+    game.play_card(0, "mereg:mergezett-nyil")
+    [died] = game.log.of_kind("died")
+    assert (died["uid"], died["cause"], died["rule"]) == (perm.uid, "poison", "121.1")
+    assert died["components_offered"] == 1
+
+
+def test_121_1_counters_from_the_generic_primitive_are_checked_in_prep_stage2(
+        engine: Engine) -> None:
+    """``add_counters`` with counter "poison" does not kill by itself; the rule's check in the
+    next preparation stage 2 does, whoever's turn it is."""
+    game, perm = poisoned_game(engine, controller=1, active=0, counters=3)
+    run_preparation(game)
+    [died] = game.log.of_kind("died")
+    assert died.step == "prep_stage2" and died["rule"] == "121.1"
+    assert died["components_offered"] == 0
+
+
+# -- installed distributions ---------------------------------------------------------------------
+
+def test_installed_sets_are_discovered() -> None:
+    import importlib_metadata
+
+    names = {ep.name for ep in importlib_metadata.entry_points(group="hkk.sets")}
+    if not {"alap", "mereg"} <= names:
+        pytest.skip("hkk-set-alap / hkk-set-mereg are not installed")
+    engine = Engine.installed(allow=["alap", "mereg"], strict=True)
+    assert set(engine.discovery.sets) == {"alap", "mereg"}
+    assert set(engine.cards) == ALL_IDS
+    assert {"alap:tuz", "alap:viz", "mereg:mocsar"} <= set(engine.decks)
+    assert engine.discovery.sets["mereg"].hook_names == ["custom_effects", "prep_stage2"]
+    game = engine.play(["mereg:mocsar", "alap:tuz"], seed=1)
+    assert game.winner is not None
