@@ -17,9 +17,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import hkk
+import pytest
 from hkk import Engine, FirstLegalAgent
 from hkk.cards.loader import load_set_cards, load_set_decks
 from hkk.cards.model import ActivatedAbility, AutomaticAbility, StaticAbility
@@ -171,7 +170,8 @@ def test_mereg_cards_use_the_poison_counter() -> None:
         if e.do == "custom":
             assert e.name in Engine(plugins=[mereg]).custom_effects()
             assert set(e.params) <= {"count", "target"}
-            assert e.params.get("target", "chosen_opponent_creature") in mereg.poison.CREATURE_TARGETS
+            target = e.params.get("target", "chosen_opponent_creature")
+            assert target in mereg.poison.CREATURE_TARGETS
 
 
 # -- decks -------------------------------------------------------------------------------------
@@ -316,6 +316,7 @@ def test_121_1_counters_from_the_generic_primitive_are_checked_in_prep_stage2(
     game, perm = poisoned_game(engine, controller=1, active=0, counters=3)
     run_preparation(game)
     [died] = game.log.of_kind("died")
+    assert died["uid"] == perm.uid
     assert died.step == "prep_stage2" and died["rule"] == "121.1"
     assert died["components_offered"] == 0
 

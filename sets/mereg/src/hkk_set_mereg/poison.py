@@ -13,7 +13,8 @@ Two hook implementations:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from hkk import Pending, hookimpl
 from hkk.cards.interpret import select_targets
