@@ -1,0 +1,304 @@
+"""The ``hkk`` command: ``sets``, ``cards``, ``play``, ``verify``, ``schema``, ``new-set``.
+
+Exit codes: 0 success; 1 the work failed (``verify`` found a problem, a game raised an error);
+2 bad usage (unknown option, deck, set code or an invalid set name - click's convention).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from hkk.errors import HkkError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _out() -> Console:
+    # Created per command so that it writes to whatever sys.stdout is then (CliRunner swaps it);
+    # soft wrap: long lines stay one line when piped.
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _discover(allow: Sequence[str] | None = None) -> Any:
+    from hkk.plugin import make_plugin_manager
+    from hkk.sets.discovery import discover
+
+    return discover(allow=allow, pm=make_plugin_manager())
+
+
+def _warn_failures(found: Any) -> None:
+    for error in found.failures:
+        _err().print(f"[yellow]warning:[/yellow] {escape(str(error))}")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="hkk", prog_name="hkk")
+def main() -> None:
+    """hkk - rules engine and plugin framework for Hatalom Kártyái."""
+
+
+# -- sets ----------------------------------------------------------------------------------------
+
+def set_rows(found: Any) -> list[dict[str, Any]]:
+    """One row per installed set: loaded, failed (with the reason) or disabled."""
+    rows = []
+    for s in found.sets.values():
+        rows.append({"code": s.code, "distribution": s.distribution, "version": s.version,
+                     "cards": len(s.cards), "decks": sorted(s.decks), "hooks": s.hook_names,
+                     "requires": s.manifest.requires, "depends": list(s.manifest.depends),
+                     "status": "loaded", "reason": None})
+    for error in found.failures:
+        rows.append({"code": error.code, "distribution": error.distribution,
+                     "version": error.version, "cards": None, "decks": [], "hooks": [],
+                     "requires": None, "depends": [], "status": "failed",
+                     "reason": f"stage {error.stage}: {error.reason}"})
+    for c in found.disabled:
+        rows.append({"code": c.code, "distribution": c.distribution, "version": c.version,
+                     "cards": None, "decks": [], "hooks": [], "requires": None, "depends": [],
+                     "status": "disabled", "reason": "HKK_SETS_ALLOW / HKK_SETS_DENY"})
+    return sorted(rows, key=lambda r: (r["code"] or "", r["distribution"] or ""))
+
+
+@main.command("sets")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def sets_command(as_json: bool) -> None:
+    """List the installed card sets and their status."""
+    from hkk.plugin import HOOK_API_VERSION
+
+    rows = set_rows(_discover())
+    if as_json:
+        click.echo(json.dumps({"hook_api": HOOK_API_VERSION, "sets": rows}, ensure_ascii=False,
+                              indent=2))
+        return
+    out = _out()
+    if not rows:
+        out.print("No card sets installed (entry-point group 'hkk.sets'). "
+                  "Try: pip install -e sets/alap")
+        return
+    table = Table(title=f"hkk card sets (engine hook API {HOOK_API_VERSION})")
+    for column in ("code", "distribution", "version", "cards", "hooks", "requires", "status"):
+        table.add_column(column)
+    style = {"loaded": "green", "failed": "red", "disabled": "yellow"}
+    for r in rows:
+        status = f"[{style[r['status']]}]{r['status']}[/]"
+        if r["reason"]:
+            status += f": {escape(r['reason'])}"
+        table.add_row(r["code"] or "?", r["distribution"] or "?", r["version"] or "?",
+                      "" if r["cards"] is None else str(r["cards"]),
+                      ", ".join(r["hooks"]) or "-", r["requires"] or "?", status)
+    out.print(table)
+
+
+# -- cards ---------------------------------------------------------------------------------------
+
+@main.command("cards")
+@click.option("--set", "set_code", metavar="CODE", help="Only the cards of this set.")
+@click.option("--json", "as_json", is_flag=True, help="Print the card definitions as JSON.")
+def cards_command(set_code: str | None, as_json: bool) -> None:
+    """Show the cards with their stats and abilities."""
+    from hkk.render import card_lines
+
+    found = _discover()
+    _warn_failures(found)
+    if set_code is not None and set_code not in found.sets:
+        raise click.BadParameter(f"no loaded set {set_code!r}; loaded: {sorted(found.sets)}",
+                                 param_hint="--set")
+    cards = [c for c in found.cards.values() if set_code is None or c.set_code == set_code]
+    cards.sort(key=lambda c: c.id)
+    if as_json:
+        click.echo(json.dumps([c.model_dump(mode="json") for c in cards], ensure_ascii=False,
+                              indent=2))
+        return
+    out = _out()
+    for card in cards:
+        for line in card_lines(card):
+            out.print(line)
+    out.print(f"[dim]{len(cards)} card(s)[/dim]")
+
+
+# -- play ----------------------------------------------------------------------------------------
+
+def _closure(codes: Sequence[str], found: Any) -> list[str]:
+    result: set[str] = set()
+    stack = list(codes)
+    while stack:
+        code = stack.pop()
+        if code not in result:
+            result.add(code)
+            if code in found.sets:
+                stack.extend(found.sets[code].manifest.depends)
+    return sorted(result)
+
+
+def _default_decks(engine: Any) -> list[str]:
+    base = sorted(name for name in engine.decks if name.startswith("alap:"))
+    names = base if len(base) >= 2 else sorted(engine.decks)
+    if len(names) < 2:
+        raise click.UsageError("no two decks to play with: install the base set "
+                               "(pip install -e sets/alap) or name them with --decks")
+    return names[:2]
+
+
+@main.command("play")
+@click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
+@click.option("--decks", nargs=2, metavar="A B",
+              help="Two decks, e.g. alap:tuz alap:viz; 'DECK+SET' mixes in a set's cards.")
+@click.option("--set", "set_codes", multiple=True, metavar="CODE",
+              help="Play with only these sets (and those they depend on). Repeatable.")
+@click.option("--json", "json_file", metavar="FILE|-",
+              help="Write the event log as JSON to FILE ('-': stdout, instead of the text).")
+@click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
+@click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
+def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
+                 json_file: str | None, max_turns: int | None, brief: bool, quiet: bool) -> None:
+    """Play a whole game between two random agents, printed turn by turn."""
+    from hkk.engine import Engine
+    from hkk.render import EventRenderer
+    from hkk.runner import play_game
+    from hkk.verify import resolve_deck_spec
+
+    allow = None
+    if set_codes:
+        everything = _discover()
+        unknown = sorted(set(set_codes) - set(everything.sets))
+        if unknown:
+            raise click.BadParameter(f"no loaded set {', '.join(unknown)}; loaded: "
+                                     f"{sorted(everything.sets)}", param_hint="--set")
+        allow = _closure(set_codes, everything)
+    found = _discover(allow)
+    _warn_failures(found)
+    engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
+    names = list(decks) if decks else _default_decks(engine)
+    try:
+        lists = [resolve_deck_spec(engine, name) for name in names]
+        game = engine.new_game(lists, seed=seed)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--decks") from None
+    to_stdout = json_file == "-"
+    out = _out()
+    if not (quiet or to_stdout):
+        renderer = EventRenderer(engine.cards, [p.name for p in game.players],
+                                 quiet_checks=brief)
+        out.print(f"[bold]{escape(names[0])}[/bold] (P1) vs [bold]{escape(names[1])}[/bold] "
+                  f"(P2), sets: {', '.join(sorted(found.sets))}")
+
+        def show(event: Any) -> None:
+            line = renderer.line(event)
+            if line is not None:
+                out.print(line)
+        game.log.subscribe(show)
+    error: BaseException | None = None
+    try:
+        play_game(game, max_turns=max_turns)
+    except HkkError as exc:
+        error = exc
+    if json_file:
+        text = game.log.to_json(indent=None if to_stdout else 1)
+        if to_stdout:
+            click.echo(text)
+        else:
+            Path(json_file).write_text(text + "\n", encoding="utf-8")
+    if error is not None:
+        err = _err()
+        err.print(f"[red]error[/red] in turn {game.turn} ({game.log.step or 'setup'}): "
+                  f"{escape(str(error))}")
+        err.print(f"reproduce: hkk play --seed {seed} --decks {' '.join(names)}")
+        sys.exit(EXIT_FAILED)
+    if quiet and not to_stdout:
+        winner = "draw" if game.winner is None else game.players[game.winner].name
+        out.print(f"winner: {winner} after {game.turn} turns ({len(game.log)} events)")
+
+
+# -- verify --------------------------------------------------------------------------------------
+
+@main.command("verify")
+@click.argument("codes", nargs=-1)
+@click.option("--games", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Seeded random games per run.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
+@click.option("--max-turns", type=click.IntRange(min=1), help="Turn limit of each game.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False, writable=True),
+              help="Also write the checks as JUnit XML.")
+def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
+                   as_json: bool, junit_xml: str | None) -> None:
+    """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
+    from hkk.render import verify_lines
+    from hkk.verify import verify
+
+    err = _err()
+    report = None
+    if err.is_terminal and not as_json and games:
+        from rich.progress import Progress
+
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task("games", total=None)
+
+            def progress(what: str, done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total, description=f"games ({what})")
+            report = verify(codes or None, games=games, seed=seed, max_turns=max_turns,
+                            progress=progress)
+    else:
+        report = verify(codes or None, games=games, seed=seed, max_turns=max_turns)
+    if junit_xml:
+        Path(junit_xml).write_text(report.junit_xml() + "\n", encoding="utf-8")
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        out = _out()
+        for line in verify_lines(report):
+            out.print(line)
+    sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+# -- schema, new-set -----------------------------------------------------------------------------
+
+@main.command("schema")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
+              help="Write to FILE instead of stdout.")
+def schema_command(output: str | None) -> None:
+    """Print the JSON Schema of card files (for editors)."""
+    from hkk.cards.loader import card_file_schema
+
+    text = json.dumps(card_file_schema(), ensure_ascii=False, indent=2)
+    if output:
+        Path(output).write_text(text + "\n", encoding="utf-8")
+        _err().print(f"wrote {escape(output)}")
+    else:
+        click.echo(text)
+
+
+@main.command("new-set")
+@click.argument("name")
+@click.option("--dir", "directory", type=click.Path(file_okay=False), default=".",
+              show_default=True, help="Where to create the project folder hkk-set-NAME.")
+def new_set_command(name: str, directory: str) -> None:
+    """Create a new card set project NAME (the set code, e.g. 'sarkany')."""
+    from hkk.scaffold import ScaffoldError, create
+
+    try:
+        project = create(name, Path(directory))
+    except ScaffoldError as exc:
+        raise click.UsageError(str(exc)) from None
+    out = _out()
+    out.print(f"[green]created[/green] {escape(str(project))}")
+    out.print("next:\n"
+              f"  pip install -e {escape(str(project))}\n"
+              f"  cd {escape(str(project))} && python -m pytest && hkk verify {name}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,532 @@
+"""``hkk verify``: the CI gate for card sets, as a plain function (the CLI and the pytest plugin
+both call :func:`verify`).
+
+What it checks, in order:
+
+1. **discovery** - every installed set is found, imported, its ``set.toml`` and cards validate,
+   its hook names exist, no card id is claimed twice, its ``requires`` admits this engine's hook
+   API and the sets it ``depends`` on load (all of this is :func:`hkk.sets.discover`; any set
+   failure fails verification, as strict mode would);
+2. **packaging** - the set's distribution requires ``hkk`` with a specifier the installed engine
+   satisfies, and requires the distributions of the sets it depends on (warning);
+3. **custom effects** - every ``do = "custom"`` a card uses is offered by the set or a set it
+   depends on, and no name is offered twice;
+4. **games** - N seeded games between two random agents for each set alone (with the sets it
+   depends on) and for all installed sets together; an exception in a game fails it;
+5. **determinism** - the first game of each run is played again in a fresh engine and must give
+   an identical event log;
+6. **coverage** (information, never a failure) - which cards were played, which abilities fired
+   (``resolving`` events carrying card and ability), which of the set's hookimpls were reached
+   and which returned items.
+
+Decks: a run plays the decks of its sets.  A set **without decks of its own** plays each deck of
+the sets it depends on with its own cards mixed in (deck spec ``alap:tuz+mereg``: the deck plus
+two copies of every card of ``mereg``); with no such deck either, a deck of its own cards alone
+(spec ``mereg``).  :func:`resolve_deck_spec` reads these specs, and ``hkk play --decks`` takes
+them too, so the command printed for a failure reproduces it exactly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shlex
+import traceback
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from hkk.errors import HkkError, HookError, RuleViolation, SetError
+
+__all__ = ["Check", "Coverage", "VerifyReport", "verify", "resolve_deck_spec", "deck_specs",
+           "play_command", "MIX_COPIES"]
+
+#: Copies of each card of a deck-less set mixed into a deck of the sets it depends on.
+MIX_COPIES = 2
+
+
+# -- results -------------------------------------------------------------------------------------
+
+@dataclass
+class Check:
+    """One check's outcome.  ``ok=False`` with ``severity="warning"`` does not fail the run."""
+
+    name: str
+    target: str  # a set code, or "all" for the run with every set
+    ok: bool
+    message: str = ""
+    severity: str = "error"
+    set_code: str | None = None
+    card: str | None = None
+    seed: int | None = None
+    command: str | None = None
+    details: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return not self.ok and self.severity == "error"
+
+    def headline(self) -> str:
+        parts = [f"{self.name} [{self.target}]"]
+        if self.set_code and self.set_code != self.target:
+            parts.append(f"set {self.set_code}")
+        if self.card:
+            parts.append(f"card {self.card}")
+        if self.seed is not None:
+            parts.append(f"seed {self.seed}")
+        return ", ".join(parts) + (f": {self.message}" if self.message else "")
+
+
+@dataclass
+class Coverage:
+    code: str
+    cards: list[str] = field(default_factory=list)
+    played: set[str] = field(default_factory=set)
+    abilities: list[tuple[str, int]] = field(default_factory=list)
+    fired: set[tuple[str, int]] = field(default_factory=set)
+    hooks: dict[str, dict[str, int]] = field(default_factory=dict)  # name -> calls, with_items
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "cards": len(self.cards), "played": sorted(self.played),
+            "not_played": [c for c in self.cards if c not in self.played],
+            "abilities": len(self.abilities),
+            "fired": [f"{c}:{i}" for c, i in sorted(self.fired)],
+            "not_fired": [f"{c}:{i}" for c, i in self.abilities if (c, i) not in self.fired],
+            "hooks": self.hooks,
+        }
+
+
+@dataclass
+class VerifyReport:
+    checks: list[Check] = field(default_factory=list)
+    coverage: dict[str, Coverage] = field(default_factory=dict)
+    games_played: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not any(c.failed for c in self.checks)
+
+    @property
+    def failures(self) -> list[Check]:
+        return [c for c in self.checks if c.failed]
+
+    @property
+    def warnings(self) -> list[Check]:
+        return [c for c in self.checks if not c.ok and c.severity == "warning"]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "games_played": self.games_played,
+                "checks": [asdict(c) for c in self.checks],
+                "coverage": {code: cov.as_dict() for code, cov in self.coverage.items()}}
+
+    def junit_xml(self) -> str:
+        """The checks as a JUnit XML test suite (CI systems display these)."""
+        import xml.etree.ElementTree as ET
+
+        suite = ET.Element("testsuite", name="hkk-verify", tests=str(len(self.checks)),
+                           failures=str(len(self.failures)), errors="0", skipped="0")
+        for check in self.checks:
+            name = check.name + (f"[seed {check.seed}]" if check.seed is not None else "")
+            case = ET.SubElement(suite, "testcase", classname=f"hkk.verify.{check.target}",
+                                 name=name)
+            if check.failed:
+                failure = ET.SubElement(case, "failure", message=check.headline())
+                failure.text = "\n".join(filter(None, [
+                    check.headline(),
+                    f"reproduce: {check.command}" if check.command else "", check.details]))
+            elif not check.ok:
+                out = ET.SubElement(case, "system-out")
+                out.text = "warning: " + check.headline()
+        return ET.tostring(ET.ElementTree(suite).getroot(), encoding="unicode",
+                           xml_declaration=True)
+
+
+# -- decks ---------------------------------------------------------------------------------------
+
+def resolve_deck_spec(engine: Any, spec: str, set_cards: dict[str, list[str]] | None = None
+                      ) -> list[str]:
+    """Card ids of a deck spec: ``+``-joined parts, each a deck name (``alap:tuz``, has a colon)
+    or a set code (``mereg``: :data:`MIX_COPIES` copies of each of its cards)."""
+    if set_cards is None:
+        set_cards = _cards_by_set(engine)
+    cards: list[str] = []
+    for part in spec.split("+"):
+        part = part.strip()
+        if ":" in part:
+            cards.extend(engine.deck(part))
+        elif part in set_cards:
+            cards.extend(c for c in set_cards[part] for _ in range(MIX_COPIES))
+        else:
+            raise HkkError(f"unknown deck or set {part!r} in deck spec {spec!r}; known decks: "
+                           f"{sorted(engine.decks)}, sets: {sorted(set_cards)}")
+    return sorted(cards)
+
+
+def _cards_by_set(engine: Any) -> dict[str, list[str]]:
+    by_set: dict[str, list[str]] = {}
+    for card_id in sorted(engine.cards):
+        by_set.setdefault(card_id.split(":", 1)[0], []).append(card_id)
+    if engine.discovery is not None:  # a set with no cards is still a known set
+        for code in engine.discovery.sets:
+            by_set.setdefault(code, [])
+    return by_set
+
+
+def deck_specs(sets: Sequence[Any]) -> list[str]:
+    """The deck specs a run with these (loaded) sets plays; see the module docstring."""
+    by_code = {s.code: s for s in sets}
+    specs: list[str] = []
+    for s in sets:
+        if s.decks:
+            specs.extend(f"{s.code}:{name}" for name in sorted(s.decks))
+            continue
+        if not s.cards:
+            continue  # nothing of its own to play: its hooks meet the other sets' decks
+        dep_decks = [f"{d}:{name}" for d in _closure(s.code, by_code) if d != s.code
+                     for name in sorted(by_code[d].decks)]
+        specs.extend(f"{deck}+{s.code}" for deck in dep_decks) if dep_decks \
+            else specs.append(s.code)
+    return sorted(dict.fromkeys(specs))
+
+
+def _closure(code: str, by_code: dict[str, Any]) -> list[str]:
+    seen: list[str] = []
+    stack = [code]
+    while stack:
+        cur = stack.pop()
+        if cur not in seen and cur in by_code:
+            seen.append(cur)
+            stack.extend(by_code[cur].manifest.depends)
+    return sorted(seen)
+
+
+def _pairs(specs: Sequence[str], target: str) -> list[tuple[str, str]]:
+    """Ordered pairs of different specs; for a single set's run only those in which one of its
+    own decks (or its cards mixed in) plays.  One spec alone plays the mirror match."""
+    if len(specs) == 1:
+        return [(specs[0], specs[0])]
+    pairs = list(itertools.permutations(specs, 2))
+    if target != "all":
+        pairs = [p for p in pairs if any(_owns(spec, target) for spec in p)] or pairs
+    return pairs
+
+
+def _owns(spec: str, code: str) -> bool:
+    return any(part == code or part.startswith(f"{code}:") for part in spec.split("+"))
+
+
+def play_command(seed: int, decks: Sequence[str], sets: Sequence[str] | None = None,
+                 max_turns: int | None = None) -> str:
+    """The ``hkk play`` command line that plays this game again."""
+    words = ["hkk", "play", "--seed", str(seed), "--decks", *decks]
+    for code in sets or ():
+        words += ["--set", code]
+    if max_turns is not None:
+        words += ["--max-turns", str(max_turns)]
+    return shlex.join(words)
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+Progress = Callable[[str, int, int], None]  # (what, done, total)
+
+
+@dataclass
+class _Run:
+    target: str  # set code or "all"
+    codes: list[str]  # the sets enabled in it
+    specs: list[str]
+
+
+def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0,
+           max_turns: int | None = None, entry_points: Any = None,
+           progress: Progress | None = None) -> VerifyReport:
+    """Verify the installed sets (or only ``codes``, with the sets they depend on); see the
+    module docstring.  Never raises for a problem of a set: everything is in the report."""
+    from hkk.sets.discovery import discover
+
+    report = VerifyReport()
+    found = discover(entry_points=entry_points)
+    known = set(found.sets) | {f.code for f in found.failures if f.code} | \
+        {c.code for c in found.disabled}
+    wanted = sorted(set(codes)) if codes else sorted(known)
+    by_code = found.sets
+    relevant = {c for code in wanted for c in _closure(code, by_code)} | set(wanted)
+
+    # 1. discovery
+    for error in found.failures:
+        mine = error.code in relevant or not codes
+        report.checks.append(Check(
+            "discovery", error.code or "?", False, str(error), set_code=error.code,
+            severity="error" if mine else "warning",
+            command=f"hkk verify {error.code}" if error.code else "hkk sets"))
+    for code in wanted:
+        if code not in known:
+            report.checks.append(Check("discovery", code, False,
+                                       f"set {code} is not installed (no 'hkk.sets' entry point "
+                                       "named so)", set_code=code, command="hkk sets"))
+        elif code in by_code:
+            s = by_code[code]
+            report.checks.append(Check(
+                "discovery", code, True,
+                f"{s.label}: {len(s.cards)} cards, {len(s.decks)} decks, hooks "
+                f"{', '.join(s.hook_names) or 'none'}; requires hook API {s.manifest.requires}",
+                set_code=code))
+    targets = [code for code in wanted if code in by_code]
+    if not targets:
+        return report
+
+    # 2. packaging, 3. custom effects
+    for code in targets:
+        report.checks.extend(_packaging_checks(by_code[code], by_code))
+        report.checks.extend(_custom_effect_checks(code, by_code, entry_points))
+
+    # 4.-6. games
+    runs = [_Run(code, _closure(code, by_code), []) for code in targets]
+    everything = sorted(by_code)
+    if all(run.codes != everything for run in runs):
+        runs.append(_Run("all", everything, []))
+    for run in runs:
+        run.specs = deck_specs([by_code[c] for c in run.codes])
+    for code in sorted(relevant & set(by_code)):
+        report.coverage[code] = _new_coverage(by_code[code])
+    if games > 0:
+        total = games * len(runs)
+        for run in runs:
+            _play_run(report, run, everything, games=games, seed=seed, max_turns=max_turns,
+                      entry_points=entry_points, progress=progress, total=total)
+    return report
+
+
+def _packaging_checks(s: Any, by_code: dict[str, Any]) -> list[Check]:
+    import importlib_metadata
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    if not s.distribution:
+        return []
+    try:
+        requires = importlib_metadata.distribution(s.distribution).requires or []
+    except importlib_metadata.PackageNotFoundError:
+        return []
+    reqs = {}
+    for line in requires:
+        try:
+            req = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if req.marker is None or req.marker.evaluate({"extra": ""}):
+            reqs[canonicalize_name(req.name)] = req
+    checks = []
+    engine_version = importlib_metadata.version("hkk")
+    engine_req = reqs.get("hkk")
+    if engine_req is None:
+        checks.append(Check("packaging", s.code, False, f"{s.distribution} does not require "
+                            "'hkk' in its dependencies", severity="warning", set_code=s.code))
+    elif not engine_req.specifier.contains(engine_version, prereleases=True):
+        checks.append(Check("packaging", s.code, False,
+                            f"{s.distribution} requires {engine_req}, installed hkk is "
+                            f"{engine_version}", set_code=s.code))
+    else:
+        checks.append(Check("packaging", s.code, True,
+                            f"requires {engine_req}; installed hkk {engine_version}",
+                            set_code=s.code))
+    for dep in s.manifest.depends:
+        dist = by_code[dep].distribution if dep in by_code else None
+        if dist and canonicalize_name(dist) not in reqs:
+            checks.append(Check("packaging", s.code, False,
+                                f"set.toml depends on {dep} but {s.distribution} does not "
+                                f"require its distribution {dist}", severity="warning",
+                                set_code=s.code))
+    return checks
+
+
+def _custom_effect_checks(code: str, by_code: dict[str, Any], entry_points: Any) -> list[Check]:
+    s = by_code[code]
+    used = [(card.id, effect.name) for card in s.cards for effect in _effects_of(card)
+            if getattr(effect, "do", None) == "custom"]
+    if not used and "custom_effects" not in s.hook_names:
+        return []
+    try:
+        engine = _engine(_closure(code, by_code), entry_points)
+        offered = engine.custom_effects()
+    except HkkError as exc:
+        return [Check("custom-effects", code, False, str(exc), set_code=code)]
+    checks = [Check("custom-effects", code, False,
+                    f"card uses custom effect {name!r}, which no set offers (offered: "
+                    f"{sorted(offered)})", set_code=code, card=card_id)
+              for card_id, name in used if name not in offered]
+    return checks or [Check("custom-effects", code, True,
+                            f"{len(used)} use(s) of {len(offered)} offered effect(s)",
+                            set_code=code)]
+
+
+def _effects_of(card: Any) -> list[Any]:
+    effects = list(getattr(card, "effects", ()))
+    for ability in card.abilities:
+        effects.extend(ability.effects)
+    return effects
+
+
+def _engine(codes: Sequence[str], entry_points: Any) -> Any:
+    from hkk.engine import Engine
+    from hkk.plugin import make_plugin_manager
+    from hkk.sets.discovery import discover
+
+    pm = make_plugin_manager()
+    # Not strict: a broken set outside ``codes`` (even a badly named entry point) is not ours.
+    found = discover(entry_points=entry_points, allow=codes, deny=(), pm=pm)
+    for error in found.failures:
+        if error.code in codes or error.code is None:
+            raise error
+    return Engine(found.cards, decks=found.decks, pm=pm, discovery=found)
+
+
+def _new_coverage(s: Any) -> Coverage:
+    return Coverage(code=s.code, cards=[c.id for c in s.cards],
+                    abilities=[(c.id, i) for c in s.cards for i, a in enumerate(c.abilities)
+                               if a.kind != "static"],
+                    hooks={name: {"calls": 0, "with_items": 0} for name in s.hook_names})
+
+
+def _probe_hooks(engine: Any, coverage: dict[str, Coverage]) -> None:
+    """Count calls of the sets' hookimpls in this engine's plugin manager (its own HookImpl
+    objects: the set's module is not touched)."""
+    for code, cov in coverage.items():
+        plugin = engine.pm.get_plugin(f"hkk.sets.{code}")
+        if plugin is None:
+            continue
+        for caller in engine.pm.get_hookcallers(plugin) or ():
+            for impl in caller.get_hookimpls():
+                if impl.plugin is plugin:
+                    impl.function = _counting(impl.function, cov.hooks.setdefault(
+                        caller.name, {"calls": 0, "with_items": 0}))
+
+
+def _counting(function: Callable[..., Any], counts: dict[str, int]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        result = function(*args, **kwargs)
+        counts["calls"] += 1
+        if result:
+            counts["with_items"] += 1
+        return result
+    return counted
+
+
+def _record(game: Any, coverage: dict[str, Coverage]) -> None:
+    for event in game.log:
+        card = event.data.get("card")
+        if not isinstance(card, str):
+            continue
+        cov = coverage.get(card.split(":", 1)[0])
+        if cov is None:
+            continue
+        if event.kind in ("card_played", "entered_play"):
+            cov.played.add(card)
+        elif event.kind == "resolving" and event.data.get("ability") is not None:
+            cov.fired.add((card, event.data["ability"]))
+
+
+def _play_run(report: VerifyReport, run: _Run, everything: list[str], *, games: int, seed: int,
+              max_turns: int | None, entry_points: Any, progress: Progress | None,
+              total: int) -> None:
+    sets_arg = None if run.codes == everything else run.codes
+    if not run.specs:
+        report.checks.append(Check("games", run.target, False,
+                                   "no decks to play: neither the set nor the sets it depends "
+                                   "on have decks or cards", severity="warning",
+                                   set_code=None if run.target == "all" else run.target))
+        return
+    try:
+        engine = _engine(run.codes, entry_points)
+        _probe_hooks(engine, {c: report.coverage[c] for c in run.codes if c in report.coverage})
+        set_cards = _cards_by_set(engine)
+        lists = {spec: resolve_deck_spec(engine, spec, set_cards) for spec in run.specs}
+    except (HkkError, SetError) as exc:
+        report.checks.append(Check("games", run.target, False, f"cannot set up the run: {exc}",
+                                   set_code=None if run.target == "all" else run.target))
+        return
+    pairs = _pairs(run.specs, run.target)
+    failed = 0
+    first_log: Any = None
+    for i in range(games):
+        game_seed = seed + i
+        decks = pairs[i % len(pairs)]
+        command = play_command(game_seed, decks, sets_arg, max_turns)
+        game, error = _play_one(engine, [lists[d] for d in decks], game_seed, max_turns)
+        report.games_played += 1
+        if progress is not None:
+            progress(f"{run.target}", report.games_played, total)
+        if error is not None:
+            failed += 1
+            report.checks.append(_game_failure(run, game, error, game_seed, command))
+            continue
+        _record(game, report.coverage)
+        if i == 0:
+            first_log = game.log
+            report.checks.append(_determinism(run, engine, lists, decks, game_seed, max_turns,
+                                              first_log, command, entry_points))
+    if not failed:
+        report.checks.append(Check("games", run.target, True,
+                                   f"{games} game(s) on {', '.join(run.specs)}",
+                                   set_code=None if run.target == "all" else run.target))
+
+
+def _play_one(engine: Any, decks: list[list[str]], seed: int, max_turns: int | None
+              ) -> tuple[Any, BaseException | None]:
+    from hkk.runner import play_game
+
+    game = None
+    try:
+        game = engine.new_game(decks, seed=seed)
+        play_game(game, max_turns=max_turns)
+        game.log.to_json()  # events must be plain data
+    except Exception as exc:  # a set's bug may raise anything; it is the finding
+        return game, exc
+    return game, None
+
+
+def _game_failure(run: _Run, game: Any, error: BaseException, seed: int, command: str) -> Check:
+    set_code = getattr(error, "set_code", None)
+    card = getattr(error, "card", None)
+    if game is not None and card is None:
+        resolving = game.log.of_kind("resolving")
+        if resolving and resolving[-1].get("card"):
+            card = resolving[-1]["card"]
+    if set_code is None and card:
+        set_code = card.split(":", 1)[0]
+    if set_code is None and run.target != "all":
+        set_code = run.target
+    kind = "rule violation" if isinstance(error, RuleViolation) else \
+        "error in a set's code" if isinstance(error, HookError) else type(error).__name__
+    where = f" (turn {game.turn}, {game.log.step or 'setup'})" if game is not None else ""
+    details = "".join(traceback.format_exception(error)[-12:])
+    return Check("games", run.target, False, f"{kind}{where}: {error}", set_code=set_code,
+                 card=card, seed=seed, command=command, details=details)
+
+
+def _determinism(run: _Run, engine: Any, lists: dict[str, list[str]], decks: Sequence[str],
+                 seed: int, max_turns: int | None, first: Any, command: str,
+                 entry_points: Any) -> Check:
+    target = None if run.target == "all" else run.target
+    try:
+        again = _engine(run.codes, entry_points)
+    except HkkError as exc:
+        return Check("determinism", run.target, False, str(exc), set_code=target)
+    game, error = _play_one(again, [lists[d] for d in decks], seed, max_turns)
+    if error is not None:
+        return Check("determinism", run.target, False,
+                     f"the second run of the same seed raised {type(error).__name__}: {error}",
+                     set_code=target, seed=seed, command=command)
+    a, b = first.as_dicts(), game.log.as_dicts()
+    if a == b:
+        return Check("determinism", run.target, True, f"same seed twice: {len(a)} identical events",
+                     set_code=target, seed=seed)
+    index = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    first_diff = a[index] if index < len(a) else "(end of log)"
+    second_diff = b[index] if index < len(b) else "(end of log)"
+    card = next((e.get("card") for e in (first_diff, second_diff)
+                 if isinstance(e, dict) and e.get("card")), None)
+    return Check("determinism", run.target, False,
+                 f"same seed twice gave different logs from event {index}",
+                 set_code=target, card=card, seed=seed, command=command,
+                 details=f"first run:  {first_diff}\nsecond run: {second_diff}")
