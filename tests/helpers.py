@@ -45,7 +45,7 @@ def cards(*defs: dict) -> list[Any]:
     """Validated card definitions, plus a vanilla filler creature for decks."""
     data = list(defs)
     if not any(d["id"] == FILLER for d in data):
-        data.append(creature("filler", 1, 1))
+        data.append(creature("filler", 1, 1, vp=50))  # drawn, never affordable
     return parse_card_data(SET, "cards/test.toml", {"cards": data})
 
 
@@ -69,6 +69,24 @@ class Passer:
                 if label in labels:
                     return decision.options[labels.index(label)]
         return decision.options[0]
+
+
+class Wants(Passer):
+    """Takes each wanted option once, the first time one whose label starts with it is offered
+    (any decision kind); otherwise behaves like :class:`Passer`."""
+
+    def __init__(self, *wanted: str, pass_label: str = "pass turn") -> None:
+        super().__init__(pass_label)
+        self.wanted = list(wanted)
+
+    def choose(self, game: Any, decision: Any) -> Any:
+        for want in self.wanted:
+            for option in decision.options:
+                if option.label.startswith(want):
+                    self.wanted.remove(want)
+                    self.seen.append(decision)
+                    return option
+        return super().choose(game, decision)
 
 
 def game_with(card_defs: Sequence[dict] = (), *, plugins: Sequence[Any] = (),

@@ -259,13 +259,14 @@ def test_29_4_6_no_card_may_be_played_from_hand_in_the_preparation_phase(hook):
 
 def test_29_4_6_players_are_never_offered_a_card_to_play_in_the_preparation_phase():
     agents = [scripted(), scripted()]
-    game = game_with([creature("b", abilities=[prep_ability({"do": "draw", "count": 1})])],
-                     agents=agents)
+    game = game_with([creature("b", abilities=[prep_ability({"do": "draw", "count": 1})]),
+                      creature("cheap")], agents=agents)
     game.enter_play(0, cid("b"), active=True)
-    game.players[0].hand.append(cid("filler"))
+    game.players[0].hand.append(cid("cheap"))
     game.players[0].vp = 3
     run_until(game, "main_phase")
     assert agents[0].seen  # decisions were asked
+    assert game.playable(0) == [cid("cheap")]  # and it is playable once the main phase begins
     for agent in agents:
         assert not [o for d in agent.seen for o in d.labels() if o.startswith("play ")]
 

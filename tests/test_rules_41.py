@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from conftest import FakeTime
-from helpers import (Passer, building, cid, creature, game_with, item, item_plugin, resolved,
-                     run_until, scripted, spell, step_named)
+from helpers import (Passer, building, cid, creature, game_with, item, item_plugin, run_until,
+                     scripted, spell, step_named)
 from hkk.clock import GameClock
-from hkk.phases import DEFAULT_TURN, Mode
+from hkk.phases import DEFAULT_TURN
 from hkk.runner import play_turn, run_step, start_turn
 
 END_HOOKS = ["end_stage1", "end_stage2", "end_stage3", "end_stage4"]
