@@ -1,0 +1,153 @@
+"""The pytest plugin (entry point ``pytest11``): fixtures, ``--hkk-verify``, the report header.
+
+No autouse fixtures; nothing happens at import.  Set discovery runs only for the report header,
+when a fixture asks for the engine, or for a verification item.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from pytest_hkk.builders import build_game, script
+from pytest_hkk.driver import TurnDriver
+from pytest_hkk.log import LogAssert
+
+DEFAULT_VERIFY_GAMES = 5
+
+
+# -- options, header ---------------------------------------------------------------------------
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("hkk", "hkk card sets")
+    group.addoption("--hkk-verify", action="append", default=[], metavar="CODE",
+                    help="add a test item running the 'hkk verify CODE' checks (repeatable)")
+    group.addoption("--hkk-verify-games", type=int, default=None, metavar="N",
+                    help=f"games per run for --hkk-verify (default {DEFAULT_VERIFY_GAMES})")
+    parser.addini("hkk_verify", type="args", default=[],
+                  help="set codes to verify as test items, like --hkk-verify")
+    parser.addini("hkk_verify_games", default=str(DEFAULT_VERIFY_GAMES),
+                  help="games per run for the hkk verification items")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "hkk_verify: a generated 'hkk verify' item (pytest-hkk)")
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    return [header_line()]
+
+
+def header_line(discovery: Any = None) -> str:
+    """``hkk 0.1.0 (hook API 1.0), sets: alap 1.0.0 (hkk-set-alap), …``"""
+    import hkk
+    from hkk.plugin import make_plugin_manager
+    from hkk.sets.discovery import discover
+
+    found = discovery or discover(pm=make_plugin_manager())
+    parts = [f"{s.code} {s.version or '?'} ({s.distribution or '?'})"
+             for s in found.sets.values()]
+    parts += [f"{e.code} {e.version or '?'} FAILED at {e.stage}" for e in found.failures]
+    parts += [f"{c.code} {c.version or '?'} disabled" for c in found.disabled]
+    return (f"hkk {hkk.__version__} (hook API {hkk.HOOK_API_VERSION}), sets: "
+            f"{', '.join(parts) or 'none installed'}")
+
+
+# -- hkk verify as test items -----------------------------------------------------------------
+
+class VerifyFailed(Exception):
+    def __init__(self, report: Any) -> None:
+        super().__init__("hkk verify failed")
+        self.report = report
+
+
+class HkkVerifyItem(pytest.Item):
+    """``hkk-verify[CODE]``: the checks of ``hkk verify CODE`` inside the test session."""
+
+    def __init__(self, *, code: str, games: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.code = code
+        self.games = games
+        self.add_marker("hkk_verify")
+
+    def runtest(self) -> None:
+        from hkk.verify import verify
+
+        report = verify([self.code], games=self.games)
+        self.user_properties.append(("hkk_verify_games", report.games_played))
+        if not report.ok:
+            raise VerifyFailed(report)
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
+        if isinstance(excinfo.value, VerifyFailed):
+            from hkk.render import plain, verify_lines
+
+            return "\n".join(plain(line) for line in verify_lines(excinfo.value.report))
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        return self.path, None, f"hkk verify {self.code} --games {self.games}"
+
+
+def _verify_codes(config: pytest.Config) -> list[str]:
+    codes = list(config.getoption("hkk_verify") or []) + list(config.getini("hkk_verify"))
+    return list(dict.fromkeys(codes))
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    codes = _verify_codes(config)
+    if not codes:
+        return
+    games = config.getoption("hkk_verify_games")
+    if games is None:
+        games = int(config.getini("hkk_verify_games"))
+    for code in codes:
+        name = f"hkk-verify[{code}]"
+        items.append(HkkVerifyItem.from_parent(session, name=name, nodeid=name, code=code,
+                                               games=games))
+
+
+# -- fixtures -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def hkk_engine() -> Any:
+    """An :class:`hkk.Engine` with every installed set that loads (session-wide; games made
+    from it do not change it)."""
+    from hkk import Engine
+
+    return Engine.installed()
+
+
+@pytest.fixture
+def hkk_game(hkk_engine: Any) -> Callable[..., Any]:
+    """Factory: ``hkk_game(players=[{"hand": [...], "reserve": [...], "vp": 3}, {}],
+    agents=[hkk_script("play alap:tuzmano"), None], seed=0, active=0)`` - a game with those
+    cards in those zones (see :func:`pytest_hkk.build_game`); ``engine=`` to use another."""
+    def make(players: Any = ({}, {}), *, engine: Any = None, **kwargs: Any) -> Any:
+        return build_game(engine or hkk_engine, players, **kwargs)
+    return make
+
+
+@pytest.fixture
+def hkk_script() -> Callable[..., Any]:
+    """Factory of scripted players: ``hkk_script("play alap:tuzmano", "pass", only=["action"])``
+    (see :func:`pytest_hkk.script`)."""
+    return script
+
+
+@pytest.fixture
+def hkk_run() -> Iterator[TurnDriver]:
+    """Runs games: ``hkk_run.to(game, "end_stage2")``, ``.finish_turn(game)``,
+    ``.turn(game, count=1)``, ``.game(game)`` (see :class:`pytest_hkk.TurnDriver`)."""
+    yield TurnDriver()
+
+
+@pytest.fixture
+def hkk_log() -> Callable[[Any], LogAssert]:
+    """``hkk_log(game).has("died", card="alap:tuzmano")``, ``.lacks``, ``.has_count``,
+    ``.in_order``, ``.find``, ``.resolved`` (see :class:`pytest_hkk.LogAssert`)."""
+    def make(game: Any) -> LogAssert:
+        return LogAssert(game.log, game.cards)
+    return make
