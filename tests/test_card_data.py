@@ -392,8 +392,11 @@ abilities = st.one_of(
     st.fixed_dictionaries({
         "kind": st.just("automatic"), "optional": st.booleans(), "effect": effects,
         "timing": st.sampled_from([t for t in HOOK_NAMES + ("on_enter",)
-                                   if t not in ("main_phase", "combat_phase")]),
+                                   if t not in ("main_phase", "combat_phase", "end_stage2")]),
     }),
+    # 41.2: end-of-turn automatic effects are mandatory
+    st.fixed_dictionaries({"kind": st.just("automatic"), "effect": effects,
+                           "timing": st.just("end_stage2")}),
 )
 slugs = st.from_regex(r"[a-z0-9][a-z0-9_-]{0,8}", fullmatch=True)
 cards = st.one_of(
@@ -437,3 +440,12 @@ def test_any_input_gives_cards_or_card_data_error(data: object) -> None:
         parse_card_data("alap", FILE, data)
     except CardDataError as error:
         assert str(error).startswith("alap: cards/creatures.toml: ")
+
+
+def test_41_2_optional_end_stage2_automatic_ability_is_rejected():
+    data = {"cards": [{"id": "tt:x", "name": "x", "kind": "creature", "damage": 1, "hp": 1,
+                       "abilities": [{"kind": "automatic", "timing": "end_stage2",
+                                      "optional": True,
+                                      "effect": {"do": "draw", "count": 1}}]}]}
+    with pytest.raises(CardDataError, match=r"cards\[0\]\.abilities\[0\].*41\.2"):
+        parse_card_data("tt", "cards/x.toml", data)

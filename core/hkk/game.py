@@ -153,8 +153,12 @@ class Game:
                 - perm.damage_taken)
 
     def vp_regen_modifier(self, player: int) -> int:
-        return sum(e.amount for e in self.effects
-                   if e.in_force and e.stat == "vp_regen" and e.player == player)
+        total = sum(e.amount for e in self.effects
+                    if e.in_force and e.stat == "vp_regen" and e.player == player)
+        for source, mod in self.statics:  # static "your VP regeneration is +1"
+            if mod.stat == "vp_regen" and _static_player(source, mod.target) in (player, -1):
+                total += mod.by
+        return total
 
     def snapshot(self) -> dict[str, Any]:
         """Plain-data picture of the state (tests compare these)."""
@@ -235,13 +239,44 @@ class Game:
     # -- Ép checks (29.4.10; [D] after every action and effect elsewhere) ------------------------
 
     def check_hp(self, rule: str, *, components: bool = True) -> list[Permanent]:
+        """Every permanent at 0 Ép (Sp) or below goes to the graveyard, and every one a
+        ``lethal`` hook names (all found first, then all destroyed: one check)."""
         hp = self.hp
         dead = [p for p in self.permanents.values() if hp(p) <= 0]
-        self.emit("hp_check", rule=rule, dead=[p.uid for p in dead])
+        doomed = self._lethal(dead) if self._lethal_impls() else []
+        self.emit("hp_check", rule=rule, dead=[p.uid for p in dead] + [p.uid for p, _ in doomed])
         for perm in dead:
             self.destroy(perm, "hp", rule=rule, components=components)
+        for perm, why in doomed:
+            self.destroy(perm, why.cause, rule=why.rule, components=components and why.components)
         self.check_players()
-        return dead
+        return dead + [p for p, _ in doomed]
+
+    def _lethal_impls(self) -> list[Any]:
+        impls = self.hook_impls.get("lethal")
+        if impls is None:
+            impls = self.hook_impls["lethal"] = self.hook.lethal.get_hookimpls()
+        return impls
+
+    def _lethal(self, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
+        from hkk.errors import HookError
+
+        doomed = []
+        for perm in self.permanents.values():
+            if perm in dead:
+                continue
+            for impl in self._lethal_impls():
+                try:
+                    why = impl.function(*[{"game": self, "permanent": perm}[a]
+                                          for a in impl.argnames])
+                except Exception as exc:
+                    raise HookError(f"{type(exc).__name__}: {exc}", hook="lethal",
+                                    set_code=impl.plugin_name.removeprefix("hkk.sets."),
+                                    card=perm.card.id) from exc
+                if why is not None:
+                    doomed.append((perm, why))
+                    break
+        return doomed
 
     def check_players(self) -> None:
         losers = [p.index for p in self.players if p.hp <= 0]
@@ -443,6 +478,12 @@ class Game:
             p.graveyard.append(card_id)
             return None
         return self.enter_play(player, card_id)
+
+
+def _static_player(source: Permanent, target: str) -> int | None:
+    """The player a static player-targeted modifier affects; -1 for each player."""
+    return {"controller": source.controller, "opponent": 1 - source.controller,
+            "each_player": -1}.get(target)
 
 
 def _static_applies(source: Permanent, target: str, perm: Permanent) -> bool:

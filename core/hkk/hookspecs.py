@@ -18,7 +18,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from hkk.game import Game
-    from hkk.pending import Pending
+    from hkk.pending import Lethal, Pending
 
 PROJECT = "hkk"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -109,6 +109,13 @@ def end_stage4(game: Game) -> list[Pending] | None:
 def entered_play(game: Game, permanent: Any) -> list[Pending] | None:
     """A permanent just entered play: its "when this enters play" automatic effects.  They run
     right away in the order chosen by the player who brought it in [R]."""
+
+
+@hookspec
+def lethal(game: Game, permanent: Any) -> Lethal | None:
+    """Asked at every Ép check for every permanent that survives it: a reason besides Ép <= 0
+    for which it goes to the graveyard now (e.g. poison counters >= current Ép, K 121.1).
+    Must not change the game."""
 
 
 # -- contributions that are not per turn ------------------------------------------------------

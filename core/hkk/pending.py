@@ -54,6 +54,15 @@ class Usage:
 UNLIMITED = Usage()
 
 
+@dataclass(frozen=True, slots=True)
+class Lethal:
+    """Answer of the ``lethal`` hook: why a permanent dies at this Ép check."""
+
+    cause: str
+    rule: str
+    components: bool = True  # False: its opponent may extract no component (e.g. K 121.1)
+
+
 @dataclass(slots=True, eq=False)
 class Pending:
     label: str

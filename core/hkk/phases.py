@@ -39,6 +39,9 @@ class Step:
     no_components: bool = False
     #: Durations of the effects that end at the very beginning of this step (29.4.4, 41.4).
     ends: frozenset[str] = frozenset()
+    #: Effects the step's own items create with one of those durations end at once too: the
+    #: turn is over for them (D-end4-created).
+    ends_created: bool = False
     #: "This turn" effects made earlier in the turn start here (29.4.5).
     starts_waiting_effects: bool = False
     #: The active player's creatures lose their defence bonus here (41.4).
@@ -73,7 +76,8 @@ DEFAULT_TURN: tuple[Step, ...] = (
     Step(END, 2, "end_stage2", Mode.ORDERED, rules=("41.2",)),
     Step(END, 3, "end_stage3", Mode.ORDERED, rules=("41.3",)),
     Step(END, 4, "end_stage4", Mode.SIMULTANEOUS, hp_check=False,
-         ends=frozenset({"until_end_of_turn", "this_turn"}), defence_bonus_lost=True,
+         ends=frozenset({"until_end_of_turn", "this_turn"}), ends_created=True,
+         defence_bonus_lost=True,
          rules=("41.4",)),
 )
 

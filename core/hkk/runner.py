@@ -190,6 +190,8 @@ def run_simultaneous(game: Game, step: Step) -> None:
         for perm in game.permanents.values():
             if perm.damage_taken < 0:  # healed past max Ép: back to max, not above
                 perm.damage_taken = 0
+    if step.ends_created:
+        game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
     after_resolution(game, step)
 
 
@@ -257,6 +259,11 @@ def _order_rule(step: Step) -> str:
     return "29.4.1" if step.phase == "preparation" and step.stage == 2 else "D-orderer"
 
 
+def _owner(game: Game, item: Pending) -> int:
+    """Who uses an item: its controller; the active player for the rules' own items."""
+    return item.controller if item.controller is not None else game.active
+
+
 def run_alternating(game: Game, step: Step) -> None:
     """41.1: players alternately use end-of-turn abilities, the active player first.  Items with a
     cost or a conditional text are optional; the others must be used, so a player who still has
@@ -268,7 +275,7 @@ def run_alternating(game: Game, step: Step) -> None:
         if passes >= 2:
             return
         items = [i for i in call_hook(game, step.hook)
-                 if i.controller == player and i.key not in used and usable(game, i, step)]
+                 if _owner(game, i) == player and i.key not in used and usable(game, i, step)]
         mandatory = [i for i in items if not i.optional]
         options = [Option(f"use {i.label}", i) for i in items]
         if not mandatory:
@@ -283,8 +290,8 @@ def run_alternating(game: Game, step: Step) -> None:
                 passes += 1
             else:
                 item = choice.value
-                if not item.optional:
-                    used.add(item.key)
+                if not item.optional or item.kind != ACTIVATED:
+                    used.add(item.key)  # automatic effects happen once; mandatory ones too
                 passes = 0
                 resolve(game, item)
                 after_resolution(game, step)

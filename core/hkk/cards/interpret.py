@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 class EffectContext:
     """What a custom (Python) effect gets besides the game."""
 
-    __slots__ = ("controller", "source", "card_id", "label")
+    __slots__ = ("controller", "source", "card_id", "label", "targets")
 
     def __init__(self, controller: int, source: Permanent | None, card_id: str | None,
                  label: str) -> None:
@@ -29,6 +29,7 @@ class EffectContext:
         self.source = source
         self.card_id = card_id
         self.label = label
+        self.targets: list[Any] = []  # a custom effect's targets, chosen by the engine
 
 
 # -- targets ----------------------------------------------------------------------------------
@@ -68,8 +69,8 @@ def select_targets(game: Game, ctx: EffectContext, target: str) -> list[Any]:
 
 
 def bind_effects(game: Game, ctx: EffectContext, effects: Any) -> list[tuple[Any, list[Any]]]:
-    return [(effect, select_targets(game, ctx, effect.target) if hasattr(effect, "target")
-             else []) for effect in effects]
+    return [(effect, select_targets(game, ctx, effect.target)
+             if getattr(effect, "target", None) is not None else []) for effect in effects]
 
 
 # -- primitives -------------------------------------------------------------------------------
@@ -139,6 +140,7 @@ def apply_effects(game: Game, ctx: EffectContext, bound: list[tuple[Any, list[An
             function = game.custom_effects.get(effect.name)
             if function is None:
                 raise LookupError(f"no set offers the custom effect {effect.name!r}")
+            ctx.targets = targets
             function(game, ctx, **effect.params)
         else:  # the model's union and this list must grow together
             raise NotImplementedError(f"effect primitive {do!r}")
@@ -173,13 +175,20 @@ def ability_item(perm: Permanent, index: int, ability: Any) -> Pending:
                        card_id=card.id, ability_index=index, data=data,
                        key=(perm.uid, index))
     return Pending(label, _apply, controller=perm.controller, kind=AUTOMATIC,
-                   optional=ability.optional, bind=_bind, price=FREE, source=perm,
+                   optional=ability.optional, bind=_bind, price=FREE,
+                   usage=Usage(whose_turn=ability.whose_turn), source=perm,
                    card_id=card.id, ability_index=index, data=data, key=(perm.uid, index))
 
 
 def items_at(game: Game, timing: str) -> list[Pending]:
-    """The items were made when their cards entered play (Game.enter_play)."""
-    return list(game.abilities_at.get(timing, ()))
+    """The items were made when their cards entered play (Game.enter_play); automatic ones
+    limited to one player's turns are left out in the other's."""
+    entries = game.abilities_at.get(timing)
+    if not entries:
+        return []
+    active = game.active
+    return [i for i in entries if i.usage.whose_turn == "any" or i.kind == ACTIVATED
+            or (i.usage.whose_turn == "own") == (i.controller == active)]
 
 
 def resolve_spell(game: Game, player: int, card: Any) -> None:

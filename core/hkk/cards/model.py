@@ -226,6 +226,9 @@ class Custom(BaseModel):
     model_config = _CONFIG
     do: Literal["custom"] = "custom"
     name: str = Field(min_length=1)
+    #: Chosen by the engine before the effect runs (so also before a simultaneous moment,
+    #: 29.4.2) and handed to the function as ``ctx.targets``.
+    target: Target | None = None
     params: dict[str, int | str | bool] = {}
 
 
@@ -349,6 +352,9 @@ class AutomaticAbility(BaseModel):
     effects: Effects
     #: A conditional ("may") text: the controller may decline it (41.1).
     optional: bool = False
+    #: Whose turn it fires in: "own" for "in your preparation phase", "opponent" for "in your
+    #: opponent's turn"; by default in every turn.
+    whose_turn: Literal["any", "own", "opponent"] = "any"
 
     @model_validator(mode="before")
     @classmethod
@@ -366,6 +372,15 @@ class AutomaticAbility(BaseModel):
             raise _invalid(f"automatic abilities trigger at a moment; '{timing}' is an action "
                            "window, use an activated ability or another timing")
         return timing
+
+    @model_validator(mode="after")
+    def _mandatory_at_end(self) -> AutomaticAbility:
+        # 41.2: end-of-turn automatic effects happen regardless of the players' decisions;
+        # a "may" ability at the end of the turn belongs to end stage 1 (41.1).
+        if self.optional and self.timing == "end_stage2":
+            raise _invalid("an automatic end_stage2 ability cannot be optional (41.2); "
+                           "use timing end_stage1 for a \"may\" ability")
+        return self
 
 
 class ActivatedAbility(BaseModel):

@@ -1,0 +1,105 @@
+"""The seams sets build on: the lethal hook, whose-turn automatic abilities, static
+VP-regeneration modifiers, engine-chosen targets for custom effects, and the end-of-turn details
+they rely on."""
+
+from __future__ import annotations
+
+from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until, step_named
+
+from hkk import hookimpl
+from hkk.pending import Lethal
+from hkk.runner import play_turn, run_step
+
+
+class Doom:
+    """Kills every creature carrying a 'doom' counter at each Ép check."""
+
+    @hookimpl
+    def lethal(self, game, permanent):
+        if permanent.counters.get("doom"):
+            return Lethal("doom", "121.1", components=False)
+        return None
+
+
+def test_lethal_hook_kills_at_the_next_hp_check_without_components():
+    game = game_with([creature("bear", 2, 3, components=2)], plugins=[Doom()],
+                     agents=[Passer(), Passer()])
+    bear = game.enter_play(1, cid("bear"), active=True)
+    game.add_counters(bear, "doom", 1)
+    play_turn(game)
+    died = game.log.of_kind("died")
+    assert [(e["uid"], e["cause"], e["rule"], e["components_offered"]) for e in died] == [
+        (bear.uid, "doom", "121.1", 0)]
+    assert died[0].step == ""  # the check at the very start of the turn (41.4 supplement)
+
+
+def test_automatic_ability_limited_to_its_controllers_turn():
+    owl = creature("owl", abilities=[{"kind": "automatic", "timing": "prep_stage2",
+                                      "whose_turn": "own",
+                                      "effect": {"do": "gain_vp", "amount": 1}}])
+    game = game_with([owl], agents=[Passer(), Passer()])
+    game.enter_play(0, cid("owl"), active=True)
+    play_turn(game)  # player 0's turn: fires
+    play_turn(game)  # player 1's turn: does not
+    fired = [e.turn for e in game.log.of_kind("resolving") if e["card"] == cid("owl")]
+    assert fired == [1]
+
+
+def test_29_3_static_vp_regeneration_modifier_counts_in_stage_1():
+    well = creature("well", abilities=[{"kind": "static", "effect": {
+        "do": "modify", "stat": "vp_regen", "by": 2, "target": "controller",
+        "duration": "permanent"}}])
+    game = game_with([well], agents=[Passer(), Passer()])
+    game.enter_play(0, cid("well"))
+    run_until(game, "prep_stage1", inclusive=True)
+    assert game.log.of_kind("vp_regenerated")[0]["amount"] == 1 + 2  # first turn: 1 VP, +2
+
+
+def test_custom_effect_gets_targets_chosen_by_the_engine():
+    seen = []
+
+    class Effects:
+        @hookimpl
+        def custom_effects(self):
+            return {"mark": lambda game, ctx, n: seen.append(([t.uid for t in ctx.targets], n))}
+
+    marker = creature("marker", abilities=[{"kind": "automatic", "timing": "end_stage2",
+                                            "effect": {"do": "custom", "name": "mark",
+                                                       "target": "opponent_creatures",
+                                                       "params": {"n": 3}}}])
+    game = game_with([marker, creature("bear")], plugins=[Effects()])
+    game.enter_play(0, cid("marker"))
+    bears = [game.enter_play(1, cid("bear")) for _ in range(2)]
+    run_until(game, "end_stage2", inclusive=True)
+    assert seen == [([b.uid for b in bears], 3)]
+
+
+def test_41_1_optional_automatic_ability_is_used_at_most_once():
+    bard = creature("bard", abilities=[{"kind": "automatic", "timing": "end_stage1",
+                                        "optional": True,
+                                        "effect": {"do": "heal", "amount": 1,
+                                                   "target": "controller"}}])
+    game = game_with([bard])  # first-legal agents: they use whatever is offered
+    game.enter_play(0, cid("bard"))
+    run_until(game, "end_stage1", inclusive=True)
+    assert len(game.log.of_kind("player_healed")) == 1
+
+
+def test_41_1_rules_items_without_controller_go_to_the_active_player():
+    ring = item_plugin("end_stage1", lambda game: [item("bell", lambda g: g.gain_vp(0, 1))])
+    game = game_with([], plugins=[ring])
+    run_until(game, "end_stage1", inclusive=True)
+    assert [e["item"] for e in game.log.of_kind("resolving")
+            if e.step == "end_stage1"] == ["bell"]
+
+
+def test_41_4_until_end_of_turn_effect_made_at_the_moment_ends_with_it():
+    late = item_plugin("end_stage4", lambda game: [item(
+        "late buff", lambda g: g.add_effect("hp", 1, "until_end_of_turn",
+                                            targets=g.creatures()))])
+    game = game_with([creature("bear")], plugins=[late])
+    game.enter_play(0, cid("bear"))
+    run_until(game, "end_stage4")
+    run_step(game, step_named("end_stage4"))
+    assert game.effects == []
+    assert [e["rule"] for e in game.log.of_kind("effect_ended")] == ["41.4"]
