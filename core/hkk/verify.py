@@ -489,9 +489,13 @@ def _game_failure(run: _Run, game: Any, error: BaseException, seed: int, command
     set_code = getattr(error, "set_code", None)
     card = getattr(error, "card", None)
     if game is not None and card is None:
-        resolving = game.log.of_kind("resolving")
-        if resolving and resolving[-1].get("card"):
-            card = resolving[-1]["card"]
+        # the item being resolved when it broke: a resolving event after the step's start
+        for event in reversed(list(game.log)):
+            if event.kind == "step_started":
+                break
+            if event.kind == "resolving":
+                card = event.get("card")
+                break
     if set_code is None and card:
         set_code = card.split(":", 1)[0]
     if set_code is None and run.target != "all":

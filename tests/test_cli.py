@@ -1,0 +1,194 @@
+"""The hkk command: each subcommand run through click's CliRunner, and a few real runs of the
+installed ``hkk`` script (exit codes, messages, a broken set)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hkk.cli import main
+from test_verify import CARDS, fake_set, write_set  # noqa: F401 - fake_set is a fixture
+
+HKK = shutil.which("hkk", path=str(Path(sys.executable).parent)) or "hkk"
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+    return invoke
+
+
+def test_sets_lists_the_installed_sets(run):
+    result = run("sets")
+    assert result.exit_code == 0
+    assert "alap" in result.output and "hkk-set-alap" in result.output
+    assert "loaded" in result.output
+
+
+def test_sets_json(run):
+    result = run("sets", "--json")
+    data = json.loads(result.output)
+    alap = next(s for s in data["sets"] if s["code"] == "alap")
+    assert alap["status"] == "loaded" and alap["cards"] > 0 and alap["requires"]
+    assert alap["distribution"] == "hkk-set-alap" and alap["version"]
+    assert data["hook_api"]
+
+
+def test_sets_shows_a_broken_set_with_its_reason(run, fake_set):
+    fake_set("rossz", cards=CARDS.replace("hp = 2", "hp = 0"))
+    result = run("sets", "--json")
+    assert result.exit_code == 0
+    broken = next(s for s in json.loads(result.output)["sets"] if s["code"] == "rossz")
+    assert broken["status"] == "failed"
+    assert "cards[0].hp: Input should be greater than 0" in broken["reason"]
+
+
+def test_cards_of_one_set(run):
+    result = run("cards", "--set", "alap")
+    assert result.exit_code == 0
+    assert "alap:tuzmano" in result.output and "Tűzmanó" in result.output
+    assert "activated (main_phase, 1 VP, 2/turn)" in result.output
+    assert "mereg:" not in result.output
+
+
+def test_cards_unknown_set_is_a_usage_error(run):
+    result = CliRunner().invoke(main, ["cards", "--set", "nincs"])
+    assert result.exit_code == 2
+    assert "no loaded set 'nincs'" in result.output
+
+
+def test_play_prints_the_game_turn_by_turn(run):
+    result = run("play", "--seed", "3", "--set", "alap")
+    assert result.exit_code == 0
+    out = result.output
+    assert "alap:tuz (P1) vs alap:viz (P2)" in out
+    for expected in ("Turn 1", "▸ preparation 1", "▸ end 4", "action:", "Ép check", "⟳",
+                     "effect", "dies", "Winner"):
+        assert expected in out, expected
+
+
+def test_play_json_to_a_file_and_to_stdout(run, tmp_path):
+    target = tmp_path / "log.json"
+    result = run("play", "--seed", "5", "--max-turns", "4", "--json", str(target), "-q")
+    assert result.exit_code == 0 and "winner: draw after 4 turns" in result.output
+    events = json.loads(target.read_text())
+    assert events[0]["kind"] == "game_started" and events[-1]["kind"] == "game_over"
+    again = run("play", "--seed", "5", "--max-turns", "4", "--json", "-")
+    assert json.loads(again.output) == events  # the same seed gives the same log
+
+
+def test_play_with_a_mixed_deck_spec(run):
+    result = run("play", "--seed", "1", "--decks", "alap:tuz+mereg", "alap:viz", "-q")
+    assert result.exit_code == 0, result.output
+
+
+def test_play_unknown_deck_is_a_usage_error():
+    result = CliRunner().invoke(main, ["play", "--decks", "alap:nincs", "alap:viz"])
+    assert result.exit_code == 2
+    assert "unknown deck 'alap:nincs'" in result.output
+
+
+def test_play_error_in_a_set_exits_1_with_the_reproducing_command(fake_set):
+    fake_set("hibas", python='''
+        from hkk import hookimpl
+
+        @hookimpl
+        def end_stage2(game):
+            raise ZeroDivisionError("oops")
+    ''')
+    result = CliRunner().invoke(main, ["play", "--seed", "2", "--decks", "hibas:start",
+                                       "hibas:start", "-q"])
+    assert result.exit_code == 1
+    assert "hook end_stage2, set hibas" in result.output
+    assert "reproduce: hkk play --seed 2 --decks hibas:start hibas:start" in result.output
+
+
+def test_verify_passes_on_the_base_set(run, tmp_path):
+    junit = tmp_path / "verify.xml"
+    result = CliRunner().invoke(main, ["verify", "alap", "--games", "2", "--junit-xml",
+                                       str(junit)])
+    assert result.exit_code == 0, result.output
+    assert "✓ games [alap]" in result.output and "coverage" in result.output
+    assert "<testsuite" in junit.read_text()
+
+
+def test_verify_json(run):
+    result = CliRunner().invoke(main, ["verify", "alap", "--games", "1", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["ok"] is True and data["coverage"]["alap"]["cards"] > 0
+
+
+def test_verify_broken_set_exits_1_naming_set_and_problem(fake_set):
+    fake_set("rossz", cards=CARDS.replace("hp = 2", "hp = 0"))
+    result = CliRunner().invoke(main, ["verify", "rossz", "--games", "1"])
+    assert result.exit_code == 1
+    assert "✗ discovery [rossz]" in result.output
+    assert "set rossz (hkk-set-rossz 1.0), stage validate" in result.output
+    assert "FAILED" in result.output
+
+
+def test_schema(run, tmp_path):
+    schema = json.loads(run("schema").output)
+    assert schema["$id"] == "urn:hkk:schema:card-file" and "cards" in schema["properties"]
+    out = tmp_path / "cards.schema.json"
+    assert run("schema", "--output", str(out)).exit_code == 0
+    assert json.loads(out.read_text()) == schema
+
+
+def test_new_set_rejects_a_bad_code(tmp_path):
+    result = CliRunner().invoke(main, ["new-set", "Rossz-Nev", "--dir", str(tmp_path)])
+    assert result.exit_code == 2 and "invalid set code 'Rossz-Nev'" in result.output
+
+
+# -- the installed script -----------------------------------------------------------------------
+
+def _hkk(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([HKK, *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1", **(env or {})})
+
+
+def test_script_version_and_help():
+    assert _hkk("--version").stdout.startswith("hkk, version")
+    result = _hkk("--help")
+    assert result.returncode == 0
+    for command in ("sets", "cards", "play", "verify", "schema", "new-set"):
+        assert command in result.stdout
+
+
+def test_script_play_and_verify():
+    play = _hkk("play", "--seed", "17", "--decks", "alap:tuz", "alap:viz", "-q")
+    assert play.returncode == 0 and play.stdout.startswith("winner:")
+    verify = _hkk("verify", "alap", "--games", "2")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    assert "OK:" in verify.stdout
+
+
+def test_script_usage_error_exit_code():
+    result = _hkk("play", "--max-turns", "0")
+    assert result.returncode == 2 and "Invalid value" in result.stderr
+
+
+def test_script_with_a_broken_set_installed(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    write_set(site, "rossz", cards=CARDS.replace("hp = 2", "hp = 0"))
+    env = {"PYTHONPATH": str(site)}
+    sets = _hkk("sets", env=env)
+    assert sets.returncode == 0 and "failed" in sets.stdout
+    play = _hkk("play", "--seed", "1", "-q", env=env)  # the others still play
+    assert play.returncode == 0 and "warning: set rossz (hkk-set-rossz 1.0)" in play.stderr
+    verify = _hkk("verify", "--games", "1", env=env)
+    assert verify.returncode == 1
+    assert "cards/cards.toml: cards[0].hp: Input should be greater than 0" in verify.stdout
+    assert "reproduce: hkk verify rossz" in verify.stdout
