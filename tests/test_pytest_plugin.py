@@ -1,0 +1,137 @@
+"""pytest-hkk, tested with pytester: the fixtures, the readable log assertions, the generated
+``hkk verify`` items and the report header."""
+
+from __future__ import annotations
+
+# Imported here, before pytester snapshots sys.meta_path: importing the importlib_metadata
+# backport (which hkk's discovery uses) puts its finder on sys.meta_path and disables the
+# stdlib's; first imported inside an in-process run, the finder would be dropped on restore and
+# no distribution could be found any more.
+import importlib_metadata  # noqa: F401
+import pytest
+
+pytest_plugins = ["pytester"]
+
+
+def test_fixtures_build_script_run_and_assert(pytester):
+    pytester.makepyfile('''
+        def test_play_from_hand(hkk_game, hkk_script, hkk_run, hkk_log):
+            game = hkk_game([{"hand": ["alap:tuzmano"], "vp": 3}, {}],
+                            agents=[hkk_script("play alap:tuzmano", only=["action"]), None])
+            hkk_run.to(game, "main_phase", inclusive=True)
+            log = hkk_log(game)
+            log.has("card_played", card="alap:tuzmano", player=0)
+            log.in_order("turn_started", ("step_started", {"hook": "main_phase"}),
+                         ("entered_play", {"card": "alap:tuzmano", "zone": "reserve"}))
+            log.lacks("died")
+            assert game.players[0].vp == 3 + 1 - 1  # VP regeneration 1 (29.3), cost 1
+
+        def test_to_stops_before_the_named_step(hkk_game, hkk_run, hkk_log):
+            game = hkk_game([{"reserve": ["alap:tuzmano"]}, {}])
+            hkk_run.to(game, "end_stage2")
+            assert game.step.hook == "end_stage2"
+            log = hkk_log(game)
+            assert log.count("step_started", hook="end_stage2") == 0
+            hkk_run.to(game, "end_stage2", inclusive=True)
+            assert log.count("step_started", hook="end_stage2") == 1
+            hkk_run.finish_turn(game)
+            assert log.count("turn_ended") == 1 and game.active == 1
+            hkk_run.turn(game, 2)
+            assert game.turn == 3
+
+        def test_zones_and_numbers(hkk_game):
+            game = hkk_game([{"buildings": ["alap:kovacsmuhely"], "guard_post": ["alap:tuzmano"],
+                              "hp": 7, "components": 2}, {"deck": ["alap:tuzmano"] * 3}])
+            zones = {p.card.id: (p.zone, p.active) for p in game.permanents.values()}
+            assert zones == {"alap:kovacsmuhely": ("buildings", True),
+                             "alap:tuzmano": ("guard_post", True)}
+            assert (game.players[0].hp, game.players[0].components) == (7, 2)
+            assert len(game.players[1].deck) == 3 and len(game.players[0].deck) == 20
+
+        def test_whole_game(hkk_game, hkk_run):
+            game = hkk_game([{"deck": ["alap:tuzmano"] * 5}, {"deck": ["alap:tuzmano"] * 5}])
+            hkk_run.game(game)
+            assert game.over
+    ''')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=4)
+
+
+def test_log_assertion_failure_is_readable(pytester):
+    pytester.makepyfile('''
+        def test_wrong(hkk_game, hkk_run, hkk_log):
+            game = hkk_game([{"reserve": ["alap:tuzmano"]}, {}])
+            hkk_run.turn(game)
+            hkk_log(game).has("died", card="alap:tuzmano")
+    ''')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*AssertionError: no died event with card='alap:tuzmano' in the log",
+        "*events of kind 'died' (0):",
+        "*last 12 of * events:",
+        "*#* t1 end_stage4: moment (41.4)*",
+    ])
+
+
+def test_scripted_player_with_an_illegal_step_names_the_options(pytester):
+    pytester.makepyfile('''
+        def test_illegal(hkk_game, hkk_script, hkk_run):
+            game = hkk_game(agents=[hkk_script("play alap:nincs", only=["action"]), None])
+            hkk_run.turn(game)
+    ''')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*IllegalDecision: script says 'play alap:nincs'*offers*"])
+
+
+def test_verify_option_adds_a_passing_item(pytester):
+    pytester.makepyfile("def test_nothing():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--hkk-verify", "alap",
+                                "--hkk-verify-games", "1", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["hkk-verify[[]alap[]] PASSED*"])
+
+
+def test_verify_from_the_ini_file_reports_failures_readably(pytester):
+    pytester.makeini("[pytest]\nhkk_verify = nincsilyen\nhkk_verify_games = 1\n")
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*✗ discovery [[]nincsilyen[]]: set nincsilyen is not installed*",
+        "*FAILED (1 failure)*",
+    ])
+
+
+def test_report_header_lists_sets_and_versions(pytester):
+    from importlib.metadata import version
+
+    pytester.makepyfile("def test_nothing():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines([
+        f"hkk * (hook API *), sets: *alap {version('hkk-set-alap')} (hkk-set-alap)*"])
+
+
+def test_no_autouse_fixtures(pytester):
+    pytester.makepyfile('''
+        def test_fixtures(request):
+            # autouse fixtures would be among the fixtures of a test that asks for none
+            assert not [name for name in request.fixturenames if name.startswith("hkk")]
+    ''')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_helpers_work_without_pytest_fixtures():
+    from hkk import Engine
+    from pytest_hkk import LogAssert, TurnDriver, build_game, script
+
+    engine = Engine.installed(allow=["alap"])
+    game = build_game(engine, [{"hand": ["alap:tuzmano"], "vp": 1}, {}],
+                      agents=[script("play alap:tuzmano", only=["action"]), None])
+    TurnDriver().to(game, "combat_phase")
+    assert LogAssert(game.log).has("card_played")["player"] == 0
+    with pytest.raises(LookupError, match="no step 'nincs'"):
+        TurnDriver().to(game, "nincs")
+    with pytest.raises(ValueError, match="unknown cards"):
+        build_game(engine, [{"hand": ["alap:nincs"]}, {}])
