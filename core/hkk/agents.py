@@ -7,7 +7,6 @@ the legal options.  Agents here: seeded random, scripted (for tests), first lega
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 from hkk.errors import IllegalDecision
@@ -16,22 +15,44 @@ if TYPE_CHECKING:
     from hkk.game import Game
 
 
-@dataclass(frozen=True, slots=True)
 class Option:
-    label: str
-    value: Any = field(default=None, compare=False)
+    """One legal answer: what it is called (agents and scripts match on the label) and what it
+    stands for (``value``, not part of equality).  A plain class: decisions are the hot path."""
+
+    __slots__ = ("label", "value")
+
+    def __init__(self, label: str, value: Any = None) -> None:
+        self.label = label
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Option) and other.label == self.label
+
+    def __hash__(self) -> int:
+        return hash(self.label)
+
+    def __repr__(self) -> str:
+        return f"Option({self.label!r})"
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
-    kind: str  # "order", "use", "action", "target", "extract", "start", "attack", "block"
-    player: int
-    options: tuple[Option, ...]
-    prompt: str = ""
-    rule: str | None = None
+    """A choice one player must make now."""
+
+    __slots__ = ("kind", "player", "options", "prompt", "rule")
+
+    def __init__(self, kind: str, player: int, options: tuple[Option, ...], prompt: str = "",
+                 rule: str | None = None) -> None:
+        self.kind = kind  # "order", "use", "action", "target", "extract", "start", "attack"…
+        self.player = player
+        self.options = options
+        self.prompt = prompt
+        self.rule = rule
 
     def labels(self) -> list[str]:
         return [o.label for o in self.options]
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind!r}, player={self.player}, options={self.labels()})"
 
 
 class Agent(Protocol):

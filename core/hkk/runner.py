@@ -44,7 +44,10 @@ def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
     items: list[Pending] = []
     for impl in impls:
         try:
-            result = impl.function(*[kwargs[name] for name in impl.argnames])
+            if impl.argnames == ("game",):  # the common case, without building arguments
+                result = impl.function(game)
+            else:
+                result = impl.function(*[kwargs[name] for name in impl.argnames])
         except (GameOver, HkkError):
             raise
         except Exception as exc:
