@@ -88,8 +88,9 @@ def sets_command(as_json: bool) -> None:
                   "Try: pip install -e sets/alap")
         return
     table = Table(title=f"hkk card sets (engine hook API {HOOK_API_VERSION})")
-    for column in ("code", "distribution", "version", "cards", "hooks", "requires", "status"):
-        table.add_column(column)
+    for column in ("code", "distribution", "version", "cards", "hooks", "requires"):
+        table.add_column(column, no_wrap=column != "hooks", overflow="fold")
+    table.add_column("status", overflow="fold", ratio=1)
     style = {"loaded": "green", "failed": "red", "disabled": "yellow"}
     for r in rows:
         status = f"[{style[r['status']]}]{r['status']}[/]"
