@@ -126,12 +126,13 @@ class Game:
                 if p.kind == "building" and (player is None or p.controller == player)]
 
     def _modifier(self, perm: Permanent, stat: str) -> int:
-        total = perm.mods.get(stat, 0)
-        if self.statics:
-            for source, mod in self.statics:
-                if mod.stat == stat and _static_applies(source, mod.target, perm):
-                    total += mod.by
-        return total
+        return perm.mods.get(stat, 0)
+
+    def _count_static(self, source: Permanent, mod: Any, sign: int) -> None:
+        """Add (or take back) a static ability's modifier to every permanent it affects now."""
+        for perm in self.permanents.values():
+            if _static_applies(source, mod.target, perm):
+                perm.mods[mod.stat] = perm.mods.get(mod.stat, 0) + sign * mod.by
 
     def _count_effect(self, effect: Effect, sign: int) -> None:
         """Add (or take back) an effect's modifier to the sums of the permanents it affects."""
@@ -149,7 +150,7 @@ class Game:
         return perm.base_hp + self._modifier(perm, perm.hp_stat) + perm.defence_bonus
 
     def hp(self, perm: Permanent) -> int:
-        return (perm.base_hp + self._modifier(perm, perm.hp_stat) + perm.defence_bonus
+        return (perm.base_hp + perm.mods.get(perm.hp_stat, 0) + perm.defence_bonus
                 - perm.damage_taken)
 
     def vp_regen_modifier(self, player: int) -> int:
@@ -196,10 +197,14 @@ class Game:
         perm = Permanent(self._uid(), card, player, zone, self.turn)
         perm.active = active
         self.permanents[perm.uid] = perm
+        for source, mod in self.statics:  # static abilities in play affect the newcomer too
+            if _static_applies(source, mod.target, perm):
+                perm.mods[mod.stat] = perm.mods.get(mod.stat, 0) + mod.by
         for index, ability in enumerate(card.abilities):
             if ability.kind == "static":
                 for mod in ability.effects:
                     self.statics.append((perm, mod))
+                    self._count_static(perm, mod, +1)
             else:
                 self.abilities_at.setdefault(ability.timing, []).append(
                     ability_item(perm, index, ability))
@@ -210,6 +215,9 @@ class Game:
     def _leave_play(self, perm: Permanent) -> None:
         del self.permanents[perm.uid]
         if perm.card.abilities:
+            for source, mod in self.statics:
+                if source is perm:
+                    self._count_static(perm, mod, -1)
             self.statics = [s for s in self.statics if s[0] is not perm]
             for timing, entries in self.abilities_at.items():
                 if any(e.source is perm for e in entries):
