@@ -66,6 +66,8 @@ def test_scaffolded_set_installs_and_its_tests_and_verify_pass(tmp_path):
     project = create(code, tmp_path)
     pip = [sys.executable, "-m", "pip"]
     env = {**os.environ, "NO_COLOR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    # Only the new set: whatever state the other installed sets are in is not this test's.
+    run_env = {**env, "HKK_SETS_ALLOW": code}
     install = subprocess.run([*pip, "install", "--no-deps", "-q", "-e",
                               str(project)], capture_output=True, text=True, env=env,
                              timeout=300)
@@ -73,12 +75,12 @@ def test_scaffolded_set_installs_and_its_tests_and_verify_pass(tmp_path):
     try:
         tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                 "--hkk-verify-games", "2"], cwd=project, capture_output=True,
-                               text=True, env=env, timeout=300)
+                               text=True, env=run_env, timeout=300)
         assert tests.returncode == 0, tests.stdout + tests.stderr
         assert "passed" in tests.stdout
         hkk = Path(sys.executable).parent / "hkk"
         verify = subprocess.run([str(hkk), "verify", code, "--games", "2"], cwd=project,
-                                capture_output=True, text=True, env=env, timeout=300)
+                                capture_output=True, text=True, env=run_env, timeout=300)
         assert verify.returncode == 0, verify.stdout + verify.stderr
         assert f"✓ games [{code}]" in verify.stdout
     finally:

@@ -233,3 +233,13 @@ def test_junit_xml_has_one_case_per_check_and_the_failures(fake_set):
     failures = suite.findall("testcase/failure")
     assert len(failures) == len(report.failures) >= 1
     assert "hkk verify rossz" in failures[0].text
+
+
+def test_disabled_set_fails_when_named_and_nothing_to_verify_fails(monkeypatch):
+    monkeypatch.setenv("HKK_SETS_DENY", "alap")
+    report = verify(["alap"], games=1)
+    assert [c.message for c in report.failures] == [
+        "set alap is disabled by HKK_SETS_ALLOW / HKK_SETS_DENY"]
+    monkeypatch.setenv("HKK_SETS_ALLOW", "nincs")
+    report = verify(games=1)
+    assert any("no card sets to verify" in c.message for c in report.failures)

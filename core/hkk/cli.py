@@ -169,6 +169,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     from hkk.engine import Engine
     from hkk.render import EventRenderer
     from hkk.runner import play_game
+    from hkk.verify import play_command as play_command_line
     from hkk.verify import resolve_deck_spec
 
     allow = None
@@ -216,7 +217,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         err = _err()
         err.print(f"[red]error[/red] in turn {game.turn} ({game.log.step or 'setup'}): "
                   f"{escape(str(error))}")
-        err.print(f"reproduce: hkk play --seed {seed} --decks {' '.join(names)}")
+        err.print(f"reproduce: {play_command_line(seed, names, set_codes, max_turns)}")
         sys.exit(EXIT_FAILED)
     if quiet and not to_stdout:
         winner = "draw" if game.winner is None else game.players[game.winner].name

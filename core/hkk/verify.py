@@ -246,8 +246,8 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
 
     report = VerifyReport()
     found = discover(entry_points=entry_points)
-    known = set(found.sets) | {f.code for f in found.failures if f.code} | \
-        {c.code for c in found.disabled}
+    disabled = {c.code for c in found.disabled}
+    known = set(found.sets) | {f.code for f in found.failures if f.code}
     wanted = sorted(set(codes)) if codes else sorted(known)
     by_code = found.sets
     relevant = {c for code in wanted for c in _closure(code, by_code)} | set(wanted)
@@ -259,7 +259,13 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
             "discovery", error.code or "?", False, str(error), set_code=error.code,
             severity="error" if mine else "warning",
             command=f"hkk verify {error.code}" if error.code else "hkk sets"))
+    for code in sorted(disabled):
+        report.checks.append(Check("discovery", code, False, f"set {code} is disabled by "
+                                   "HKK_SETS_ALLOW / HKK_SETS_DENY", set_code=code,
+                                   severity="error" if code in wanted else "warning"))
     for code in wanted:
+        if code in disabled:
+            continue
         if code not in known:
             report.checks.append(Check("discovery", code, False,
                                        f"set {code} is not installed (no 'hkk.sets' entry point "
@@ -271,6 +277,9 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
                 f"{s.label}: {len(s.cards)} cards, {len(s.decks)} decks, hooks "
                 f"{', '.join(s.hook_names) or 'none'}; requires hook API {s.manifest.requires}",
                 set_code=code))
+    if not wanted:
+        report.checks.append(Check("discovery", "all", False, "no card sets to verify: none is "
+                                   "installed (entry-point group 'hkk.sets') or all are disabled", command="hkk sets"))
     targets = [code for code in wanted if code in by_code]
     if not targets:
         return report
