@@ -11,10 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
+import test_verify
 from click.testing import CliRunner
-
 from hkk.cli import main
-from test_verify import CARDS, fake_set, write_set  # noqa: F401 - fake_set is a fixture
+from test_verify import CARDS, write_set
+
+fake_set = test_verify.fake_set  # the fixture, shared
 
 HKK = shutil.which("hkk", path=str(Path(sys.executable).parent)) or "hkk"
 
@@ -154,7 +156,8 @@ def test_new_set_rejects_a_bad_code(tmp_path):
 # -- the installed script -----------------------------------------------------------------------
 
 def _hkk(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([HKK, *args], capture_output=True, text=True, timeout=120,
+    return subprocess.run([HKK, *args], check=False, capture_output=True, text=True,
+                          timeout=120,
                           env={**os.environ, "NO_COLOR": "1", **(env or {})})
 
 

@@ -9,7 +9,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from hkk.cards.loader import load_set_cards, load_set_decks
 from hkk.scaffold import ScaffoldError, create, placeholders
 from hkk.sets.manifest import parse_manifest
@@ -68,21 +67,21 @@ def test_scaffolded_set_installs_and_its_tests_and_verify_pass(tmp_path):
     env = {**os.environ, "NO_COLOR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     # Only the new set: whatever state the other installed sets are in is not this test's.
     run_env = {**env, "HKK_SETS_ALLOW": code}
-    install = subprocess.run([*pip, "install", "--no-deps", "-q", "-e",
+    install = subprocess.run(check=False, args=[*pip, "install", "--no-deps", "-q", "-e",
                               str(project)], capture_output=True, text=True, env=env,
                              timeout=300)
     assert install.returncode == 0, install.stderr
     try:
-        tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        tests = subprocess.run(check=False, args=[sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                 "--hkk-verify-games", "2"], cwd=project, capture_output=True,
                                text=True, env=run_env, timeout=300)
         assert tests.returncode == 0, tests.stdout + tests.stderr
         assert "passed" in tests.stdout
         hkk = Path(sys.executable).parent / "hkk"
-        verify = subprocess.run([str(hkk), "verify", code, "--games", "2"], cwd=project,
+        verify = subprocess.run(check=False, args=[str(hkk), "verify", code, "--games", "2"], cwd=project,
                                 capture_output=True, text=True, env=run_env, timeout=300)
         assert verify.returncode == 0, verify.stdout + verify.stderr
         assert f"✓ games [{code}]" in verify.stdout
     finally:
-        subprocess.run([*pip, "uninstall", "-y", "-q", f"hkk-set-{code}"], capture_output=True,
+        subprocess.run(check=False, args=[*pip, "uninstall", "-y", "-q", f"hkk-set-{code}"], capture_output=True,
                        env=env, timeout=300)

@@ -11,11 +11,11 @@ import itertools
 import sys
 import textwrap
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-
 from hkk.verify import MIX_COPIES, deck_specs, play_command, resolve_deck_spec, verify
 
 _counter = itertools.count()

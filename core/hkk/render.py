@@ -6,7 +6,8 @@ events that only carry a uid still read as a card name.  Run ``python -m hkk.ren
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rich.markup import escape
 
@@ -229,8 +230,8 @@ def card_lines(card: Any) -> list[str]:
         stats = f"Sp {card.sp}"
     else:
         stats = "instant spell" if card.instant else "spell"
-    lines = [f"[bold cyan]{escape(card.id)}[/bold cyan] [bold]{escape(card.name)}[/bold] - "
-             f"{card.kind}, {_cost(card.cost)}, {stats}"]
+    lines = [(f"[bold cyan]{escape(card.id)}[/bold cyan] [bold]{escape(card.name)}[/bold] - "
+              f"{card.kind}, {_cost(card.cost)}, {stats}")]
     if card.text:
         lines.append(f"{_INDENT}[italic]{escape(card.text)}[/italic]")
     if card.kind == "spell":

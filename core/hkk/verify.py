@@ -31,13 +31,22 @@ from __future__ import annotations
 import itertools
 import shlex
 import traceback
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from hkk.errors import HkkError, HookError, RuleViolation, SetError
 
-__all__ = ["Check", "Coverage", "VerifyReport", "verify", "resolve_deck_spec", "deck_specs",
-           "play_command", "MIX_COPIES"]
+__all__ = [
+    "MIX_COPIES",
+    "Check",
+    "Coverage",
+    "VerifyReport",
+    "deck_specs",
+    "play_command",
+    "resolve_deck_spec",
+    "verify",
+]
 
 #: Copies of each card of a deck-less set mixed into a deck of the sets it depends on.
 MIX_COPIES = 2
@@ -489,7 +498,7 @@ def _play_one(engine: Any, decks: list[list[str]], seed: int, max_turns: int | N
         game = engine.new_game(decks, seed=seed)
         play_game(game, max_turns=max_turns)
         game.log.to_json()  # events must be plain data
-    except Exception as exc:  # a set's bug may raise anything; it is the finding
+    except Exception as exc:  # noqa: BLE001 - a set's bug may raise anything; it is the finding
         return game, exc
     return game, None
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from hkk import ScriptedAgent
 from hkk.state import BUILDINGS, GUARD_POST, RESERVE
@@ -41,7 +42,7 @@ def filler_card(engine: Any) -> str:
         return plain[0]
     if not engine.cards:
         raise ValueError("the engine has no cards; install a set or give decks")
-    return sorted(engine.cards)[0]
+    return min(engine.cards)
 
 
 def build_game(engine: Any, players: Sequence[Mapping[str, Any]] = ({}, {}), *,

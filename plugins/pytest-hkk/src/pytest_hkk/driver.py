@@ -80,27 +80,28 @@ class TurnDriver:
         """Steps [position, stop) of the turn, as :func:`hkk.runner.play_turn` runs them
         (the 41.5 skip of action steps, closing component offers when a phase ends)."""
         key = id(game)
-        steps = game.turn_steps
         while self._position[key] < stop and not game.over:
             index = self._position[key]
-            step = steps[index]
             self._position[key] = index + 1
-
-            def one() -> None:
-                if step.mode is Mode.ACTIONS and self._skip[key]:
-                    game.emit("step_skipped", hook=step.hook, rule="41.5")
-                else:
-                    acted = run_step(game, step)
-                    if step.mode is Mode.ACTIONS and game.turn_passed and not acted:
-                        self._skip[key] = True
-                    if step.hook == "end_stage1":
-                        game.clock.close_turn(game, rule="41.7")
-                following = steps[index + 1].phase if index + 1 < len(steps) else None
-                if following != step.phase:
-                    close_offers(game, step.phase)
-            if not _guard(one, game):
+            if not _guard(lambda index=index: self._step(game, index), game):
                 self._position.pop(key, None)
                 return
+
+    def _step(self, game: Any, index: int) -> None:
+        key = id(game)
+        steps = game.turn_steps
+        step = steps[index]
+        if step.mode is Mode.ACTIONS and self._skip[key]:
+            game.emit("step_skipped", hook=step.hook, rule="41.5")
+        else:
+            acted = run_step(game, step)
+            if step.mode is Mode.ACTIONS and game.turn_passed and not acted:
+                self._skip[key] = True
+            if step.hook == "end_stage1":
+                game.clock.close_turn(game, rule="41.7")
+        following = steps[index + 1].phase if index + 1 < len(steps) else None
+        if following != step.phase:
+            close_offers(game, step.phase)
 
 
 def _guard(action: Any, game: Any) -> bool:

@@ -6,7 +6,8 @@ when a fixture asks for the engine, or for a verification item.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
