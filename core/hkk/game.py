@@ -69,6 +69,7 @@ class Game:
         self.active = 0
         self.step: Step | None = None
         self.turn_passed = False  # 41.5
+        self.started = False  # set up (shuffled, dealt); a test may build a game already set up
         self.in_moment = False  # a simultaneous moment is being applied (29.4.2, 41.4)
         self.over = False
         self.winner: int | None = None

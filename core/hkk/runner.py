@@ -448,34 +448,74 @@ def run_step(game: Game, step: Step) -> Any:
     return result
 
 
-def play_turn(game: Game) -> None:
-    """One whole turn; the next player's turn begins right after end stage 4 (41.6)."""
-    start_turn(game)
-    steps = game.turn_steps
-    skip_actions = False
-    for index, step in enumerate(steps):
-        if step.mode is Mode.ACTIONS and skip_actions:
+class Turn:
+    """One turn, walked step by step: ``Turn(game)`` starts it, ``run_to("end_stage2")`` runs
+    the steps before that one (or through it, ``inclusive=True``), ``finish()`` runs the rest
+    and ends the turn.  :func:`play_turn` is ``Turn(game).finish()``."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.index = 0  # the next step to run
+        self.skip_actions = False  # 41.5
+        start_turn(game)
+
+    @property
+    def next_step(self) -> Step | None:
+        steps = self.game.turn_steps
+        return steps[self.index] if self.index < len(steps) else None
+
+    def run_next(self) -> None:
+        game = self.game
+        steps = game.turn_steps
+        step = steps[self.index]
+        self.index += 1
+        if step.mode is Mode.ACTIONS and self.skip_actions:
             game.emit("step_skipped", hook=step.hook, rule="41.5")
         else:
             acted = run_step(game, step)
             # 41.5: once the active player passed the turn, an opponent who does not act lets
             # play continue from the end-of-turn phase.
             if step.mode is Mode.ACTIONS and game.turn_passed and not acted:
-                skip_actions = True
+                self.skip_actions = True
             if step.hook == "end_stage1":
                 game.clock.close_turn(game, rule="41.7")  # [D] implicit signal
-        following = steps[index + 1].phase if index + 1 < len(steps) else None
+        following = steps[self.index].phase if self.index < len(steps) else None
         if following != step.phase:
             close_offers(game, step.phase)
-    game.step = None
-    game.log.step = ""
-    game.emit("turn_ended", player=game.active, rule="41.6")
-    game.active = game.opponent(game.active)
+
+    def run_to(self, hook: str, *, inclusive: bool = False) -> None:
+        hooks = [s.hook for s in self.game.turn_steps]
+        if hook not in hooks[self.index:]:
+            raise LookupError(f"step {hook!r} is not ahead in this turn; the steps left are "
+                              f"{hooks[self.index:]}")
+        stop = hooks.index(hook, self.index) + (1 if inclusive else 0)
+        while self.index < stop:
+            self.run_next()
+        if not inclusive:  # standing at the step: rules that ask "which step is it" see it
+            self.game.step = self.game.turn_steps[stop]
+            self.game.log.step = hook
+
+    def finish(self) -> None:
+        """Run the remaining steps and end the turn; the next player's turn begins right
+        after end stage 4 (41.6)."""
+        game = self.game
+        while self.index < len(game.turn_steps):
+            self.run_next()
+        game.step = None
+        game.log.step = ""
+        game.emit("turn_ended", player=game.active, rule="41.6")
+        game.active = game.opponent(game.active)
+
+
+def play_turn(game: Game) -> None:
+    """One whole turn (41.0-41.6)."""
+    Turn(game).finish()
 
 
 def setup(game: Game) -> None:
     """K 3.6-3.12, 28: shuffle, draw 5 each, a random starting player who may hand the start to
     his opponent."""
+    game.started = True
     game.emit("game_started", seed=game.seed, decks=[len(p.deck) for p in game.players])
     for player in game.players:
         game.rng.shuffle(player.deck)
@@ -491,7 +531,7 @@ def play_game(game: Game, max_turns: int | None = None) -> int | None:
     """Play until a player loses; returns the winner (None for a draw)."""
     limit = max_turns if max_turns is not None else game.rulings.max_turns
     try:
-        if game.turn == 0 and not game.log.of_kind("game_started"):
+        if not game.started:
             setup(game)
         while not game.over:
             if game.turn >= limit:

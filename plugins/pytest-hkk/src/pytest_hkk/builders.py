@@ -67,7 +67,7 @@ def build_game(engine: Any, players: Sequence[Mapping[str, Any]] = ({}, {}), *,
     agents = agents or (PassingAgent(), PassingAgent())
     agents = [a if a is not None else PassingAgent() for a in agents]
     game = engine.new_game(decks, agents=agents, seed=seed)
-    # Marks the game as set up, so game.play() does not shuffle and deal again.
+    game.started = True  # set up by hand: game.play() must not shuffle and deal again
     game.emit("game_started", seed=seed, decks=[len(d) for d in decks], built=True)
     game.active = active
     for index, spec in enumerate(players):
