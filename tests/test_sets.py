@@ -20,10 +20,11 @@ from typing import Any
 import hkk
 import pytest
 from hkk import Engine, FirstLegalAgent
+from hkk.cards.interpret import EffectContext
 from hkk.cards.loader import load_set_cards, load_set_decks
 from hkk.cards.model import ActivatedAbility, AutomaticAbility, StaticAbility
 from hkk.phases import DEFAULT_TURN, HOOK_NAMES
-from hkk.runner import run_step, start_turn
+from hkk.runner import after_resolution, run_step, start_turn
 from hkk.sets.manifest import parse_manifest
 from hkk.state import Permanent
 
@@ -108,8 +109,8 @@ def test_mereg_offers_its_rule_and_effect_as_hooks() -> None:
     pm = hkk.plugin.make_plugin_manager()
     pm.register(mereg, name="hkk.sets.mereg")
     pm.check_pending()
-    assert {impl.plugin_name for impl in pm.hook.prep_stage2.get_hookimpls()} \
-        >= {"hkk.sets.mereg"}
+    for hook in (pm.hook.prep_stage2, pm.hook.lethal):
+        assert {impl.plugin_name for impl in hook.get_hookimpls()} >= {"hkk.sets.mereg"}
     assert "mereg:poison" in Engine(plugins=[mereg]).custom_effects()
 
 
@@ -169,9 +170,23 @@ def test_mereg_cards_use_the_poison_counter() -> None:
     for e in effects(MEREG_CARDS):  # custom params are only checked when played: check here
         if e.do == "custom":
             assert e.name in Engine(plugins=[mereg]).custom_effects()
-            assert set(e.params) <= {"count", "target"}
-            target = e.params.get("target", "chosen_opponent_creature")
-            assert target in mereg.poison.CREATURE_TARGETS
+            assert set(e.params) <= mereg.poison.PARAMS  # the target is the effect's own
+            assert e.target in mereg.poison.CREATURE_TARGETS
+
+
+OWN_TURN_CARDS = {"alap:langolo-totem", "alap:verszivo-denever", "alap:vandor-bard",
+                  "alap:mana-kut", "mereg:pokkiralyno"}
+
+
+def test_your_phase_texts_are_own_turn_automatics() -> None:
+    """"A saját előkészítő fázisodban" / "a saját köröd végén": these fire in their
+    controller's turns only, so once per round, not twice."""
+    own = {card.id for card in ALL_CARDS for a in card.abilities
+           if isinstance(a, AutomaticAbility) and a.whose_turn == "own"}
+    assert own == OWN_TURN_CARDS
+    for card in ALL_CARDS:
+        if card.id in OWN_TURN_CARDS:
+            assert "saját" in card.text, card.id
 
 
 # -- decks -------------------------------------------------------------------------------------
@@ -230,6 +245,19 @@ def test_base_decks_games_end_with_a_winner_50_seeds(engine: Engine) -> None:
     wins = collections.Counter(deck for deck, _ in outcomes.elements())
     assert min(wins[BASE_PAIR[0]], wins[BASE_PAIR[1]]) >= 10  # neither deck is hopeless
     assert sum(n for (_, reason), n in outcomes.items() if reason == "hp") >= 25  # damage matters
+
+
+def test_own_turn_automatics_fire_in_their_controllers_turns_only(engine: Engine) -> None:
+    fired: collections.Counter[str] = collections.Counter()
+    for seed in range(20):
+        for pair in PAIRINGS:
+            game = engine.play(list(pair), seed=seed)
+            active = {e.turn: e["player"] for e in game.log.of_kind("turn_started")}
+            for event in game.log.of_kind("resolving"):
+                if event["card"] in OWN_TURN_CARDS and event["item_kind"] != "activated":
+                    assert event["controller"] == active[event.turn], (pair, seed, event.data)
+                    fired[event["card"]] += 1
+    assert set(fired) == OWN_TURN_CARDS, fired
 
 
 def test_same_seed_same_game(engine: Engine) -> None:
@@ -295,30 +323,101 @@ def test_121_1_poison_counter_below_ep_only_grows(engine: Engine) -> None:
     assert perm.uid in game.permanents and perm.counters == {"poison": 2}
 
 
-def test_121_1_poison_effect_kills_at_once_when_counters_reach_ep(engine: Engine) -> None:
-    """Mérgezett nyíl puts 2 counters on a 2-Ép creature in the main phase: it dies at once;
-    outside preparation stage 2 its opponent may extract its component as usual."""
+def test_121_1_poison_effect_kills_at_the_next_hp_check_without_component(
+        engine: Engine) -> None:
+    """Mérgezett nyíl puts 2 counters on a 2-Ép creature in the main phase; the effect itself
+    kills nobody, the Ép check after the action does (121.1), and poison gives no component,
+    even outside the preparation phase."""
     game, perm = poisoned_game(engine, controller=1, active=0, counters=0,
                                card_id="alap:falusi-milicia")
     game.step = STEP["main_phase"]
     game.players[0].hand.append("mereg:mergezett-nyil")
     game.players[0].vp = 1
     game.play_card(0, "mereg:mergezett-nyil")
+    assert perm.counters == {"poison": 2} and perm.uid in game.permanents
+    after_resolution(game, STEP["main_phase"])  # what the runner does after every action
     [died] = game.log.of_kind("died")
     assert (died["uid"], died["cause"], died["rule"]) == (perm.uid, "poison", "121.1")
-    assert died["components_offered"] == 1
+    assert died["components_offered"] == 0
+    assert not game.offers
+    [check] = game.log.of_kind("hp_check")
+    assert check["dead"] == [perm.uid]
 
 
-def test_121_1_counters_from_the_generic_primitive_are_checked_in_prep_stage2(
+def test_121_1_poison_death_is_continuous_combat_damage_to_poisoned_ep(
         engine: Engine) -> None:
-    """``add_counters`` with counter "poison" does not kill by itself; the rule's check in the
-    next preparation stage 2 does, whoever's turn it is."""
-    game, perm = poisoned_game(engine, controller=1, active=0, counters=3)
+    """A 3-Ép Tűzköpő with 1 poison counter blocks a 2-damage attacker: at 1 Ép it survives
+    the damage but its counter now reaches its Ép, so it dies at the Ép check right after the
+    combat, with no component; the attacker dying at the same check gives its component."""
+    from pytest_hkk.builders import build_game, script
+
+    game = build_game(engine, ({"guard_post": ["alap:falusi-milicia"]},
+                               {"guard_post": ["alap:tuzkopo"]}),
+                      agents=(script("use attack", only=("action",)), None))
+    attacker, blocker = game.creatures(0)[0], game.creatures(1)[0]
+    game.add_counters(blocker, mereg.COUNTER, 1, source="test")
+    run_step(game, STEP["combat_phase"])
+
+    [check] = [e for e in game.log.of_kind("hp_check") if e["dead"]]
+    assert sorted(check["dead"]) == sorted([attacker.uid, blocker.uid])
+    died = {e["uid"]: e for e in game.log.of_kind("died")}
+    assert (died[blocker.uid]["cause"], died[blocker.uid]["rule"]) == ("poison", "121.1")
+    assert died[blocker.uid]["components_offered"] == 0
+    assert died[attacker.uid]["cause"] == "hp" and died[attacker.uid]["components_offered"] == 1
+    assert blocker.damage_taken == 2 and game.hp(blocker) == 1  # Ép alone would not kill it
+
+
+def test_121_1_poisoned_creature_survives_damage_that_leaves_ep_above_counters(
+        engine: Engine) -> None:
+    game, perm = poisoned_game(engine, controller=1, active=0, counters=1)
+    game.step = STEP["main_phase"]
+    game.damage(perm, 1, source="test")
+    after_resolution(game, STEP["main_phase"])
+    assert perm.uid in game.permanents and game.hp(perm) == 2
+
+
+def test_121_1_lethal_hook_only_looks(engine: Engine) -> None:
+    game, perm = poisoned_game(engine, controller=0, active=0, counters=5)
+    before = game.snapshot()
+    assert mereg.lethal(game, perm) == mereg.poison.POISONED
+    assert not mereg.poison.POISONED.components
+    assert game.snapshot() == before and not game.log.of_kind("died")
+
+
+def test_121_1_counters_from_the_generic_primitive_kill_at_the_moments_hp_check(
+        engine: Engine) -> None:
+    """Mocsári gázok uses ``add_counters`` (no code of the set): the Ép check after the
+    beginning-of-turn moment (29.4.10) finds the counters at Ép; no component (29.4.11)."""
+    game, perm = poisoned_game(engine, controller=1, active=0, counters=1,
+                               card_id="alap:falusi-milicia")
+    game.enter_play(0, "mereg:mocsari-gazok")
     run_preparation(game)
     [died] = game.log.of_kind("died")
     assert died["uid"] == perm.uid
-    assert died.step == "prep_stage2" and died["rule"] == "121.1"
+    assert died.step == "prep_stage2_start" and died["rule"] == "121.1"
     assert died["components_offered"] == 0
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"count": 0}, "positive whole count"),
+    ({"count": 1, "target": "opponent"}, "'target' field, not a param"),
+    ({"amount": 1}, "only the params count"),
+])
+def test_poison_effect_rejects_bad_params(engine: Engine, params: dict[str, Any],
+                                          message: str) -> None:
+    game, perm = poisoned_game(engine, controller=1, active=0, counters=0)
+    ctx = EffectContext(0, None, "test", "test")
+    ctx.targets = [perm]
+    with pytest.raises(ValueError, match=message):
+        mereg.poison.poison_effect(game, ctx, **params)
+
+
+def test_poison_effect_rejects_player_targets(engine: Engine) -> None:
+    game, _ = poisoned_game(engine, controller=1, active=0, counters=0)
+    ctx = EffectContext(0, None, "test", "test")
+    ctx.targets = [game.players[1]]
+    with pytest.raises(ValueError, match="creatures, not on player 1"):
+        mereg.poison.poison_effect(game, ctx, count=1)
 
 
 # -- installed distributions ---------------------------------------------------------------------
@@ -333,6 +432,7 @@ def test_installed_sets_are_discovered() -> None:
     assert set(engine.discovery.sets) == {"alap", "mereg"}
     assert set(engine.cards) == ALL_IDS
     assert {"alap:tuz", "alap:viz", "mereg:mocsar"} <= set(engine.decks)
-    assert engine.discovery.sets["mereg"].hook_names == ["custom_effects", "prep_stage2"]
+    assert engine.discovery.sets["mereg"].hook_names == ["custom_effects", "lethal",
+                                                         "prep_stage2"]
     game = engine.play(["mereg:mocsar", "alap:tuz"], seed=1)
     assert game.winner is not None

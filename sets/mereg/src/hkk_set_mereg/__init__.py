@@ -5,6 +5,6 @@ Data (``set.toml``, ``cards/*.toml``, ``decks/*.toml``) plus one set-wide rule i
 plugin, so the hook implementations are re-exported here.
 """
 
-from hkk_set_mereg.poison import COUNTER, RULE, custom_effects, prep_stage2
+from hkk_set_mereg.poison import COUNTER, RULE, custom_effects, lethal, prep_stage2
 
-__all__ = ["COUNTER", "RULE", "custom_effects", "prep_stage2"]
+__all__ = ["COUNTER", "RULE", "custom_effects", "lethal", "prep_stage2"]
