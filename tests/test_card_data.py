@@ -29,7 +29,7 @@ from hkk.cards import (
     parse_card_file,
 )
 from hkk.errors import CardDataError, SetError
-from hkk.phases import HOOK_NAMES
+from hkk.phases import CARD_TIMINGS
 
 FILE = "cards/creatures.toml"
 
@@ -352,7 +352,7 @@ def test_schema_exports_primitives() -> None:
         assert name in schema["$defs"]
     activated = schema["$defs"]["ActivatedAbility"]["properties"]
     assert "effect" in activated  # the shorthand is visible to editors
-    assert set(activated["timing"]["enum"]) == set(HOOK_NAMES) | {"on_enter"}
+    assert set(activated["timing"]["enum"]) == set(CARD_TIMINGS) | {"on_enter"}
     assert PLAYER_TARGETS.isdisjoint(PERMANENT_TARGETS)
 
 
@@ -380,7 +380,7 @@ effects = st.one_of(
                            "params": st.dictionaries(st.text(max_size=3), st.one_of(
                                st.integers(), st.text(max_size=3), st.booleans()), max_size=2)}),
 )
-activated_timings = [t for t in HOOK_NAMES if t not in ("prep_stage2_start", "end_stage4")]
+activated_timings = [t for t in CARD_TIMINGS if t not in ("prep_stage2_start", "end_stage4")]
 abilities = st.one_of(
     st.fixed_dictionaries({
         "kind": st.just("activated"), "timing": st.sampled_from(activated_timings),
@@ -391,7 +391,7 @@ abilities = st.one_of(
     }),
     st.fixed_dictionaries({
         "kind": st.just("automatic"), "optional": st.booleans(), "effect": effects,
-        "timing": st.sampled_from([t for t in HOOK_NAMES + ("on_enter",)
+        "timing": st.sampled_from([t for t in CARD_TIMINGS + ("on_enter",)
                                    if t not in ("main_phase", "combat_phase", "end_stage2")]),
     }),
     # 41.2: end-of-turn automatic effects are mandatory

@@ -51,7 +51,7 @@ def test_29_3_static_vp_regeneration_modifier_counts_in_stage_1():
         "duration": "permanent"}}])
     game = game_with([well], agents=[Passer(), Passer()])
     game.enter_play(0, cid("well"))
-    run_until(game, "prep_stage1", inclusive=True)
+    run_until(game, "vp_regeneration", inclusive=True)
     assert game.log.of_kind("vp_regenerated")[0]["amount"] == 1 + 2  # first turn: 1 VP, +2
 
 
@@ -103,3 +103,17 @@ def test_41_4_until_end_of_turn_effect_made_at_the_moment_ends_with_it():
     run_step(game, step_named("end_stage4"))
     assert game.effects == []
     assert [e["rule"] for e in game.log.of_kind("effect_ended")] == ["41.4"]
+
+
+def test_29_4_5_stage_1_regeneration_modifier_always_counts_in_the_regeneration():
+    # A "this turn" VP-regeneration modifier made in stage 1 acts in stage 1 already: the
+    # regeneration comes after every stage-1 effect, so no ordering can skip it.
+    spring = creature("spring", abilities=[{"kind": "automatic", "timing": "prep_stage1",
+                                            "effect": {"do": "modify", "stat": "vp_regen",
+                                                       "by": 2, "target": "controller",
+                                                       "duration": "this_turn"}}])
+    game = game_with([spring], agents=[Passer(), Passer()])
+    game.enter_play(0, cid("spring"))
+    run_until(game, "vp_regeneration", inclusive=True)
+    assert game.log.of_kind("vp_regenerated")[0]["amount"] == 1 + 2
+    assert game.players[0].vp == 3

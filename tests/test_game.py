@@ -66,7 +66,7 @@ def test_29_3_vp_regeneration_table(own_turn, expected):
     game = game_with()
     game.players[0].turns_taken = own_turn - 1
     game.players[1].turns_taken = 40  # the opponent's turns do not count
-    run_until(game, "prep_stage1", inclusive=True)
+    run_until(game, "vp_regeneration", inclusive=True)
     assert game.log.of_kind("vp_regenerated")[0]["amount"] == expected
     assert game.players[0].vp == expected and game.players[1].vp == 0
 
@@ -81,7 +81,7 @@ def test_29_3_reserve_bonus_every_second_creature_active_or_passive(reserve, gua
         game.enter_play(0, cid("c"), "guard_post", active=True)
     for _ in range(4):
         game.enter_play(1, cid("c"))  # the opponent's reserve does not count
-    run_until(game, "prep_stage1", inclusive=True)
+    run_until(game, "vp_regeneration", inclusive=True)
     assert game.players[0].vp == 1 + bonus
 
 

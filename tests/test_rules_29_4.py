@@ -227,7 +227,7 @@ def test_29_4_5_vp_regeneration_modifier_of_this_turn_already_acts_in_stage_1():
         "vp_regen", 2, "this_turn", player=0), controller=0)]
     game = game_with(plugins=[item_plugin("prep_stage1", make)],
                      agents=[scripted(pick_label("regen +2"), only=("order",)), scripted()])
-    run_until(game, "prep_stage1", inclusive=True)
+    run_until(game, "vp_regeneration", inclusive=True)
     regen = game.log.of_kind("vp_regenerated")
     assert regen[0]["amount"] == 1 + 2
     assert not game.log.of_kind("effect_created")  # did not wait for stage 2

@@ -197,7 +197,7 @@ def test_41_4_nothing_is_checked_after_the_moment_until_the_next_preparation_pha
     assert "hp_check" not in step_kinds and "died" not in step_kinds
     game.step = None
     game.active = 1
-    run_until(game, "prep_stage1", inclusive=True)  # the next turn
+    run_until(game, "vp_regeneration", inclusive=True)  # the next turn
     died = game.log.of_kind("died")
     assert [(e["uid"], e["rule"], e["components_offered"]) for e in died] == [(c.uid, "41.4", 0)]
     assert died[0].seq < game.log.of_kind("vp_regenerated")[-1].seq  # [D] before stage 1

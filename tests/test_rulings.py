@@ -97,7 +97,7 @@ def test_29_4_3_ruling4_beginning_of_the_preparation_phase_is_stage_2_never_stag
     game = game_with([creature("early", abilities=[auto("prep_stage2_start", {
         "do": "gain_components", "count": 1})])])
     game.enter_play(0, cid("early"), active=True)
-    run_until(game, "prep_stage1", inclusive=True)
+    run_until(game, "vp_regeneration", inclusive=True)
     assert game.players[0].components == 0
     run_step(game, step_named("prep_stage2_start"))
     assert [e.step for e in game.log.of_kind("components_gained")] == ["prep_stage2_start"]

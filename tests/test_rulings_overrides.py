@@ -27,7 +27,7 @@ def test_d_vp_carry_can_be_switched_off():
     game = game_with([], agents=[Passer(), Passer()],
                      rulings=Rulings(unspent_vp_carries_over=False))
     game.players[0].vp = 7
-    run_until(game, "prep_stage1", inclusive=True)
+    run_until(game, "vp_regeneration", inclusive=True)
     assert game.players[0].vp == 1
 
 

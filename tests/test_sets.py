@@ -23,7 +23,7 @@ from hkk import Engine, FirstLegalAgent
 from hkk.cards.interpret import EffectContext
 from hkk.cards.loader import load_set_cards, load_set_decks
 from hkk.cards.model import ActivatedAbility, AutomaticAbility, StaticAbility
-from hkk.phases import DEFAULT_TURN, HOOK_NAMES
+from hkk.phases import CARD_TIMINGS, DEFAULT_TURN
 from hkk.runner import after_resolution, run_step, start_turn
 from hkk.sets.manifest import parse_manifest
 from hkk.state import Permanent
@@ -128,7 +128,7 @@ def test_alap_has_30_cards_with_hungarian_names() -> None:
 def test_alap_uses_every_timing_duration_ability_kind_and_limit() -> None:
     found = abilities(ALAP_CARDS)
     timings = {a.timing for a in found if not isinstance(a, StaticAbility)}
-    assert timings == set(HOOK_NAMES) | {"on_enter"}
+    assert timings == set(CARD_TIMINGS) | {"on_enter"}
     assert {type(a) for a in found} == {StaticAbility, AutomaticAbility, ActivatedAbility}
     assert any(isinstance(a, ActivatedAbility) and a.timing == "prep_stage2"
                and a.usable_in_preparation for a in found)

@@ -407,7 +407,7 @@ class Game:
         duration = Duration(duration)
         step = self.step
         waits = (duration is Duration.THIS_TURN and stat != "vp_regen" and step is not None
-                 and step.phase == "preparation" and step.hook == "prep_stage1")
+                 and step.phase == "preparation" and step.stage == 1)
         effect = Effect(self._uid(), stat, amount, duration,
                         targets=frozenset(t.uid for t in targets), player=player,
                         controller=controller, source=source, in_force=not waits)

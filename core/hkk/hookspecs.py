@@ -31,8 +31,14 @@ Items = "list[Pending] | None"
 
 @hookspec
 def prep_stage1(game: Game) -> list[Pending] | None:
-    """Preparation stage 1, VP regeneration (29.3).  VP-regeneration modifiers of "this turn"
-    already count here (29.4.5).  Items are ordered by the active player."""
+    """Preparation stage 1, before the regeneration: effects that modify VP regeneration,
+    which already act in stage 1 (29.4.5).  Items are ordered by the active player."""
+
+
+@hookspec
+def vp_regeneration(game: Game) -> list[Pending] | None:
+    """Preparation stage 1, the VP regeneration itself (29.3), counting the modifiers in force
+    (29.4.5).  The built-in ``hkk.rules.vp_regeneration`` plugin implements it."""
 
 
 @hookspec
@@ -127,6 +133,6 @@ def custom_effects() -> dict[str, Callable[..., Any]] | None:
 
 
 TURN_HOOKS: tuple[str, ...] = (
-    "prep_stage1", "prep_stage2_start", "prep_stage2", "prep_stage3", "prep_stage4",
+    "prep_stage1", "vp_regeneration", "prep_stage2_start", "prep_stage2", "prep_stage3", "prep_stage4",
     "main_phase", "combat_phase", "end_stage1", "end_stage2", "end_stage3", "end_stage4",
 )

@@ -59,8 +59,10 @@ COMBAT = "combat"
 END = "end"
 
 DEFAULT_TURN: tuple[Step, ...] = (
-    # 29.3 VP regeneration; VP-regeneration modifiers already act here (29.4.5).
-    Step(PREPARATION, 1, "prep_stage1", Mode.ORDERED, rules=("29.3", "29.4.5")),
+    # Stage 1 is VP regeneration (29.3).  Effects that modify it already act in stage 1
+    # (29.4.5), so they come first, then the regeneration counts them.
+    Step(PREPARATION, 1, "prep_stage1", Mode.ORDERED, rules=("29.4.5",)),
+    Step(PREPARATION, 1, "vp_regeneration", Mode.ORDERED, rules=("29.3", "29.4.5")),
     # The very beginning of stage 2: expiry of "until the preparation phase" effects, start of
     # "this turn" effects and "beginning of the turn" automatic effects, all one moment.
     Step(PREPARATION, 2, "prep_stage2_start", Mode.SIMULTANEOUS, no_components=True,
@@ -81,5 +83,9 @@ DEFAULT_TURN: tuple[Step, ...] = (
          rules=("41.4",)),
 )
 
-#: Hook names a card ability may be timed on.
+#: Every step's hook name.
 HOOK_NAMES: tuple[str, ...] = tuple(step.hook for step in DEFAULT_TURN)
+
+#: Hook names a card ability may be timed on: every step but the regeneration itself, which is
+#: the rules' (a card that changes it is a prep_stage1 modifier, 29.4.5).
+CARD_TIMINGS: tuple[str, ...] = tuple(h for h in HOOK_NAMES if h != "vp_regeneration")

@@ -29,7 +29,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from hkk.phases import HOOK_NAMES
+from hkk.phases import CARD_TIMINGS
 
 # -- basic types --------------------------------------------------------------------------------
 
@@ -54,8 +54,8 @@ _CREATURE_ONLY = PERMANENT_TARGETS - _BUILDING_ONLY - {"self"}
 Duration = Literal["permanent", "until_end_of_turn", "this_turn", "until_preparation"]
 Stat = Literal["damage", "hp", "sp", "vp_regen"]
 
-#: A turn hook of :data:`hkk.phases.HOOK_NAMES`, or ``on_enter``: when the card enters play.
-Timing = Literal[HOOK_NAMES + ("on_enter",)]  # type: ignore[valid-type]
+#: A turn hook of :data:`hkk.phases.CARD_TIMINGS`, or ``on_enter``: when the card enters play.
+Timing = Literal[CARD_TIMINGS + ("on_enter",)]  # type: ignore[valid-type]
 
 _CONFIG = ConfigDict(frozen=True, extra="forbid")
 

@@ -38,7 +38,7 @@ def _regenerate(game: Game, item: Pending, bound: object) -> None:
 
 class VpRegeneration:
     @hookimpl
-    def prep_stage1(self, game: Game) -> list[Pending]:
+    def vp_regeneration(self, game: Game) -> list[Pending]:
         return [Pending("VP regeneration", _regenerate, kind=RULE, rule="29.3")]
 
 
