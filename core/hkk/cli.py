@@ -68,7 +68,7 @@ def set_rows(found: Any) -> list[dict[str, Any]]:
     for c in found.disabled:
         rows.append({"code": c.code, "distribution": c.distribution, "version": c.version,
                      "cards": None, "decks": [], "hooks": [], "requires": None, "depends": [],
-                     "status": "disabled", "reason": "HKK_SETS_ALLOW / HKK_SETS_DENY"})
+                     "status": "disabled", "reason": "HKK_SETS_ALLOW / HKK_SETS_DENY or [sets] in hkk.toml"})
     return sorted(rows, key=lambda r: (r["code"] or "", r["distribution"] or ""))
 
 

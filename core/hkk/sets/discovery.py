@@ -29,6 +29,7 @@ import importlib_metadata
 import pluggy
 from packaging.version import InvalidVersion, Version
 
+from hkk.config import load_set_selection
 from hkk.errors import SetError
 from hkk.hookspecs import PROJECT
 from hkk.plugin import HOOK_API_VERSION, make_plugin_manager
@@ -479,14 +480,17 @@ def discover(*, entry_points: Iterable[EntryPointLike] | None = None,
              allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
              strict: bool = False, pm: pluggy.PluginManager | None = None) -> Discovery:
     """Find, load, check and register every installed set.  ``allow``/``deny`` default to the
-    comma-separated ``HKK_SETS_ALLOW`` / ``HKK_SETS_DENY``.  ``strict`` (CI) raises the first
-    SetError instead of collecting it in ``Discovery.failures``."""
+    comma-separated ``HKK_SETS_ALLOW`` / ``HKK_SETS_DENY``, then to the configuration file
+    (:mod:`hkk.config`).  ``strict`` (CI) raises the first SetError instead of collecting it in
+    ``Discovery.failures``."""
     failures: list[SetError] = []
     sink = None if strict else failures
-    if allow is None:
-        allow = codes_from_env(ENV_ALLOW)
-    if deny is None:
-        deny = codes_from_env(ENV_DENY)
+    if allow is None or deny is None:
+        configured = load_set_selection()
+        if allow is None:
+            allow = codes_from_env(ENV_ALLOW) or configured.allow
+        if deny is None:
+            deny = codes_from_env(ENV_DENY) or configured.deny
     if pm is None:
         pm = make_plugin_manager()
 
