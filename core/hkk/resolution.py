@@ -1,0 +1,145 @@
+"""Collecting and resolving pending items: the one place where hooks are called, usage
+limits and costs are checked, and an item changes the game.
+
+Hooks never change the game; all changes happen through :func:`resolve` (and the primitives of
+:class:`hkk.game.Game` it reaches), so ordering rules, usage limits and logging live in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hkk.errors import HkkError, HookError
+from hkk.game import Game, GameOver
+from hkk.pending import ACTION, ACTIVATED, Pending
+from hkk.phases import Step
+
+
+def _order(item: Pending) -> tuple:
+    return item.order
+
+
+class StepLoopError(HkkError):
+    """A step never ended: some ability can be used over and over for nothing."""
+
+
+# -- collecting -------------------------------------------------------------------------------
+
+def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
+    """Call every implementation of a hook and return their items in a stable order.
+
+    Implementations are called one by one (not through pluggy's loop) so that an exception is
+    reported with the plugin that raised it; the result is sorted, so registration order and
+    install order never reach the game (design: "order never depends on install order")."""
+    impls = game.hook_impls.get(hook_name)
+    if impls is None:
+        impls = game.hook_impls[hook_name] = getattr(game.hook, hook_name).get_hookimpls()
+    kwargs["game"] = game
+    items: list[Pending] = []
+    for impl in impls:
+        try:
+            if impl.argnames == ("game",):  # the common case, without building arguments
+                result = impl.function(game)
+            else:
+                result = impl.function(*[kwargs[name] for name in impl.argnames])
+        except (GameOver, HkkError):
+            raise
+        except Exception as exc:
+            set_code = impl.plugin_name.removeprefix("hkk.sets.") \
+                if impl.plugin_name.startswith("hkk.sets.") else None
+            step = game.step
+            raise HookError(f"{type(exc).__name__}: {exc} (in plugin {impl.plugin_name})",
+                            hook=hook_name, set_code=set_code,
+                            rule=", ".join(step.rules) if step and step.hook == hook_name
+                            else None) from exc
+        if result:
+            items.extend(result)
+    items.sort(key=_order)
+    return items
+
+
+# -- resolving --------------------------------------------------------------------------------
+
+def usable(game: Game, item: Pending, step: Step) -> bool:
+    """May the item's controller use this activated ability or action now?"""
+    if item.kind not in (ACTIVATED, ACTION):
+        return True
+    key = item.key
+    if step.phase == "preparation":
+        if key in game.attempted:  # 29.4.9: one attempt per turn
+            return False
+        if step.hook == "prep_stage2" and item.kind == ACTIVATED \
+                and not item.usable_in_preparation:  # 29.4.7
+            return False
+    usage = item.usage
+    if usage.per_turn is not None and game.usage_turn.get(key, 0) >= usage.per_turn:
+        return False
+    if usage.per_game is not None and game.usage_game.get(key, 0) >= usage.per_game:
+        return False
+    if usage.whose_turn == "own" and item.controller != game.active:
+        return False
+    if usage.whose_turn == "opponent" and item.controller == game.active:
+        return False
+    price = item.price
+    if item.controller is not None:
+        player = game.players[item.controller]
+        if price.vp > player.vp or price.components > player.components:
+            return False
+    if price.sacrifice_self and (item.source is None or item.source.uid not in game.permanents):
+        return False
+    if item.source is not None and item.source.uid not in game.permanents:
+        return False
+    return True
+
+
+def wrap(game: Game, item: Pending, exc: Exception) -> HookError:
+    step = game.step
+    return HookError(f"{type(exc).__name__}: {exc}", hook=step.hook if step else "?",
+                     set_code=item.set_code or None, card=item.card_id,
+                     ability=item.ability_index, rule=item.rule)
+
+
+def pay(game: Game, item: Pending) -> None:
+    """Count the use, then pay the cost.  In the preparation phase the attempt counts even if
+    the effect then fails (29.4.9)."""
+    key = item.key
+    if game.step is not None and game.step.phase == "preparation":
+        game.attempted.add(key)
+    game.usage_turn[key] = game.usage_turn.get(key, 0) + 1
+    game.usage_game[key] = game.usage_game.get(key, 0) + 1
+    price = item.price
+    if price.free or item.controller is None:
+        return
+    player = game.players[item.controller]
+    player.vp -= price.vp
+    player.components -= price.components
+    game.emit("cost_paid", player=item.controller, item=item.label, vp=price.vp,
+              components=price.components, sacrifice=price.sacrifice_self)
+    if price.sacrifice_self and item.source is not None:
+        # never any component from a creature sacrificed as a cost [R]
+        game.destroy(item.source, "sacrificed_as_cost", components=False)
+
+
+def resolve(game: Game, item: Pending) -> None:
+    game.emit("resolving", **item.describe())
+    if item.kind in (ACTIVATED, ACTION):
+        pay(game, item)
+    try:
+        bound = item.bind(game, item)
+        item.apply(game, item, bound)
+    except (GameOver, HkkError):
+        raise
+    except Exception as exc:
+        raise wrap(game, item, exc) from exc
+
+
+def after_resolution(game: Game, step: Step) -> None:
+    """29.4.10 in the preparation phase; [D] after every action and effect elsewhere."""
+    if step.hp_check:
+        game.check_hp(_hp_rule(step), components=not step.no_components)
+    else:
+        game.check_players()
+
+
+def _hp_rule(step: Step) -> str:
+    return "29.4.10" if step.phase == "preparation" else "D-hp-check"

@@ -1,0 +1,282 @@
+"""The four ways a step of the turn runs (:class:`hkk.phases.Mode`): one simultaneous moment,
+items ordered by one player, players alternating, players taking actions."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from hkk.agents import Option
+from hkk.effects import Duration
+from hkk.errors import HkkError
+from hkk.game import Game, GameOver
+from hkk.pending import ACTION, ACTIVATED, Pending
+from hkk.phases import Mode, Step
+from hkk.resolution import StepLoopError, after_resolution, call_hook, resolve, usable, wrap
+
+PASS = "pass"
+PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
+
+
+def run_simultaneous(game: Game, step: Step) -> None:
+    """One moment (29.4.2, 41.4): every item is bound against the same state, then the expiry of
+    the step's durations, the start of waiting effects, the loss of defence bonus and every item
+    happen together.  Nothing triggers from the expiry; nothing is collected again."""
+    items = call_hook(game, step.hook)
+    chosen = [i for i in items if not i.optional or _wants(game, i, step)]
+    bound = []
+    for item in chosen:  # choices are made against the state before the moment (29.4.2)
+        try:
+            bound.append((item, item.bind(game, item)))
+        except (GameOver, HkkError):
+            raise
+        except Exception as exc:
+            raise wrap(game, item, exc) from exc
+    rule = step.rules[0] if step.rules else step.hook
+    game.emit("moment", rule=rule, items=[i.label for i, _ in bound],
+              ends=sorted(step.ends))
+    if step.defence_bonus_lost:  # 41.4
+        for perm in game.creatures(game.active):
+            game.remove_defence_bonus(perm, rule="41.4")
+    if step.ends:
+        game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step),
+                         only_controller=_until_preparation_owner(game, step))
+    if step.starts_waiting_effects:
+        game.start_waiting_effects(rule="29.4.5")
+    game.in_moment = True  # heals and damage of the moment net out (29.4.2, 41.4)
+    try:
+        for item, b in bound:
+            game.emit("resolving", **item.describe())
+            try:
+                item.apply(game, item, b)
+            except (GameOver, HkkError):
+                raise
+            except Exception as exc:
+                raise wrap(game, item, exc) from exc
+    finally:
+        game.in_moment = False
+        for perm in game.permanents.values():
+            if perm.damage_taken < 0:  # healed past max Ép: back to max, not above
+                perm.damage_taken = 0
+    if step.ends_created:
+        game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
+    after_resolution(game, step)
+
+
+def _until_preparation_owner(game: Game, step: Step) -> int | None:
+    # D-until-preparation: with "controller", only the active player's effects end now
+    if "until_preparation" in step.ends and game.rulings.until_preparation_ends == "controller":
+        return game.active
+    return None
+
+
+def _end_rule(step: Step) -> str:
+    return "29.4.4" if "until_preparation" in step.ends else "41.4"
+
+
+def _wants(game: Game, item: Pending, step: Step) -> bool:
+    """An optional item's controller says whether he uses it."""
+    owner = item.controller if item.controller is not None else game.active
+    answer = game.decide(owner, "use", (Option(f"use {item.label}", item), Option("decline")),
+                         prompt=f"Use {item.label}?", rule=step.rules[0] if step.rules else None)
+    return answer.label != "decline"
+
+
+def _orderer(game: Game, step: Step) -> int | None:
+    # 29.4.1; [D] the active player also orders where no rule names who does (41.2).
+    return game.rulings.orderer(game, step)
+
+
+def run_ordered(game: Game, step: Step) -> None:
+    """Collect → order → resolve → check, until nothing is left (29.4.1 and the like).
+
+    Mandatory items must all happen; optional ones are offered to their controllers, and a
+    declined item is not offered again in this step."""
+    done: set[tuple] = set()
+    declined: set[tuple] = set()
+    wanted: set[tuple] = set()
+    limit = game.rulings.max_items_per_step
+    for _ in range(limit):
+        items = [i for i in call_hook(game, step.hook)
+                 if i.key not in done and i.key not in declined and usable(game, i, step)]
+        for item in items:
+            if item.optional and item.key not in wanted:
+                if _wants(game, item, step):
+                    wanted.add(item.key)
+                else:
+                    declined.add(item.key)
+        ready = [i for i in items if not i.optional or i.key in wanted]
+        if not ready:
+            return
+        orderer = _orderer(game, step) if len(ready) > 1 else None
+        if orderer is None:
+            item = ready[0]
+        else:
+            item = game.decide(orderer, "order", [Option(i.label, i) for i in ready],
+                               prompt="Which happens next?", rule=_order_rule(step)).value
+        wanted.discard(item.key)
+        if item.kind not in (ACTIVATED, ACTION):
+            done.add(item.key)
+        resolve(game, item)
+        after_resolution(game, step)
+    raise StepLoopError(f"step {step.hook} resolved {limit} items without ending; an ability "
+                        "that costs nothing and has no usage limit repeats forever")
+
+
+def _order_rule(step: Step) -> str:
+    return "29.4.1" if step.phase == "preparation" and step.stage == 2 else "D-orderer"
+
+
+def _owner(game: Game, item: Pending) -> int:
+    """Who uses an item: its controller; the active player for the rules' own items."""
+    return item.controller if item.controller is not None else game.active
+
+
+def run_alternating(game: Game, step: Step) -> None:
+    """41.1: players alternately use end-of-turn abilities, the active player first.  Items with a
+    cost or a conditional text are optional; the others must be used, so a player who still has
+    one cannot pass.  The stage ends when both players pass one after the other."""
+    player = game.active
+    passes = 0
+    used: set[tuple] = set()  # mandatory items already used
+    for _ in range(game.rulings.max_items_per_step):
+        if passes >= 2:
+            return
+        items = [i for i in call_hook(game, step.hook)
+                 if _owner(game, i) == player and i.key not in used and usable(game, i, step)]
+        mandatory = [i for i in items if not i.optional]
+        options = [Option(f"use {i.label}", i) for i in items]
+        if not mandatory:
+            options.append(Option(PASS))
+        if len(options) == 1 and options[0].label == PASS:
+            game.emit("passed", player=player, rule="41.1", forced=True)
+            passes += 1
+        else:
+            choice = game.decide(player, "action", options, prompt="End of turn", rule="41.1")
+            if choice.label == PASS:
+                game.emit("passed", player=player, rule="41.1", forced=False)
+                passes += 1
+            else:
+                item = choice.value
+                if not item.optional or item.kind != ACTIVATED:
+                    used.add(item.key)  # automatic effects happen once; mandatory ones too
+                passes = 0
+                resolve(game, item)
+                after_resolution(game, step)
+        player = game.opponent(player)
+    raise StepLoopError(f"step {step.hook} went on for {game.rulings.max_items_per_step} turns "
+                        "of alternation; an ability without cost or limit repeats forever")
+
+
+def run_actions(game: Game, step: Step) -> bool:
+    """Players act in turn, the active player first (4.11.6), until both pass one after the
+    other (4.11.7).  An action: play a card from hand (8.1), use an activated ability or an
+    action a rules plugin offers, extract monster components.  The active player may pass for
+    the whole turn (41.5): from then on only the opponent may act.  Returns whether anybody
+    acted."""
+    player = game.active
+    passes = 0
+    acted = False
+    for _ in range(game.rulings.max_items_per_step):
+        if passes >= 2 or game.over:
+            return acted
+        if game.turn_passed and player == game.active:  # 41.5
+            passes += 1
+            player = game.opponent(player)
+            continue
+        options = action_options(game, step, player)
+        choice = game.decide(player, "action", options, prompt=step.hook, rule=step.rules[0])
+        kind = choice.label
+        if kind == PASS:
+            game.emit("passed", player=player, rule="4.11.7")
+            passes += 1
+        elif kind == PASS_TURN:
+            game.turn_passed = True
+            game.emit("turn_passed", player=player, rule="41.5")
+            game.clock.close_turn(game, rule="41.7")
+            passes += 1
+        else:
+            passes = 0
+            acted = True
+            choice.value(game)
+            after_resolution(game, step)
+        player = game.opponent(player)
+    raise StepLoopError(f"step {step.hook} had {game.rulings.max_items_per_step} actions "
+                        "without ending")
+
+
+def action_options(game: Game, step: Step, player: int) -> list[Option]:
+    options: list[Option] = []
+    for card_id in game.playable(player):
+        options.append(Option(f"play {card_id}", _play(player, card_id)))
+    for item in call_hook(game, step.hook):
+        if item.controller == player and usable(game, item, step):
+            options.append(Option(f"use {item.label}", _use(item)))
+    for offer in game.offers:
+        if offer.player == player:
+            options.append(Option(f"extract {offer.card_id}#{offer.uid}", _extract(offer)))
+    options.append(Option(PASS))
+    if player == game.active and not game.turn_passed:
+        options.append(Option(PASS_TURN))
+    return options
+
+
+def _play(player: int, card_id: str) -> Callable[[Game], None]:
+    def act(game: Game) -> None:
+        perm = game.play_card(player, card_id)
+        if perm is not None:
+            run_entry_triggers(game, perm)
+    return act
+
+
+def _use(item: Pending) -> Callable[[Game], None]:
+    return lambda game: resolve(game, item)
+
+
+def _extract(offer: Any) -> Callable[[Game], None]:
+    return lambda game: extract(game, offer)
+
+
+def extract(game: Game, offer: Any) -> None:
+    game.offers.remove(offer)
+    game.gain_components(offer.player, offer.count, source=f"{offer.card_id}#{offer.uid}")
+    game.emit("components_extracted", player=offer.player, card=offer.card_id, uid=offer.uid,
+              count=offer.count)
+
+
+def run_entry_triggers(game: Game, perm: Any) -> None:
+    """A permanent's "enters play" automatic effects, ordered by its controller [R]."""
+    items = call_hook(game, "entered_play", permanent=perm)
+    while items:
+        if len(items) == 1:
+            item = items[0]
+        else:
+            item = game.decide(perm.controller, "order", [Option(i.label, i) for i in items],
+                               prompt="Which happens next?", rule="R-enter-order").value
+        items.remove(item)
+        if item.optional and not _wants(game, item, game.step):
+            continue
+        resolve(game, item)
+
+
+def close_offers(game: Game, phase: str) -> None:
+    """Components may be extracted until the end of the phase of the death [R]; what is left is
+    offered one last time, then lapses."""
+    for offer in [o for o in game.offers if o.phase == phase]:
+        answer = game.decide(offer.player, "extract",
+                             (Option(f"extract {offer.card_id}#{offer.uid}", offer),
+                              Option("decline")), rule="R-components")
+        if answer.label == "decline":
+            game.offers.remove(offer)
+            game.emit("components_declined", player=offer.player, card=offer.card_id,
+                      uid=offer.uid)
+        else:
+            extract(game, offer)
+    game.offers = [o for o in game.offers if o.phase != phase]
+
+
+RUNNERS: dict[Mode, Callable[[Game, Step], Any]] = {
+    Mode.SIMULTANEOUS: run_simultaneous,
+    Mode.ORDERED: run_ordered,
+    Mode.ALTERNATING: run_alternating,
+    Mode.ACTIONS: run_actions,
+}
