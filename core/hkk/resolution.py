@@ -7,7 +7,7 @@ Hooks never change the game; all changes happen through :func:`resolve` (and the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from hkk.errors import HkkError, HookError
 from hkk.game import Game, GameOver
@@ -120,17 +120,22 @@ def pay(game: Game, item: Pending) -> None:
         game.destroy(item.source, "sacrificed_as_cost", components=False)
 
 
-def resolve(game: Game, item: Pending) -> None:
-    game.emit("resolving", **item.describe())
-    if item.kind in (ACTIVATED, ACTION):
-        pay(game, item)
+def guarded(game: Game, item: Pending, call: Callable[[], Any]) -> Any:
+    """Run a set's code for ``item``; an unexpected exception becomes a HookError naming the
+    set, card, ability, hook and rule."""
     try:
-        bound = item.bind(game, item)
-        item.apply(game, item, bound)
+        return call()
     except (GameOver, HkkError):
         raise
     except Exception as exc:
         raise wrap(game, item, exc) from exc
+
+
+def resolve(game: Game, item: Pending) -> None:
+    game.emit("resolving", **item.describe())
+    if item.kind in (ACTIVATED, ACTION):
+        pay(game, item)
+    guarded(game, item, lambda: item.apply(game, item, item.bind(game, item)))
 
 
 def after_resolution(game: Game, step: Step) -> None:

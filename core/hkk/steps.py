@@ -7,11 +7,10 @@ from typing import Any, Callable
 
 from hkk.agents import Option
 from hkk.effects import Duration
-from hkk.errors import HkkError
-from hkk.game import Game, GameOver
+from hkk.game import Game
 from hkk.pending import ACTION, ACTIVATED, Pending
 from hkk.phases import Mode, Step
-from hkk.resolution import StepLoopError, after_resolution, call_hook, resolve, usable, wrap
+from hkk.resolution import StepLoopError, after_resolution, call_hook, guarded, resolve, usable
 
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
@@ -23,14 +22,8 @@ def run_simultaneous(game: Game, step: Step) -> None:
     happen together.  Nothing triggers from the expiry; nothing is collected again."""
     items = call_hook(game, step.hook)
     chosen = [i for i in items if not i.optional or _wants(game, i, step)]
-    bound = []
-    for item in chosen:  # choices are made against the state before the moment (29.4.2)
-        try:
-            bound.append((item, item.bind(game, item)))
-        except (GameOver, HkkError):
-            raise
-        except Exception as exc:
-            raise wrap(game, item, exc) from exc
+    # choices are made against the state before the moment (29.4.2)
+    bound = [(item, guarded(game, item, lambda i=item: i.bind(game, i))) for item in chosen]
     rule = step.rules[0] if step.rules else step.hook
     game.emit("moment", rule=rule, items=[i.label for i, _ in bound],
               ends=sorted(step.ends))
@@ -46,12 +39,7 @@ def run_simultaneous(game: Game, step: Step) -> None:
     try:
         for item, b in bound:
             game.emit("resolving", **item.describe())
-            try:
-                item.apply(game, item, b)
-            except (GameOver, HkkError):
-                raise
-            except Exception as exc:
-                raise wrap(game, item, exc) from exc
+            guarded(game, item, lambda i=item, b=b: i.apply(game, i, b))
     finally:
         game.in_moment = False
         for perm in game.permanents.values():
@@ -75,8 +63,7 @@ def _end_rule(step: Step) -> str:
 
 def _wants(game: Game, item: Pending, step: Step) -> bool:
     """An optional item's controller says whether he uses it."""
-    owner = item.controller if item.controller is not None else game.active
-    answer = game.decide(owner, "use", (Option(f"use {item.label}", item), Option("decline")),
+    answer = game.decide(_owner(game, item), "use", (Option(f"use {item.label}", item), Option("decline")),
                          prompt=f"Use {item.label}?", rule=step.rules[0] if step.rules else None)
     return answer.label != "decline"
 
