@@ -40,6 +40,10 @@ class ExtractionOffer:
 
 
 class Game:
+    """One game between two players: the state, the event log, the RNG (one per game, seeded)
+    and the agents that decide.  Made by :meth:`hkk.Engine.new_game`; played by
+    :func:`hkk.runner.play_game` (``game.play()``)."""
+
     def __init__(self, engine: Engine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
                  *, seed: int = 0, names: Sequence[str] = ("P1", "P2"),
                  rulings: Rulings | None = None, clock: Any = None) -> None:
