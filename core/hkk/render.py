@@ -174,6 +174,62 @@ class EventRenderer:
     def _moved(self, e: Any) -> str:
         return f"{_INDENT}{self.card(e['card'], e['uid'])} moves to {e['zone']}"
 
+    def _clock_closed(self, e: Any) -> str:
+        return f"{_INDENT}[dim]clock: turn closed for {plain(self.player(e['player']))} " \
+            f"({e['rule']})[/dim]"
+
+    def _healed(self, e: Any) -> str:
+        return f"{_INDENT}{self.card(e['card'], e['uid'])} heals {e['amount']}"
+
+    def _player_healed(self, e: Any) -> str:
+        return f"{_INDENT}{self.player(e['player'])} heals {e['amount']} Ép"
+
+    def _restored(self, e: Any) -> str:
+        return f"{_INDENT}{self.card(e['card'], e['uid'])} back to {e['hp']} ({e['rule']})"
+
+    def _counters_added(self, e: Any, verb: str = "gets") -> str:
+        return (f"{_INDENT}{self.perm(e['uid'])} {verb} {e['count']} {e['counter']} "
+                f"counter(s), {e['total']} now")
+
+    def _counters_removed(self, e: Any) -> str:
+        return self._counters_added(e, "loses")
+
+    def _defence_bonus_gained(self, e: Any) -> str:
+        return f"{_INDENT}{self.perm(e['uid'])} gets a +{e['amount']} defence bonus"
+
+    def _defence_bonus_lost(self, e: Any) -> str:
+        rule = f" [dim]({e['rule']})[/dim]" if e.get("rule") else ""
+        return f"{_INDENT}{self.perm(e['uid'])} loses its defence bonus{rule}"
+
+    def _amount(self, e: Any, what: str) -> str:
+        return f"{_INDENT}{self.player(e['player'])} {what}"
+
+    def _vp_gained(self, e: Any) -> str:
+        return self._amount(e, f"gains {e['amount']} VP, now {e['vp']}")
+
+    def _vp_lost(self, e: Any) -> str:
+        return self._amount(e, f"loses {e['amount']} VP, now {e['vp']}")
+
+    def _cost_paid(self, e: Any) -> str:
+        return self._amount(e, f"pays {e['vp']} VP, {e['components']} component(s)"
+                            + (", sacrificing it" if e.get("sacrifice") else ""))
+
+    def _components_gained(self, e: Any) -> str:
+        return self._amount(e, f"gains {e['count']} component(s)")
+
+    def _components_paid(self, e: Any) -> str:
+        return self._amount(e, f"pays {e['count']} component(s)")
+
+    def _components_extracted(self, e: Any) -> str:
+        return self._amount(e, f"extracts {e['count']} component(s) from "
+                            f"{self.card(e['card'], e['uid'])}")
+
+    def _components_declined(self, e: Any) -> str:
+        return self._amount(e, f"leaves the components of {self.card(e['card'], e['uid'])}")
+
+    def _draw_failed(self, e: Any) -> str:
+        return self._amount(e, "[red]cannot draw: the deck is empty[/red]")
+
     def _game_over(self, e: Any) -> str:
         winner = e.get("winner")
         head = "[bold]Draw[/bold]" if winner is None else f"[bold green]Winner: " \
