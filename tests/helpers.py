@@ -13,7 +13,7 @@ from hkk import Engine, FirstLegalAgent, Pending, ScriptedAgent
 from hkk.cards.loader import parse_card_data
 from hkk.hookspecs import hookimpl
 from hkk.phases import DEFAULT_TURN, Step
-from hkk.runner import run_step, start_turn
+from hkk.runner import Turn
 
 SET = "tt"
 FILLER = f"{SET}:filler"
@@ -105,18 +105,12 @@ def step_named(hook: str) -> Step:
     return next(s for s in DEFAULT_TURN if s.hook == hook)
 
 
-def run_until(game: Any, hook: str, *, inclusive: bool = False, start: bool = True) -> None:
-    """Start a turn (unless ``start`` is False) and run its steps up to ``hook``."""
-    if start:
-        start_turn(game)
-    for step in game.turn_steps:
-        if step.hook == hook and not inclusive:
-            game.step = step
-            return
-        run_step(game, step)
-        if step.hook == hook:
-            return
-    raise LookupError(hook)
+def run_until(game: Any, hook: str, *, inclusive: bool = False, start: bool = True) -> Turn:
+    """Start a turn (unless ``start`` is False: already started) and run its steps up to
+    ``hook`` (through it with ``inclusive``); returns the turn to go on with."""
+    turn = Turn(game, start=start)
+    turn.run_to(hook, inclusive=inclusive)
+    return turn
 
 
 def item(label: str, apply: Callable[[Any], None], **kwargs: Any) -> Pending:

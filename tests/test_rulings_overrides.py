@@ -73,6 +73,12 @@ def test_d_deferred_check_components(gives):
     start_turn(game)
     died = game.log.of_kind("died")[0]
     assert (died["rule"], died["components_offered"]) == ("41.4", 2 if gives else 0)
+    run_until(game, "main_phase", start=False)
+    # an offer made between turns belongs to the coming preparation phase and closes with it
+    assert game.offers == []
+    taken = game.log.of_kind("components_extracted")
+    assert [(e["player"], e["count"], e.step) for e in taken] == (
+        [(1, 2, "prep_stage4")] if gives else [])
 
 
 def test_d_builtin_rules_plugins_can_be_replaced():

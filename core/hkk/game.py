@@ -247,7 +247,8 @@ class Game:
         if offered:
             self.offers.append(ExtractionOffer(perm.card.id, perm.uid, count,
                                                self.opponent(perm.controller),
-                                               step.phase if step else ""))
+                                               # between turns: the coming preparation phase
+                                               step.phase if step else "preparation"))
 
     # -- Ép checks (29.4.10; [D] after every action and effect elsewhere) ------------------------
 

@@ -54,11 +54,12 @@ class Turn:
     the steps before that one (or through it, ``inclusive=True``), ``finish()`` runs the rest
     and ends the turn.  :func:`play_turn` is ``Turn(game).finish()``."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, *, start: bool = True) -> None:
         self.game = game
         self.index = 0  # the next step to run
         self.skip_actions = False  # 41.5
-        start_turn(game)
+        if start:  # start=False: the caller already called start_turn
+            start_turn(game)
 
     @property
     def next_step(self) -> Step | None:
