@@ -132,18 +132,6 @@ def cards_command(set_code: str | None, as_json: bool) -> None:
 
 # -- play ----------------------------------------------------------------------------------------
 
-def _closure(codes: Sequence[str], found: Any) -> list[str]:
-    result: set[str] = set()
-    stack = list(codes)
-    while stack:
-        code = stack.pop()
-        if code not in result:
-            result.add(code)
-            if code in found.sets:
-                stack.extend(found.sets[code].manifest.depends)
-    return sorted(result)
-
-
 def _default_decks(engine: Any) -> list[str]:
     base = sorted(name for name in engine.decks if name.startswith("alap:"))
     names = base if len(base) >= 2 else sorted(engine.decks)
@@ -180,7 +168,9 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         if unknown:
             raise click.BadParameter(f"no loaded set {', '.join(unknown)}; loaded: "
                                      f"{sorted(everything.sets)}", param_hint="--set")
-        allow = _closure(set_codes, everything)
+        from hkk.sets.discovery import dependency_closure
+
+        allow = dependency_closure(set_codes, everything.sets)
     found = _discover(allow)
     _warn_failures(found)
     engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)

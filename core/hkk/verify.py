@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hkk.errors import HkkError, HookError, RuleViolation, SetError
+from hkk.sets.discovery import dependency_closure
 
 __all__ = [
     "MIX_COPIES",
@@ -198,14 +199,8 @@ def deck_specs(sets: Sequence[Any]) -> list[str]:
 
 
 def _closure(code: str, by_code: dict[str, Any]) -> list[str]:
-    seen: list[str] = []
-    stack = [code]
-    while stack:
-        cur = stack.pop()
-        if cur not in seen and cur in by_code:
-            seen.append(cur)
-            stack.extend(by_code[cur].manifest.depends)
-    return sorted(seen)
+    """The loaded sets ``code`` needs, itself included."""
+    return [c for c in dependency_closure([code], by_code) if c in by_code]
 
 
 def _pairs(specs: Sequence[str], target: str) -> list[tuple[str, str]]:

@@ -42,7 +42,8 @@ __all__ = [
     "ENTRY_POINT_GROUP", "ENV_ALLOW", "ENV_DENY", "PLUGIN_NAME_PREFIX",
     "Candidate", "LoadedSet", "Discovery",
     "find_sets", "select_sets", "check_duplicates", "load_candidate", "check_compatibility",
-    "load_decks", "dependency_order", "register", "discover", "codes_from_env",
+    "load_decks", "dependency_order", "dependency_closure", "register", "discover",
+    "codes_from_env",
 ]
 
 ENTRY_POINT_GROUP = "hkk.sets"
@@ -291,6 +292,20 @@ def dependency_order(sets: Iterable[LoadedSet]) -> list[LoadedSet]:
         done.append(pending.pop(code))
         placed.add(code)
     return done + sorted(pending.values(), key=lambda s: s.code)
+
+
+def dependency_closure(codes: Iterable[str], sets: Mapping[str, LoadedSet]) -> list[str]:
+    """The given codes and every set they depend on, directly or not, sorted.  Codes that are
+    not among ``sets`` are kept but not followed."""
+    result: set[str] = set()
+    stack = list(codes)
+    while stack:
+        code = stack.pop()
+        if code not in result:
+            result.add(code)
+            if code in sets:
+                stack.extend(sets[code].manifest.depends)
+    return sorted(result)
 
 
 def _api_supported(s: LoadedSet, hook_api_version: str) -> bool:
