@@ -15,10 +15,9 @@ class Doom:
     """Kills every creature carrying a 'doom' counter at each Ép check."""
 
     @hookimpl
-    def lethal(self, game, permanent):
-        if permanent.counters.get("doom"):
-            return Lethal("doom", "121.1", components=False)
-        return None
+    def lethal(self, game):
+        return [(p, Lethal("doom", "121.1", components=False))
+                for p in game.permanents.values() if p.counters.get("doom")]
 
 
 def test_lethal_hook_kills_at_the_next_hp_check_without_components():

@@ -379,7 +379,7 @@ def test_121_1_poisoned_creature_survives_damage_that_leaves_ep_above_counters(
 def test_121_1_lethal_hook_only_looks(engine: Engine) -> None:
     game, perm = poisoned_game(engine, controller=0, active=0, counters=5)
     before = game.snapshot()
-    assert mereg.lethal(game, perm) == mereg.poison.POISONED
+    assert mereg.lethal(game) == [(perm, mereg.poison.POISONED)]
     assert not mereg.poison.POISONED.components
     assert game.snapshot() == before and not game.log.of_kind("died")
 

@@ -275,22 +275,17 @@ class Game:
     def _lethal(self, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
         from hkk.errors import HookError
 
-        doomed = []
-        for perm in self.permanents.values():
-            if perm in dead:
-                continue
-            for impl in self._lethal_impls():
-                try:
-                    why = impl.function(*[{"game": self, "permanent": perm}[a]
-                                          for a in impl.argnames])
-                except Exception as exc:
-                    raise HookError(f"{type(exc).__name__}: {exc}", hook="lethal",
-                                    set_code=impl.plugin_name.removeprefix("hkk.sets."),
-                                    card=perm.card.id) from exc
-                if why is not None:
-                    doomed.append((perm, why))
-                    break
-        return doomed
+        doomed: dict[int, tuple[Permanent, Any]] = {}
+        for impl in self._lethal_impls():
+            try:
+                named = impl.function(self) or ()
+            except Exception as exc:
+                raise HookError(f"{type(exc).__name__}: {exc}", hook="lethal",
+                                set_code=impl.plugin_name.removeprefix("hkk.sets.")) from exc
+            for perm, why in named:
+                if perm.uid in self.permanents and perm not in dead:
+                    doomed.setdefault(perm.uid, (perm, why))
+        return [doomed[uid] for uid in sorted(doomed)]  # stable: by timestamp
 
     def check_players(self) -> None:
         losers = [p.index for p in self.players if p.hp <= 0]

@@ -118,10 +118,10 @@ def entered_play(game: Game, permanent: Any) -> list[Pending] | None:
 
 
 @hookspec
-def lethal(game: Game, permanent: Any) -> Lethal | None:
-    """Asked at every Ép check for every permanent that survives it: a reason besides Ép <= 0
-    for which it goes to the graveyard now (e.g. poison counters >= current Ép, K 121.1).
-    Must not change the game."""
+def lethal(game: Game) -> list[tuple[Any, Lethal]] | None:
+    """Asked at every Ép check: the permanents that go to the graveyard now for a reason besides
+    Ép <= 0 (e.g. poison counters >= current Ép, K 121.1), each with its :class:`Lethal`
+    reason.  Called once per check, not per permanent; must not change the game."""
 
 
 # -- contributions that are not per turn ------------------------------------------------------

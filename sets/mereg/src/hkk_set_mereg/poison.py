@@ -55,9 +55,9 @@ def poisoned_to_death(game: Game, perm: Permanent) -> bool:
 # -- the rule ----------------------------------------------------------------------------------
 
 @hookimpl
-def lethal(game: Game, permanent: Permanent) -> Lethal | None:
+def lethal(game: Game) -> list[tuple[Permanent, Lethal]]:
     """121.1 as a continuous death condition, checked with Ép at every Ép check."""
-    return POISONED if poisoned_to_death(game, permanent) else None
+    return [(perm, POISONED) for perm in game.creatures() if poisoned_to_death(game, perm)]
 
 
 def _tick(game: Game, item: Pending, bound: Any) -> None:
