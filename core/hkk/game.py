@@ -90,9 +90,6 @@ class Game:
         self.next_uid += 1
         return uid
 
-    def card(self, card_id: str) -> Any:
-        return self.cards[card_id]
-
     def opponent(self, player: int) -> int:
         return 1 - player
 
@@ -362,7 +359,7 @@ class Game:
                 self.emit("draw_failed", player=player, source=source)
                 if self.rulings.empty_deck_loses:
                     self.end_game(self.opponent(player), "empty_deck",
-                                  rule=self.rulings.EMPTY_DECK)
+                                  rule="D-empty-deck")
                 return
             card_id = p.deck.pop()
             p.hand.append(card_id)

@@ -24,9 +24,6 @@ PROJECT = "hkk"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
-Items = "list[Pending] | None"
-
-
 # -- preparation phase (29) -------------------------------------------------------------------
 
 @hookspec

@@ -97,9 +97,6 @@ class Pending:
     def set_code(self) -> str:
         return self.card_id.split(":", 1)[0] if self.card_id else ""
 
-    def sort_key(self) -> tuple:
-        return self.order
-
     def describe(self) -> dict[str, Any]:
         return {"item": self.label, "controller": self.controller, "item_kind": self.kind,
                 "card": self.card_id,

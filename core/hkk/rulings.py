@@ -35,8 +35,6 @@ class Rulings:
     #: Guard against abilities that loop for free: a step with more items than this is an error.
     max_items_per_step: int = 500
 
-    EMPTY_DECK = "D-empty-deck"
-
     def orderer(self, game: Game, step: Step) -> int | None:
         """Who orders the step's items; None: nobody decides, the stable order is used."""
         if step.phase == "preparation" or self.default_orderer == "active":
