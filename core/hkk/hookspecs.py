@@ -126,7 +126,10 @@ def lethal(game: Game) -> list[tuple[Any, Lethal]] | None:
 @hookspec
 def custom_effects() -> dict[str, Callable[..., Any]] | None:
     """Named Python effects a set offers to its cards' ``{ do = "custom", name = ... }``
-    primitives.  Each callable is called as ``fn(game, ctx, **params)``."""
+    primitives.  Each callable is called as ``fn(game, ctx, **params)``; ``ctx`` is a
+    :class:`hkk.cards.interpret.EffectContext` (controller, source permanent, card id, label,
+    and ``targets``: chosen by the engine from the primitive's ``target``, before the effect
+    runs).  Card files name them with the set code first, e.g. ``mereg:poison``."""
 
 
 TURN_HOOKS: tuple[str, ...] = (
