@@ -380,7 +380,9 @@ effects = st.one_of(
                            "params": st.dictionaries(st.text(max_size=3), st.one_of(
                                st.integers(), st.text(max_size=3), st.booleans()), max_size=2)}),
 )
-activated_timings = [t for t in CARD_TIMINGS if t not in ("prep_stage2_start", "end_stage4")]
+# activated abilities: only where a player acts (not the moments, not stage 1, not end 2-3)
+activated_timings = [t for t in CARD_TIMINGS if t not in (
+    "prep_stage2_start", "end_stage4", "prep_stage1", "end_stage2", "end_stage3")]
 abilities = st.one_of(
     st.fixed_dictionaries({
         "kind": st.just("activated"), "timing": st.sampled_from(activated_timings),
@@ -391,9 +393,16 @@ abilities = st.one_of(
     }),
     st.fixed_dictionaries({
         "kind": st.just("automatic"), "optional": st.booleans(), "effect": effects,
-        "timing": st.sampled_from([t for t in CARD_TIMINGS + ("on_enter",)
-                                   if t not in ("main_phase", "combat_phase", "end_stage2")]),
+        "timing": st.sampled_from([t for t in CARD_TIMINGS + ("on_enter",) if t not in (
+            "main_phase", "combat_phase", "end_stage2", "prep_stage1")]),
     }),
+    # 29.4.5: stage 1 carries only VP-regeneration modifiers
+    st.fixed_dictionaries({"kind": st.just("automatic"), "timing": st.just("prep_stage1"),
+                           "effect": st.fixed_dictionaries({
+                               "do": st.just("modify"), "stat": st.just("vp_regen"),
+                               "by": st.sampled_from([-1, 1, 2]),
+                               "target": st.sampled_from(["controller", "opponent"]),
+                               "duration": st.sampled_from(["this_turn", "permanent"])})}),
     # 41.2: end-of-turn automatic effects are mandatory
     st.fixed_dictionaries({"kind": st.just("automatic"), "effect": effects,
                            "timing": st.just("end_stage2")}),

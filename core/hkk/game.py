@@ -75,6 +75,7 @@ class Game:
         self.turn_passed = False  # 41.5
         self.started = False  # set up (shuffled, dealt); a test may build a game already set up
         self.in_moment = False  # a simultaneous moment is being applied (29.4.2, 41.4)
+        self.bonus_losses: list[tuple[Permanent, str | None, str | None]] = []
         self.over = False
         self.winner: int | None = None
         self.clock = clock or GameClock()
@@ -108,11 +109,13 @@ class Game:
             raise ValueError("a decision needs at least one option")
         decision = Decision(kind, player, tuple(options), prompt, rule)
         chosen = self.agents[player].choose(self, decision)
-        if not any(o is chosen for o in decision.options) and chosen not in decision.options:
-            raise IllegalDecision(
-                f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
-        # labels are equal-comparable; take the offered object (with its value)
-        chosen = decision.options[decision.options.index(chosen)]
+        offered = next((o for o in decision.options if o is chosen), None)
+        if offered is None:  # an equal Option made by the agent: the offered one, by label
+            if chosen not in decision.options:
+                raise IllegalDecision(
+                    f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
+            offered = decision.options[decision.options.index(chosen)]
+        chosen = offered
         self.emit("decision", player=player, decision=kind, choice=chosen.label,
                   options=len(options), rule=rule)
         return chosen
@@ -309,7 +312,7 @@ class Game:
         if target.uid not in self.permanents:
             return
         target.damage_taken += amount
-        target.damaged_this_turn = True
+        target.damaged_since_restore = True
         self.emit("damaged", uid=target.uid, card=target.card.id, amount=amount, source=source,
                   hp=self.hp(target))
 
@@ -319,7 +322,7 @@ class Game:
             self.emit("player_healed", player=target.index, amount=amount, source=source)
             return
         # 29.4.2, 41.4: inside a simultaneous moment heals and damage net out whatever order
-        # the items are applied in; the runner clamps at max Ép when the moment is over.
+        # the items are applied in; end_moment clamps at max Ép.
         healed = amount if self.in_moment else min(amount, target.damage_taken)
         if healed and target.uid in self.permanents:
             target.damage_taken -= healed
@@ -327,6 +330,7 @@ class Game:
 
     def restore(self, perm: Permanent, rule: str) -> None:
         """Back to max Ép / Sp (41.3)."""
+        perm.damaged_since_restore = False
         if perm.damage_taken:
             perm.damage_taken = 0
             self.emit("restored", uid=perm.uid, card=perm.card.id, hp=self.hp(perm), rule=rule)
@@ -338,7 +342,7 @@ class Game:
 
     def lose_vp(self, player: int, amount: int, source: str | None = None) -> None:
         p = self.players[player]
-        lost = min(amount, p.vp)
+        lost = amount if self.in_moment else min(amount, p.vp)  # a moment nets out: end_moment
         p.vp -= lost
         self.emit("vp_lost", player=player, amount=lost, source=source, vp=p.vp)
 
@@ -348,7 +352,7 @@ class Game:
 
     def pay_components(self, player: int, count: int, source: str | None = None) -> None:
         p = self.players[player]
-        paid = min(count, p.components)
+        paid = count if self.in_moment else min(count, p.components)  # nets out: end_moment
         p.components -= paid
         self.emit("components_paid", player=player, count=paid, source=source)
 
@@ -374,7 +378,7 @@ class Game:
     def remove_counters(self, perm: Permanent, counter: str, count: int,
                         source: str | None = None) -> None:
         have = perm.counters.get(counter, 0)
-        removed = min(have, count)
+        removed = count if self.in_moment else min(have, count)  # nets out: end_moment
         if have - removed:
             perm.counters[counter] = have - removed
         else:
@@ -388,10 +392,36 @@ class Game:
 
     def remove_defence_bonus(self, perm: Permanent, rule: str | None = None,
                              source: str | None = None) -> None:
+        if self.in_moment:  # losing it comes after every gain of the moment: end_moment
+            self.bonus_losses.append((perm, rule, source))
+            return
         if perm.defence_bonus:
             lost = perm.defence_bonus
             perm.defence_bonus = 0
             self.emit("defence_bonus_lost", uid=perm.uid, amount=lost, rule=rule, source=source)
+
+    # -- simultaneous moments (29.4.2, 41.4) ----------------------------------------------------
+
+    def begin_moment(self) -> None:
+        """From now until :meth:`end_moment` changes are one moment: none of them may depend on
+        the order they are applied in, so the primitives that stop at zero (heal, lose VP, pay
+        components, remove counters) add up freely and the limits apply once at the end, and a
+        defence bonus is lost after every gain of the moment."""
+        self.in_moment = True
+
+    def end_moment(self) -> None:
+        self.in_moment = False
+        for player in self.players:
+            player.vp = max(player.vp, 0)
+            player.components = max(player.components, 0)
+        for perm in self.permanents.values():
+            if perm.damage_taken < 0:  # healed past max Ép: back to max, not above
+                perm.damage_taken = 0
+            for counter in [c for c, n in perm.counters.items() if n <= 0]:
+                del perm.counters[counter]
+        losses, self.bonus_losses = self.bonus_losses, []
+        for perm, rule, source in losses:
+            self.remove_defence_bonus(perm, rule=rule, source=source)
 
     # -- lasting effects ----------------------------------------------------------------------
 

@@ -87,7 +87,8 @@ class Pending:
     def __post_init__(self) -> None:
         uid = self.source.uid if self.source is not None else -1
         if not self.key:
-            self.key = (self.label, uid, self.card_id or "", self.ability_index or 0)
+            self.key = (self.label, self.controller, uid, self.card_id or "",
+                        self.ability_index or 0)
         # Stable order where no player decides: controller, timestamp, set, card, ability.
         controller = -1 if self.controller is None else self.controller
         self.order = (controller, uid, self.set_code, self.card_id or "",

@@ -86,6 +86,8 @@ DEFAULT_TURN: tuple[Step, ...] = (
 #: Every step's hook name.
 HOOK_NAMES: tuple[str, ...] = tuple(step.hook for step in DEFAULT_TURN)
 
-#: Hook names a card ability may be timed on: every step but the regeneration itself, which is
-#: the rules' (a card that changes it is a prep_stage1 modifier, 29.4.5).
-CARD_TIMINGS: tuple[str, ...] = tuple(h for h in HOOK_NAMES if h != "vp_regeneration")
+#: Hook names a card ability may be timed on.  Not the regeneration itself (a card that changes
+#: it is a prep_stage1 modifier, 29.4.5), nor preparation stages 3 and 4: every effect "in the
+#: preparation phase" happens in stage 2 (29.4).  Plugins may still use those hooks.
+CARD_TIMINGS: tuple[str, ...] = tuple(
+    h for h in HOOK_NAMES if h not in ("vp_regeneration", "prep_stage3", "prep_stage4"))

@@ -68,8 +68,7 @@ def usable(game: Game, item: Pending, step: Step) -> bool:
     if step.phase == "preparation":
         if key in game.attempted:  # 29.4.9: one attempt per turn
             return False
-        if step.hook == "prep_stage2" and item.kind == ACTIVATED \
-                and not item.usable_in_preparation:  # 29.4.7
+        if item.kind == ACTIVATED and not item.usable_in_preparation:  # 29.4, 29.4.7
             return False
     usage = item.usage
     if usage.per_turn is not None and game.usage_turn.get(key, 0) >= usage.per_turn:

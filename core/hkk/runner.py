@@ -30,8 +30,6 @@ def start_turn(game: Game) -> None:
     game.usage_turn.clear()
     game.attempted.clear()
     game.turn_passed = False
-    for perm in game.permanents.values():
-        perm.damaged_this_turn = False
     game.emit("turn_started", player=game.active, turn_of_player=player.turns_taken)
     game.clock.start_turn(game)
     # 41.4 supplement: Ép was not checked since end stage 4; [D] that check happens at the very
@@ -74,10 +72,10 @@ class Turn:
         if step.mode is Mode.ACTIONS and self.skip_actions:
             game.emit("step_skipped", hook=step.hook, rule="41.5")
         else:
-            acted = run_step(game, step)
+            acted_after_pass = run_step(game, step)
             # 41.5: once the active player passed the turn, an opponent who does not act lets
             # play continue from the end-of-turn phase.
-            if step.mode is Mode.ACTIONS and game.turn_passed and not acted:
+            if step.mode is Mode.ACTIONS and game.turn_passed and not acted_after_pass:
                 self.skip_actions = True
             if step.hook == "end_stage1":
                 game.clock.close_turn(game, rule="41.7")  # [D] implicit signal

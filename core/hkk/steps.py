@@ -10,7 +10,8 @@ from hkk.effects import Duration
 from hkk.game import Game
 from hkk.pending import ACTION, ACTIVATED, Pending
 from hkk.phases import Mode, Step
-from hkk.resolution import StepLoopError, after_resolution, call_hook, guarded, resolve, usable
+from hkk.resolution import (StepLoopError, after_resolution, call_hook, guarded, pay, resolve,
+                            usable)
 
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
@@ -20,31 +21,30 @@ def run_simultaneous(game: Game, step: Step) -> None:
     """One moment (29.4.2, 41.4): every item is bound against the same state, then the expiry of
     the step's durations, the start of waiting effects, the loss of defence bonus and every item
     happen together.  Nothing triggers from the expiry; nothing is collected again."""
-    items = call_hook(game, step.hook)
+    items = [i for i in call_hook(game, step.hook) if usable(game, i, step)]
     chosen = [i for i in items if not i.optional or _wants(game, i, step)]
     # choices are made against the state before the moment (29.4.2)
     bound = [(item, guarded(game, item, lambda i=item: i.bind(game, i))) for item in chosen]
     rule = step.rules[0] if step.rules else step.hook
     game.emit("moment", rule=rule, items=[i.label for i, _ in bound],
               ends=sorted(step.ends))
-    if step.defence_bonus_lost:  # 41.4
-        for perm in game.creatures(game.active):
-            game.remove_defence_bonus(perm, rule="41.4")
     if step.ends:
         game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step),
                          only_controller=_until_preparation_owner(game, step))
     if step.starts_waiting_effects:
         game.start_waiting_effects(rule="29.4.5")
-    game.in_moment = True  # heals and damage of the moment net out (29.4.2, 41.4)
+    game.begin_moment()
     try:
+        if step.defence_bonus_lost:  # 41.4; after any bonus the moment's items give
+            for perm in game.creatures(game.active):
+                game.remove_defence_bonus(perm, rule="41.4")
         for item, b in bound:
             game.emit("resolving", **item.describe())
+            if item.kind in (ACTIVATED, ACTION):
+                pay(game, item)
             guarded(game, item, lambda i=item, b=b: i.apply(game, i, b))
     finally:
-        game.in_moment = False
-        for perm in game.permanents.values():
-            if perm.damage_taken < 0:  # healed past max Ép: back to max, not above
-                perm.damage_taken = 0
+        game.end_moment()
     if step.ends_created:
         game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
     after_resolution(game, step)
@@ -130,6 +130,8 @@ def run_alternating(game: Game, step: Step) -> None:
             return
         items = [i for i in call_hook(game, step.hook)
                  if _owner(game, i) == player and i.key not in used and usable(game, i, step)]
+        if player == game.active and game.turn_passed:  # 41.5: he announced not to act
+            items = [i for i in items if not i.optional]
         mandatory = [i for i in items if not i.optional]
         options = [Option(f"use {i.label}", i) for i in items]
         if not mandatory:
@@ -155,35 +157,40 @@ def run_alternating(game: Game, step: Step) -> None:
 
 
 def run_actions(game: Game, step: Step) -> bool:
-    """Players act in turn, the active player first (4.11.6), until both pass one after the
-    other (4.11.7).  An action: play a card from hand (8.1), use an activated ability or an
+    """Players act in turn, the active player first (4.11.6).  The phase ends when both have
+    passed, the active player first: his pass, then his opponent's (4.11.7); an action by
+    either reopens it.  An action: play a card from hand (8.1), use an activated ability or an
     action a rules plugin offers, extract monster components.  The active player may pass for
-    the whole turn (41.5): from then on only the opponent may act.  Returns whether anybody
-    acted."""
-    player = game.active
-    passes = 0
-    acted = False
+    the whole turn (41.5): from then on only his opponent acts, in this phase and the ones left.
+    Returns whether the opponent acted after such a pass (41.5: if not, play goes on from the
+    end-of-turn phase)."""
+    active = game.active
+    player = active
+    active_passed = False
+    acted_after_turn_pass = False
     for _ in range(game.rulings.max_items_per_step):
-        if passes >= 2 or game.over:
-            return acted
-        if game.turn_passed and player == game.active:  # 41.5
-            passes += 1
+        if game.over:
+            return acted_after_turn_pass
+        if player == active and game.turn_passed:  # 41.5: he does not act any more
+            active_passed = True
             player = game.opponent(player)
             continue
         options = action_options(game, step, player)
         choice = game.decide(player, "action", options, prompt=step.hook, rule=step.rules[0])
         kind = choice.label
-        if kind == PASS:
-            game.emit("passed", player=player, rule="4.11.7")
-            passes += 1
-        elif kind == PASS_TURN:
-            game.turn_passed = True
-            game.emit("turn_passed", player=player, rule="41.5")
-            game.clock.close_turn(game, rule="41.7")
-            passes += 1
+        if kind in (PASS, PASS_TURN):
+            if kind == PASS_TURN:
+                game.turn_passed = True
+                game.emit("turn_passed", player=player, rule="41.5")
+                game.clock.close_turn(game, rule="41.7")
+            else:
+                game.emit("passed", player=player, rule="4.11.7")
+            if player != active and active_passed:
+                return acted_after_turn_pass  # 4.11.7: the active player's pass, then his
+            active_passed = active_passed or player == active
         else:
-            passes = 0
-            acted = True
+            active_passed = False
+            acted_after_turn_pass = acted_after_turn_pass or game.turn_passed
             choice.value(game)
             after_resolution(game, step)
         player = game.opponent(player)
@@ -243,6 +250,7 @@ def run_entry_triggers(game: Game, perm: Any) -> None:
         if item.optional and not _wants(game, item, game.step):
             continue
         resolve(game, item)
+        after_resolution(game, game.step)  # [D] D-hp-check: after every effect
 
 
 def close_offers(game: Game, phase: str) -> None:

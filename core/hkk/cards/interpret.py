@@ -167,7 +167,7 @@ def ability_item(perm: Permanent, index: int, ability: Any) -> Pending:
         limit = ability.limit
         # Using an activated ability is the player's choice, except that in end stage 1 one
         # without a cost (and not conditional) must be used (41.1).
-        mandatory = ability.timing == "end_stage1" and price.free
+        mandatory = ability.timing == "end_stage1" and price.free and not ability.optional
         return Pending(label, _apply, controller=perm.controller, kind=ACTIVATED,
                        optional=not mandatory, bind=_bind, price=price,
                        usage=Usage(limit.per_turn, limit.per_game, limit.whose_turn),

@@ -374,6 +374,18 @@ class AutomaticAbility(BaseModel):
         return timing
 
     @model_validator(mode="after")
+    def _stage1_modifies_regeneration(self) -> AutomaticAbility:
+        # 29.4: preparation-phase effects happen in stage 2; only effects that modify VP
+        # regeneration act in stage 1 already (29.4.5).
+        if self.timing == "prep_stage1" and not all(
+                getattr(e, "do", None) == "modify" and getattr(e, "stat", None) == "vp_regen"
+                for e in self.effects):
+            raise _invalid("only VP-regeneration modifiers (modify vp_regen) may be timed on "
+                           "'prep_stage1' (29.4.5); other preparation-phase effects happen in "
+                           "stage 2: use prep_stage2 (29.4)")
+        return self
+
+    @model_validator(mode="after")
     def _mandatory_at_end(self) -> AutomaticAbility:
         # 41.2: end-of-turn automatic effects happen regardless of the players' decisions;
         # a "may" ability at the end of the turn belongs to end stage 1 (41.1).
@@ -393,6 +405,8 @@ class ActivatedAbility(BaseModel):
     cost: Cost = Cost()
     #: The card text explicitly allows use in the preparation phase (29.4.7).
     usable_in_preparation: bool = False
+    #: A conditional ("may") text: optional even without a cost in end stage 1 (41.1).
+    optional: bool = False
     limit: LimitSpec = Limits()
     effects: Effects
 
@@ -411,6 +425,15 @@ class ActivatedAbility(BaseModel):
         if self.timing in ("prep_stage2_start", "end_stage4", "on_enter"):
             raise _invalid(f"activated abilities cannot be timed on '{self.timing}': nobody "
                            "acts at that moment")
+        # 29.4: a preparation-phase ability is used in stage 2; stage 1 is the regeneration.
+        if self.timing == "prep_stage1":
+            raise _invalid("activated abilities cannot be timed on 'prep_stage1': abilities "
+                           "usable in the preparation phase are used in stage 2 (29.4, 29.4.7)")
+        # End stage 2 carries out what must happen regardless of the players (41.2); end stage
+        # 3 restores (41.3).  A player's end-of-turn ability is used in end stage 1 (41.1).
+        if self.timing in ("end_stage2", "end_stage3"):
+            raise _invalid(f"activated abilities cannot be timed on '{self.timing}' (41.2, "
+                           "41.3): use end_stage1, where players use end-of-turn abilities")
         return self
 
 

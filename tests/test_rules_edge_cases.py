@@ -1,0 +1,216 @@
+"""Edge cases found in review, each pinned by the rule point it concerns."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until
+
+from hkk.cards.loader import parse_card_data
+from hkk.errors import CardDataError
+from hkk.runner import play_turn
+
+
+def _moment_items(hook, makers):
+    return item_plugin(hook, lambda game: [item(label, fn, controller=0, key=(label,))
+                                           for label, fn in makers])
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_29_4_2_losing_and_gaining_vp_at_one_moment_net_out_in_any_order(order):
+    makers = [("lose 3", lambda g: g.lose_vp(0, 3)), ("gain 3", lambda g: g.gain_vp(0, 3))]
+    if order:
+        makers.reverse()
+    game = game_with([], plugins=[_moment_items("prep_stage2_start", makers)])
+    game.players[0].vp = 2
+    run_until(game, "prep_stage2_start", inclusive=True)
+    regenerated = game.log.of_kind("vp_regenerated")[0]["amount"]
+    assert game.players[0].vp == 2 + regenerated  # -3 +3, not clamped half-way
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_41_4_counters_and_components_at_one_moment_net_out_in_any_order(order):
+    bear = {}
+    makers = [("add", lambda g: g.add_counters(bear["p"], "x", 1)),
+              ("remove", lambda g: g.remove_counters(bear["p"], "x", 1)),
+              ("pay", lambda g: g.pay_components(0, 2)),
+              ("gain", lambda g: g.gain_components(0, 2))]
+    if order:
+        makers.reverse()
+    game = game_with([creature("bear")], plugins=[_moment_items("end_stage4", makers)])
+    bear["p"] = game.enter_play(0, cid("bear"))
+    run_until(game, "end_stage4", inclusive=True)
+    assert bear["p"].counters == {}
+    assert game.players[0].components == 0
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_41_4_defence_bonus_given_at_the_end_stage_4_moment_is_lost_with_it(order):
+    guard = {}
+    makers = [("give", lambda g: g.give_defence_bonus(guard["p"], 2)),
+              ("take", lambda g: g.remove_defence_bonus(guard["p"]))]
+    if order:
+        makers.reverse()
+    game = game_with([creature("guard")], plugins=[_moment_items("end_stage4", makers)])
+    guard["p"] = game.enter_play(0, cid("guard"))
+    run_until(game, "end_stage4", inclusive=True)
+    assert guard["p"].defence_bonus == 0
+
+
+@pytest.mark.parametrize("timing", ["prep_stage3", "prep_stage4"])
+def test_29_4_cards_cannot_act_in_preparation_stages_other_than_2(timing):
+    data = {"cards": [creature("odd", abilities=[{
+        "kind": "automatic", "timing": timing, "effect": {"do": "gain_vp", "amount": 1}}])]}
+    with pytest.raises(CardDataError, match=r"abilities\[0\]\.timing"):
+        parse_card_data("tt", "cards/x.toml", data)
+
+
+def test_29_4_5_stage_1_carries_only_regeneration_modifiers():
+    data = {"cards": [creature("odd", abilities=[{
+        "kind": "automatic", "timing": "prep_stage1", "effect": {"do": "draw", "count": 1}}])]}
+    with pytest.raises(CardDataError, match=r"29\.4\.5"):
+        parse_card_data("tt", "cards/x.toml", data)
+
+
+def test_29_4_7_plugin_activated_item_without_permission_is_not_offered_in_stage_3():
+    from hkk.pending import ACTIVATED
+
+    offered = item_plugin("prep_stage3", lambda game: [item(
+        "sneaky", lambda g: g.gain_vp(0, 5), controller=0, kind=ACTIVATED, optional=True)])
+    game = game_with([], plugins=[offered])
+    run_until(game, "prep_stage3", inclusive=True)
+    assert "sneaky" not in [e["item"] for e in game.log.of_kind("resolving")]
+
+
+@pytest.mark.parametrize("timing", ["end_stage2", "end_stage3"])
+def test_41_2_41_3_activated_abilities_belong_to_end_stage_1(timing):
+    data = {"cards": [creature("odd", abilities=[{
+        "kind": "activated", "timing": timing, "cost": {"vp": 1},
+        "effect": {"do": "gain_vp", "amount": 1}}])]}
+    with pytest.raises(CardDataError, match=r"41\.2, 41\.3"):
+        parse_card_data("tt", "cards/x.toml", data)
+
+
+def test_41_1_free_conditional_activated_ability_is_optional():
+    may = creature("may", abilities=[{"kind": "activated", "timing": "end_stage1",
+                                      "optional": True,
+                                      "effect": {"do": "sacrifice", "target": "self"}}])
+    game = game_with([may], agents=[Passer(), Passer()])
+    perm = game.enter_play(0, cid("may"))
+    run_until(game, "end_stage1", inclusive=True)
+    assert perm.uid in game.permanents  # he passed: a "may" text is optional (41.1)
+
+
+class Script:
+    """Answers action decisions from a list of label prefixes; 'pass' when it runs out."""
+
+    def __init__(self, answers):
+        self.answers = list(answers)
+        self.offered = []
+
+    def choose(self, game, decision):
+        if decision.kind != "action":
+            return decision.options[0]
+        self.offered.append((game.step.hook, decision.labels()))
+        want = self.answers.pop(0) if self.answers else "pass"
+        return next(o for o in decision.options if o.label.startswith(want))
+
+
+def _passing_game(active_script, opponent_script):
+    tapper = creature("tapper", 0, 3, abilities=[{
+        "kind": "activated", "timing": "main_phase", "cost": {"vp": 1},
+        "effect": {"do": "gain_components", "count": 1}}])
+    agents = [Script(active_script), Script(opponent_script)]
+    game = game_with([creature("mover", 1, 3), tapper], agents=agents)
+    game.enter_play(0, cid("mover"), active=True)
+    game.enter_play(1, cid("tapper"), active=True)
+    game.players[1].vp = 3
+    return game, agents
+
+
+def test_41_5_opponent_may_still_act_in_the_current_phase_after_the_pass():
+    # P0 acts, P1 passes, P0 passes the turn: P1 gets the main phase again (4.11.7: the
+    # active player's pass, then his) and uses his ability there.
+    game, agents = _passing_game(["use guard", "pass turn"], ["pass", "use tt:tapper"])
+    play_turn(game)
+    used = [e.step for e in game.log.of_kind("components_gained")]
+    assert used == ["main_phase"]
+
+
+def test_41_5_no_action_after_the_pass_skips_to_the_end_of_turn_phase():
+    # P1 acted before the pass but not after it: the combat phase is skipped.
+    game, agents = _passing_game(["use guard", "pass turn"], ["use tt:tapper", "pass"])
+    play_turn(game)
+    assert [e["hook"] for e in game.log.of_kind("step_skipped")] == ["combat_phase"]
+
+
+def test_4_11_7_a_phase_ends_only_on_the_active_players_pass_then_his_opponents():
+    game, agents = _passing_game(["use guard", "pass", "pass"], ["pass", "pass"])
+    run_until(game, "main_phase", inclusive=True)
+    passes = [e["player"] for e in game.log.of_kind("passed") if e.step == "main_phase"]
+    assert passes == [1, 0, 1]
+
+
+def test_41_5_after_passing_the_turn_the_active_player_uses_no_optional_end_ability():
+    ender = creature("ender", abilities=[{"kind": "activated", "timing": "end_stage1",
+                                          "cost": {"vp": 1},
+                                          "effect": {"do": "damage", "amount": 2,
+                                                     "target": "opponent"}}])
+    game = game_with([ender], agents=[Script(["pass turn"]), Passer()])
+    game.enter_play(0, cid("ender"), active=True)
+    game.players[0].vp = 5
+    play_turn(game)
+    assert not game.log.of_kind("player_damaged")
+
+
+def test_29_4_1_two_plugin_items_with_one_label_are_two_items():
+    upkeep = item_plugin("prep_stage2", lambda game: [
+        item("upkeep", lambda g, p=p: g.lose_vp(p, 1), controller=p) for p in (0, 1)])
+    game = game_with([], plugins=[upkeep])
+    game.players[1].vp = 5
+    run_until(game, "prep_stage2", inclusive=True)
+    assert [e["controller"] for e in game.log.of_kind("resolving") if e["item"] == "upkeep"] \
+        == [0, 1]
+    assert game.players[1].vp == 4
+
+
+def test_d_hp_check_after_each_enters_play_effect():
+    # first trigger leaves the creature at 0 Ép, the second would save it: it dies in between
+    x = creature("x", 1, 1, abilities=[
+        {"kind": "automatic", "timing": "on_enter",
+         "effect": {"do": "damage", "amount": 1, "target": "self"}},
+        {"kind": "automatic", "timing": "on_enter",
+         "effect": {"do": "modify", "stat": "hp", "by": 1, "target": "self",
+                    "duration": "until_end_of_turn"}}])
+    game = game_with([x], agents=[Script(["play tt:x"]), Passer()])
+    game.players[0].hand.append(cid("x"))
+    run_until(game, "main_phase", inclusive=True)
+    assert [e["card"] for e in game.log.of_kind("died")] == [cid("x")]
+
+
+def test_41_3_damage_from_the_end_stage_4_moment_is_restored_next_stage_3():
+    hit = {}
+    late = item_plugin("end_stage4", lambda game: [item(
+        "late hit", lambda g: g.damage(hit["p"], 2), controller=0, key=("late",))]
+        if game.turn == 1 else [])
+    game = game_with([creature("victim", 1, 4)], plugins=[late], agents=[Passer(), Passer()])
+    hit["p"] = game.enter_play(1, cid("victim"))
+    play_turn(game)
+    assert game.hp(hit["p"]) == 2
+    play_turn(game)
+    assert game.hp(hit["p"]) == 4
+    assert [e.turn for e in game.log.of_kind("restored")] == [2]
+
+
+@pytest.mark.parametrize("vp, used", [(0, False), (5, True)])
+def test_29_4_2_plugin_activated_items_in_a_moment_are_checked_and_paid_for(vp, used):
+    from hkk.pending import ACTIVATED, Price
+
+    costly = item_plugin("prep_stage2_start", lambda game: [item(
+        "costly", lambda g: g.gain_components(0, 1), controller=0, kind=ACTIVATED,
+        price=Price(vp=2), usable_in_preparation=True)])
+    game = game_with([], plugins=[costly])
+    game.players[0].vp = vp
+    run_until(game, "prep_stage2_start", inclusive=True)
+    resolved = "costly" in [e["item"] for e in game.log.of_kind("resolving")]
+    assert resolved is used
+    assert game.players[0].vp == vp + 1 - (2 if used else 0)  # +1 regenerated in stage 1
