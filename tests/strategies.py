@@ -24,6 +24,13 @@ CARD_EFFECTS = [
     {"do": "damage", "amount": 2, "target": "opponent"},
     {"do": "gain_vp", "amount": 1, "target": "controller"},
     {"do": "gain_components", "count": 1},
+    # the primitives that stop at zero (D-moment-nets)
+    {"do": "lose_vp", "amount": 2, "target": "each_player"},
+    {"do": "pay_components", "count": 1, "target": "controller"},
+    {"do": "add_counters", "counter": "x", "count": 1, "target": "opponent_creatures"},
+    {"do": "remove_counters", "counter": "x", "count": 1, "target": "all_creatures"},
+    {"do": "give_defence_bonus", "amount": 1, "target": "own_creatures"},
+    {"do": "remove_defence_bonus", "target": "opponent_creatures"},
 ]
 
 #: Plugin items: (what, creature index or player, amount).

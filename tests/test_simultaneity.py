@@ -77,7 +77,8 @@ def outcome(game):
     names = {e["uid"]: e["card"] for e in game.log.of_kind("entered_play")}
     players = [(p.hp, p.vp, p.components, sorted(p.graveyard)) for p in game.players]
     perms = sorted((p.card.id, p.controller, game.hp(p), game.max_hp(p), game.damage_value(p),
-                    p.defence_bonus) for p in game.permanents.values())
+                    p.defence_bonus, sorted(p.counters.items()))
+                   for p in game.permanents.values())
     effects = sorted((e.stat, e.amount, e.duration.value,
                       tuple(sorted(names[t] for t in e.targets)), e.player, e.in_force)
                      for e in game.effects)
@@ -161,3 +162,40 @@ def test_29_4_2_heal_and_damage_of_one_moment_net_out_whatever_the_timestamps():
                                      [])))
     assert results[0] == results[1]
     assert [p[2] for p in results[0]["permanents"]] == [3, 3]
+
+
+#: Card effects whose result would depend on the order of application if a moment applied
+#: them one by one with their limits (D-moment-nets): all on one player's creatures, so only
+#: their timestamps order them.
+LIMITED = [
+    {"do": "lose_vp", "amount": 2, "target": "controller"},
+    {"do": "gain_vp", "amount": 1, "target": "controller"},
+    {"do": "pay_components", "count": 2, "target": "controller"},
+    {"do": "gain_components", "count": 1, "target": "controller"},
+    {"do": "add_counters", "counter": "x", "count": 1, "target": "own_creatures"},
+    {"do": "remove_counters", "counter": "x", "count": 2, "target": "own_creatures"},
+    {"do": "give_defence_bonus", "amount": 1, "target": "own_creatures"},
+    {"do": "remove_defence_bonus", "target": "own_creatures"},
+    {"do": "heal", "amount": 2, "target": "own_creatures"},
+    {"do": "damage", "amount": 1, "target": "own_creatures"},
+]
+
+
+def _limited_game(hook, effects, entry_order):
+    defs = [creature(f"c{i}", 0, 5, abilities=[{"kind": "automatic", "timing": hook,
+                                                "effect": effect}])
+            for i, effect in enumerate(effects)]
+    game = game_with(defs, agents=[Passer(), Passer()])
+    for i in entry_order:
+        game.enter_play(0, f"tt:c{i}", active=False)
+    game.players[0].vp = game.players[0].components = 1
+    run_until(game, hook, inclusive=True)
+    return game
+
+
+@given(st.sampled_from(["prep_stage2_start", "end_stage4"]),
+       st.lists(st.sampled_from(LIMITED), min_size=2, max_size=5), st.data())
+def test_29_4_2_and_41_4_limited_changes_net_out_whatever_the_timestamps(hook, effects, data):
+    order = data.draw(st.permutations(range(len(effects))), label="entry order")
+    reference = outcome(_limited_game(hook, effects, range(len(effects))))
+    assert outcome(_limited_game(hook, effects, order)) == reference
