@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from hkk.rulings import Rulings
 
 
+
+
 class GameOver(Exception):
     """Raised inside the runner when a player is at 0 Ép or below (K 3.12)."""
 
@@ -107,7 +109,8 @@ class Game:
                rule: str | None = None) -> Option:
         if not options:
             raise ValueError("a decision needs at least one option")
-        decision = Decision(kind, player, tuple(options), prompt, rule)
+        options = tuple(options)
+        decision = Decision(kind, player, options, prompt, rule)
         chosen = self.agents[player].choose(self, decision)
         offered = next((o for o in decision.options if o is chosen), None)
         if offered is None:  # an equal Option made by the agent: the offered one, by label
