@@ -54,7 +54,8 @@ def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
                             else None) from exc
         if result:
             items.extend(result)
-    items.sort(key=_order)
+    if len(items) > 1:
+        items.sort(key=_order)
     return items
 
 
@@ -134,7 +135,12 @@ def resolve(game: Game, item: Pending) -> None:
     game.emit("resolving", **item.describe())
     if item.kind in (ACTIVATED, ACTION):
         pay(game, item)
-    guarded(game, item, lambda: item.apply(game, item, item.bind(game, item)))
+    try:  # as guarded(), without a closure per resolution
+        item.apply(game, item, item.bind(game, item))
+    except (GameOver, HkkError):
+        raise
+    except Exception as exc:
+        raise wrap(game, item, exc) from exc
 
 
 def after_resolution(game: Game, step: Step) -> None:
