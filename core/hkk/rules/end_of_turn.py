@@ -21,7 +21,10 @@ def _restore(game: Game, item: Pending, bound: object) -> None:
 
 
 class RestoreDamaged:
+    def __init__(self) -> None:  # the item holds no state of a game: made once, not per call
+        self.item = Pending("restore damaged creatures and buildings", _restore, kind=RULE,
+                            rule="41.3")
+
     @hookimpl
     def end_stage3(self, game: Game) -> list[Pending]:
-        return [Pending("restore damaged creatures and buildings", _restore, kind=RULE,
-                        rule="41.3")]
+        return [self.item]

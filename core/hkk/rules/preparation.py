@@ -37,9 +37,12 @@ def _regenerate(game: Game, item: Pending, bound: object) -> None:
 
 
 class VpRegeneration:
+    def __init__(self) -> None:  # the item holds no state of a game: made once, not per call
+        self.item = Pending("VP regeneration", _regenerate, kind=RULE, rule="29.3")
+
     @hookimpl
     def vp_regeneration(self, game: Game) -> list[Pending]:
-        return [Pending("VP regeneration", _regenerate, kind=RULE, rule="29.3")]
+        return [self.item]
 
 
 def _activate(game: Game, item: Pending, bound: object) -> None:
@@ -52,9 +55,12 @@ def _activate(game: Game, item: Pending, bound: object) -> None:
 class PassiveBecomeActive:
     """[D] D-stage3: the active player's passive cards become active."""
 
+    def __init__(self) -> None:
+        self.item = Pending("passive cards become active", _activate, kind=RULE, rule="D-stage3")
+
     @hookimpl
     def prep_stage3(self, game: Game) -> list[Pending]:
-        return [Pending("passive cards become active", _activate, kind=RULE, rule="D-stage3")]
+        return [self.item]
 
 
 def _draw(game: Game, item: Pending, bound: object) -> None:
@@ -64,6 +70,9 @@ def _draw(game: Game, item: Pending, bound: object) -> None:
 class DrawCard:
     """[D] D-stage4: the active player draws a card (the starting player too, K 28)."""
 
+    def __init__(self) -> None:
+        self.item = Pending("draw a card", _draw, kind=RULE, rule="D-stage4")
+
     @hookimpl
     def prep_stage4(self, game: Game) -> list[Pending]:
-        return [Pending("draw a card", _draw, kind=RULE, rule="D-stage4")]
+        return [self.item]
