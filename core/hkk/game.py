@@ -261,6 +261,10 @@ class Game:
         hp = self.hp
         dead = [p for p in self.permanents.values() if hp(p) <= 0]
         doomed = self._lethal(dead) if self._lethal_impls() else []
+        if not (dead or doomed):  # the common case
+            self.emit("hp_check", rule=rule, dead=[])
+            self.check_players()
+            return dead
         self.emit("hp_check", rule=rule, dead=[p.uid for p in dead] + [p.uid for p, _ in doomed])
         for perm in dead:
             self.destroy(perm, "hp", rule=rule, components=components)
