@@ -78,20 +78,21 @@ def run_ordered(game: Game, step: Step) -> None:
 
     Mandatory items must all happen; optional ones are offered to their controllers, and a
     declined item is not offered again in this step."""
-    done: set[tuple] = set()
-    declined: set[tuple] = set()
+    finished: set[tuple] = set()  # automatic items resolved and items declined this step
     wanted: set[tuple] = set()
     limit = game.rulings.max_items_per_step
     for _ in range(limit):
-        items = [i for i in call_hook(game, step.hook)
-                 if i.key not in done and i.key not in declined and usable(game, i, step)]
-        for item in items:
-            if item.optional and item.key not in wanted:
-                if _wants(game, item, step):
-                    wanted.add(item.key)
-                else:
-                    declined.add(item.key)
-        ready = [i for i in items if not i.optional or i.key in wanted]
+        ready = []
+        for item in call_hook(game, step.hook):
+            key = item.key
+            if key in finished or not usable(game, item, step):
+                continue
+            if item.optional and key not in wanted:
+                if not _wants(game, item, step):
+                    finished.add(key)
+                    continue
+                wanted.add(key)
+            ready.append(item)
         if not ready:
             return
         orderer = _orderer(game, step) if len(ready) > 1 else None
@@ -102,7 +103,7 @@ def run_ordered(game: Game, step: Step) -> None:
                                prompt="Which happens next?", rule=_order_rule(step)).value
         wanted.discard(item.key)
         if item.kind not in (ACTIVATED, ACTION):
-            done.add(item.key)
+            finished.add(item.key)
         resolve(game, item)
         after_resolution(game, step)
     raise StepLoopError(f"step {step.hook} resolved {limit} items without ending; an ability "
