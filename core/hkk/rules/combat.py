@@ -66,9 +66,13 @@ def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
 
 
 class SimpleCombat:
+    def __init__(self) -> None:  # one attack item per player, made once: it holds no game state
+        self.attack = [Pending("attack", _fight, controller=player, kind=ACTION, bind=_declare,
+                               usage=Usage(per_turn=1), rule="D-combat", key=("attack",))
+                       for player in (0, 1)]
+
     @hookimpl
     def combat_phase(self, game: Game) -> list[Pending]:
         if not _ready(game, game.active):
             return []
-        return [Pending("attack", _fight, controller=game.active, kind=ACTION, bind=_declare,
-                        usage=Usage(per_turn=1), rule="D-combat", key=("attack",))]
+        return [self.attack[game.active]]
