@@ -7,6 +7,7 @@ Hooks never change the game; all changes happen through :func:`resolve` (and the
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Callable
 
 from hkk.errors import HkkError, HookError
@@ -15,8 +16,7 @@ from hkk.pending import ACTION, ACTIVATED, Pending
 from hkk.phases import Step
 
 
-def _order(item: Pending) -> tuple:
-    return item.order
+_order = attrgetter("order")  # the sort key of a collection
 
 
 class StepLoopError(HkkError):
