@@ -79,9 +79,9 @@ class RandomAgent:
         rng = self._rng or game.rng
         options = decision.options
         if decision.kind == "action" and len(options) > 1:
-            passes = [o for o in options if o.label.startswith("pass")]
-            if passes and rng.random() >= self.pass_bias:
-                options = tuple(o for o in options if not o.label.startswith("pass")) or options
+            others = [o for o in options if not o.label.startswith("pass")]
+            if len(others) < len(options) and rng.random() >= self.pass_bias:
+                options = others or options
         return options[rng.randrange(len(options))]
 
 

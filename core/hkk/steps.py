@@ -257,6 +257,8 @@ def run_entry_triggers(game: Game, perm: Any) -> None:
 def close_offers(game: Game, phase: str) -> None:
     """Components may be extracted until the end of the phase of the death [R]; what is left is
     offered one last time, then lapses."""
+    if not game.offers:
+        return
     for offer in [o for o in game.offers if o.phase == phase]:
         answer = game.decide(offer.player, "extract",
                              (Option(f"extract {offer.card_id}#{offer.uid}", offer),
