@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from hkk.rulings import Rulings
 
 
-
-
 class GameOver(Exception):
     """Raised inside the runner when a player is at 0 Ép or below (K 3.12)."""
 
