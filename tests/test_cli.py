@@ -195,3 +195,13 @@ def test_script_with_a_broken_set_installed(tmp_path):
     assert verify.returncode == 1
     assert "cards/cards.toml: cards[0].hp: Input should be greater than 0" in verify.stdout
     assert "reproduce: hkk verify rossz" in verify.stdout
+
+
+def test_script_play_without_arguments_prints_a_whole_base_set_game_with_a_winner():
+    play = _hkk("play")
+    assert play.returncode == 0, play.stderr
+    out = play.stdout
+    assert out.startswith("alap:tuz (P1) vs alap:viz (P2)")
+    for seen in ("Turn 1", "prep_stage2_start", "end_stage4", "Ép check"):
+        assert seen in out
+    assert "\nWinner: P" in out
