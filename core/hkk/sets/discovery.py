@@ -60,14 +60,12 @@ class EntryPointLike(Protocol):
     def load(self) -> Any: ...
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """An installed set found through its entry point; nothing of it imported yet."""
+class _Named:
+    """How a set is named in messages: its code, distribution and version."""
 
     code: str
     distribution: str | None
     version: str | None
-    entry_point: EntryPointLike = field(compare=False, repr=False)
 
     def error(self, message: str, stage: str) -> SetError:
         return SetError(message, code=self.code, distribution=self.distribution,
@@ -79,8 +77,18 @@ class Candidate:
         return f"{self.code} ({self.distribution or '?'} {self.version or '?'})"
 
 
+@dataclass(frozen=True)
+class Candidate(_Named):
+    """An installed set found through its entry point; nothing of it imported yet."""
+
+    code: str
+    distribution: str | None
+    version: str | None
+    entry_point: EntryPointLike = field(compare=False, repr=False)
+
+
 @dataclass(frozen=True, eq=False)  # identity: it holds a module and unhashable lists
-class LoadedSet:
+class LoadedSet(_Named):
     """A set whose package imported and whose manifest and cards validated."""
 
     code: str
@@ -93,14 +101,6 @@ class LoadedSet:
     decks: dict[str, Deck] = field(repr=False)
     has_hooks: bool
     hook_names: list[str]
-
-    def error(self, message: str, stage: str) -> SetError:
-        return SetError(message, code=self.code, distribution=self.distribution,
-                        version=self.version, stage=stage)
-
-    @property
-    def label(self) -> str:
-        return f"{self.code} ({self.distribution or '?'} {self.version or '?'})"
 
     @property
     def plugin_name(self) -> str:
