@@ -265,7 +265,7 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
             command=f"hkk verify {error.code}" if error.code else "hkk sets"))
     for code in sorted(disabled):
         report.checks.append(Check("discovery", code, False, f"set {code} is disabled by "
-                                   "HKK_SETS_ALLOW / HKK_SETS_DENY", set_code=code,
+                                   "HKK_SETS_ALLOW / HKK_SETS_DENY or hkk.toml", set_code=code,
                                    severity="error" if code in wanted else "warning"))
     for code in wanted:
         if code in disabled:
