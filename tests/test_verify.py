@@ -239,7 +239,7 @@ def test_disabled_set_fails_when_named_and_nothing_to_verify_fails(monkeypatch):
     monkeypatch.setenv("HKK_SETS_DENY", "alap")
     report = verify(["alap"], games=1)
     assert [c.message for c in report.failures] == [
-        "set alap is disabled by HKK_SETS_ALLOW / HKK_SETS_DENY"]
+        "set alap is disabled by HKK_SETS_ALLOW / HKK_SETS_DENY or hkk.toml"]
     monkeypatch.setenv("HKK_SETS_ALLOW", "nincs")
     report = verify(games=1)
     assert any("no card sets to verify" in c.message for c in report.failures)
