@@ -385,18 +385,6 @@ def check_compatibility(loaded_sets: Iterable[LoadedSet],
     return [s for s in ordered if s.code in placed]
 
 
-def _closure(s: LoadedSet, by_code: Mapping[str, LoadedSet]) -> list[LoadedSet]:
-    """``s`` and every set it depends on, directly or not."""
-    seen: dict[str, LoadedSet] = {}
-    stack = [s]
-    while stack:
-        cur = stack.pop()
-        if cur.code not in seen:
-            seen[cur.code] = cur
-            stack.extend(by_code[d] for d in cur.manifest.depends if d in by_code)
-    return list(seen.values())
-
-
 def _failed_dependency(s: LoadedSet, failed: set[str]) -> str | None:
     return next((d for d in s.manifest.depends if d in failed), None)
 
@@ -416,7 +404,8 @@ def load_decks(loaded_sets: Iterable[LoadedSet], *,
                                     "validate"))
             continue
         by_code[s.code] = s
-        known = {card.id for dep_set in _closure(s, by_code) for card in dep_set.cards}
+        known = {card.id for code in dependency_closure([s.code], by_code) if code in by_code
+                 for card in by_code[code].cards}
         try:
             decks = dict(_load_decks(s.code, s.root, known))
         except Exception as exc:
