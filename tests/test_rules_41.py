@@ -226,16 +226,33 @@ def test_41_4_no_trigger_from_the_expiry_and_end_stage_4_items_are_part_of_the_m
 
 # -- 41.5 ------------------------------------------------------------------------------------
 
-def test_41_5_active_player_passes_and_opponent_does_not_act_goes_to_end_phase():
+def test_41_5_after_the_pass_each_remaining_action_phase_opens_for_the_opponent_alone():
     game = game_with([creature("c", 2, 2)], agents=[Passer(), Passer("pass")])
     game.enter_play(0, cid("c"), zone="guard_post", active=True)
     play_turn(game)
     passed = game.log.of_kind("turn_passed")
     assert [(e["player"], e.step, e["rule"]) for e in passed] == [(0, "main_phase", "41.5")]
-    skipped = game.log.of_kind("step_skipped")
-    assert [(e["hook"], e["rule"]) for e in skipped] == [("combat_phase", "41.5")]
-    assert not game.log.of_kind("attack")
-    assert started_hooks(game)[-5:] == ["main_phase"] + END_HOOKS
+    # the opponent passed the main phase without acting, and combat still opened for him
+    asked = [(e.step, e["player"]) for e in game.log.of_kind("decision")
+             if e["decision"] == "action" and e.step in ("main_phase", "combat_phase")]
+    assert asked == [("main_phase", 0), ("main_phase", 1), ("combat_phase", 1)]
+    assert not game.log.of_kind("attack")  # the active player does not act after his pass
+    assert started_hooks(game)[-6:] == ["main_phase", "combat_phase"] + END_HOOKS
+
+
+def test_41_5_an_ability_usable_only_in_combat_is_offered_to_the_opponent_after_the_pass():
+    ambusher = creature("ambusher", 1, 3, abilities=[{
+        "kind": "activated", "timing": "combat_phase", "cost": {"vp": 1},
+        "effect": {"do": "damage", "amount": 2, "target": "opponent"}}])
+    p1 = scripted("pass", "use tt:ambusher#1:0", only=("action",))
+    game = game_with([ambusher], agents=[Passer(), p1])
+    game.enter_play(1, cid("ambusher"), active=True)
+    game.players[1].vp = 1
+    play_turn(game)
+    used = [(e.step, e["controller"]) for e in game.log.of_kind("resolving")
+            if e["item"].startswith("tt:ambusher")]
+    assert used == [("combat_phase", 1)]
+    assert game.players[0].hp == 18
 
 
 def test_41_5_opponent_may_act_in_the_current_and_remaining_phases():
@@ -290,17 +307,28 @@ def test_41_7_clock_counts_the_turn_closed_when_the_active_player_signals(fake_t
     assert closed[0].seq < game.log.of_kind("turn_ended")[0].seq  # end stages still followed
 
 
-def test_41_7_without_an_explicit_signal_the_clock_closes_after_end_stage_1(fake_time):
-    tick = lambda seconds: item(f"wait {seconds}", lambda g: fake_time.advance(seconds),  # noqa
-                                controller=0)
-    plugins = [
-               item_plugin("end_stage1", lambda g: [tick(7)]),
-               item_plugin("end_stage3", lambda g: [tick(100)])]
-    game = game_with(plugins=plugins, agents=[Passer("pass"), Passer("pass")],
-                     clock=GameClock(time_source=fake_time))
+class Thinker(Passer):
+    """Passes (never the whole turn) after thinking ``seconds`` on every decision."""
+
+    def __init__(self, clock_time: FakeTime, seconds: float) -> None:
+        super().__init__("pass")
+        self.clock_time, self.seconds = clock_time, seconds
+
+    def choose(self, game, decision):
+        self.clock_time.advance(self.seconds)
+        return super().choose(game, decision)
+
+
+def test_41_7_without_an_explicit_signal_his_last_pass_closes_the_turn(fake_time):
+    # P0 passes main and combat after 2 s each; P1 thinks 30 s before each of his passes.  The
+    # clock stops at P0's last pass (combat): P1's thinking after it is not charged to him.
+    agents = [Thinker(fake_time, 2), Thinker(fake_time, 30)]
+    game = game_with(agents=agents, clock=GameClock(time_source=fake_time))
     play_turn(game)
-    assert game.clock.turn_times == {1: 7}  # [D] passing end stage 1 is the signal
-    assert [e.step for e in game.log.of_kind("clock_closed")] == ["end_stage1"]
+    assert game.clock.turn_times == {1: 2 + 30 + 2}
+    # the clock knows it only once end stage 1 left him nothing more to decide
+    assert [(e.step, e["rule"]) for e in game.log.of_kind("clock_closed")] == [
+        ("end_stage1", "41.7")]
 
 
 def test_41_7_clock_time_never_reaches_the_log():

@@ -136,11 +136,13 @@ def test_41_5_opponent_may_still_act_in_the_current_phase_after_the_pass():
     assert used == ["main_phase"]
 
 
-def test_41_5_no_action_after_the_pass_skips_to_the_end_of_turn_phase():
-    # P1 acted before the pass but not after it: the combat phase is skipped.
-    game, agents = _passing_game(["use guard", "pass turn"], ["use tt:tapper", "pass"])
+def test_41_5_acting_before_the_pass_does_not_cost_the_opponent_the_remaining_phases():
+    # P1 acted before the pass but not after it: the combat phase still opens for him alone.
+    game, agents = _passing_game(["use guard", "pass turn"], ["use tt:tapper", "pass", "pass"])
     play_turn(game)
-    assert [e["hook"] for e in game.log.of_kind("step_skipped")] == ["combat_phase"]
+    combat = [labels for hook, labels in agents[1].offered if hook == "combat_phase"]
+    assert len(combat) == 1 and "pass" in combat[0]
+    assert not [hook for hook, _ in agents[0].offered if hook == "combat_phase"]
 
 
 def test_4_11_7_a_phase_ends_only_on_the_active_players_pass_then_his_opponents():

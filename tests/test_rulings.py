@@ -296,7 +296,7 @@ def test_41_4_ruling13_non_active_players_creatures_keep_their_defence_bonus():
 @pytest.mark.parametrize("opponent_acts", [False, True])
 def test_41_5_ruling14_after_active_pass_opponent_may_act_else_end_phase(opponent_acts):
     zap = spell("zap", [{"do": "damage", "amount": 1, "target": "opponent"}], instant=True)
-    script = ["play tt:zap", "pass", "play tt:zap"] if opponent_acts else ["pass"]
+    script = ["play tt:zap", "pass", "play tt:zap"] if opponent_acts else ["pass", "pass"]
     game = game_with([zap], agents=[Passer(), scripted(*script, only=("action",))])
     game.players[1].hand += [cid("zap"), cid("zap")]
     game.players[1].vp = 2
@@ -306,9 +306,12 @@ def test_41_5_ruling14_after_active_pass_opponent_may_act_else_end_phase(opponen
         assert [e.step for e in game.log.of_kind("card_played")] == ["main_phase",
                                                                      "combat_phase"]
         assert game.players[0].hp == 18
-    else:
-        assert [e["hook"] for e in game.log.of_kind("step_skipped")] == ["combat_phase"]
-        assert hooks[hooks.index("main_phase") + 1] == "end_stage1"
+    else:  # each remaining action phase opened for him alone; he acted in none
+        assert hooks[hooks.index("main_phase"):hooks.index("main_phase") + 3] == [
+            "main_phase", "combat_phase", "end_stage1"]
+        asked = [e["player"] for e in game.log.of_kind("decision")
+                 if e.step == "combat_phase" and e["decision"] == "action"]
+        assert asked == [1]
 
 
 # 15 ------------------------------------------------------------------------------------------

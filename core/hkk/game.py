@@ -117,6 +117,8 @@ class Game:
                     f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
             offered = decision.options[decision.options.index(chosen)]
         chosen = offered
+        if player == self.active:
+            self.clock.active_decided(self)  # 41.7: his last decision may be his signal
         self.emit("decision", player=player, decision=kind, choice=chosen.label,
                   options=len(options), rule=rule)
         return chosen

@@ -55,7 +55,6 @@ class Turn:
     def __init__(self, game: Game, *, start: bool = True) -> None:
         self.game = game
         self.index = 0  # the next step to run
-        self.skip_actions = False  # 41.5
         if start:  # start=False: the caller already called start_turn
             start_turn(game)
 
@@ -69,16 +68,12 @@ class Turn:
         steps = game.turn_steps
         step = steps[self.index]
         self.index += 1
-        if step.mode is Mode.ACTIONS and self.skip_actions:
-            game.emit("step_skipped", hook=step.hook, rule="41.5")
-        else:
-            acted_after_pass = run_step(game, step)
-            # 41.5: once the active player passed the turn, an opponent who does not act lets
-            # play continue from the end-of-turn phase.
-            if step.mode is Mode.ACTIONS and game.turn_passed and not acted_after_pass:
-                self.skip_actions = True
-            if step.hook == "end_stage1":
-                game.clock.close_turn(game, rule="41.7")  # [D] implicit signal
+        # 41.5: after the active player passed the turn, every remaining action phase still
+        # opens for his opponent (run_actions asks only him); play moves on when he passes.
+        run_step(game, step)
+        if step.hook == "end_stage1":
+            # 41.7 [D] D-41.7-last-pass: without an explicit signal his last pass was it
+            game.clock.close_turn(game, rule="41.7")
         following = steps[self.index].phase if self.index < len(steps) else None
         if following != step.phase:
             close_offers(game, step.phase)

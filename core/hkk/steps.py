@@ -157,21 +157,19 @@ def run_alternating(game: Game, step: Step) -> None:
                         "of alternation; an ability without cost or limit repeats forever")
 
 
-def run_actions(game: Game, step: Step) -> bool:
+def run_actions(game: Game, step: Step) -> None:
     """Players act in turn, the active player first (4.11.6).  The phase ends when both have
     passed, the active player first: his pass, then his opponent's (4.11.7); an action by
     either reopens it.  An action: play a card from hand (8.1), use an activated ability or an
     action a rules plugin offers, extract monster components.  The active player may pass for
-    the whole turn (41.5): from then on only his opponent acts, in this phase and the ones left.
-    Returns whether the opponent acted after such a pass (41.5: if not, play goes on from the
-    end-of-turn phase)."""
+    the whole turn (41.5): from then on only his opponent acts, in this phase and in every
+    action phase left; each ends when the opponent passes."""
     active = game.active
     player = active
     active_passed = False
-    acted_after_turn_pass = False
     for _ in range(game.rulings.max_items_per_step):
         if game.over:
-            return acted_after_turn_pass
+            return
         if player == active and game.turn_passed:  # 41.5: he does not act any more
             active_passed = True
             player = game.opponent(player)
@@ -187,11 +185,10 @@ def run_actions(game: Game, step: Step) -> bool:
             else:
                 game.emit("passed", player=player, rule="4.11.7")
             if player != active and active_passed:
-                return acted_after_turn_pass  # 4.11.7: the active player's pass, then his
+                return  # 4.11.7: the active player's pass, then his opponent's
             active_passed = active_passed or player == active
         else:
             active_passed = False
-            acted_after_turn_pass = acted_after_turn_pass or game.turn_passed
             choice.value(game)
             after_resolution(game, step)
         player = game.opponent(player)
