@@ -42,17 +42,22 @@ DURATIONS = ["permanent", "until_end_of_turn", "this_turn", "until_preparation"]
 @st.composite
 def boards(draw, timing: str):
     """Creature cards c0..c3, their controllers, damage already taken, defence bonuses, and an
-    optional automatic ability at ``timing`` on each."""
+    optional automatic ability at ``timing`` on each.  Card data may not time an automatic
+    ability on end stage 4 (41.2), but a set's plugin may add items there: for that timing the
+    effect is kept on the board (``"moment_effect"``) for the test to contribute as a plugin."""
     defs, board = [], []
+    in_card_data = timing != "end_stage4"
     for i in range(N_CREATURES):
         hp = draw(st.integers(1, 4))
         ability = draw(st.none() | st.sampled_from(CARD_EFFECTS))
-        abilities = [{"kind": "automatic", "timing": timing, "effect": ability}] if ability else []
+        abilities = ([{"kind": "automatic", "timing": timing, "effect": ability}]
+                     if ability and in_card_data else [])
         defs.append(creature(f"c{i}", draw(st.integers(0, 3)), hp, components=1,
                              abilities=abilities))
         board.append({"card": cid(f"c{i}"), "controller": draw(st.integers(0, 1)),
                       "damage": draw(st.integers(0, hp - 1)),
-                      "bonus": draw(st.integers(0, 2))})
+                      "bonus": draw(st.integers(0, 2)),
+                      "moment_effect": None if in_card_data else ability})
     return defs, board
 
 

@@ -394,7 +394,8 @@ abilities = st.one_of(
     st.fixed_dictionaries({
         "kind": st.just("automatic"), "optional": st.booleans(), "effect": effects,
         "timing": st.sampled_from([t for t in CARD_TIMINGS + ("on_enter",) if t not in (
-            "main_phase", "combat_phase", "end_stage2", "prep_stage1")]),
+            "main_phase", "combat_phase", "end_stage1", "end_stage2", "end_stage3", "end_stage4",
+            "prep_stage1")]),
     }),
     # 29.4.5: stage 1 carries only VP-regeneration modifiers
     st.fixed_dictionaries({"kind": st.just("automatic"), "timing": st.just("prep_stage1"),

@@ -73,13 +73,11 @@ def test_custom_effect_gets_targets_chosen_by_the_engine():
     assert seen == [([b.uid for b in bears], 3)]
 
 
-def test_41_1_optional_automatic_ability_is_used_at_most_once():
-    bard = creature("bard", abilities=[{"kind": "automatic", "timing": "end_stage1",
-                                        "optional": True,
-                                        "effect": {"do": "heal", "amount": 1,
-                                                   "target": "controller"}}])
-    game = game_with([bard])  # first-legal agents: they use whatever is offered
-    game.enter_play(0, cid("bard"))
+def test_41_1_a_plugins_optional_automatic_item_is_used_at_most_once():
+    # card data may not time an automatic ability on end stage 1 (41.2); a plugin may
+    bard = item_plugin("end_stage1", lambda game: [item(
+        "bard", lambda g: g.heal(g.players[0], 1), controller=0, optional=True)])
+    game = game_with([], plugins=[bard])  # first-legal agents: they use whatever is offered
     run_until(game, "end_stage1", inclusive=True)
     assert len(game.log.of_kind("player_healed")) == 1
 

@@ -78,8 +78,8 @@ def test_41_1_players_alternate_in_end_stage_1_active_player_first():
 def test_41_1_cost_free_unconditional_ability_must_be_used_costly_or_may_is_optional():
     defs = [creature("must", abilities=[end_ability({"do": "draw", "count": 1})]),
             creature("costly", abilities=[end_ability({"do": "draw", "count": 1}, vp=1)]),
-            creature("may", abilities=[auto("end_stage1", {"do": "gain_components", "count": 1},
-                                            optional=True)])]
+            creature("may", abilities=[end_ability({"do": "gain_components", "count": 1},
+                                                   optional=True)])]
     agents = [Passer("pass"), Passer("pass")]
     game = game_with(defs, agents=agents)
     game.enter_play(0, cid("must"), active=True)
@@ -121,6 +121,23 @@ def test_41_2_every_automatic_end_of_turn_effect_is_carried_out_none_declined():
     assert {e["decision"] for e in decisions} == {"order"}  # nobody was asked "use?"
     # [D] D-orderer: the active player orders them, as in 29.4.1
     assert {(e["player"], e["rule"]) for e in decisions} == {(1, "D-orderer")}
+
+
+def test_41_2_a_plugins_optional_item_cannot_be_declined_in_end_stage_2():
+    from hkk.pending import ACTIVATED, Usage
+
+    tribute = item_plugin("end_stage2", lambda game: [
+        item("tribute", lambda g: g.gain_vp(1, 1), controller=1, optional=True),
+        item("toll", lambda g: g.gain_components(1, 1), controller=1, kind=ACTIVATED,
+             usage=Usage(per_turn=5))])
+    decline = lambda d: next((o for o in d.options if o.label == "decline"), None)  # noqa
+    agents = [Passer(), scripted(decline, decline, decline)]
+    game = game_with([], plugins=[tribute], agents=agents)
+    start_turn(game)
+    run_step(game, step_named("end_stage2"))
+    assert sorted(e["item"] for e in game.log.of_kind("resolving")) == ["toll", "tribute"]
+    assert (game.players[1].vp, game.players[1].components) == (1, 1)  # each happened once
+    assert not [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
 
 
 # -- 41.3 ------------------------------------------------------------------------------------

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until
+from helpers import Passer, Wants, cid, creature, game_with, item, item_plugin, run_until
 
 from hkk.cards.loader import parse_card_data
 from hkk.errors import CardDataError
+from hkk.pending import ACTION, Usage
 from hkk.runner import play_turn
 
 
@@ -189,18 +190,25 @@ def test_d_hp_check_after_each_enters_play_effect():
     assert [e["card"] for e in game.log.of_kind("died")] == [cid("x")]
 
 
-def test_41_3_damage_from_the_end_stage_4_moment_is_restored_next_stage_3():
+def test_41_3_only_what_was_damaged_during_this_turn_is_restored():
+    # A plugin's end-stage-4 hit in turn 1 (no stage 3 follows it), a main-phase hit in turn 2:
+    # turn 2's stage 3 restores only the creature damaged "a kör folyamán" (41.3).
     hit = {}
     late = item_plugin("end_stage4", lambda game: [item(
-        "late hit", lambda g: g.damage(hit["p"], 2), controller=0, key=("late",))]
-        if game.turn == 1 else [])
-    game = game_with([creature("victim", 1, 4)], plugins=[late], agents=[Passer(), Passer()])
-    hit["p"] = game.enter_play(1, cid("victim"))
+        "late hit", lambda g: g.damage(hit["old"], 2), controller=0)] if game.turn == 1 else [])
+    now = item_plugin("main_phase", lambda game: [item(
+        "hit", lambda g: g.damage(hit["new"], 2), controller=1, kind=ACTION,
+        usage=Usage(per_turn=1))] if game.turn == 2 else [])
+    game = game_with([creature("victim", 1, 4)], plugins=[late, now],
+                     agents=[Passer(), Wants("use hit")])
+    hit["old"] = game.enter_play(1, cid("victim"))
+    hit["new"] = game.enter_play(0, cid("victim"))
     play_turn(game)
-    assert game.hp(hit["p"]) == 2
     play_turn(game)
-    assert game.hp(hit["p"]) == 4
-    assert [e.turn for e in game.log.of_kind("restored")] == [2]
+    assert [(e["uid"], e.turn) for e in game.log.of_kind("damaged")] == [
+        (hit["old"].uid, 1), (hit["new"].uid, 2)]
+    assert (game.hp(hit["old"]), game.hp(hit["new"])) == (2, 4)
+    assert [(e["uid"], e.turn) for e in game.log.of_kind("restored")] == [(hit["new"].uid, 2)]
 
 
 @pytest.mark.parametrize("vp, used", [(0, False), (5, True)])

@@ -17,6 +17,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parent))
+from helpers import Passer, item, item_plugin  # noqa: E402
+
 import hkk
 import pytest
 from hkk import Engine, FirstLegalAgent
@@ -24,7 +27,7 @@ from hkk.cards.interpret import EffectContext
 from hkk.cards.loader import load_set_cards, load_set_decks
 from hkk.cards.model import ActivatedAbility, AutomaticAbility, StaticAbility
 from hkk.phases import CARD_TIMINGS, DEFAULT_TURN
-from hkk.runner import after_resolution, run_step, start_turn
+from hkk.runner import Turn, after_resolution, run_step, start_turn
 from hkk.sets.manifest import parse_manifest
 from hkk.state import Permanent
 
@@ -128,7 +131,8 @@ def test_alap_has_30_cards_with_hungarian_names() -> None:
 def test_alap_uses_every_timing_duration_ability_kind_and_limit() -> None:
     found = abilities(ALAP_CARDS)
     timings = {a.timing for a in found if not isinstance(a, StaticAbility)}
-    assert timings == set(CARD_TIMINGS) | {"on_enter"}
+    # no card ability of either kind may be timed on end stages 3 and 4 (41.2-41.4)
+    assert timings == set(CARD_TIMINGS) - {"end_stage3", "end_stage4"} | {"on_enter"}
     assert {type(a) for a in found} == {StaticAbility, AutomaticAbility, ActivatedAbility}
     assert any(isinstance(a, ActivatedAbility) and a.timing == "prep_stage2"
                and a.usable_in_preparation for a in found)
@@ -436,3 +440,35 @@ def test_installed_sets_are_discovered() -> None:
                                                          "prep_stage2"]
     game = engine.play(["mereg:mocsar", "alap:tuz"], seed=1)
     assert game.winner is not None
+
+
+# -- an Ép check settles the board (29.4.10, D-hp-check, 41.4) ----------------------------------
+
+@pytest.mark.parametrize("hook, rule", [("prep_stage2", "29.4.10"), ("end_stage2", "D-hp-check"),
+                                        ("end_stage4", "41.4")])
+def test_29_4_10_an_hp_check_repeats_until_a_death_that_takes_a_bonus_leaves_nobody_at_0(
+        hook, rule):
+    # Jégóriás gives each creature of its controller +1 Ép (itself too: 6 Ép).  Two Vízimanós
+    # (1 Ép) live on it: one damaged 1, one with 1 poison counter (121.1).  When Jégóriás dies,
+    # both are left at Ép 1 - 1 = 0 / poison 1 >= Ép 1, and die in the same check.
+    target = {}
+    hitter = item_plugin(hook, lambda game: [item("hit", lambda g: g.damage(target["giant"], 6))]
+                         if game.turn == 1 else [])
+    engine = Engine(ALL_CARDS, decks=DECKS, plugins=[mereg, hitter])
+    game = engine.new_game([["alap:vizimano"] * 10] * 2, agents=[Passer(), Passer()])
+    target["giant"] = game.enter_play(1, "alap:jegorias", active=True)
+    damaged = game.enter_play(1, "alap:vizimano", active=True)
+    poisoned = game.enter_play(1, "alap:vizimano", active=True)
+    game.damage(damaged, 1)
+    game.add_counters(poisoned, "poison", 1)
+    Turn(game).finish()  # player 0's turn: the creatures' controller is not active
+    if hook == "end_stage4":
+        assert len(game.creatures(1)) == 3  # nothing is checked after stage 4 (41.4)
+        Turn(game)  # the deferred check opens the next turn
+    checks = [e for e in game.log.of_kind("hp_check") if e["dead"]]
+    assert [(e["rule"], e["dead"], e.get("round")) for e in checks] == [
+        (rule, [target["giant"].uid], None), (rule, [damaged.uid, poisoned.uid], 2)]
+    assert not game.creatures(1)
+    died = {e["uid"]: (e["cause"], e["rule"]) for e in game.log.of_kind("died")}
+    assert died == {target["giant"].uid: ("hp", rule), damaged.uid: ("hp", rule),
+                    poisoned.uid: ("poison", "121.1")}

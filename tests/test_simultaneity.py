@@ -12,6 +12,8 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from helpers import Passer, creature, game_with, item_plugin, run_until, step_named
+from hkk.cards.interpret import ability_item
+from hkk.cards.model import AutomaticAbility
 from hkk.pending import Pending
 from hkk.runner import run_step, start_turn
 from strategies import scenarios
@@ -51,10 +53,22 @@ def _maker(index, what, controller, card, amount):
     return lambda game: [Pending(f"item{index}", apply, controller=controller)]
 
 
+def _moment_abilities(hook, board):
+    """A set's plugin giving creatures an automatic effect at ``hook`` (card data may not time
+    one on end stage 4, 41.2; plugins may), made as the engine makes card abilities."""
+    effects = {spot["card"]: AutomaticAbility(timing="end_stage2", effect=spot["moment_effect"])
+               for spot in board if spot.get("moment_effect")}
+
+    def make(game):
+        return [ability_item(perm, 0, effects[perm.card.id])
+                for perm in game.permanents.values() if perm.card.id in effects]
+    return [item_plugin(hook, make)] if effects else []
+
+
 def build(scenario, hook, entry_order, effect_order, plugin_order):
     (defs, board), effects, items = scenario
-    game = game_with(defs, plugins=_plugins(hook, items, plugin_order),
-                     agents=[Passer(), Passer()])
+    plugins = _plugins(hook, items, plugin_order) + _moment_abilities(hook, board)
+    game = game_with(defs, plugins=plugins, agents=[Passer(), Passer()])
     for i in entry_order:
         spot = board[i]
         perm = game.enter_play(spot["controller"], spot["card"], active=True)
@@ -182,10 +196,14 @@ LIMITED = [
 
 
 def _limited_game(hook, effects, entry_order):
+    # at end stage 4 the abilities come from a set's plugin (card data may not time them there)
+    in_data = hook != "end_stage4"
     defs = [creature(f"c{i}", 0, 5, abilities=[{"kind": "automatic", "timing": hook,
-                                                "effect": effect}])
+                                                "effect": effect}] if in_data else [])
             for i, effect in enumerate(effects)]
-    game = game_with(defs, agents=[Passer(), Passer()])
+    board = [{"card": f"tt:c{i}", "moment_effect": None if in_data else effect}
+             for i, effect in enumerate(effects)]
+    game = game_with(defs, agents=[Passer(), Passer()], plugins=_moment_abilities(hook, board))
     for i in entry_order:
         game.enter_play(0, f"tt:c{i}", active=False)
     game.players[0].vp = game.players[0].components = 1

@@ -6,6 +6,7 @@ order in which things happen is the runner's business (:mod:`hkk.runner`).
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -257,21 +258,34 @@ class Game:
 
     def check_hp(self, rule: str, *, components: bool = True) -> list[Permanent]:
         """Every permanent at 0 Ép (Sp) or below goes to the graveyard, and every one a
-        ``lethal`` hook names (all found first, then all destroyed: one check)."""
+        ``lethal`` hook names: all found first, then all destroyed, one round.  A death can take
+        a static bonus away from others (e.g. "+1 Ép to your creatures"), so the check repeats
+        until a round finds nobody: the board is settled when it ends.  Each further round is
+        logged as an ``hp_check`` with its ``round``."""
         hp = self.hp
-        dead = [p for p in self.permanents.values() if hp(p) <= 0]
-        doomed = self._lethal(dead) if self._lethal_impls() else []
-        if not (dead or doomed):  # the common case
-            self.emit("hp_check", rule=rule, dead=[])
-            self.check_players()
-            return dead
-        self.emit("hp_check", rule=rule, dead=[p.uid for p in dead] + [p.uid for p, _ in doomed])
-        for perm in dead:
-            self.destroy(perm, "hp", rule=rule, components=components)
-        for perm, why in doomed:
-            self.destroy(perm, why.cause, rule=why.rule, components=components and why.components)
+        lethal = bool(self._lethal_impls())
+        died: list[Permanent] = []
+        for round_ in itertools.count(1):
+            dead = [p for p in self.permanents.values() if hp(p) <= 0]
+            doomed = self._lethal(dead) if lethal else []
+            if not (dead or doomed):
+                if round_ == 1:  # the common case: one empty check
+                    self.emit("hp_check", rule=rule, dead=[])
+                break
+            uids = [p.uid for p in dead] + [p.uid for p, _ in doomed]
+            if round_ == 1:
+                self.emit("hp_check", rule=rule, dead=uids)
+            else:
+                self.emit("hp_check", rule=rule, dead=uids, round=round_)
+            for perm in dead:
+                self.destroy(perm, "hp", rule=rule, components=components)
+            for perm, why in doomed:
+                self.destroy(perm, why.cause, rule=why.rule,
+                             components=components and why.components)
+            died += dead
+            died += [p for p, _ in doomed]
         self.check_players()
-        return dead + [p for p, _ in doomed]
+        return died
 
     def _lethal_impls(self) -> list[Any]:
         impls = self.hook_impls.get("lethal")
@@ -319,7 +333,7 @@ class Game:
         if target.uid not in self.permanents:
             return
         target.damage_taken += amount
-        target.damaged_since_restore = True
+        target.damaged_turn = self.turn
         self.emit("damaged", uid=target.uid, card=target.card.id, amount=amount, source=source,
                   hp=self.hp(target))
 
@@ -337,7 +351,6 @@ class Game:
 
     def restore(self, perm: Permanent, rule: str) -> None:
         """Back to max Ép / Sp (41.3)."""
-        perm.damaged_since_restore = False
         if perm.damage_taken:
             perm.damage_taken = 0
             self.emit("restored", uid=perm.uid, card=perm.card.id, hp=self.hp(perm), rule=rule)

@@ -46,6 +46,8 @@ class Step:
     starts_waiting_effects: bool = False
     #: The active player's creatures lose their defence bonus here (41.4).
     defence_bonus_lost: bool = False
+    #: Every item happens, once: an ``optional`` flag is not honoured, nobody is asked (41.2).
+    mandatory: bool = False
     rules: tuple[str, ...] = ()
 
     @property
@@ -75,7 +77,7 @@ DEFAULT_TURN: tuple[Step, ...] = (
     Step(MAIN, 1, "main_phase", Mode.ACTIONS, hand_play=True, rules=("4.11.6", "41.5")),
     Step(COMBAT, 1, "combat_phase", Mode.ACTIONS, rules=("33", "41.5")),
     Step(END, 1, "end_stage1", Mode.ALTERNATING, rules=("41.1",)),
-    Step(END, 2, "end_stage2", Mode.ORDERED, rules=("41.2",)),
+    Step(END, 2, "end_stage2", Mode.ORDERED, mandatory=True, rules=("41.2",)),
     Step(END, 3, "end_stage3", Mode.ORDERED, rules=("41.3",)),
     Step(END, 4, "end_stage4", Mode.SIMULTANEOUS, hp_check=False,
          ends=frozenset({"until_end_of_turn", "this_turn"}), ends_created=True,

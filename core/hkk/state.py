@@ -41,7 +41,7 @@ class Permanent:
     """A creature or a building in play."""
 
     __slots__ = ("uid", "card", "kind", "owner", "controller", "zone", "active", "damage_taken",
-                 "defence_bonus", "counters", "base_damage", "base_hp", "damaged_since_restore",
+                 "defence_bonus", "counters", "base_damage", "base_hp", "damaged_turn",
                  "entered_turn", "mods", "hp_stat")
 
     def __init__(self, uid: int, card: Any, owner: int, zone: str, turn: int) -> None:
@@ -59,9 +59,9 @@ class Permanent:
         # a building's Sp plays the part of a creature's Ép (41.3)
         self.base_hp: int = card.hp if card.kind == "creature" else card.sp
         self.hp_stat = "hp" if card.kind == "creature" else "sp"
-        #: Damaged since its last restoration (41.3); damage dealt after end stage 3 (in the
-        #: end-stage-4 moment) is restored in the next turn's stage 3 (D-restore-scope).
-        self.damaged_since_restore = False
+        #: The turn it was last damaged in (0: never); 41.3 restores what was damaged "during
+        #: the turn".
+        self.damaged_turn = 0
         self.entered_turn = turn
         #: Sum of the modifiers of the effects in force on it, by stat; kept up to date as
         #: effects start and end (a cache of the derivation, never a stored current value).

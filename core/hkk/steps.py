@@ -77,7 +77,8 @@ def run_ordered(game: Game, step: Step) -> None:
     """Collect → order → resolve → check, until nothing is left (29.4.1 and the like).
 
     Mandatory items must all happen; optional ones are offered to their controllers, and a
-    declined item is not offered again in this step."""
+    declined item is not offered again in this step.  In a mandatory step (41.2) every item
+    happens once, whatever its flag says."""
     finished: set[tuple] = set()  # automatic items resolved and items declined this step
     wanted: set[tuple] = set()
     limit = game.rulings.max_items_per_step
@@ -87,7 +88,7 @@ def run_ordered(game: Game, step: Step) -> None:
             key = item.key
             if key in finished or not usable(game, item, step):
                 continue
-            if item.optional and key not in wanted:
+            if item.optional and not step.mandatory and key not in wanted:
                 if not _wants(game, item, step):
                     finished.add(key)
                     continue
@@ -102,7 +103,7 @@ def run_ordered(game: Game, step: Step) -> None:
             item = game.decide(orderer, "order", [Option(i.label, i) for i in ready],
                                prompt="Which happens next?", rule=_order_rule(step)).value
         wanted.discard(item.key)
-        if item.kind not in (ACTIVATED, ACTION):
+        if item.kind not in (ACTIVATED, ACTION) or step.mandatory:
             finished.add(item.key)
         resolve(game, item)
         after_resolution(game, step)

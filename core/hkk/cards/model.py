@@ -342,6 +342,14 @@ class StaticAbility(BaseModel):
         return self
 
 
+_END_STAGE_USE = {
+    "end_stage1": "abilities the players use (41.1; an activated ability, optional = true "
+                  "for a conditional text)",
+    "end_stage3": "restoring damaged creatures and buildings (41.3)",
+    "end_stage4": "the moment effects end (41.4)",
+}
+
+
 class AutomaticAbility(BaseModel):
     """Fires by itself at its timing.  Never has a cost (133.1), so there is no ``cost`` field."""
 
@@ -371,6 +379,12 @@ class AutomaticAbility(BaseModel):
         if timing in ("main_phase", "combat_phase"):
             raise _invalid(f"automatic abilities trigger at a moment; '{timing}' is an action "
                            "window, use an activated ability or another timing")
+        # 41.2: what happens automatically at the end of the turn happens in end stage 2.
+        # Stage 1 is for abilities players use (41.1), stage 3 only restores (41.3), and stage
+        # 4's moment is followed by no Ép check and no restoring (41.4).
+        if timing in ("end_stage1", "end_stage3", "end_stage4"):
+            raise _invalid(f"automatic end-of-turn abilities happen in end stage 2 (41.2); "
+                           f"'{timing}' is for {_END_STAGE_USE[timing]}: use timing end_stage2")
         return timing
 
     @model_validator(mode="after")
@@ -390,8 +404,9 @@ class AutomaticAbility(BaseModel):
         # 41.2: end-of-turn automatic effects happen regardless of the players' decisions;
         # a "may" ability at the end of the turn belongs to end stage 1 (41.1).
         if self.optional and self.timing == "end_stage2":
-            raise _invalid("an automatic end_stage2 ability cannot be optional (41.2); "
-                           "use timing end_stage1 for a \"may\" ability")
+            raise _invalid("an automatic end_stage2 ability cannot be optional (41.2); write a "
+                           "conditional end-of-turn text as an activated ability timed "
+                           "end_stage1 with optional = true (41.1)")
         return self
 
 

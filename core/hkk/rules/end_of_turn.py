@@ -1,6 +1,4 @@
-"""End stage 3 (41.3): creatures and buildings damaged during the turn return to max Ép / Sp
-(and [D] D-restore-scope: damage from the end-stage-4 moment of the turn before, which no stage
-3 has restored yet).
+"""End stage 3 (41.3): creatures and buildings damaged during the turn return to max Ép / Sp.
 Stages 1, 2 and 4 are the runner's (41.1, 41.2, 41.4)."""
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ if TYPE_CHECKING:
 
 def _restore(game: Game, item: Pending, bound: object) -> None:
     for perm in list(game.permanents.values()):
-        if perm.damaged_since_restore:
+        if perm.damaged_turn == game.turn:  # 41.3: "a kör folyamán"
             game.restore(perm, rule="41.3")
 
 
