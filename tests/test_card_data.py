@@ -459,3 +459,17 @@ def test_41_2_optional_end_stage2_automatic_ability_is_rejected():
                                       "effect": {"do": "draw", "count": 1}}]}]}
     with pytest.raises(CardDataError, match=r"cards\[0\]\.abilities\[0\].*41\.2"):
         parse_card_data("tt", "cards/x.toml", data)
+
+
+@pytest.mark.parametrize("timing, stage_rule", [("end_stage1", "41.1"), ("end_stage3", "41.3"),
+                                                ("end_stage4", "41.4")])
+def test_41_2_automatic_end_of_turn_abilities_are_refused_outside_end_stage_2(timing, stage_rule):
+    error = error_of(with_ability(f'kind = "automatic"\ntiming = "{timing}"\n'
+                                  'effect = { do = "heal", amount = 1, target = "controller" }\n'))
+    assert error.field == "cards[0].abilities[0].timing"
+    assert "end stage 2 (41.2)" in str(error) and f"({stage_rule}" in str(error)
+    # the same ability timed on end stage 2 is what the rule asks for
+    [card] = parse_card_file("alap", FILE, with_ability(
+        'kind = "automatic"\ntiming = "end_stage2"\n'
+        'effect = { do = "heal", amount = 1, target = "controller" }\n'))
+    assert card.abilities[0].timing == "end_stage2"

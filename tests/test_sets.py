@@ -472,3 +472,31 @@ def test_29_4_10_an_hp_check_repeats_until_a_death_that_takes_a_bonus_leaves_nob
     died = {e["uid"]: (e["cause"], e["rule"]) for e in game.log.of_kind("died")}
     assert died == {target["giant"].uid: ("hp", rule), damaged.uid: ("hp", rule),
                     poisoned.uid: ("poison", "121.1")}
+
+
+def test_41_4_korallor_keeps_its_defence_bonus_through_the_opponents_turn():
+    # "Az ellenfeled körének elején +1 védekezés bónuszt kap, amelyet a saját köröd végéig
+    # megtart": only the active player's creatures lose their bonus in end stage 4 (41.4).
+    engine = Engine(ALL_CARDS, decks=DECKS, plugins=[mereg])
+    game = engine.new_game([["alap:vizimano"] * 10] * 2, agents=[Passer(), Passer()])
+    korallor = game.enter_play(1, "alap:korallor", active=True)
+    bonus_at = {}
+    turn = Turn(game)  # player 0's turn: Korallőr's controller is the opponent
+    turn.run_to("prep_stage2", inclusive=True)
+    bonus_at["opponent's turn, stage 2"] = korallor.defence_bonus
+    turn.run_to("combat_phase")
+    bonus_at["opponent's combat"] = korallor.defence_bonus
+    turn.finish()
+    bonus_at["after the opponent's turn"] = korallor.defence_bonus
+    turn = Turn(game)  # its controller's own turn: no new bonus, and it ends with the turn
+    turn.run_to("end_stage4")
+    bonus_at["own turn, before end stage 4"] = korallor.defence_bonus
+    turn.finish()
+    bonus_at["after its own turn"] = korallor.defence_bonus
+    assert bonus_at == {"opponent's turn, stage 2": 1, "opponent's combat": 1,
+                        "after the opponent's turn": 1, "own turn, before end stage 4": 1,
+                        "after its own turn": 0}
+    assert game.max_hp(korallor) == 4
+    lost = game.log.of_kind("defence_bonus_lost")
+    assert [(e["uid"], e.turn, e.step, e["rule"]) for e in lost] == [
+        (korallor.uid, 2, "end_stage4", "41.4")]
