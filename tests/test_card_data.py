@@ -473,3 +473,14 @@ def test_41_2_automatic_end_of_turn_abilities_are_refused_outside_end_stage_2(ti
         'kind = "automatic"\ntiming = "end_stage2"\n'
         'effect = { do = "heal", amount = 1, target = "controller" }\n'))
     assert card.abilities[0].timing == "end_stage2"
+
+
+def test_41_1_optional_is_documented_as_a_text_in_the_conditional_mood() -> None:
+    # Authors read the field's meaning in their editor, from `hkk schema`: "feltételes módú
+    # szövege" is broader than "may".
+    from hkk.cards.model import ActivatedAbility, AutomaticAbility
+
+    for model in (ActivatedAbility, AutomaticAbility):
+        described = model.model_json_schema()["properties"]["optional"]["description"]
+        assert "conditional mood" in described and "41.1" in described
+        assert "-hat/-het" in described and "ha akarod" in described

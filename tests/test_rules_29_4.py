@@ -129,19 +129,35 @@ def test_29_4_2_expiry_this_turn_start_and_beginning_of_turn_effects_are_one_mom
     assert moment["items"] == ["p0 item", "p1 item"] and moment["ends"] == ["until_preparation"]
 
 
-def test_29_4_2_creature_is_checked_once_after_the_whole_moment():
-    # 2 damage taken while a "+2 Ép until the preparation phase" buff held it at 2/4; a
-    # beginning-of-turn effect heals... nothing: the buff ends at the moment and it dies then.
-    game = game_with([creature("a", 1, 2, components=2)])
-    a = game.enter_play(0, cid("a"), active=True)
+@pytest.mark.parametrize("healed", [False, True])
+def test_29_4_2_creature_is_checked_once_after_the_whole_moment(healed):
+    # 2 damage taken while a "+2 Ép until the preparation phase" buff held it at 2/4.  At the
+    # moment the buff ends (Ép 0) and beginning-of-turn items happen: a scratch (1 damage) and,
+    # with ``healed``, a heal of 2.  One check after all of it: with the heal it lives (2/2 - 1).
+    target = {}
+    items = [item("scratch", lambda g: g.damage(target["a"], 1), controller=1)]
+    if healed:
+        items.append(item("mend", lambda g: g.heal(target["a"], 2), controller=0))
+    game = game_with([creature("a", 1, 2, components=2)],
+                     plugins=[item_plugin("prep_stage2_start", lambda game: list(items))])
+    a = target["a"] = game.enter_play(0, cid("a"), active=True)
     game.add_effect("hp", 2, "until_preparation", targets=[a])
     game.damage(a, 2)
     run_until(game, "prep_stage2_start", inclusive=True)
+    step = [e for e in game.log if e.step == "prep_stage2_start"]
+    checks = [i for i, e in enumerate(step) if e.kind == "hp_check"]
+    assert len(checks) == 1  # once ...
+    last_change = max(i for i, e in enumerate(step) if e.kind in ("damaged", "healed",
+                                                                   "effect_ended"))
+    assert checks[0] > last_change  # ... after the whole moment
     died = game.log.of_kind("died")
-    assert [(e["uid"], e.step, e["rule"]) for e in died] == [(a.uid, "prep_stage2_start",
-                                                               "29.4.10")]
-    assert died[0]["components_offered"] == 0  # 29.4.11
-    assert game.players[0].graveyard == [cid("a")]
+    if healed:
+        assert not died and game.hp(a) == 1
+    else:
+        assert [(e["uid"], e.step, e["rule"]) for e in died] == [
+            (a.uid, "prep_stage2_start", "29.4.10")]
+        assert died[0]["components_offered"] == 0  # 29.4.11
+        assert game.players[0].graveyard == [cid("a")]
 
 
 # -- 29.4.3 ----------------------------------------------------------------------------------
@@ -292,17 +308,41 @@ def test_29_4_7_card_data_refuses_a_stage_2_activated_ability_without_permission
         parse_card_data("tt", "cards/x.toml", {"cards": [bad]})
 
 
-def test_29_4_7_main_phase_ability_is_not_offered_in_the_preparation_phase():
-    agent = scripted()
-    game = game_with([creature("m", abilities=[{"kind": "activated", "timing": "main_phase",
-                                                "cost": {"vp": 1},
-                                                "effect": {"do": "draw", "count": 1}}])],
-                     agents=[agent, scripted()])
-    game.enter_play(0, cid("m"), active=True)
-    run_until(game, "main_phase")
-    assert not game.log.of_kind("resolving") or all(
-        e["card"] != cid("m") for e in game.log.of_kind("resolving"))
-    assert not [d for d in agent.seen if any(cid("m") in o for o in d.labels())]
+class Decliner(Passer):
+    """Declines every optional item it is asked about."""
+
+    def choose(self, game, decision):
+        if decision.kind == "use":
+            self.seen.append(decision)
+            return decision.options[-1]
+        return super().choose(game, decision)
+
+
+def test_29_4_7_an_ability_whose_text_orders_its_use_is_used_in_stage_2_without_asking():
+    ordered = {"kind": "activated", "timing": "prep_stage2", "must_use_in_preparation": True,
+               "cost": {"vp": 1}, "effect": {"do": "gain_components", "count": 1}}
+    allowed = dict(ordered, must_use_in_preparation=False, usable_in_preparation=True)
+    agent = Decliner()
+    game = game_with([creature("ordered", abilities=[ordered]),
+                      creature("allowed", abilities=[allowed])], agents=[agent, Passer()])
+    game.enter_play(0, cid("ordered"), active=True)
+    game.enter_play(0, cid("allowed"), active=True)
+    game.players[0].vp = 5
+    run_until(game, "prep_stage2", inclusive=True)
+    # the ordered one was used, once (29.4.9), though its controller declines whatever he may
+    assert [e["card"] for e in game.log.of_kind("resolving") if e.step == "prep_stage2"] == [
+        cid("ordered")]
+    assert game.players[0].components == 1
+    assert [d.labels()[0].split("#")[0] for d in agent.seen if d.kind == "use"] == [
+        f"use {cid('allowed')}"]
+
+
+def test_29_4_7_card_data_refuses_an_ordered_ability_outside_stage_2_or_optional():
+    for extra in ({"timing": "main_phase"}, {"timing": "prep_stage2", "optional": True}):
+        bad = creature("bad", abilities=[{"kind": "activated", "must_use_in_preparation": True,
+                                          "effect": {"do": "draw", "count": 1}, **extra}])
+        with pytest.raises(CardDataError, match="29.4.7"):
+            parse_card_data("tt", "cards/x.toml", {"cards": [bad]})
 
 
 # -- 29.4.8 ----------------------------------------------------------------------------------
@@ -345,15 +385,19 @@ def test_29_4_9_preparation_ability_may_be_attempted_once_per_turn_even_if_it_fa
 
 
 def test_29_4_9_the_attempt_is_counted_per_turn():
-    digger = creature("digger", abilities=[prep_ability({"do": "draw", "count": 1})])
+    # Both players can pay many times over, in their own preparation phases and in their
+    # opponent's (29.4.1: "whichever player wants to operate them"): one attempt each, per turn.
+    digger = creature("digger", abilities=[prep_ability({"do": "gain_components", "count": 1})])
     game = game_with([digger], agents=[Passer(), Passer()])
     game.enter_play(0, cid("digger"), active=True)
     game.enter_play(1, cid("digger"), active=True)
+    game.players[0].vp = game.players[1].vp = 10
     for _ in range(3):
         play_turn(game)
     uses = [(e.turn, e["controller"]) for e in game.log.of_kind("resolving")
             if e["card"] == cid("digger")]
-    assert uses == [(1, 0), (2, 1), (3, 0)]
+    assert sorted(uses) == [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]
+    assert [p.components for p in game.players] == [3, 3]
 
 
 # -- 29.4.10 ---------------------------------------------------------------------------------
@@ -419,3 +463,29 @@ def test_29_4_11_the_same_death_outside_stage_2_gives_components():
     play_turn(game)
     assert game.log.of_kind("died")[0]["components_offered"] == 3
     assert game.players[0].components == 3  # FirstLegalAgent extracts when asked
+
+
+# -- who is asked "use?" in stage 2; D-declined -------------------------------------------------
+
+def test_29_4_1_the_owner_is_asked_use_and_a_declined_item_is_not_offered_again():
+    # The active player orders (29.4.1), but whether a "may" item is used is its controller's
+    # choice - here the non-active player's.  He declines; two more items resolve after that
+    # (each a new collection), and he is not asked again in the step ([D] D-declined).
+    def make(game):
+        return [item("maybe", lambda g: g.gain_components(1, 5), controller=1, optional=True),
+                item("first", lambda g: None, controller=0),
+                item("second", lambda g: None, controller=0)]
+    declines = []
+
+    def decline(decision):
+        declines.append(decision.labels())
+        return decision.options[-1]
+    game = game_with(plugins=[item_plugin("prep_stage2", make)],
+                     agents=[Passer(), scripted(decline, decline, only=("use",))])
+    run_until(game, "prep_stage2", inclusive=True)
+    asked = [(e["player"], e["choice"]) for e in game.log.of_kind("decision")
+             if e["decision"] == "use"]
+    assert asked == [(1, "decline")]
+    assert declines == [["use maybe", "decline"]]
+    assert resolved(game, "prep_stage2") == ["first", "second"]
+    assert game.players[1].components == 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import Passer, Wants, cid, creature, game_with, item, item_plugin, run_until
+from helpers import Passer, Wants, cid, scripted, creature, game_with, item, item_plugin, run_until
 
 from hkk.cards.loader import parse_card_data
 from hkk.errors import CardDataError
@@ -158,7 +158,8 @@ def test_41_5_after_passing_the_turn_the_active_player_uses_no_optional_end_abil
                                           "cost": {"vp": 1},
                                           "effect": {"do": "damage", "amount": 2,
                                                      "target": "opponent"}}])
-    game = game_with([ender], agents=[Script(["pass turn"]), Passer()])
+    # after passing the turn he would use anything offered ("use"): he is offered nothing
+    game = game_with([ender], agents=[Script(["pass turn", "use"]), Passer()])
     game.enter_play(0, cid("ender"), active=True)
     game.players[0].vp = 5
     play_turn(game)
@@ -224,3 +225,27 @@ def test_29_4_2_plugin_activated_items_in_a_moment_are_checked_and_paid_for(vp, 
     resolved = "costly" in [e["item"] for e in game.log.of_kind("resolving")]
     assert resolved is used
     assert game.players[0].vp == vp + 1 - (2 if used else 0)  # +1 regenerated in stage 1
+
+
+@pytest.mark.parametrize("answers, used", [(["use"], ["first"]), (["decline"], ["second"])])
+def test_29_4_2_what_a_player_pays_for_at_one_moment_must_be_affordable_together(answers, used):
+    # Two 2-VP items at one moment and 3 VP (1 + 2 regenerated): he can pay for one, not both.
+    from hkk.pending import ACTIVATED, Price
+
+    def costly(label):
+        return item(label, lambda g: g.gain_components(0, 1), controller=0, kind=ACTIVATED,
+                    price=Price(vp=2), usable_in_preparation=True, optional=True)
+    plugin = item_plugin("prep_stage2_start", lambda game: [costly("first"), costly("second")])
+    script = [lambda d, a=a: next(o for o in d.options if o.label.startswith(a))
+              for a in answers + ["use"]]
+    game = game_with([], plugins=[plugin], agents=[scripted(*script), Passer()])
+    game.players[0].vp = 2
+    run_until(game, "prep_stage2_start", inclusive=True)
+    assert [e["item"] for e in game.log.of_kind("resolving")
+            if e.step == "prep_stage2_start"] == used
+    assert (game.players[0].vp, game.players[0].components) == (1, 1)
+    if used == ["first"]:  # the second was never offered: it no longer fit
+        dropped = game.log.of_kind("item_dropped")
+        assert [(e["item"], e["rule"]) for e in dropped] == [("second", "29.4.2")]
+        asked = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
+        assert len(asked) == 1

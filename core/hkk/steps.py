@@ -22,7 +22,7 @@ def run_simultaneous(game: Game, step: Step) -> None:
     the step's durations, the start of waiting effects, the loss of defence bonus and every item
     happen together.  Nothing triggers from the expiry; nothing is collected again."""
     items = [i for i in call_hook(game, step.hook) if usable(game, i, step)]
-    chosen = [i for i in items if not i.optional or _wants(game, i, step)]
+    chosen = _choose_for_moment(game, step, items)
     # choices are made against the state before the moment (29.4.2)
     bound = [(item, guarded(game, item, lambda i=item: i.bind(game, i))) for item in chosen]
     rule = step.rules[0] if step.rules else step.hook
@@ -48,6 +48,37 @@ def run_simultaneous(game: Game, step: Step) -> None:
     if step.ends_created:
         game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
     after_resolution(game, step)
+
+
+def _choose_for_moment(game: Game, step: Step, items: list[Pending]) -> list[Pending]:
+    """The items that happen at the moment.  All are paid for from the state before it
+    (29.4.2), so what one player pays for must be affordable together: in the stable order,
+    each optional item's controller says whether he uses it, and an item whose cost no longer
+    fits beside those already chosen is left out (``item_dropped``), mandatory or not
+    (D-moment-payments)."""
+    chosen = []
+    committed: dict[int, list[int]] = {}  # player -> [VP, components] already promised
+    sacrificed: set[int] = set()
+    for item in items:
+        price = item.price
+        paid = item.kind in (ACTIVATED, ACTION) and item.controller is not None and not price.free
+        if paid:
+            vp, components = committed.get(item.controller, (0, 0))
+            player = game.players[item.controller]
+            if (vp + price.vp > player.vp or components + price.components > player.components
+                    or (price.sacrifice_self and item.source.uid in sacrificed)):
+                game.emit("item_dropped", item=item.label, controller=item.controller,
+                          reason="cannot be paid together with the moment's other items",
+                          rule="29.4.2")
+                continue
+        if item.optional and not _wants(game, item, step):
+            continue
+        if paid:
+            committed[item.controller] = [vp + price.vp, components + price.components]
+            if price.sacrifice_self:
+                sacrificed.add(item.source.uid)
+        chosen.append(item)
+    return chosen
 
 
 def _until_preparation_owner(game: Game, step: Step) -> int | None:

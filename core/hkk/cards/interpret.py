@@ -166,12 +166,15 @@ def ability_item(perm: Permanent, index: int, ability: Any) -> Pending:
         price = Price(cost.vp, cost.components, cost.sacrifice_self)
         limit = ability.limit
         # Using an activated ability is the player's choice, except that in end stage 1 one
-        # without a cost (and not conditional) must be used (41.1).
-        mandatory = ability.timing == "end_stage1" and price.free and not ability.optional
+        # without a cost (and not conditional) must be used (41.1), and one whose text orders
+        # its use in the preparation phase is used there (29.4.7).
+        mandatory = ability.must_use_in_preparation or (
+            ability.timing == "end_stage1" and price.free and not ability.optional)
         return Pending(label, _apply, controller=perm.controller, kind=ACTIVATED,
                        optional=not mandatory, bind=_bind, price=price,
                        usage=Usage(limit.per_turn, limit.per_game, limit.whose_turn),
-                       usable_in_preparation=ability.usable_in_preparation, source=perm,
+                       usable_in_preparation=(ability.usable_in_preparation
+                                              or ability.must_use_in_preparation), source=perm,
                        card_id=card.id, ability_index=index, data=data,
                        key=(perm.uid, index))
     return Pending(label, _apply, controller=perm.controller, kind=AUTOMATIC,

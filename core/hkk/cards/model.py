@@ -342,6 +342,13 @@ class StaticAbility(BaseModel):
         return self
 
 
+#: What ``optional`` means, for authors and their editors (``hkk schema``).
+_CONDITIONAL = (
+    "The text is in the conditional mood (41.1: 'feltételes módú szövege'): it leaves the use to "
+    "the player - not only 'may', but any wording that does: 'if you wish', 'you could', "
+    "Hungarian '-hat/-het' ('húzhatsz'), '-ná/-né' ('húznál'), 'ha akarod'. Its controller may "
+    "decline it; in end stage 1 it is optional even without a cost.")
+
 _END_STAGE_USE = {
     "end_stage1": "abilities the players use (41.1; an activated ability, optional = true "
                   "for a conditional text)",
@@ -358,8 +365,8 @@ class AutomaticAbility(BaseModel):
     text: str = ""
     timing: Timing
     effects: Effects
-    #: A conditional ("may") text: the controller may decline it (41.1).
-    optional: bool = False
+    #: A conditional text (41.1): the controller may decline it.
+    optional: bool = Field(False, description=_CONDITIONAL)
     #: Whose turn it fires in: "own" for "in your preparation phase", "opponent" for "in your
     #: opponent's turn"; by default in every turn.
     whose_turn: Literal["any", "own", "opponent"] = "any"
@@ -420,8 +427,12 @@ class ActivatedAbility(BaseModel):
     cost: Cost = Cost()
     #: The card text explicitly allows use in the preparation phase (29.4.7).
     usable_in_preparation: bool = False
-    #: A conditional ("may") text: optional even without a cost in end stage 1 (41.1).
-    optional: bool = False
+    #: The card text explicitly *orders* its use in the preparation phase (29.4.7: "vagy
+    #: kifejezetten erre utasít"): timed prep_stage2, it is used without asking its controller,
+    #: once per turn (29.4.9), whenever its cost can be paid.
+    must_use_in_preparation: bool = False
+    #: A conditional text (41.1): optional even without a cost in end stage 1.
+    optional: bool = Field(False, description=_CONDITIONAL)
     limit: LimitSpec = Limits()
     effects: Effects
 
@@ -432,9 +443,14 @@ class ActivatedAbility(BaseModel):
 
     @model_validator(mode="after")
     def _timing_allows_actions(self) -> ActivatedAbility:
-        if self.timing == "prep_stage2" and not self.usable_in_preparation:
+        if self.must_use_in_preparation:
+            if self.timing != "prep_stage2" or self.optional:
+                raise _invalid("must_use_in_preparation is for an ability timed prep_stage2 whose "
+                               "text orders its use (29.4.7); it cannot also be optional")
+        elif self.timing == "prep_stage2" and not self.usable_in_preparation:
             raise _invalid("activated abilities may be used in preparation stage 2 only if their "
-                           "text allows it: set usable_in_preparation = true (29.4.7)")
+                           "text allows it (usable_in_preparation = true) or orders it "
+                           "(must_use_in_preparation = true) (29.4.7)")
         # Nobody acts at these moments: they happen at once (29.4.2, 41.4), and "on_enter" is a
         # trigger, not a window for decisions.
         if self.timing in ("prep_stage2_start", "end_stage4", "on_enter"):
