@@ -462,6 +462,23 @@ def test_check_compatibility_alone(sets: SetFactory) -> None:
     assert [s.code for s in check_compatibility(loaded, "2.0", failures=[])] == ["new"]
 
 
+def test_an_unexpected_error_in_one_set_does_not_stop_the_others(sets: SetFactory,
+                                                                 monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    real = discovery._package_root
+
+    def buggy(c: Any) -> Any:
+        if c.code == "bad":
+            raise KeyError("a bug of ours")
+        return real(c)
+    monkeypatch.setattr(discovery, "_package_root", buggy)
+    d = discover(entry_points=[sets.make("bad"), sets.make("good")])
+    assert list(d.sets) == ["good"]
+    (message,) = messages(d)
+    assert message.startswith("set bad (hkk-set-bad 1.0), stage load: unexpected error: "
+                              "KeyError: 'a bug of ours' (at ")
+
+
 # -- data-only sets run no code --------------------------------------------------------------------
 
 FAILS_IF_RUN = "raise RuntimeError('a data-only set ran code')\n"
