@@ -6,8 +6,8 @@
 Every stage that handles several sets takes ``failures``: a list the stage appends one
 :class:`~hkk.errors.SetError` per broken set to, so the others carry on.  ``failures=None``
 means strict: the first problem is raised.  A set whose dependency failed fails too.  Stages
-named in errors: "find", "load" (import), "validate" (manifest, cards, decks), "compatibility",
-"register".
+named in errors: "find", "load" (finding the package; importing it only if ``set.toml`` says
+``python = true``), "validate" (manifest, cards, decks), "compatibility", "register".
 
 We do not use pluggy's ``load_setuptools_entrypoints``: it drops duplicate names silently and
 stops at the first broken plugin.
