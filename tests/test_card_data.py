@@ -173,6 +173,91 @@ def test_id_must_belong_to_the_set_and_be_unique_in_file() -> None:
                           "'alap:lisztes' (first at cards[0])")
 
 
+# -- bounds and control characters ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("extra", "field", "message"), [
+    ("", "hp", "Input should be less than or equal to 999"),  # hp = 10**100 below
+    ("cost = { vp = 1000 }", "cost.vp", "Input should be less than or equal to 999"),
+    ('[[cards.abilities]]\nkind = "automatic"\ntiming = "end_stage1"\n'
+     'effect = { do = "modify", stat = "hp", by = -1000, target = "self" }',
+     "abilities[0].effect.by", "Input should be greater than or equal to -999"),
+])
+def test_numbers_on_cards_are_bounded(extra: str, field: str, message: str) -> None:
+    hp = 10**100 if not extra else 2
+    error = error_of(creature(hp=hp, extra=extra))
+    assert str(error) == f"alap: cards/creatures.toml: cards[0].{field}: {message}"
+    assert error.card == "alap:lisztes"
+    parse_card_file("alap", FILE, creature(hp=999))  # the bound itself is allowed
+
+
+def test_deck_counts_are_bounded(tmp_path: Path) -> None:
+    huge = DECKS.replace("= 2", "= 1000000000")
+    with pytest.raises(CardDataError, match=r'^alap: decks/starter.toml: decks\[0\].cards\['
+                                            r'"alap:lisztes"\]: Input should be less than or '
+                                            r"equal to 1000$"):
+        load_set_decks("alap", write_set(tmp_path / "a", {"decks/starter.toml": huge}))
+    big = DECKS.replace("= 2", "= 600").replace("= 3", "= 401")
+    with pytest.raises(CardDataError, match=r"^alap: decks/starter.toml: decks\[0\]: deck "
+                                            r"'starter' has 1001 cards; at most 1000$"):
+        load_set_decks("alap", write_set(tmp_path / "b", {"decks/starter.toml": big}))
+    ok = DECKS.replace("= 2", "= 600").replace("= 3", "= 400")
+    assert load_set_decks("alap", write_set(tmp_path / "c", {"decks/starter.toml": ok})
+                          )["starter"].size == 1000
+
+
+@pytest.mark.parametrize("depth", [33, 100_000])  # past the bound; past Python's recursion limit
+def test_nesting_is_bounded(depth: int) -> None:
+    error = error_of(creature() + "x = " + "[" * depth + "]" * depth + "\n")
+    assert str(error) == ("alap: cards/creatures.toml: nested deeper than 32 levels of tables "
+                          "and arrays")
+    assert error.file == FILE
+
+
+def test_file_size_is_bounded(tmp_path: Path) -> None:
+    root = write_set(tmp_path, {"cards/big.toml": creature() + "#" * (1024 * 1024)})
+    with pytest.raises(CardDataError) as info:
+        load_set_cards("alap", root)
+    assert str(info.value) == "alap: cards/big.toml: file is larger than 1048576 bytes"
+
+
+@pytest.mark.parametrize(("line", "field", "char"), [
+    ('name = "\\u001b]0;owned\\u0007"', "name", "U+001B"),
+    ('text = "Lovag\\u009b2J"', "text", "U+009B"),
+    ('text = "sor\\rfelülírva"', "text", "U+000D"),
+])
+def test_control_characters_in_texts_are_rejected(line: str, field: str, char: str) -> None:
+    text = creature().replace('name = "Lisztes"', line if field == "name" else
+                              'name = "Lisztes"\n' + line)
+    error = error_of(text)
+    assert str(error) == (f"alap: cards/creatures.toml: cards[0].{field}: control character "
+                          f"{char} is not allowed")
+    assert (error.card, error.field) == ("alap:lisztes", f"cards[0].{field}")
+    # Tabs and newlines are text, not control.
+    parse_card_file("alap", FILE, creature(extra='text = """egy\tkettő\nhárom"""'))
+
+
+def test_control_characters_in_deck_titles_are_rejected(tmp_path: Path) -> None:
+    root = write_set(tmp_path, {"decks/starter.toml": DECKS.replace("Kezdő", "\\u001b[2J")})
+    with pytest.raises(CardDataError, match=r"decks\[0\].title: control character U\+001B"):
+        load_set_decks("alap", root)
+
+
+def test_card_files_outside_the_package_are_refused(tmp_path: Path) -> None:
+    secret = tmp_path / "elsewhere.toml"
+    secret.write_text(creature("titok"), encoding="utf-8")
+    root = write_set(tmp_path / "set", {"cards/a.toml": creature("sajat")})
+    (root / "cards" / "b.toml").symlink_to(secret)
+    with pytest.raises(CardDataError) as info:
+        load_set_cards("alap", root)
+    assert str(info.value) == (f"alap: cards/b.toml: refused: the file resolves outside the "
+                               f"set's package (to {secret})")
+    # A link that stays inside the package is fine.
+    (root / "cards" / "b.toml").unlink()
+    (root / "cards" / "b.toml").symlink_to(root / "cards" / "a.toml.txt")
+    (root / "cards" / "a.toml.txt").write_text(creature("masik"), encoding="utf-8")
+    assert [c.id for c in load_set_cards("alap", root)] == ["alap:sajat", "alap:masik"]
+
+
 # -- shorthands ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("limit", "expected"), [
@@ -363,6 +448,8 @@ permanent_target = st.sampled_from(sorted(PERMANENT_TARGETS - {"own_buildings", 
 player_target = st.sampled_from(sorted(PLAYER_TARGETS))
 any_target = st.sampled_from(sorted(PLAYER_TARGETS | PERMANENT_TARGETS))
 positive = st.integers(1, 9)
+# Card texts: anything printable (control characters are rejected, see test_control_characters).
+printable = st.characters(exclude_categories=("Cc", "Cs"))
 durations = st.sampled_from(["permanent", "until_end_of_turn", "this_turn", "until_preparation"])
 
 effects = st.one_of(
@@ -376,9 +463,11 @@ effects = st.one_of(
     st.fixed_dictionaries({"do": st.sampled_from(["draw", "gain_components"]), "count": positive}),
     st.fixed_dictionaries({"do": st.just("add_counters"), "counter": st.just("poison"),
                            "count": positive, "target": permanent_target}),
-    st.fixed_dictionaries({"do": st.just("custom"), "name": st.text(min_size=1, max_size=5),
-                           "params": st.dictionaries(st.text(max_size=3), st.one_of(
-                               st.integers(), st.text(max_size=3), st.booleans()), max_size=2)}),
+    st.fixed_dictionaries({"do": st.just("custom"),
+                           "name": st.text(printable, min_size=1, max_size=5),
+                           "params": st.dictionaries(st.text(printable, max_size=3), st.one_of(
+                               st.integers(), st.text(printable, max_size=3), st.booleans()),
+                               max_size=2)}),
 )
 # activated abilities: only where a player acts (not the moments, not stage 1, not end 2-3)
 activated_timings = [t for t in CARD_TIMINGS if t not in (
@@ -417,7 +506,8 @@ cards = st.one_of(
                            "effects": st.lists(effects, min_size=1, max_size=3)}),
 ).flatmap(lambda card: st.fixed_dictionaries({
     **{key: st.just(value) for key, value in card.items()},
-    "id": slugs.map(lambda slug: f"alap:{slug}"), "name": st.text(min_size=1, max_size=10),
+    "id": slugs.map(lambda slug: f"alap:{slug}"),
+    "name": st.text(printable, min_size=1, max_size=10),
     "abilities": st.lists(abilities, max_size=2),
 }))
 

@@ -205,3 +205,77 @@ def test_script_play_without_arguments_prints_a_whole_base_set_game_with_a_winne
     for seen in ("Turn 1", "prep_stage2_start", "end_stage4", "Ép check"):
         assert seen in out
     assert "\nWinner: P" in out
+
+
+# -- bad data and usage errors: one line, the right exit code ------------------------------------
+
+def test_card_names_print_literally_and_no_escape_reaches_the_terminal(run, fake_set):
+    fake_set("furcsa", cards=CARDS.replace('name = "Baka"', 'name = "[bold]Baka[/bold]"'))
+    result = run("cards", "--set", "furcsa")
+    assert result.exit_code == 0
+    assert "[bold]Baka[/bold]" in result.output  # markup in data is text
+    # An escape sequence in a deck's card key is rejected; the message quoting it stays inert.
+    fake_set("rossz", decks='[[decks]]\nname = "d"\ncards = {{ "\\u001b]0;owned\\u0007\\u009b" = 1 }}\n')
+    for args in (["sets"], ["sets", "--json"], ["cards"]):
+        result = run(*args)
+        assert result.exit_code == 0
+        assert not {"\x1b", "\x07", "\x9b"} & set(result.output), args
+    assert 'cards["\\x1b]0;owned\\x07\\x9b"]' in run("cards").output  # written out, visible
+
+
+def test_invalid_configuration_is_a_one_line_usage_error(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hkk.toml").write_text('[sets]\nallow = "alap"\n')
+    for args in (["sets"], ["play", "-q"], ["cards"]):
+        result = run(*args)
+        assert result.exit_code == 2, args
+        assert result.output == (f"Error: {tmp_path / 'hkk.toml'}: [sets].allow: expected a "
+                                 "list of set codes, got 'alap'\n")
+
+
+def test_configuration_is_found_in_parent_folders(run, tmp_path, monkeypatch):
+    (tmp_path / "hkk.toml").write_text('[sets]\ndeny = ["mereg"]\n')
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    rows = {s["code"]: s["status"] for s in json.loads(run("sets", "--json").output)["sets"]}
+    assert (rows["alap"], rows["mereg"]) == ("loaded", "disabled")
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "--json", "{missing}/log.json", "--max-turns", "2"],
+    ["verify", "alap", "--games", "1", "--junit-xml", "{missing}/verify.xml"],
+    ["schema", "-o", "{missing}/cards.schema.json"],
+])
+def test_output_file_in_a_missing_folder_is_a_usage_error_before_the_work(args, tmp_path):
+    missing = tmp_path / "nincs"
+    result = CliRunner().invoke(main, [a.format(missing=missing) for a in args])
+    assert result.exit_code == 2
+    assert f"folder '{missing}' does not exist" in result.output
+    assert "Turn 1" not in result.output and "games" not in result.output  # nothing was played
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_failed_write_is_one_line_and_exit_1(run):
+    result = run("schema", "-o", "/dev/full")
+    assert result.exit_code == 1
+    assert result.output == "Error: [Errno 28] No space left on device\n"
+
+
+def test_verify_unknown_code_is_a_usage_error(run):
+    result = CliRunner().invoke(main, ["verify", "nincs", "--games", "1"])
+    assert result.exit_code == 2
+    assert "no installed set 'nincs'; installed: alap, mereg" in result.output
+
+
+@pytest.mark.parametrize("args", [["play"], ["play", "--json", "-"], ["cards", "--json"]])
+def test_script_output_cut_short_by_its_reader_is_no_error(args):
+    # `hkk play | head`: the reader has gone before we write (its end of the pipe is closed).
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([HKK, *args], stdout=write_end, stderr=subprocess.PIPE,
+                                text=True, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert (result.returncode, result.stderr) == (0, "")

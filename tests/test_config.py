@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hkk.config import load_set_selection
-from hkk.errors import HkkError
+from hkk.errors import ConfigError, HkkError
 from hkk.sets import discover
 
 
@@ -42,3 +42,28 @@ def test_discovery_reads_the_file_and_the_environment_wins(tmp_path, monkeypatch
 
     monkeypatch.setenv("HKK_SETS_DENY", "nothing_here")
     assert "mereg" in discover().sets
+
+
+def test_found_in_a_parent_folder_the_nearest_wins(tmp_path):
+    inner = tmp_path / "a" / "b"
+    inner.mkdir(parents=True)
+    (tmp_path / "hkk.toml").write_text('[sets]\ndeny = ["mereg"]\n')
+    selection = load_set_selection(inner)
+    assert (selection.deny, selection.source) == ({"mereg"}, str(tmp_path / "hkk.toml"))
+    # A pyproject.toml without [tool.hkk] on the way is passed over, one with it is used.
+    (tmp_path / "a" / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert load_set_selection(inner).source == str(tmp_path / "hkk.toml")
+    (tmp_path / "a" / "pyproject.toml").write_text('[tool.hkk.sets]\nallow = ["alap"]\n')
+    assert load_set_selection(inner).allow == {"alap"}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("sets = 3\n", r"hkk.toml: \[sets\]: expected a table, got 3"),
+    ("[sets\n", r"hkk.toml: cannot read the hkk configuration: Expected ']'"),
+    (b"[sets]\nallow = ['\xff']\n", r"hkk.toml: cannot read the hkk configuration: 'utf-8'"),
+])
+def test_wrongly_typed_or_broken_file_is_a_config_error(tmp_path, text, message):
+    path = tmp_path / "hkk.toml"
+    path.write_bytes(text) if isinstance(text, bytes) else path.write_text(text)
+    with pytest.raises(ConfigError, match=message):
+        load_set_selection(tmp_path)

@@ -78,15 +78,17 @@ class SetFactory:
              version: str = "1.0", requires: str = ">=1.0,<2", depends: tuple[str, ...] = (),
              init: str = "", cards: dict[str, str] | None = None,
              decks: dict[str, str] | None = None, manifest: str | None = None,
-             ep_name: str | None = None) -> FakeEntryPoint:
+             ep_name: str | None = None, python: bool | None = None) -> FakeEntryPoint:
         package = package or f"hkk_set_{code}"
+        # A package with code declares it in set.toml, as a real set must (else never imported).
+        python = bool(init.strip()) if python is None else python
         pkg = self.root / package
         (pkg / "cards").mkdir(parents=True)
         (pkg / "__init__.py").write_text(init, encoding="utf-8")
         if manifest is None:
             manifest = (f'[set]\ncode = "{code}"\nname = "Set {code}"\nversion = "{version}"\n'
                         f'requires = "{requires}"\ndepends = {list(depends)!r}\n'
-                        ).replace("'", '"')
+                        f'python = {str(python).lower()}\n').replace("'", '"')
         (pkg / "set.toml").write_text(manifest, encoding="utf-8")
         for name, text in (cards if cards is not None else {"x.toml": creature(code)}).items():
             (pkg / "cards" / name).write_text(text, encoding="utf-8")
@@ -321,9 +323,60 @@ def unknown_deck_card(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]
                   "decks[0].cards[\"good:leny\"]: deck 'd' names unknown card 'good:leny'"]
 
 
+def deep_manifest(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]]:
+    # Deep enough for tomllib to exhaust Python's recursion limit.
+    ep = sets.make("bad", manifest='[set]\ncode = "bad"\nx = ' + "[" * 100_000 + "]" * 100_000)
+    return [ep], ["set bad (hkk-set-bad 1.0), stage validate: set.toml: nested deeper than 32 "
+                  "levels of tables and arrays"]
+
+
+def huge_card_file(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]]:
+    ep = sets.make("bad", cards={"x.toml": creature("bad") + "#" * (1024 * 1024)})
+    return [ep], ["set bad (hkk-set-bad 1.0), stage validate: cards/x.toml: file is larger than "
+                  "1048576 bytes"]
+
+
+def card_file_outside_package(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]]:
+    ep = sets.make("bad")
+    outside = sets.root / "outside.toml"
+    outside.write_text(creature("bad", "titok"), encoding="utf-8")
+    link = sets.root / "hkk_set_bad" / "cards" / "x.toml"
+    link.unlink()
+    link.symlink_to(outside)
+    return [ep], [f"set bad (hkk-set-bad 1.0), stage validate: cards/x.toml: refused: the file "
+                  f"resolves outside the set's package (to {outside})"]
+
+
+def manifest_outside_package(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]]:
+    ep = sets.make("bad")
+    outside = sets.root / "outside.toml"
+    link = sets.root / "hkk_set_bad" / "set.toml"
+    outside.write_text(link.read_text(encoding="utf-8"), encoding="utf-8")
+    link.unlink()
+    link.symlink_to(outside)
+    return [ep], [f"set bad (hkk-set-bad 1.0), stage validate: cannot read set.toml in package "
+                  f"hkk_set_bad: DataFileError: refused: the file resolves outside the set's "
+                  f"package (to {outside})"]
+
+
+def control_character_in_set_name(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]]:
+    ep = sets.make("bad", manifest='[set]\ncode = "bad"\nname = "\\u001b]2;x\\u0007"\n'
+                                   'version = "1.0"\nrequires = ">=1"\n')
+    return [ep], ["set bad (hkk-set-bad 1.0), stage validate: set.toml: set.name: Value error, "
+                  "control character U+001B is not allowed"]
+
+
+def missing_package(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]]:
+    ep = FakeEntryPoint("bad", "hkk_set_nowhere", FakeDist("hkk-set-bad", "1.0"))
+    return [ep], ["set bad (hkk-set-bad 1.0), stage load: entry point value 'hkk_set_nowhere' "
+                  "must name the set's package, and no such package is installed"]
+
+
 SCENARIOS = [broken_import, syntax_error, bad_card, bad_manifest, code_mismatch, misspelled_hook,
              duplicate_code, unsupported_api, missing_dependency, failed_dependency,
-             dependency_cycle, unknown_deck_card]
+             dependency_cycle, unknown_deck_card, deep_manifest, huge_card_file,
+             card_file_outside_package, manifest_outside_package, control_character_in_set_name,
+             missing_package]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda f: f.__name__)
@@ -407,6 +460,50 @@ def test_check_compatibility_alone(sets: SetFactory) -> None:
         "set new (hkk-set-new 1.0), stage compatibility: requires hook API >=1.5; this engine "
         "provides 1.4"]
     assert [s.code for s in check_compatibility(loaded, "2.0", failures=[])] == ["new"]
+
+
+def test_an_unexpected_error_in_one_set_does_not_stop_the_others(sets: SetFactory,
+                                                                 monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    real = discovery._package_root
+
+    def buggy(c: Any) -> Any:
+        if c.code == "bad":
+            raise KeyError("a bug of ours")
+        return real(c)
+    monkeypatch.setattr(discovery, "_package_root", buggy)
+    d = discover(entry_points=[sets.make("bad"), sets.make("good")])
+    assert list(d.sets) == ["good"]
+    (message,) = messages(d)
+    assert message.startswith("set bad (hkk-set-bad 1.0), stage load: unexpected error: "
+                              "KeyError: 'a bug of ours' (at ")
+
+
+# -- data-only sets run no code --------------------------------------------------------------------
+
+FAILS_IF_RUN = "raise RuntimeError('a data-only set ran code')\n"
+
+
+def test_data_only_set_is_never_imported_and_plays(sets: SetFactory) -> None:
+    from hkk import Engine
+
+    deck = '[[decks]]\nname = "d"\ncards = { "adat:leny" = 20 }\n'
+    eps = [sets.make("adat", init=FAILS_IF_RUN, python=False, decks={"d.toml": deck}),
+           sets.make("kod", init=PREP_HOOK)]
+    d = discover(entry_points=eps)
+    assert (list(d.sets), d.failures) == (["adat", "kod"], [])
+    adat = d.sets["adat"]
+    assert (adat.module, adat.hook_names, list(adat.decks)) == (None, [], ["d"])
+    assert "hkk_set_adat" not in sys.modules and "hkk_set_kod" in sys.modules
+    assert plugin_names(d.pm) == ["hkk.sets.kod"]
+    engine = Engine(d.cards, decks=d.decks, pm=d.pm, discovery=d)
+    game = engine.play(["adat:d", "adat:d"], seed=1, max_turns=3)
+    assert game.log.of_kind("card_drawn")
+
+
+def test_python_true_imports_the_package(sets: SetFactory) -> None:
+    (failure,) = discover(entry_points=[sets.make("kod", init=FAILS_IF_RUN)]).failures
+    assert failure.stage == "load" and "a data-only set ran code" in failure.reason
 
 
 # -- order independence --------------------------------------------------------------------------

@@ -63,7 +63,8 @@ def write_set(root: Path, code: str, *, cards: str = CARDS, decks: str | None = 
     (pkg / "__init__.py").write_text(textwrap.dedent(python), encoding="utf-8")
     (pkg / "set.toml").write_text(
         f'[set]\ncode = "{code}"\nname = "{code}"\nversion = "1.0"\nrequires = "{requires}"\n'
-        f'depends = {list(depends)!r}\n'.replace("'", '"'), encoding="utf-8")
+        f'depends = {list(depends)!r}\npython = {str(bool(python.strip())).lower()}\n'
+        .replace("'", '"'), encoding="utf-8")
     (pkg / "cards" / "cards.toml").write_text(cards.format(code=code), encoding="utf-8")
     if decks is not None:
         (pkg / "decks").mkdir()

@@ -1,35 +1,96 @@
 """The ``hkk`` command: ``sets``, ``cards``, ``play``, ``verify``, ``schema``, ``new-set``.
 
-Exit codes: 0 success; 1 the work failed (``verify`` found a problem, a game raised an error);
-2 bad usage (unknown option, deck, set code or an invalid set name - click's convention).
+Exit codes: 0 success; 1 the work failed (``verify`` found a problem, a game raised an error,
+a file could not be written); 2 bad usage (unknown option, deck, set code, an invalid set name,
+an invalid configuration file, an output file in a missing folder - click's convention).  Such
+errors print one line, never a traceback; output cut short by its reader (``hkk play | head``)
+ends quietly with 0.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
-from hkk.errors import HkkError
+from hkk.errors import ConfigError, HkkError, SetError
+from hkk.render import escape
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _stop_quietly() -> NoReturn:
+    """The reader of our output went away (``hkk play | head``): it has what it wanted."""
+    try:
+        # Point stdout at /dev/null so that the interpreter's last flush cannot fail either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (e.g. under CliRunner)
+        pass
+    raise SystemExit(EXIT_OK)
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:  # rich's default exits with 1
+        _stop_quietly()
 
 
 def _out() -> Console:
     # Created per command so that it writes to whatever sys.stdout is then (CliRunner swaps it);
     # soft wrap: long lines stay one line when piped.
-    return Console(highlight=False, soft_wrap=True)
+    return _Console(highlight=False, soft_wrap=True)
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return _Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+# DEL and the C1 controls: json.dumps(ensure_ascii=False) leaves them raw, and U+009B alone
+# starts a terminal escape sequence.  \u escapes keep the JSON identical to a parser.
+_RAW_IN_JSON = re.compile("[\x7f-\x9f]")
+
+
+def _safe_json(text: str) -> str:
+    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def _dumps(data: Any) -> str:
+    return _safe_json(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Checked before the work, so a typo in a folder name is not found after every game."""
+    if value is None or value == "-":
+        return value
+    path = Path(value)
+    folder = path.parent
+    if path.is_dir():
+        raise click.BadParameter(f"{value!r} is a folder, not a file", ctx, param)
+    if not folder.is_dir():
+        raise click.BadParameter(f"folder {str(folder)!r} does not exist", ctx, param)
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"folder {str(folder)!r} is not writable", ctx, param)
+    return value
+
+
+class _Main(click.Group):
+    """Maps errors that are not bugs to one line on stderr and an exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _stop_quietly()
+        except (HkkError, OSError) as exc:
+            _err().print(f"[red]Error:[/red] {escape(str(exc))}")
+            ctx.exit(EXIT_USAGE if isinstance(exc, ConfigError) else EXIT_FAILED)
 
 
 def _discover(allow: Sequence[str] | None = None) -> Any:
@@ -44,7 +105,7 @@ def _warn_failures(found: Any) -> None:
         _err().print(f"[yellow]warning:[/yellow] {escape(str(error))}")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="hkk", prog_name="hkk")
 def main() -> None:
     """hkk - rules engine and plugin framework for Hatalom Kártyái."""
@@ -80,8 +141,7 @@ def sets_command(as_json: bool) -> None:
 
     rows = set_rows(_discover())
     if as_json:
-        click.echo(json.dumps({"hook_api": HOOK_API_VERSION, "sets": rows}, ensure_ascii=False,
-                              indent=2))
+        click.echo(_dumps({"hook_api": HOOK_API_VERSION, "sets": rows}))
         return
     out = _out()
     if not rows:
@@ -97,9 +157,11 @@ def sets_command(as_json: bool) -> None:
         status = f"[{style[r['status']]}]{r['status']}[/]"
         if r["reason"]:
             status += f": {escape(r['reason'])}"
-        table.add_row(r["code"] or "?", r["distribution"] or "?", r["version"] or "?",
-                      "" if r["cards"] is None else str(r["cards"]),
-                      ", ".join(r["hooks"]) or "-", r["requires"] or "?", status)
+        # Distribution names and versions come from installed metadata: print them literally.
+        table.add_row(*(escape(cell) for cell in (
+            r["code"] or "?", r["distribution"] or "?", r["version"] or "?",
+            "" if r["cards"] is None else str(r["cards"]), ", ".join(r["hooks"]) or "-",
+            r["requires"] or "?")), status)
     out.print(table)
 
 
@@ -120,8 +182,7 @@ def cards_command(set_code: str | None, as_json: bool) -> None:
     cards = [c for c in found.cards.values() if set_code is None or c.set_code == set_code]
     cards.sort(key=lambda c: c.id)
     if as_json:
-        click.echo(json.dumps([c.model_dump(mode="json") for c in cards], ensure_ascii=False,
-                              indent=2))
+        click.echo(_dumps([c.model_dump(mode="json") for c in cards]))
         return
     out = _out()
     for card in cards:
@@ -147,7 +208,7 @@ def _default_decks(engine: Any) -> list[str]:
               help="Two decks, e.g. alap:tuz alap:viz; 'DECK+SET' mixes in a set's cards.")
 @click.option("--set", "set_codes", multiple=True, metavar="CODE",
               help="Play with only these sets (and those they depend on). Repeatable.")
-@click.option("--json", "json_file", metavar="FILE|-",
+@click.option("--json", "json_file", metavar="FILE|-", callback=_output_file,
               help="Write the event log as JSON to FILE ('-': stdout, instead of the text).")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
@@ -199,7 +260,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     except HkkError as exc:
         error = exc
     if json_file:
-        text = game.log.to_json(indent=None if to_stdout else 1)
+        text = _safe_json(game.log.to_json(indent=None if to_stdout else 1))
         if to_stdout:
             click.echo(text)
         else:
@@ -224,14 +285,15 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Turn limit of each game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False, writable=True),
-              help="Also write the checks as JUnit XML.")
+@click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False),
+              callback=_output_file, help="Also write the checks as JUnit XML.")
 def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
                    as_json: bool, junit_xml: str | None) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
     from hkk.render import verify_lines
     from hkk.verify import verify
 
+    _check_installed(codes)
     err = _err()
     report = None
     if err.is_terminal and not as_json and games:
@@ -249,7 +311,7 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
     if junit_xml:
         Path(junit_xml).write_text(report.junit_xml() + "\n", encoding="utf-8")
     if as_json:
-        click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+        click.echo(_dumps(report.as_dict()))
     else:
         out = _out()
         for line in verify_lines(report):
@@ -257,10 +319,24 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
     sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
 
 
+def _check_installed(codes: Sequence[str]) -> None:
+    """An unknown code is a usage error (a typo), unlike a set that is installed but broken."""
+    from hkk.sets.discovery import find_sets
+
+    invalid: list[SetError] = []
+    installed = {c.code for c in find_sets(failures=invalid)}  # imports nothing
+    installed |= {e.code for e in invalid}
+    unknown = sorted(set(codes) - installed)
+    if unknown:
+        raise click.BadParameter(f"no installed set {', '.join(map(repr, unknown))}; installed: "
+                                 f"{', '.join(sorted(c for c in installed if c)) or 'none'}",
+                                 param_hint="CODES")
+
+
 # -- schema, new-set -----------------------------------------------------------------------------
 
 @main.command("schema")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
+@click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_output_file,
               help="Write to FILE instead of stdout.")
 def schema_command(output: str | None) -> None:
     """Print the JSON Schema of card files (for editors)."""

@@ -5,6 +5,7 @@ The hierarchy::
     HkkError                      base of everything hkk raises on purpose
     ├── RuleViolation             an action the rulebook forbids; names the rule point
     ├── IllegalDecision           an agent answered with an option that was not offered
+    ├── ConfigError               hkk.toml / [tool.hkk] is unreadable or invalid; names the file
     ├── SetError                  a card set could not be used; names set, distribution, stage
     │   └── CardDataError         a card file is invalid; names set, file, card and field
     └── HookError                 code of a set raised inside a hook; names set, card, hook
@@ -30,6 +31,11 @@ class RuleViolation(HkkError):
 
 class IllegalDecision(HkkError):
     """An agent chose something that was not among the legal options."""
+
+
+class ConfigError(HkkError):
+    """The configuration file (``hkk.toml`` or ``[tool.hkk]`` in ``pyproject.toml``) cannot be
+    read or is invalid; the message names the file and the key.  A usage error for the CLI."""
 
 
 class SetError(HkkError):

@@ -9,11 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rich.markup import escape
+from rich.markup import escape as escape_markup
 
-__all__ = ["EventRenderer", "card_lines", "describe_effect", "plain", "verify_lines"]
+from hkk.text import printable
+
+__all__ = ["EventRenderer", "card_lines", "describe_effect", "escape", "plain", "verify_lines"]
 
 _INDENT = "    "
+
+
+def escape(text: str) -> str:
+    """``text`` for a markup line: printed literally (``[bold]`` stays text) and with control
+    characters written out, so nothing from a set's files can drive the terminal."""
+    return escape_markup(printable(text))
 
 
 def plain(markup: str) -> str:
@@ -291,7 +299,8 @@ def card_lines(card: Any) -> list[str]:
     if card.text:
         lines.append(f"{_INDENT}[italic]{escape(card.text)}[/italic]")
     if card.kind == "spell":
-        lines.append(f"{_INDENT}effect: " + "; ".join(describe_effect(e) for e in card.effects))
+        lines.append(f"{_INDENT}effect: "
+                     + escape("; ".join(describe_effect(e) for e in card.effects)))
     for index, ability in enumerate(card.abilities):
         head = f"{index}. {ability.kind}"
         if ability.kind == "activated":

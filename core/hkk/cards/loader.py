@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from hkk.cards.model import Card, CardFile, Deck, DeckFile
+from hkk.datafile import DataFileError, parse_toml, read_text
 from hkk.errors import CardDataError
 
 #: ``$id`` of the exported JSON Schema of card files.
@@ -59,7 +60,7 @@ def load_set_cards(set_code: str, root: Traversable | Path) -> list[Card]:
     A set without a ``cards`` folder has no cards."""
     cards: list[Card] = []
     defined_in: dict[str, str] = {}
-    for rel_path, text in _toml_files(root, "cards"):
+    for rel_path, text in _toml_files(set_code, root, "cards"):
         for index, card in enumerate(parse_card_file(set_code, rel_path, text)):
             if card.id in defined_in:
                 raise _error(set_code, rel_path, [(
@@ -77,7 +78,7 @@ def load_set_decks(set_code: str, root: Traversable | Path,
     ``known_ids``, every card a deck names must be among them."""
     decks: dict[str, Deck] = {}
     defined_in: dict[str, str] = {}
-    for rel_path, text in _toml_files(root, "decks"):
+    for rel_path, text in _toml_files(set_code, root, "decks"):
         data = _parse_toml(set_code, rel_path, text)
         problems: list[tuple[str, str | None, str]] = []
         for index, deck in enumerate(_validate(DeckFile, set_code, rel_path, data).decks):
@@ -112,19 +113,32 @@ def card_file_schema() -> dict[str, Any]:
 
 # -- helpers -----------------------------------------------------------------------------------
 
-def _toml_files(root: Traversable | Path, folder: str) -> list[tuple[str, str]]:
+def _toml_files(set_code: str, root: Traversable | Path, folder: str) -> list[tuple[str, str]]:
     directory = root / folder
     if not directory.is_dir():
         return []
     files = sorted((entry for entry in directory.iterdir()
                     if entry.name.endswith(".toml") and entry.is_file()),
                    key=lambda entry: entry.name)
-    return [(f"{folder}/{entry.name}", entry.read_text(encoding="utf-8")) for entry in files]
+    return [(f"{folder}/{entry.name}", _read(set_code, root, entry, f"{folder}/{entry.name}"))
+            for entry in files]
+
+
+def _read(set_code: str, root: Traversable | Path, entry: Traversable | Path,
+          rel_path: str) -> str:
+    try:
+        return read_text(root, entry)
+    except (DataFileError, OSError) as exc:
+        raise CardDataError(f"{set_code}: {rel_path}: {exc}", code=set_code,
+                            file=rel_path) from None
 
 
 def _parse_toml(set_code: str, rel_path: str, text: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
+        return parse_toml(text)
+    except DataFileError as exc:
+        raise CardDataError(f"{set_code}: {rel_path}: {exc}", code=set_code,
+                            file=rel_path) from None
     except tomllib.TOMLDecodeError as exc:
         # tomllib puts the position at the end of its message: "... (at line 3, column 5)".
         message = str(exc)

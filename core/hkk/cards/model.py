@@ -30,6 +30,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from hkk.phases import CARD_TIMINGS
+from hkk.text import codepoint, first_control_character
 
 # -- basic types --------------------------------------------------------------------------------
 
@@ -59,10 +60,29 @@ Timing = Literal[CARD_TIMINGS + ("on_enter",)]  # type: ignore[valid-type]
 
 _CONFIG = ConfigDict(frozen=True, extra="forbid")
 
+#: Upper bound of every number on a card (stats, costs, amounts, limits): far above any printed
+#: card, and it keeps a typo like Ép 10**100 from reaching a game.
+MAX_STAT = 999
+#: Upper bound of a deck's size (and so of one card's count): a count of 10**9 would otherwise
+#: validate and then exhaust memory when the deck is built.
+MAX_DECK_SIZE = 1000
+
 
 def _invalid(message: str, **context: Any) -> PydanticCustomError:
     """A validation error whose message reads as written (no "Value error, " prefix)."""
     return PydanticCustomError("hkk_card_rule", message, context or None)
+
+
+def _no_control_characters(value: str) -> str:
+    # Names and texts are printed on terminals: an escape sequence could drive the terminal.
+    char = first_control_character(value)
+    if char is not None:
+        raise _invalid(f"control character {codepoint(char)} is not allowed")
+    return value
+
+
+#: Text shown to players: no control characters but tab and newline (see :mod:`hkk.text`).
+Text = Annotated[str, AfterValidator(_no_control_characters)]
 
 
 def _require_target(target: str, allowed: frozenset[str], what: str, primitive: str) -> None:
@@ -76,8 +96,8 @@ def _require_target(target: str, allowed: frozenset[str], what: str, primitive: 
 class Cost(BaseModel):
     model_config = _CONFIG
 
-    vp: int = Field(0, ge=0)
-    components: int = Field(0, ge=0)
+    vp: int = Field(0, ge=0, le=MAX_STAT)
+    components: int = Field(0, ge=0, le=MAX_STAT)
     #: Sacrificing the card itself is part of the cost (no monster component from it [R]).
     sacrifice_self: bool = False
 
@@ -89,14 +109,14 @@ class Damage(BaseModel):
 
     model_config = _CONFIG
     do: Literal["damage"] = "damage"
-    amount: int = Field(gt=0)
+    amount: int = Field(gt=0, le=MAX_STAT)
     target: Target
 
 
 class Heal(BaseModel):
     model_config = _CONFIG
     do: Literal["heal"] = "heal"
-    amount: int = Field(gt=0)
+    amount: int = Field(gt=0, le=MAX_STAT)
     target: Target
 
 
@@ -106,7 +126,7 @@ class Modify(BaseModel):
     model_config = _CONFIG
     do: Literal["modify"] = "modify"
     stat: Stat
-    by: int
+    by: int = Field(ge=-MAX_STAT, le=MAX_STAT)
     target: Target
     duration: Duration = "until_end_of_turn"
 
@@ -144,27 +164,27 @@ class _PlayerPrimitive(BaseModel):
 
 class GainVp(_PlayerPrimitive):
     do: Literal["gain_vp"] = "gain_vp"
-    amount: int = Field(gt=0)
+    amount: int = Field(gt=0, le=MAX_STAT)
 
 
 class LoseVp(_PlayerPrimitive):
     do: Literal["lose_vp"] = "lose_vp"
-    amount: int = Field(gt=0)
+    amount: int = Field(gt=0, le=MAX_STAT)
 
 
 class Draw(_PlayerPrimitive):
     do: Literal["draw"] = "draw"
-    count: int = Field(gt=0)
+    count: int = Field(gt=0, le=MAX_STAT)
 
 
 class GainComponents(_PlayerPrimitive):
     do: Literal["gain_components"] = "gain_components"
-    count: int = Field(gt=0)
+    count: int = Field(gt=0, le=MAX_STAT)
 
 
 class PayComponents(_PlayerPrimitive):
     do: Literal["pay_components"] = "pay_components"
-    count: int = Field(gt=0)
+    count: int = Field(gt=0, le=MAX_STAT)
 
 
 class _PermanentPrimitive(BaseModel):
@@ -190,18 +210,18 @@ class Destroy(_PermanentPrimitive):
 class AddCounters(_PermanentPrimitive):
     do: Literal["add_counters"] = "add_counters"
     counter: CounterName
-    count: int = Field(gt=0)
+    count: int = Field(gt=0, le=MAX_STAT)
 
 
 class RemoveCounters(_PermanentPrimitive):
     do: Literal["remove_counters"] = "remove_counters"
     counter: CounterName
-    count: int = Field(gt=0)
+    count: int = Field(gt=0, le=MAX_STAT)
 
 
 class GiveDefenceBonus(_PermanentPrimitive):
     do: Literal["give_defence_bonus"] = "give_defence_bonus"
-    amount: int = Field(gt=0)
+    amount: int = Field(gt=0, le=MAX_STAT)
     allowed_targets = PERMANENT_TARGETS - _BUILDING_ONLY  # defending is what creatures do
     target_kind = "a creature"
 
@@ -225,11 +245,11 @@ class Custom(BaseModel):
 
     model_config = _CONFIG
     do: Literal["custom"] = "custom"
-    name: str = Field(min_length=1)
+    name: Text = Field(min_length=1)
     #: Chosen by the engine before the effect runs (so also before a simultaneous moment,
     #: 29.4.2) and handed to the function as ``ctx.targets``.
     target: Target | None = None
-    params: dict[str, int | str | bool] = {}
+    params: dict[Text, int | Text | bool] = {}
 
 
 Effect = Annotated[
@@ -282,8 +302,8 @@ _WITH_EFFECTS = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_effec
 class Limits(BaseModel):
     model_config = _CONFIG
 
-    per_turn: int | None = Field(None, gt=0)
-    per_game: int | None = Field(None, gt=0)
+    per_turn: int | None = Field(None, gt=0, le=MAX_STAT)
+    per_game: int | None = Field(None, gt=0, le=MAX_STAT)
     whose_turn: Literal["any", "own", "opponent"] = "any"
 
 
@@ -324,7 +344,7 @@ class StaticAbility(BaseModel):
 
     model_config = _WITH_EFFECTS
     kind: Literal["static"] = "static"
-    text: str = ""
+    text: Text = ""
     effects: Effects
 
     @model_validator(mode="before")
@@ -362,7 +382,7 @@ class AutomaticAbility(BaseModel):
 
     model_config = _WITH_EFFECTS
     kind: Literal["automatic"] = "automatic"
-    text: str = ""
+    text: Text = ""
     timing: Timing
     effects: Effects
     #: A conditional text (41.1): the controller may decline it.
@@ -422,7 +442,7 @@ class ActivatedAbility(BaseModel):
 
     model_config = _WITH_EFFECTS
     kind: Literal["activated"] = "activated"
-    text: str = ""
+    text: Text = ""
     timing: Timing = "main_phase"
     cost: Cost = Cost()
     #: The card text explicitly allows use in the preparation phase (29.4.7).
@@ -479,8 +499,8 @@ class _CardBase(BaseModel):
     model_config = _CONFIG
 
     id: CardId
-    name: str = Field(min_length=1)
-    text: str = ""
+    name: Text = Field(min_length=1)
+    text: Text = ""
     cost: Cost = Cost()
     abilities: tuple[Ability, ...] = ()
 
@@ -491,15 +511,15 @@ class _CardBase(BaseModel):
 
 class CreatureCard(_CardBase):
     kind: Literal["creature"] = "creature"
-    damage: int = Field(ge=0)
-    hp: int = Field(gt=0)
+    damage: int = Field(ge=0, le=MAX_STAT)
+    hp: int = Field(gt=0, le=MAX_STAT)
     #: Monster components its opponent may extract when it dies.
-    components: int = Field(0, ge=0)
+    components: int = Field(0, ge=0, le=MAX_STAT)
 
 
 class BuildingCard(_CardBase):
     kind: Literal["building"] = "building"
-    sp: int = Field(gt=0)
+    sp: int = Field(gt=0, le=MAX_STAT)
 
 
 class SpellCard(_CardBase):
@@ -531,13 +551,19 @@ class Deck(BaseModel):
     model_config = _CONFIG
 
     name: Slug
-    title: str = ""
+    title: Text = ""
     #: Card id -> number of copies.
-    cards: dict[CardId, Annotated[int, Field(gt=0)]]
+    cards: dict[CardId, Annotated[int, Field(gt=0, le=MAX_DECK_SIZE)]]
 
     @property
     def size(self) -> int:
         return sum(self.cards.values())
+
+    @model_validator(mode="after")
+    def _bounded_size(self) -> Deck:
+        if self.size > MAX_DECK_SIZE:
+            raise _invalid(f"deck '{self.name}' has {self.size} cards; at most {MAX_DECK_SIZE}")
+        return self
 
 
 class DeckFile(BaseModel):

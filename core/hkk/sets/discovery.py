@@ -6,8 +6,8 @@
 Every stage that handles several sets takes ``failures``: a list the stage appends one
 :class:`~hkk.errors.SetError` per broken set to, so the others carry on.  ``failures=None``
 means strict: the first problem is raised.  A set whose dependency failed fails too.  Stages
-named in errors: "find", "load" (import), "validate" (manifest, cards, decks), "compatibility",
-"register".
+named in errors: "find", "load" (finding the package; importing it only if ``set.toml`` says
+``python = true``), "validate" (manifest, cards, decks), "compatibility", "register".
 
 We do not use pluggy's ``load_setuptools_entrypoints``: it drops duplicate names silently and
 stops at the first broken plugin.
@@ -16,7 +16,9 @@ stops at the first broken plugin.
 from __future__ import annotations
 
 import difflib
+import importlib.machinery
 import importlib.resources
+import importlib.util
 import os
 import traceback
 from collections.abc import Iterable, Mapping
@@ -30,6 +32,7 @@ import pluggy
 from packaging.version import InvalidVersion, Version
 
 from hkk.config import load_set_selection
+from hkk.datafile import DataFileError, read_text
 from hkk.errors import SetError
 from hkk.hookspecs import PROJECT
 from hkk.plugin import HOOK_API_VERSION, make_plugin_manager
@@ -95,7 +98,8 @@ class LoadedSet(_Named):
     distribution: str | None
     version: str | None
     manifest: SetManifest
-    module: ModuleType = field(repr=False)
+    #: The imported package; None for a data-only set (``python = true`` not in set.toml).
+    module: ModuleType | None = field(repr=False)
     root: Traversable = field(repr=False)
     cards: list[Card] = field(repr=False)
     decks: dict[str, Deck] = field(repr=False)
@@ -239,10 +243,32 @@ def _data_error(owner: Candidate | LoadedSet, exc: Exception, what: str) -> SetE
     return owner.error(f"{what} failed: {_describe(exc)}", "validate")
 
 
-def load_candidate(c: Candidate) -> LoadedSet:
-    """Import the set's package, read ``set.toml`` and its cards.  Raises SetError (stage
-    "load" for the import, "validate" for data).  Decks wait for :func:`load_decks`, since
-    they may use cards of the sets this one depends on."""
+def _package_root(c: Candidate) -> Traversable:
+    """The files of the set's package, found without importing it: finding a package's spec
+    runs none of its code (a dotted name is followed through its parents' folders, since
+    ``find_spec("a.b")`` would import ``a``)."""
+    value = c.entry_point.value
+    spec = None
+    if ":" not in value:
+        for part in value.split("."):
+            try:
+                if spec is None:
+                    spec = importlib.util.find_spec(part)
+                else:
+                    spec = importlib.machinery.PathFinder.find_spec(
+                        f"{spec.name}.{part}", list(spec.submodule_search_locations or ()))
+            except (ImportError, ValueError) as exc:
+                raise c.error(f"cannot find package {value}: {_describe(exc)}", "load") from exc
+            if spec is None or spec.submodule_search_locations is None:
+                break
+    if spec is None or spec.submodule_search_locations is None:
+        raise c.error(f"entry point value {value!r} must name the set's package, and no such "
+                      f"package is installed", "load")
+    # A module object made from the spec is not executed; importlib.resources only reads it.
+    return importlib.resources.files(importlib.util.module_from_spec(spec))
+
+
+def _import_package(c: Candidate) -> ModuleType:
     try:
         module = c.entry_point.load()
     except (Exception, SystemExit) as exc:  # a set's import may raise anything
@@ -251,11 +277,20 @@ def load_candidate(c: Candidate) -> LoadedSet:
     if not isinstance(module, ModuleType) or not hasattr(module, "__path__"):
         raise c.error(f"entry point value {c.entry_point.value!r} must name the set's package, "
                       f"not {type(module).__name__} {module!r}", "load")
-    root = importlib.resources.files(module)
+    return module
+
+
+def load_candidate(c: Candidate) -> LoadedSet:
+    """Read the set's ``set.toml`` and cards from its package; import the package only if
+    ``set.toml`` says ``python = true`` (a data-only set runs no code of its own).  Raises
+    SetError (stage "load" for finding and importing the package, "validate" for data).
+    Decks wait for :func:`load_decks`, since they may use cards of the sets this one depends
+    on."""
+    root = _package_root(c)
     try:
-        text = root.joinpath("set.toml").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise c.error(f"cannot read set.toml in package {module.__name__}: "
+        text = read_text(root, root.joinpath("set.toml"))
+    except (OSError, DataFileError) as exc:
+        raise c.error(f"cannot read set.toml in package {c.entry_point.value}: "
                       f"{type(exc).__name__}: {exc}", "validate") from exc
     try:
         manifest = parse_manifest(text)
@@ -268,7 +303,8 @@ def load_candidate(c: Candidate) -> LoadedSet:
         cards = list(_load_cards(c.code, root))
     except Exception as exc:
         raise _data_error(c, exc, "loading cards") from exc
-    hook_names = _hook_names(module)
+    module = _import_package(c) if manifest.python else None
+    hook_names = _hook_names(module) if module is not None else []
     return LoadedSet(code=c.code, distribution=c.distribution, version=c.version,
                      manifest=manifest, module=module, root=root, cards=cards, decks={},
                      has_hooks=bool(hook_names), hook_names=hook_names)
@@ -452,7 +488,7 @@ def register(pm: pluggy.PluginManager, loaded_sets: Iterable[LoadedSet], *,
             _fail(failures, s.error(f"depends on set {dep}, which failed at stage register",
                                     "register"))
             continue
-        if s.has_hooks:
+        if s.has_hooks and s.module is not None:
             try:
                 pm.register(s.module, name=s.plugin_name)
             except pluggy.PluginValidationError as exc:
@@ -513,6 +549,11 @@ def discover(*, entry_points: Iterable[EntryPointLike] | None = None,
             loaded.append(load_candidate(c))
         except SetError as error:
             unavailable[c.code] = f"failed at stage {error.stage}"
+            _fail(sink, error)
+        except Exception as exc:  # a bug of ours must not stop the other sets either
+            unavailable[c.code] = "failed at stage load"
+            error = c.error(f"unexpected error: {_describe(exc)}", "load")
+            error.__cause__ = exc
             _fail(sink, error)
 
     usable = check_compatibility(loaded, unavailable=unavailable, failures=sink)

@@ -8,7 +8,11 @@ version = "1.0.0"          # PEP 440, the set's own release
 requires = ">=1.0,<2"      # hook-API versions of the engine it works with
 depends = []               # set codes whose cards or hooks it builds on
 language = "hu"
+python = false             # true: the package has hook implementations and is imported
 ```
+
+A set without ``python = true`` is data only: discovery reads its files from the installed
+package without importing it, so none of its code runs.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from typing import Annotated, Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, ValidationError
+
+from hkk.datafile import DataFileError, parse_toml
+from hkk.text import codepoint, first_control_character
 
 __all__ = ["SET_CODE_PATTERN", "SetManifest", "is_set_code", "parse_manifest",
            "format_validation_error"]
@@ -47,6 +54,17 @@ def _pep440_specifier(value: str) -> str:
     return value
 
 
+def _no_control_characters(value: str) -> str:
+    char = first_control_character(value)
+    if char is not None:
+        raise ValueError(f"control character {codepoint(char)} is not allowed")
+    return value
+
+
+#: Text shown on a terminal: no escape sequences (see :mod:`hkk.text`).
+Text = Annotated[str, AfterValidator(_no_control_characters)]
+
+
 class SetManifest(BaseModel):
     """The ``[set]`` table of ``set.toml``. Strings stay strings (TOML and JSON Schema friendly);
     use :attr:`requires_specifier` / :attr:`parsed_version` for comparisons."""
@@ -54,14 +72,17 @@ class SetManifest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     code: SetCode
-    name: Annotated[str, StringConstraints(min_length=1)]
+    name: Annotated[Text, StringConstraints(min_length=1)]
     version: Annotated[str, AfterValidator(_pep440_version)]
     requires: Annotated[str, AfterValidator(_pep440_specifier)]
     # A tuple, not a list: the model is frozen and hashable all the way down.
     depends: tuple[SetCode, ...] = ()
     # A short BCP 47-ish tag ("hu", "en", "de-AT"); we only need it for display.
     language: Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")] = "hu"
-    description: str = ""
+    description: Text = ""
+    #: The package has hook implementations: discovery imports and registers it.  Without
+    #: this the set is data only and its package is never imported.
+    python: bool = False
 
     @property
     def requires_specifier(self) -> SpecifierSet:
@@ -90,8 +111,8 @@ def format_validation_error(exc: ValidationError, prefix: str) -> str:
 def parse_manifest(text: str) -> SetManifest:
     """Parse ``set.toml`` text; raises ``ValueError`` with a message ready for a SetError."""
     try:
-        data: dict[str, Any] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data: dict[str, Any] = parse_toml(text)
+    except (tomllib.TOMLDecodeError, DataFileError) as exc:
         raise ValueError(f"set.toml: {exc}") from exc
     extra = sorted(set(data) - {"set"})
     if "set" not in data or not isinstance(data["set"], dict):
