@@ -178,7 +178,7 @@ def test_id_must_belong_to_the_set_and_be_unique_in_file() -> None:
 @pytest.mark.parametrize(("extra", "field", "message"), [
     ("", "hp", "Input should be less than or equal to 999"),  # hp = 10**100 below
     ("cost = { vp = 1000 }", "cost.vp", "Input should be less than or equal to 999"),
-    ('[[cards.abilities]]\nkind = "automatic"\ntiming = "end_stage1"\n'
+    ('[[cards.abilities]]\nkind = "automatic"\ntiming = "end_stage2"\n'
      'effect = { do = "modify", stat = "hp", by = -1000, target = "self" }',
      "abilities[0].effect.by", "Input should be greater than or equal to -999"),
 ])
