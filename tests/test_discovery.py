@@ -506,6 +506,17 @@ def test_python_true_imports_the_package(sets: SetFactory) -> None:
     assert failure.stage == "load" and "a data-only set ran code" in failure.reason
 
 
+def test_hooks_in_a_set_that_does_not_declare_python_are_refused_not_lost(sets: SetFactory
+                                                                          ) -> None:
+    d = discover(entry_points=[sets.make("elfeledett", init=PREP_HOOK, python=False),
+                               sets.make("adat")])
+    (failure,) = d.failures
+    assert (failure.code, failure.stage) == ("elfeledett", "validate")
+    assert "__init__.py implements hooks" in failure.reason and "python = true" in failure.reason
+    assert "hkk_set_elfeledett" not in sys.modules  # read as text, never run
+    assert list(d.sets) == ["adat"]
+
+
 # -- order independence --------------------------------------------------------------------------
 
 def summary(d: hkk.sets.Discovery) -> tuple[Any, ...]:

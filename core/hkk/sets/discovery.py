@@ -280,6 +280,21 @@ def _import_package(c: Candidate) -> ModuleType:
     return module
 
 
+def _refuse_undeclared_code(c: Candidate, root: Traversable) -> None:
+    """A set whose package implements hooks but does not say ``python = true`` would lose them
+    without a word: refuse it instead.  The files are read as text, never run."""
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".py") and entry.is_file():
+            try:
+                source = read_text(root, entry)
+            except (OSError, DataFileError):
+                continue
+            if "hookimpl" in source:
+                raise c.error(f"{entry.name} implements hooks (hookimpl) but set.toml does not "
+                              "say python = true, so they would never run: add it",
+                              "validate")
+
+
 def load_candidate(c: Candidate) -> LoadedSet:
     """Read the set's ``set.toml`` and cards from its package; import the package only if
     ``set.toml`` says ``python = true`` (a data-only set runs no code of its own).  Raises
@@ -303,6 +318,8 @@ def load_candidate(c: Candidate) -> LoadedSet:
         cards = list(_load_cards(c.code, root))
     except Exception as exc:
         raise _data_error(c, exc, "loading cards") from exc
+    if not manifest.python:
+        _refuse_undeclared_code(c, root)
     module = _import_package(c) if manifest.python else None
     hook_names = _hook_names(module) if module is not None else []
     return LoadedSet(code=c.code, distribution=c.distribution, version=c.version,
