@@ -206,6 +206,13 @@ class Game:
 
         return save_game(self)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its save: the engine holds modules, which do not pickle, so unpickling
+        loads the game into an engine of the same installed sets (:func:`hkk.saving.unpickle`)."""
+        from hkk.saving import reduce_game
+
+        return reduce_game(self)
+
     def enter_play(self, player: int, card_id: str, zone: str | None = None,
                    *, active: bool = False) -> Permanent:
         card = self.cards[card_id]
