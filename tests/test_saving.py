@@ -194,6 +194,13 @@ def test_a_foreign_or_broken_save_is_one_clear_error(text):
     assert message.startswith("not an hkk save (hkk-save/1): ") and "\n" not in message
 
 
+def test_a_save_with_a_broken_state_is_one_clear_error():
+    data = save_game(to_cut(PAIRS[1], 5, 40))
+    data["state"]["permanents"][0]["card"] = "alap:nincs-ilyen"
+    with pytest.raises(SaveError, match="^the save's state is broken: KeyError: 'alap:nincs"):
+        load_game(LOADER, data)
+
+
 def test_a_save_of_other_versions_is_refused_unless_forced():
     data = save_game(to_cut(PAIRS[1], 5, 40))
     data["engine"] = "0.0.1"

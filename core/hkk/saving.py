@@ -264,6 +264,13 @@ def load_game(engine: Engine, data: Any, agents: Sequence[Agent] | None = None, 
     unknown = sorted({c for deck in save.decks for c in deck if c not in engine.cards})
     if unknown:
         raise SaveError(f"the save's decks have cards this engine does not know: {unknown}")
+    try:
+        return _build(engine, save, agents, clock)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid JSON, broken state
+        raise SaveError(f"the save's state is broken: {type(exc).__name__}: {exc}") from None
+
+
+def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:
     s = save.state
     rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
     game = Game(engine, save.decks, _agents(save, agents), seed=save.seed,
