@@ -89,6 +89,74 @@ def test_play_json_to_a_file_and_to_stdout(run, tmp_path):
     assert json.loads(again.output) == events  # the same seed gives the same log
 
 
+@pytest.fixture
+def saved(run, tmp_path):
+    """A game written by ``hkk play --save`` (decks of both sets), as JSON data and its file."""
+    target = tmp_path / "game.json"
+    result = run("play", "--seed", "3", "--decks", "alap:tuz", "mereg:mocsar", "--save",
+                 str(target), "-q")
+    assert result.exit_code == 0, result.output
+    return json.loads(target.read_text()), target
+
+
+def test_replay_of_an_honest_save_passes(run, saved):
+    data, target = saved
+    assert data["format"] == "hkk-save/1" and data["seed"] == 3
+    assert data["log"][-1]["kind"] == "game_over"
+    result = run("replay", str(target))
+    assert result.exit_code == 0, result.output
+    assert f"OK: {len(data['log'])} events replayed" in result.output
+
+
+def test_replay_names_the_first_event_that_differs(run, saved, tmp_path):
+    data, _ = saved
+    index = next(i for i, e in enumerate(data["log"]) if e["kind"] == "card_drawn" and i > 100)
+    original = dict(data["log"][index])
+    data["log"][index]["card"] = "alap:nincs-ilyen"
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(data))
+    result = run("replay", str(tampered))
+    assert result.exit_code == 1
+    assert f"diverged at event {index} (after {index} identical)" in result.output
+    expected, got = (next(line for line in result.output.splitlines() if line.strip()
+                          .startswith(side)) for side in ("expected:", "got:"))
+    assert '"card": "alap:nincs-ilyen"' in expected  # the log's event
+    assert f'"card": {json.dumps(original["card"])}' in got  # the game's
+
+
+def test_replay_of_a_game_stopped_by_the_turn_limit(run, tmp_path):
+    target = tmp_path / "short.json"
+    result = run("play", "--seed", "8", "--max-turns", "3", "--save", str(target), "-q")
+    assert result.exit_code == 0
+    assert json.loads(target.read_text())["rulings"] == {"max_turns": 3}
+    result = run("replay", str(target))
+    assert result.exit_code == 0 and "OK: " in result.output
+
+
+def test_replay_refuses_other_versions_unless_forced(saved, tmp_path):
+    data, _ = saved
+    data["engine"] = "0.0.1"
+    data["sets"]["mereg"] = "9.9.9"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(data))
+    runner = CliRunner()
+    refused = runner.invoke(main, ["replay", str(other)])
+    assert refused.exit_code == 2
+    assert "engine 0.0.1 vs 0.1.0" in refused.output and "set mereg 9.9.9 vs" in refused.output
+    assert "OK" not in refused.output
+    forced = runner.invoke(main, ["replay", str(other), "--force"])
+    assert forced.exit_code == 0 and "OK:" in forced.output
+
+
+def test_replay_of_a_file_that_is_not_a_save_is_one_error_line(run, tmp_path):
+    events = tmp_path / "events.json"
+    assert run("play", "--max-turns", "2", "--json", str(events), "-q").exit_code == 0
+    result = CliRunner().invoke(main, ["replay", str(events)])
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "not an hkk save (hkk-save/1)" in result.output
+
+
 def test_play_with_a_mixed_deck_spec(run):
     result = run("play", "--seed", "1", "--decks", "alap:tuz+mereg", "alap:viz", "-q")
     assert result.exit_code == 0, result.output

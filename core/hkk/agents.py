@@ -75,6 +75,14 @@ class RandomAgent:
         self._rng = random.Random(seed) if seed is not None else None
         self.pass_bias = pass_bias
 
+    def rng_state(self) -> Any:
+        """Its own RNG's state (None: it draws from the game's RNG, which a save holds)."""
+        return self._rng.getstate() if self._rng is not None else None
+
+    def set_rng_state(self, state: Any) -> None:
+        self._rng = random.Random()
+        self._rng.setstate(state)
+
     def choose(self, game: Game, decision: Decision) -> Option:
         rng = self._rng or game.rng
         options = decision.options

@@ -1,4 +1,5 @@
-"""The ``hkk`` command: ``sets``, ``cards``, ``play``, ``verify``, ``schema``, ``new-set``.
+"""The ``hkk`` command: ``sets``, ``cards``, ``play``, ``replay``, ``verify``, ``schema``,
+``new-set``.
 
 Exit codes: 0 success; 1 the work failed (``verify`` found a problem, a game raised an error,
 a file could not be written); 2 bad usage (unknown option, deck, set code, an invalid set name,
@@ -14,6 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -210,11 +212,15 @@ def _default_decks(engine: Any) -> list[str]:
               help="Play with only these sets (and those they depend on). Repeatable.")
 @click.option("--json", "json_file", metavar="FILE|-", callback=_output_file,
               help="Write the event log as JSON to FILE ('-': stdout, instead of the text).")
+@click.option("--save", "save_file", metavar="FILE",
+              help="Write the whole game (versions, seed, decks, state, log) to FILE for "
+                   "'hkk replay'.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
-                 json_file: str | None, max_turns: int | None, brief: bool, quiet: bool) -> None:
+                 json_file: str | None, save_file: str | None, max_turns: int | None,
+                 brief: bool, quiet: bool) -> None:
     """Play a whole game between two random agents, printed turn by turn."""
     from hkk.engine import Engine
     from hkk.render import EventRenderer
@@ -238,7 +244,9 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     names = list(decks) if decks else _default_decks(engine)
     try:
         lists = [resolve_deck_spec(engine, name) for name in names]
-        game = engine.new_game(lists, seed=seed)
+        # the turn limit as a ruling: a save then holds it, and a replay stops where this did
+        rulings = replace(engine.rulings, max_turns=max_turns) if max_turns else engine.rulings
+        game = engine.new_game(lists, seed=seed, rulings=rulings)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     to_stdout = json_file == "-"
@@ -265,6 +273,11 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
             click.echo(text)
         else:
             Path(json_file).write_text(text + "\n", encoding="utf-8")
+    if save_file and error is None:  # a game stopped by an error is inside a step
+        from hkk.saving import save_game
+
+        Path(save_file).write_text(json.dumps(save_game(game), ensure_ascii=False) + "\n",
+                                   encoding="utf-8")
     if error is not None:
         err = _err()
         err.print(f"[red]error[/red] in turn {game.turn} ({game.log.step or 'setup'}): "
@@ -274,6 +287,57 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     if quiet and not to_stdout:
         winner = "draw" if game.winner is None else game.players[game.winner].name
         out.print(f"winner: {winner} after {game.turn} turns ({len(game.log)} events)")
+
+
+# -- replay --------------------------------------------------------------------------------------
+
+@main.command("replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--force", is_flag=True,
+              help="Replay even if the save was made with other engine or set versions.")
+def replay_command(file: str, force: bool) -> None:
+    """Play a game saved by 'hkk play --save FILE' again with its recorded decisions and check
+    every event.  Exit code 1 at the first event that differs."""
+    from hkk.engine import Engine
+    from hkk.replay import replay
+    from hkk.saving import SaveError, parse_save, version_mismatches
+
+    err = _err()
+    try:
+        save = parse_save(Path(file).read_bytes())
+    except SaveError as exc:
+        err.print(f"[red]error:[/red] {escape(file)}: {escape(str(exc))}")
+        sys.exit(EXIT_USAGE)
+    found = _discover(list(save.sets))
+    engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
+    problems = version_mismatches(engine, save)
+    if problems and not force:
+        err.print(f"[red]refused:[/red] {escape(file)} was made with other versions "
+                  f"(saved vs installed): {escape('; '.join(problems))}; --force tries anyway")
+        sys.exit(EXIT_USAGE)
+    if problems:
+        err.print(f"[yellow]warning:[/yellow] other versions (saved vs installed): "
+                  f"{escape('; '.join(problems))}")
+    try:
+        result = replay(engine, save)
+    except HkkError as exc:  # e.g. the save's cards are not installed (--force)
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        sys.exit(EXIT_FAILED)
+    out = _out()
+    if result.ok:
+        out.print(f"[green]OK[/green]: {result.events} events replayed, all as recorded")
+        return
+    d = result.divergence
+    out.print(f"[red]diverged[/red] at event {d.index} (after {result.events} identical):")
+    out.print(f"  expected: {escape(_event_text(d.expected, 'nothing (the log ends here)'))}")
+    out.print(f"  got:      {escape(_event_text(d.got, 'nothing (the game ended)'))}")
+    sys.exit(EXIT_FAILED)
+
+
+def _event_text(event: Any, none: str) -> str:
+    if event is None:
+        return none
+    return event if isinstance(event, str) else json.dumps(event, ensure_ascii=False)
 
 
 # -- verify --------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ clear that no decision of his followed ([D] D-41.7-last-pass)."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from hkk.game import Game
@@ -41,3 +41,22 @@ class GameClock:
         self.turn_times[game.turn] = end - self._started
         # the elapsed time stays out of the log: logs must not depend on the wall clock
         game.emit("clock_closed", player=game.active, rule=rule)
+
+    def save(self) -> dict[str, Any]:
+        """The turn's bookkeeping as plain data (:mod:`hkk.saving`).  Times are kept relative to
+        the turn's start: a time source's zero means nothing in another process."""
+        started = self._started
+        return {"turn_times": {str(turn): t for turn, t in self.turn_times.items()},
+                "closed_turn": self._closed_turn,
+                "elapsed": None if started is None else self.time_source() - started,
+                "last_decision": None if started is None or self._last_decision is None
+                else self._last_decision - started}
+
+    def load(self, data: dict[str, Any]) -> None:
+        self.turn_times = {int(turn): t for turn, t in data["turn_times"].items()}
+        self._closed_turn = data["closed_turn"]
+        elapsed, last = data["elapsed"], data["last_decision"]
+        # the time the game spent saved does not count
+        self._started = None if elapsed is None else self.time_source() - elapsed
+        self._last_decision = None if last is None or self._started is None \
+            else self._started + last

@@ -58,6 +58,10 @@ class EventLog:
                 listener(event)
         return event
 
+    def restore(self, events: list[Event]) -> None:
+        """Take the events of a loaded save (:mod:`hkk.saving`); listeners are not called."""
+        self._events.extend(events)
+
     def subscribe(self, listener: Any) -> None:
         """Call ``listener(event)`` for every event from now on (the CLI prints live)."""
         self._listeners.append(listener)

@@ -59,6 +59,7 @@ class Game:
         self.rng = random.Random(seed)
         self.log = EventLog()
         self.emit = self.log.append  # the hot path: one call less per event
+        self.decks = [list(deck) for deck in decks]  # as dealt, unshuffled: saves replay them
         self.players = [Player(i, names[i], list(decks[i])) for i in range(2)]
         self.agents = list(agents)
         self.permanents: dict[int, Permanent] = {}  # insertion order is timestamp order
@@ -73,6 +74,9 @@ class Game:
         self.turn = 0
         self.active = 0
         self.step: Step | None = None
+        #: The turn's cursor: the index in ``turn_steps`` of the next step to run; None between
+        #: turns.  It lives here, not in the runner, so a game saved between steps resumes.
+        self.step_index: int | None = None
         self.turn_passed = False  # 41.5
         self.started = False  # set up (shuffled, dealt); a test may build a game already set up
         self.in_moment = False  # a simultaneous moment is being applied (29.4.2, 41.4)
@@ -197,6 +201,19 @@ class Game:
 
         return play_game(self, max_turns=max_turns)
 
+    def save(self) -> dict[str, Any]:
+        """The game as plain JSON-ready data, between two steps (:mod:`hkk.saving`)."""
+        from hkk.saving import save_game
+
+        return save_game(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its save: the engine holds modules, which do not pickle, so unpickling
+        loads the game into an engine of the same installed sets (:func:`hkk.saving.unpickle`)."""
+        from hkk.saving import reduce_game
+
+        return reduce_game(self)
+
     def enter_play(self, player: int, card_id: str, zone: str | None = None,
                    *, active: bool = False) -> Permanent:
         card = self.cards[card_id]
@@ -206,10 +223,18 @@ class Game:
         perm = Permanent(self._uid(), card, player, zone, self.turn)
         perm.active = active
         self.permanents[perm.uid] = perm
+        self._index_abilities(perm)
+        self.emit("entered_play", player=player, card=card_id, uid=perm.uid, zone=zone,
+                  active=active)
+        return perm
+
+    def _index_abilities(self, perm: Permanent) -> None:
+        """Index a permanent just put in play: its abilities by timing, its static modifiers
+        counted in the sums (loading a save calls this too, to rebuild what is derived)."""
         for source, mod in self.statics:  # static abilities in play affect the newcomer too
             if _static_applies(source, mod.target, perm):
                 perm.mods[mod.stat] = perm.mods.get(mod.stat, 0) + mod.by
-        for index, ability in enumerate(card.abilities):
+        for index, ability in enumerate(perm.card.abilities):
             if ability.kind == "static":
                 for mod in ability.effects:
                     self.statics.append((perm, mod))
@@ -217,9 +242,6 @@ class Game:
             else:
                 self.abilities_at.setdefault(ability.timing, []).append(
                     ability_item(perm, index, ability))
-        self.emit("entered_play", player=player, card=card_id, uid=perm.uid, zone=zone,
-                  active=active)
-        return perm
 
     def _leave_play(self, perm: Permanent) -> None:
         del self.permanents[perm.uid]

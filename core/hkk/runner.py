@@ -17,8 +17,8 @@ from hkk.phases import Mode, Step
 from hkk.resolution import after_resolution
 from hkk.steps import RUNNERS, close_offers
 
-__all__ = ["Turn", "after_resolution", "close_offers", "play_game", "play_turn", "run_step",
-           "setup", "start_turn"]
+__all__ = ["Turn", "advance", "after_resolution", "close_offers", "end_turn", "play_game",
+           "play_turn", "run_step", "setup", "start_turn"]
 
 
 def start_turn(game: Game) -> None:
@@ -30,6 +30,7 @@ def start_turn(game: Game) -> None:
     game.usage_turn.clear()
     game.attempted.clear()
     game.turn_passed = False
+    game.step_index = 0
     game.emit("turn_started", player=game.active, turn_of_player=player.turns_taken)
     game.clock.start_turn(game)
     # 41.4 supplement: Ép was not checked since end stage 4; [D] that check happens at the very
@@ -50,13 +51,22 @@ def run_step(game: Game, step: Step) -> Any:
 class Turn:
     """One turn, walked step by step: ``Turn(game)`` starts it, ``run_to("end_stage2")`` runs
     the steps before that one (or through it, ``inclusive=True``), ``finish()`` runs the rest
-    and ends the turn.  :func:`play_turn` is ``Turn(game).finish()``."""
+    and ends the turn.  :func:`play_turn` is ``Turn(game).finish()``.
+
+    A thin driver: where the turn stands is the game's ``step_index``, so a game saved between
+    steps (:mod:`hkk.saving`) goes on with ``Turn(game, start=False)``."""
 
     def __init__(self, game: Game, *, start: bool = True) -> None:
         self.game = game
-        self.index = 0  # the next step to run
-        if start:  # start=False: the caller already called start_turn
+        if start:
             start_turn(game)
+        elif game.step_index is None:  # the caller already called start_turn
+            game.step_index = 0
+
+    @property
+    def index(self) -> int:
+        """The next step to run."""
+        return self.game.step_index or 0
 
     @property
     def next_step(self) -> Step | None:
@@ -67,7 +77,7 @@ class Turn:
         game = self.game
         steps = game.turn_steps
         step = steps[self.index]
-        self.index += 1
+        game.step_index = self.index + 1
         # 41.5: after the active player passed the turn, every remaining action phase still
         # opens for his opponent (run_actions asks only him); play moves on when he passes.
         run_step(game, step)
@@ -96,15 +106,44 @@ class Turn:
         game = self.game
         while self.index < len(game.turn_steps):
             self.run_next()
-        game.step = None
-        game.log.step = ""
-        game.emit("turn_ended", player=game.active, rule="41.6")
-        game.active = game.opponent(game.active)
+        end_turn(game)
+
+
+def end_turn(game: Game) -> None:
+    game.step = None
+    game.step_index = None
+    game.log.step = ""
+    game.emit("turn_ended", player=game.active, rule="41.6")
+    game.active = game.opponent(game.active)
 
 
 def play_turn(game: Game) -> None:
     """One whole turn (41.0-41.6)."""
     Turn(game).finish()
+
+
+def advance(game: Game, max_turns: int | None = None) -> bool:
+    """Take the game to its next step boundary: start the next turn, run the next step, or end
+    the turn.  Between two calls the game can be saved.  Returns False once the game is over."""
+    limit = max_turns if max_turns is not None else game.rulings.max_turns
+    try:
+        if not game.started:
+            setup(game)
+        elif game.over:
+            pass
+        elif game.step_index is None:
+            if game.turn >= limit:
+                game.over = True
+                game.emit("game_over", winner=None, reason="turn_limit", rule="D-turn-limit")
+            else:
+                start_turn(game)
+        elif game.step_index < len(game.turn_steps):
+            Turn(game, start=False).run_next()
+        else:
+            end_turn(game)
+    except GameOver:
+        pass
+    return not game.over
 
 
 def setup(game: Game) -> None:
@@ -123,17 +162,8 @@ def setup(game: Game) -> None:
 
 
 def play_game(game: Game, max_turns: int | None = None) -> int | None:
-    """Play until a player loses; returns the winner (None for a draw)."""
-    limit = max_turns if max_turns is not None else game.rulings.max_turns
-    try:
-        if not game.started:
-            setup(game)
-        while not game.over:
-            if game.turn >= limit:
-                game.over = True
-                game.emit("game_over", winner=None, reason="turn_limit", rule="D-turn-limit")
-                break
-            play_turn(game)
-    except GameOver:
+    """Play until a player loses; returns the winner (None for a draw).  A game loaded in the
+    middle of a turn goes on from its next step."""
+    while advance(game, max_turns):
         pass
     return game.winner
