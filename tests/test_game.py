@@ -110,13 +110,14 @@ def test_8_1_main_phase_play_pays_vp_and_components():
 
 
 def test_8_1_a_spell_that_ends_the_game_still_goes_to_the_graveyard():
-    finisher = spell("finisher", [{"do": "damage", "amount": 30, "target": "opponent"}])
+    # drawing from an empty deck loses ([D] D-empty-deck): the game ends inside the effect
+    finisher = spell("finisher", [{"do": "draw", "count": 30, "target": "controller"}])
     agent = ScriptedAgent(["play tt:finisher"], fallback=Passer(), only=("action",))
     game = game_with([finisher], agents=[agent, Passer()])
     game.players[0].hand.append(cid("finisher"))
     with pytest.raises(GameOver):
         run_until(game, "main_phase", inclusive=True)
-    assert game.log[-1].kind == "game_over" and game.winner == 0
+    assert game.log[-1].kind == "game_over" and game.winner == 1
     assert game.players[0].graveyard == [cid("finisher")]
     assert cid("finisher") not in game.players[0].hand
 
