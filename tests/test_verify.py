@@ -351,3 +351,23 @@ def test_a_game_that_cannot_be_interrupted_ends_the_process_saying_where():
     assert "a game ran past its time limit of 0.2 s and could not be interrupted" in \
         result.stderr
     assert result.stderr.rstrip().endswith("stopping the process. seed 9, turn 4, main_phase")
+
+
+def test_the_time_limit_leaves_an_alarm_armed_before_it_running():
+    """pytest-timeout and the like use the same SIGALRM timer: a game's limit must not cancel
+    theirs."""
+    import signal
+
+    from hkk.limits import time_limit
+
+    handler = signal.signal(signal.SIGALRM, lambda *a: None)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 500)
+        with time_limit(1000):  # a later limit than the outer alarm: that one stays armed as is
+            assert 400 < signal.getitimer(signal.ITIMER_REAL)[0] <= 500
+        with time_limit(0.5):  # an earlier one: armed for the game, the outer re-armed after
+            assert signal.getitimer(signal.ITIMER_REAL)[0] <= 0.5
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 400
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, handler)

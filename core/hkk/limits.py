@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -52,13 +53,17 @@ def time_limit(seconds: float | None, describe: Callable[[], str] = lambda: "",
         yield
         return
     armed = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    previous = None
+    if armed and 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= seconds:
+        armed = False  # someone's alarm (e.g. pytest-timeout) comes first: leave it alone
+    previous = outer = None
     if armed:
         def on_alarm(signum: int, frame: FrameType | None) -> None:
-            raise GameTimeout(seconds, running_code(frame)[1], module=running_code(frame)[0])
+            module, where = running_code(frame)
+            raise GameTimeout(seconds, where, module=module)
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+        outer = signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+        started = time.monotonic()
     watchdog = threading.Timer(seconds + (grace if grace is not None else max(seconds, 5.0)),
                                _give_up, args=(seconds, describe))
     watchdog.daemon = True
@@ -70,6 +75,9 @@ def time_limit(seconds: float | None, describe: Callable[[], str] = lambda: "",
         if armed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+            if outer and outer[0] > 0:  # an alarm armed before ours: re-arm what is left of it
+                left = outer[0] - (time.monotonic() - started)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), outer[1])
 
 
 def _give_up(seconds: float, describe: Callable[[], str]) -> None:
