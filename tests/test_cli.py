@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -347,3 +348,67 @@ def test_script_output_cut_short_by_its_reader_is_no_error(args):
     finally:
         os.close(write_end)
     assert (result.returncode, result.stderr) == (0, "")
+
+# -- a set's code cannot fool or hang the commands (issue 8) -----------------------------------
+
+def test_play_and_verify_with_a_set_calling_sys_exit_exit_1_naming_it(fake_set):
+    fake_set("kilepo", python='''
+        import sys
+        from hkk import hookimpl
+
+        @hookimpl
+        def end_stage2(game):
+            sys.exit(0)
+    ''')
+    play = CliRunner().invoke(main, ["play", "--decks", "kilepo:start", "kilepo:start", "-q"])
+    assert play.exit_code == 1
+    assert "hook end_stage2, set kilepo" in play.output and "SystemExit: 0" in play.output
+    verify = CliRunner().invoke(main, ["verify", "kilepo", "--games", "1"])
+    assert verify.exit_code == 1
+    assert "✗ games [kilepo]" in verify.output and "SystemExit: 0" in verify.output
+
+
+def test_ctrl_c_in_a_game_exits_1_saying_where(fake_set):
+    fake_set("megszakit", python='''
+        from hkk import hookimpl
+
+        @hookimpl
+        def end_stage2(game):
+            raise KeyboardInterrupt
+    ''')
+    play = CliRunner().invoke(main, ["play", "--decks", "megszakit:start", "megszakit:start",
+                                     "-q", "--seed", "4"])
+    assert play.exit_code == 1
+    assert "interrupted in turn 1 (end_stage2): interrupted in turn 1 (end_stage2), hook " \
+        "end_stage2, set megszakit" in play.output
+    assert "reproduce: hkk play --seed 4 --decks megszakit:start megszakit:start" in play.output
+    verify = CliRunner().invoke(main, ["verify", "megszakit", "--games", "2"])
+    assert verify.exit_code == 1
+    assert "interrupted: the report so far" in verify.output
+    assert "✗ games [megszakit], seed 0: interrupted (turn 1, end_stage2)" in verify.output
+
+
+def test_ctrl_c_while_a_set_is_imported_names_the_set(fake_set):
+    fake_set("lassu", python="raise KeyboardInterrupt\n")
+    result = CliRunner().invoke(main, ["sets"])
+    assert result.exit_code == 1
+    assert "interrupted: interrupted while importing set lassu (hkk-set-lassu 1.0)" in \
+        result.output
+    assert "Aborted!" not in result.output
+
+
+def test_play_game_timeout_stops_a_looping_set_saying_where(fake_set):
+    from test_verify import LOOPING_CARD, LOOPING_EFFECT
+
+    fake_set("hurok", cards=LOOPING_CARD, python=LOOPING_EFFECT.replace("{code}", "hurok"))
+    result = CliRunner().invoke(main, ["play", "--decks", "hurok:start", "hurok:start", "-q",
+                                       "--game-timeout", "0.2"])
+    assert result.exit_code == 1
+    assert re.search(r"time limit in turn \d+ \(end_stage2\): the game ran longer than its time "
+                     r"limit of 0.2 s; it was running hkkfake_hurok_\w+\.forever \(line 5\)",
+                     result.output), result.output
+    verify = CliRunner().invoke(main, ["verify", "hurok", "--games", "1", "--game-timeout",
+                                       "0.2"])
+    assert verify.exit_code == 1
+    assert re.search(r"✗ games \[hurok\], card hurok:vezer, seed 0: time limit \(turn \d+, "
+                     r"end_stage2\)", verify.output), verify.output

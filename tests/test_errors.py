@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from helpers import cid, creature, game_with, item_plugin, run_until, step_named
 
-from hkk import HookError, RuleViolation, hookimpl
+from hkk import Engine, HookError, Pending, RuleViolation, hookimpl
+from hkk.errors import Interrupted
 from hkk.runner import run_step
 
 
@@ -75,3 +76,111 @@ def test_29_4_6_rule_violation_names_the_rule_and_changes_nothing():
     game.players[0].hand.append(cid("filler"))
     run_until(game, "prep_stage2", inclusive=True)
     assert attempts and all(a == ("29.4.6", True) for a in attempts)
+
+
+# -- anything a set's code raises or returns is named (issue 8) ----------------------------------
+
+class Exits:
+    @hookimpl
+    def end_stage2(self, game):
+        raise SystemExit(0)
+
+
+class CtrlC:
+    @hookimpl
+    def end_stage2(self, game):
+        raise KeyboardInterrupt
+
+
+def _at_end_stage2(plugin, name="hkk.sets.rossz"):
+    game = game_with([creature("bear", 2, 3)])
+    game.engine.pm.register(plugin, name=name)
+    game.enter_play(0, cid("bear"), active=True)
+    run_until(game, "end_stage2")
+    return game
+
+
+def test_sys_exit_in_a_hook_is_a_hook_error_naming_set_and_hook():
+    game = _at_end_stage2(Exits())
+    with pytest.raises(HookError) as info:
+        run_step(game, step_named("end_stage2"))
+    assert (info.value.hook, info.value.set_code) == ("end_stage2", "rossz")
+    assert "SystemExit: 0" in str(info.value)
+
+
+def test_sys_exit_in_a_custom_effect_names_card_and_ability():
+    class Effects:
+        @hookimpl
+        def custom_effects(self):
+            return {"quit": lambda game, ctx: exit(3)}
+
+    quitter = creature("quitter", abilities=[{"kind": "automatic", "timing": "end_stage2",
+                                              "effect": {"do": "custom", "name": "quit"}}])
+    game = game_with([quitter], plugins=[Effects()])
+    game.enter_play(0, cid("quitter"), active=True)
+    run_until(game, "end_stage2")
+    with pytest.raises(HookError) as info:
+        run_step(game, step_named("end_stage2"))
+    assert (info.value.card, info.value.ability) == (cid("quitter"), 0)
+    assert "SystemExit: 3" in str(info.value)
+
+
+def test_keyboard_interrupt_in_a_hook_still_stops_but_says_where():
+    game = _at_end_stage2(CtrlC())
+    with pytest.raises(KeyboardInterrupt) as info:  # still stops the program
+        run_step(game, step_named("end_stage2"))
+    assert isinstance(info.value, Interrupted)
+    assert str(info.value) == "interrupted in turn 1 (end_stage2), hook end_stage2, set rossz"
+
+
+@pytest.mark.parametrize("returned, expected", [
+    ("oops", "returned str 'oops'; expected a list of hkk.Pending items"),
+    (Pending("bare", lambda g, i, b: None), "returned Pending"),
+    (["not an item"], "returned a list containing str 'not an item'"),
+])
+def test_a_hook_returning_the_wrong_type_is_named(returned, expected):
+    class Wrong:
+        @hookimpl
+        def end_stage2(self, game):
+            return returned
+
+    game = _at_end_stage2(Wrong())
+    with pytest.raises(HookError) as info:
+        run_step(game, step_named("end_stage2"))
+    assert (info.value.hook, info.value.set_code) == ("end_stage2", "rossz")
+    assert expected in str(info.value)
+
+
+def test_lethal_returning_the_wrong_type_is_named():
+    class Wrong:
+        @hookimpl
+        def lethal(self, game):
+            return game.creatures()  # permanents without their Lethal reason
+
+    game = game_with([creature("bear", 2, 3)])
+    game.engine.pm.register(Wrong(), name="hkk.sets.rossz")
+    game.enter_play(0, cid("bear"), active=True)
+    with pytest.raises(HookError) as info:
+        game.check_hp("29.4.10")
+    assert (info.value.hook, info.value.set_code) == ("lethal", "rossz")
+    assert "expected a list of (Permanent, hkk.pending.Lethal) pairs" in str(info.value)
+
+
+def test_custom_effects_returning_the_wrong_type_is_named():
+    class Wrong:
+        @hookimpl
+        def custom_effects(self):
+            return ["rossz:poison"]
+
+    with pytest.raises(HookError) as info:
+        Engine(pm=_pm_with(Wrong())).custom_effects()
+    assert (info.value.hook, info.value.set_code) == ("custom_effects", "rossz")
+    assert "expected a dict of effect name (str) to a callable" in str(info.value)
+
+
+def _pm_with(plugin):
+    from hkk.plugin import make_plugin_manager
+
+    pm = make_plugin_manager()
+    pm.register(plugin, name="hkk.sets.rossz")
+    return pm

@@ -9,6 +9,7 @@ import pytest
 from helpers import (Passer, Wants, cid, creature, game_with, item, item_plugin, run_until,
                      spell, step_named)
 from hkk import RandomAgent, RuleViolation, ScriptedAgent
+from hkk.game import GameOver
 from hkk.runner import play_game, play_turn, run_step, start_turn
 
 BRUTE = creature("brute", 2, 2, components=1, vp=1)
@@ -106,6 +107,19 @@ def test_8_1_main_phase_play_pays_vp_and_components():
     assert (game.players[0].vp, game.players[0].components) == (1, 0)
     assert cid("pricey") not in game.players[0].hand
 
+
+
+def test_8_1_a_spell_that_ends_the_game_still_goes_to_the_graveyard():
+    # drawing from an empty deck loses ([D] D-empty-deck): the game ends inside the effect
+    finisher = spell("finisher", [{"do": "draw", "count": 30, "target": "controller"}])
+    agent = ScriptedAgent(["play tt:finisher"], fallback=Passer(), only=("action",))
+    game = game_with([finisher], agents=[agent, Passer()])
+    game.players[0].hand.append(cid("finisher"))
+    with pytest.raises(GameOver):
+        run_until(game, "main_phase", inclusive=True)
+    assert game.log[-1].kind == "game_over" and game.winner == 1
+    assert game.players[0].graveyard == [cid("finisher")]
+    assert cid("finisher") not in game.players[0].hand
 
 def test_8_1_a_card_that_cannot_be_paid_is_neither_offered_nor_playable():
     pricey = creature("pricey", 3, 3, cost={"vp": 2, "components": 1})

@@ -244,3 +244,131 @@ def test_disabled_set_fails_when_named_and_nothing_to_verify_fails(monkeypatch):
     monkeypatch.setenv("HKK_SETS_ALLOW", "nincs")
     report = verify(games=1)
     assert any("no card sets to verify" in c.message for c in report.failures)
+
+
+# -- a set's code cannot fool or hang verify (issue 8) ---------------------------------------
+
+LOOPING_EFFECT = '''
+    from hkk import hookimpl
+
+    def forever(game, ctx):
+        while True:
+            pass
+
+    @hookimpl
+    def custom_effects():
+        return {"{code}:forever": forever}
+'''
+
+LOOPING_CARD = CARDS + '''
+[[cards.abilities]]
+kind = "automatic"
+timing = "end_stage2"
+effect = {{ do = "custom", name = "{code}:forever" }}
+'''
+
+
+def test_sys_exit_in_a_hook_fails_the_game_naming_the_set(fake_set):
+    fake_set("kilepo", python='''
+        import sys
+        from hkk import hookimpl
+
+        @hookimpl
+        def end_stage2(game):
+            sys.exit(0)
+    ''')
+    report = verify(["kilepo"], games=1, seed=5)
+    failure = next(c for c in report.failures if c.name == "games" and c.target == "kilepo")
+    assert failure.set_code == "kilepo" and failure.seed == 5
+    assert "hook end_stage2, set kilepo" in failure.message and "SystemExit: 0" in failure.message
+
+
+def test_a_game_past_its_time_limit_fails_naming_set_seed_turn_and_step(fake_set):
+    fake_set("hurok", cards=LOOPING_CARD, python=LOOPING_EFFECT.replace("{code}", "hurok"))
+    report = verify(["hurok"], games=1, seed=3, game_timeout=0.2)
+    failure = next(c for c in report.failures if c.name == "games" and c.target == "hurok")
+    assert failure.set_code == "hurok" and failure.card == "hurok:vezer" and failure.seed == 3
+    assert failure.message.startswith("time limit (turn ")
+    assert ", end_stage2): the game ran longer than its time limit of 0.2 s" in failure.message
+    assert ".forever (line " in failure.message  # the set's looping function
+    assert failure.command.startswith("hkk play --seed 3 --decks hurok:start hurok:start")
+
+
+def test_a_broken_invariant_fails_the_game_naming_it(fake_set):
+    fake_set("adossag", python='''
+        from hkk import hookimpl, Pending
+
+        def overspend(game, item, bound):
+            game.players[game.active].vp -= 100  # behind the engine's back
+
+        @hookimpl
+        def end_stage2(game):
+            return [Pending("overspend", overspend, card_id="adossag:vezer")]
+    ''')
+    report = verify(["adossag"], games=1, seed=2)
+    failure = next(c for c in report.failures if c.name == "games" and c.target == "adossag")
+    assert failure.seed == 2 and failure.set_code == "adossag"
+    assert failure.message.startswith("invariant broken: invariant not-negative (turn 1, "
+                                      "end_stage2): player ")
+
+
+def test_ctrl_c_stops_verify_with_the_report_so_far(fake_set):
+    fake_set("megszakit", python='''
+        from hkk import hookimpl
+
+        @hookimpl
+        def end_stage2(game):
+            raise KeyboardInterrupt
+    ''')
+    with pytest.raises(KeyboardInterrupt) as info:
+        verify(["megszakit"], games=3, seed=7)
+    report = info.value.report
+    assert not report.ok and report.games_played == 0
+    last = report.checks[-1]
+    assert (last.name, last.seed, last.set_code) == ("games", 7, "megszakit")
+    assert last.message == ("interrupted (turn 1, end_stage2): interrupted in turn 1 "
+                            "(end_stage2), hook end_stage2, set megszakit")
+
+
+def test_a_game_that_cannot_be_interrupted_ends_the_process_saying_where():
+    """Where SIGALRM cannot interrupt it (here: not the main thread; also a loop in C), the
+    watchdog ends the process with exit code 1 and what it knows - never a silent hang."""
+    import subprocess
+
+    script = textwrap.dedent('''
+        import threading
+        from hkk.limits import time_limit
+
+        def game():
+            with time_limit(0.2, lambda: "seed 9, turn 4, main_phase", grace=0.1):
+                while True:
+                    pass
+
+        threading.Thread(target=game).start()
+    ''')
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 1
+    assert "a game ran past its time limit of 0.2 s and could not be interrupted" in \
+        result.stderr
+    assert result.stderr.rstrip().endswith("stopping the process. seed 9, turn 4, main_phase")
+
+
+def test_the_time_limit_leaves_an_alarm_armed_before_it_running():
+    """pytest-timeout and the like use the same SIGALRM timer: a game's limit must not cancel
+    theirs."""
+    import signal
+
+    from hkk.limits import time_limit
+
+    handler = signal.signal(signal.SIGALRM, lambda *a: None)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 500)
+        with time_limit(1000):  # a later limit than the outer alarm: that one stays armed as is
+            assert 400 < signal.getitimer(signal.ITIMER_REAL)[0] <= 500
+        with time_limit(0.5):  # an earlier one: armed for the game, the outer re-armed after
+            assert signal.getitimer(signal.ITIMER_REAL)[0] <= 0.5
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 400
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, handler)

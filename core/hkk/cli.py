@@ -23,7 +23,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from hkk.errors import ConfigError, HkkError, SetError
+from hkk.errors import ConfigError, GameTimeout, HkkError, step_name
+from hkk.limits import DEFAULT_GAME_TIMEOUT
 from hkk.render import escape
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -83,13 +84,18 @@ def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 
 class _Main(click.Group):
-    """Maps errors that are not bugs to one line on stderr and an exit code."""
+    """Maps errors that are not bugs to one line on stderr and an exit code.  Ctrl-C (or a set
+    raising KeyboardInterrupt, e.g. while it is imported) says where it was and exits 1,
+    instead of click's bare "Aborted!"."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
             _stop_quietly()
+        except KeyboardInterrupt as exc:
+            _err().print(f"[red]interrupted[/red]: {escape(str(exc) or 'KeyboardInterrupt')}")
+            ctx.exit(EXIT_FAILED)
         except (HkkError, OSError) as exc:
             _err().print(f"[red]Error:[/red] {escape(str(exc))}")
             ctx.exit(EXIT_USAGE if isinstance(exc, ConfigError) else EXIT_FAILED)
@@ -105,6 +111,12 @@ def _discover(allow: Sequence[str] | None = None) -> Any:
 def _warn_failures(found: Any) -> None:
     for error in found.failures:
         _err().print(f"[yellow]warning:[/yellow] {escape(str(error))}")
+
+
+_timeout_option = click.option(
+    "--game-timeout", type=click.FloatRange(min=0), default=DEFAULT_GAME_TIMEOUT,
+    show_default=True, metavar="SECONDS",
+    help="Stop a game that runs longer and report where it was (0: no limit).")
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
@@ -212,17 +224,19 @@ def _default_decks(engine: Any) -> list[str]:
               help="Play with only these sets (and those they depend on). Repeatable.")
 @click.option("--json", "json_file", metavar="FILE|-", callback=_output_file,
               help="Write the event log as JSON to FILE ('-': stdout, instead of the text).")
-@click.option("--save", "save_file", metavar="FILE",
+@click.option("--save", "save_file", metavar="FILE", callback=_output_file,
               help="Write the whole game (versions, seed, decks, state, log) to FILE for "
                    "'hkk replay'.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
+@_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  json_file: str | None, save_file: str | None, max_turns: int | None,
-                 brief: bool, quiet: bool) -> None:
+                 brief: bool, quiet: bool, game_timeout: float) -> None:
     """Play a whole game between two random agents, printed turn by turn."""
     from hkk.engine import Engine
+    from hkk.limits import time_limit
     from hkk.render import EventRenderer
     from hkk.runner import play_game
     from hkk.verify import play_command as play_command_line
@@ -263,9 +277,14 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
                 out.print(line)
         game.log.subscribe(show)
     error: BaseException | None = None
+    reproduce = play_command_line(seed, names, set_codes, max_turns)
     try:
-        play_game(game, max_turns=max_turns)
-    except HkkError as exc:
+        with time_limit(game_timeout, lambda: f"turn {game.turn} ({step_name(game.turn, game.log.step)}); "
+                        f"reproduce: {reproduce}"):
+            play_game(game, max_turns=max_turns)
+    except (HkkError, GameTimeout) as exc:
+        error = exc
+    except KeyboardInterrupt as exc:  # Ctrl-C, or a set raising it: say where, exit 1
         error = exc
     if json_file:
         text = _safe_json(game.log.to_json(indent=None if to_stdout else 1))
@@ -280,9 +299,11 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
                                    encoding="utf-8")
     if error is not None:
         err = _err()
-        err.print(f"[red]error[/red] in turn {game.turn} ({game.log.step or 'setup'}): "
-                  f"{escape(str(error))}")
-        err.print(f"reproduce: {play_command_line(seed, names, set_codes, max_turns)}")
+        kind = "interrupted" if isinstance(error, KeyboardInterrupt) else \
+            "time limit" if isinstance(error, GameTimeout) else "error"
+        err.print(f"[red]{kind}[/red] in turn {game.turn} ({step_name(game.turn, game.log.step)}): "
+                  f"{escape(str(error) or 'KeyboardInterrupt')}")
+        err.print(f"reproduce: {reproduce}")
         sys.exit(EXIT_FAILED)
     if quiet and not to_stdout:
         winner = "draw" if game.winner is None else game.players[game.winner].name
@@ -351,8 +372,9 @@ def _event_text(event: Any, none: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False),
               callback=_output_file, help="Also write the checks as JUnit XML.")
+@_timeout_option
 def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
-                   as_json: bool, junit_xml: str | None) -> None:
+                   as_json: bool, junit_xml: str | None, game_timeout: float) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
     from hkk.render import verify_lines
     from hkk.verify import verify
@@ -360,18 +382,25 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
     _check_installed(codes)
     err = _err()
     report = None
-    if err.is_terminal and not as_json and games:
-        from rich.progress import Progress
+    options = dict(games=games, seed=seed, max_turns=max_turns, game_timeout=game_timeout)
+    try:
+        if err.is_terminal and not as_json and games:
+            from rich.progress import Progress
 
-        with Progress(console=err, transient=True) as bar:
-            task = bar.add_task("games", total=None)
+            with Progress(console=err, transient=True) as bar:
+                task = bar.add_task("games", total=None)
 
-            def progress(what: str, done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total, description=f"games ({what})")
-            report = verify(codes or None, games=games, seed=seed, max_turns=max_turns,
-                            progress=progress)
-    else:
-        report = verify(codes or None, games=games, seed=seed, max_turns=max_turns)
+                def progress(what: str, done: int, total: int) -> None:
+                    bar.update(task, completed=done, total=total,
+                               description=f"games ({what})")
+                report = verify(codes or None, progress=progress, **options)
+        else:
+            report = verify(codes or None, **options)
+    except KeyboardInterrupt as exc:  # the report so far, its last failure saying where
+        report = getattr(exc, "report", None)
+        if report is None:
+            raise
+        err.print("[red]interrupted[/red]: the report so far")
     if junit_xml:
         Path(junit_xml).write_text(report.junit_xml() + "\n", encoding="utf-8")
     if as_json:

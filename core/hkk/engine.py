@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import pluggy
 
 from hkk.agents import Agent, RandomAgent
-from hkk.errors import HkkError, HookError
+from hkk.errors import HkkError, HookError, Interrupted, plugin_set
 from hkk.phases import DEFAULT_TURN, Step
 from hkk.plugin import make_plugin_manager
 from hkk.rulings import DEFAULT_RULINGS, Rulings
@@ -50,11 +50,24 @@ class Engine:
         found: dict[str, Callable[..., Any]] = {}
         owners: dict[str, str] = {}
         for impl in self.pm.hook.custom_effects.get_hookimpls():
+            set_code = plugin_set(impl.plugin_name)
             try:
                 offered = impl.function() or {}
-            except Exception as exc:
+            except Interrupted:
+                raise
+            except KeyboardInterrupt as exc:
+                raise Interrupted(f"interrupted in hook custom_effects, set {set_code}",
+                                  set_code=set_code, hook="custom_effects") from exc
+            except (Exception, SystemExit) as exc:  # sys.exit() in a set is a failure too
                 raise HookError(f"{type(exc).__name__}: {exc}", hook="custom_effects",
                                 set_code=impl.plugin_name.removeprefix("hkk.sets.")) from exc
+            if not isinstance(offered, dict) or not all(
+                    isinstance(name, str) and callable(function)
+                    for name, function in offered.items()):
+                raise HookError(f"returned {offered!r:.80}; expected a dict of effect name "
+                                f"(str) to a callable fn(game, ctx, **params), or None (in "
+                                f"plugin {impl.plugin_name})", hook="custom_effects",
+                                set_code=set_code)
             for name, function in offered.items():
                 if name in found:
                     raise HkkError(f"custom effect {name!r} is offered by both "

@@ -8,13 +8,27 @@ The hierarchy::
     ├── ConfigError               hkk.toml / [tool.hkk] is unreadable or invalid; names the file
     ├── SetError                  a card set could not be used; names set, distribution, stage
     │   └── CardDataError         a card file is invalid; names set, file, card and field
-    └── HookError                 code of a set raised inside a hook; names set, card, hook
+    ├── HookError                 code of a set raised inside a hook (any exception, SystemExit
+    │                             included) or returned the wrong type; names set, card, hook
+    └── InvariantViolation        ``hkk verify`` found the game in an impossible state; names the
+                                  invariant, the turn and step (and the card where there is one)
+
+    KeyboardInterrupt
+    └── Interrupted               Ctrl-C (or a set raising KeyboardInterrupt) while a set's code
+                                  ran: stops the program, naming where it was
+
+    BaseException
+    └── GameTimeout               a game ran past its time limit (``--game-timeout``); a
+                                  BaseException so that a set's ``except Exception`` cannot
+                                  swallow it
 
 Every error keeps the game state unchanged where it is raised before anything resolved
 (rule violations are checked before any mutation).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class HkkError(Exception):
@@ -100,3 +114,64 @@ class HookError(HkkError):
         if rule:
             parts.append(f"rule {rule}")
         super().__init__(", ".join(parts) + f": {message}")
+
+
+class InvariantViolation(HkkError):
+    """A game reached a state the rules cannot produce (checked by :mod:`hkk.invariants` when
+    ``hkk verify`` plays).  ``invariant`` names the check; ``card`` the card concerned, if any."""
+
+    def __init__(self, invariant: str, message: str, *, turn: int | None = None,
+                 step: str | None = None, card: str | None = None) -> None:
+        self.invariant = invariant
+        self.turn = turn
+        self.step = step
+        self.card = card
+        where = f" (turn {turn}, {step_name(turn, step)})" if turn is not None else ""
+        super().__init__(f"invariant {invariant}{where}: {message}")
+
+
+class Interrupted(KeyboardInterrupt):
+    """A KeyboardInterrupt (Ctrl-C, or a set's code raising it) that says where it happened:
+    which set was being imported, or which hook, set and card ran.  It still stops the program
+    (it is a KeyboardInterrupt); the commands print it and exit with 1."""
+
+    def __init__(self, message: str, *, set_code: str | None = None, hook: str | None = None,
+                 card: str | None = None) -> None:
+        self.set_code = set_code
+        self.hook = hook
+        self.card = card
+        super().__init__(message)
+
+    @classmethod
+    def during(cls, game: Any, hook: str, set_code: str | None,
+               card: str | None = None) -> Interrupted:
+        """The interruption of ``game`` while ``hook`` (of set ``set_code``) ran."""
+        where = [f"hook {hook}"] + ([f"set {set_code}"] if set_code else []) \
+            + ([f"card {card}"] if card else [])
+        return cls(f"interrupted in turn {game.turn} ({step_name(game.turn, game.log.step)}), "
+                   + ", ".join(where), set_code=set_code, hook=hook, card=card)
+
+
+def step_name(turn: int, step: str | None) -> str:
+    """How messages name where a game was: the step's hook, else "setup" before the first turn
+    and "start of turn" between a turn's start and its first step."""
+    return step or ("setup" if not turn else "start of turn")
+
+
+def plugin_set(plugin_name: str | None) -> str | None:
+    """The set code of a plugin registered by discovery (``hkk.sets.<code>``), else None."""
+    if plugin_name and plugin_name.startswith("hkk.sets."):
+        return plugin_name.removeprefix("hkk.sets.")
+    return None
+
+
+class GameTimeout(BaseException):
+    """A game ran longer than its time limit (:func:`hkk.limits.time_limit`).  ``where`` names
+    the code that was running (module, function, line; a set's package if it was a set's)."""
+
+    def __init__(self, seconds: float, where: str = "", *, module: str | None = None) -> None:
+        self.seconds = seconds
+        self.where = where
+        self.module = module  # the module of the code that was running
+        super().__init__(f"the game ran longer than its time limit of {seconds:g} s"
+                         + (f"; it was running {where}" if where else ""))

@@ -316,15 +316,28 @@ class Game:
         return impls
 
     def _lethal(self, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
-        from hkk.errors import HookError
+        from hkk.errors import HookError, Interrupted, plugin_set
+        from hkk.pending import Lethal
 
         doomed: dict[int, tuple[Permanent, Any]] = {}
         for impl in self._lethal_impls():
             try:
                 named = impl.function(self) or ()
-            except Exception as exc:
+            except Interrupted:
+                raise
+            except KeyboardInterrupt as exc:
+                raise Interrupted.during(self, "lethal", plugin_set(impl.plugin_name)) from exc
+            except (Exception, SystemExit) as exc:  # sys.exit() in a set is a failure too
                 raise HookError(f"{type(exc).__name__}: {exc}", hook="lethal",
                                 set_code=impl.plugin_name.removeprefix("hkk.sets.")) from exc
+            if not isinstance(named, (list, tuple)) or not all(
+                    isinstance(pair, tuple) and len(pair) == 2
+                    and isinstance(pair[0], Permanent) and isinstance(pair[1], Lethal)
+                    for pair in named):
+                raise HookError(f"returned {named!r:.80}; expected a list of (Permanent, "
+                                f"hkk.pending.Lethal) pairs or None (in plugin "
+                                f"{impl.plugin_name})", hook="lethal",
+                                set_code=plugin_set(impl.plugin_name))
             for perm, why in named:
                 if perm.uid in self.permanents and perm not in dead:
                     doomed.setdefault(perm.uid, (perm, why))
@@ -552,8 +565,10 @@ class Game:
         if card.kind == "spell":
             from hkk.cards.interpret import resolve_spell
 
-            resolve_spell(self, player, card)
-            p.graveyard.append(card_id)
+            try:
+                resolve_spell(self, player, card)
+            finally:  # even when its effect ends the game (GameOver): no card leaves every zone
+                p.graveyard.append(card_id)
             return None
         return self.enter_play(player, card_id)
 

@@ -8,6 +8,11 @@ in reverse registration order; the runner re-sorts every collection by a stable 
 order never leaks into the game.
 
 Hooks evolve by gaining arguments; implementations may accept any subset of them.
+
+What a hook returns is checked where the engine receives it: a turn hook's result must be a list
+(or tuple) of ``Pending``, ``lethal``'s a list of ``(Permanent, Lethal)`` pairs, and
+``custom_effects``' a dict of names to callables; anything else - and any exception, ``sys.exit()``
+included - is a :class:`hkk.errors.HookError` naming the set and the hook.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Callable
 
-from hkk.errors import HkkError, HookError
+from hkk.errors import HkkError, HookError, Interrupted, plugin_set
 from hkk.game import Game, GameOver
 from hkk.pending import ACTION, ACTIVATED, Pending
 from hkk.phases import Step
@@ -42,21 +42,40 @@ def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
                 result = impl.function(game)
             else:
                 result = impl.function(*[kwargs[name] for name in impl.argnames])
-        except (GameOver, HkkError):
+        except (GameOver, HkkError, Interrupted):
             raise
-        except Exception as exc:
-            set_code = impl.plugin_name.removeprefix("hkk.sets.") \
-                if impl.plugin_name.startswith("hkk.sets.") else None
-            step = game.step
+        except KeyboardInterrupt as exc:
+            raise Interrupted.during(game, hook_name, plugin_set(impl.plugin_name)) from exc
+        except (Exception, SystemExit) as exc:  # a set may raise anything, sys.exit() included
             raise HookError(f"{type(exc).__name__}: {exc} (in plugin {impl.plugin_name})",
-                            hook=hook_name, set_code=set_code,
-                            rule=", ".join(step.rules) if step and step.hook == hook_name
-                            else None) from exc
+                            hook=hook_name, set_code=plugin_set(impl.plugin_name),
+                            rule=_step_rule(game, hook_name)) from exc
         if result:
+            # Checked at the boundary, cheaply: a wrong type would otherwise surface later as
+            # an AttributeError that names nobody.
+            if type(result) is not list and not isinstance(result, (list, tuple)):
+                raise _bad_result(game, hook_name, impl.plugin_name, result)
+            for item in result:
+                if type(item) is not Pending and not isinstance(item, Pending):
+                    raise _bad_result(game, hook_name, impl.plugin_name, result, item)
             items.extend(result)
     if len(items) > 1:
         items.sort(key=_order)
     return items
+
+
+def _step_rule(game: Game, hook_name: str) -> str | None:
+    step = game.step
+    return ", ".join(step.rules) if step and step.hook == hook_name else None
+
+
+def _bad_result(game: Game, hook_name: str, plugin_name: str, result: Any,
+                item: Any = None) -> HookError:
+    what = f"a list containing {type(item).__name__} {item!r:.80}" if item is not None \
+        else f"{type(result).__name__} {result!r:.80}"
+    return HookError(f"returned {what}; expected a list of hkk.Pending items or None "
+                     f"(in plugin {plugin_name})", hook=hook_name,
+                     set_code=plugin_set(plugin_name), rule=_step_rule(game, hook_name))
 
 
 # -- resolving --------------------------------------------------------------------------------
@@ -92,7 +111,7 @@ def usable(game: Game, item: Pending, step: Step) -> bool:
     return True
 
 
-def wrap(game: Game, item: Pending, exc: Exception) -> HookError:
+def wrap(game: Game, item: Pending, exc: BaseException) -> HookError:
     step = game.step
     return HookError(f"{type(exc).__name__}: {exc}", hook=step.hook if step else "?",
                      set_code=item.set_code or None, card=item.card_id,
@@ -125,10 +144,18 @@ def guarded(game: Game, item: Pending, call: Callable[[], Any]) -> Any:
     set, card, ability, hook and rule."""
     try:
         return call()
-    except (GameOver, HkkError):
+    except (GameOver, HkkError, Interrupted):
         raise
-    except Exception as exc:
+    except KeyboardInterrupt as exc:
+        raise _item_interrupted(game, item) from exc
+    except (Exception, SystemExit) as exc:
         raise wrap(game, item, exc) from exc
+
+
+def _item_interrupted(game: Game, item: Pending) -> Interrupted:
+    step = game.step
+    return Interrupted.during(game, step.hook if step else "?", item.set_code or None,
+                              item.card_id)
 
 
 def resolve(game: Game, item: Pending) -> None:
@@ -137,9 +164,11 @@ def resolve(game: Game, item: Pending) -> None:
         pay(game, item)
     try:  # as guarded(), without a closure per resolution
         item.apply(game, item, item.bind(game, item))
-    except (GameOver, HkkError):
+    except (GameOver, HkkError, Interrupted):
         raise
-    except Exception as exc:
+    except KeyboardInterrupt as exc:
+        raise _item_interrupted(game, item) from exc
+    except (Exception, SystemExit) as exc:
         raise wrap(game, item, exc) from exc
 
 

@@ -12,7 +12,12 @@ What it checks, in order:
 3. **custom effects** - every ``do = "custom"`` a card uses is offered by the set or a set it
    depends on, and no name is offered twice;
 4. **games** - N seeded games between two random agents for each set alone (with the sets it
-   depends on) and for all installed sets together; an exception in a game fails it;
+   depends on) and for all installed sets together; anything a game raises fails it (a set's
+   ``sys.exit()`` too), as does a game that runs past ``game_timeout`` seconds
+   (:mod:`hkk.limits`) or breaks an invariant (:mod:`hkk.invariants`: a settled board after
+   every Ép check, no negative VP or components, every card in one zone, every started effect
+   ended or in force, one game end); a KeyboardInterrupt stops the run with a failure naming
+   the game (the partial report rides on the exception as ``report``);
 5. **determinism** - the first game of each run is played again in a fresh engine and must give
    an identical event log;
 6. **coverage** (information, never a failure) - which cards were played, which abilities fired
@@ -35,7 +40,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hkk.errors import HkkError, HookError, RuleViolation, SetError
+from hkk.errors import (GameTimeout, HkkError, HookError, InvariantViolation, RuleViolation,
+                        SetError, step_name)
+from hkk.limits import DEFAULT_GAME_TIMEOUT, time_limit
 from hkk.sets.discovery import dependency_closure
 
 __all__ = [
@@ -44,6 +51,7 @@ __all__ = [
     "Coverage",
     "VerifyReport",
     "deck_specs",
+    "play_checked",
     "play_command",
     "resolve_deck_spec",
     "verify",
@@ -243,9 +251,12 @@ class _Run:
 
 def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0,
            max_turns: int | None = None, entry_points: Any = None,
-           progress: Progress | None = None) -> VerifyReport:
+           progress: Progress | None = None,
+           game_timeout: float | None = DEFAULT_GAME_TIMEOUT) -> VerifyReport:
     """Verify the installed sets (or only ``codes``, with the sets they depend on); see the
-    module docstring.  Never raises for a problem of a set: everything is in the report."""
+    module docstring.  Never raises for a problem of a set: everything is in the report -
+    except a KeyboardInterrupt, which stops it (with ``exc.report``, the report so far).
+    ``game_timeout``: seconds each game may take (None or 0: no limit)."""
     from hkk.sets.discovery import discover
 
     report = VerifyReport()
@@ -304,9 +315,14 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
         report.coverage[code] = _new_coverage(by_code[code])
     if games > 0:
         total = games * len(runs)
-        for run in runs:
-            _play_run(report, run, everything, games=games, seed=seed, max_turns=max_turns,
-                      entry_points=entry_points, progress=progress, total=total)
+        try:
+            for run in runs:
+                _play_run(report, run, everything, games=games, seed=seed,
+                          max_turns=max_turns, entry_points=entry_points, progress=progress,
+                          total=total, timeout=game_timeout)
+        except KeyboardInterrupt as exc:
+            exc.report = report  # type: ignore[attr-defined]
+            raise
     return report
 
 
@@ -441,7 +457,7 @@ def _record(game: Any, coverage: dict[str, Coverage]) -> None:
 
 def _play_run(report: VerifyReport, run: _Run, everything: list[str], *, games: int, seed: int,
               max_turns: int | None, entry_points: Any, progress: Progress | None,
-              total: int) -> None:
+              total: int, timeout: float | None = None) -> None:
     sets_arg = None if run.codes == everything else run.codes
     if not run.specs:
         report.checks.append(Check("games", run.target, False,
@@ -465,42 +481,65 @@ def _play_run(report: VerifyReport, run: _Run, everything: list[str], *, games: 
         game_seed = seed + i
         decks = pairs[i % len(pairs)]
         command = play_command(game_seed, decks, sets_arg, max_turns)
-        game, error = _play_one(engine, [lists[d] for d in decks], game_seed, max_turns)
+        try:
+            game, error = play_checked(engine, [lists[d] for d in decks], game_seed, max_turns,
+                                    timeout, describe=f"{command} ({run.target})")
+        except KeyboardInterrupt as exc:  # Ctrl-C, or a set raising it: stop, saying where
+            report.checks.append(_game_failure(run, getattr(exc, "game", None), exc, game_seed,
+                                               command, engine))
+            raise
         report.games_played += 1
         if progress is not None:
             progress(f"{run.target}", report.games_played, total)
         if error is not None:
             failed += 1
-            report.checks.append(_game_failure(run, game, error, game_seed, command))
+            report.checks.append(_game_failure(run, game, error, game_seed, command, engine))
             continue
         _record(game, report.coverage)
         if i == 0:
             first_log = game.log
             report.checks.append(_determinism(run, engine, lists, decks, game_seed, max_turns,
-                                              first_log, command, entry_points))
+                                              first_log, command, entry_points, timeout))
     if not failed:
         report.checks.append(Check("games", run.target, True,
                                    f"{games} game(s) on {', '.join(run.specs)}",
                                    set_code=None if run.target == "all" else run.target))
 
 
-def _play_one(engine: Any, decks: list[list[str]], seed: int, max_turns: int | None
+def play_checked(engine: Any, decks: list[list[str]], seed: int, max_turns: int | None,
+              timeout: float | None = None, describe: str = ""
               ) -> tuple[Any, BaseException | None]:
+    """Play one game as ``hkk verify`` does - invariants watched (:mod:`hkk.invariants`), within
+    ``timeout`` seconds (:mod:`hkk.limits`) - and return the game and what it raised (None: it
+    passed).  A KeyboardInterrupt propagates, with ``game`` on it."""
+    from hkk.invariants import check_finished, watch
     from hkk.runner import play_game
 
     game = None
+
+    def where() -> str:
+        return f"{describe}, turn {game.turn}, {step_name(game.turn, game.log.step)}" \
+            if game else describe
     try:
-        game = engine.new_game(decks, seed=seed)
-        play_game(game, max_turns=max_turns)
+        game = watch(engine.new_game(decks, seed=seed))
+        with time_limit(timeout, where):
+            play_game(game, max_turns=max_turns)
+        check_finished(game)
         game.log.to_json()  # events must be plain data
-    except Exception as exc:  # noqa: BLE001 - a set's bug may raise anything; it is the finding
+    except KeyboardInterrupt as exc:
+        exc.game = game  # type: ignore[attr-defined]
+        raise
+    except (Exception, SystemExit, GameTimeout) as exc:  # noqa: BLE001 - the finding
         return game, exc
     return game, None
 
 
-def _game_failure(run: _Run, game: Any, error: BaseException, seed: int, command: str) -> Check:
+def _game_failure(run: _Run, game: Any, error: BaseException, seed: int, command: str,
+                  engine: Any = None) -> Check:
     set_code = getattr(error, "set_code", None)
     card = getattr(error, "card", None)
+    if isinstance(error, GameTimeout) and engine is not None and error.module:
+        set_code = _set_of_module(engine, error.module)
     if game is not None and card is None:
         # the item being resolved when it broke: a resolving event after the step's start
         for event in reversed(list(game.log)):
@@ -514,22 +553,39 @@ def _game_failure(run: _Run, game: Any, error: BaseException, seed: int, command
     if set_code is None and run.target != "all":
         set_code = run.target
     kind = "rule violation" if isinstance(error, RuleViolation) else \
-        "error in a set's code" if isinstance(error, HookError) else type(error).__name__
-    where = f" (turn {game.turn}, {game.log.step or 'setup'})" if game is not None else ""
+        "error in a set's code" if isinstance(error, HookError) else \
+        "invariant broken" if isinstance(error, InvariantViolation) else \
+        "time limit" if isinstance(error, GameTimeout) else \
+        "interrupted" if isinstance(error, KeyboardInterrupt) else type(error).__name__
+    where = f" (turn {game.turn}, {step_name(game.turn, game.log.step)})" \
+        if game is not None else ""
+    if isinstance(error, InvariantViolation):
+        where = ""  # the message says where
     details = "".join(traceback.format_exception(error)[-12:])
-    return Check("games", run.target, False, f"{kind}{where}: {error}", set_code=set_code,
+    return Check("games", run.target, False, f"{kind}{where}: {str(error) or 'KeyboardInterrupt'}",
+                 set_code=set_code,
                  card=card, seed=seed, command=command, details=details)
+
+
+def _set_of_module(engine: Any, module: str) -> str | None:
+    """The code of the loaded set whose package ``module`` belongs to."""
+    for code, s in (engine.discovery.sets if engine.discovery is not None else {}).items():
+        name = s.module.__name__
+        if module == name or module.startswith(name + "."):
+            return code
+    return None
 
 
 def _determinism(run: _Run, engine: Any, lists: dict[str, list[str]], decks: Sequence[str],
                  seed: int, max_turns: int | None, first: Any, command: str,
-                 entry_points: Any) -> Check:
+                 entry_points: Any, timeout: float | None = None) -> Check:
     target = None if run.target == "all" else run.target
     try:
         again = _engine(run.codes, entry_points)
     except HkkError as exc:
         return Check("determinism", run.target, False, str(exc), set_code=target)
-    game, error = _play_one(again, [lists[d] for d in decks], seed, max_turns)
+    game, error = play_checked(again, [lists[d] for d in decks], seed, max_turns, timeout,
+                            describe=command)
     if error is not None:
         return Check("determinism", run.target, False,
                      f"the second run of the same seed raised {type(error).__name__}: {error}",

@@ -198,14 +198,18 @@ def resolve_spell(game: Game, player: int, card: Any) -> None:
     ctx = EffectContext(player, None, card.id, card.id)
     try:
         apply_effects(game, ctx, bind_effects(game, ctx, card.effects))
-    except Exception as exc:
-        from hkk.errors import HkkError, HookError
+    except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise anything
+        from hkk.errors import HkkError, HookError, Interrupted
         from hkk.game import GameOver
 
-        if isinstance(exc, (HkkError, GameOver)):
+        if isinstance(exc, (HkkError, GameOver, Interrupted)):
             raise
-        raise HookError(f"{type(exc).__name__}: {exc}", hook=game.step.hook if game.step
-                        else "?", set_code=card.id.split(":")[0], card=card.id) from exc
+        hook = game.step.hook if game.step else "?"
+        set_code = card.id.split(":")[0]
+        if isinstance(exc, KeyboardInterrupt):
+            raise Interrupted.during(game, hook, set_code, card.id) from exc
+        raise HookError(f"{type(exc).__name__}: {exc}", hook=hook, set_code=set_code,
+                        card=card.id) from exc
 
 
 class CardAbilities:

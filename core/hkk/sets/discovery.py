@@ -33,7 +33,7 @@ from packaging.version import InvalidVersion, Version
 
 from hkk.config import load_set_selection
 from hkk.datafile import DataFileError, read_text
-from hkk.errors import SetError
+from hkk.errors import Interrupted, SetError
 from hkk.hookspecs import PROJECT
 from hkk.plugin import HOOK_API_VERSION, make_plugin_manager
 from hkk.sets.manifest import SET_CODE_PATTERN, SetManifest, is_set_code, parse_manifest
@@ -271,6 +271,9 @@ def _package_root(c: Candidate) -> Traversable:
 def _import_package(c: Candidate) -> ModuleType:
     try:
         module = c.entry_point.load()
+    except KeyboardInterrupt as exc:  # Ctrl-C (or the set raising it): stop, but say where
+        raise Interrupted(f"interrupted while importing set {c.label} "
+                          f"({c.entry_point.value})", set_code=c.code) from exc
     except (Exception, SystemExit) as exc:  # a set's import may raise anything
         raise c.error(f"import of {c.entry_point.value} failed: {_describe(exc)}",
                       "load") from exc
