@@ -88,9 +88,6 @@ class EventRenderer:
     def _step_ended(self, e: Any) -> None:
         return None
 
-    def _step_skipped(self, e: Any) -> str:
-        return f"  [magenta]▸ {e['hook']} skipped[/magenta] [dim]({e.get('rule')})[/dim]"
-
     def _decision(self, e: Any) -> str:
         rule = f", {e['rule']}" if e.get("rule") else ""
         return (f"{_INDENT}{self.player(e['player'])} [yellow]{e['decision']}[/yellow]: "
@@ -128,7 +125,12 @@ class EventRenderer:
         if not dead and self.quiet_checks:
             return None
         who = ", ".join(self.perm(uid) for uid in dead) if dead else "nobody dies"
-        return f"{_INDENT}[dim]Ép check ({e['rule']}):[/dim] {who}"
+        again = f", round {e['round']}" if e.get("round") else ""  # D-settled-check
+        return f"{_INDENT}[dim]Ép check ({e['rule']}{again}):[/dim] {who}"
+
+    def _item_dropped(self, e: Any) -> str:
+        return (f"{_INDENT}[yellow]left out[/yellow]: {escape(str(e['item']))} - "
+                f"{escape(str(e['reason']))} [dim]({e['rule']})[/dim]")
 
     def _died(self, e: Any, verb: str = "dies") -> str:
         rule = f", {e['rule']}" if e.get("rule") else ""
