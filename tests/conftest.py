@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from hkk.events import EventLog
+from hkk.vocabulary import decision_problems, event_problems
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -32,3 +36,43 @@ class FakeTime:
 @pytest.fixture
 def fake_time() -> FakeTime:
     return FakeTime()
+
+
+# -- every event of every test is in the registry (hkk.vocabulary) ------------------------------
+# test_vocabulary.py plays the games that prove the registry complete; this catches what only
+# the unit tests reach.  Shapes already checked are cached: the golden test logs a million events.
+
+_checked: set[tuple] = set()
+_vocabulary_problems: list[str] = []
+
+
+def _checking(append: Any) -> Any:
+    def checked_append(self: EventLog, kind: str, **data: Any) -> Any:
+        shape = (kind, *data) if kind != "decision" else (kind, data.get("decision"),
+                                                           data.get("choice"), *data)
+        if shape not in _checked:
+            _checked.add(shape)
+            problems = event_problems(kind, data)
+            if kind == "decision" and not problems:
+                problems = decision_problems(data["decision"], [data["choice"]])
+            _vocabulary_problems.extend(problems)
+        return append(self, kind, **data)
+    return checked_append
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _vocabulary_checked_log() -> Any:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(EventLog, "append", _checking(EventLog.append))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _events_are_registered(_vocabulary_checked_log: Any) -> Any:
+    """Fails the test (at teardown) that made an event hkk.vocabulary does not register."""
+    yield
+    if _vocabulary_problems:
+        problems = sorted(set(_vocabulary_problems))
+        _vocabulary_problems.clear()
+        pytest.fail("events not in hkk.vocabulary (register them there):\n  "
+                    + "\n  ".join(problems), pytrace=False)

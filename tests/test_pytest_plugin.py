@@ -85,6 +85,51 @@ def test_scripted_player_with_an_illegal_step_names_the_options(pytester):
     result.stdout.fnmatch_lines(["*IllegalDecision: script says 'play alap:nincs'*offers*"])
 
 
+def test_step_script_answers_each_step_from_its_own_list(pytester):
+    pytester.makepyfile('''
+        def test_steps(hkk_game, hkk_script, hkk_run, hkk_log):
+            # Sírrabló's two prep-stage-2 abilities (#1:0, #1:1) are each offered ("use?"),
+            # in their stable order; then the main phase.
+            script = hkk_script.steps({
+                "prep_stage2": ["decline", "use alap:sirrablo#1:1"],
+                "main_phase": ["play alap:tuz", "pass turn"],   # a label prefix is enough
+            })
+            game = hkk_game([{"reserve": ["alap:sirrablo"], "hand": ["alap:tuzmano"],
+                              "vp": 1, "components": 1}, {}], agents=[script, None])
+            hkk_run.turn(game)
+            log = hkk_log(game)
+            assert log.resolved("prep_stage2") == ["alap:sirrablo#1:1"]
+            log.has("card_played", card="alap:tuzmano", step="main_phase")
+            log.has("turn_passed", player=0, step="main_phase")
+            assert script.remaining == {}
+            assert [(step, d.kind) for step, d in script.seen][:4] == [
+                ("prep_stage2", "use"), ("prep_stage2", "use"),
+                ("main_phase", "action"), ("main_phase", "action")]
+    ''')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_step_script_names_step_decision_and_options_when_an_answer_is_not_offered(pytester):
+    pytester.makepyfile('''
+        def test_wrong_order(hkk_game, hkk_script, hkk_run):
+            script = hkk_script.steps({"prep_stage2": ["use alap:sirrablo#1:1"]})
+            game = hkk_game([{"reserve": ["alap:sirrablo"], "vp": 1, "components": 1}, {}],
+                            agents=[script, None])
+            hkk_run.turn(game)
+
+        def test_unknown_step(hkk_game, hkk_script, hkk_run):
+            game = hkk_game(agents=[hkk_script.steps({"main": ["pass"]}), None])
+            hkk_run.turn(game)
+    ''')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=2)
+    out = result.stdout.str()
+    assert ("IllegalDecision: step prep_stage2: the script answers 'use alap:sirrablo#1:1', "
+            "but the use decision of player 0 offers ['use alap:sirrablo#1:0', 'decline']") in out
+    assert "IllegalDecision: StepScript: no step 'main'; the turn's steps are ['prep_stage1'" in out
+
+
 def test_verify_option_adds_a_passing_item(pytester):
     pytester.makepyfile("def test_nothing():\n    pass\n")
     result = pytester.runpytest("-p", "no:cacheprovider", "--hkk-verify", "alap",

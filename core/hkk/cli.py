@@ -1,5 +1,5 @@
-"""The ``hkk`` command: ``sets``, ``cards``, ``play``, ``replay``, ``verify``, ``schema``,
-``new-set``.
+"""The ``hkk`` command: ``sets``, ``cards``, ``play``, ``replay``, ``verify``, ``reference``,
+``schema``, ``new-set``.
 
 Exit codes: 0 success; 1 the work failed (``verify`` found a problem, a game raised an error,
 a file could not be written); 2 bad usage (unknown option, deck, set code, an invalid set name,
@@ -23,8 +23,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from hkk.errors import ConfigError, GameTimeout, HkkError, step_name
+from hkk.errors import ConfigError, GameTimeout, HkkError, SetError, step_name
 from hkk.limits import DEFAULT_GAME_TIMEOUT
+from hkk.reference import SECTIONS as REFERENCE_SECTIONS
 from hkk.render import escape
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -424,6 +425,25 @@ def _check_installed(codes: Sequence[str]) -> None:
         raise click.BadParameter(f"no installed set {', '.join(map(repr, unknown))}; installed: "
                                  f"{', '.join(sorted(c for c in installed if c)) or 'none'}",
                                  param_hint="CODES")
+
+
+# -- reference -----------------------------------------------------------------------------------
+
+@main.command("reference")
+@click.argument("section", required=False, type=click.Choice(list(REFERENCE_SECTIONS)))
+@click.option("--markdown", "as_markdown", is_flag=True,
+              help="Print the Markdown source (docs/REFERENCE.md is the whole page).")
+def reference_command(section: str | None, as_markdown: bool) -> None:
+    """The set authors' reference: reading the game, hooks, Pending items, events, decisions."""
+    from hkk.reference import markdown
+
+    text = markdown(section)
+    if as_markdown:
+        click.echo(text, nl=False)
+    else:
+        from rich.markdown import Markdown
+
+        _out().print(Markdown(text))
 
 
 # -- schema, new-set -----------------------------------------------------------------------------

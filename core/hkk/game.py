@@ -43,7 +43,19 @@ class ExtractionOffer:
 class Game:
     """One game between two players: the state, the event log, the RNG (one per game, seeded)
     and the agents that decide.  Made by :meth:`hkk.Engine.new_game`; played by
-    :func:`hkk.runner.play_game` (``game.play()``)."""
+    :func:`hkk.runner.play_game` (``game.play()``).
+
+    What hooks and tests read (never assign; change the game through the methods below):
+
+    - ``active``: the index (0 or 1) of the player whose turn it is;
+    - ``players``: the two :class:`hkk.state.Player` objects (``hp``, ``vp``, ``components``,
+      ``hand``, ``deck``, ``graveyard``…), indexed by player;
+    - ``permanents``: ``{uid: Permanent}`` of every creature and building in play; insertion
+      order is timestamp order; ``creatures(player)`` / ``buildings(player)`` filter it;
+    - ``hp(perm)``, ``max_hp(perm)``, ``damage_value(perm)``: derived characteristics;
+    - ``turn``, ``step`` (the :class:`hkk.phases.Step` running, None between turns), ``log``
+      (the :class:`hkk.events.EventLog`), ``rng`` (the game's one RNG), ``over``, ``winner``.
+    """
 
     def __init__(self, engine: Engine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
                  *, seed: int = 0, names: Sequence[str] = ("P1", "P2"),

@@ -29,18 +29,35 @@ PROJECT = "hkk"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
+# Each spec's docstring follows pytest's hookspec.py: ``:param:`` for every argument, what it
+# returns, how often it is called, and the rule points it serves.  tests/test_reference.py checks
+# that, and docs/REFERENCE.md is generated from these docstrings (``hkk reference --markdown``).
+
 # -- preparation phase (29) -------------------------------------------------------------------
 
 @hookspec
 def prep_stage1(game: Game) -> list[Pending] | None:
     """Preparation stage 1, before the regeneration: effects that modify VP regeneration,
-    which already act in stage 1 (29.4.5).  Items are ordered by the active player."""
+    which already act in stage 1 (29.4.5).
+
+    :param game: the game; ``game.active`` is the player whose preparation phase it is.
+    :returns: ``list[Pending] | None`` - the items that may or must happen now.
+        Not firstresult: the items of every implementation are collected.
+
+    Called again after every resolution; the active player orders the items (D-orderer).
+    A "this turn" effect made here waits for stage 2 (29.4.5, D-this-turn-wait)."""
 
 
 @hookspec
 def vp_regeneration(game: Game) -> list[Pending] | None:
     """Preparation stage 1, the VP regeneration itself (29.3), counting the modifiers in force
-    (29.4.5).  The built-in ``hkk.rules.vp_regeneration`` plugin implements it."""
+    (29.4.5).  The built-in ``hkk.rules.vp_regeneration`` plugin implements it.
+
+    :param game: the game; ``game.active`` is the player who regenerates.
+    :returns: ``list[Pending] | None`` - the items that happen now (the built-in plugin returns
+        one ``RULE`` item).  Not firstresult: the items of every implementation are collected.
+
+    Called again after every resolution (D-stage1-split)."""
 
 
 @hookspec
@@ -49,25 +66,55 @@ def prep_stage2_start(game: Game) -> list[Pending] | None:
     preparation phase", 29.4.3).  Every item returned happens at one moment together with the
     expiry of "until the preparation phase" effects (29.4.4) and the start of "this turn" effects
     (29.4.5): they are computed against one snapshot and none sees another as earlier (29.4.2).
-    Creatures' Ép is checked after the moment (29.4.10); deaths give no component (29.4.11)."""
+
+    :param game: the game; ``game.active`` is the player whose preparation phase it is.
+    :returns: ``list[Pending] | None`` - the items of the moment.  Not firstresult: the items of
+        every implementation are collected.  Each item's ``bind`` runs for all of them before any
+        ``apply``; an optional item's controller is asked first, and paid items that cannot be
+        afforded together are dropped (D-moment-payments).
+
+    Called once, not after every resolution.  Creatures' Ép is checked after the moment
+    (29.4.10); deaths give no component (29.4.11)."""
 
 
 @hookspec
 def prep_stage2(game: Game) -> list[Pending] | None:
-    """Preparation stage 2 (29.4).  Automatic effects of both players and the activated abilities
-    that explicitly allow it (29.4.7) - the active player orders all of them (29.4.1); each
-    activated ability may be attempted once per turn (29.4.9); Ép is checked after each (29.4.10);
-    deaths give no component (29.4.11).  Called again after every resolution."""
+    """Preparation stage 2 (29.4): automatic effects of both players and the activated abilities
+    that explicitly allow it (``usable_in_preparation``, 29.4.7).
+
+    :param game: the game; ``game.active`` is the player whose preparation phase it is and who
+        orders every item (29.4.1).
+    :returns: ``list[Pending] | None`` - the items that may or must happen now.
+        Not firstresult: the items of every implementation are collected.
+
+    Called again after every resolution: keep returning an item until it has happened (an
+    automatic item resolves once per step, recognised by its ``key``).  Each activated ability
+    may be attempted once per turn (29.4.9); Ép is checked after each item (29.4.10); deaths
+    give no component (29.4.11)."""
 
 
 @hookspec
 def prep_stage3(game: Game) -> list[Pending] | None:
-    """Preparation stage 3 [D]: the active player's passive cards become active."""
+    """Preparation stage 3 [D] D-stage3: the active player's passive cards become active
+    (the built-in ``hkk.rules.passive_become_active``).
+
+    :param game: the game; ``game.active`` is the player whose preparation phase it is.
+    :returns: ``list[Pending] | None`` - the items that happen now.  Not firstresult: the items
+        of every implementation are collected.
+
+    Called again after every resolution."""
 
 
 @hookspec
 def prep_stage4(game: Game) -> list[Pending] | None:
-    """Preparation stage 4 [D]: the active player draws a card."""
+    """Preparation stage 4 [D] D-stage4: the active player draws a card (the built-in
+    ``hkk.rules.draw``).
+
+    :param game: the game; ``game.active`` is the player whose preparation phase it is.
+    :returns: ``list[Pending] | None`` - the items that happen now.  Not firstresult: the items
+        of every implementation are collected.
+
+    Called again after every resolution."""
 
 
 # -- main and combat phases ---------------------------------------------------------------------
@@ -76,12 +123,26 @@ def prep_stage4(game: Game) -> list[Pending] | None:
 def main_phase(game: Game) -> list[Pending] | None:
     """Main phase: actions each player may take now besides playing cards (which the runner
     offers itself, 8.1).  Players act in turn, active player first, until both pass (4.11.6-8);
-    the active player's pass for the whole turn follows 41.5."""
+    the active player's pass for the whole turn follows 41.5.
+
+    :param game: the game; ``game.active`` is the player whose turn it is.
+    :returns: ``list[Pending] | None`` - items offered as ``use <label>`` options of the
+        ``action`` decision to their ``controller`` (usually ``ACTIVATED`` or ``ACTION``).
+        Not firstresult: the items of every implementation are collected.
+
+    Called again before every action decision, so after every resolution too."""
 
 
 @hookspec
 def combat_phase(game: Game) -> list[Pending] | None:
-    """Combat phase [D simple combat]: actions available in combat (attacks, abilities)."""
+    """Combat phase [D] D-combat: actions available in combat (attacks, abilities).
+
+    :param game: the game; ``game.active`` is the attacking player.
+    :returns: ``list[Pending] | None`` - items offered as ``use <label>`` options of the
+        ``action`` decision (the built-in ``hkk.rules.combat`` offers ``attack``).
+        Not firstresult: the items of every implementation are collected.
+
+    Called again before every action decision, so after every resolution too."""
 
 
 # -- end-of-turn phase (41) ---------------------------------------------------------------------
@@ -89,41 +150,85 @@ def combat_phase(game: Game) -> list[Pending] | None:
 @hookspec
 def end_stage1(game: Game) -> list[Pending] | None:
     """End stage 1 (41.1): abilities usable at the end of the turn; players alternate, active
-    player first.  Items with a cost or a conditional text are optional, the others must be used."""
+    player first.  Items with a cost or a conditional text (``optional``) may be used, the
+    others must be (D-end1-mandatory).
+
+    :param game: the game; ``game.active`` is the player whose turn it is.
+    :returns: ``list[Pending] | None`` - items offered as ``use <label>`` options to their
+        ``controller`` (the active player for the rules' own items).  Not firstresult: the items
+        of every implementation are collected.
+
+    Called again at every turn of the alternation, so after every resolution too."""
 
 
 @hookspec
 def end_stage2(game: Game) -> list[Pending] | None:
     """End stage 2 (41.2): automatic end-of-turn effects; all are carried out, none can be
-    declined.  [D] the active player orders them, as in 29.4.1."""
+    declined (D-end2-mandatory).  [D] D-orderer: the active player orders them, as in 29.4.1.
+
+    :param game: the game; ``game.active`` is the player whose turn it is.
+    :returns: ``list[Pending] | None`` - the items that happen now, each once (an ``optional``
+        flag is not honoured here).  Not firstresult: the items of every implementation are
+        collected.
+
+    Called again after every resolution."""
 
 
 @hookspec
 def end_stage3(game: Game) -> list[Pending] | None:
-    """End stage 3 (41.3): damaged creatures and buildings return to max Ép / Sp."""
+    """End stage 3 (41.3): damaged creatures and buildings return to max Ép / Sp (the built-in
+    ``hkk.rules.restore``).
+
+    :param game: the game; ``game.active`` is the player whose turn it is.
+    :returns: ``list[Pending] | None`` - the items that happen now.  Not firstresult: the items
+        of every implementation are collected.
+
+    Called again after every resolution."""
 
 
 @hookspec
 def end_stage4(game: Game) -> list[Pending] | None:
     """End stage 4 (41.4): happens at the one moment when the active player's creatures lose
-    their defence bonus and every "until end of turn" and "this turn" effect ends.  Items are part
-    of that moment; nothing triggers from the expiry and Ép is not checked until the next
-    preparation phase (41.4 supplement)."""
+    their defence bonus and every "until end of turn" and "this turn" effect ends.
+
+    :param game: the game; ``game.active`` is the player whose turn it is.
+    :returns: ``list[Pending] | None`` - the items of the moment, bound together before any is
+        applied (as in ``prep_stage2_start``).  Not firstresult: the items of every
+        implementation are collected.
+
+    Called once, not after every resolution.  Nothing triggers from the expiry and Ép is not
+    checked until the next preparation phase (41.4 supplement, D-deferred-check)."""
 
 
 # -- moments that are not stages ------------------------------------------------------------
 
 @hookspec
 def entered_play(game: Game, permanent: Any) -> list[Pending] | None:
-    """A permanent just entered play: its "when this enters play" automatic effects.  They run
-    right away in the order chosen by the player who brought it in [R]."""
+    """A permanent just entered play from hand: its "when this enters play" automatic effects.
+    They run right away in the order chosen by the player who brought it in [R] R-enter-order.
+
+    :param game: the game.
+    :param permanent: the :class:`hkk.state.Permanent` that entered (``permanent.uid``,
+        ``permanent.card``, ``permanent.controller``).
+    :returns: ``list[Pending] | None`` - its entry effects.  Not firstresult: the items of every
+        implementation are collected.
+
+    Called once per permanent played (not for permanents a test puts in play); Ép is checked
+    after each item (D-hp-check)."""
 
 
 @hookspec
 def lethal(game: Game) -> list[tuple[Any, Lethal]] | None:
     """Asked at every Ép check: the permanents that go to the graveyard now for a reason besides
-    Ép <= 0 (e.g. poison counters >= current Ép, K 121.1), each with its :class:`Lethal`
-    reason.  Called once per check, not per permanent; must not change the game."""
+    Ép <= 0 (e.g. poison counters >= current Ép, K 121.1) [D] D-lethal.
+
+    :param game: the game; read it, never change it.
+    :returns: ``list[tuple[Permanent, Lethal]] | None`` - each doomed permanent with its
+        :class:`hkk.pending.Lethal` reason (cause, rule, whether its opponent may extract
+        components).  Not firstresult: every implementation's answers count; a permanent named
+        twice dies once, with the first reason.
+
+    Called once per round of every check (D-settled-check), not per permanent."""
 
 
 # -- contributions that are not per turn ------------------------------------------------------
@@ -131,10 +236,16 @@ def lethal(game: Game) -> list[tuple[Any, Lethal]] | None:
 @hookspec
 def custom_effects() -> dict[str, Callable[..., Any]] | None:
     """Named Python effects a set offers to its cards' ``{ do = "custom", name = ... }``
-    primitives.  Each callable is called as ``fn(game, ctx, **params)``; ``ctx`` is a
-    :class:`hkk.cards.interpret.EffectContext` (controller, source permanent, card id, label,
-    and ``targets``: chosen by the engine from the primitive's ``target``, before the effect
-    runs).  Card files name them with the set code first, e.g. ``mereg:poison``."""
+    primitives (what the effect primitives cannot say).
+
+    :returns: ``dict[str, Callable] | None`` - effect name (the set code first, e.g.
+        ``mereg:poison``) -> function.  Each is called as ``fn(game, ctx, **params)``; ``ctx``
+        is a :class:`hkk.cards.interpret.EffectContext` (``controller``, ``source`` permanent,
+        ``card_id``, ``label``, and ``targets``: chosen by the engine from the primitive's
+        ``target`` before the effect runs, 29.4.2).  Not firstresult: the dicts of every
+        implementation are merged; two sets offering one name is an error.
+
+    Called once per game (and by ``hkk verify``), not per turn."""
 
 
 TURN_HOOKS: tuple[str, ...] = (

@@ -16,10 +16,17 @@ if TYPE_CHECKING:
     from hkk.game import Game
     from hkk.state import Permanent
 
+#: An automatic effect of a card or a set: it happens (or, if ``optional``, its controller is
+#: asked "use?" first).  Free; never counted against usage limits.
 AUTOMATIC = "automatic"
+#: An activated ability a player may use: its ``price`` is paid, its ``usage`` limits and the
+#: one attempt per turn in the preparation phase (29.4.9) are counted.
 ACTIVATED = "activated"
-RULE = "rule"  # done by the rules themselves (VP regeneration, restoring, drawing…)
-ACTION = "action"  # an action of the rules a player may take (move to guard post, attack…)
+#: Done by the rules themselves (VP regeneration, restoring, drawing…); ``controller`` None.
+RULE = "rule"
+#: An action of the rules a player may take (move to the guard post, attack…): paid and counted
+#: like an activated ability, but needs no ``usable_in_preparation``.
+ACTION = "action"
 
 
 def _no_bind(game: Game, item: Pending) -> None:
@@ -28,7 +35,14 @@ def _no_bind(game: Game, item: Pending) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Price:
-    """What using an item costs its controller."""
+    """What using an item costs its controller; paid after ``resolving`` is logged, only for
+    ``ACTIVATED`` and ``ACTION`` items (a ``cost_paid`` event).
+
+    :param vp: VP to pay.
+    :param components: monster components to pay.
+    :param sacrifice_self: the item's ``source`` is sacrificed as part of the cost (no monster
+        component from it [R]).
+    """
 
     vp: int = 0
     components: int = 0
@@ -44,7 +58,13 @@ FREE = Price()
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Usage limits of Kódex ch. 90; ``None`` means unlimited."""
+    """Usage limits of Kódex ch. 90, counted per item ``key`` for ``ACTIVATED`` and ``ACTION``
+    items (and ``whose_turn`` for card abilities of every kind).
+
+    :param per_turn: uses per turn; None: unlimited.
+    :param per_game: uses per game; None: unlimited.
+    :param whose_turn: ``"any"``, ``"own"`` (only in its controller's turns) or ``"opponent"``.
+    """
 
     per_turn: int | None = None
     per_game: int | None = None
@@ -56,7 +76,12 @@ UNLIMITED = Usage()
 
 @dataclass(frozen=True, slots=True)
 class Lethal:
-    """Answer of the ``lethal`` hook: why a permanent dies at this Ép check."""
+    """Answer of the ``lethal`` hook: why a permanent dies at this Ép check (D-lethal).
+
+    :param cause: the ``cause`` of its ``died`` event, e.g. ``"poison"``.
+    :param rule: the ``rule`` of its ``died`` event, e.g. ``"121.1"``.
+    :param components: False: its opponent may extract no monster component (e.g. K 121.1).
+    """
 
     cause: str
     rule: str
@@ -65,6 +90,46 @@ class Lethal:
 
 @dataclass(slots=True, eq=False)
 class Pending:
+    """An item a hook returns: what may or must happen, and how.  The runner orders it, pays
+    for it, resolves it (``bind`` then ``apply``) and checks Ép after it.  A hook returns a
+    new or a stored ``Pending``; it never changes the game itself.
+
+    :param label: the item's name, unique within a step: players see it (``use <label>``, the
+        ``order`` options), the log records it (``resolving``, ``moment``).  Card abilities are
+        labelled ``<card id>#<uid>:<ability index>``.
+    :param apply: ``apply(game, item, bound) -> None``: changes the game through ``game``'s
+        primitives (``damage``, ``add_counters``, ``add_effect``…); ``bound`` is what ``bind``
+        returned.
+    :param controller: the player who controls it (0 or 1); None: the rules themselves.
+    :param kind: ``AUTOMATIC``, ``ACTIVATED``, ``RULE`` or ``ACTION`` (constants of this
+        module): whether it is paid for, counted and needs ``usable_in_preparation``.
+    :param optional: its controller is asked ``use``/``decline`` first ("may"); not honoured
+        in end stage 2 (41.2).  False: it must happen.
+    :param bind: ``bind(game, item) -> Any``: makes the choices (targets) before anything is
+        applied; at a simultaneous moment every item is bound against the same state (29.4.2).
+        Default: no choices, ``bound`` is None.
+    :param price: a :class:`Price`; the default :data:`FREE` costs nothing.
+    :param usage: a :class:`Usage`; the default :data:`UNLIMITED` has no limit.
+    :param usable_in_preparation: an ``ACTIVATED`` item may be used in the preparation phase
+        only with this (its text's explicit permission, 29.4.7).
+    :param source: the permanent it comes from, if any: an item whose source left play is not
+        offered, and the source's uid (timestamp) orders it where no player decides.
+    :param card_id: the card it comes from, if any (logged; names the set in errors).
+    :param ability_index: the ability's index on that card, if any (logged).
+    :param rule: the rule point it serves (named in errors).
+    :param key: identifies "the same item" across the collections of one step, so an automatic
+        item resolves once per step, a declined one is not offered again, and uses are counted.
+        Hooks are called again after every resolution and may build new ``Pending`` objects
+        each time: give items that stand for the same thing the same key, e.g.
+        ``("sarkany:fire", "tick", perm.uid)``.  Default: label, controller, source uid, card
+        id and ability index.
+    :param data: anything the item's ``bind``/``apply`` need (card abilities keep their
+        effect context here).
+
+    ``order`` is computed, not given: the stable order (controller, source timestamp, set,
+    card, ability, label) used where no player orders.
+    """
+
     label: str
     apply: Callable[[Game, Pending, Any], None]
     controller: int | None = None  # None: the rules themselves

@@ -38,7 +38,16 @@ class Player:
 
 
 class Permanent:
-    """A creature or a building in play."""
+    """A creature or a building in play.
+
+    ``uid`` is its timestamp: one counter per game, shared with lasting effects, starting at 1,
+    so the first permanent put into a fresh game (e.g. by ``hkk_game``) is #1, the next #2…;
+    later permanents have larger uids.  ``describe()`` is ``"<card id>#<uid>"``, the form
+    labels and option labels use (``alap:tuzmano#1``).  ``card`` is the validated card
+    definition; ``controller``, ``zone`` (``reserve``, ``guard_post``, ``buildings``),
+    ``active`` and ``counters`` (name -> count) are current; characteristics are derived by the
+    game (``game.hp(perm)``), never stored here.
+    """
 
     __slots__ = ("uid", "card", "kind", "owner", "controller", "zone", "active", "damage_taken",
                  "defence_bonus", "counters", "base_damage", "base_hp", "damaged_turn",

@@ -14,6 +14,7 @@ import pytest
 from pytest_hkk.builders import build_game, script
 from pytest_hkk.driver import TurnDriver
 from pytest_hkk.log import LogAssert
+from pytest_hkk.steps import StepScript
 
 DEFAULT_VERIFY_GAMES = 5
 
@@ -131,11 +132,21 @@ def hkk_game(hkk_engine: Any) -> Callable[..., Any]:
     return make
 
 
+class Scripts:
+    """``hkk_script(*answers, only=…)`` is :func:`pytest_hkk.script`;
+    ``hkk_script.steps({hook: [answers]})`` is :class:`pytest_hkk.StepScript`."""
+
+    __call__ = staticmethod(script)
+    steps = staticmethod(StepScript)
+
+
 @pytest.fixture
-def hkk_script() -> Callable[..., Any]:
+def hkk_script() -> Scripts:
     """Factory of scripted players: ``hkk_script("play alap:tuzmano", "pass", only=["action"])``
-    (see :func:`pytest_hkk.script`)."""
-    return script
+    answers in order (see :func:`pytest_hkk.script`); ``hkk_script.steps({"main_phase":
+    ["play alap:tuzmano", "pass turn"], "prep_stage2": ["use alap:sirrablo#1:1"]})`` answers
+    per step (see :class:`pytest_hkk.StepScript`)."""
+    return Scripts()
 
 
 @pytest.fixture
