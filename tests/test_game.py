@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import (Passer, Wants, cid, creature, game_with, item, item_plugin, run_until,
-                     spell, step_named)
+from helpers import (Passer, Wants, building, cid, creature, game_with, item, item_plugin,
+                     run_until, spell, step_named)
 from hkk import RandomAgent, RuleViolation, ScriptedAgent
 from hkk.game import GameOver
 from hkk.runner import play_game, play_turn, run_step, start_turn
@@ -149,6 +149,19 @@ def test_8_1_2_creatures_enter_the_reserve_passive_and_become_active_next_own_tu
     play_turn(game)
     became = [e for e in game.log.of_kind("became_active") if e["uid"] == uid]
     assert [e.step for e in became] == ["prep_stage3"]
+
+
+def test_d_buildings_passive_a_played_building_enters_play_passive():
+    game = game_with([building("hut")], agents=[Wants("play tt:hut"), Passer()])
+    game.players[0].hand.append(cid("hut"))
+    play_turn(game)
+    entered = game.log.of_kind("entered_play")
+    assert [(e["card"], e["zone"], e["active"]) for e in entered] == [
+        (cid("hut"), "buildings", False)]
+    play_turn(game)
+    play_turn(game)
+    became = [e.step for e in game.log.of_kind("became_active") if e["uid"] == entered[0]["uid"]]
+    assert became == ["prep_stage3"]
 
 
 def test_8_1_only_the_active_player_plays_non_instant_cards():

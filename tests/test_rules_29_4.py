@@ -8,7 +8,7 @@ import pytest
 
 from helpers import (Passer, cid, creature, building, game_with, item, item_plugin, resolved,
                      run_until, scripted, spell, step_named)
-from hkk import RuleViolation
+from hkk import RuleViolation, Rulings
 from hkk.cards.loader import parse_card_data
 from hkk.errors import CardDataError
 from hkk.pending import ACTIVATED, Pending
@@ -84,6 +84,21 @@ def test_29_4_1_active_player_orders_every_stage_2_item_of_both_players(active):
     assert len(orders) == 2
     assert {e["player"] for e in orders} == {active}
     assert {e["rule"] for e in orders} == {"29.4.1"}
+
+
+def test_29_4_1_the_active_player_orders_stage_2_even_where_no_rule_names_an_orderer_stably():
+    # Rulings(default_orderer="stable") only concerns the steps where no rule names who orders
+    # (D-orderer); in stage 2 the active player still orders (29.4.1).
+    make = lambda game: [item(label, lambda g: None, controller=c)  # noqa: E731
+                         for label, c in (("theirs", 0), ("mine", 1))]
+    game = game_with(plugins=[item_plugin("prep_stage2", make)], active=1,
+                     agents=[scripted(), scripted(pick_label("mine"), only=("order",))],
+                     rulings=Rulings(default_orderer="stable"))
+    run_until(game, "prep_stage2", inclusive=True)
+    assert resolved(game, "prep_stage2") == ["mine", "theirs"]  # not the stable order
+    orders = [(e["player"], e["rule"]) for e in game.log.of_kind("decision")
+              if e["decision"] == "order"]
+    assert orders == [(1, "29.4.1")]
 
 
 # -- 29.4.2 ----------------------------------------------------------------------------------
@@ -454,14 +469,17 @@ def test_29_4_11_no_monster_component_from_a_creature_dying_in_stage_2(hook):
     assert game.players[0].components == 0
 
 
-def test_29_4_11_the_same_death_outside_stage_2_gives_components():
-    # control case: the creature dies in stage 1, not stage 2; its opponent may extract
+@pytest.mark.parametrize("hook", ["prep_stage1", "prep_stage3", "prep_stage4"])
+def test_29_4_11_the_same_death_outside_stage_2_gives_components(hook):
+    # control case: the creature dies in another stage of the preparation phase, not stage 2;
+    # its opponent may extract (only stage 2 is excepted)
     kill = lambda game: [item("hit", lambda g: [g.damage(c, 9) for c in g.creatures(1)])]  # noqa
     game = game_with([creature("beast", 2, 2, components=3)],
-                     plugins=[item_plugin("prep_stage1", kill)])
+                     plugins=[item_plugin(hook, kill)])
     game.enter_play(1, cid("beast"), active=True)
     play_turn(game)
-    assert game.log.of_kind("died")[0]["components_offered"] == 3
+    died = game.log.of_kind("died")
+    assert [(e.step, e["components_offered"]) for e in died] == [(hook, 3)]
     assert game.players[0].components == 3  # FirstLegalAgent extracts when asked
 
 

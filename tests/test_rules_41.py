@@ -100,6 +100,20 @@ def test_41_1_cost_free_unconditional_ability_must_be_used_costly_or_may_is_opti
     assert game.players[1].components == 0
 
 
+def test_41_1_a_creature_killed_in_end_stage_1_dies_at_once_before_41_3_could_restore_it():
+    # [D] D-hp-check: Ép is checked after every ability used in end stage 1 too; the creature
+    # does not wait for end stage 3 to be restored.
+    hex_ = creature("hex", abilities=[end_ability({"do": "damage", "amount": 2,
+                                                   "target": "opponent_creatures"})])
+    game = game_with([hex_, creature("c", 1, 2, components=1)], agents=[Passer(), Passer()])
+    game.enter_play(0, cid("hex"), active=True)
+    c = game.enter_play(1, cid("c"), active=True)
+    play_turn(game)
+    died = game.log.of_kind("died")
+    assert [(e["uid"], e.step, e["rule"]) for e in died] == [(c.uid, "end_stage1", "D-hp-check")]
+    assert c.uid not in game.permanents and not game.log.of_kind("restored")
+
+
 # -- 41.2 ------------------------------------------------------------------------------------
 
 def test_41_2_every_automatic_end_of_turn_effect_is_carried_out_none_declined():
@@ -346,6 +360,32 @@ def test_41_7_without_an_explicit_signal_his_last_pass_closes_the_turn(fake_time
     # the clock knows it only once end stage 1 left him nothing more to decide
     assert [(e.step, e["rule"]) for e in game.log.of_kind("clock_closed")] == [
         ("end_stage1", "41.7")]
+
+
+def test_41_7_a_turn_without_any_decision_of_its_active_player_closes_at_end_stage_1(fake_time):
+    # A turn without action phases (a custom turn): in turn 1 P0 declines an item before 5 s
+    # pass; in turn 2 only P0 (not active) decides.  Turn 2 has no decision of its active
+    # player: it closes at the end of end stage 1 - P0's decision of turn 1 is no signal for it.
+    from hkk import Engine
+    from helpers import FILLER, cards
+
+    plugins = [item_plugin("prep_stage2", lambda g: [
+        tick(fake_time, 5), item("maybe", lambda g2: None, controller=0, optional=True)])]
+    turn = [s for s in DEFAULT_TURN if s.phase in ("preparation", "end")]
+    engine = Engine(cards(), plugins=plugins, turn=turn)
+    decline = lambda d: d.options[-1]  # noqa: E731
+    game = engine.new_game([[FILLER] * 10] * 2,
+                           agents=(scripted(decline, decline, only=("use",)), Passer()),
+                           clock=GameClock(time_source=fake_time))
+    play_turn(game)
+    play_turn(game)
+    asked = [(e.turn, e["player"]) for e in game.log.of_kind("decision")]
+    assert asked == [(1, 0), (2, 0)]
+    assert game.clock.turn_times == {1: 0, 2: 5}
+
+
+def tick(fake_time, seconds):
+    return item(f"wait {seconds}", lambda g: fake_time.advance(seconds))
 
 
 def test_41_7_clock_time_never_reaches_the_log():

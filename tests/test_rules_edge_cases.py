@@ -12,20 +12,30 @@ from hkk.runner import play_turn
 
 
 def _moment_items(hook, makers):
+    """The items of one moment, applied in the order given: a moment's items are applied in
+    the stable order, which for plugin items of one controller is by label, so each label
+    starts with its position."""
+    labelled = [(f"{i} {label}", fn) for i, (label, fn) in enumerate(makers)]
     return item_plugin(hook, lambda game: [item(label, fn, controller=0, key=(label,))
-                                           for label, fn in makers])
+                                           for label, fn in labelled])
+
+
+def _applied(game, hook):
+    return [e["item"].split(" ", 1)[1] for e in game.log.of_kind("resolving") if e.step == hook]
 
 
 @pytest.mark.parametrize("order", [0, 1])
 def test_29_4_2_losing_and_gaining_vp_at_one_moment_net_out_in_any_order(order):
-    makers = [("lose 3", lambda g: g.lose_vp(0, 3)), ("gain 3", lambda g: g.gain_vp(0, 3))]
+    # 3 VP at the moment (2 + 1 regenerated); losing 5 first must not stop at 0 half-way
+    makers = [("lose 5", lambda g: g.lose_vp(0, 5)), ("gain 5", lambda g: g.gain_vp(0, 5))]
     if order:
         makers.reverse()
     game = game_with([], plugins=[_moment_items("prep_stage2_start", makers)])
     game.players[0].vp = 2
     run_until(game, "prep_stage2_start", inclusive=True)
+    assert _applied(game, "prep_stage2_start") == [label for label, _ in makers]
     regenerated = game.log.of_kind("vp_regenerated")[0]["amount"]
-    assert game.players[0].vp == 2 + regenerated  # -3 +3, not clamped half-way
+    assert game.players[0].vp == 2 + regenerated  # -5 +5, not clamped half-way
 
 
 @pytest.mark.parametrize("order", [0, 1])
@@ -40,6 +50,8 @@ def test_41_4_counters_and_components_at_one_moment_net_out_in_any_order(order):
     game = game_with([creature("bear")], plugins=[_moment_items("end_stage4", makers)])
     bear["p"] = game.enter_play(0, cid("bear"))
     run_until(game, "end_stage4", inclusive=True)
+    # either the removal or the payment comes first, from nothing: it must not stop at 0
+    assert _applied(game, "end_stage4") == [label for label, _ in makers]
     assert bear["p"].counters == {}
     assert game.players[0].components == 0
 
@@ -54,6 +66,7 @@ def test_41_4_defence_bonus_given_at_the_end_stage_4_moment_is_lost_with_it(orde
     game = game_with([creature("guard")], plugins=[_moment_items("end_stage4", makers)])
     guard["p"] = game.enter_play(0, cid("guard"))
     run_until(game, "end_stage4", inclusive=True)
+    assert _applied(game, "end_stage4") == [label for label, _ in makers]
     assert guard["p"].defence_bonus == 0
 
 
@@ -153,6 +166,15 @@ def test_4_11_7_a_phase_ends_only_on_the_active_players_pass_then_his_opponents(
     assert passes == [1, 0, 1]
 
 
+def test_4_11_7_an_action_of_either_player_reopens_the_phase():
+    # P0 passes, P1 acts, P0 acts, P1 passes: P0's pass was before the actions, so the phase
+    # goes on until P0 passes again and P1 after him.
+    game, agents = _passing_game(["pass", "use guard", "pass"], ["use tt:tapper", "pass", "pass"])
+    run_until(game, "main_phase", inclusive=True)
+    passes = [e["player"] for e in game.log.of_kind("passed") if e.step == "main_phase"]
+    assert passes == [0, 1, 0, 1]
+
+
 def test_41_5_after_passing_the_turn_the_active_player_uses_no_optional_end_ability():
     ender = creature("ender", abilities=[{"kind": "activated", "timing": "end_stage1",
                                           "cost": {"vp": 1},
@@ -189,6 +211,28 @@ def test_d_hp_check_after_each_enters_play_effect():
     game.players[0].hand.append(cid("x"))
     run_until(game, "main_phase", inclusive=True)
     assert [e["card"] for e in game.log.of_kind("died")] == [cid("x")]
+
+
+def test_r_enter_order_the_controller_orders_the_enters_play_effects_of_his_card():
+    y = creature("y", 1, 3, abilities=[
+        {"kind": "automatic", "timing": "on_enter",
+         "effect": {"do": "gain_vp", "amount": 1, "target": "controller"}},
+        {"kind": "automatic", "timing": "on_enter",
+         "effect": {"do": "gain_components", "count": 1}}])
+
+    class Player0(Script):
+        def choose(self, game, decision):
+            if decision.kind == "order":  # the second ability first
+                return decision.options[-1]
+            return super().choose(game, decision)
+    game = game_with([y], agents=[Player0(["play tt:y"]), Passer()])
+    game.players[0].hand.append(cid("y"))
+    run_until(game, "main_phase", inclusive=True)
+    entered = [e["ability"] for e in game.log.of_kind("resolving") if e["card"] == cid("y")]
+    assert entered == [1, 0]
+    orders = [(e["player"], e["rule"]) for e in game.log.of_kind("decision")
+              if e["decision"] == "order"]
+    assert orders == [(0, "R-enter-order")]
 
 
 def test_41_3_only_what_was_damaged_during_this_turn_is_restored():
@@ -249,3 +293,53 @@ def test_29_4_2_what_a_player_pays_for_at_one_moment_must_be_affordable_together
         assert [(e["item"], e["rule"]) for e in dropped] == [("second", "29.4.2")]
         asked = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
         assert len(asked) == 1
+
+
+def test_29_4_2_components_paid_at_one_moment_must_be_affordable_together():
+    # Two items costing 2 components each, 3 components: the second no longer fits.
+    from hkk.pending import ACTIVATED, Price
+
+    plugin = item_plugin("prep_stage2_start", lambda game: [item(
+        label, lambda g: g.gain_vp(0, 1), controller=0, kind=ACTIVATED,
+        price=Price(components=2), usable_in_preparation=True) for label in ("first", "second")])
+    game = game_with([], plugins=[plugin])
+    game.players[0].components = 3
+    run_until(game, "prep_stage2_start", inclusive=True)
+    assert [e["item"] for e in game.log.of_kind("resolving")
+            if e.step == "prep_stage2_start"] == ["first"]
+    assert [(e["item"], e["rule"]) for e in game.log.of_kind("item_dropped")] == [
+        ("second", "29.4.2")]
+    assert game.players[0].components == 1
+
+
+def test_29_4_2_one_permanent_cannot_be_sacrificed_twice_at_one_moment():
+    from hkk.pending import ACTIVATED, Price
+
+    altar = {}
+    plugin = item_plugin("prep_stage2_start", lambda game: [item(
+        label, lambda g: g.gain_components(0, 1), controller=0, kind=ACTIVATED,
+        price=Price(sacrifice_self=True), source=altar["p"], usable_in_preparation=True)
+        for label in ("first", "second")] if altar["p"].uid in game.permanents else [])
+    game = game_with([creature("altar")], plugins=[plugin])
+    altar["p"] = game.enter_play(0, cid("altar"), active=True)
+    run_until(game, "prep_stage2_start", inclusive=True)
+    assert [e["item"] for e in game.log.of_kind("resolving")
+            if e.step == "prep_stage2_start"] == ["first"]
+    assert [(e["item"], e["rule"]) for e in game.log.of_kind("item_dropped")] == [
+        ("second", "29.4.2")]
+    assert game.players[0].components == 1
+    assert [e["cause"] for e in game.log.of_kind("died")] == ["sacrificed_as_cost"]
+
+
+def test_29_4_7_an_activated_item_without_permission_is_not_used_at_the_stage_2_moment():
+    from hkk.pending import ACTIVATED
+
+    plugin = item_plugin("prep_stage2_start", lambda game: [
+        item("allowed", lambda g: g.gain_components(0, 1), controller=0, kind=ACTIVATED,
+             usable_in_preparation=True),
+        item("not allowed", lambda g: g.gain_components(0, 10), controller=0, kind=ACTIVATED)])
+    game = game_with([], plugins=[plugin])
+    run_until(game, "prep_stage2_start", inclusive=True)
+    moment = game.log.of_kind("moment")[0]
+    assert moment["items"] == ["allowed"]
+    assert game.players[0].components == 1

@@ -21,6 +21,7 @@ def test_d_empty_deck_loses_by_default_and_can_be_switched_off():
                      rulings=Rulings(empty_deck_loses=False, max_turns=4))
     play_game(game)
     assert (game.log[-1]["reason"], game.winner) == ("turn_limit", None)
+    assert (game.turn, len(game.log.of_kind("turn_ended"))) == (4, 4)  # D-turn-limit: 4 turns
 
 
 def test_d_vp_carry_can_be_switched_off():

@@ -161,10 +161,11 @@ def test_41_4_after_end_stage_4_no_turn_effect_no_active_bonus_and_no_death(scen
 
 
 def test_29_4_2_heal_and_damage_of_one_moment_net_out_whatever_the_timestamps():
-    # Found by the property above: applied one after the other, "heal 1" before "1 damage"
-    # healed nothing and left 1 damage; after it, it undid the damage.  One moment: they net out.
+    # Found by the property above: applied one after the other, "heal 2" before "1 damage"
+    # healed nothing and left 1 damage; after it, it undid the damage.  One moment: they net
+    # out, and the extra point of healing is lost: Ép is back to max, not above (D-moment-nets).
     hurt = {"do": "damage", "amount": 1, "target": "all_creatures"}
-    mend = {"do": "heal", "amount": 1, "target": "own_creatures"}
+    mend = {"do": "heal", "amount": 2, "target": "own_creatures"}
     results = []
     for order in ([0, 1], [1, 0]):
         defs = [creature("c0", 1, 3, abilities=[
