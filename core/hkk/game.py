@@ -10,10 +10,10 @@ import itertools
 import random
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from hkk.agents import Agent, Decision, Option
+from hkk.decisions import Agent, Decision, Option
 from hkk.cards.interpret import ability_item
 from hkk.effects import Duration, Effect
-from hkk.errors import IllegalDecision, RuleViolation
+from hkk.errors import GameOver, IllegalDecision, RuleViolation
 from hkk.events import EventLog
 from hkk.phases import Step
 from hkk.state import BUILDINGS, RESERVE, Permanent, Player
@@ -21,10 +21,6 @@ from hkk.state import BUILDINGS, RESERVE, Permanent, Player
 if TYPE_CHECKING:
     from hkk.engine import Engine
     from hkk.rulings import Rulings
-
-
-class GameOver(Exception):
-    """Raised inside the runner when a player is at 0 Ép or below (K 3.12)."""
 
 
 class ExtractionOffer:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from hkk.errors import InvariantViolation
+from hkk.errors import GameOver, InvariantViolation
 
 __all__ = ["check_finished", "check_settled", "watch"]
 
@@ -42,8 +42,6 @@ def watch(game: Any) -> Any:
     """Make ``game`` check :func:`check_settled` after every Ép check.  The check is an instance
     attribute wrapping ``Game.check_hp``, so games not watched run exactly as before and the
     event log is unchanged.  Returns the game."""
-    from hkk.game import GameOver
-
     check_hp = game.check_hp
     game.invariant_decks = [Counter(p.deck) + Counter(p.hand) for p in game.players]
 

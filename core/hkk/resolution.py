@@ -10,17 +10,13 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Callable
 
-from hkk.errors import HkkError, HookError, Interrupted, plugin_set
-from hkk.game import Game, GameOver
+from hkk.errors import GameOver, HkkError, HookError, Interrupted, plugin_set
+from hkk.game import Game
 from hkk.pending import ACTION, ACTIVATED, Pending
 from hkk.phases import Step
 
 
 _order = attrgetter("order")  # the sort key of a collection
-
-
-class StepLoopError(HkkError):
-    """A step never ended: some ability can be used over and over for nothing."""
 
 
 # -- collecting -------------------------------------------------------------------------------

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hkk.agents import Option
-from hkk.game import Game, GameOver
+from hkk.decisions import Option
+from hkk.errors import GameOver
+from hkk.game import Game
 from hkk.phases import Mode, Step
 from hkk.resolution import after_resolution
 from hkk.steps import RUNNERS, close_offers

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from hkk.agents import Option
+from hkk.decisions import Option
+from hkk.errors import StepLoopError
 from hkk.effects import Duration
 from hkk.game import Game
 from hkk.pending import ACTION, ACTIVATED, Pending
 from hkk.phases import Mode, Step
-from hkk.resolution import (StepLoopError, after_resolution, call_hook, guarded, pay, resolve,
-                            usable)
+from hkk.resolution import after_resolution, call_hook, guarded, pay, resolve, usable
 
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hkk.agents import Option
+from hkk.decisions import Option
 from hkk.hookspecs import TURN_HOOKS, hookimpl
 from hkk.pending import ACTIVATED, AUTOMATIC, FREE, Pending, Price, Usage
 from hkk.state import Permanent, Player
@@ -199,8 +199,7 @@ def resolve_spell(game: Game, player: int, card: Any) -> None:
     try:
         apply_effects(game, ctx, bind_effects(game, ctx, card.effects))
     except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise anything
-        from hkk.errors import HkkError, HookError, Interrupted
-        from hkk.game import GameOver
+        from hkk.errors import GameOver, HkkError, HookError, Interrupted
 
         if isinstance(exc, (HkkError, GameOver, Interrupted)):
             raise
