@@ -8,7 +8,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import pluggy
 
 from hkk.agents import Agent, RandomAgent
-from hkk.errors import HkkError, HookError, Interrupted, plugin_set
+from hkk.errors import HkkError
+from hkk.hookcall import HookObserver, call, expect_dict
 from hkk.phases import DEFAULT_TURN, Step
 from hkk.plugin import make_plugin_manager
 from hkk.rulings import DEFAULT_RULINGS, Rulings
@@ -34,6 +35,9 @@ class Engine:
         self.turn = tuple(turn)
         self.rulings = rulings
         self.discovery = discovery
+        #: Told of every hook implementation's result, in every game of this engine
+        #: (:mod:`hkk.hookcall`): ``fn(hook_name, plugin_name, result)``.
+        self.hook_observers: list[HookObserver] = []
 
     @classmethod
     def installed(cls, *, allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
@@ -49,31 +53,15 @@ class Engine:
         """Named Python effects offered by plugins; two plugins offering one name is an error."""
         found: dict[str, Callable[..., Any]] = {}
         owners: dict[str, str] = {}
-        for impl in self.pm.hook.custom_effects.get_hookimpls():
-            set_code = plugin_set(impl.plugin_name)
-            try:
-                offered = impl.function() or {}
-            except Interrupted:
-                raise
-            except KeyboardInterrupt as exc:
-                raise Interrupted(f"interrupted in hook custom_effects, set {set_code}",
-                                  set_code=set_code, hook="custom_effects") from exc
-            except (Exception, SystemExit) as exc:  # sys.exit() in a set is a failure too
-                raise HookError(f"{type(exc).__name__}: {exc}", hook="custom_effects",
-                                set_code=impl.plugin_name.removeprefix("hkk.sets.")) from exc
-            if not isinstance(offered, dict) or not all(
-                    isinstance(name, str) and callable(function)
-                    for name, function in offered.items()):
-                raise HookError(f"returned {offered!r:.80}; expected a dict of effect name "
-                                f"(str) to a callable fn(game, ctx, **params), or None (in "
-                                f"plugin {impl.plugin_name})", hook="custom_effects",
-                                set_code=set_code)
+        impls = self.pm.hook.custom_effects.get_hookimpls()
+        for plugin, offered in call("custom_effects", impls, {}, expect_dict,
+                                    self.hook_observers, with_plugins=True):
             for name, function in offered.items():
                 if name in found:
                     raise HkkError(f"custom effect {name!r} is offered by both "
-                                   f"{owners[name]} and {impl.plugin_name}")
+                                   f"{owners[name]} and {plugin}")
                 found[name] = function
-                owners[name] = impl.plugin_name
+                owners[name] = plugin
         return found
 
     def deck(self, name: str) -> list[str]:

@@ -15,6 +15,7 @@ from hkk.cards.interpret import ability_item
 from hkk.effects import Duration, Effect
 from hkk.errors import GameOver, IllegalDecision, RuleViolation
 from hkk.events import EventLog
+from hkk.hookcall import call, expect_lethal, implementations
 from hkk.phases import Step
 from hkk.state import BUILDINGS, RESERVE, Permanent, Player
 
@@ -84,6 +85,7 @@ class Game:
         #: hook name -> implementations, read once: plugins registered after a game started
         #: do not join it halfway through a turn.
         self.hook_impls: dict[str, list[Any]] = {}
+        self.hook_observers = engine.hook_observers  # the engine's list: subscribe there
 
     # -- identity helpers ---------------------------------------------------------------------
 
@@ -306,34 +308,12 @@ class Game:
         return died
 
     def _lethal_impls(self) -> list[Any]:
-        impls = self.hook_impls.get("lethal")
-        if impls is None:
-            impls = self.hook_impls["lethal"] = self.hook.lethal.get_hookimpls()
-        return impls
+        return implementations(self, "lethal")
 
     def _lethal(self, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
-        from hkk.errors import HookError, Interrupted, plugin_set
-        from hkk.pending import Lethal
-
         doomed: dict[int, tuple[Permanent, Any]] = {}
-        for impl in self._lethal_impls():
-            try:
-                named = impl.function(self) or ()
-            except Interrupted:
-                raise
-            except KeyboardInterrupt as exc:
-                raise Interrupted.during(self, "lethal", plugin_set(impl.plugin_name)) from exc
-            except (Exception, SystemExit) as exc:  # sys.exit() in a set is a failure too
-                raise HookError(f"{type(exc).__name__}: {exc}", hook="lethal",
-                                set_code=impl.plugin_name.removeprefix("hkk.sets.")) from exc
-            if not isinstance(named, (list, tuple)) or not all(
-                    isinstance(pair, tuple) and len(pair) == 2
-                    and isinstance(pair[0], Permanent) and isinstance(pair[1], Lethal)
-                    for pair in named):
-                raise HookError(f"returned {named!r:.80}; expected a list of (Permanent, "
-                                f"hkk.pending.Lethal) pairs or None (in plugin "
-                                f"{impl.plugin_name})", hook="lethal",
-                                set_code=plugin_set(impl.plugin_name))
+        for named in call("lethal", self._lethal_impls(), {"game": self}, expect_lethal,
+                          self.hook_observers, game=self):
             for perm, why in named:
                 if perm.uid in self.permanents and perm not in dead:
                     doomed.setdefault(perm.uid, (perm, why))

@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hkk.errors import (GameTimeout, HkkError, HookError, InvariantViolation, RuleViolation,
-                        SetError, step_name)
+                        SetError, plugin_set, step_name)
 from hkk.limits import DEFAULT_GAME_TIMEOUT, time_limit
 from hkk.sets.discovery import dependency_closure
 
@@ -418,27 +418,19 @@ def _new_coverage(s: Any) -> Coverage:
 
 
 def _probe_hooks(engine: Any, coverage: dict[str, Coverage]) -> None:
-    """Count calls of the sets' hookimpls in this engine's plugin manager (its own HookImpl
-    objects: the set's module is not touched)."""
-    for code, cov in coverage.items():
-        plugin = engine.pm.get_plugin(f"hkk.sets.{code}")
-        if plugin is None:
-            continue
-        for caller in engine.pm.get_hookcallers(plugin) or ():
-            for impl in caller.get_hookimpls():
-                if impl.plugin is plugin:
-                    impl.function = _counting(impl.function, cov.hooks.setdefault(
-                        caller.name, {"calls": 0, "with_items": 0}))
-
-
-def _counting(function: Callable[..., Any], counts: dict[str, int]) -> Callable[..., Any]:
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        result = function(*args, **kwargs)
+    """Count the calls of the sets' hook implementations in this engine's games: an observer of
+    :mod:`hkk.hookcall`, so nothing of the set or of pluggy is touched."""
+    def observe(hook_name: str, plugin_name: str, result: Any) -> None:
+        code = plugin_set(plugin_name)
+        cov = coverage.get(code) if code is not None else None
+        if cov is None:
+            return
+        counts = cov.hooks.setdefault(hook_name, {"calls": 0, "with_items": 0})
         counts["calls"] += 1
         if result:
             counts["with_items"] += 1
-        return result
-    return counted
+
+    engine.hook_observers.append(observe)
 
 
 def _record(game: Any, coverage: dict[str, Coverage]) -> None:
@@ -570,6 +562,8 @@ def _game_failure(run: _Run, game: Any, error: BaseException, seed: int, command
 def _set_of_module(engine: Any, module: str) -> str | None:
     """The code of the loaded set whose package ``module`` belongs to."""
     for code, s in (engine.discovery.sets if engine.discovery is not None else {}).items():
+        if s.module is None:  # a data-only set runs no code of its own
+            continue
         name = s.module.__name__
         if module == name or module.startswith(name + "."):
             return code
