@@ -8,11 +8,16 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import pluggy
 
 from hkk.agents import Agent, RandomAgent
+from hkk.cards.interpret import ability_item
 from hkk.errors import HkkError
 from hkk.hookcall import HookObserver, call, expect_dict
+from hkk.game import Game
 from hkk.phases import DEFAULT_TURN, Step
 from hkk.plugin import make_plugin_manager
+from hkk.rules import BUILTIN_RULES
+from hkk.runner import play_game
 from hkk.rulings import DEFAULT_RULINGS, Rulings
+from hkk.saving import reduce_game, save_game
 
 
 class Engine:
@@ -21,8 +26,6 @@ class Engine:
                  rules: Mapping[str, Callable[[], Any]] | None = None,
                  turn: Sequence[Step] = DEFAULT_TURN, rulings: Rulings = DEFAULT_RULINGS,
                  pm: pluggy.PluginManager | None = None, discovery: Any = None) -> None:
-        from hkk.rules import BUILTIN_RULES
-
         self.pm = pm or make_plugin_manager()
         for name, factory in (BUILTIN_RULES if rules is None else rules).items():
             if self.pm.get_plugin(name) is None:
@@ -38,6 +41,15 @@ class Engine:
         #: Told of every hook implementation's result, in every game of this engine
         #: (:mod:`hkk.hookcall`): ``fn(hook_name, plugin_name, result)``.
         self.hook_observers: list[HookObserver] = []
+
+    # What a game needs from the layers above it, handed in so that the game imports neither
+    # the card interpreter nor the runner nor saving (design: "Layers inside the engine").
+    #: A card ability's pending item, made when its card enters play (hkk.cards.interpret).
+    ability_item = staticmethod(ability_item)
+    #: ``game.play()``, ``game.save()`` and pickling.
+    play_game = staticmethod(play_game)
+    save_game = staticmethod(save_game)
+    reduce_game = staticmethod(reduce_game)
 
     @classmethod
     def installed(cls, *, allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
@@ -75,8 +87,6 @@ class Engine:
     def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
                  agents: Sequence[Agent] | None = None, *, seed: int = 0,
                  **kwargs: Any) -> Any:
-        from hkk.game import Game
-
         if decks is None:
             names = sorted(self.decks)
             if len(names) < 2:
@@ -95,8 +105,6 @@ class Engine:
              agents: Sequence[Agent] | None = None, *, seed: int = 0,
              max_turns: int | None = None, **kwargs: Any) -> Any:
         """Play a whole game and return it (its ``log``, ``winner``…)."""
-        from hkk.runner import play_game
-
         game = self.new_game(decks, agents, seed=seed, **kwargs)
         play_game(game, max_turns=max_turns)
         return game

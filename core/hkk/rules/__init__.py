@@ -14,6 +14,7 @@ from typing import Any, Callable
 from hkk.cards.interpret import CardAbilities
 from hkk.rules.combat import SimpleCombat
 from hkk.rules.end_of_turn import RestoreDamaged
+from hkk.rules.hand_play import HandPlay
 from hkk.rules.main_phase import GuardPostMoves
 from hkk.rules.preparation import DrawCard, PassiveBecomeActive, VpRegeneration
 
@@ -25,7 +26,8 @@ BUILTIN_RULES: dict[str, Callable[[], Any]] = {
     "hkk.rules.combat": SimpleCombat,  # combat [D]
     "hkk.rules.restore": RestoreDamaged,  # 41.3
     "hkk.rules.cards": CardAbilities,  # abilities of cards in play
+    "hkk.rules.hand_play": HandPlay,  # playing cards from hand (8.1, 29.4.6) [D] D-instants
 }
 
 __all__ = ["BUILTIN_RULES", "CardAbilities", "SimpleCombat", "RestoreDamaged",
-           "GuardPostMoves", "DrawCard", "PassiveBecomeActive", "VpRegeneration"]
+           "GuardPostMoves", "HandPlay", "DrawCard", "PassiveBecomeActive", "VpRegeneration"]

@@ -1,0 +1,70 @@
+"""Playing cards from hand (8.1; 29.4.6): which cards a player may play now, and playing one.
+
+A built-in rules plugin, ``hkk.rules.hand_play``: replace it to change what may be played when
+(D-instants).  ``game.playable(player)`` and ``game.play_card(player, card_id)`` ask the plugin
+registered under that name."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hkk.cards.interpret import resolve_spell
+from hkk.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from hkk.game import Game
+    from hkk.state import Permanent
+
+__all__ = ["HandPlay"]
+
+
+class HandPlay:
+    """[D] D-instants: only the active player plays creatures, buildings and ordinary spells,
+    where the step allows hand play (the main phase); either player may play instant spells
+    outside the preparation phase; never in the preparation phase (29.4.6)."""
+
+    def playable(self, game: Game, player: int) -> list[str]:
+        """Card ids in ``player``'s hand he may play now and can pay for, in hand order."""
+        step = game.step
+        if step is None or game.over:
+            return []
+        p = game.players[player]
+        result = []
+        for card_id in dict.fromkeys(p.hand):
+            card = game.cards[card_id]
+            if card.cost.vp > p.vp or card.cost.components > p.components:
+                continue
+            instant = card.kind == "spell" and card.instant
+            if not step.hand_play and not (instant and step.phase != "preparation"):
+                continue
+            if player != game.active and not instant:
+                continue
+            result.append(card_id)
+        return result
+
+    def play_card(self, game: Game, player: int, card_id: str) -> Permanent | None:
+        """Play a card from hand, paying its cost.  Refused, with nothing changed, when the
+        rules forbid it."""
+        step = game.step
+        if step is not None and step.phase == "preparation":
+            raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
+                                "during the preparation phase")
+        p = game.players[player]
+        if card_id not in p.hand:
+            raise RuleViolation("8.1", f"{card_id} is not in player {player}'s hand")
+        if card_id not in self.playable(game, player):
+            raise RuleViolation("8.1", f"player {player} cannot play {card_id} now "
+                                f"(cost {game.cards[card_id].cost}, VP {p.vp})")
+        card = game.cards[card_id]
+        p.hand.remove(card_id)
+        p.vp -= card.cost.vp
+        p.components -= card.cost.components
+        game.emit("card_played", player=player, card=card_id, vp=card.cost.vp,
+                  components=card.cost.components)
+        if card.kind == "spell":
+            try:
+                resolve_spell(game, player, card)
+            finally:  # even when its effect ends the game (GameOver): no card leaves every zone
+                p.graveyard.append(card_id)
+            return None
+        return game.enter_play(player, card_id)
