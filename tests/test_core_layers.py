@@ -75,3 +75,107 @@ def test_verify_counts_coverage_without_patching_pluggy(monkeypatch):
     hooks = report.coverage["mereg"].hooks
     assert hooks["lethal"]["calls"] > 0 and hooks["custom_effects"]["calls"] > 0
     assert all(impl.function.__name__ != "counted" for impl in seen)
+
+
+# -- built-in rules are plugins, replaceable by name (hkk.rules.BUILTIN_RULES) ---------------------
+
+from helpers import Wants, run_until, spell  # noqa: E402
+
+from hkk.rules import BUILTIN_RULES  # noqa: E402
+from hkk.rules.hand_play import HandPlay  # noqa: E402
+
+KILL = spell("kill", [{"do": "destroy", "target": "chosen_opponent_creature"}])
+
+
+def replace(game, name, plugin):
+    """Replace a built-in rules plugin of ``game``'s engine before the game calls any hook."""
+    assert name in BUILTIN_RULES
+    game.engine.pm.unregister(name=name)
+    game.engine.pm.register(plugin, name=name)
+    game.hook_impls.clear()
+    return game
+
+
+def _main_phase_labels(replacement=None):
+    game = game_with([KILL, creature("beast", 1, 2)], agents=[Passer(), Passer()])
+    if replacement is not None:
+        replace(game, "hkk.rules.hand_play", replacement)
+    game.enter_play(1, cid("beast"), active=True)
+    game.players[0].vp = 5
+    game.players[0].hand.append(cid("kill"))
+    run_until(game, "main_phase", inclusive=True)
+    return [d.labels() for d in game.agents[0].seen if d.kind == "action"][0], game
+
+
+def test_hand_play_is_a_replaceable_rules_plugin():
+    class NoSpells(HandPlay):
+        def playable(self, game, player):
+            return [c for c in super().playable(game, player) if game.cards[c].kind != "spell"]
+
+    labels, _ = _main_phase_labels()
+    assert labels[0] == "play tt:kill"  # the built-in offers it, first
+    labels, game = _main_phase_labels(NoSpells())
+    assert "play tt:kill" not in labels
+    assert game.playable(0) == []  # the game asks the plugin registered under the name
+
+
+def test_monster_components_are_a_replaceable_rules_plugin():
+    class NoComponents:
+        @hookimpl
+        def left_play(self, game, permanent, components):
+            return 0
+
+    def killed(replacement=None):
+        game = game_with([KILL, creature("beast", 1, 2, components=3)],
+                         agents=[Wants("play tt:kill", "extract"), Passer()])
+        if replacement is not None:
+            replace(game, "hkk.rules.components", replacement)
+        game.enter_play(1, cid("beast"), active=True)
+        game.players[0].hand.append(cid("kill"))
+        play_turn(game)
+        return game.log.of_kind("died")[0]["components_offered"], game.players[0].components
+
+    assert killed() == (3, 3)
+    assert killed(NoComponents()) == (0, 0)
+
+
+def test_the_game_clock_is_a_replaceable_rules_plugin():
+    class ClosesAtTheVeryEnd:
+        @hookimpl
+        def turn_started(self, game):
+            game.clock.start_turn(game)
+
+        @hookimpl
+        def step_ended(self, game, step):
+            if step.hook == "end_stage4":
+                game.clock.close_turn(game, rule="test")
+
+    def closed(replacement=None):
+        game = game_with(agents=[Passer(), Passer()])
+        if replacement is not None:
+            replace(game, "hkk.rules.clock", replacement)
+        play_turn(game)
+        return [(e.step, e["rule"]) for e in game.log.of_kind("clock_closed")]
+
+    assert closed() == [("main_phase", "41.7")]  # the built-in: passing the turn (41.5)
+    assert closed(ClosesAtTheVeryEnd()) == [("end_stage4", "test")]
+
+
+def test_who_orders_is_a_replaceable_rules_plugin():
+    class OpponentOrders:
+        @hookimpl
+        def orderer(self, game, step):
+            return game.opponent(game.active)
+
+    def orderers(replacement=None):
+        plugin = item_plugin("end_stage2", lambda g: [item("a", lambda g: None),
+                                                      item("b", lambda g: None)])
+        game = game_with(plugins=[plugin], agents=[Passer(), Passer()])
+        if replacement is not None:
+            replace(game, "hkk.rules.orderer", replacement)
+        play_turn(game)
+        return {e["player"] for e in game.log.of_kind("decision")
+                if e["decision"] == "order" and e.step == "end_stage2"}
+
+    assert orderers() == {0}  # D-orderer: the active player
+    assert orderers(OpponentOrders()) == {1}

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from hkk.characteristics import hp, static_applies
 from hkk.effects import Duration, Effect
 from hkk.errors import GameOver
+from hkk.hookcall import expect_count, first
 from hkk.state import BUILDINGS, RESERVE, ExtractionOffer, Permanent, Player
 
 if TYPE_CHECKING:
     from hkk.game import Game
 
 __all__ = ["add_counters", "add_effect", "begin_moment", "count_effect", "count_static", "damage", "destroy", "draw",
-           "end_effects", "end_game", "end_moment", "enter_play", "gain_components", "gain_vp",
+           "end_effects", "end_game", "end_moment", "enter_play", "extract_components", "gain_components", "gain_vp",
            "give_defence_bonus", "heal", "index_abilities", "lose_vp", "moment",
            "new_uid", "pay_components", "remove_counters", "remove_defence_bonus", "restore",
            "start_waiting_effects"]
@@ -98,25 +99,27 @@ def _leave_play(game: Game, perm: Permanent) -> None:
 
 def destroy(game: Game, perm: Permanent, cause: str, *, rule: str | None = None,
             components: bool = True, to: str = "graveyard") -> None:
-    """Put a permanent from play into its owner's graveyard (or void).  Its opponent may then
-    extract its monster components until the end of the phase, unless ``components`` is
-    False (sacrificed as a cost [R], prep stage 2 29.4.11, deferred check [D])."""
+    """Put a permanent from play into its owner's graveyard (or void).  The ``left_play`` hook
+    says how many monster components its opponent is offered (the built-in
+    ``hkk.rules.components``: until the end of the phase), none where ``components`` is False
+    (sacrificed as a cost [R], prep stage 2 29.4.11, deferred check [D])."""
     if perm.uid not in game.permanents:
         return
     _leave_play(game, perm)
     owner = game.players[perm.owner]
     (owner.void if to == "void" else owner.graveyard).append(perm.card.id)
-    count = getattr(perm.card, "components", 0) if perm.kind == "creature" else 0
-    step = game.step
-    offered = bool(count and components and not (step and step.no_components))
+    offered = first(game, "left_play", expect_count, permanent=perm, components=components)
     game.emit("died" if perm.kind == "creature" else "destroyed", card=perm.card.id,
               uid=perm.uid, controller=perm.controller, cause=cause, to=to, rule=rule,
-              components_offered=count if offered else 0)
-    if offered:
-        game.offers.append(ExtractionOffer(perm.card.id, perm.uid, count,
-                                           game.opponent(perm.controller),
-                                           # between turns: the coming preparation phase
-                                           step.phase if step else "preparation"))
+              components_offered=offered or 0)
+
+
+def extract_components(game: Game, offer: ExtractionOffer) -> None:
+    """The offer's player takes the dead creature's monster components (D-components-window)."""
+    game.offers.remove(offer)
+    gain_components(game, offer.player, offer.count, source=f"{offer.card_id}#{offer.uid}")
+    game.emit("components_extracted", player=offer.player, card=offer.card_id, uid=offer.uid,
+              count=offer.count)
 
 
 # -- the game's end (K 3.12) --------------------------------------------------------------------

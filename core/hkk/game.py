@@ -19,6 +19,7 @@ from hkk.decisions import Agent, Decision, Option
 from hkk.effects import Effect
 from hkk.errors import GameOver, IllegalDecision
 from hkk.events import EventLog
+from hkk.hookcall import notify
 from hkk.phases import Step
 from hkk.state import ExtractionOffer, Permanent, Player
 
@@ -105,8 +106,7 @@ class Game:
                     f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
             offered = decision.options[decision.options.index(chosen)]
         chosen = offered
-        if player == self.active:
-            self.clock.active_decided(self)  # 41.7: his last decision may be his signal
+        notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
         self.emit("decision", player=player, decision=kind, choice=chosen.label,
                   options=len(options), rule=rule)
         return chosen
@@ -141,6 +141,7 @@ class Game:
     end_effects = changes.end_effects
     start_waiting_effects = changes.start_waiting_effects
     moment = changes.moment
+    extract_components = changes.extract_components
     begin_moment = changes.begin_moment
     end_moment = changes.end_moment
     end_game = changes.end_game

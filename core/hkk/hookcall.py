@@ -24,8 +24,9 @@ from hkk.state import Permanent
 if TYPE_CHECKING:
     from pluggy import HookImpl
 
-__all__ = ["HookObserver", "call", "failure", "implementations", "expect_dict",
-           "expect_lethal", "expect_pending"]
+__all__ = ["HookObserver", "call", "expect_anything", "expect_count", "expect_dict",
+           "expect_lethal", "expect_pending", "expect_player", "failure", "first",
+           "implementations", "notify"]
 
 #: ``fn(hook_name, plugin_name, result)``: told of every implementation's result.
 HookObserver = Callable[[str, str, Any], None]
@@ -45,11 +46,14 @@ def implementations(game: Any, hook_name: str) -> list[HookImpl]:
 
 def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
          expect: Expectation, observers: Sequence[HookObserver], *, game: Any = None,
-         rule: str | None = None, with_plugins: bool = False) -> list[Any]:
+         rule: str | None = None, with_plugins: bool = False,
+         firstresult: bool = False) -> list[Any]:
     """Call every implementation with the arguments it asks for (a subset of ``kwargs``) and
     return their non-empty results, in call order (``(plugin name, result)`` pairs with
     ``with_plugins``).  ``game`` (None for hooks called outside a game) says where an
-    interruption happened; ``rule`` is named in a HookError."""
+    interruption happened; ``rule`` is named in a HookError.  With ``firstresult`` the calls
+    stop at the first result that is not None, which is returned alone (as pluggy's
+    ``firstresult`` hooks do)."""
     results = []
     for impl in impls:
         argnames = impl.argnames
@@ -67,6 +71,13 @@ def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
         if observers:
             for observer in observers:
                 observer(hook_name, impl.plugin_name, result)
+        if firstresult and result is not None:
+            complaint = expect(result)
+            if complaint is not None:
+                raise HookError(f"{complaint} (in plugin {impl.plugin_name})", hook=hook_name,
+                                set_code=plugin_set(impl.plugin_name),
+                                rule=rule or _step_rule(game, hook_name))
+            return [result]
         if result:
             # Checked at the boundary, cheaply: a wrong type would otherwise surface later as
             # an AttributeError that names nobody.
@@ -83,6 +94,22 @@ def _step_rule(game: Any, hook_name: str) -> str | None:
     """The rule points of the step whose hook this is (named in its errors)."""
     step = game.step if game is not None else None
     return ", ".join(step.rules) if step and step.hook == hook_name else None
+
+
+def notify(game: Any, hook_name: str, **kwargs: Any) -> None:
+    """Call a hook whose results are ignored (``turn_started``, ``phase_ended``…)."""
+    impls = implementations(game, hook_name)
+    if impls:
+        kwargs["game"] = game
+        call(hook_name, impls, kwargs, expect_anything, game.hook_observers, game=game)
+
+
+def first(game: Any, hook_name: str, expect: Expectation, **kwargs: Any) -> Any:
+    """Call a ``firstresult`` hook: the first result that is not None, else None."""
+    kwargs["game"] = game
+    found = call(hook_name, implementations(game, hook_name), kwargs, expect,
+                 game.hook_observers, game=game, firstresult=True)
+    return found[0] if found else None
 
 
 def failure(exc: BaseException, game: Any, hook: str, set_code: str | None, *,
@@ -132,6 +159,20 @@ def expect_dict(result: Any) -> str | None:
             isinstance(name, str) and callable(function) for name, function in result.items()):
         return f"returned {result!r:.80}; expected a dict of effect name (str) to a callable " \
                "fn(game, ctx, **params), or None"
+    return None
+
+
+def expect_player(result: Any) -> str | None:
+    """``orderer``'s result: a player index."""
+    if result not in (0, 1) or isinstance(result, bool):
+        return f"returned {result!r:.80}; expected a player index (0 or 1) or None"
+    return None
+
+
+def expect_count(result: Any) -> str | None:
+    """``left_play``'s result: a number of components."""
+    if not isinstance(result, int) or isinstance(result, bool) or result < 0:
+        return f"returned {result!r:.80}; expected a number of components (int >= 0) or None"
     return None
 
 

@@ -20,6 +20,9 @@ AUTOMATIC = "automatic"
 ACTIVATED = "activated"
 RULE = "rule"  # done by the rules themselves (VP regeneration, restoring, drawing…)
 ACTION = "action"  # an action of the rules a player may take (move to guard post, attack…)
+#: Playing a card from hand (8.1), offered in action steps as ``play <card id>``: playing is not
+#: resolving an item (no ``resolving`` event, no use counted), its ``apply`` plays the card.
+PLAY = "play"
 
 
 def _no_bind(game: Game, item: Pending) -> None:

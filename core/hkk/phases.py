@@ -48,6 +48,9 @@ class Step:
     defence_bonus_lost: bool = False
     #: Every item happens, once: an ``optional`` flag is not honoured, nobody is asked (41.2).
     mandatory: bool = False
+    #: The last step in which the active player may act: without an explicit signal (passing
+    #: the turn, 41.5) the game clock closes the turn when it ends (41.7, D-41.7-last-pass).
+    closes_clock: bool = False
     rules: tuple[str, ...] = ()
 
     @property
@@ -76,7 +79,7 @@ DEFAULT_TURN: tuple[Step, ...] = (
     Step(PREPARATION, 4, "prep_stage4", Mode.ORDERED, rules=("29.2",)),
     Step(MAIN, 1, "main_phase", Mode.ACTIONS, hand_play=True, rules=("4.11.6", "41.5")),
     Step(COMBAT, 1, "combat_phase", Mode.ACTIONS, rules=("33", "41.5")),
-    Step(END, 1, "end_stage1", Mode.ALTERNATING, rules=("41.1",)),
+    Step(END, 1, "end_stage1", Mode.ALTERNATING, closes_clock=True, rules=("41.1",)),
     Step(END, 2, "end_stage2", Mode.ORDERED, mandatory=True, rules=("41.2",)),
     Step(END, 3, "end_stage3", Mode.ORDERED, rules=("41.3",)),
     Step(END, 4, "end_stage4", Mode.SIMULTANEOUS, hp_check=False,

@@ -1,8 +1,10 @@
 """Playing cards from hand (8.1; 29.4.6): which cards a player may play now, and playing one.
 
-A built-in rules plugin, ``hkk.rules.hand_play``: replace it to change what may be played when
-(D-instants).  ``game.playable(player)`` and ``game.play_card(player, card_id)`` ask the plugin
-registered under that name."""
+A built-in rules plugin, ``hkk.rules.hand_play``: in every action step (``Mode.ACTIONS``) it
+contributes one item per card each player may play, offered as ``play <card id>`` in hand
+order, before every other action.  Replace it to change what may be played when (D-instants);
+``game.playable(player)`` and ``game.play_card(player, card_id)`` ask the plugin registered
+under that name."""
 
 from __future__ import annotations
 
@@ -10,6 +12,10 @@ from typing import TYPE_CHECKING
 
 from hkk.cards.interpret import resolve_spell
 from hkk.errors import RuleViolation
+from hkk.hookspecs import TURN_HOOKS, hookimpl
+from hkk.pending import PLAY, Pending
+from hkk.phases import Mode
+from hkk.steps import run_entry_triggers
 
 if TYPE_CHECKING:
     from hkk.game import Game
@@ -17,11 +23,34 @@ if TYPE_CHECKING:
 
 __all__ = ["HandPlay"]
 
+#: The timestamp part of a hand card's sort key: cards in hand have no timestamp yet, and come
+#: before every permanent's items and every rules item (-1), in hand order.
+IN_HAND = -2
+
 
 class HandPlay:
     """[D] D-instants: only the active player plays creatures, buildings and ordinary spells,
     where the step allows hand play (the main phase); either player may play instant spells
     outside the preparation phase; never in the preparation phase (29.4.6)."""
+
+    def items(self, game: Game) -> list[Pending] | None:
+        """Each player's ``play <card id>`` items, when the step is an action step."""
+        step = game.step
+        if step is None or step.mode is not Mode.ACTIONS:
+            return None
+        items = []
+        for player in (game.active, game.opponent(game.active)):
+            for index, card_id in enumerate(self.playable(game, player)):
+                item = Pending(f"play {card_id}", self._play, controller=player, kind=PLAY,
+                               card_id=card_id, rule="8.1")
+                item.order = (player, IN_HAND, index)  # hand order, before the others
+                items.append(item)
+        return items
+
+    def _play(self, game: Game, item: Pending, bound: object) -> None:
+        perm = self.play_card(game, item.controller, item.card_id)
+        if perm is not None:
+            run_entry_triggers(game, perm)
 
     def playable(self, game: Game, player: int) -> list[str]:
         """Card ids in ``player``'s hand he may play now and can pay for, in hand order."""
@@ -68,3 +97,14 @@ class HandPlay:
                 p.graveyard.append(card_id)
             return None
         return game.enter_play(player, card_id)
+
+
+def _make_impl(hook: str) -> object:
+    def impl(self: HandPlay, game: Game) -> list[Pending] | None:
+        return self.items(game)
+    impl.__name__ = hook
+    return hookimpl(specname=hook)(impl)
+
+
+for _hook in TURN_HOOKS:  # any step of a custom turn may be an action step
+    setattr(HandPlay, _hook, _make_impl(_hook))
