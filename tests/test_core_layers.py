@@ -179,3 +179,37 @@ def test_who_orders_is_a_replaceable_rules_plugin():
 
     assert orderers() == {0}  # D-orderer: the active player
     assert orderers(OpponentOrders()) == {1}
+
+
+# -- the turn's step data, not phase names, say what differs -----------------------------------
+
+def test_no_code_outside_phases_compares_phase_names():
+    import re
+    from pathlib import Path
+
+    import hkk
+
+    root = Path(hkk.__file__).parent
+    names = re.compile(r"""["'](preparation|main|combat|end)["']""")
+    found = [f"{path.relative_to(root)}:{n}" for path in root.rglob("*.py")
+             if path.name != "phases.py"
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if names.search(line)]
+    assert found == []
+
+
+def test_a_renamed_preparation_phase_plays_the_same_game():
+    """Every rule of 29.4 comes from the steps' flags: renaming the phase changes nothing but
+    the name in the log."""
+    from dataclasses import replace as replaced
+
+    from hkk import DEFAULT_TURN, Engine
+
+    renamed = tuple(replaced(s, phase="elokeszito") if s.phase == "preparation" else s
+                    for s in DEFAULT_TURN)
+
+    def log(turn):
+        game = Engine.installed(turn=turn).play(["alap:tuz", "mereg:mocsar"], seed=11)
+        return [{k: v for k, v in e.items() if k != "phase"} for e in game.log.as_dicts()]
+
+    assert log(renamed) == log(DEFAULT_TURN)

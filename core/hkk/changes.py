@@ -290,7 +290,7 @@ def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
     duration = Duration(duration)
     step = game.step
     waits = (duration is Duration.THIS_TURN and stat != "vp_regen" and step is not None
-             and step.phase == "preparation" and step.stage == 1)
+             and step.this_turn_waits)
     effect = Effect(new_uid(game), stat, amount, duration,
                     targets=frozenset(t.uid for t in targets), player=player,
                     controller=controller, source=source, in_force=not waits)

@@ -190,7 +190,7 @@ def phase_ended(game: Game, phase: str) -> None:
     turn hooks this one acts on the game (it may ask players and change the state).
 
     :param game: the game.
-    :param phase: the phase that ended, e.g. ``"main"``.
+    :param phase: the phase that ended (a :class:`hkk.phases.Step`'s ``phase``), e.g. ``main``.
 
     The built-in ``hkk.rules.components`` offers what is left of the phase's monster
     components one last time, then lets them lapse (D-components-window).

@@ -43,11 +43,10 @@ def usable(game: Game, item: Pending, step: Step) -> bool:
     if item.kind not in (ACTIVATED, ACTION):
         return True
     key = item.key
-    if step.phase == "preparation":
-        if key in game.attempted:  # 29.4.9: one attempt per turn
-            return False
-        if item.kind == ACTIVATED and not item.usable_in_preparation:  # 29.4, 29.4.7
-            return False
+    if step.attempts_once and key in game.attempted:  # 29.4.9: one attempt per turn
+        return False
+    if step.needs_permission and item.kind == ACTIVATED and not item.usable_in_preparation:
+        return False  # 29.4, 29.4.7
     usage = item.usage
     if usage.per_turn is not None and game.usage_turn.get(key, 0) >= usage.per_turn:
         return False
@@ -73,7 +72,7 @@ def pay(game: Game, item: Pending) -> None:
     """Count the use, then pay the cost.  In the preparation phase the attempt counts even if
     the effect then fails (29.4.9)."""
     key = item.key
-    if game.step is not None and game.step.phase == "preparation":
+    if game.step is not None and game.step.attempts_once:
         game.attempted.add(key)
     game.usage_turn[key] = game.usage_turn.get(key, 0) + 1
     game.usage_game[key] = game.usage_game.get(key, 0) + 1
@@ -123,10 +122,7 @@ def resolve(game: Game, item: Pending) -> None:
 def after_resolution(game: Game, step: Step) -> None:
     """29.4.10 in the preparation phase; [D] after every action and effect elsewhere."""
     if step.hp_check:
-        game.check_hp(_hp_rule(step), components=not step.no_components)
+        game.check_hp(step.check_rule, components=not step.no_components)
     else:
         game.check_players()
 
-
-def _hp_rule(step: Step) -> str:
-    return "29.4.10" if step.phase == "preparation" else "D-hp-check"

@@ -131,7 +131,7 @@ def run_ordered(game: Game, step: Step) -> None:
             item = ready[0]
         else:
             item = game.decide(orderer, "order", [Option(i.label, i) for i in ready],
-                               prompt="Which happens next?", rule=_order_rule(step)).value
+                               prompt="Which happens next?", rule=step.order_rule).value
         wanted.discard(item.key)
         if item.kind not in (ACTIVATED, ACTION) or step.mandatory:
             finished.add(item.key)
@@ -139,10 +139,6 @@ def run_ordered(game: Game, step: Step) -> None:
         after_resolution(game, step)
     raise StepLoopError(f"step {step.hook} resolved {limit} items without ending; an ability "
                         "that costs nothing and has no usage limit repeats forever")
-
-
-def _order_rule(step: Step) -> str:
-    return "29.4.1" if step.phase == "preparation" and step.stage == 2 else "D-orderer"
 
 
 def _owner(game: Game, item: Pending) -> int:

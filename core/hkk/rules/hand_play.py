@@ -55,7 +55,7 @@ class HandPlay:
     def playable(self, game: Game, player: int) -> list[str]:
         """Card ids in ``player``'s hand he may play now and can pay for, in hand order."""
         step = game.step
-        if step is None or game.over:
+        if step is None or game.over or step.no_hand_play:  # 29.4.6
             return []
         p = game.players[player]
         result = []
@@ -64,7 +64,7 @@ class HandPlay:
             if card.cost.vp > p.vp or card.cost.components > p.components:
                 continue
             instant = card.kind == "spell" and card.instant
-            if not step.hand_play and not (instant and step.phase != "preparation"):
+            if not step.hand_play and not instant:
                 continue
             if player != game.active and not instant:
                 continue
@@ -75,7 +75,7 @@ class HandPlay:
         """Play a card from hand, paying its cost.  Refused, with nothing changed, when the
         rules forbid it."""
         step = game.step
-        if step is not None and step.phase == "preparation":
+        if step is not None and step.no_hand_play:
             raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
                                 "during the preparation phase")
         p = game.players[player]
