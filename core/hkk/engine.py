@@ -18,6 +18,7 @@ from hkk.rules import BUILTIN_RULES
 from hkk.runner import play_game
 from hkk.rulings import DEFAULT_RULINGS, Rulings
 from hkk.saving import reduce_game, save_game
+from hkk.sets.discovery import discover
 
 
 class Engine:
@@ -55,8 +56,6 @@ class Engine:
     def installed(cls, *, allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
                   strict: bool = False, **kwargs: Any) -> Engine:
         """An engine with every installed card set that loads (see :mod:`hkk.sets`)."""
-        from hkk.sets.discovery import discover
-
         pm = make_plugin_manager()
         found = discover(pm=pm, allow=allow, deny=deny, strict=strict)
         return cls(found.cards, decks=found.decks, pm=pm, discovery=found, **kwargs)

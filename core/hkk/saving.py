@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from hkk._version import __version__
 from hkk.agents import FirstLegalAgent, RandomAgent
 from hkk.clock import GameClock
 from hkk.effects import Duration, Effect
@@ -102,8 +103,6 @@ class SaveFile(_Strict):
 
 def engine_versions(engine: Engine) -> tuple[str, dict[str, str]]:
     """This engine's version and each loaded set's code and version."""
-    from hkk import __version__
-
     found = engine.discovery
     sets = {code: s.manifest.version for code, s in found.sets.items()} if found else {}
     return __version__, dict(sorted(sets.items()))

@@ -42,8 +42,12 @@ from typing import Any
 
 from hkk.errors import (GameTimeout, HkkError, HookError, InvariantViolation, RuleViolation,
                         SetError, plugin_set, step_name)
+from hkk.engine import Engine
+from hkk.invariants import check_finished, watch
 from hkk.limits import DEFAULT_GAME_TIMEOUT, time_limit
-from hkk.sets.discovery import dependency_closure
+from hkk.plugin import make_plugin_manager
+from hkk.runner import play_game
+from hkk.sets.discovery import dependency_closure, discover
 
 __all__ = [
     "MIX_COPIES",
@@ -257,8 +261,6 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
     module docstring.  Never raises for a problem of a set: everything is in the report -
     except a KeyboardInterrupt, which stops it (with ``exc.report``, the report so far).
     ``game_timeout``: seconds each game may take (None or 0: no limit)."""
-    from hkk.sets.discovery import discover
-
     report = VerifyReport()
     found = discover(entry_points=entry_points)
     disabled = {c.code for c in found.disabled}
@@ -397,10 +399,6 @@ def _effects_of(card: Any) -> list[Any]:
 
 
 def _engine(codes: Sequence[str], entry_points: Any) -> Any:
-    from hkk.engine import Engine
-    from hkk.plugin import make_plugin_manager
-    from hkk.sets.discovery import discover
-
     pm = make_plugin_manager()
     # Not strict: a broken set outside ``codes`` (even a badly named entry point) is not ours.
     found = discover(entry_points=entry_points, allow=codes, deny=(), pm=pm)
@@ -504,9 +502,6 @@ def play_checked(engine: Any, decks: list[list[str]], seed: int, max_turns: int 
     """Play one game as ``hkk verify`` does - invariants watched (:mod:`hkk.invariants`), within
     ``timeout`` seconds (:mod:`hkk.limits`) - and return the game and what it raised (None: it
     passed).  A KeyboardInterrupt propagates, with ``game`` on it."""
-    from hkk.invariants import check_finished, watch
-    from hkk.runner import play_game
-
     game = None
 
     def where() -> str:
