@@ -61,7 +61,7 @@ def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
             if argnames == ("game",):  # the common case, without building arguments
                 result = impl.function(game)
             else:
-                result = impl.function(*[kwargs[name] for name in argnames])
+                result = impl.function(*map(kwargs.__getitem__, argnames))
         except PASSTHROUGH:
             raise
         except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise anything
@@ -98,7 +98,9 @@ def _step_rule(game: Any, hook_name: str) -> str | None:
 
 def notify(game: Any, hook_name: str, **kwargs: Any) -> None:
     """Call a hook whose results are ignored (``turn_started``, ``phase_ended``…)."""
-    impls = implementations(game, hook_name)
+    impls = game.hook_impls.get(hook_name)
+    if impls is None:
+        impls = implementations(game, hook_name)
     if impls:
         kwargs["game"] = game
         call(hook_name, impls, kwargs, expect_anything, game.hook_observers, game=game)

@@ -33,17 +33,26 @@ class HandPlay:
     where the step allows hand play (the main phase); either player may play instant spells
     outside the preparation phase; never in the preparation phase (29.4.6)."""
 
+    def __init__(self) -> None:
+        #: (player, card id, position among the playable cards) -> its item.  Items hold no
+        #: state of a game, and every action decision asks for them: made once, not per call.
+        self._items: dict[tuple[int, str, int], Pending] = {}
+
     def items(self, game: Game) -> list[Pending] | None:
         """Each player's ``play <card id>`` items, when the step is an action step."""
         step = game.step
         if step is None or step.mode is not Mode.ACTIONS:
             return None
         items = []
+        made = self._items
         for player in (game.active, game.opponent(game.active)):
             for index, card_id in enumerate(self.playable(game, player)):
-                item = Pending(f"play {card_id}", self._play, controller=player, kind=PLAY,
-                               card_id=card_id, rule="8.1")
-                item.order = (player, IN_HAND, index)  # hand order, before the others
+                item = made.get((player, card_id, index))
+                if item is None:
+                    item = made[player, card_id, index] = Pending(
+                        f"play {card_id}", self._play, controller=player, kind=PLAY,
+                        card_id=card_id, rule="8.1")
+                    item.order = (player, IN_HAND, index)  # hand order, before the others
                 items.append(item)
         return items
 
@@ -101,10 +110,15 @@ class HandPlay:
 
 def _make_impl(hook: str) -> object:
     def impl(self: HandPlay, game: Game) -> list[Pending] | None:
-        return self.items(game)
+        step = game.step  # checked here: every collection of every step calls this
+        if step is not None and step.mode is _ACTIONS:
+            return self.items(game)
+        return None
     impl.__name__ = hook
     return hookimpl(specname=hook)(impl)
 
+
+_ACTIONS = Mode.ACTIONS
 
 for _hook in TURN_HOOKS:  # any step of a custom turn may be an action step
     setattr(HandPlay, _hook, _make_impl(_hook))
