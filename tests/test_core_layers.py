@@ -213,3 +213,34 @@ def test_a_renamed_preparation_phase_plays_the_same_game():
         return [{k: v for k, v in e.items() if k != "phase"} for e in game.log.as_dicts()]
 
     assert log(renamed) == log(DEFAULT_TURN)
+
+
+# -- the layers ------------------------------------------------------------------------------------
+
+def test_the_import_contracts_hold():
+    """The engine's layers and what sets may import (pyproject.toml [tool.importlinter]);
+    CI runs ``lint-imports`` too."""
+    import os
+    from pathlib import Path
+
+    cli = pytest.importorskip("importlinter.cli")
+    root = Path(__file__).resolve().parent.parent
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        assert cli.lint_imports(no_cache=True) == cli.EXIT_STATUS_SUCCESS
+    finally:
+        os.chdir(cwd)
+
+
+def test_changes_inside_a_moment_net_out_and_limits_apply_once_at_its_end():
+    game = game_with([creature("bear", 1, 3)])
+    bear = game.enter_play(0, cid("bear"))
+    game.damage(bear, 1)
+    game.players[0].vp = 1
+    with game.moment():  # 29.4.2: heal first, then damage: the same as damage, then heal
+        game.heal(bear, 2)
+        game.lose_vp(0, 2)
+        game.gain_vp(0, 2)
+        game.damage(bear, 1)
+    assert game.hp(bear) == 3 and game.players[0].vp == 1 and not game.in_moment
