@@ -1,5 +1,6 @@
-"""Collecting and resolving pending items: the one place where hooks are called, usage
-limits and costs are checked, and an item changes the game.
+"""Collecting and resolving pending items: where turn hooks are collected (through
+:mod:`hkk.hookcall`, the one way hooks are called), usage limits and costs are checked, and an
+item changes the game.
 
 Hooks never change the game; all changes happen through :func:`resolve` (and the primitives of
 :class:`hkk.game.Game` it reaches), so ordering rules, usage limits and logging live in one place.
@@ -11,8 +12,8 @@ from operator import attrgetter
 from typing import Any, Callable
 
 from hkk.errors import PASSTHROUGH
-from hkk.hookcall import call, expect_pending, failure, implementations
 from hkk.game import Game
+from hkk.hookcall import call, expect_pending, failure, implementations
 from hkk.pending import ACTION, ACTIVATED, Pending
 from hkk.phases import Step
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from hkk.decisions import Option
-from hkk.errors import StepLoopError
 from hkk.effects import Duration
+from hkk.errors import StepLoopError
 from hkk.game import Game
 from hkk.hookcall import expect_player, first, notify
 from hkk.pending import ACTION, ACTIVATED, PLAY, Pending
