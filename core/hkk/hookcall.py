@@ -15,6 +15,7 @@ tracing).  With no observer the list costs one truth test per call.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from hkk.errors import PASSTHROUGH, HookError, Interrupted, plugin_set
@@ -61,7 +62,7 @@ def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
             if argnames == ("game",):  # the common case, without building arguments
                 result = impl.function(game)
             else:
-                result = impl.function(*map(kwargs.__getitem__, argnames))
+                result = impl.function(*(_GETTERS.get(argnames) or _getter(argnames))(kwargs))
         except PASSTHROUGH:
             raise
         except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise anything
@@ -88,6 +89,23 @@ def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
                                 rule=rule or _step_rule(game, hook_name))
             results.append((impl.plugin_name, result) if with_plugins else result)
     return results
+
+
+#: argnames -> a function picking those arguments, in order, out of the call's keywords: made
+#: once per shape (C-level ``itemgetter``), since building the list per call is the slow part.
+_GETTERS: dict[tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
+
+
+def _getter(argnames: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    if len(argnames) == 1:
+        name = argnames[0]
+        getter: Callable[[dict[str, Any]], tuple[Any, ...]] = lambda kwargs: (kwargs[name],)
+    elif argnames:
+        getter = itemgetter(*argnames)
+    else:
+        getter = lambda kwargs: ()  # noqa: E731
+    _GETTERS[argnames] = getter
+    return getter
 
 
 def _step_rule(game: Any, hook_name: str) -> str | None:
