@@ -9,7 +9,7 @@ import pytest
 from helpers import (Passer, Wants, building, cid, creature, game_with, item, item_plugin,
                      run_until, spell, step_named)
 from hkk import RandomAgent, RuleViolation, ScriptedAgent
-from hkk.game import GameOver
+from hkk.errors import GameOver
 from hkk.runner import play_game, play_turn, run_step, start_turn
 
 BRUTE = creature("brute", 2, 2, components=1, vp=1)

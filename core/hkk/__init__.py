@@ -18,7 +18,7 @@ from hkk.phases import DEFAULT_TURN, Mode, Step
 from hkk.plugin import HOOK_API_VERSION
 from hkk.rulings import Rulings
 
-__version__ = "0.1.0"
+from hkk._version import __version__  # noqa: F401 - hkk.__version__
 
 __all__ = [
     "Agent", "CardDataError", "DEFAULT_TURN", "Decision", "Duration", "Engine", "Event",

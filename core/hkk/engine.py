@@ -8,10 +8,17 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import pluggy
 
 from hkk.agents import Agent, RandomAgent
-from hkk.errors import HkkError, HookError, Interrupted, plugin_set
+from hkk.cards.interpret import ability_item
+from hkk.errors import HkkError
+from hkk.hookcall import HookObserver, call, expect_dict
+from hkk.game import Game
 from hkk.phases import DEFAULT_TURN, Step
 from hkk.plugin import make_plugin_manager
+from hkk.rules import BUILTIN_RULES
+from hkk.runner import play_game
 from hkk.rulings import DEFAULT_RULINGS, Rulings
+from hkk.saving import reduce_game, save_game
+from hkk.sets.discovery import discover
 
 
 class Engine:
@@ -20,8 +27,6 @@ class Engine:
                  rules: Mapping[str, Callable[[], Any]] | None = None,
                  turn: Sequence[Step] = DEFAULT_TURN, rulings: Rulings = DEFAULT_RULINGS,
                  pm: pluggy.PluginManager | None = None, discovery: Any = None) -> None:
-        from hkk.rules import BUILTIN_RULES
-
         self.pm = pm or make_plugin_manager()
         for name, factory in (BUILTIN_RULES if rules is None else rules).items():
             if self.pm.get_plugin(name) is None:
@@ -34,13 +39,23 @@ class Engine:
         self.turn = tuple(turn)
         self.rulings = rulings
         self.discovery = discovery
+        #: Told of every hook implementation's result, in every game of this engine
+        #: (:mod:`hkk.hookcall`): ``fn(hook_name, plugin_name, result)``.
+        self.hook_observers: list[HookObserver] = []
+
+    # What a game needs from the layers above it, handed in so that the game imports neither
+    # the card interpreter nor the runner nor saving (design: "Layers inside the engine").
+    #: A card ability's pending item, made when its card enters play (hkk.cards.interpret).
+    ability_item = staticmethod(ability_item)
+    #: ``game.play()``, ``game.save()`` and pickling.
+    play_game = staticmethod(play_game)
+    save_game = staticmethod(save_game)
+    reduce_game = staticmethod(reduce_game)
 
     @classmethod
     def installed(cls, *, allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
                   strict: bool = False, **kwargs: Any) -> Engine:
         """An engine with every installed card set that loads (see :mod:`hkk.sets`)."""
-        from hkk.sets.discovery import discover
-
         pm = make_plugin_manager()
         found = discover(pm=pm, allow=allow, deny=deny, strict=strict)
         return cls(found.cards, decks=found.decks, pm=pm, discovery=found, **kwargs)
@@ -49,31 +64,15 @@ class Engine:
         """Named Python effects offered by plugins; two plugins offering one name is an error."""
         found: dict[str, Callable[..., Any]] = {}
         owners: dict[str, str] = {}
-        for impl in self.pm.hook.custom_effects.get_hookimpls():
-            set_code = plugin_set(impl.plugin_name)
-            try:
-                offered = impl.function() or {}
-            except Interrupted:
-                raise
-            except KeyboardInterrupt as exc:
-                raise Interrupted(f"interrupted in hook custom_effects, set {set_code}",
-                                  set_code=set_code, hook="custom_effects") from exc
-            except (Exception, SystemExit) as exc:  # sys.exit() in a set is a failure too
-                raise HookError(f"{type(exc).__name__}: {exc}", hook="custom_effects",
-                                set_code=impl.plugin_name.removeprefix("hkk.sets.")) from exc
-            if not isinstance(offered, dict) or not all(
-                    isinstance(name, str) and callable(function)
-                    for name, function in offered.items()):
-                raise HookError(f"returned {offered!r:.80}; expected a dict of effect name "
-                                f"(str) to a callable fn(game, ctx, **params), or None (in "
-                                f"plugin {impl.plugin_name})", hook="custom_effects",
-                                set_code=set_code)
+        impls = self.pm.hook.custom_effects.get_hookimpls()
+        for plugin, offered in call("custom_effects", impls, {}, expect_dict,
+                                    self.hook_observers, with_plugins=True):
             for name, function in offered.items():
                 if name in found:
                     raise HkkError(f"custom effect {name!r} is offered by both "
-                                   f"{owners[name]} and {impl.plugin_name}")
+                                   f"{owners[name]} and {plugin}")
                 found[name] = function
-                owners[name] = impl.plugin_name
+                owners[name] = plugin
         return found
 
     def deck(self, name: str) -> list[str]:
@@ -87,8 +86,6 @@ class Engine:
     def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
                  agents: Sequence[Agent] | None = None, *, seed: int = 0,
                  **kwargs: Any) -> Any:
-        from hkk.game import Game
-
         if decks is None:
             names = sorted(self.decks)
             if len(names) < 2:
@@ -107,8 +104,6 @@ class Engine:
              agents: Sequence[Agent] | None = None, *, seed: int = 0,
              max_turns: int | None = None, **kwargs: Any) -> Any:
         """Play a whole game and return it (its ``log``, ``winner``…)."""
-        from hkk.runner import play_game
-
         game = self.new_game(decks, agents, seed=seed, **kwargs)
         play_game(game, max_turns=max_turns)
         return game

@@ -10,8 +10,13 @@ The hierarchy::
     │   └── CardDataError         a card file is invalid; names set, file, card and field
     ├── HookError                 code of a set raised inside a hook (any exception, SystemExit
     │                             included) or returned the wrong type; names set, card, hook
+    ├── StepLoopError             a step never ended: an ability usable over and over for nothing
     └── InvariantViolation        ``hkk verify`` found the game in an impossible state; names the
                                   invariant, the turn and step (and the card where there is one)
+
+    Exception
+    └── GameOver                  control flow, not an error: a player lost (K 3.12) or the game
+                                  ended otherwise; the runner catches it at the step boundary
 
     KeyboardInterrupt
     └── Interrupted               Ctrl-C (or a set raising KeyboardInterrupt) while a set's code
@@ -116,6 +121,16 @@ class HookError(HkkError):
         super().__init__(", ".join(parts) + f": {message}")
 
 
+class StepLoopError(HkkError):
+    """A step never ended: some ability can be used over and over for nothing."""
+
+
+class GameOver(Exception):
+    """Raised inside the runner when the game ends (a player at 0 Ép or below, K 3.12; an empty
+    deck, D-empty-deck).  Control flow, not an error: not an :class:`HkkError`, so handlers of
+    errors never swallow it; :func:`hkk.runner.advance` catches it."""
+
+
 class InvariantViolation(HkkError):
     """A game reached a state the rules cannot produce (checked by :mod:`hkk.invariants` when
     ``hkk verify`` plays).  ``invariant`` names the check; ``card`` the card concerned, if any."""
@@ -150,6 +165,11 @@ class Interrupted(KeyboardInterrupt):
             + ([f"card {card}"] if card else [])
         return cls(f"interrupted in turn {game.turn} ({step_name(game.turn, game.log.step)}), "
                    + ", ".join(where), set_code=set_code, hook=hook, card=card)
+
+
+#: Exceptions that pass through the wrapping of a set's code unchanged: the engine's own
+#: signals (the game ended, an error hkk raised on purpose, an already attributed Ctrl-C).
+PASSTHROUGH: tuple[type[BaseException], ...] = (GameOver, HkkError, Interrupted)
 
 
 def step_name(turn: int, step: str | None) -> str:

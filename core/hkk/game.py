@@ -1,43 +1,33 @@
-"""A running game: its state, derived characteristics and the primitive changes.
+"""A running game: a thin facade tying the state, the event log, the RNG and the agents.
 
-Everything that changes the game goes through the methods here, and each logs an event.  The
-order in which things happen is the runner's business (:mod:`hkk.runner`).
+What the game *is* lives in layers below it: :mod:`hkk.characteristics` derives current values,
+:mod:`hkk.changes` is the only code that mutates the state (each change logs its event) and
+:mod:`hkk.checks` checks Ép and the players' loss.  ``Game`` offers each of them as a method, so
+rules and sets write ``game.damage(target, 2)`` or ``game.hp(perm)``.  The order in which things
+happen is the runner's business (:mod:`hkk.runner`); what cards do is the card interpreter's
+(:mod:`hkk.cards.interpret`), handed in by the engine.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from hkk.agents import Agent, Decision, Option
-from hkk.cards.interpret import ability_item
-from hkk.effects import Duration, Effect
-from hkk.errors import IllegalDecision, RuleViolation
+from hkk import changes, characteristics, checks
+from hkk.clock import GameClock
+from hkk.decisions import Agent, Decision, Option
+from hkk.effects import Effect
+from hkk.errors import GameOver, IllegalDecision
 from hkk.events import EventLog
+from hkk.hookcall import notify
 from hkk.phases import Step
-from hkk.state import BUILDINGS, RESERVE, Permanent, Player
+from hkk.state import ExtractionOffer, Permanent, Player
 
 if TYPE_CHECKING:
     from hkk.engine import Engine
     from hkk.rulings import Rulings
 
-
-class GameOver(Exception):
-    """Raised inside the runner when a player is at 0 Ép or below (K 3.12)."""
-
-
-class ExtractionOffer:
-    """A dead creature's monster components its opponent may extract until the phase ends."""
-
-    __slots__ = ("card_id", "uid", "count", "player", "phase")
-
-    def __init__(self, card_id: str, uid: int, count: int, player: int, phase: str) -> None:
-        self.card_id = card_id
-        self.uid = uid
-        self.count = count
-        self.player = player
-        self.phase = phase
+__all__ = ["ExtractionOffer", "Game", "GameOver"]  # the last two: old import paths
 
 
 class Game:
@@ -60,8 +50,6 @@ class Game:
     def __init__(self, engine: Engine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
                  *, seed: int = 0, names: Sequence[str] = ("P1", "P2"),
                  rulings: Rulings | None = None, clock: Any = None) -> None:
-        from hkk.clock import GameClock
-
         self.engine = engine
         self.cards = engine.cards
         self.rulings = rulings or engine.rulings
@@ -78,6 +66,9 @@ class Game:
         self.effects: list[Effect] = []
         self.statics: list[tuple[Permanent, Any]] = []  # (source, static modify primitive)
         self.abilities_at: dict[str, list[Any]] = {}  # timing -> pending items of cards in play
+        #: Makes a card ability's pending item when its card enters play: the card
+        #: interpreter's, handed in by the engine (the game knows no card logic).
+        self.ability_item = engine.ability_item
         self.offers: list[ExtractionOffer] = []
         self.usage_turn: dict[tuple, int] = {}
         self.usage_game: dict[tuple, int] = {}
@@ -96,17 +87,10 @@ class Game:
         self.over = False
         self.winner: int | None = None
         self.clock = clock or GameClock()
-        self.custom_effects = engine.custom_effects()
-        #: hook name -> implementations, read once: plugins registered after a game started
-        #: do not join it halfway through a turn.
+        #: hook name -> implementations, read once (:func:`hkk.hookcall.implementations`).
         self.hook_impls: dict[str, list[Any]] = {}
-
-    # -- identity helpers ---------------------------------------------------------------------
-
-    def _uid(self) -> int:
-        uid = self.next_uid
-        self.next_uid += 1
-        return uid
+        self.hook_observers = engine.hook_observers  # the engine's list: subscribe there
+        self.custom_effects = engine.custom_effects()
 
     def opponent(self, player: int) -> int:
         return 1 - player
@@ -134,60 +118,77 @@ class Game:
                     f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
             offered = decision.options[decision.options.index(chosen)]
         chosen = offered
-        if player == self.active:
-            self.clock.active_decided(self)  # 41.7: his last decision may be his signal
+        notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
         self.emit("decision", player=player, decision=kind, choice=chosen.label,
                   options=len(options), rule=rule)
         return chosen
 
-    # -- queries: derived characteristics -----------------------------------------------------
+    # -- reading: derived characteristics (hkk.characteristics) -------------------------------
 
-    def creatures(self, player: int | None = None) -> list[Permanent]:
-        return [p for p in self.permanents.values()
-                if p.kind == "creature" and (player is None or p.controller == player)]
+    creatures = characteristics.creatures
+    buildings = characteristics.buildings
+    damage_value = staticmethod(characteristics.damage_value)
+    max_hp = staticmethod(characteristics.max_hp)
+    hp = staticmethod(characteristics.hp)
+    vp_regen_modifier = characteristics.vp_regen_modifier
 
-    def buildings(self, player: int | None = None) -> list[Permanent]:
-        return [p for p in self.permanents.values()
-                if p.kind == "building" and (player is None or p.controller == player)]
+    # -- changing (hkk.changes) ---------------------------------------------------------------
 
-    def _modifier(self, perm: Permanent, stat: str) -> int:
-        return perm.mods.get(stat, 0)
+    enter_play = changes.enter_play
+    _index_abilities = changes.index_abilities  # loading a save rebuilds with it
+    destroy = changes.destroy
+    damage = changes.damage
+    heal = changes.heal
+    restore = changes.restore
+    gain_vp = changes.gain_vp
+    lose_vp = changes.lose_vp
+    gain_components = changes.gain_components
+    pay_components = changes.pay_components
+    draw = changes.draw
+    add_counters = changes.add_counters
+    remove_counters = changes.remove_counters
+    give_defence_bonus = changes.give_defence_bonus
+    remove_defence_bonus = changes.remove_defence_bonus
+    add_effect = changes.add_effect
+    end_effects = changes.end_effects
+    start_waiting_effects = changes.start_waiting_effects
+    moment = changes.moment
+    extract_components = changes.extract_components
+    begin_moment = changes.begin_moment
+    end_moment = changes.end_moment
+    end_game = changes.end_game
 
-    def _count_static(self, source: Permanent, mod: Any, sign: int) -> None:
-        """Add (or take back) a static ability's modifier to every permanent it affects now."""
-        for perm in self.permanents.values():
-            if _static_applies(source, mod.target, perm):
-                perm.mods[mod.stat] = perm.mods.get(mod.stat, 0) + sign * mod.by
+    # -- checking (hkk.checks) ----------------------------------------------------------------
 
-    def _count_effect(self, effect: Effect, sign: int) -> None:
-        """Add (or take back) an effect's modifier to the sums of the permanents it affects."""
-        for uid in effect.targets:
-            perm = self.permanents.get(uid)
-            if perm is not None:
-                perm.mods[effect.stat] = perm.mods.get(effect.stat, 0) + sign * effect.amount
+    check_hp = checks.check_hp
+    check_players = checks.check_players
 
-    def damage_value(self, perm: Permanent) -> int:
-        return max(0, perm.base_damage + self._modifier(perm, "damage"))
+    # -- playing cards (8.1): the rules plugin ``hkk.rules.hand_play`` decides ------------------
 
-    def max_hp(self, perm: Permanent) -> int:
-        """Max Ép (Sp for a building): base + modifiers + defence bonus.  Raising it raises the
-        current Ép too and is not healing; lowering it is not damage (K 4.25.4)."""
-        return perm.base_hp + self._modifier(perm, perm.hp_stat) + perm.defence_bonus
+    def playable(self, player: int) -> list[str]:
+        return self.engine.pm.get_plugin("hkk.rules.hand_play").playable(self, player)
 
-    def hp(self, perm: Permanent) -> int:
-        return (perm.base_hp + perm.mods.get(perm.hp_stat, 0) + perm.defence_bonus
-                - perm.damage_taken)
+    def play_card(self, player: int, card_id: str) -> Permanent | None:
+        return self.engine.pm.get_plugin("hkk.rules.hand_play").play_card(self, player, card_id)
 
-    def vp_regen_modifier(self, player: int) -> int:
-        total = sum(e.amount for e in self.effects
-                    if e.in_force and e.stat == "vp_regen" and e.player == player)
-        for source, mod in self.statics:  # static "your VP regeneration is +1"
-            if mod.stat == "vp_regen" and _static_player(source, mod.target) in (player, -1):
-                total += mod.by
-        return total
+    # -- the whole game, saved and pickled: the engine's runner and saves ----------------------
+
+    def play(self, max_turns: int | None = None) -> int | None:
+        """Play the game to its end; returns the winner's index (None: a draw)."""
+        return self.engine.play_game(self, max_turns=max_turns)
+
+    def save(self) -> dict[str, Any]:
+        """The game as plain JSON-ready data, between two steps (:mod:`hkk.saving`)."""
+        return self.engine.save_game(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its save: the engine holds modules, which do not pickle, so unpickling
+        loads the game into an engine of the same installed sets (:func:`hkk.saving.unpickle`)."""
+        return self.engine.reduce_game(self)
 
     def snapshot(self) -> dict[str, Any]:
         """Plain-data picture of the state (tests compare these)."""
+        hp, max_hp, damage_value = self.hp, self.max_hp, self.damage_value
         return {
             "turn": self.turn,
             "active": self.active,
@@ -197,411 +198,10 @@ class Game:
                  "void": sorted(p.void)} for p in self.players],
             "permanents": {
                 uid: {"card": p.card.id, "controller": p.controller, "zone": p.zone,
-                      "active": p.active, "damage": self.damage_value(p),
-                      "max_hp": self.max_hp(p), "hp": self.hp(p),
-                      "defence_bonus": p.defence_bonus, "counters": dict(sorted(p.counters.items()))}
+                      "active": p.active, "damage": damage_value(p), "max_hp": max_hp(p),
+                      "hp": hp(p), "defence_bonus": p.defence_bonus,
+                      "counters": dict(sorted(p.counters.items()))}
                 for uid, p in sorted(self.permanents.items())},
             "effects": sorted((e.stat, e.amount, e.duration.value, tuple(sorted(e.targets)),
                                e.player, e.in_force) for e in self.effects),
         }
-
-    # -- entering and leaving play ------------------------------------------------------------
-
-    def play(self, max_turns: int | None = None) -> int | None:
-        """Play the game to its end; returns the winner's index (None: a draw)."""
-        from hkk.runner import play_game
-
-        return play_game(self, max_turns=max_turns)
-
-    def save(self) -> dict[str, Any]:
-        """The game as plain JSON-ready data, between two steps (:mod:`hkk.saving`)."""
-        from hkk.saving import save_game
-
-        return save_game(self)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its save: the engine holds modules, which do not pickle, so unpickling
-        loads the game into an engine of the same installed sets (:func:`hkk.saving.unpickle`)."""
-        from hkk.saving import reduce_game
-
-        return reduce_game(self)
-
-    def enter_play(self, player: int, card_id: str, zone: str | None = None,
-                   *, active: bool = False) -> Permanent:
-        card = self.cards[card_id]
-        if card.kind not in ("creature", "building"):
-            raise ValueError(f"{card_id} is a {card.kind}, not a permanent")
-        zone = zone or (RESERVE if card.kind == "creature" else BUILDINGS)
-        perm = Permanent(self._uid(), card, player, zone, self.turn)
-        perm.active = active
-        self.permanents[perm.uid] = perm
-        self._index_abilities(perm)
-        self.emit("entered_play", player=player, card=card_id, uid=perm.uid, zone=zone,
-                  active=active)
-        return perm
-
-    def _index_abilities(self, perm: Permanent) -> None:
-        """Index a permanent just put in play: its abilities by timing, its static modifiers
-        counted in the sums (loading a save calls this too, to rebuild what is derived)."""
-        for source, mod in self.statics:  # static abilities in play affect the newcomer too
-            if _static_applies(source, mod.target, perm):
-                perm.mods[mod.stat] = perm.mods.get(mod.stat, 0) + mod.by
-        for index, ability in enumerate(perm.card.abilities):
-            if ability.kind == "static":
-                for mod in ability.effects:
-                    self.statics.append((perm, mod))
-                    self._count_static(perm, mod, +1)
-            else:
-                self.abilities_at.setdefault(ability.timing, []).append(
-                    ability_item(perm, index, ability))
-
-    def _leave_play(self, perm: Permanent) -> None:
-        del self.permanents[perm.uid]
-        if perm.card.abilities:
-            for source, mod in self.statics:
-                if source is perm:
-                    self._count_static(perm, mod, -1)
-            self.statics = [s for s in self.statics if s[0] is not perm]
-            for timing, entries in self.abilities_at.items():
-                if any(e.source is perm for e in entries):
-                    self.abilities_at[timing] = [e for e in entries if e.source is not perm]
-
-    def destroy(self, perm: Permanent, cause: str, *, rule: str | None = None,
-                components: bool = True, to: str = "graveyard") -> None:
-        """Put a permanent from play into its owner's graveyard (or void).  Its opponent may then
-        extract its monster components until the end of the phase, unless ``components`` is
-        False (sacrificed as a cost [R], prep stage 2 29.4.11, deferred check [D])."""
-        if perm.uid not in self.permanents:
-            return
-        self._leave_play(perm)
-        owner = self.players[perm.owner]
-        (owner.void if to == "void" else owner.graveyard).append(perm.card.id)
-        count = getattr(perm.card, "components", 0) if perm.kind == "creature" else 0
-        step = self.step
-        offered = bool(count and components and not (step and step.no_components))
-        self.emit("died" if perm.kind == "creature" else "destroyed", card=perm.card.id,
-                  uid=perm.uid, controller=perm.controller, cause=cause, to=to, rule=rule,
-                  components_offered=count if offered else 0)
-        if offered:
-            self.offers.append(ExtractionOffer(perm.card.id, perm.uid, count,
-                                               self.opponent(perm.controller),
-                                               # between turns: the coming preparation phase
-                                               step.phase if step else "preparation"))
-
-    # -- Ép checks (29.4.10; [D] after every action and effect elsewhere) ------------------------
-
-    def check_hp(self, rule: str, *, components: bool = True) -> list[Permanent]:
-        """Every permanent at 0 Ép (Sp) or below goes to the graveyard, and every one a
-        ``lethal`` hook names: all found first, then all destroyed, one round.  A death can take
-        a static bonus away from others (e.g. "+1 Ép to your creatures"), so the check repeats
-        until a round finds nobody: the board is settled when it ends.  Each further round is
-        logged as an ``hp_check`` with its ``round``."""
-        hp = self.hp
-        lethal = bool(self._lethal_impls())
-        died: list[Permanent] = []
-        for round_ in itertools.count(1):
-            dead = [p for p in self.permanents.values() if hp(p) <= 0]
-            doomed = self._lethal(dead) if lethal else []
-            if not (dead or doomed):
-                if round_ == 1:  # the common case: one empty check
-                    self.emit("hp_check", rule=rule, dead=[])
-                break
-            uids = [p.uid for p in dead] + [p.uid for p, _ in doomed]
-            if round_ == 1:
-                self.emit("hp_check", rule=rule, dead=uids)
-            else:
-                self.emit("hp_check", rule=rule, dead=uids, round=round_)
-            for perm in dead:
-                self.destroy(perm, "hp", rule=rule, components=components)
-            for perm, why in doomed:
-                self.destroy(perm, why.cause, rule=why.rule,
-                             components=components and why.components)
-            died += dead
-            died += [p for p, _ in doomed]
-        self.check_players()
-        return died
-
-    def _lethal_impls(self) -> list[Any]:
-        impls = self.hook_impls.get("lethal")
-        if impls is None:
-            impls = self.hook_impls["lethal"] = self.hook.lethal.get_hookimpls()
-        return impls
-
-    def _lethal(self, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
-        from hkk.errors import HookError, Interrupted, plugin_set
-        from hkk.pending import Lethal
-
-        doomed: dict[int, tuple[Permanent, Any]] = {}
-        for impl in self._lethal_impls():
-            try:
-                named = impl.function(self) or ()
-            except Interrupted:
-                raise
-            except KeyboardInterrupt as exc:
-                raise Interrupted.during(self, "lethal", plugin_set(impl.plugin_name)) from exc
-            except (Exception, SystemExit) as exc:  # sys.exit() in a set is a failure too
-                raise HookError(f"{type(exc).__name__}: {exc}", hook="lethal",
-                                set_code=impl.plugin_name.removeprefix("hkk.sets.")) from exc
-            if not isinstance(named, (list, tuple)) or not all(
-                    isinstance(pair, tuple) and len(pair) == 2
-                    and isinstance(pair[0], Permanent) and isinstance(pair[1], Lethal)
-                    for pair in named):
-                raise HookError(f"returned {named!r:.80}; expected a list of (Permanent, "
-                                f"hkk.pending.Lethal) pairs or None (in plugin "
-                                f"{impl.plugin_name})", hook="lethal",
-                                set_code=plugin_set(impl.plugin_name))
-            for perm, why in named:
-                if perm.uid in self.permanents and perm not in dead:
-                    doomed.setdefault(perm.uid, (perm, why))
-        return [doomed[uid] for uid in sorted(doomed)]  # stable: by timestamp
-
-    def check_players(self) -> None:
-        losers = [p.index for p in self.players if p.hp <= 0]
-        if losers and not self.over:
-            self.end_game(None if len(losers) == 2 else self.opponent(losers[0]),
-                          "hp", rule="3.12")
-
-    def end_game(self, winner: int | None, reason: str, rule: str | None = None) -> None:
-        self.over = True
-        self.winner = winner
-        self.emit("game_over", winner=winner, reason=reason, rule=rule)
-        raise GameOver(reason)
-
-    # -- primitive changes --------------------------------------------------------------------
-
-    def damage(self, target: Permanent | Player, amount: int, source: str | None = None) -> None:
-        if amount <= 0:
-            return
-        if isinstance(target, Player):
-            target.hp -= amount
-            self.emit("player_damaged", player=target.index, amount=amount, source=source,
-                      hp=target.hp)
-            return
-        if target.uid not in self.permanents:
-            return
-        target.damage_taken += amount
-        target.damaged_turn = self.turn
-        self.emit("damaged", uid=target.uid, card=target.card.id, amount=amount, source=source,
-                  hp=self.hp(target))
-
-    def heal(self, target: Permanent | Player, amount: int, source: str | None = None) -> None:
-        if isinstance(target, Player):
-            target.hp += amount
-            self.emit("player_healed", player=target.index, amount=amount, source=source)
-            return
-        # 29.4.2, 41.4: inside a simultaneous moment heals and damage net out whatever order
-        # the items are applied in; end_moment clamps at max Ép.
-        healed = amount if self.in_moment else min(amount, target.damage_taken)
-        if healed and target.uid in self.permanents:
-            target.damage_taken -= healed
-            self.emit("healed", uid=target.uid, card=target.card.id, amount=healed, source=source)
-
-    def restore(self, perm: Permanent, rule: str) -> None:
-        """Back to max Ép / Sp (41.3)."""
-        if perm.damage_taken:
-            perm.damage_taken = 0
-            self.emit("restored", uid=perm.uid, card=perm.card.id, hp=self.hp(perm), rule=rule)
-
-    def gain_vp(self, player: int, amount: int, source: str | None = None) -> None:
-        self.players[player].vp += amount
-        self.emit("vp_gained", player=player, amount=amount, source=source,
-                  vp=self.players[player].vp)
-
-    def lose_vp(self, player: int, amount: int, source: str | None = None) -> None:
-        p = self.players[player]
-        lost = amount if self.in_moment else min(amount, p.vp)  # a moment nets out: end_moment
-        p.vp -= lost
-        self.emit("vp_lost", player=player, amount=lost, source=source, vp=p.vp)
-
-    def gain_components(self, player: int, count: int, source: str | None = None) -> None:
-        self.players[player].components += count
-        self.emit("components_gained", player=player, count=count, source=source)
-
-    def pay_components(self, player: int, count: int, source: str | None = None) -> None:
-        p = self.players[player]
-        paid = count if self.in_moment else min(count, p.components)  # nets out: end_moment
-        p.components -= paid
-        self.emit("components_paid", player=player, count=paid, source=source)
-
-    def draw(self, player: int, count: int = 1, source: str | None = None) -> None:
-        p = self.players[player]
-        for _ in range(count):
-            if not p.deck:
-                self.emit("draw_failed", player=player, source=source)
-                if self.rulings.empty_deck_loses:
-                    self.end_game(self.opponent(player), "empty_deck",
-                                  rule="D-empty-deck")
-                return
-            card_id = p.deck.pop()
-            p.hand.append(card_id)
-            self.emit("card_drawn", player=player, card=card_id, source=source)
-
-    def add_counters(self, perm: Permanent, counter: str, count: int,
-                     source: str | None = None) -> None:
-        perm.counters[counter] = perm.counters.get(counter, 0) + count
-        self.emit("counters_added", uid=perm.uid, counter=counter, count=count,
-                  total=perm.counters[counter], source=source)
-
-    def remove_counters(self, perm: Permanent, counter: str, count: int,
-                        source: str | None = None) -> None:
-        have = perm.counters.get(counter, 0)
-        removed = count if self.in_moment else min(have, count)  # nets out: end_moment
-        if have - removed:
-            perm.counters[counter] = have - removed
-        else:
-            perm.counters.pop(counter, None)
-        self.emit("counters_removed", uid=perm.uid, counter=counter, count=removed,
-                  total=have - removed, source=source)
-
-    def give_defence_bonus(self, perm: Permanent, amount: int, source: str | None = None) -> None:
-        perm.defence_bonus += amount
-        self.emit("defence_bonus_gained", uid=perm.uid, amount=amount, source=source)
-
-    def remove_defence_bonus(self, perm: Permanent, rule: str | None = None,
-                             source: str | None = None) -> None:
-        if self.in_moment:  # losing it comes after every gain of the moment: end_moment
-            self.bonus_losses.append((perm, rule, source))
-            return
-        if perm.defence_bonus:
-            lost = perm.defence_bonus
-            perm.defence_bonus = 0
-            self.emit("defence_bonus_lost", uid=perm.uid, amount=lost, rule=rule, source=source)
-
-    # -- simultaneous moments (29.4.2, 41.4) ----------------------------------------------------
-
-    def begin_moment(self) -> None:
-        """From now until :meth:`end_moment` changes are one moment: none of them may depend on
-        the order they are applied in, so the primitives that stop at zero (heal, lose VP, pay
-        components, remove counters) add up freely and the limits apply once at the end, and a
-        defence bonus is lost after every gain of the moment."""
-        self.in_moment = True
-
-    def end_moment(self) -> None:
-        self.in_moment = False
-        for player in self.players:
-            player.vp = max(player.vp, 0)
-            player.components = max(player.components, 0)
-        for perm in self.permanents.values():
-            if perm.damage_taken < 0:  # healed past max Ép: back to max, not above
-                perm.damage_taken = 0
-            for counter in [c for c, n in perm.counters.items() if n <= 0]:
-                del perm.counters[counter]
-        losses, self.bonus_losses = self.bonus_losses, []
-        for perm, rule, source in losses:
-            self.remove_defence_bonus(perm, rule=rule, source=source)
-
-    # -- lasting effects ----------------------------------------------------------------------
-
-    def add_effect(self, stat: str, amount: int, duration: Duration | str, *,
-                   targets: Iterable[Permanent] = (), player: int | None = None,
-                   controller: int | None = None, source: str | None = None) -> Effect:
-        """Create a lasting modifier.  Targets are fixed now: permanents that enter play later
-        are not affected (scope, K 99.5).  A "this turn" effect made before preparation stage 2
-        waits until its beginning, except VP-regeneration modifiers (29.4.5)."""
-        duration = Duration(duration)
-        step = self.step
-        waits = (duration is Duration.THIS_TURN and stat != "vp_regen" and step is not None
-                 and step.phase == "preparation" and step.stage == 1)
-        effect = Effect(self._uid(), stat, amount, duration,
-                        targets=frozenset(t.uid for t in targets), player=player,
-                        controller=controller, source=source, in_force=not waits)
-        self.effects.append(effect)
-        if effect.in_force:
-            self._count_effect(effect, +1)
-        self.emit("effect_created" if waits else "effect_started", **effect.describe())
-        return effect
-
-    def end_effects(self, durations: Iterable[Duration], rule: str,
-                    only_controller: int | None = None) -> list[Effect]:
-        """End every effect of these durations at one moment (29.4.4, 41.4): they are removed
-        together, so no order between them exists."""
-        durations = frozenset(durations)
-        ending = [e for e in self.effects if e.duration in durations and e.in_force
-                  and (only_controller is None or e.controller == only_controller)]
-        if ending:
-            ids = {e.uid for e in ending}
-            self.effects = [e for e in self.effects if e.uid not in ids]
-            for effect in ending:
-                self._count_effect(effect, -1)
-            for effect in sorted(ending, key=lambda e: e.uid):
-                self.emit("effect_ended", effect=effect.uid, stat=effect.stat, rule=rule)
-        return ending
-
-    def start_waiting_effects(self, rule: str) -> None:
-        for effect in self.effects:
-            if not effect.in_force:
-                effect.in_force = True
-                self._count_effect(effect, +1)
-                self.emit("effect_started", **effect.describe(), rule=rule)
-
-    # -- playing cards (8.1; 29.4.6) ------------------------------------------------------------
-
-    def playable(self, player: int) -> list[str]:
-        """Card ids in ``player``'s hand he may play now and can pay for."""
-        step = self.step
-        if step is None or self.over:
-            return []
-        p = self.players[player]
-        result = []
-        for card_id in dict.fromkeys(p.hand):
-            card = self.cards[card_id]
-            if card.cost.vp > p.vp or card.cost.components > p.components:
-                continue
-            instant = card.kind == "spell" and card.instant
-            if not step.hand_play and not (instant and step.phase != "preparation"):
-                continue
-            if player != self.active and not instant:
-                continue
-            result.append(card_id)
-        return result
-
-    def play_card(self, player: int, card_id: str) -> Permanent | None:
-        """Play a card from hand, paying its cost.  Refused, with nothing changed, when the
-        rules forbid it."""
-        step = self.step
-        if step is not None and step.phase == "preparation":
-            raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
-                                "during the preparation phase")
-        p = self.players[player]
-        if card_id not in p.hand:
-            raise RuleViolation("8.1", f"{card_id} is not in player {player}'s hand")
-        if card_id not in self.playable(player):
-            raise RuleViolation("8.1", f"player {player} cannot play {card_id} now "
-                                f"(cost {self.cards[card_id].cost}, VP {p.vp})")
-        card = self.cards[card_id]
-        p.hand.remove(card_id)
-        p.vp -= card.cost.vp
-        p.components -= card.cost.components
-        self.emit("card_played", player=player, card=card_id, vp=card.cost.vp,
-                  components=card.cost.components)
-        if card.kind == "spell":
-            from hkk.cards.interpret import resolve_spell
-
-            try:
-                resolve_spell(self, player, card)
-            finally:  # even when its effect ends the game (GameOver): no card leaves every zone
-                p.graveyard.append(card_id)
-            return None
-        return self.enter_play(player, card_id)
-
-
-def _static_player(source: Permanent, target: str) -> int | None:
-    """The player a static player-targeted modifier affects; -1 for each player."""
-    return {"controller": source.controller, "opponent": 1 - source.controller,
-            "each_player": -1}.get(target)
-
-
-def _static_applies(source: Permanent, target: str, perm: Permanent) -> bool:
-    if target == "self":
-        return perm is source
-    if target == "own_creatures":
-        return perm.kind == "creature" and perm.controller == source.controller
-    if target == "opponent_creatures":
-        return perm.kind == "creature" and perm.controller != source.controller
-    if target == "all_creatures":
-        return perm.kind == "creature"
-    if target == "own_buildings":
-        return perm.kind == "building" and perm.controller == source.controller
-    if target == "all_buildings":
-        return perm.kind == "building"
-    return False

@@ -252,3 +252,109 @@ TURN_HOOKS: tuple[str, ...] = (
     "prep_stage1", "vp_regeneration", "prep_stage2_start", "prep_stage2", "prep_stage3", "prep_stage4",
     "main_phase", "combat_phase", "end_stage1", "end_stage2", "end_stage3", "end_stage4",
 )
+
+
+# -- built-in rules as hooks: who orders, monster components, the game clock ---------------------
+#
+# These hooks let the built-in rules plugins (:data:`hkk.rules.BUILTIN_RULES`) do what the core
+# used to hard-code; a plugin registered under the same name replaces one.  The engine calls them
+# through :mod:`hkk.hookcall`, like every hook.
+
+@hookspec(firstresult=True)
+def orderer(game: Game, step: Any) -> int | None:
+    """Who orders the items of an ordered step when more than one is ready.
+
+    :param game: the game.
+    :param step: the :class:`hkk.phases.Step` being run.
+    :returns: the index of the deciding player, or None: nobody decides, the stable order
+        (controller, timestamp, set, card, ability) is used.
+
+    Stops at first non-None result.  The built-in ``hkk.rules.orderer`` answers by
+    :meth:`hkk.Rulings.orderer`: the active player where the step says so (29.4.1), else as
+    ``Rulings.default_orderer`` says (D-orderer).  To make nobody decide somewhere, replace the
+    built-in (unregister it by name), since None falls through to it.
+    """
+
+
+@hookspec(firstresult=True)
+def left_play(game: Game, permanent: Any, components: bool) -> int | None:
+    """A permanent is leaving play to a graveyard or the void (it died, was destroyed or
+    sacrificed); called before the ``died`` / ``destroyed`` event is logged.
+
+    :param game: the game.
+    :param permanent: the :class:`hkk.state.Permanent`, already out of play.
+    :param components: False where no monster component may be extracted whatever the card
+        says (sacrificed as a cost [R], 29.4.11, the deferred check [D]).
+    :returns: how many monster components its opponent is offered (logged on the event as
+        ``components_offered``), or None.
+
+    Stops at first non-None result.  The built-in ``hkk.rules.components`` offers a dead
+    creature's components until the end of the phase (D-components-window) and records the
+    offer on ``game.offers``; return None from other implementations.
+    """
+
+
+@hookspec
+def phase_ended(game: Game, phase: str) -> None:
+    """The turn has moved past the last step of ``phase`` (the next step is in another phase,
+    or the turn is over).  Rules that last "until the end of the phase" end here; unlike the
+    turn hooks this one acts on the game (it may ask players and change the state).
+
+    :param game: the game.
+    :param phase: the phase that ended (a :class:`hkk.phases.Step`'s ``phase``), e.g. ``main``.
+    :returns: nothing.  Not firstresult: a notification, every implementation is called.
+
+    The built-in ``hkk.rules.components`` offers what is left of the phase's monster
+    components one last time, then lets them lapse (D-components-window).
+    """
+
+
+@hookspec
+def turn_started(game: Game) -> None:
+    """A turn has just started (``turn_started`` is logged), before the deferred Ép check.
+
+    :param game: the game; ``game.active`` is the player whose turn it is.
+    :returns: nothing.  Not firstresult: a notification, every implementation is called.
+
+    The built-in ``hkk.rules.clock`` starts the turn's time (41.7).
+    """
+
+
+@hookspec
+def decided(game: Game, decision: Any, choice: Any) -> None:
+    """A player has just answered a decision (before the ``decision`` event is logged).
+
+    :param game: the game.
+    :param decision: the :class:`hkk.decisions.Decision`.
+    :param choice: the :class:`hkk.decisions.Option` chosen.
+    :returns: nothing.  Not firstresult: a notification, every implementation is called.
+
+    The built-in ``hkk.rules.clock`` notes the active player's decisions: without an explicit
+    signal his last one closes the turn for the game clock (41.7, D-41.7-last-pass).
+    """
+
+
+@hookspec
+def turn_passed(game: Game, player: int) -> None:
+    """The active player has passed the turn (41.5; ``turn_passed`` is logged).
+
+    :param game: the game.
+    :param player: the player who passed it.
+    :returns: nothing.  Not firstresult: a notification, every implementation is called.
+
+    The built-in ``hkk.rules.clock`` closes the turn for the game clock there (41.7).
+    """
+
+
+@hookspec
+def step_ended(game: Game, step: Any) -> None:
+    """A step of the turn has ended (``step_ended`` is logged).
+
+    :param game: the game.
+    :param step: the :class:`hkk.phases.Step` that ended.
+    :returns: nothing.  Not firstresult: a notification, every implementation is called.
+
+    The built-in ``hkk.rules.clock`` closes the turn for the game clock after the step marked
+    ``closes_clock`` (end stage 1, the last where the active player may act; 41.7,
+    D-41.7-last-pass).
+    """

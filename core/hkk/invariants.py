@@ -28,7 +28,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from hkk.errors import InvariantViolation
+from hkk.checks import lethal
+from hkk.errors import GameOver, InvariantViolation
+from hkk.hookcall import implementations
 
 __all__ = ["check_finished", "check_settled", "watch"]
 
@@ -42,8 +44,6 @@ def watch(game: Any) -> Any:
     """Make ``game`` check :func:`check_settled` after every Ép check.  The check is an instance
     attribute wrapping ``Game.check_hp``, so games not watched run exactly as before and the
     event log is unchanged.  Returns the game."""
-    from hkk.game import GameOver
-
     check_hp = game.check_hp
     game.invariant_decks = [Counter(p.deck) + Counter(p.hand) for p in game.players]
 
@@ -72,8 +72,8 @@ def check_settled(game: Any) -> None:
             _fail(game, "hp-settled", f"{perm.card.id}#{perm.uid} (player {perm.controller + 1}) "
                   f"is still in play with {'Sp' if perm.kind == 'building' else 'Ép'} {value} "
                   "after an Ép check", card=perm.card.id)
-    if game._lethal_impls():
-        for perm, why in game._lethal([]):
+    if implementations(game, "lethal"):
+        for perm, why in lethal(game, []):
             _fail(game, "lethal-settled", f"{perm.card.id}#{perm.uid} is still in play after "
                   f"an Ép check though a lethal hook names it ({why.cause}, {why.rule})",
                   card=perm.card.id)

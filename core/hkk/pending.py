@@ -27,6 +27,9 @@ RULE = "rule"
 #: An action of the rules a player may take (move to the guard post, attack…): paid and counted
 #: like an activated ability, but needs no ``usable_in_preparation``.
 ACTION = "action"
+#: Playing a card from hand (8.1), offered in action steps as ``play <card id>``: playing is not
+#: resolving an item (no ``resolving`` event, no use counted), its ``apply`` plays the card.
+PLAY = "play"
 
 
 def _no_bind(game: Game, item: Pending) -> None:

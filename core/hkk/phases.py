@@ -48,6 +48,26 @@ class Step:
     defence_bonus_lost: bool = False
     #: Every item happens, once: an ``optional`` flag is not honoured, nobody is asked (41.2).
     mandatory: bool = False
+    #: The last step in which the active player may act: without an explicit signal (passing
+    #: the turn, 41.5) the game clock closes the turn when it ends (41.7, D-41.7-last-pass).
+    closes_clock: bool = False
+    #: Who orders: the active player, whatever ``Rulings.default_orderer`` says (29.4.1).
+    active_orders: bool = False
+    #: The rule point an order decision here cites: 29.4.1, or [D] D-orderer where no rule
+    #: names who orders.
+    order_rule: str = "D-orderer"
+    #: An activated ability may be used here only if its text allows or orders it (29.4, 29.4.7).
+    needs_permission: bool = False
+    #: An ability may be attempted once per turn in all such steps together, and the attempt
+    #: counts when it is chosen (29.4.9, D-prep-attempts).
+    attempts_once: bool = False
+    #: The rule point of the Ép check after each item: 29.4.10, or [D] D-hp-check.
+    check_rule: str = "D-hp-check"
+    #: A "this turn" effect made here waits for the step that ``starts_waiting_effects``
+    #: (29.4.5; VP-regeneration modifiers excepted).
+    this_turn_waits: bool = False
+    #: No card may be played from hand here, instants included (29.4.6).
+    no_hand_play: bool = False
     rules: tuple[str, ...] = ()
 
     @property
@@ -60,23 +80,30 @@ MAIN = "main"
 COMBAT = "combat"
 END = "end"
 
+#: What holds in every step of the preparation phase (29.4.1, 29.4.6, 29.4.7, 29.4.9, 29.4.10).
+_PREPARATION_RULES = dict(active_orders=True, needs_permission=True, attempts_once=True,
+                          check_rule="29.4.10", no_hand_play=True)
+_STAGE_1 = dict(_PREPARATION_RULES, this_turn_waits=True)  # 29.4.5
+_STAGE_2 = dict(_PREPARATION_RULES, order_rule="29.4.1")  # 29.4, 29.4.1
+
 DEFAULT_TURN: tuple[Step, ...] = (
     # Stage 1 is VP regeneration (29.3).  Effects that modify it already act in stage 1
     # (29.4.5), so they come first, then the regeneration counts them.
-    Step(PREPARATION, 1, "prep_stage1", Mode.ORDERED, rules=("29.4.5",)),
-    Step(PREPARATION, 1, "vp_regeneration", Mode.ORDERED, rules=("29.3", "29.4.5")),
+    Step(PREPARATION, 1, "prep_stage1", Mode.ORDERED, rules=("29.4.5",), **_STAGE_1),
+    Step(PREPARATION, 1, "vp_regeneration", Mode.ORDERED, rules=("29.3", "29.4.5"), **_STAGE_1),
     # The very beginning of stage 2: expiry of "until the preparation phase" effects, start of
     # "this turn" effects and "beginning of the turn" automatic effects, all one moment.
     Step(PREPARATION, 2, "prep_stage2_start", Mode.SIMULTANEOUS, no_components=True,
          ends=frozenset({"until_preparation"}), starts_waiting_effects=True,
-         rules=("29.4.2", "29.4.3", "29.4.4", "29.4.5", "29.4.10", "29.4.11")),
+         rules=("29.4.2", "29.4.3", "29.4.4", "29.4.5", "29.4.10", "29.4.11"), **_STAGE_2),
     Step(PREPARATION, 2, "prep_stage2", Mode.ORDERED, no_components=True,
-         rules=("29.4", "29.4.1", "29.4.7", "29.4.8", "29.4.9", "29.4.10", "29.4.11")),
-    Step(PREPARATION, 3, "prep_stage3", Mode.ORDERED, rules=("29.2",)),
-    Step(PREPARATION, 4, "prep_stage4", Mode.ORDERED, rules=("29.2",)),
+         rules=("29.4", "29.4.1", "29.4.7", "29.4.8", "29.4.9", "29.4.10", "29.4.11"),
+         **_STAGE_2),
+    Step(PREPARATION, 3, "prep_stage3", Mode.ORDERED, rules=("29.2",), **_PREPARATION_RULES),
+    Step(PREPARATION, 4, "prep_stage4", Mode.ORDERED, rules=("29.2",), **_PREPARATION_RULES),
     Step(MAIN, 1, "main_phase", Mode.ACTIONS, hand_play=True, rules=("4.11.6", "41.5")),
     Step(COMBAT, 1, "combat_phase", Mode.ACTIONS, rules=("33", "41.5")),
-    Step(END, 1, "end_stage1", Mode.ALTERNATING, rules=("41.1",)),
+    Step(END, 1, "end_stage1", Mode.ALTERNATING, closes_clock=True, rules=("41.1",)),
     Step(END, 2, "end_stage2", Mode.ORDERED, mandatory=True, rules=("41.2",)),
     Step(END, 3, "end_stage3", Mode.ORDERED, rules=("41.3",)),
     Step(END, 4, "end_stage4", Mode.SIMULTANEOUS, hp_check=False,

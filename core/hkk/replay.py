@@ -18,7 +18,7 @@ from hkk.rulings import DEFAULT_RULINGS
 from hkk.runner import advance
 
 if TYPE_CHECKING:
-    from hkk.agents import Decision, Option
+    from hkk.decisions import Decision, Option
     from hkk.engine import Engine
     from hkk.game import Game
     from hkk.saving import SaveFile

@@ -1,5 +1,6 @@
-"""Collecting and resolving pending items: the one place where hooks are called, usage
-limits and costs are checked, and an item changes the game.
+"""Collecting and resolving pending items: where turn hooks are collected (through
+:mod:`hkk.hookcall`, the one way hooks are called), usage limits and costs are checked, and an
+item changes the game.
 
 Hooks never change the game; all changes happen through :func:`resolve` (and the primitives of
 :class:`hkk.game.Game` it reaches), so ordering rules, usage limits and logging live in one place.
@@ -10,8 +11,9 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Callable
 
-from hkk.errors import HkkError, HookError, Interrupted, plugin_set
-from hkk.game import Game, GameOver
+from hkk.errors import PASSTHROUGH
+from hkk.game import Game
+from hkk.hookcall import call, expect_pending, failure, implementations
 from hkk.pending import ACTION, ACTIVATED, Pending
 from hkk.phases import Step
 
@@ -19,63 +21,20 @@ from hkk.phases import Step
 _order = attrgetter("order")  # the sort key of a collection
 
 
-class StepLoopError(HkkError):
-    """A step never ended: some ability can be used over and over for nothing."""
-
-
 # -- collecting -------------------------------------------------------------------------------
 
 def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
-    """Call every implementation of a hook and return their items in a stable order.
-
-    Implementations are called one by one (not through pluggy's loop) so that an exception is
-    reported with the plugin that raised it; the result is sorted, so registration order and
-    install order never reach the game (design: "order never depends on install order")."""
-    impls = game.hook_impls.get(hook_name)
-    if impls is None:
-        impls = game.hook_impls[hook_name] = getattr(game.hook, hook_name).get_hookimpls()
+    """Call every implementation of a turn hook (or ``entered_play``) and return their items in
+    a stable order: registration order and install order never reach the game (design: "order
+    never depends on install order")."""
     kwargs["game"] = game
     items: list[Pending] = []
-    for impl in impls:
-        try:
-            if impl.argnames == ("game",):  # the common case, without building arguments
-                result = impl.function(game)
-            else:
-                result = impl.function(*[kwargs[name] for name in impl.argnames])
-        except (GameOver, HkkError, Interrupted):
-            raise
-        except KeyboardInterrupt as exc:
-            raise Interrupted.during(game, hook_name, plugin_set(impl.plugin_name)) from exc
-        except (Exception, SystemExit) as exc:  # a set may raise anything, sys.exit() included
-            raise HookError(f"{type(exc).__name__}: {exc} (in plugin {impl.plugin_name})",
-                            hook=hook_name, set_code=plugin_set(impl.plugin_name),
-                            rule=_step_rule(game, hook_name)) from exc
-        if result:
-            # Checked at the boundary, cheaply: a wrong type would otherwise surface later as
-            # an AttributeError that names nobody.
-            if type(result) is not list and not isinstance(result, (list, tuple)):
-                raise _bad_result(game, hook_name, impl.plugin_name, result)
-            for item in result:
-                if type(item) is not Pending and not isinstance(item, Pending):
-                    raise _bad_result(game, hook_name, impl.plugin_name, result, item)
-            items.extend(result)
+    for result in call(hook_name, implementations(game, hook_name), kwargs, expect_pending,
+                       game.hook_observers, game=game):
+        items.extend(result)
     if len(items) > 1:
         items.sort(key=_order)
     return items
-
-
-def _step_rule(game: Game, hook_name: str) -> str | None:
-    step = game.step
-    return ", ".join(step.rules) if step and step.hook == hook_name else None
-
-
-def _bad_result(game: Game, hook_name: str, plugin_name: str, result: Any,
-                item: Any = None) -> HookError:
-    what = f"a list containing {type(item).__name__} {item!r:.80}" if item is not None \
-        else f"{type(result).__name__} {result!r:.80}"
-    return HookError(f"returned {what}; expected a list of hkk.Pending items or None "
-                     f"(in plugin {plugin_name})", hook=hook_name,
-                     set_code=plugin_set(plugin_name), rule=_step_rule(game, hook_name))
 
 
 # -- resolving --------------------------------------------------------------------------------
@@ -85,11 +44,10 @@ def usable(game: Game, item: Pending, step: Step) -> bool:
     if item.kind not in (ACTIVATED, ACTION):
         return True
     key = item.key
-    if step.phase == "preparation":
-        if key in game.attempted:  # 29.4.9: one attempt per turn
-            return False
-        if item.kind == ACTIVATED and not item.usable_in_preparation:  # 29.4, 29.4.7
-            return False
+    if step.attempts_once and key in game.attempted:  # 29.4.9: one attempt per turn
+        return False
+    if step.needs_permission and item.kind == ACTIVATED and not item.usable_in_preparation:
+        return False  # 29.4, 29.4.7
     usage = item.usage
     if usage.per_turn is not None and game.usage_turn.get(key, 0) >= usage.per_turn:
         return False
@@ -111,18 +69,11 @@ def usable(game: Game, item: Pending, step: Step) -> bool:
     return True
 
 
-def wrap(game: Game, item: Pending, exc: BaseException) -> HookError:
-    step = game.step
-    return HookError(f"{type(exc).__name__}: {exc}", hook=step.hook if step else "?",
-                     set_code=item.set_code or None, card=item.card_id,
-                     ability=item.ability_index, rule=item.rule)
-
-
 def pay(game: Game, item: Pending) -> None:
     """Count the use, then pay the cost.  In the preparation phase the attempt counts even if
     the effect then fails (29.4.9)."""
     key = item.key
-    if game.step is not None and game.step.phase == "preparation":
+    if game.step is not None and game.step.attempts_once:
         game.attempted.add(key)
     game.usage_turn[key] = game.usage_turn.get(key, 0) + 1
     game.usage_game[key] = game.usage_game.get(key, 0) + 1
@@ -144,18 +95,17 @@ def guarded(game: Game, item: Pending, call: Callable[[], Any]) -> Any:
     set, card, ability, hook and rule."""
     try:
         return call()
-    except (GameOver, HkkError, Interrupted):
+    except PASSTHROUGH:
         raise
-    except KeyboardInterrupt as exc:
-        raise _item_interrupted(game, item) from exc
-    except (Exception, SystemExit) as exc:
-        raise wrap(game, item, exc) from exc
+    except (Exception, KeyboardInterrupt, SystemExit) as exc:
+        raise item_failure(game, item, exc) from exc
 
 
-def _item_interrupted(game: Game, item: Pending) -> Interrupted:
+def item_failure(game: Game, item: Pending, exc: BaseException) -> BaseException:
+    """A set's exception while ``item`` was bound or applied, naming its card and ability."""
     step = game.step
-    return Interrupted.during(game, step.hook if step else "?", item.set_code or None,
-                              item.card_id)
+    return failure(exc, game, step.hook if step else "?", item.set_code or None,
+                   card=item.card_id, ability=item.ability_index, rule=item.rule)
 
 
 def resolve(game: Game, item: Pending) -> None:
@@ -164,21 +114,16 @@ def resolve(game: Game, item: Pending) -> None:
         pay(game, item)
     try:  # as guarded(), without a closure per resolution
         item.apply(game, item, item.bind(game, item))
-    except (GameOver, HkkError, Interrupted):
+    except PASSTHROUGH:
         raise
-    except KeyboardInterrupt as exc:
-        raise _item_interrupted(game, item) from exc
-    except (Exception, SystemExit) as exc:
-        raise wrap(game, item, exc) from exc
+    except (Exception, KeyboardInterrupt, SystemExit) as exc:
+        raise item_failure(game, item, exc) from exc
 
 
 def after_resolution(game: Game, step: Step) -> None:
     """29.4.10 in the preparation phase; [D] after every action and effect elsewhere."""
     if step.hp_check:
-        game.check_hp(_hp_rule(step), components=not step.no_components)
+        game.check_hp(step.check_rule, components=not step.no_components)
     else:
         game.check_players()
 
-
-def _hp_rule(step: Step) -> str:
-    return "29.4.10" if step.phase == "preparation" else "D-hp-check"

@@ -37,7 +37,7 @@ class Rulings:
 
     def orderer(self, game: Game, step: Step) -> int | None:
         """Who orders the step's items; None: nobody decides, the stable order is used."""
-        if step.phase == "preparation" or self.default_orderer == "active":
+        if step.active_orders or self.default_orderer == "active":
             return game.active  # 29.4.1 (and D-orderer)
         return None
 

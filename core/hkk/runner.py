@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from hkk.agents import Option
-from hkk.game import Game, GameOver
-from hkk.phases import Mode, Step
+from hkk.decisions import Option
+from hkk.errors import GameOver
+from hkk.game import Game
+from hkk.phases import Step
+from hkk.hookcall import notify
 from hkk.resolution import after_resolution
-from hkk.steps import RUNNERS, close_offers
+from hkk.steps import RUNNERS
 
-__all__ = ["Turn", "advance", "after_resolution", "close_offers", "end_turn", "play_game",
+__all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game",
            "play_turn", "run_step", "setup", "start_turn"]
 
 
@@ -32,7 +34,7 @@ def start_turn(game: Game) -> None:
     game.turn_passed = False
     game.step_index = 0
     game.emit("turn_started", player=game.active, turn_of_player=player.turns_taken)
-    game.clock.start_turn(game)
+    notify(game, "turn_started")  # the game clock starts (41.7)
     # 41.4 supplement: Ép was not checked since end stage 4; [D] that check happens at the very
     # start of this preparation phase, before VP regeneration, and gives no component.
     game.check_hp("41.4", components=game.rulings.deferred_check_gives_components)
@@ -45,6 +47,7 @@ def run_step(game: Game, step: Step) -> Any:
               mode=step.mode.value)
     result = RUNNERS[step.mode](game, step)
     game.emit("step_ended", hook=step.hook)
+    notify(game, "step_ended", step=step)
     return result
 
 
@@ -81,12 +84,9 @@ class Turn:
         # 41.5: after the active player passed the turn, every remaining action phase still
         # opens for his opponent (run_actions asks only him); play moves on when he passes.
         run_step(game, step)
-        if step.hook == "end_stage1":
-            # 41.7 [D] D-41.7-last-pass: without an explicit signal his last pass was it
-            game.clock.close_turn(game, rule="41.7")
         following = steps[self.index].phase if self.index < len(steps) else None
-        if following != step.phase:
-            close_offers(game, step.phase)
+        if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
+            notify(game, "phase_ended", phase=step.phase)
 
     def run_to(self, hook: str, *, inclusive: bool = False) -> None:
         hooks = [s.hook for s in self.game.turn_steps]

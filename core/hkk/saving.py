@@ -22,14 +22,16 @@ from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from hkk._version import __version__
 from hkk.agents import FirstLegalAgent, RandomAgent
 from hkk.clock import GameClock
 from hkk.effects import Duration, Effect
 from hkk.errors import HkkError
 from hkk.events import Event
-from hkk.game import ExtractionOffer, Game
+from hkk.changes import count_effect
+from hkk.game import Game
 from hkk.rulings import DEFAULT_RULINGS, Rulings
-from hkk.state import Permanent
+from hkk.state import ExtractionOffer, Permanent
 
 if TYPE_CHECKING:
     from hkk.agents import Agent
@@ -101,8 +103,6 @@ class SaveFile(_Strict):
 
 def engine_versions(engine: Engine) -> tuple[str, dict[str, str]]:
     """This engine's version and each loaded set's code and version."""
-    from hkk import __version__
-
     found = engine.discovery
     sets = {code: s.manifest.version for code, s in found.sets.items()} if found else {}
     return __version__, dict(sorted(sets.items()))
@@ -291,7 +291,7 @@ def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock
         effect.targets = frozenset(saved["targets"])
         game.effects.append(effect)
         if effect.in_force:
-            game._count_effect(effect, +1)
+            count_effect(game, effect, +1)
     for saved in s.offers:
         offer = ExtractionOffer("", 0, 0, 0, "")
         _restore(offer, saved, "offer")
@@ -319,12 +319,11 @@ def reduce_game(game: Game) -> tuple[Any, ...]:
     if game.engine.discovery is None:
         raise SaveError("only a game of installed sets pickles: this one's engine was not made "
                         "by Engine.installed(), so it could not be found again")
-    return unpickle, (save_game(game), game.agents)
+    return unpickle, (save_game(game), game.agents, type(game.engine))
 
 
-def unpickle(data: dict[str, Any], agents: Sequence[Agent]) -> Game:
+def unpickle(data: dict[str, Any], agents: Sequence[Agent], engine_type: type[Engine]) -> Game:
     """``pickle.loads`` of a game: its save loaded into an engine of the installed sets it was
-    played with."""
-    from hkk.engine import Engine
-
-    return load_game(Engine.installed(allow=list(data["sets"])), data, agents)
+    played with (``engine_type`` is :class:`hkk.Engine`, pickled by reference: saving sits below
+    the engine and does not import it)."""
+    return load_game(engine_type.installed(allow=list(data["sets"])), data, agents)

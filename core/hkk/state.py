@@ -89,3 +89,17 @@ class Permanent:
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.describe()} P{self.controller} {self.zone}>"
+
+
+class ExtractionOffer:
+    """A dead creature's monster components its opponent may extract until the end of
+    ``phase`` (D-components-window; made and closed by ``hkk.rules.components``)."""
+
+    __slots__ = ("card_id", "uid", "count", "player", "phase")
+
+    def __init__(self, card_id: str, uid: int, count: int, player: int, phase: str) -> None:
+        self.card_id = card_id
+        self.uid = uid
+        self.count = count
+        self.player = player
+        self.phase = phase

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from hkk.agents import Option
+from hkk.decisions import Option
 from hkk.effects import Duration
+from hkk.errors import StepLoopError
 from hkk.game import Game
-from hkk.pending import ACTION, ACTIVATED, Pending
+from hkk.hookcall import expect_player, first, notify
+from hkk.pending import ACTION, ACTIVATED, PLAY, Pending
 from hkk.phases import Mode, Step
-from hkk.resolution import (StepLoopError, after_resolution, call_hook, guarded, pay, resolve,
-                            usable)
+from hkk.resolution import after_resolution, call_hook, guarded, pay, resolve, usable
 
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
@@ -33,8 +34,7 @@ def run_simultaneous(game: Game, step: Step) -> None:
                          only_controller=_until_preparation_owner(game, step))
     if step.starts_waiting_effects:
         game.start_waiting_effects(rule="29.4.5")
-    game.begin_moment()
-    try:
+    with game.moment():
         if step.defence_bonus_lost:  # 41.4; after any bonus the moment's items give
             for perm in game.creatures(game.active):
                 game.remove_defence_bonus(perm, rule="41.4")
@@ -43,8 +43,6 @@ def run_simultaneous(game: Game, step: Step) -> None:
             if item.kind in (ACTIVATED, ACTION):
                 pay(game, item)
             guarded(game, item, lambda i=item, b=b: i.apply(game, i, b))
-    finally:
-        game.end_moment()
     if step.ends_created:
         game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
     after_resolution(game, step)
@@ -100,8 +98,9 @@ def _wants(game: Game, item: Pending, step: Step) -> bool:
 
 
 def _orderer(game: Game, step: Step) -> int | None:
-    # 29.4.1; [D] the active player also orders where no rule names who does (41.2).
-    return game.rulings.orderer(game, step)
+    # 29.4.1; [D] the active player also orders where no rule names who does (41.2): the
+    # ``orderer`` hook, answered by the built-in hkk.rules.orderer from the Rulings.
+    return first(game, "orderer", expect_player, step=step)
 
 
 def run_ordered(game: Game, step: Step) -> None:
@@ -132,7 +131,7 @@ def run_ordered(game: Game, step: Step) -> None:
             item = ready[0]
         else:
             item = game.decide(orderer, "order", [Option(i.label, i) for i in ready],
-                               prompt="Which happens next?", rule=_order_rule(step)).value
+                               prompt="Which happens next?", rule=step.order_rule).value
         wanted.discard(item.key)
         if item.kind not in (ACTIVATED, ACTION) or step.mandatory:
             finished.add(item.key)
@@ -140,10 +139,6 @@ def run_ordered(game: Game, step: Step) -> None:
         after_resolution(game, step)
     raise StepLoopError(f"step {step.hook} resolved {limit} items without ending; an ability "
                         "that costs nothing and has no usage limit repeats forever")
-
-
-def _order_rule(step: Step) -> str:
-    return "29.4.1" if step.phase == "preparation" and step.stage == 2 else "D-orderer"
 
 
 def _owner(game: Game, item: Pending) -> int:
@@ -213,7 +208,7 @@ def run_actions(game: Game, step: Step) -> None:
             if kind == PASS_TURN:
                 game.turn_passed = True
                 game.emit("turn_passed", player=player, rule="41.5")
-                game.clock.close_turn(game, rule="41.7")
+                notify(game, "turn_passed", player=player)  # the game clock closes (41.7)
             else:
                 game.emit("passed", player=player, rule="4.11.7")
             if player != active and active_passed:
@@ -229,12 +224,16 @@ def run_actions(game: Game, step: Step) -> None:
 
 
 def action_options(game: Game, step: Step, player: int) -> list[Option]:
+    """The player's actions: the items of the step's hook - cards to play from hand (8.1,
+    ``hkk.rules.hand_play``) as ``play <card>``, the others as ``use <item>`` - then the
+    monster components he may extract (D-components-window), then passing."""
     options: list[Option] = []
-    for card_id in game.playable(player):
-        options.append(Option(f"play {card_id}", _play(player, card_id)))
     for item in call_hook(game, step.hook):
         if item.controller == player and usable(game, item, step):
-            options.append(Option(f"use {item.label}", _use(item)))
+            if item.kind == PLAY:
+                options.append(Option(item.label, _play(item)))
+            else:
+                options.append(Option(f"use {item.label}", _use(item)))
     for offer in game.offers:
         if offer.player == player:
             options.append(Option(f"extract {offer.card_id}#{offer.uid}", _extract(offer)))
@@ -244,12 +243,8 @@ def action_options(game: Game, step: Step, player: int) -> list[Option]:
     return options
 
 
-def _play(player: int, card_id: str) -> Callable[[Game], None]:
-    def act(game: Game) -> None:
-        perm = game.play_card(player, card_id)
-        if perm is not None:
-            run_entry_triggers(game, perm)
-    return act
+def _play(item: Pending) -> Callable[[Game], None]:
+    return lambda game: item.apply(game, item, None)
 
 
 def _use(item: Pending) -> Callable[[Game], None]:
@@ -257,14 +252,7 @@ def _use(item: Pending) -> Callable[[Game], None]:
 
 
 def _extract(offer: Any) -> Callable[[Game], None]:
-    return lambda game: extract(game, offer)
-
-
-def extract(game: Game, offer: Any) -> None:
-    game.offers.remove(offer)
-    game.gain_components(offer.player, offer.count, source=f"{offer.card_id}#{offer.uid}")
-    game.emit("components_extracted", player=offer.player, card=offer.card_id, uid=offer.uid,
-              count=offer.count)
+    return lambda game: game.extract_components(offer)
 
 
 def run_entry_triggers(game: Game, perm: Any) -> None:
@@ -281,24 +269,6 @@ def run_entry_triggers(game: Game, perm: Any) -> None:
             continue
         resolve(game, item)
         after_resolution(game, game.step)  # [D] D-hp-check: after every effect
-
-
-def close_offers(game: Game, phase: str) -> None:
-    """Components may be extracted until the end of the phase of the death [R]; what is left is
-    offered one last time, then lapses."""
-    if not game.offers:
-        return
-    for offer in [o for o in game.offers if o.phase == phase]:
-        answer = game.decide(offer.player, "extract",
-                             (Option(f"extract {offer.card_id}#{offer.uid}", offer),
-                              Option("decline")), rule="R-components")
-        if answer.label == "decline":
-            game.offers.remove(offer)
-            game.emit("components_declined", player=offer.player, card=offer.card_id,
-                      uid=offer.uid)
-        else:
-            extract(game, offer)
-    game.offers = [o for o in game.offers if o.phase != phase]
 
 
 RUNNERS: dict[Mode, Callable[[Game, Step], Any]] = {

@@ -41,9 +41,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hkk.errors import (GameTimeout, HkkError, HookError, InvariantViolation, RuleViolation,
-                        SetError, step_name)
+                        SetError, plugin_set, step_name)
+from hkk.engine import Engine
+from hkk.invariants import check_finished, watch
 from hkk.limits import DEFAULT_GAME_TIMEOUT, time_limit
-from hkk.sets.discovery import dependency_closure
+from hkk.plugin import make_plugin_manager
+from hkk.runner import play_game
+from hkk.sets.discovery import dependency_closure, discover
 
 __all__ = [
     "MIX_COPIES",
@@ -257,8 +261,6 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
     module docstring.  Never raises for a problem of a set: everything is in the report -
     except a KeyboardInterrupt, which stops it (with ``exc.report``, the report so far).
     ``game_timeout``: seconds each game may take (None or 0: no limit)."""
-    from hkk.sets.discovery import discover
-
     report = VerifyReport()
     found = discover(entry_points=entry_points)
     disabled = {c.code for c in found.disabled}
@@ -397,10 +399,6 @@ def _effects_of(card: Any) -> list[Any]:
 
 
 def _engine(codes: Sequence[str], entry_points: Any) -> Any:
-    from hkk.engine import Engine
-    from hkk.plugin import make_plugin_manager
-    from hkk.sets.discovery import discover
-
     pm = make_plugin_manager()
     # Not strict: a broken set outside ``codes`` (even a badly named entry point) is not ours.
     found = discover(entry_points=entry_points, allow=codes, deny=(), pm=pm)
@@ -418,27 +416,19 @@ def _new_coverage(s: Any) -> Coverage:
 
 
 def _probe_hooks(engine: Any, coverage: dict[str, Coverage]) -> None:
-    """Count calls of the sets' hookimpls in this engine's plugin manager (its own HookImpl
-    objects: the set's module is not touched)."""
-    for code, cov in coverage.items():
-        plugin = engine.pm.get_plugin(f"hkk.sets.{code}")
-        if plugin is None:
-            continue
-        for caller in engine.pm.get_hookcallers(plugin) or ():
-            for impl in caller.get_hookimpls():
-                if impl.plugin is plugin:
-                    impl.function = _counting(impl.function, cov.hooks.setdefault(
-                        caller.name, {"calls": 0, "with_items": 0}))
-
-
-def _counting(function: Callable[..., Any], counts: dict[str, int]) -> Callable[..., Any]:
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        result = function(*args, **kwargs)
+    """Count the calls of the sets' hook implementations in this engine's games: an observer of
+    :mod:`hkk.hookcall`, so nothing of the set or of pluggy is touched."""
+    def observe(hook_name: str, plugin_name: str, result: Any) -> None:
+        code = plugin_set(plugin_name)
+        cov = coverage.get(code) if code is not None else None
+        if cov is None:
+            return
+        counts = cov.hooks.setdefault(hook_name, {"calls": 0, "with_items": 0})
         counts["calls"] += 1
         if result:
             counts["with_items"] += 1
-        return result
-    return counted
+
+    engine.hook_observers.append(observe)
 
 
 def _record(game: Any, coverage: dict[str, Coverage]) -> None:
@@ -512,9 +502,6 @@ def play_checked(engine: Any, decks: list[list[str]], seed: int, max_turns: int 
     """Play one game as ``hkk verify`` does - invariants watched (:mod:`hkk.invariants`), within
     ``timeout`` seconds (:mod:`hkk.limits`) - and return the game and what it raised (None: it
     passed).  A KeyboardInterrupt propagates, with ``game`` on it."""
-    from hkk.invariants import check_finished, watch
-    from hkk.runner import play_game
-
     game = None
 
     def where() -> str:
@@ -570,6 +557,8 @@ def _game_failure(run: _Run, game: Any, error: BaseException, seed: int, command
 def _set_of_module(engine: Any, module: str) -> str | None:
     """The code of the loaded set whose package ``module`` belongs to."""
     for code, s in (engine.discovery.sets if engine.discovery is not None else {}).items():
+        if s.module is None:  # a data-only set runs no code of its own
+            continue
         name = s.module.__name__
         if module == name or module.startswith(name + "."):
             return code

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hkk.agents import Option
+from hkk.decisions import Option
+from hkk.errors import PASSTHROUGH
+from hkk.hookcall import failure
 from hkk.hookspecs import TURN_HOOKS, hookimpl
 from hkk.pending import ACTIVATED, AUTOMATIC, FREE, Pending, Price, Usage
 from hkk.state import Permanent, Player
@@ -198,18 +200,11 @@ def resolve_spell(game: Game, player: int, card: Any) -> None:
     ctx = EffectContext(player, None, card.id, card.id)
     try:
         apply_effects(game, ctx, bind_effects(game, ctx, card.effects))
+    except PASSTHROUGH:
+        raise
     except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise anything
-        from hkk.errors import HkkError, HookError, Interrupted
-        from hkk.game import GameOver
-
-        if isinstance(exc, (HkkError, GameOver, Interrupted)):
-            raise
-        hook = game.step.hook if game.step else "?"
-        set_code = card.id.split(":")[0]
-        if isinstance(exc, KeyboardInterrupt):
-            raise Interrupted.during(game, hook, set_code, card.id) from exc
-        raise HookError(f"{type(exc).__name__}: {exc}", hook=hook, set_code=set_code,
-                        card=card.id) from exc
+        raise failure(exc, game, game.step.hook if game.step else "?", card.id.split(":")[0],
+                      card=card.id) from exc
 
 
 class CardAbilities:

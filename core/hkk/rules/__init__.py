@@ -12,9 +12,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from hkk.cards.interpret import CardAbilities
+from hkk.rules.clock import TurnClock
 from hkk.rules.combat import SimpleCombat
+from hkk.rules.components import MonsterComponents
 from hkk.rules.end_of_turn import RestoreDamaged
+from hkk.rules.hand_play import HandPlay
 from hkk.rules.main_phase import GuardPostMoves
+from hkk.rules.ordering import RulingsOrderer
 from hkk.rules.preparation import DrawCard, PassiveBecomeActive, VpRegeneration
 
 BUILTIN_RULES: dict[str, Callable[[], Any]] = {
@@ -25,7 +29,11 @@ BUILTIN_RULES: dict[str, Callable[[], Any]] = {
     "hkk.rules.combat": SimpleCombat,  # combat [D]
     "hkk.rules.restore": RestoreDamaged,  # 41.3
     "hkk.rules.cards": CardAbilities,  # abilities of cards in play
+    "hkk.rules.hand_play": HandPlay,  # playing cards from hand (8.1, 29.4.6) [D] D-instants
+    "hkk.rules.components": MonsterComponents,  # [D] D-components-window, 29.4.11
+    "hkk.rules.clock": TurnClock,  # the game clock (41.7) [D] D-41.7-last-pass
+    "hkk.rules.orderer": RulingsOrderer,  # who orders (29.4.1) [D] D-orderer
 }
 
 __all__ = ["BUILTIN_RULES", "CardAbilities", "SimpleCombat", "RestoreDamaged",
-           "GuardPostMoves", "DrawCard", "PassiveBecomeActive", "VpRegeneration"]
+           "GuardPostMoves", "HandPlay", "MonsterComponents", "TurnClock", "RulingsOrderer", "DrawCard", "PassiveBecomeActive", "VpRegeneration"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hkk.agents import Option
+from hkk.decisions import Option
 from hkk.hookspecs import hookimpl
 from hkk.pending import ACTION, Pending, Usage
 from hkk.state import GUARD_POST

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from hkk.game import GameOver
+from hkk.errors import GameOver
 from hkk.runner import Turn, play_game
 
 
