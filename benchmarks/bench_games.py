@@ -27,7 +27,8 @@ def main() -> None:
         turns += game.turn
         events += len(game.log)
         last = game.log[-1]
-        results[f"{last['reason']}:{'draw' if game.winner is None else 'P%d' % (game.winner + 1)}"] += 1
+        winner = "draw" if game.winner is None else f"P{game.winner + 1}"
+        results[f"{last['reason']}:{winner}"] += 1
     elapsed = time.perf_counter() - start
     print(f"{args.games} games in {elapsed:.2f} s: {args.games / elapsed:,.1f} games/s; "
           f"{turns / args.games:.1f} turns and {events / args.games:,.0f} events per game; "

@@ -7,7 +7,8 @@ the ideas (cards from dicts, ``game_with``, ``run_until``, ``item_plugin``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from hkk import Engine, FirstLegalAgent, Pending, ScriptedAgent
 from hkk.cards.loader import parse_card_data

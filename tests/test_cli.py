@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 import test_verify
 from click.testing import CliRunner
-from hkk.cli import main
 from test_verify import CARDS, write_set
+
+from hkk.cli import main
 
 fake_set = test_verify.fake_set  # the fixture, shared
 

@@ -4,12 +4,12 @@ plugins, each replaceable by name."""
 from __future__ import annotations
 
 import pytest
-from helpers import Passer, cid, creature, game_with, item, item_plugin
 
 from hkk import HookError, hookimpl
 from hkk.pending import Lethal
 from hkk.runner import play_turn
 
+from helpers import Passer, cid, creature, game_with, item, item_plugin
 
 # -- one way to call hooks (hkk.hookcall) ---------------------------------------------------------
 
@@ -79,10 +79,10 @@ def test_verify_counts_coverage_without_patching_pluggy(monkeypatch):
 
 # -- built-in rules are plugins, replaceable by name (hkk.rules.BUILTIN_RULES) ---------------------
 
-from helpers import Wants, run_until, spell  # noqa: E402
-
 from hkk.rules import BUILTIN_RULES  # noqa: E402
 from hkk.rules.hand_play import HandPlay  # noqa: E402
+
+from helpers import Wants, run_until, spell  # noqa: E402
 
 KILL = spell("kill", [{"do": "destroy", "target": "chosen_opponent_creature"}])
 

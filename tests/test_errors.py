@@ -4,11 +4,12 @@ reported with its set, card, ability, hook and rule, and the game state is as it
 from __future__ import annotations
 
 import pytest
-from helpers import cid, creature, game_with, item_plugin, run_until, step_named
 
 from hkk import Engine, HookError, Pending, RuleViolation, hookimpl
 from hkk.errors import Interrupted
 from hkk.runner import run_step
+
+from helpers import cid, creature, game_with, item_plugin, run_until, step_named
 
 
 class Broken:

@@ -4,11 +4,11 @@ they rely on."""
 
 from __future__ import annotations
 
-from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until, step_named
-
 from hkk import hookimpl
 from hkk.pending import Lethal
 from hkk.runner import play_turn, run_step
+
+from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until, step_named
 
 
 class Doom:

@@ -6,11 +6,23 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import (Passer, Wants, building, cid, creature, game_with, item, item_plugin,
-                     run_until, spell, step_named)
 from hkk import RandomAgent, RuleViolation, ScriptedAgent
 from hkk.errors import GameOver
 from hkk.runner import play_game, play_turn, run_step, start_turn
+
+from helpers import (
+    Passer,
+    Wants,
+    building,
+    cid,
+    creature,
+    game_with,
+    item,
+    item_plugin,
+    run_until,
+    spell,
+    step_named,
+)
 
 BRUTE = creature("brute", 2, 2, components=1, vp=1)
 

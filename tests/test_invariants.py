@@ -6,13 +6,14 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from helpers import cid, creature, game_with, run_until, scripted, spell
 
 from hkk import Engine
 from hkk.errors import InvariantViolation
 from hkk.invariants import check_finished, check_settled, watch
 from hkk.runner import play_game
 from hkk.verify import play_checked
+
+from helpers import cid, creature, game_with, run_until
 
 BEAR = creature("bear", 2, 3)
 

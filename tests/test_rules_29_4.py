@@ -6,14 +6,27 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import (Passer, cid, creature, building, game_with, item, item_plugin, resolved,
-                     run_until, scripted, spell, step_named)
 from hkk import RuleViolation, Rulings
 from hkk.cards.loader import parse_card_data
 from hkk.errors import CardDataError
 from hkk.pending import ACTIVATED, Pending
 from hkk.phases import DEFAULT_TURN
 from hkk.runner import play_turn, run_step
+
+from helpers import (
+    Passer,
+    building,
+    cid,
+    creature,
+    game_with,
+    item,
+    item_plugin,
+    resolved,
+    run_until,
+    scripted,
+    spell,
+    step_named,
+)
 
 PREP_HOOKS = [s.hook for s in DEFAULT_TURN if s.phase == "preparation"]
 
@@ -442,7 +455,7 @@ def test_29_4_10_creature_dies_immediately_in_prep_phase():
 @pytest.mark.parametrize("hook", ["prep_stage1", "prep_stage3", "prep_stage4"])
 def test_29_4_10_hp_is_checked_after_every_item_in_every_preparation_stage(hook):
     def make(game):
-        return [item("hit", lambda g: g.damage(c, 5)) for c in game.creatures(1)]
+        return [item("hit", lambda g, c=c: g.damage(c, 5)) for c in game.creatures(1)]
     game = game_with([creature("c", 1, 2)], plugins=[item_plugin(hook, make)])
     c = game.enter_play(1, cid("c"), active=True)
     run_until(game, hook, inclusive=True)

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from conftest import FakeTime
-from helpers import (Passer, building, cid, creature, game_with, item, item_plugin, run_until,
-                     scripted, spell, step_named)
 from hkk.clock import GameClock
 from hkk.phases import DEFAULT_TURN
 from hkk.runner import play_turn, run_step, start_turn
+
+from conftest import FakeTime
+from helpers import (
+    Passer,
+    building,
+    cid,
+    creature,
+    game_with,
+    item,
+    item_plugin,
+    run_until,
+    scripted,
+    spell,
+    step_named,
+)
 
 END_HOOKS = ["end_stage1", "end_stage2", "end_stage3", "end_stage4"]
 
@@ -46,9 +58,9 @@ def test_41_0_four_end_stages_always_in_this_order():
 
 def test_41_0_end_stages_follow_each_other_even_when_a_stage_has_items():
     # (end stage 1 is for players' abilities: an item there needs a controller)
-    plugins = [item_plugin(h, (lambda h: lambda g: [item(f"x{h}", lambda g2: None,
-                                                         controller=0)])(h))
-               for h in reversed(END_HOOKS)]  # registered backwards on purpose
+    def items_of(hook):
+        return lambda game: [item(f"x{hook}", lambda g: None, controller=0)]
+    plugins = [item_plugin(h, items_of(h)) for h in reversed(END_HOOKS)]  # registered backwards
     game = game_with(plugins=plugins, agents=[Passer(), Passer()])
     play_turn(game)
     end_items = [e.step for e in game.log.of_kind("resolving") if e["item"].startswith("xend")]
@@ -367,6 +379,7 @@ def test_41_7_a_turn_without_any_decision_of_its_active_player_closes_at_end_sta
     # pass; in turn 2 only P0 (not active) decides.  Turn 2 has no decision of its active
     # player: it closes at the end of end stage 1 - P0's decision of turn 1 is no signal for it.
     from hkk import Engine
+
     from helpers import FILLER, cards
 
     plugins = [item_plugin("prep_stage2", lambda g: [
@@ -392,8 +405,8 @@ def test_41_7_clock_time_never_reaches_the_log():
     logs = []
     for start, step in ((0.0, 1.0), (5000.0, 60.0)):
         clock_time = FakeTime(start)
-        plugins = [item_plugin("prep_stage2", lambda g: [item(
-            "wait", lambda g2: clock_time.advance(step))])]
+        plugins = [item_plugin("prep_stage2", lambda g, t=clock_time, s=step: [item(
+            "wait", lambda g2: t.advance(s))])]
         game = game_with(plugins=plugins, agents=[Passer(), Passer()],
                          clock=GameClock(time_source=clock_time))
         play_turn(game)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from helpers import Passer, Wants, cid, scripted, creature, game_with, item, item_plugin, run_until
 
 from hkk.cards.loader import parse_card_data
 from hkk.errors import CardDataError
 from hkk.pending import ACTION, Usage
 from hkk.runner import play_turn
+
+from helpers import Passer, Wants, cid, creature, game_with, item, item_plugin, run_until, scripted
 
 
 def _moment_items(hook, makers):

@@ -5,14 +5,27 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import (Passer, building, cid, creature, game_with, item, item_plugin, resolved,
-                     run_until, scripted, spell, step_named)
-from conftest import FakeTime
 from hkk import RuleViolation, ScriptedAgent
 from hkk.clock import GameClock
 from hkk.hookspecs import hookimpl
 from hkk.pending import ACTIVATED, Pending
 from hkk.runner import play_turn, run_step, start_turn
+
+from conftest import FakeTime
+from helpers import (
+    Passer,
+    building,
+    cid,
+    creature,
+    game_with,
+    item,
+    item_plugin,
+    resolved,
+    run_until,
+    scripted,
+    spell,
+    step_named,
+)
 
 
 def auto(timing: str, effect: dict, **extra) -> dict:

@@ -4,11 +4,12 @@ setting is tested both ways here (the defaults are also pinned by the rule tests
 from __future__ import annotations
 
 import pytest
-from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until
 
 from hkk import Engine, Rulings, hookimpl
 from hkk.pending import Pending
 from hkk.runner import play_game, play_turn, run_step, start_turn
+
+from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until
 
 
 def test_d_empty_deck_loses_by_default_and_can_be_switched_off():

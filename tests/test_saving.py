@@ -8,12 +8,13 @@ import json
 import pickle
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from hkk import Engine, GameClock, RandomAgent, Rulings, ScriptedAgent
 from hkk.game import ExtractionOffer
 from hkk.runner import advance, play_game
 from hkk.saving import SaveError, load_game, save_game
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 PAIRS = [("alap:tuz", "alap:viz"), ("alap:viz", "mereg:mocsar"), ("mereg:mocsar", "alap:tuz")]
 

@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from hkk.cards.loader import load_set_cards, load_set_decks
 from hkk.scaffold import ScaffoldError, create, placeholders
 from hkk.sets.manifest import parse_manifest

@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from helpers import Passer, item, item_plugin  # noqa: E402
+import pytest
 
 import hkk
-import pytest
 from hkk import Engine, FirstLegalAgent
 from hkk.cards.interpret import EffectContext
 from hkk.cards.loader import load_set_cards, load_set_decks
@@ -30,6 +29,8 @@ from hkk.phases import CARD_TIMINGS, DEFAULT_TURN
 from hkk.runner import Turn, after_resolution, run_step, start_turn
 from hkk.sets.manifest import parse_manifest
 from hkk.state import Permanent
+
+from helpers import Passer, item, item_plugin  # noqa: E402
 
 SETS = Path(__file__).resolve().parent.parent / "sets"
 ALAP_ROOT = SETS / "alap" / "src" / "hkk_set_alap"

@@ -9,13 +9,15 @@ state after the moment (compared by card names, not by uids, which are timestamp
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from helpers import Passer, creature, game_with, item_plugin, run_until, step_named
 from hkk.cards.interpret import ability_item
 from hkk.cards.model import AutomaticAbility
 from hkk.pending import Pending
 from hkk.runner import run_step, start_turn
+
+from helpers import Passer, creature, game_with, item_plugin, run_until, step_named
 from strategies import scenarios
 
 

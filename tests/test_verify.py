@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from hkk.verify import MIX_COPIES, deck_specs, play_command, resolve_deck_spec, verify
 
 _counter = itertools.count()

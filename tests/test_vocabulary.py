@@ -13,12 +13,12 @@ import itertools
 from typing import Any
 
 import pytest
-from helpers import Passer, game_with, item, item_plugin, run_until
 
 from hkk import Engine, RandomAgent
 from hkk.pending import ACTIVATED, Price
-from hkk.vocabulary import (DECISIONS, EVENTS, decision_problems, event_problems,
-                            label_pattern)
+from hkk.vocabulary import DECISIONS, EVENTS, decision_problems, event_problems, label_pattern
+
+from helpers import Passer, game_with, item, item_plugin, run_until
 
 SEEDS = range(4)
 

@@ -4,7 +4,8 @@ tests), first legal option.  ``Option``, ``Decision`` and ``Agent`` are re-expor
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from hkk.decisions import Agent, Decision, Option
 from hkk.errors import IllegalDecision

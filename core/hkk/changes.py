@@ -8,8 +8,9 @@ applies once at the end (D-moment-nets).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from hkk.characteristics import hp, static_applies
 from hkk.effects import Duration, Effect
@@ -20,8 +21,9 @@ from hkk.state import BUILDINGS, RESERVE, ExtractionOffer, Permanent, Player
 if TYPE_CHECKING:
     from hkk.game import Game
 
-__all__ = ["add_counters", "add_effect", "begin_moment", "count_effect", "count_static", "damage", "destroy", "draw",
-           "end_effects", "end_game", "end_moment", "enter_play", "extract_components", "gain_components", "gain_vp",
+__all__ = ["add_counters", "add_effect", "begin_moment", "count_effect", "count_static", "damage",
+           "destroy", "draw", "end_effects", "end_game", "end_moment", "enter_play",
+           "extract_components", "gain_components", "gain_vp",
            "give_defence_bonus", "heal", "index_abilities", "lose_vp", "moment",
            "new_uid", "pay_components", "remove_counters", "remove_defence_bonus", "restore",
            "start_waiting_effects"]

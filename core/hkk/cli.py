@@ -144,7 +144,8 @@ def set_rows(found: Any) -> list[dict[str, Any]]:
     for c in found.disabled:
         rows.append({"code": c.code, "distribution": c.distribution, "version": c.version,
                      "cards": None, "decks": [], "hooks": [], "requires": None, "depends": [],
-                     "status": "disabled", "reason": "HKK_SETS_ALLOW / HKK_SETS_DENY or [sets] in hkk.toml"})
+                     "status": "disabled",
+                     "reason": "HKK_SETS_ALLOW / HKK_SETS_DENY or [sets] in hkk.toml"})
     return sorted(rows, key=lambda r: (r["code"] or "", r["distribution"] or ""))
 
 
@@ -280,8 +281,11 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     error: BaseException | None = None
     reproduce = play_command_line(seed, names, set_codes, max_turns)
     try:
-        with time_limit(game_timeout, lambda: f"turn {game.turn} ({step_name(game.turn, game.log.step)}); "
-                        f"reproduce: {reproduce}"):
+        def where() -> str:
+            step = step_name(game.turn, game.log.step)
+            return f"turn {game.turn} ({step}); reproduce: {reproduce}"
+
+        with time_limit(game_timeout, where):
             play_game(game, max_turns=max_turns)
     except (HkkError, GameTimeout) as exc:
         error = exc

@@ -10,7 +10,8 @@ clear that no decision of his followed ([D] D-41.7-last-pass)."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hkk.game import Game

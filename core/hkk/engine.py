@@ -3,20 +3,21 @@ and the turn's steps.  Games are made from it."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import pluggy
 
 from hkk.agents import Agent, RandomAgent
 from hkk.cards.interpret import ability_item
 from hkk.errors import HkkError
-from hkk.hookcall import HookObserver, call, expect_dict
 from hkk.game import Game
+from hkk.hookcall import HookObserver, call, expect_dict
 from hkk.phases import DEFAULT_TURN, Step
 from hkk.plugin import make_plugin_manager
 from hkk.rules import BUILTIN_RULES
-from hkk.runner import play_game
 from hkk.rulings import DEFAULT_RULINGS, Rulings
+from hkk.runner import play_game
 from hkk.saving import reduce_game, save_game
 from hkk.sets.discovery import discover
 

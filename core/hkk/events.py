@@ -8,7 +8,8 @@ with the same seed and decisions give equal logs.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 
 class Event:

@@ -11,7 +11,8 @@ happen is the runner's business (:mod:`hkk.runner`); what cards do is the card i
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from hkk import changes, characteristics, checks
 from hkk.clock import GameClock

@@ -15,8 +15,9 @@ tracing).  With no observer the list costs one truth test per call.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from hkk.errors import PASSTHROUGH, HookError, Interrupted, plugin_set
 from hkk.pending import Lethal, Pending
@@ -99,7 +100,8 @@ _GETTERS: dict[tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]] = {
 def _getter(argnames: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
     if len(argnames) == 1:
         name = argnames[0]
-        getter: Callable[[dict[str, Any]], tuple[Any, ...]] = lambda kwargs: (kwargs[name],)
+        def getter(kwargs: dict[str, Any]) -> tuple[Any, ...]:
+            return (kwargs[name],)
     elif argnames:
         getter = itemgetter(*argnames)
     else:

@@ -17,7 +17,8 @@ included - is a :class:`hkk.errors.HookError` naming the set and the hook.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -249,7 +250,8 @@ def custom_effects() -> dict[str, Callable[..., Any]] | None:
 
 
 TURN_HOOKS: tuple[str, ...] = (
-    "prep_stage1", "vp_regeneration", "prep_stage2_start", "prep_stage2", "prep_stage3", "prep_stage4",
+    "prep_stage1", "vp_regeneration", "prep_stage2_start", "prep_stage2", "prep_stage3",
+    "prep_stage4",
     "main_phase", "combat_phase", "end_stage1", "end_stage2", "end_stage3", "end_stage4",
 )
 

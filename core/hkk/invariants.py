@@ -107,7 +107,7 @@ def _check_zones(game: Any) -> None:
     in_play = [Counter() for _ in game.players]
     for perm in game.permanents.values():
         in_play[perm.owner][perm.card.id] += 1
-    for player, start in zip(game.players, decks):
+    for player, start in zip(game.players, decks, strict=True):
         now = (Counter(player.deck) + Counter(player.hand) + Counter(player.graveyard)
                + Counter(player.void) + in_play[player.index])
         if now != start:

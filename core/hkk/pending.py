@@ -9,8 +9,9 @@ and returns them; ``apply(game, item, bound)`` changes the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hkk.game import Game

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hkk import hookspecs, pending, vocabulary
 from hkk.phases import DEFAULT_TURN, Mode

@@ -8,15 +8,15 @@ Hooks never change the game; all changes happen through :func:`resolve` (and the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any
 
 from hkk.errors import PASSTHROUGH
 from hkk.game import Game
 from hkk.hookcall import call, expect_pending, failure, implementations
 from hkk.pending import ACTION, ACTIVATED, Pending
 from hkk.phases import Step
-
 
 _order = attrgetter("order")  # the sort key of a collection
 

@@ -14,8 +14,8 @@ from typing import Any
 from hkk.decisions import Option
 from hkk.errors import GameOver
 from hkk.game import Game
-from hkk.phases import Step
 from hkk.hookcall import notify
+from hkk.phases import Step
 from hkk.resolution import after_resolution
 from hkk.steps import RUNNERS
 

@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import TYPE_CHECKING, Any, Literal, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from hkk._version import __version__
 from hkk.agents import FirstLegalAgent, RandomAgent
+from hkk.changes import count_effect
 from hkk.clock import GameClock
 from hkk.effects import Duration, Effect
 from hkk.errors import HkkError
 from hkk.events import Event
-from hkk.changes import count_effect
 from hkk.game import Game
 from hkk.rulings import DEFAULT_RULINGS, Rulings
 from hkk.state import ExtractionOffer, Permanent
@@ -241,7 +242,7 @@ def _agents(save: SaveFile, agents: Sequence[Agent] | None) -> list[Any]:
                                     else 0.25) if saved.kind == "random" else FirstLegalAgent())
         agents = made
     agents = list(agents)
-    for agent, saved in zip(agents, save.agents):
+    for agent, saved in zip(agents, save.agents, strict=False):  # extra agents: not saved ones
         if isinstance(agent, RandomAgent) and saved.rng is not None:
             agent.set_rng_state((saved.rng[0], tuple(saved.rng[1]), saved.rng[2]))
     return agents
@@ -275,7 +276,7 @@ def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock
     rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
     game = Game(engine, save.decks, _agents(save, agents), seed=save.seed,
                 names=[p["name"] for p in s.players], rulings=rulings, clock=clock)
-    for player, saved in zip(game.players, s.players):
+    for player, saved in zip(game.players, s.players, strict=True):
         _restore(player, saved, "player")
     for saved in s.permanents:
         saved = dict(saved)

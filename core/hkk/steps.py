@@ -3,7 +3,8 @@ items ordered by one player, players alternating, players taking actions."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hkk.decisions import Option
 from hkk.effects import Duration
@@ -92,8 +93,9 @@ def _end_rule(step: Step) -> str:
 
 def _wants(game: Game, item: Pending, step: Step) -> bool:
     """An optional item's controller says whether he uses it."""
-    answer = game.decide(_owner(game, item), "use", (Option(f"use {item.label}", item), Option("decline")),
-                         prompt=f"Use {item.label}?", rule=step.rules[0] if step.rules else None)
+    options = (Option(f"use {item.label}", item), Option("decline"))
+    answer = game.decide(_owner(game, item), "use", options, prompt=f"Use {item.label}?",
+                         rule=step.rules[0] if step.rules else None)
     return answer.label != "decline"
 
 

@@ -40,9 +40,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hkk.errors import (GameTimeout, HkkError, HookError, InvariantViolation, RuleViolation,
-                        SetError, plugin_set, step_name)
 from hkk.engine import Engine
+from hkk.errors import (
+    GameTimeout,
+    HkkError,
+    HookError,
+    InvariantViolation,
+    RuleViolation,
+    SetError,
+    plugin_set,
+    step_name,
+)
 from hkk.invariants import check_finished, watch
 from hkk.limits import DEFAULT_GAME_TIMEOUT, time_limit
 from hkk.plugin import make_plugin_manager
@@ -296,7 +304,8 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
                 set_code=code))
     if not wanted:
         report.checks.append(Check("discovery", "all", False, "no card sets to verify: none is "
-                                   "installed (entry-point group 'hkk.sets') or all are disabled", command="hkk sets"))
+                                   "installed (entry-point group 'hkk.sets') or all are disabled",
+                                   command="hkk sets"))
     targets = [code for code in wanted if code in by_code]
     if not targets:
         return report
@@ -583,7 +592,8 @@ def _determinism(run: _Run, engine: Any, lists: dict[str, list[str]], decks: Seq
     if a == b:
         return Check("determinism", run.target, True, f"same seed twice: {len(a)} identical events",
                      set_code=target, seed=seed)
-    index = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    index = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                 min(len(a), len(b)))
     first_diff = a[index] if index < len(a) else "(end of log)"
     second_diff = b[index] if index < len(b) else "(end of log)"
     card = next((e.get("card") for e in (first_diff, second_diff)

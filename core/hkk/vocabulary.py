@@ -11,7 +11,7 @@ emitted.  Add a kind or a field here in the same commit that makes the engine em
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 __all__ = ["DECISIONS", "ENVELOPE", "EVENTS", "DecisionKind", "EventKind", "decision_problems",
            "event_problems", "label_pattern", "markdown"]

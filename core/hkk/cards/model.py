@@ -15,7 +15,7 @@ TOML shorthands accepted on input (the canonical form is what ``model_dump`` giv
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -253,11 +253,9 @@ class Custom(BaseModel):
 
 
 Effect = Annotated[
-    Union[
-        Damage, Heal, Modify, GainVp, LoseVp, Draw, Destroy, Sacrifice, AddCounters,
-        RemoveCounters, GiveDefenceBonus, RemoveDefenceBonus, GainComponents, PayComponents,
-        Custom,
-    ],
+    Damage | Heal | Modify | GainVp | LoseVp | Draw | Destroy | Sacrifice | AddCounters
+    | RemoveCounters | GiveDefenceBonus | RemoveDefenceBonus | GainComponents | PayComponents
+    | Custom,
     Field(discriminator="do"),
 ]
 
@@ -333,7 +331,7 @@ def _limit_from_shorthand(value: Any) -> Any:
 LimitSpec = Annotated[
     Limits,
     BeforeValidator(_limit_from_shorthand,
-                    json_schema_input_type=Union[Limits, LimitShorthand, list[LimitShorthand]]),
+                    json_schema_input_type=Limits | LimitShorthand | list[LimitShorthand]),
 ]
 
 
@@ -489,7 +487,7 @@ class ActivatedAbility(BaseModel):
 
 
 Ability = Annotated[
-    Union[StaticAbility, AutomaticAbility, ActivatedAbility], Field(discriminator="kind")
+    StaticAbility | AutomaticAbility | ActivatedAbility, Field(discriminator="kind")
 ]
 
 
@@ -535,7 +533,7 @@ class SpellCard(_CardBase):
         return _effect_shorthand(data)
 
 
-Card = Annotated[Union[CreatureCard, BuildingCard, SpellCard], Field(discriminator="kind")]
+Card = Annotated[CreatureCard | BuildingCard | SpellCard, Field(discriminator="kind")]
 
 
 # -- files -------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ They implement the same hook specs as card sets and are registered under the nam
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hkk.cards.interpret import CardAbilities
 from hkk.rules.clock import TurnClock
@@ -36,4 +37,5 @@ BUILTIN_RULES: dict[str, Callable[[], Any]] = {
 }
 
 __all__ = ["BUILTIN_RULES", "CardAbilities", "SimpleCombat", "RestoreDamaged",
-           "GuardPostMoves", "HandPlay", "MonsterComponents", "TurnClock", "RulingsOrderer", "DrawCard", "PassiveBecomeActive", "VpRegeneration"]
+           "GuardPostMoves", "HandPlay", "MonsterComponents", "TurnClock", "RulingsOrderer",
+           "DrawCard", "PassiveBecomeActive", "VpRegeneration"]
