@@ -4,7 +4,7 @@ tests), first legal option.  ``Option``, ``Decision`` and ``Agent`` are re-expor
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hkk.decisions import Agent, Decision, Option
@@ -42,7 +42,7 @@ class RandomAgent:
 
     def choose(self, game: Game, decision: Decision) -> Option:
         rng = self._rng or game.rng
-        options = decision.options
+        options: Sequence[Option] = decision.options
         if decision.kind == "action" and len(options) > 1:
             others = [o for o in options if not o.label.startswith("pass")]
             if len(others) < len(options) and rng.random() >= self.pass_bias:

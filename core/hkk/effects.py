@@ -8,6 +8,7 @@ them, so a batch that ends many at once (29.4.2, 41.4) cannot depend on any orde
 from __future__ import annotations
 
 from enum import Enum
+from typing import Any
 
 
 class Duration(str, Enum):
@@ -47,7 +48,7 @@ class Effect:
         self.in_force = in_force  # False while a "this turn" effect waits for stage 2 (29.4.5)
         self.label = label
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return {"effect": self.uid, "stat": self.stat, "by": self.amount,
                 "duration": self.duration.value, "targets": sorted(self.targets),
                 "player": self.player, "source": self.source}

@@ -4,7 +4,7 @@ and the turn's steps.  Games are made from it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pluggy
 
@@ -34,8 +34,10 @@ class Engine:
                 self.pm.register(factory(), name=name)
         for plugin in plugins:
             self.pm.register(plugin)
-        self.cards: dict[str, Any] = dict(cards) if isinstance(cards, Mapping) \
-            else {c.id: c for c in cards}
+        if isinstance(cards, Mapping):
+            self.cards: dict[str, Any] = dict(cards)
+        else:  # card definitions, each knowing its id
+            self.cards = {card.id: card for card in cast(Iterable[Any], cards)}
         self.decks: dict[str, Any] = dict(decks or {})
         self.turn = tuple(turn)
         self.rulings = rulings

@@ -18,7 +18,7 @@ from hkk import changes, characteristics, checks
 from hkk.clock import GameClock
 from hkk.decisions import Agent, Decision, Option
 from hkk.effects import Effect
-from hkk.errors import GameOver, IllegalDecision
+from hkk.errors import GameOver, HkkError, IllegalDecision
 from hkk.events import EventLog
 from hkk.hookcall import notify
 from hkk.phases import Step
@@ -59,7 +59,7 @@ class Game:
         self.seed = seed
         self.rng = random.Random(seed)
         self.log = EventLog()
-        self.emit = self.log.append  # the hot path: one call less per event
+        self.emit = self.log.append  # type: ignore[method-assign]  # hot path: a call less
         self.decks = [list(deck) for deck in decks]  # as dealt, unshuffled: saves replay them
         self.players = [Player(i, names[i], list(decks[i])) for i in range(2)]
         self.agents = list(agents)
@@ -71,9 +71,10 @@ class Game:
         #: interpreter's, handed in by the engine (the game knows no card logic).
         self.ability_item = engine.ability_item
         self.offers: list[ExtractionOffer] = []
-        self.usage_turn: dict[tuple, int] = {}
-        self.usage_game: dict[tuple, int] = {}
-        self.attempted: set[tuple] = set()  # prep-phase abilities attempted this turn (29.4.9)
+        self.usage_turn: dict[tuple[Any, ...], int] = {}
+        self.usage_game: dict[tuple[Any, ...], int] = {}
+        #: prep-phase abilities attempted this turn (29.4.9)
+        self.attempted: set[tuple[Any, ...]] = set()
         self.next_uid = 1
         self.turn = 0
         self.active = 0
@@ -100,7 +101,7 @@ class Game:
     def active_player(self) -> Player:
         return self.players[self.active]
 
-    def emit(self, kind: str, **data: Any) -> None:  # replaced per instance in __init__
+    def emit(self, kind: str, **data: Any) -> Any:  # replaced per instance in __init__
         self.log.append(kind, **data)
 
     # -- decisions: the one door (design: "Decisions go through one door") ----------------------
@@ -167,10 +168,18 @@ class Game:
     # -- playing cards (8.1): the rules plugin ``hkk.rules.hand_play`` decides ------------------
 
     def playable(self, player: int) -> list[str]:
-        return self.engine.pm.get_plugin("hkk.rules.hand_play").playable(self, player)
+        playable: list[str] = self._hand_play().playable(self, player)
+        return playable
 
     def play_card(self, player: int, card_id: str) -> Permanent | None:
-        return self.engine.pm.get_plugin("hkk.rules.hand_play").play_card(self, player, card_id)
+        played: Permanent | None = self._hand_play().play_card(self, player, card_id)
+        return played
+
+    def _hand_play(self) -> Any:
+        plugin = self.engine.pm.get_plugin("hkk.rules.hand_play")
+        if plugin is None:
+            raise HkkError("no hand-play rules plugin is registered (hkk.rules.hand_play)")
+        return plugin
 
     # -- the whole game, saved and pickled: the engine's runner and saves ----------------------
 

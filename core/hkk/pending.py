@@ -149,9 +149,9 @@ class Pending:
     rule: str | None = None
     #: Identifies "the same item" across collections within a step, so an automatic item
     #: resolves once per step and an activated ability's uses can be counted.
-    key: tuple = field(default=())
+    key: tuple[Any, ...] = field(default=())
     data: dict[str, Any] = field(default_factory=dict)
-    order: tuple = field(default=(), init=False)
+    order: tuple[Any, ...] = field(default=(), init=False)
 
     def __post_init__(self) -> None:
         uid = self.source.uid if self.source is not None else -1

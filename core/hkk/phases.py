@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
 class Mode(str, Enum):
@@ -81,10 +82,11 @@ COMBAT = "combat"
 END = "end"
 
 #: What holds in every step of the preparation phase (29.4.1, 29.4.6, 29.4.7, 29.4.9, 29.4.10).
-_PREPARATION_RULES = dict(active_orders=True, needs_permission=True, attempts_once=True,
-                          check_rule="29.4.10", no_hand_play=True)
-_STAGE_1 = dict(_PREPARATION_RULES, this_turn_waits=True)  # 29.4.5
-_STAGE_2 = dict(_PREPARATION_RULES, order_rule="29.4.1")  # 29.4, 29.4.1
+_PREPARATION_RULES: dict[str, Any] = dict(active_orders=True, needs_permission=True,
+                                          attempts_once=True, check_rule="29.4.10",
+                                          no_hand_play=True)
+_STAGE_1: dict[str, Any] = dict(_PREPARATION_RULES, this_turn_waits=True)  # 29.4.5
+_STAGE_2: dict[str, Any] = dict(_PREPARATION_RULES, order_rule="29.4.1")  # 29.4, 29.4.1
 
 DEFAULT_TURN: tuple[Step, ...] = (
     # Stage 1 is VP regeneration (29.3).  Effects that modify it already act in stage 1

@@ -192,7 +192,8 @@ def save_game(game: Game) -> dict[str, Any]:
         "state": state,
         "log": game.log.as_dicts(),
     }
-    return json.loads(json.dumps(data))  # plain JSON types only (tuples become lists)
+    plain: dict[str, Any] = json.loads(json.dumps(data))  # JSON types only (tuples: lists)
+    return plain
 
 
 def _rulings_diff(rulings: Rulings) -> dict[str, Any]:
@@ -216,7 +217,7 @@ def parse_save(data: Any) -> SaveFile:
         raise SaveError(f"not an hkk save ({FORMAT}): {where}: {first['msg']}{more}") from None
 
 
-def _key(value: list[Any]) -> tuple:
+def _key(value: list[Any]) -> tuple[Any, ...]:
     # usage keys are tuples of plain values; a list inside one was a tuple too
     return tuple(_key(v) if isinstance(v, list) else v for v in value)
 

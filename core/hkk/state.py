@@ -78,7 +78,7 @@ class Permanent:
 
     @property
     def card_id(self) -> str:
-        return self.card.id
+        return str(self.card.id)
 
     @property
     def is_creature(self) -> bool:

@@ -166,8 +166,7 @@ class VerifyReport:
             elif not check.ok:
                 out = ET.SubElement(case, "system-out")
                 out.text = "warning: " + check.headline()
-        return ET.tostring(ET.ElementTree(suite).getroot(), encoding="unicode",
-                           xml_declaration=True)
+        return ET.tostring(suite, encoding="unicode", xml_declaration=True)
 
 
 # -- decks ---------------------------------------------------------------------------------------
@@ -358,7 +357,7 @@ def _packaging_checks(s: Any, by_code: dict[str, Any]) -> list[Check]:
             reqs[canonicalize_name(req.name)] = req
     checks = []
     engine_version = importlib_metadata.version("hkk")
-    engine_req = reqs.get("hkk")
+    engine_req = reqs.get(canonicalize_name("hkk"))
     if engine_req is None:
         checks.append(Check("packaging", s.code, False, f"{s.distribution} does not require "
                             "'hkk' in its dependencies", severity="warning", set_code=s.code))
@@ -568,9 +567,9 @@ def _set_of_module(engine: Any, module: str) -> str | None:
     for code, s in (engine.discovery.sets if engine.discovery is not None else {}).items():
         if s.module is None:  # a data-only set runs no code of its own
             continue
-        name = s.module.__name__
+        name = str(s.module.__name__)
         if module == name or module.startswith(name + "."):
-            return code
+            return str(code)
     return None
 
 
