@@ -119,6 +119,18 @@ def test_the_import_check_sees_private_imports(tmp_path):
                                           (4, "hkk.runner"), (5, "hkk.testing")]
 
 
+def test_set_up_by_hand_is_the_supported_way_to_skip_setup():
+    engine = hkk.Engine.installed()
+    game = hkk.testing.build_game(engine, [{"hand": [], "deck": []}, {}], active=1)
+    started = game.log.of_kind("game_started")
+    assert [e["built"] for e in started] == [True] and game.active == 1
+    hkk.testing.advance(game)  # the first turn starts: no shuffle, no deal, no start decision
+    assert len(game.log.of_kind("game_started")) == 1 and not game.log.of_kind("starting_player")
+    assert game.players[0].hand == []
+    with pytest.raises(ValueError, match="already set up"):
+        hkk.testing.set_up_by_hand(game)
+
+
 def test_turn_hooks_include_the_seed_points():
     hooks = [step.hook for step in hkk.DEFAULT_TURN]
     for name in ("prep_stage2_start", "end_stage1", "end_stage2", "end_stage3", "end_stage4"):
