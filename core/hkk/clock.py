@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 
 class GameClock:
+    """Measures the time each turn took (for time limits and reports)."""
+
     def __init__(self, time_source: Callable[[], float] = time.monotonic) -> None:
         self.time_source = time_source
         self.turn_times: dict[int, float] = {}  # turn number -> seconds the turn counted

@@ -55,4 +55,6 @@ class Decision:
 
 
 class Agent(Protocol):
+    """A player: ``choose(game, decision)`` returns one of ``decision.options``."""
+
     def choose(self, game: Game, decision: Decision) -> Option: ...

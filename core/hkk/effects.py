@@ -12,6 +12,8 @@ from typing import Any
 
 
 class Duration(str, Enum):
+    """How long an effect lasts (the ``duration`` of an ``effect_started`` event)."""
+
     PERMANENT = "permanent"
     UNTIL_END_OF_TURN = "until_end_of_turn"  # ends in end stage 4 (41.4)
     THIS_TURN = "this_turn"  # starts at the beginning of prep stage 2 (29.4.5), ends 41.4

@@ -23,6 +23,9 @@ from hkk.sets.discovery import discover
 
 
 class Engine:
+    """Cards, plugins, decks, the turn and the rulings: makes and plays games
+    (``Engine.installed()`` loads every installed set)."""
+
     def __init__(self, cards: Mapping[str, Any] | Iterable[Any] = (), *,
                  plugins: Iterable[Any] = (), decks: Mapping[str, Any] | None = None,
                  rules: Mapping[str, Callable[[], Any]] | None = None,

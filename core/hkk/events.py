@@ -13,6 +13,9 @@ from typing import Any
 
 
 class Event:
+    """One entry of the game's log: ``seq``, ``turn``, ``step``, ``kind`` and its ``data``
+    fields (``event["card"]``)."""
+
     __slots__ = ("seq", "turn", "step", "kind", "data")
 
     def __init__(self, seq: int, turn: int, step: str, kind: str, data: dict[str, Any]) -> None:

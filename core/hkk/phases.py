@@ -27,6 +27,8 @@ class Mode(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Step:
+    """A step of the turn: its phase, stage, hook and how its items run (``mode``)."""
+
     phase: str
     stage: int
     hook: str

@@ -145,8 +145,8 @@ def constant_docs(module: Any) -> dict[str, str]:
 
 def pending_markdown() -> str:
     lines = ["## Pending items", "", doc_markdown(pending.__doc__), "",
-             "`from hkk import Pending, Price, Usage`; `from hkk.pending import Lethal, "
-             "AUTOMATIC, ACTIVATED, RULE, ACTION`.", "", "### Item kinds", ""]
+             "`from hkk import Pending, Price, Usage, Lethal, AUTOMATIC, ACTIVATED, RULE, "
+             "ACTION, PLAY`.", "", "### Item kinds", ""]
     kinds = constant_docs(pending)
     for name in ("AUTOMATIC", "ACTIVATED", "RULE", "ACTION"):
         lines.append(f"- `{name}` (`\"{getattr(pending, name)}\"`): {kinds[name]}")

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Rulings:
+    """The engine's answers where the rules leave a choice ([D] points); see RULINGS.md."""
+
     #: D-empty-deck: a player who must draw from an empty deck loses (keeps games finite).
     empty_deck_loses: bool = True
     #: D-vp-carry: unspent VP carries over to the next turn.

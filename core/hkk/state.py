@@ -17,6 +17,9 @@ BUILDINGS = "buildings"
 
 
 class Player:
+    """A player's Ép, VP, monster components and zones of cards (ids; the top of the deck is
+    the end of its list)."""
+
     __slots__ = ("index", "name", "hp", "vp", "components", "deck", "hand", "graveyard", "void",
                  "turns_taken", "vp_received")
 

@@ -72,8 +72,9 @@ EVENTS: dict[str, EventKind] = {
     "game_started": EventKind(
         "The game begins (before shuffling and dealing).",
         {"seed": "the game's RNG seed", "decks": "the two decks' sizes",
-         "built": "true when a test built the game with cards in zones (pytest-hkk "
-                  "`hkk_game`); no setup happened"},
+         "built": "true when the game was set up by hand (`hkk.testing.set_up_by_hand`, "
+                  "used by `hkk.testing.build_game` and pytest-hkk's `hkk_game`): no "
+                  "shuffle, no deal"},
         ("3.6-3.12",), optional=frozenset({"built"})),
     "starting_player": EventKind(
         "Who plays the first turn, after the `start` decision.",

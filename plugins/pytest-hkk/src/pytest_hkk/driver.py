@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from hkk.errors import GameOver
-from hkk.runner import Turn, play_game
+from hkk import GameOver
+from hkk.testing import Turn, play_game
 
 
 class TurnDriver:
-    """Walks the turn's steps of games (:class:`hkk.runner.Turn`).
+    """Walks the turn's steps of games (:class:`hkk.testing.Turn`).
 
     ``to(game, "end_stage2")`` starts a turn if none is in progress and runs the steps before
     ``end_stage2`` (with ``inclusive=True`` that step too); a later ``to`` goes on from there and

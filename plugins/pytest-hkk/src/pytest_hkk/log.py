@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hkk.render import EventRenderer, plain
+from hkk.testing import EventRenderer, plain
 
 #: Event attributes (not data fields) a query may name.
 _ATTRIBUTES = ("turn", "step", "kind", "seq")

@@ -44,10 +44,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 def header_line(discovery: Any = None) -> str:
     """``hkk 0.1.0 (hook API 1.0), sets: alap 1.0.0 (hkk-set-alap), …``"""
     import hkk
-    from hkk.plugin import make_plugin_manager
-    from hkk.sets.discovery import discover
+    from hkk.testing import discover_sets
 
-    found = discovery or discover(pm=make_plugin_manager())
+    found = discovery or discover_sets()
     parts = [f"{s.code} {s.version or '?'} ({s.distribution or '?'})"
              for s in found.sets.values()]
     parts += [f"{e.code} {e.version or '?'} FAILED at {e.stage}" for e in found.failures]
@@ -74,7 +73,7 @@ class HkkVerifyItem(pytest.Item):
         self.add_marker("hkk_verify")
 
     def runtest(self) -> None:
-        from hkk.verify import verify
+        from hkk.testing import verify
 
         report = verify([self.code], games=self.games)
         self.user_properties.append(("hkk_verify_games", report.games_played))
@@ -83,7 +82,7 @@ class HkkVerifyItem(pytest.Item):
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
         if isinstance(excinfo.value, VerifyFailed):
-            from hkk.render import plain, verify_lines
+            from hkk.testing import plain, verify_lines
 
             return "\n".join(plain(line) for line in verify_lines(excinfo.value.report))
         return super().repr_failure(excinfo, style)

@@ -17,16 +17,10 @@ Three hook implementations:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from hkk import Pending, hookimpl
-from hkk.pending import RULE as RULE_ITEM
-from hkk.pending import Lethal
-from hkk.state import Permanent
-
-if TYPE_CHECKING:
-    from hkk.cards.interpret import EffectContext
-    from hkk.game import Game
+from hkk import RULE as RULE_ITEM
+from hkk import EffectContext, Game, Lethal, Pending, Permanent, hookimpl
 
 COUNTER = "poison"
 RULE = "121.1"
