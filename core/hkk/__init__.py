@@ -12,14 +12,26 @@ game and AI developers: ``Engine``, ``Game``, the agents, ``advance``, ``save_ga
 ``load_game``.
 """
 
+from hkk._version import __version__
 from hkk.agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
 from hkk.cards.interpret import EffectContext
 from hkk.clock import GameClock
 from hkk.effects import Duration
 from hkk.engine import Engine
-from hkk.errors import (CardDataError, ConfigError, GameOver, GameTimeout, HkkError, HookError,
-                        IllegalDecision, Interrupted, InvariantViolation, RuleViolation, SetError,
-                        StepLoopError)
+from hkk.errors import (
+                        CardDataError,
+                        ConfigError,
+                        GameOver,
+                        GameTimeout,
+                        HkkError,
+                        HookError,
+                        IllegalDecision,
+                        Interrupted,
+                        InvariantViolation,
+                        RuleViolation,
+                        SetError,
+                        StepLoopError,
+)
 from hkk.events import Event, EventLog
 from hkk.game import Game
 from hkk.hookspecs import hookimpl
@@ -30,8 +42,6 @@ from hkk.rulings import Rulings
 from hkk.runner import advance
 from hkk.saving import SaveError, load_game, save_game
 from hkk.state import BUILDINGS, GUARD_POST, RESERVE, Permanent, Player
-
-from hkk._version import __version__
 
 __all__ = [
     "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "ConfigError",

@@ -91,7 +91,7 @@ class Engine:
 
     def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
                  agents: Sequence[Agent] | None = None, *, seed: int = 0,
-                 **kwargs: Any) -> Any:
+                 **kwargs: Any) -> Game:
         if decks is None:
             names = sorted(self.decks)
             if len(names) < 2:
@@ -108,7 +108,7 @@ class Engine:
 
     def play(self, decks: Sequence[str | Sequence[str]] | None = None,
              agents: Sequence[Agent] | None = None, *, seed: int = 0,
-             max_turns: int | None = None, **kwargs: Any) -> Any:
+             max_turns: int | None = None, **kwargs: Any) -> Game:
         """Play a whole game and return it (its ``log``, ``winner``…)."""
         game = self.new_game(decks, agents, seed=seed, **kwargs)
         play_game(game, max_turns=max_turns)

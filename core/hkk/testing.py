@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from hkk.engine import Engine
 from hkk.game import Game
 from hkk.plugin import make_plugin_manager
 from hkk.render import EventRenderer, plain, verify_lines
@@ -83,18 +84,18 @@ def set_up_by_hand(game: Game, *, active: int = 0) -> Game:
     return game
 
 
-def filler_card(engine: Any) -> str:
+def filler_card(engine: Engine) -> str:
     """A vanilla creature (no abilities) of the loaded sets, for default decks."""
     plain_cards = sorted(c.id for c in engine.cards.values()
                          if c.kind == "creature" and not c.abilities)
     if plain_cards:
-        return plain_cards[0]
+        return str(plain_cards[0])
     if not engine.cards:
         raise ValueError("the engine has no cards; install a set or give decks")
-    return min(engine.cards)
+    return str(min(engine.cards))
 
 
-def build_game(engine: Any, players: Sequence[Mapping[str, Any]] = ({}, {}), *,
+def build_game(engine: Engine, players: Sequence[Mapping[str, Any]] = ({}, {}), *,
                agents: Sequence[Any] | None = None, seed: int = 0, active: int = 0) -> Game:
     """A game that has not started a turn: each player's spec gives zones (``hand``, ``deck``,
     ``graveyard``: card ids, top of the deck last; ``reserve``, ``guard_post``, ``buildings``:

@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hkk import IllegalDecision
-
 from pytest_hkk.builders import PassingAgent
 
 
