@@ -27,7 +27,7 @@ EXPORTED = [
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
     "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver", "GameTimeout",
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
-    "InvariantViolation", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent", "Player",
+    "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent", "Player",
     "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
     "ScriptedAgent", "SetError", "Step", "StepLoopError", "Usage", "__version__", "advance",
     "hookimpl", "load_game", "save_game",
@@ -137,3 +137,14 @@ def test_turn_hooks_include_the_seed_points():
         assert name in hooks
     assert hooks.index("prep_stage2_start") < hooks.index("prep_stage2")
     assert hooks[-4:] == ["end_stage1", "end_stage2", "end_stage3", "end_stage4"]  # 41.0
+
+
+def test_item_kinds_are_an_enum_that_reads_and_logs_as_its_value():
+    import json
+
+    assert [k.value for k in hkk.ItemKind] == ["automatic", "activated", "rule", "action", "play"]
+    assert (hkk.AUTOMATIC, hkk.ACTIVATED, hkk.RULE, hkk.ACTION, hkk.PLAY) == tuple(hkk.ItemKind)
+    assert hkk.Pending("x", lambda g, i, b: None).kind is hkk.ItemKind.AUTOMATIC
+    # events hold plain data: a kind is logged, printed and compared as its value
+    assert json.dumps({"item_kind": hkk.RULE}) == '{"item_kind": "rule"}'
+    assert f"{hkk.ACTION}" == str(hkk.ACTION) == "action" == hkk.ACTION

@@ -5,11 +5,11 @@ version.  Everything else (the modules under ``hkk.``) is internal and may chang
 :mod:`hkk.testing` (helpers for tests of sets and of games) and ``from hkk.verify import
 verify`` are public besides.
 
-For set authors: ``hookimpl``, ``Pending`` and its kinds (``AUTOMATIC``, ``ACTIVATED``, ``RULE``,
-``ACTION``, ``PLAY``), ``Price``, ``Usage``, ``Lethal``, ``EffectContext``, ``Game`` (read its
-state, change it through its methods), ``Permanent``, ``Player``, the zones and the errors.  For
-game and AI developers: ``Engine``, ``Game``, the agents, ``advance``, ``save_game`` and
-``load_game``.
+For set authors: ``hookimpl``, ``Pending`` and its kinds (the enum ``ItemKind``: ``AUTOMATIC``,
+``ACTIVATED``, ``RULE``, ``ACTION``, ``PLAY``), ``Price``, ``Usage``, ``Lethal``,
+``EffectContext``, ``Game`` (read its state, change it through its methods), ``Permanent``,
+``Player``, the zones and the errors.  For game and AI developers: ``Engine``, ``Game``, the
+agents, ``advance``, ``save_game`` and ``load_game``.
 """
 
 from hkk._version import __version__
@@ -35,7 +35,18 @@ from hkk.errors import (
 from hkk.events import Event, EventLog
 from hkk.game import Game
 from hkk.hookspecs import hookimpl
-from hkk.pending import ACTION, ACTIVATED, AUTOMATIC, PLAY, RULE, Lethal, Pending, Price, Usage
+from hkk.pending import (
+                        ACTION,
+                        ACTIVATED,
+                        AUTOMATIC,
+                        PLAY,
+                        RULE,
+                        ItemKind,
+                        Lethal,
+                        Pending,
+                        Price,
+                        Usage,
+)
 from hkk.phases import DEFAULT_TURN, Mode, Step
 from hkk.plugin import HOOK_API_VERSION
 from hkk.rulings import Rulings
@@ -48,7 +59,8 @@ __all__ = [
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
     "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver", "GameTimeout",
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
-    "InvariantViolation", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent", "Player",
+    "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent",
+    "Player",
     "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
     "ScriptedAgent", "SetError", "Step", "StepLoopError", "Usage", "__version__", "advance",
     "hookimpl", "load_game", "save_game",

@@ -11,26 +11,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hkk.game import Game
     from hkk.state import Permanent
 
-#: An automatic effect of a card or a set: it happens (or, if ``optional``, its controller is
-#: asked "use?" first).  Free; never counted against usage limits.
-AUTOMATIC = "automatic"
-#: An activated ability a player may use: its ``price`` is paid, its ``usage`` limits and the
-#: one attempt per turn in the preparation phase (29.4.9) are counted.
-ACTIVATED = "activated"
-#: Done by the rules themselves (VP regeneration, restoring, drawing…); ``controller`` None.
-RULE = "rule"
-#: An action of the rules a player may take (move to the guard post, attack…): paid and counted
-#: like an activated ability, but needs no ``usable_in_preparation``.
-ACTION = "action"
-#: Playing a card from hand (8.1), offered in action steps as ``play <card id>``: playing is not
-#: resolving an item (no ``resolving`` event, no use counted), its ``apply`` plays the card.
-PLAY = "play"
+class ItemKind(StrEnum):
+    """What a pending item is (``Pending.kind``).  A ``str``: it compares equal to its value and
+    is logged as it (``item_kind`` of ``resolving``)."""
+
+    #: An automatic effect of a card or a set: it happens (or, if ``optional``, its controller
+    #: is asked "use?" first).  Free; never counted against usage limits.
+    AUTOMATIC = "automatic"
+    #: An activated ability a player may use: its ``price`` is paid, its ``usage`` limits and
+    #: the one attempt per turn in the preparation phase (29.4.9) are counted.
+    ACTIVATED = "activated"
+    #: Done by the rules themselves (VP regeneration, restoring, drawing…); ``controller`` None.
+    RULE = "rule"
+    #: An action of the rules a player may take (move to the guard post, attack…): paid and
+    #: counted like an activated ability, but needs no ``usable_in_preparation``.
+    ACTION = "action"
+    #: Playing a card from hand (8.1), offered in action steps as ``play <card id>``: playing is
+    #: not resolving an item (no ``resolving`` event, no use counted), its ``apply`` plays it.
+    PLAY = "play"
+
+
+# The kinds by name, as set authors import them (``from hkk import AUTOMATIC``).
+AUTOMATIC, ACTIVATED, RULE, ACTION, PLAY = (ItemKind.AUTOMATIC, ItemKind.ACTIVATED, ItemKind.RULE,
+                                            ItemKind.ACTION, ItemKind.PLAY)
 
 
 def _no_bind(game: Game, item: Pending) -> None:

@@ -138,18 +138,19 @@ def constant_docs(module: Any) -> dict[str, str]:
     """The ``#:`` comments above a module's constants (as Sphinx reads them)."""
     source = inspect.getsource(module)
     found = {}
-    for match in re.finditer(r"((?:^#: .*\n)+)^([A-Z_]+) = ", source, re.M):
-        found[match[2]] = " ".join(line[3:] for line in match[1].splitlines())
+    for match in re.finditer(r"((?:^ *#: .*\n)+)^ *([A-Z_]+) = ", source, re.M):
+        found[match[2]] = " ".join(line.strip()[3:] for line in match[1].splitlines())
     return found
 
 
 def pending_markdown() -> str:
     lines = ["## Pending items", "", doc_markdown(pending.__doc__), "",
-             "`from hkk import Pending, Price, Usage, Lethal, AUTOMATIC, ACTIVATED, RULE, "
-             "ACTION, PLAY`.", "", "### Item kinds", ""]
+             "`from hkk import Pending, Price, Usage, Lethal, ItemKind, AUTOMATIC, ACTIVATED, "
+             "RULE, ACTION, PLAY`.", "", "### Item kinds (`ItemKind`)", "",
+             doc_markdown(pending.ItemKind.__doc__), ""]
     kinds = constant_docs(pending)
-    for name in ("AUTOMATIC", "ACTIVATED", "RULE", "ACTION"):
-        lines.append(f"- `{name}` (`\"{getattr(pending, name)}\"`): {kinds[name]}")
+    for kind in pending.ItemKind:
+        lines.append(f"- `{kind.name}` (`\"{kind.value}\"`): {kinds[kind.name]}")
     lines.append("")
     for cls in (pending.Pending, pending.Price, pending.Usage, pending.Lethal):
         lines += [f"### `{cls.__name__}`", "", doc_markdown(cls.__doc__), ""]
