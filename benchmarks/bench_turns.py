@@ -10,8 +10,8 @@ import argparse
 import time
 
 from hkk import Engine, RandomAgent, Rulings
-from hkk.cards.loader import parse_card_data
-from hkk.runner import play_turn, setup
+from hkk._cards.loader import parse_card_data
+from hkk._runner import play_turn, setup
 
 CARDS = parse_card_data("bench", "cards/bench.toml", {"cards": [
     {"id": "bench:guard", "name": "Őr", "kind": "creature", "cost": {"vp": 99}, "damage": 1,

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from hkk.events import EventLog
-from hkk.vocabulary import decision_problems, event_problems
+from hkk._events import EventLog
+from hkk._vocabulary import decision_problems, event_problems
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -21,7 +21,7 @@ settings.load_profile("hkk")
 
 
 class FakeTime:
-    """An injectable time source for :class:`hkk.clock.GameClock` (41.7): tests move time."""
+    """An injectable time source for :class:`hkk.GameClock` (41.7): tests move time."""
 
     def __init__(self, now: float = 1000.0) -> None:
         self.now = now
@@ -38,7 +38,7 @@ def fake_time() -> FakeTime:
     return FakeTime()
 
 
-# -- every event of every test is in the registry (hkk.vocabulary) ------------------------------
+# -- every event of every test is in the registry (hkk._vocabulary) ------------------------------
 # test_vocabulary.py plays the games that prove the registry complete; this catches what only
 # the unit tests reach.  Shapes already checked are cached: the golden test logs a million events.
 
@@ -69,10 +69,10 @@ def _vocabulary_checked_log() -> Any:
 
 @pytest.fixture(autouse=True)
 def _events_are_registered(_vocabulary_checked_log: Any) -> Any:
-    """Fails the test (at teardown) that made an event hkk.vocabulary does not register."""
+    """Fails the test (at teardown) that made an event hkk._vocabulary does not register."""
     yield
     if _vocabulary_problems:
         problems = sorted(set(_vocabulary_problems))
         _vocabulary_problems.clear()
-        pytest.fail("events not in hkk.vocabulary (register them there):\n  "
+        pytest.fail("events not in hkk._vocabulary (register them there):\n  "
                     + "\n  ".join(problems), pytrace=False)

@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from hkk import Engine, FirstLegalAgent, Pending, ScriptedAgent
-from hkk.cards.loader import parse_card_data
-from hkk.hookspecs import hookimpl
-from hkk.phases import DEFAULT_TURN, Step
-from hkk.runner import Turn
+from hkk._cards.loader import parse_card_data
+from hkk._hookspecs import hookimpl
+from hkk._phases import DEFAULT_TURN, Step
+from hkk._runner import Turn
 
 SET = "tt"
 FILLER = f"{SET}:filler"

@@ -1,4 +1,4 @@
-"""Card data: the pydantic models and the TOML loader of hkk.cards."""
+"""Card data: the pydantic models and the TOML loader of hkk._cards."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from hkk.cards import (
+from hkk._cards import (
     PERMANENT_TARGETS,
     PLAYER_TARGETS,
     ActivatedAbility,
@@ -28,8 +28,8 @@ from hkk.cards import (
     parse_card_data,
     parse_card_file,
 )
-from hkk.errors import CardDataError, SetError
-from hkk.phases import CARD_TIMINGS
+from hkk._errors import CardDataError, SetError
+from hkk._phases import CARD_TIMINGS
 
 FILE = "cards/creatures.toml"
 
@@ -568,7 +568,7 @@ def test_41_2_automatic_end_of_turn_abilities_are_refused_outside_end_stage_2(ti
 def test_41_1_optional_is_documented_as_a_text_in_the_conditional_mood() -> None:
     # Authors read the field's meaning in their editor, from `hkk schema`: "feltételes módú
     # szövege" is broader than "may".
-    from hkk.cards.model import ActivatedAbility, AutomaticAbility
+    from hkk._cards.model import ActivatedAbility, AutomaticAbility
 
     for model in (ActivatedAbility, AutomaticAbility):
         described = model.model_json_schema()["properties"]["optional"]["description"]

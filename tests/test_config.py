@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from hkk.config import load_set_selection
-from hkk.errors import ConfigError, HkkError
-from hkk.sets import discover
+from hkk._config import load_set_selection
+from hkk._errors import ConfigError, HkkError
+from hkk._sets import discover
 
 
 def test_no_file_no_selection(tmp_path):

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from hkk import HookError, hookimpl
-from hkk.pending import Lethal
-from hkk.runner import play_turn
+from hkk._pending import Lethal
+from hkk._runner import play_turn
 
 from helpers import Passer, cid, creature, game_with, item, item_plugin
 
-# -- one way to call hooks (hkk.hookcall) ---------------------------------------------------------
+# -- one way to call hooks (hkk._hookcall) ---------------------------------------------------------
 
 def test_hook_observers_see_every_implementations_result():
     plugin = item_plugin("end_stage2", lambda game: [item("tick", lambda g: None)])
@@ -77,10 +77,10 @@ def test_verify_counts_coverage_without_patching_pluggy(monkeypatch):
     assert all(impl.function.__name__ != "counted" for impl in seen)
 
 
-# -- built-in rules are plugins, replaceable by name (hkk.rules.BUILTIN_RULES) ---------------------
+# -- built-in rules are plugins, replaceable by name (hkk._rules.BUILTIN_RULES) ---------------------
 
-from hkk.rules import BUILTIN_RULES  # noqa: E402
-from hkk.rules.hand_play import HandPlay  # noqa: E402
+from hkk._rules import BUILTIN_RULES  # noqa: E402
+from hkk._rules.hand_play import HandPlay  # noqa: E402
 
 from helpers import Wants, run_until, spell  # noqa: E402
 
@@ -192,7 +192,7 @@ def test_no_code_outside_phases_compares_phase_names():
     root = Path(hkk.__file__).parent
     names = re.compile(r"""["'](preparation|main|combat|end)["']""")
     found = [f"{path.relative_to(root)}:{n}" for path in root.rglob("*.py")
-             if path.name != "phases.py"
+             if path.name != "_phases.py"
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if names.search(line)]
     assert found == []

@@ -1,4 +1,4 @@
-"""Set discovery (hkk.sets): each stage alone, and ``discover`` with one broken set among good
+"""Set discovery (hkk._sets): each stage alone, and ``discover`` with one broken set among good
 ones.  Sets are throwaway packages written into ``tmp_path``; entry points are in memory."""
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import pluggy
 import pytest
 from pydantic import ValidationError
 
-import hkk.sets
-from hkk import hookspecs
-from hkk.cards import load_set_cards
-from hkk.errors import CardDataError, SetError
-from hkk.plugin import make_plugin_manager
-from hkk.sets import (
+import hkk._sets
+from hkk import _hookspecs as hookspecs
+from hkk._cards import load_set_cards
+from hkk._errors import CardDataError, SetError
+from hkk._plugin import make_plugin_manager
+from hkk._sets import (
     SetManifest,
     check_compatibility,
     discover,
@@ -114,7 +114,7 @@ def sets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
             del sys.modules[name]
 
 
-def messages(d: hkk.sets.Discovery) -> list[str]:
+def messages(d: hkk._sets.Discovery) -> list[str]:
     return [str(f) for f in d.failures]
 
 
@@ -125,13 +125,13 @@ def plugin_names(pm: pluggy.PluginManager) -> list[str]:
 # -- public surface ------------------------------------------------------------------------------
 
 def test_public_names() -> None:
-    assert sorted(hkk.sets.__all__) == sorted([
+    assert sorted(hkk._sets.__all__) == sorted([
         "ENTRY_POINT_GROUP", "ENV_ALLOW", "ENV_DENY", "SET_CODE_PATTERN",
         "Candidate", "Discovery", "LoadedSet", "SetManifest",
         "check_compatibility", "check_duplicates", "dependency_order", "discover", "find_sets",
         "load_candidate", "load_decks", "parse_manifest", "register", "select_sets",
     ])
-    assert hkk.sets.ENTRY_POINT_GROUP == "hkk.sets"
+    assert hkk._sets.ENTRY_POINT_GROUP == "hkk.sets"
 
 
 # -- manifest ------------------------------------------------------------------------------------
@@ -519,7 +519,7 @@ def test_hooks_in_a_set_that_does_not_declare_python_are_refused_not_lost(sets: 
 
 # -- order independence --------------------------------------------------------------------------
 
-def summary(d: hkk.sets.Discovery) -> tuple[Any, ...]:
+def summary(d: hkk._sets.Discovery) -> tuple[Any, ...]:
     return (list(d.sets), messages(d), [c.code for c in d.disabled], list(d.cards),
             list(d.decks), plugin_names(d.pm),
             [i.plugin_name for i in d.pm.hook.prep_stage2.get_hookimpls()])

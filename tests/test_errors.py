@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hkk import Engine, HookError, Pending, RuleViolation, hookimpl
-from hkk.errors import Interrupted
-from hkk.runner import run_step
+from hkk._errors import Interrupted
+from hkk._runner import run_step
 
 from helpers import cid, creature, game_with, item_plugin, run_until, step_named
 
@@ -164,7 +164,7 @@ def test_lethal_returning_the_wrong_type_is_named():
     with pytest.raises(HookError) as info:
         game.check_hp("29.4.10")
     assert (info.value.hook, info.value.set_code) == ("lethal", "rossz")
-    assert "expected a list of (Permanent, hkk.pending.Lethal) pairs" in str(info.value)
+    assert "expected a list of (Permanent, hkk.Lethal) pairs" in str(info.value)
 
 
 def test_custom_effects_returning_the_wrong_type_is_named():
@@ -180,7 +180,7 @@ def test_custom_effects_returning_the_wrong_type_is_named():
 
 
 def _pm_with(plugin):
-    from hkk.plugin import make_plugin_manager
+    from hkk._plugin import make_plugin_manager
 
     pm = make_plugin_manager()
     pm.register(plugin, name="hkk.sets.rossz")

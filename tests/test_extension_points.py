@@ -5,8 +5,8 @@ they rely on."""
 from __future__ import annotations
 
 from hkk import hookimpl
-from hkk.pending import Lethal
-from hkk.runner import play_turn, run_step
+from hkk._pending import Lethal
+from hkk._runner import play_turn, run_step
 
 from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until, step_named
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from hkk import RandomAgent, RuleViolation, ScriptedAgent
-from hkk.errors import GameOver
-from hkk.runner import play_game, play_turn, run_step, start_turn
+from hkk._errors import GameOver
+from hkk._runner import play_game, play_turn, run_step, start_turn
 
 from helpers import (
     Passer,

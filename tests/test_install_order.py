@@ -7,9 +7,9 @@ import importlib_metadata
 import pytest
 
 from hkk import Engine
-from hkk.plugin import make_plugin_manager
-from hkk.rules import BUILTIN_RULES
-from hkk.sets import discover
+from hkk._plugin import make_plugin_manager
+from hkk._rules import BUILTIN_RULES
+from hkk._sets import discover
 
 DECKS = ["mereg:mocsar", "alap:tuz"]
 

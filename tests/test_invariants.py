@@ -1,4 +1,4 @@
-"""hkk.invariants: the states no game may be in, which ``hkk verify`` checks in every game it
+"""hkk._invariants: the states no game may be in, which ``hkk verify`` checks in every game it
 plays; and a seeded fuzz of every deck pairing of the installed sets with all of them checked."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import itertools
 import pytest
 
 from hkk import Engine
-from hkk.errors import InvariantViolation
-from hkk.invariants import check_finished, check_settled, watch
-from hkk.runner import play_game
+from hkk._errors import InvariantViolation
+from hkk._invariants import check_finished, check_settled, watch
+from hkk._runner import play_game
 from hkk.verify import play_checked
 
 from helpers import cid, creature, game_with, run_until

@@ -111,12 +111,12 @@ def test_sets_and_plugins_use_only_the_public_api():
 
 def test_the_import_check_sees_private_imports(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text("import hkk\nfrom hkk import Game, testing, pending\n"
-                      "from hkk.state import Permanent\nimport hkk.runner as r\n"
+    sample.write_text("import hkk\nfrom hkk import Game, testing, _pending\n"
+                      "from hkk._state import Permanent\nimport hkk._runner as r\n"
                       "from hkk.testing import Turn\n")
     assert list(_hkk_imports(sample)) == [(1, "hkk"), (2, "hkk"), (2, "hkk.testing"),
-                                          (2, "hkk.pending"), (3, "hkk.state"),
-                                          (4, "hkk.runner"), (5, "hkk.testing")]
+                                          (2, "hkk._pending"), (3, "hkk._state"),
+                                          (4, "hkk._runner"), (5, "hkk.testing")]
 
 
 def test_set_up_by_hand_is_the_supported_way_to_skip_setup():
@@ -148,3 +148,20 @@ def test_item_kinds_are_an_enum_that_reads_and_logs_as_its_value():
     # events hold plain data: a kind is logged, printed and compared as its value
     assert json.dumps({"item_kind": hkk.RULE}) == '{"item_kind": "rule"}'
     assert f"{hkk.ACTION}" == str(hkk.ACTION) == "action" == hkk.ACTION
+
+
+def test_implementation_modules_are_private():
+    """Only ``hkk``, ``hkk.testing``, ``hkk.verify`` and ``hkk.cli`` (the console script) have
+    public names; every other module of hkk starts with ``_`` or lives in a package that does
+    (issue 9).  ``hkk.templates`` is package data, not code."""
+    package = ROOT / "core" / "hkk"
+    modules = set()
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package).with_suffix("").parts
+        if parts[0] != "templates":
+            modules.add(".".join(("hkk",) + parts).removesuffix(".__init__"))
+    assert {"hkk", "hkk._game", "hkk._rules", "hkk._rules.combat"} <= modules
+    public = {"hkk", "hkk.testing", "hkk.verify", "hkk.cli"}
+    exposed = sorted(name for name in modules - public
+                     if not any(part.startswith("_") for part in name.split(".")[1:]))
+    assert not exposed, f"public implementation modules (rename them with a leading _): {exposed}"

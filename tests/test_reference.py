@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hkk import hookspecs, pending
+from hkk import _hookspecs as hookspecs
+from hkk import _pending as pending
+from hkk._phases import DEFAULT_TURN, Mode
+from hkk._reference import REGENERATE, SECTIONS, constant_docs, hook_specs, markdown
 from hkk.cli import main
-from hkk.phases import DEFAULT_TURN, Mode
-from hkk.reference import REGENERATE, SECTIONS, constant_docs, hook_specs, markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "REFERENCE.md"
@@ -53,7 +54,7 @@ SPECS = hook_specs()
 
 
 def test_every_hook_of_the_plugin_manager_is_in_the_reference():
-    from hkk.plugin import make_plugin_manager
+    from hkk._plugin import make_plugin_manager
 
     pm = make_plugin_manager()
     assert set(SPECS) == {name for name in vars(pm.hook) if not name.startswith("_")}
@@ -99,7 +100,7 @@ def test_item_kinds_are_documented():
 
 
 def test_doc_markdown_turns_fields_into_a_list():
-    from hkk.reference import doc_markdown
+    from hkk._reference import doc_markdown
 
     text = doc_markdown('''Head ``code``, see :class:`hkk.Game`.
 

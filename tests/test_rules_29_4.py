@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from hkk import RuleViolation, Rulings
-from hkk.cards.loader import parse_card_data
-from hkk.errors import CardDataError
-from hkk.pending import ACTIVATED, Pending
-from hkk.phases import DEFAULT_TURN
-from hkk.runner import play_turn, run_step
+from hkk._cards.loader import parse_card_data
+from hkk._errors import CardDataError
+from hkk._pending import ACTIVATED, Pending
+from hkk._phases import DEFAULT_TURN
+from hkk._runner import play_turn, run_step
 
 from helpers import (
     Passer,

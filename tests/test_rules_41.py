@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hkk.clock import GameClock
-from hkk.phases import DEFAULT_TURN
-from hkk.runner import play_turn, run_step, start_turn
+from hkk._clock import GameClock
+from hkk._phases import DEFAULT_TURN
+from hkk._runner import play_turn, run_step, start_turn
 
 from conftest import FakeTime
 from helpers import (
@@ -150,7 +150,7 @@ def test_41_2_every_automatic_end_of_turn_effect_is_carried_out_none_declined():
 
 
 def test_41_2_a_plugins_optional_item_cannot_be_declined_in_end_stage_2():
-    from hkk.pending import ACTIVATED, Usage
+    from hkk._pending import ACTIVATED, Usage
 
     tribute = item_plugin("end_stage2", lambda game: [
         item("tribute", lambda g: g.gain_vp(1, 1), controller=1, optional=True),
@@ -252,7 +252,7 @@ def test_41_4_no_trigger_from_the_expiry_and_end_stage_4_items_are_part_of_the_m
     def reader(game):
         def bind(g, it):
             seen.append(g.damage_value(g.creatures(0)[0]))
-        from hkk.pending import Pending
+        from hkk._pending import Pending
         return [Pending("reader", lambda g, it, b: None, bind=bind)]
     game = game_with([creature("c", 1, 3)], plugins=[item_plugin("end_stage4", reader)],
                      agents=[Passer(), Passer()])

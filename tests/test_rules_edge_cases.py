@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from hkk.cards.loader import parse_card_data
-from hkk.errors import CardDataError
-from hkk.pending import ACTION, Usage
-from hkk.runner import play_turn
+from hkk._cards.loader import parse_card_data
+from hkk._errors import CardDataError
+from hkk._pending import ACTION, Usage
+from hkk._runner import play_turn
 
 from helpers import Passer, Wants, cid, creature, game_with, item, item_plugin, run_until, scripted
 
@@ -87,7 +87,7 @@ def test_29_4_5_stage_1_carries_only_regeneration_modifiers():
 
 
 def test_29_4_7_plugin_activated_item_without_permission_is_not_offered_in_stage_3():
-    from hkk.pending import ACTIVATED
+    from hkk._pending import ACTIVATED
 
     offered = item_plugin("prep_stage3", lambda game: [item(
         "sneaky", lambda g: g.gain_vp(0, 5), controller=0, kind=ACTIVATED, optional=True)])
@@ -259,7 +259,7 @@ def test_41_3_only_what_was_damaged_during_this_turn_is_restored():
 
 @pytest.mark.parametrize("vp, used", [(0, False), (5, True)])
 def test_29_4_2_plugin_activated_items_in_a_moment_are_checked_and_paid_for(vp, used):
-    from hkk.pending import ACTIVATED, Price
+    from hkk._pending import ACTIVATED, Price
 
     costly = item_plugin("prep_stage2_start", lambda game: [item(
         "costly", lambda g: g.gain_components(0, 1), controller=0, kind=ACTIVATED,
@@ -275,7 +275,7 @@ def test_29_4_2_plugin_activated_items_in_a_moment_are_checked_and_paid_for(vp, 
 @pytest.mark.parametrize("answers, used", [(["use"], ["first"]), (["decline"], ["second"])])
 def test_29_4_2_what_a_player_pays_for_at_one_moment_must_be_affordable_together(answers, used):
     # Two 2-VP items at one moment and 3 VP (1 + 2 regenerated): he can pay for one, not both.
-    from hkk.pending import ACTIVATED, Price
+    from hkk._pending import ACTIVATED, Price
 
     def costly(label):
         return item(label, lambda g: g.gain_components(0, 1), controller=0, kind=ACTIVATED,
@@ -298,7 +298,7 @@ def test_29_4_2_what_a_player_pays_for_at_one_moment_must_be_affordable_together
 
 def test_29_4_2_components_paid_at_one_moment_must_be_affordable_together():
     # Two items costing 2 components each, 3 components: the second no longer fits.
-    from hkk.pending import ACTIVATED, Price
+    from hkk._pending import ACTIVATED, Price
 
     plugin = item_plugin("prep_stage2_start", lambda game: [item(
         label, lambda g: g.gain_vp(0, 1), controller=0, kind=ACTIVATED,
@@ -314,7 +314,7 @@ def test_29_4_2_components_paid_at_one_moment_must_be_affordable_together():
 
 
 def test_29_4_2_one_permanent_cannot_be_sacrificed_twice_at_one_moment():
-    from hkk.pending import ACTIVATED, Price
+    from hkk._pending import ACTIVATED, Price
 
     altar = {}
     plugin = item_plugin("prep_stage2_start", lambda game: [item(
@@ -333,7 +333,7 @@ def test_29_4_2_one_permanent_cannot_be_sacrificed_twice_at_one_moment():
 
 
 def test_29_4_7_an_activated_item_without_permission_is_not_used_at_the_stage_2_moment():
-    from hkk.pending import ACTIVATED
+    from hkk._pending import ACTIVATED
 
     plugin = item_plugin("prep_stage2_start", lambda game: [
         item("allowed", lambda g: g.gain_components(0, 1), controller=0, kind=ACTIVATED,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from hkk import RuleViolation, ScriptedAgent
-from hkk.clock import GameClock
-from hkk.hookspecs import hookimpl
-from hkk.pending import ACTIVATED, Pending
-from hkk.runner import play_turn, run_step, start_turn
+from hkk._clock import GameClock
+from hkk._hookspecs import hookimpl
+from hkk._pending import ACTIVATED, Pending
+from hkk._runner import play_turn, run_step, start_turn
 
 from conftest import FakeTime
 from helpers import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hkk import Engine, Rulings, hookimpl
-from hkk.pending import Pending
-from hkk.runner import play_game, play_turn, run_step, start_turn
+from hkk._pending import Pending
+from hkk._runner import play_game, play_turn, run_step, start_turn
 
 from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hkk import Engine, GameClock, RandomAgent, Rulings, ScriptedAgent
-from hkk.game import ExtractionOffer
-from hkk.runner import advance, play_game
-from hkk.saving import SaveError, load_game, save_game
+from hkk._game import ExtractionOffer
+from hkk._runner import advance, play_game
+from hkk._saving import SaveError, load_game, save_game
 
 PAIRS = [("alap:tuz", "alap:viz"), ("alap:viz", "mereg:mocsar"), ("mereg:mocsar", "alap:tuz")]
 
@@ -130,7 +130,7 @@ def test_a_random_agent_with_its_own_rng_resumes_with_its_state():
 def test_an_agent_that_is_not_built_in_must_be_passed():
     game = to_cut(PAIRS[0], 1, 20, agents=(ScriptedAgent(), ScriptedAgent()))
     data = save_game(game)
-    with pytest.raises(SaveError, match="player 1's agent was a hkk.agents.ScriptedAgent"):
+    with pytest.raises(SaveError, match="player 1's agent was a hkk._agents.ScriptedAgent"):
         load_game(LOADER, data)
     assert load_game(LOADER, data, agents=(ScriptedAgent(), ScriptedAgent())).turn == game.turn
 

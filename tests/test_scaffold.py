@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from hkk.cards.loader import load_set_cards, load_set_decks
-from hkk.scaffold import ScaffoldError, create, placeholders
-from hkk.sets.manifest import parse_manifest
+from hkk._cards.loader import load_set_cards, load_set_decks
+from hkk._scaffold import ScaffoldError, create, placeholders
+from hkk._sets.manifest import parse_manifest
 
 
 def test_the_project_has_every_part(tmp_path):

@@ -22,13 +22,13 @@ import pytest
 
 import hkk
 from hkk import Engine, FirstLegalAgent
-from hkk.cards.interpret import EffectContext
-from hkk.cards.loader import load_set_cards, load_set_decks
-from hkk.cards.model import ActivatedAbility, AutomaticAbility, StaticAbility
-from hkk.phases import CARD_TIMINGS, DEFAULT_TURN
-from hkk.runner import Turn, after_resolution, run_step, start_turn
-from hkk.sets.manifest import parse_manifest
-from hkk.state import Permanent
+from hkk._cards.interpret import EffectContext
+from hkk._cards.loader import load_set_cards, load_set_decks
+from hkk._cards.model import ActivatedAbility, AutomaticAbility, StaticAbility
+from hkk._phases import CARD_TIMINGS, DEFAULT_TURN
+from hkk._runner import Turn, after_resolution, run_step, start_turn
+from hkk._sets.manifest import parse_manifest
+from hkk._state import Permanent
 
 from helpers import Passer, item, item_plugin  # noqa: E402
 
@@ -110,7 +110,7 @@ def test_alap_is_data_only() -> None:
 
 
 def test_mereg_offers_its_rule_and_effect_as_hooks() -> None:
-    pm = hkk.plugin.make_plugin_manager()
+    pm = hkk._plugin.make_plugin_manager()
     pm.register(mereg, name="hkk.sets.mereg")
     pm.check_pending()
     for hook in (pm.hook.prep_stage2, pm.hook.lethal):

@@ -12,10 +12,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hkk.cards.interpret import ability_item
-from hkk.cards.model import AutomaticAbility
-from hkk.pending import Pending
-from hkk.runner import run_step, start_turn
+from hkk._cards.interpret import ability_item
+from hkk._cards.model import AutomaticAbility
+from hkk._pending import Pending
+from hkk._runner import run_step, start_turn
 
 from helpers import Passer, creature, game_with, item_plugin, run_until, step_named
 from strategies import scenarios

@@ -338,7 +338,7 @@ def test_a_game_that_cannot_be_interrupted_ends_the_process_saying_where():
 
     script = textwrap.dedent('''
         import threading
-        from hkk.limits import time_limit
+        from hkk._limits import time_limit
 
         def game():
             with time_limit(0.2, lambda: "seed 9, turn 4, main_phase", grace=0.1):
@@ -360,7 +360,7 @@ def test_the_time_limit_leaves_an_alarm_armed_before_it_running():
     theirs."""
     import signal
 
-    from hkk.limits import time_limit
+    from hkk._limits import time_limit
 
     handler = signal.signal(signal.SIGALRM, lambda *a: None)
     try:

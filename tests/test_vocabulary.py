@@ -1,4 +1,4 @@
-"""The registry of event and decision kinds (``hkk.vocabulary``) says what the engine does.
+"""The registry of event and decision kinds (``hkk._vocabulary``) says what the engine does.
 
 Seeded games of every deck pairing of the shipped sets, plus a small scenario for each kind
 ordinary games do not emit, must emit only registered kinds and fields, every field registered
@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from hkk import Engine, RandomAgent
-from hkk.pending import ACTIVATED, Price
-from hkk.vocabulary import DECISIONS, EVENTS, decision_problems, event_problems, label_pattern
+from hkk._pending import ACTIVATED, Price
+from hkk._vocabulary import DECISIONS, EVENTS, decision_problems, event_problems, label_pattern
 
 from helpers import Passer, game_with, item, item_plugin, run_until
 
@@ -171,9 +171,9 @@ def test_every_optional_field_is_emitted_somewhere(seeded):
 
 def test_problems_name_an_unknown_kind_an_unknown_field_and_a_missing_field():
     assert event_problems("exploded", {}) == [
-        "event kind 'exploded' is not in hkk.vocabulary.EVENTS"]
+        "event kind 'exploded' is not in hkk._vocabulary.EVENTS"]
     assert event_problems("step_ended", {"hook": "x", "extra": 1}) == [
-        "event 'step_ended' carries field 'extra', not registered in hkk.vocabulary"]
+        "event 'step_ended' carries field 'extra', not registered in hkk._vocabulary"]
     assert event_problems("passed", {"player": 0}) == [
         "event 'passed' lacks field 'rule', registered as always present"]
     assert event_problems("passed", {"player": 0, "rule": "4.11.7"}) == []  # forced: optional
@@ -188,4 +188,4 @@ def test_label_shapes_match_whole_labels_with_any_variable_part():
     assert decision_problems("block", ["duck"]) == [
         "block decision: option 'duck' matches no registered label shape"]
     assert decision_problems("bribe", []) == [
-        "decision kind 'bribe' is not in hkk.vocabulary.DECISIONS"]
+        "decision kind 'bribe' is not in hkk._vocabulary.DECISIONS"]

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent / "src"))
 def hkk_engine():
     import hkk_set_sarkany
     from hkk import Engine
-    from hkk.cards.loader import parse_card_file
+    from hkk._cards.loader import parse_card_file
 
     engine = Engine.installed(allow=["alap"])
     engine.pm.register(hkk_set_sarkany, name="hkk.sets.sarkany")

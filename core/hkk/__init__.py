@@ -12,13 +12,12 @@ For set authors: ``hookimpl``, ``Pending`` and its kinds (the enum ``ItemKind``:
 agents, ``advance``, ``save_game`` and ``load_game``.
 """
 
-from hkk._version import __version__
-from hkk.agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
-from hkk.cards.interpret import EffectContext
-from hkk.clock import GameClock
-from hkk.effects import Duration
-from hkk.engine import Engine
-from hkk.errors import (
+from hkk._agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
+from hkk._cards.interpret import EffectContext
+from hkk._clock import GameClock
+from hkk._effects import Duration
+from hkk._engine import Engine
+from hkk._errors import (
                         CardDataError,
                         ConfigError,
                         GameOver,
@@ -32,10 +31,10 @@ from hkk.errors import (
                         SetError,
                         StepLoopError,
 )
-from hkk.events import Event, EventLog
-from hkk.game import Game
-from hkk.hookspecs import hookimpl
-from hkk.pending import (
+from hkk._events import Event, EventLog
+from hkk._game import Game
+from hkk._hookspecs import hookimpl
+from hkk._pending import (
                         ACTION,
                         ACTIVATED,
                         AUTOMATIC,
@@ -47,12 +46,13 @@ from hkk.pending import (
                         Price,
                         Usage,
 )
-from hkk.phases import DEFAULT_TURN, Mode, Step
-from hkk.plugin import HOOK_API_VERSION
-from hkk.rulings import Rulings
-from hkk.runner import advance
-from hkk.saving import SaveError, load_game, save_game
-from hkk.state import BUILDINGS, GUARD_POST, RESERVE, Permanent, Player
+from hkk._phases import DEFAULT_TURN, Mode, Step
+from hkk._plugin import HOOK_API_VERSION
+from hkk._rulings import Rulings
+from hkk._runner import advance
+from hkk._saving import SaveError, load_game, save_game
+from hkk._state import BUILDINGS, GUARD_POST, RESERVE, Permanent, Player
+from hkk._version import __version__
 
 __all__ = [
     "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "ConfigError",

@@ -23,10 +23,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from hkk.errors import ConfigError, GameTimeout, HkkError, SetError, step_name
-from hkk.limits import DEFAULT_GAME_TIMEOUT
-from hkk.reference import SECTIONS as REFERENCE_SECTIONS
-from hkk.render import escape
+from hkk._errors import ConfigError, GameTimeout, HkkError, SetError, step_name
+from hkk._limits import DEFAULT_GAME_TIMEOUT
+from hkk._reference import SECTIONS as REFERENCE_SECTIONS
+from hkk._render import escape
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -103,8 +103,8 @@ class _Main(click.Group):
 
 
 def _discover(allow: Sequence[str] | None = None) -> Any:
-    from hkk.plugin import make_plugin_manager
-    from hkk.sets.discovery import discover
+    from hkk._plugin import make_plugin_manager
+    from hkk._sets.discovery import discover
 
     return discover(allow=allow, pm=make_plugin_manager())
 
@@ -153,7 +153,7 @@ def set_rows(found: Any) -> list[dict[str, Any]]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def sets_command(as_json: bool) -> None:
     """List the installed card sets and their status."""
-    from hkk.plugin import HOOK_API_VERSION
+    from hkk._plugin import HOOK_API_VERSION
 
     rows = set_rows(_discover())
     if as_json:
@@ -188,7 +188,7 @@ def sets_command(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the card definitions as JSON.")
 def cards_command(set_code: str | None, as_json: bool) -> None:
     """Show the cards with their stats and abilities."""
-    from hkk.render import card_lines
+    from hkk._render import card_lines
 
     found = _discover()
     _warn_failures(found)
@@ -237,10 +237,10 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
                  json_file: str | None, save_file: str | None, max_turns: int | None,
                  brief: bool, quiet: bool, game_timeout: float) -> None:
     """Play a whole game between two random agents, printed turn by turn."""
-    from hkk.engine import Engine
-    from hkk.limits import time_limit
-    from hkk.render import EventRenderer
-    from hkk.runner import play_game
+    from hkk._engine import Engine
+    from hkk._limits import time_limit
+    from hkk._render import EventRenderer
+    from hkk._runner import play_game
     from hkk.verify import play_command as play_command_line
     from hkk.verify import resolve_deck_spec
 
@@ -251,7 +251,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         if unknown:
             raise click.BadParameter(f"no loaded set {', '.join(unknown)}; loaded: "
                                      f"{sorted(everything.sets)}", param_hint="--set")
-        from hkk.sets.discovery import dependency_closure
+        from hkk._sets.discovery import dependency_closure
 
         allow = dependency_closure(set_codes, everything.sets)
     found = _discover(allow)
@@ -298,7 +298,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         else:
             Path(json_file).write_text(text + "\n", encoding="utf-8")
     if save_file and error is None:  # a game stopped by an error is inside a step
-        from hkk.saving import save_game
+        from hkk._saving import save_game
 
         Path(save_file).write_text(json.dumps(save_game(game), ensure_ascii=False) + "\n",
                                    encoding="utf-8")
@@ -324,9 +324,9 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
 def replay_command(file: str, force: bool) -> None:
     """Play a game saved by 'hkk play --save FILE' again with its recorded decisions and check
     every event.  Exit code 1 at the first event that differs."""
-    from hkk.engine import Engine
-    from hkk.replay import replay
-    from hkk.saving import SaveError, parse_save, version_mismatches
+    from hkk._engine import Engine
+    from hkk._replay import replay
+    from hkk._saving import SaveError, parse_save, version_mismatches
 
     err = _err()
     try:
@@ -381,7 +381,7 @@ def _event_text(event: Any, none: str) -> str:
 def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
                    as_json: bool, junit_xml: str | None, game_timeout: float) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
-    from hkk.render import verify_lines
+    from hkk._render import verify_lines
     from hkk.verify import verify
 
     _check_installed(codes)
@@ -419,7 +419,7 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
 
 def _check_installed(codes: Sequence[str]) -> None:
     """An unknown code is a usage error (a typo), unlike a set that is installed but broken."""
-    from hkk.sets.discovery import find_sets
+    from hkk._sets.discovery import find_sets
 
     invalid: list[SetError] = []
     installed = {c.code for c in find_sets(failures=invalid)}  # imports nothing
@@ -439,7 +439,7 @@ def _check_installed(codes: Sequence[str]) -> None:
               help="Print the Markdown source (docs/REFERENCE.md is the whole page).")
 def reference_command(section: str | None, as_markdown: bool) -> None:
     """The set authors' reference: reading the game, hooks, Pending items, events, decisions."""
-    from hkk.reference import markdown
+    from hkk._reference import markdown
 
     text = markdown(section)
     if as_markdown:
@@ -457,7 +457,7 @@ def reference_command(section: str | None, as_markdown: bool) -> None:
               help="Write to FILE instead of stdout.")
 def schema_command(output: str | None) -> None:
     """Print the JSON Schema of card files (for editors)."""
-    from hkk.cards.loader import card_file_schema
+    from hkk._cards.loader import card_file_schema
 
     text = json.dumps(card_file_schema(), ensure_ascii=False, indent=2)
     if output:
@@ -473,7 +473,7 @@ def schema_command(output: str | None) -> None:
               show_default=True, help="Where to create the project folder hkk-set-NAME.")
 def new_set_command(name: str, directory: str) -> None:
     """Create a new card set project NAME (the set code, e.g. 'sarkany')."""
-    from hkk.scaffold import ScaffoldError, create
+    from hkk._scaffold import ScaffoldError, create
 
     try:
         project = create(name, Path(directory))

@@ -32,13 +32,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hkk.engine import Engine
-from hkk.game import Game
-from hkk.plugin import make_plugin_manager
-from hkk.render import EventRenderer, plain, verify_lines
-from hkk.runner import Turn, advance, play_game
-from hkk.sets.discovery import Discovery, discover
-from hkk.state import BUILDINGS, GUARD_POST, RESERVE
+from hkk._engine import Engine
+from hkk._game import Game
+from hkk._plugin import make_plugin_manager
+from hkk._render import EventRenderer, plain, verify_lines
+from hkk._runner import Turn, advance, play_game
+from hkk._sets.discovery import Discovery, discover
+from hkk._state import BUILDINGS, GUARD_POST, RESERVE
 from hkk.verify import verify
 
 __all__ = ["BUILDINGS", "EventRenderer", "GUARD_POST", "NUMBERS", "PassingAgent", "RESERVE",

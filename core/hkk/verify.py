@@ -5,7 +5,7 @@ What it checks, in order:
 
 1. **discovery** - every installed set is found, imported, its ``set.toml`` and cards validate,
    its hook names exist, no card id is claimed twice, its ``requires`` admits this engine's hook
-   API and the sets it ``depends`` on load (all of this is :func:`hkk.sets.discover`; any set
+   API and the sets it ``depends`` on load (all of this is :func:`hkk._sets.discover`; any set
    failure fails verification, as strict mode would);
 2. **packaging** - the set's distribution requires ``hkk`` with a specifier the installed engine
    satisfies, and requires the distributions of the sets it depends on (warning);
@@ -14,7 +14,7 @@ What it checks, in order:
 4. **games** - N seeded games between two random agents for each set alone (with the sets it
    depends on) and for all installed sets together; anything a game raises fails it (a set's
    ``sys.exit()`` too), as does a game that runs past ``game_timeout`` seconds
-   (:mod:`hkk.limits`) or breaks an invariant (:mod:`hkk.invariants`: a settled board after
+   (:mod:`hkk._limits`) or breaks an invariant (:mod:`hkk._invariants`: a settled board after
    every Ép check, no negative VP or components, every card in one zone, every started effect
    ended or in force, one game end); a KeyboardInterrupt stops the run with a failure naming
    the game (the partial report rides on the exception as ``report``);
@@ -40,8 +40,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hkk.engine import Engine
-from hkk.errors import (
+from hkk._engine import Engine
+from hkk._errors import (
     GameTimeout,
     HkkError,
     HookError,
@@ -51,11 +51,11 @@ from hkk.errors import (
     plugin_set,
     step_name,
 )
-from hkk.invariants import check_finished, watch
-from hkk.limits import DEFAULT_GAME_TIMEOUT, time_limit
-from hkk.plugin import make_plugin_manager
-from hkk.runner import play_game
-from hkk.sets.discovery import dependency_closure, discover
+from hkk._invariants import check_finished, watch
+from hkk._limits import DEFAULT_GAME_TIMEOUT, time_limit
+from hkk._plugin import make_plugin_manager
+from hkk._runner import play_game
+from hkk._sets.discovery import dependency_closure, discover
 
 __all__ = [
     "MIX_COPIES",
@@ -425,7 +425,7 @@ def _new_coverage(s: Any) -> Coverage:
 
 def _probe_hooks(engine: Any, coverage: dict[str, Coverage]) -> None:
     """Count the calls of the sets' hook implementations in this engine's games: an observer of
-    :mod:`hkk.hookcall`, so nothing of the set or of pluggy is touched."""
+    :mod:`hkk._hookcall`, so nothing of the set or of pluggy is touched."""
     def observe(hook_name: str, plugin_name: str, result: Any) -> None:
         code = plugin_set(plugin_name)
         cov = coverage.get(code) if code is not None else None
@@ -507,8 +507,8 @@ def _play_run(report: VerifyReport, run: _Run, everything: list[str], *, games: 
 def play_checked(engine: Any, decks: list[list[str]], seed: int, max_turns: int | None,
               timeout: float | None = None, describe: str = ""
               ) -> tuple[Any, BaseException | None]:
-    """Play one game as ``hkk verify`` does - invariants watched (:mod:`hkk.invariants`), within
-    ``timeout`` seconds (:mod:`hkk.limits`) - and return the game and what it raised (None: it
+    """Play one game as ``hkk verify`` does - invariants watched (:mod:`hkk._invariants`), within
+    ``timeout`` seconds (:mod:`hkk._limits`) - and return the game and what it raised (None: it
     passed).  A KeyboardInterrupt propagates, with ``game`` on it."""
     game = None
 

@@ -1,0 +1,86 @@
+"""The agents that answer decisions (:mod:`hkk._decisions`): seeded random, scripted (for
+tests), first legal option.  ``Option``, ``Decision`` and ``Agent`` are re-exported here."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from hkk._decisions import Agent, Decision, Option
+from hkk._errors import IllegalDecision
+
+__all__ = ["Agent", "Decision", "FirstLegalAgent", "Option", "RandomAgent", "ScriptedAgent"]
+
+if TYPE_CHECKING:
+    from hkk._game import Game
+
+
+class FirstLegalAgent:
+    """Always takes the first option offered."""
+
+    def choose(self, game: Game, decision: Decision) -> Option:
+        return decision.options[0]
+
+
+class RandomAgent:
+    """Chooses uniformly at random; without its own seed it uses the game's RNG, so the game's
+    seed alone makes the game reproducible.  ``pass_weight`` lowers how often it passes so that
+    random games get somewhere."""
+
+    def __init__(self, seed: int | None = None, pass_bias: float = 0.25) -> None:
+        self._rng = random.Random(seed) if seed is not None else None
+        self.pass_bias = pass_bias
+
+    def rng_state(self) -> Any:
+        """Its own RNG's state (None: it draws from the game's RNG, which a save holds)."""
+        return self._rng.getstate() if self._rng is not None else None
+
+    def set_rng_state(self, state: Any) -> None:
+        self._rng = random.Random()
+        self._rng.setstate(state)
+
+    def choose(self, game: Game, decision: Decision) -> Option:
+        rng = self._rng or game.rng
+        options: Sequence[Option] = decision.options
+        if decision.kind == "action" and len(options) > 1:
+            others = [o for o in options if not o.label.startswith("pass")]
+            if len(others) < len(options) and rng.random() >= self.pass_bias:
+                options = others or options
+        return options[rng.randrange(len(options))]
+
+
+Step = str | int | Callable[[Decision], Option | None]
+
+
+class ScriptedAgent:
+    """Answers from a script, in order; each entry is an option label, an option index or a
+    function of the decision.  A decision whose kind is in ``only`` consumes the script;
+    everything else - and everything once the script is used up - goes to ``fallback``.
+    A script entry that names no legal option is an error: the test is wrong, not the game."""
+
+    def __init__(self, script: Iterable[Step] = (), fallback: Agent | None = None,
+                 only: Iterable[str] | None = None) -> None:
+        self.script = list(script)
+        self.fallback = fallback or FirstLegalAgent()
+        self.only = set(only) if only is not None else None
+        self.seen: list[Decision] = []
+
+    def choose(self, game: Game, decision: Decision) -> Option:
+        self.seen.append(decision)
+        if not self.script or (self.only is not None and decision.kind not in self.only):
+            return self.fallback.choose(game, decision)
+        entry = self.script.pop(0)
+        if callable(entry):
+            chosen = entry(decision)
+            if chosen is None:
+                return self.fallback.choose(game, decision)
+            return chosen
+        if isinstance(entry, int):
+            return decision.options[entry]
+        for option in decision.options:
+            if option.label == entry:
+                return option
+        raise IllegalDecision(
+            f"script says {entry!r} but the {decision.kind} decision of player "
+            f"{decision.player} offers {decision.labels()}")

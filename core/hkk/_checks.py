@@ -1,0 +1,67 @@
+"""Checks: the Ép check (29.4.10; [D] after every action and effect elsewhere), the ``lethal``
+hook it asks, and the players' loss (K 3.12)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+from hkk._changes import destroy, end_game
+from hkk._characteristics import hp
+from hkk._hookcall import call, expect_lethal, implementations
+from hkk._state import Permanent
+
+if TYPE_CHECKING:
+    from hkk._game import Game
+
+__all__ = ["check_hp", "check_players", "lethal"]
+
+
+def check_hp(game: Game, rule: str, *, components: bool = True) -> list[Permanent]:
+    """Every permanent at 0 Ép (Sp) or below goes to the graveyard, and every one a
+    ``lethal`` hook names: all found first, then all destroyed, one round.  A death can take
+    a static bonus away from others (e.g. "+1 Ép to your creatures"), so the check repeats
+    until a round finds nobody: the board is settled when it ends (D-settled-check).  Each
+    further round is logged as an ``hp_check`` with its ``round``."""
+    asks_lethal = bool(implementations(game, "lethal"))
+    died: list[Permanent] = []
+    for round_ in itertools.count(1):
+        dead = [p for p in game.permanents.values() if hp(p) <= 0]
+        doomed = lethal(game, dead) if asks_lethal else []
+        if not (dead or doomed):
+            if round_ == 1:  # the common case: one empty check
+                game.emit("hp_check", rule=rule, dead=[])
+            break
+        uids = [p.uid for p in dead] + [p.uid for p, _ in doomed]
+        if round_ == 1:
+            game.emit("hp_check", rule=rule, dead=uids)
+        else:
+            game.emit("hp_check", rule=rule, dead=uids, round=round_)
+        for perm in dead:
+            destroy(game, perm, "hp", rule=rule, components=components)
+        for perm, why in doomed:
+            destroy(game, perm, why.cause, rule=why.rule,
+                    components=components and why.components)
+        died += dead
+        died += [p for p, _ in doomed]
+    check_players(game)
+    return died
+
+
+def lethal(game: Game, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
+    """The permanents the ``lethal`` hook names (D-lethal), besides those already ``dead``,
+    each with its reason; in timestamp order."""
+    doomed: dict[int, tuple[Permanent, Any]] = {}
+    for named in call("lethal", implementations(game, "lethal"), {"game": game}, expect_lethal,
+                      game.hook_observers, game=game):
+        for perm, why in named:
+            if perm.uid in game.permanents and perm not in dead:
+                doomed.setdefault(perm.uid, (perm, why))
+    return [doomed[uid] for uid in sorted(doomed)]  # stable: by timestamp
+
+
+def check_players(game: Game) -> None:
+    """K 3.12: a player at 0 Ép or below loses; both at once: a draw (D-both-lose)."""
+    losers = [p.index for p in game.players if p.hp <= 0]
+    if losers and not game.over:
+        end_game(game, None if len(losers) == 2 else game.opponent(losers[0]), "hp", rule="3.12")

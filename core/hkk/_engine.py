@@ -1,0 +1,115 @@
+"""The engine: a plugin manager with the built-in rules and the card sets, the cards they define
+and the turn's steps.  Games are made from it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
+
+import pluggy
+
+from hkk._agents import Agent, RandomAgent
+from hkk._cards.interpret import ability_item
+from hkk._errors import HkkError
+from hkk._game import Game
+from hkk._hookcall import HookObserver, call, expect_dict
+from hkk._phases import DEFAULT_TURN, Step
+from hkk._plugin import make_plugin_manager
+from hkk._rules import BUILTIN_RULES
+from hkk._rulings import DEFAULT_RULINGS, Rulings
+from hkk._runner import play_game
+from hkk._saving import reduce_game, save_game
+from hkk._sets.discovery import discover
+
+
+class Engine:
+    """Cards, plugins, decks, the turn and the rulings: makes and plays games
+    (``Engine.installed()`` loads every installed set)."""
+
+    def __init__(self, cards: Mapping[str, Any] | Iterable[Any] = (), *,
+                 plugins: Iterable[Any] = (), decks: Mapping[str, Any] | None = None,
+                 rules: Mapping[str, Callable[[], Any]] | None = None,
+                 turn: Sequence[Step] = DEFAULT_TURN, rulings: Rulings = DEFAULT_RULINGS,
+                 pm: pluggy.PluginManager | None = None, discovery: Any = None) -> None:
+        self.pm = pm or make_plugin_manager()
+        for name, factory in (BUILTIN_RULES if rules is None else rules).items():
+            if self.pm.get_plugin(name) is None:
+                self.pm.register(factory(), name=name)
+        for plugin in plugins:
+            self.pm.register(plugin)
+        if isinstance(cards, Mapping):
+            self.cards: dict[str, Any] = dict(cards)
+        else:  # card definitions, each knowing its id
+            self.cards = {card.id: card for card in cast(Iterable[Any], cards)}
+        self.decks: dict[str, Any] = dict(decks or {})
+        self.turn = tuple(turn)
+        self.rulings = rulings
+        self.discovery = discovery
+        #: Told of every hook implementation's result, in every game of this engine
+        #: (:mod:`hkk._hookcall`): ``fn(hook_name, plugin_name, result)``.
+        self.hook_observers: list[HookObserver] = []
+
+    # What a game needs from the layers above it, handed in so that the game imports neither
+    # the card interpreter nor the runner nor saving (design: "Layers inside the engine").
+    #: A card ability's pending item, made when its card enters play (hkk._cards.interpret).
+    ability_item = staticmethod(ability_item)
+    #: ``game.play()``, ``game.save()`` and pickling.
+    play_game = staticmethod(play_game)
+    save_game = staticmethod(save_game)
+    reduce_game = staticmethod(reduce_game)
+
+    @classmethod
+    def installed(cls, *, allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
+                  strict: bool = False, **kwargs: Any) -> Engine:
+        """An engine with every installed card set that loads (see :mod:`hkk._sets`)."""
+        pm = make_plugin_manager()
+        found = discover(pm=pm, allow=allow, deny=deny, strict=strict)
+        return cls(found.cards, decks=found.decks, pm=pm, discovery=found, **kwargs)
+
+    def custom_effects(self) -> dict[str, Callable[..., Any]]:
+        """Named Python effects offered by plugins; two plugins offering one name is an error."""
+        found: dict[str, Callable[..., Any]] = {}
+        owners: dict[str, str] = {}
+        impls = self.pm.hook.custom_effects.get_hookimpls()
+        for plugin, offered in call("custom_effects", impls, {}, expect_dict,
+                                    self.hook_observers, with_plugins=True):
+            for name, function in offered.items():
+                if name in found:
+                    raise HkkError(f"custom effect {name!r} is offered by both "
+                                   f"{owners[name]} and {plugin}")
+                found[name] = function
+                owners[name] = plugin
+        return found
+
+    def deck(self, name: str) -> list[str]:
+        """Card ids of a named deck ("alap:tuz"), each as many times as it is in the deck."""
+        try:
+            deck = self.decks[name]
+        except KeyError:
+            raise HkkError(f"unknown deck {name!r}; known decks: {sorted(self.decks)}") from None
+        return [card_id for card_id, count in sorted(deck.cards.items()) for _ in range(count)]
+
+    def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
+                 agents: Sequence[Agent] | None = None, *, seed: int = 0,
+                 **kwargs: Any) -> Game:
+        if decks is None:
+            names = sorted(self.decks)
+            if len(names) < 2:
+                raise HkkError("no two decks to play with; name them or install a set")
+            decks = names[:2]
+        lists = [self.deck(d) if isinstance(d, str) else list(d) for d in decks]
+        for deck in lists:
+            unknown = sorted({c for c in deck if c not in self.cards})
+            if unknown:
+                raise HkkError(f"unknown cards in deck: {unknown}")
+        if agents is None:
+            agents = (RandomAgent(), RandomAgent())
+        return Game(self, lists, agents, seed=seed, **kwargs)
+
+    def play(self, decks: Sequence[str | Sequence[str]] | None = None,
+             agents: Sequence[Agent] | None = None, *, seed: int = 0,
+             max_turns: int | None = None, **kwargs: Any) -> Game:
+        """Play a whole game and return it (its ``log``, ``winner``…)."""
+        game = self.new_game(decks, agents, seed=seed, **kwargs)
+        play_game(game, max_turns=max_turns)
+        return game

@@ -1,0 +1,197 @@
+"""Exceptions raised by hkk.
+
+The hierarchy::
+
+    HkkError                      base of everything hkk raises on purpose
+    ├── RuleViolation             an action the rulebook forbids; names the rule point
+    ├── IllegalDecision           an agent answered with an option that was not offered
+    ├── ConfigError               hkk.toml / [tool.hkk] is unreadable or invalid; names the file
+    ├── SetError                  a card set could not be used; names set, distribution, stage
+    │   └── CardDataError         a card file is invalid; names set, file, card and field
+    ├── HookError                 code of a set raised inside a hook (any exception, SystemExit
+    │                             included) or returned the wrong type; names set, card, hook
+    ├── StepLoopError             a step never ended: an ability usable over and over for nothing
+    └── InvariantViolation        ``hkk verify`` found the game in an impossible state; names the
+                                  invariant, the turn and step (and the card where there is one)
+
+    Exception
+    └── GameOver                  control flow, not an error: a player lost (K 3.12) or the game
+                                  ended otherwise; the runner catches it at the step boundary
+
+    KeyboardInterrupt
+    └── Interrupted               Ctrl-C (or a set raising KeyboardInterrupt) while a set's code
+                                  ran: stops the program, naming where it was
+
+    BaseException
+    └── GameTimeout               a game ran past its time limit (``--game-timeout``); a
+                                  BaseException so that a set's ``except Exception`` cannot
+                                  swallow it
+
+Every error keeps the game state unchanged where it is raised before anything resolved
+(rule violations are checked before any mutation).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class HkkError(Exception):
+    """Base class of every error hkk raises on purpose."""
+
+
+class RuleViolation(HkkError):
+    """An action the rules forbid; ``rule`` is the Kódex point, e.g. ``"29.4.6"``."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(f"[{rule}] {message}")
+
+
+class IllegalDecision(HkkError):
+    """An agent chose something that was not among the legal options."""
+
+
+class ConfigError(HkkError):
+    """The configuration file (``hkk.toml`` or ``[tool.hkk]`` in ``pyproject.toml``) cannot be
+    read or is invalid; the message names the file and the key.  A usage error for the CLI."""
+
+
+class SetError(HkkError):
+    """A card set failed to load at some discovery stage."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        distribution: str | None = None,
+        version: str | None = None,
+        stage: str | None = None,
+    ) -> None:
+        self.code = code
+        self.distribution = distribution
+        self.version = version
+        self.stage = stage
+        self.reason = message
+        where = code or "?"
+        if distribution:
+            where += f" ({distribution} {version or ''}".rstrip() + ")"
+        prefix = f"set {where}"
+        if stage:
+            prefix += f", stage {stage}"
+        super().__init__(f"{prefix}: {message}")
+
+
+class CardDataError(SetError):
+    """Invalid card data. ``str()`` reads like
+    ``alap: cards/creatures.toml: cards[3].hp: Input should be greater than 0``."""
+
+    def __init__(self, message: str, *, code: str, file: str, card: str | None = None,
+                 field: str | None = None, stage: str | None = "validate") -> None:
+        self.file = file
+        self.card = card
+        self.field = field
+        HkkError.__init__(self, message)
+        self.code = code
+        self.distribution = None
+        self.version = None
+        self.stage = stage
+        self.reason = message
+
+
+class HookError(HkkError):
+    """An exception escaped from a set's code while a hook or card effect ran."""
+
+    def __init__(self, message: str, *, hook: str, set_code: str | None = None,
+                 card: str | None = None, ability: int | None = None,
+                 rule: str | None = None) -> None:
+        self.hook = hook
+        self.set_code = set_code
+        self.card = card
+        self.ability = ability
+        self.rule = rule
+        parts = [f"hook {hook}"]
+        if set_code:
+            parts.append(f"set {set_code}")
+        if card:
+            parts.append(f"card {card}" + (f" ability {ability}" if ability is not None else ""))
+        if rule:
+            parts.append(f"rule {rule}")
+        super().__init__(", ".join(parts) + f": {message}")
+
+
+class StepLoopError(HkkError):
+    """A step never ended: some ability can be used over and over for nothing."""
+
+
+class GameOver(Exception):
+    """Raised inside the runner when the game ends (a player at 0 Ép or below, K 3.12; an empty
+    deck, D-empty-deck).  Control flow, not an error: not an :class:`HkkError`, so handlers of
+    errors never swallow it; :func:`hkk.advance` catches it."""
+
+
+class InvariantViolation(HkkError):
+    """A game reached a state the rules cannot produce (checked by :mod:`hkk._invariants` when
+    ``hkk verify`` plays).  ``invariant`` names the check; ``card`` the card concerned, if any."""
+
+    def __init__(self, invariant: str, message: str, *, turn: int | None = None,
+                 step: str | None = None, card: str | None = None) -> None:
+        self.invariant = invariant
+        self.turn = turn
+        self.step = step
+        self.card = card
+        where = f" (turn {turn}, {step_name(turn, step)})" if turn is not None else ""
+        super().__init__(f"invariant {invariant}{where}: {message}")
+
+
+class Interrupted(KeyboardInterrupt):
+    """A KeyboardInterrupt (Ctrl-C, or a set's code raising it) that says where it happened:
+    which set was being imported, or which hook, set and card ran.  It still stops the program
+    (it is a KeyboardInterrupt); the commands print it and exit with 1."""
+
+    def __init__(self, message: str, *, set_code: str | None = None, hook: str | None = None,
+                 card: str | None = None) -> None:
+        self.set_code = set_code
+        self.hook = hook
+        self.card = card
+        super().__init__(message)
+
+    @classmethod
+    def during(cls, game: Any, hook: str, set_code: str | None,
+               card: str | None = None) -> Interrupted:
+        """The interruption of ``game`` while ``hook`` (of set ``set_code``) ran."""
+        where = [f"hook {hook}"] + ([f"set {set_code}"] if set_code else []) \
+            + ([f"card {card}"] if card else [])
+        return cls(f"interrupted in turn {game.turn} ({step_name(game.turn, game.log.step)}), "
+                   + ", ".join(where), set_code=set_code, hook=hook, card=card)
+
+
+#: Exceptions that pass through the wrapping of a set's code unchanged: the engine's own
+#: signals (the game ended, an error hkk raised on purpose, an already attributed Ctrl-C).
+PASSTHROUGH: tuple[type[BaseException], ...] = (GameOver, HkkError, Interrupted)
+
+
+def step_name(turn: int, step: str | None) -> str:
+    """How messages name where a game was: the step's hook, else "setup" before the first turn
+    and "start of turn" between a turn's start and its first step."""
+    return step or ("setup" if not turn else "start of turn")
+
+
+def plugin_set(plugin_name: str | None) -> str | None:
+    """The set code of a plugin registered by discovery (``hkk.sets.<code>``), else None."""
+    if plugin_name and plugin_name.startswith("hkk.sets."):
+        return plugin_name.removeprefix("hkk.sets.")
+    return None
+
+
+class GameTimeout(BaseException):
+    """A game ran longer than its time limit (:func:`hkk._limits.time_limit`).  ``where`` names
+    the code that was running (module, function, line; a set's package if it was a set's)."""
+
+    def __init__(self, seconds: float, where: str = "", *, module: str | None = None) -> None:
+        self.seconds = seconds
+        self.where = where
+        self.module = module  # the module of the code that was running
+        super().__init__(f"the game ran longer than its time limit of {seconds:g} s"
+                         + (f"; it was running {where}" if where else ""))

@@ -1,0 +1,92 @@
+"""The game's append-only event log: everything that happens is an event.
+
+Tests assert on it, the CLI prints it, replays are built from it.  Events hold only plain data
+(str, int, bool, None, lists and dicts of those), so a log turns into JSON as it is and two runs
+with the same seed and decisions give equal logs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+
+class Event:
+    """One entry of the game's log: ``seq``, ``turn``, ``step``, ``kind`` and its ``data``
+    fields (``event["card"]``)."""
+
+    __slots__ = ("seq", "turn", "step", "kind", "data")
+
+    def __init__(self, seq: int, turn: int, step: str, kind: str, data: dict[str, Any]) -> None:
+        self.seq = seq
+        self.turn = turn
+        self.step = step
+        self.kind = kind
+        self.data = data
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "turn": self.turn, "step": self.step, "kind": self.kind,
+                **self.data}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and self.as_dict() == other.as_dict()
+
+    def __repr__(self) -> str:
+        details = " ".join(f"{k}={v!r}" for k, v in self.data.items())
+        return f"<{self.seq} t{self.turn} {self.step} {self.kind} {details}>"
+
+
+class EventLog:
+    """Append-only list of :class:`Event`."""
+
+    __slots__ = ("_events", "turn", "step", "_listeners")
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+        self.turn = 0
+        self.step = ""
+        self._listeners: list[Any] = []
+
+    def append(self, kind: str, **data: Any) -> Event:
+        event = Event(len(self._events), self.turn, self.step, kind, data)
+        self._events.append(event)
+        if self._listeners:
+            for listener in self._listeners:
+                listener(event)
+        return event
+
+    def restore(self, events: list[Event]) -> None:
+        """Take the events of a loaded save (:mod:`hkk._saving`); listeners are not called."""
+        self._events.extend(events)
+
+    def subscribe(self, listener: Any) -> None:
+        """Call ``listener(event)`` for every event from now on (the CLI prints live)."""
+        self._listeners.append(listener)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._events)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __getitem__(self, index: int) -> Event:
+        return self._events[index]
+
+    def of_kind(self, *kinds: str) -> list[Event]:
+        return [e for e in self._events if e.kind in kinds]
+
+    def kinds(self) -> list[str]:
+        return [e.kind for e in self._events]
+
+    def as_dicts(self) -> list[dict[str, Any]]:
+        return [e.as_dict() for e in self._events]
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.as_dicts(), ensure_ascii=False, **kwargs)

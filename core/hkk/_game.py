@@ -1,0 +1,219 @@
+"""A running game: a thin facade tying the state, the event log, the RNG and the agents.
+
+What the game *is* lives in layers below it: :mod:`hkk._characteristics` derives current values,
+:mod:`hkk._changes` is the only code that mutates the state (each change logs its event) and
+:mod:`hkk._checks` checks Ép and the players' loss.  ``Game`` offers each of them as a method, so
+rules and sets write ``game.damage(target, 2)`` or ``game.hp(perm)``.  The order in which things
+happen is the runner's business (:mod:`hkk._runner`); what cards do is the card interpreter's
+(:mod:`hkk._cards.interpret`), handed in by the engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from hkk import _changes as changes
+from hkk import _characteristics as characteristics
+from hkk import _checks as checks
+from hkk._clock import GameClock
+from hkk._decisions import Agent, Decision, Option
+from hkk._effects import Effect
+from hkk._errors import GameOver, HkkError, IllegalDecision
+from hkk._events import EventLog
+from hkk._hookcall import notify
+from hkk._phases import Step
+from hkk._state import ExtractionOffer, Permanent, Player
+
+if TYPE_CHECKING:
+    from hkk._engine import Engine
+    from hkk._rulings import Rulings
+
+__all__ = ["ExtractionOffer", "Game", "GameOver"]  # the last two: old import paths
+
+
+class Game:
+    """One game between two players: the state, the event log, the RNG (one per game, seeded)
+    and the agents that decide.  Made by :meth:`hkk.Engine.new_game`; played by
+    :func:`hkk._runner.play_game` (``game.play()``).
+
+    What hooks and tests read (never assign; change the game through the methods below):
+
+    - ``active``: the index (0 or 1) of the player whose turn it is;
+    - ``players``: the two :class:`hkk.Player` objects (``hp``, ``vp``, ``components``,
+      ``hand``, ``deck``, ``graveyard``…), indexed by player;
+    - ``permanents``: ``{uid: Permanent}`` of every creature and building in play; insertion
+      order is timestamp order; ``creatures(player)`` / ``buildings(player)`` filter it;
+    - ``hp(perm)``, ``max_hp(perm)``, ``damage_value(perm)``: derived characteristics;
+    - ``turn``, ``step`` (the :class:`hkk.Step` running, None between turns), ``log``
+      (the :class:`hkk.EventLog`), ``rng`` (the game's one RNG), ``over``, ``winner``.
+    """
+
+    def __init__(self, engine: Engine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
+                 *, seed: int = 0, names: Sequence[str] = ("P1", "P2"),
+                 rulings: Rulings | None = None, clock: Any = None) -> None:
+        self.engine = engine
+        self.cards = engine.cards
+        self.rulings = rulings or engine.rulings
+        self.hook = engine.pm.hook
+        self.turn_steps = engine.turn
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.log = EventLog()
+        self.emit = self.log.append  # type: ignore[method-assign]  # hot path: a call less
+        self.decks = [list(deck) for deck in decks]  # as dealt, unshuffled: saves replay them
+        self.players = [Player(i, names[i], list(decks[i])) for i in range(2)]
+        self.agents = list(agents)
+        self.permanents: dict[int, Permanent] = {}  # insertion order is timestamp order
+        self.effects: list[Effect] = []
+        self.statics: list[tuple[Permanent, Any]] = []  # (source, static modify primitive)
+        self.abilities_at: dict[str, list[Any]] = {}  # timing -> pending items of cards in play
+        #: Makes a card ability's pending item when its card enters play: the card
+        #: interpreter's, handed in by the engine (the game knows no card logic).
+        self.ability_item = engine.ability_item
+        self.offers: list[ExtractionOffer] = []
+        self.usage_turn: dict[tuple[Any, ...], int] = {}
+        self.usage_game: dict[tuple[Any, ...], int] = {}
+        #: prep-phase abilities attempted this turn (29.4.9)
+        self.attempted: set[tuple[Any, ...]] = set()
+        self.next_uid = 1
+        self.turn = 0
+        self.active = 0
+        self.step: Step | None = None
+        #: The turn's cursor: the index in ``turn_steps`` of the next step to run; None between
+        #: turns.  It lives here, not in the runner, so a game saved between steps resumes.
+        self.step_index: int | None = None
+        self.turn_passed = False  # 41.5
+        self.started = False  # set up (shuffled, dealt); a test may build a game already set up
+        self.in_moment = False  # a simultaneous moment is being applied (29.4.2, 41.4)
+        self.bonus_losses: list[tuple[Permanent, str | None, str | None]] = []
+        self.over = False
+        self.winner: int | None = None
+        self.clock = clock or GameClock()
+        #: hook name -> implementations, read once (:func:`hkk._hookcall.implementations`).
+        self.hook_impls: dict[str, list[Any]] = {}
+        self.hook_observers = engine.hook_observers  # the engine's list: subscribe there
+        self.custom_effects = engine.custom_effects()
+
+    def opponent(self, player: int) -> int:
+        return 1 - player
+
+    @property
+    def active_player(self) -> Player:
+        return self.players[self.active]
+
+    def emit(self, kind: str, **data: Any) -> Any:  # replaced per instance in __init__
+        self.log.append(kind, **data)
+
+    # -- decisions: the one door (design: "Decisions go through one door") ----------------------
+
+    def decide(self, player: int, kind: str, options: Sequence[Option], prompt: str = "",
+               rule: str | None = None) -> Option:
+        if not options:
+            raise ValueError("a decision needs at least one option")
+        options = tuple(options)
+        decision = Decision(kind, player, options, prompt, rule)
+        chosen = self.agents[player].choose(self, decision)
+        offered = next((o for o in decision.options if o is chosen), None)
+        if offered is None:  # an equal Option made by the agent: the offered one, by label
+            if chosen not in decision.options:
+                raise IllegalDecision(
+                    f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
+            offered = decision.options[decision.options.index(chosen)]
+        chosen = offered
+        notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
+        self.emit("decision", player=player, decision=kind, choice=chosen.label,
+                  options=len(options), rule=rule)
+        return chosen
+
+    # -- reading: derived characteristics (hkk._characteristics) -------------------------------
+
+    creatures = characteristics.creatures
+    buildings = characteristics.buildings
+    damage_value = staticmethod(characteristics.damage_value)
+    max_hp = staticmethod(characteristics.max_hp)
+    hp = staticmethod(characteristics.hp)
+    vp_regen_modifier = characteristics.vp_regen_modifier
+
+    # -- changing (hkk._changes) ---------------------------------------------------------------
+
+    enter_play = changes.enter_play
+    _index_abilities = changes.index_abilities  # loading a save rebuilds with it
+    destroy = changes.destroy
+    damage = changes.damage
+    heal = changes.heal
+    restore = changes.restore
+    gain_vp = changes.gain_vp
+    lose_vp = changes.lose_vp
+    gain_components = changes.gain_components
+    pay_components = changes.pay_components
+    draw = changes.draw
+    add_counters = changes.add_counters
+    remove_counters = changes.remove_counters
+    give_defence_bonus = changes.give_defence_bonus
+    remove_defence_bonus = changes.remove_defence_bonus
+    add_effect = changes.add_effect
+    end_effects = changes.end_effects
+    start_waiting_effects = changes.start_waiting_effects
+    moment = changes.moment
+    extract_components = changes.extract_components
+    begin_moment = changes.begin_moment
+    end_moment = changes.end_moment
+    end_game = changes.end_game
+
+    # -- checking (hkk._checks) ----------------------------------------------------------------
+
+    check_hp = checks.check_hp
+    check_players = checks.check_players
+
+    # -- playing cards (8.1): the rules plugin ``hkk.rules.hand_play`` decides ------------------
+
+    def playable(self, player: int) -> list[str]:
+        playable: list[str] = self._hand_play().playable(self, player)
+        return playable
+
+    def play_card(self, player: int, card_id: str) -> Permanent | None:
+        played: Permanent | None = self._hand_play().play_card(self, player, card_id)
+        return played
+
+    def _hand_play(self) -> Any:
+        plugin = self.engine.pm.get_plugin("hkk.rules.hand_play")
+        if plugin is None:
+            raise HkkError("no hand-play rules plugin is registered (hkk.rules.hand_play)")
+        return plugin
+
+    # -- the whole game, saved and pickled: the engine's runner and saves ----------------------
+
+    def play(self, max_turns: int | None = None) -> int | None:
+        """Play the game to its end; returns the winner's index (None: a draw)."""
+        return self.engine.play_game(self, max_turns=max_turns)
+
+    def save(self) -> dict[str, Any]:
+        """The game as plain JSON-ready data, between two steps (:mod:`hkk._saving`)."""
+        return self.engine.save_game(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its save: the engine holds modules, which do not pickle, so unpickling
+        loads the game into an engine of the same installed sets (:func:`hkk._saving.unpickle`)."""
+        return self.engine.reduce_game(self)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Plain-data picture of the state (tests compare these)."""
+        hp, max_hp, damage_value = self.hp, self.max_hp, self.damage_value
+        return {
+            "turn": self.turn,
+            "active": self.active,
+            "players": [
+                {"hp": p.hp, "vp": p.vp, "components": p.components, "deck": len(p.deck),
+                 "hand": sorted(p.hand), "graveyard": sorted(p.graveyard),
+                 "void": sorted(p.void)} for p in self.players],
+            "permanents": {
+                uid: {"card": p.card.id, "controller": p.controller, "zone": p.zone,
+                      "active": p.active, "damage": damage_value(p), "max_hp": max_hp(p),
+                      "hp": hp(p), "defence_bonus": p.defence_bonus,
+                      "counters": dict(sorted(p.counters.items()))}
+                for uid, p in sorted(self.permanents.items())},
+            "effects": sorted((e.stat, e.amount, e.duration.value, tuple(sorted(e.targets)),
+                               e.player, e.in_force) for e in self.effects),
+        }

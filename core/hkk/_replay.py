@@ -1,0 +1,100 @@
+"""Replaying a saved game: the same seed, decks and rulings, and the decisions its log recorded;
+every event must come out as recorded (``hkk replay FILE``).
+
+The game is played again from its start, step boundary by step boundary, until it has as many
+events as the log (a save made in the middle of a game replays up to that point).  The first
+event that differs stops it: :class:`Divergence` names it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hkk._errors import HkkError
+from hkk._rulings import DEFAULT_RULINGS
+from hkk._runner import advance
+
+if TYPE_CHECKING:
+    from hkk._decisions import Decision, Option
+    from hkk._engine import Engine
+    from hkk._game import Game
+    from hkk._saving import SaveFile
+
+__all__ = ["Divergence", "Replay", "replay"]
+
+
+class Divergence(HkkError):
+    """The first event of the replay that differs from the log: its number, the recorded
+    event (None: the log had ended) and what the replay gave instead.  An HkkError so that it
+    passes through the runner's wrapping of errors in sets' code."""
+
+    def __init__(self, index: int, expected: dict[str, Any] | None,
+                 got: dict[str, Any] | str | None) -> None:
+        self.index = index
+        self.expected = expected
+        self.got = got
+        super().__init__(f"event {index}: expected {expected}, got {got}")
+
+
+@dataclass
+class Replay:
+    events: int  # events replayed identically
+    divergence: Divergence | None
+
+    @property
+    def ok(self) -> bool:
+        return self.divergence is None
+
+
+class RecordedAgent:
+    """Answers each decision of its player with the label the log recorded for it, in order."""
+
+    def __init__(self, log: list[dict[str, Any]], player: int) -> None:
+        self.choices = deque((i, e["choice"]) for i, e in enumerate(log)
+                             if e["kind"] == "decision" and e.get("player") == player)
+        self.log = log
+
+    def choose(self, game: Game, decision: Decision) -> Option:
+        at = len(game.log)  # where this decision's event will be
+        expected = self.log[at] if at < len(self.log) else None
+        if not self.choices:
+            raise Divergence(at, expected, f"a {decision.kind} decision of player "
+                             f"{decision.player} the log does not have")
+        _, label = self.choices.popleft()
+        for option in decision.options:
+            if option.label == label:
+                return option
+        raise Divergence(at, expected, f"player {decision.player}'s {decision.kind} decision "
+                         f"offers {decision.labels()}, not {label!r}")
+
+
+def replay(engine: Engine, save: SaveFile) -> Replay:
+    """Play the saved game again with its recorded decisions and compare every event."""
+    log = save.log
+    agents = [RecordedAgent(log, player) for player in range(len(save.decks))]
+    rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
+    names = [p["name"] for p in save.state.players]
+    game = engine.new_game(save.decks, agents, seed=save.seed, rulings=rulings, names=names)
+
+    def compare(event: Any) -> None:
+        got = event.as_dict()
+        expected = log[event.seq] if event.seq < len(log) else None
+        if got != expected:
+            raise Divergence(event.seq, expected, got)
+
+    game.log.subscribe(compare)
+    try:
+        while len(game.log) < len(log) and advance(game):
+            pass
+    except Divergence as divergence:
+        return Replay(divergence.index, divergence)
+    except HkkError as exc:  # a set's code or a rule failed where the recorded game went on
+        at = len(game.log)
+        return Replay(at, Divergence(at, log[at] if at < len(log) else None,
+                                     f"error: {type(exc).__name__}: {exc}"))
+    if len(game.log) < len(log):  # the game ended before the log did
+        return Replay(len(game.log), Divergence(len(game.log), log[len(game.log)], None))
+    return Replay(len(game.log), None)

@@ -1,0 +1,129 @@
+"""Collecting and resolving pending items: where turn hooks are collected (through
+:mod:`hkk._hookcall`, the one way hooks are called), usage limits and costs are checked, and an
+item changes the game.
+
+Hooks never change the game; all changes happen through :func:`resolve` (and the primitives of
+:class:`hkk.Game` it reaches), so ordering rules, usage limits and logging live in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any
+
+from hkk._errors import PASSTHROUGH
+from hkk._game import Game
+from hkk._hookcall import call, expect_pending, failure, implementations
+from hkk._pending import ACTION, ACTIVATED, Pending
+from hkk._phases import Step
+
+_order = attrgetter("order")  # the sort key of a collection
+
+
+# -- collecting -------------------------------------------------------------------------------
+
+def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
+    """Call every implementation of a turn hook (or ``entered_play``) and return their items in
+    a stable order: registration order and install order never reach the game (design: "order
+    never depends on install order")."""
+    kwargs["game"] = game
+    items: list[Pending] = []
+    for result in call(hook_name, implementations(game, hook_name), kwargs, expect_pending,
+                       game.hook_observers, game=game):
+        items.extend(result)
+    if len(items) > 1:
+        items.sort(key=_order)
+    return items
+
+
+# -- resolving --------------------------------------------------------------------------------
+
+def usable(game: Game, item: Pending, step: Step) -> bool:
+    """May the item's controller use this activated ability or action now?"""
+    if item.kind not in (ACTIVATED, ACTION):
+        return True
+    key = item.key
+    if step.attempts_once and key in game.attempted:  # 29.4.9: one attempt per turn
+        return False
+    if step.needs_permission and item.kind == ACTIVATED and not item.usable_in_preparation:
+        return False  # 29.4, 29.4.7
+    usage = item.usage
+    if usage.per_turn is not None and game.usage_turn.get(key, 0) >= usage.per_turn:
+        return False
+    if usage.per_game is not None and game.usage_game.get(key, 0) >= usage.per_game:
+        return False
+    if usage.whose_turn == "own" and item.controller != game.active:
+        return False
+    if usage.whose_turn == "opponent" and item.controller == game.active:
+        return False
+    price = item.price
+    if item.controller is not None:
+        player = game.players[item.controller]
+        if price.vp > player.vp or price.components > player.components:
+            return False
+    if price.sacrifice_self and (item.source is None or item.source.uid not in game.permanents):
+        return False
+    if item.source is not None and item.source.uid not in game.permanents:
+        return False
+    return True
+
+
+def pay(game: Game, item: Pending) -> None:
+    """Count the use, then pay the cost.  In the preparation phase the attempt counts even if
+    the effect then fails (29.4.9)."""
+    key = item.key
+    if game.step is not None and game.step.attempts_once:
+        game.attempted.add(key)
+    game.usage_turn[key] = game.usage_turn.get(key, 0) + 1
+    game.usage_game[key] = game.usage_game.get(key, 0) + 1
+    price = item.price
+    if price.free or item.controller is None:
+        return
+    player = game.players[item.controller]
+    player.vp -= price.vp
+    player.components -= price.components
+    game.emit("cost_paid", player=item.controller, item=item.label, vp=price.vp,
+              components=price.components, sacrifice=price.sacrifice_self)
+    if price.sacrifice_self and item.source is not None:
+        # never any component from a creature sacrificed as a cost [R]
+        game.destroy(item.source, "sacrificed_as_cost", components=False)
+
+
+def guarded(game: Game, item: Pending, call: Callable[[], Any]) -> Any:
+    """Run a set's code for ``item``; an unexpected exception becomes a HookError naming the
+    set, card, ability, hook and rule."""
+    try:
+        return call()
+    except PASSTHROUGH:
+        raise
+    except (Exception, KeyboardInterrupt, SystemExit) as exc:
+        raise item_failure(game, item, exc) from exc
+
+
+def item_failure(game: Game, item: Pending, exc: BaseException) -> BaseException:
+    """A set's exception while ``item`` was bound or applied, naming its card and ability."""
+    step = game.step
+    return failure(exc, game, step.hook if step else "?", item.set_code or None,
+                   card=item.card_id, ability=item.ability_index, rule=item.rule)
+
+
+def resolve(game: Game, item: Pending) -> None:
+    game.emit("resolving", **item.describe())
+    if item.kind in (ACTIVATED, ACTION):
+        pay(game, item)
+    try:  # as guarded(), without a closure per resolution
+        item.apply(game, item, item.bind(game, item))
+    except PASSTHROUGH:
+        raise
+    except (Exception, KeyboardInterrupt, SystemExit) as exc:
+        raise item_failure(game, item, exc) from exc
+
+
+def after_resolution(game: Game, step: Step) -> None:
+    """29.4.10 in the preparation phase; [D] after every action and effect elsewhere."""
+    if step.hp_check:
+        game.check_hp(step.check_rule, components=not step.no_components)
+    else:
+        game.check_players()
+

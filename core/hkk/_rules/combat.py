@@ -1,0 +1,78 @@
+"""[D] D-combat: a simple provisional combat until the Kódex's ch. 33 is implemented.
+
+Once per turn the active player may attack: he picks attackers among his active creatures on
+the guard post (they become passive); the defender assigns to each attacker at most one of his
+active guard-post creatures; damage is dealt at one moment; unblocked damage hits the player."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hkk._decisions import Option
+from hkk._hookspecs import hookimpl
+from hkk._pending import ACTION, Pending, Usage
+from hkk._state import GUARD_POST
+
+if TYPE_CHECKING:
+    from hkk._game import Game
+    from hkk._state import Permanent
+
+
+def _ready(game: Game, player: int) -> list[Permanent]:
+    return [c for c in game.creatures(player) if c.zone == GUARD_POST and c.active]
+
+
+def _declare(game: Game, item: Pending) -> list[tuple[Any, Any]]:
+    attacker_side = game.active
+    attackers = []
+    for perm in _ready(game, attacker_side):
+        answer = game.decide(attacker_side, "attack",
+                             (Option(f"attack with {perm.describe()}", perm), Option("hold")),
+                             rule="D-combat")
+        if answer.label != "hold":
+            attackers.append(perm)
+    defenders = _ready(game, game.opponent(attacker_side))
+    pairs = []
+    for attacker in attackers:
+        options = [Option(f"block with {d.describe()}", d) for d in defenders]
+        options.append(Option("no block"))
+        answer = game.decide(game.opponent(attacker_side), "block", options,
+                             prompt=f"Block {attacker.describe()}?", rule="D-combat")
+        blocker = answer.value
+        if blocker is not None:
+            defenders.remove(blocker)
+        pairs.append((attacker, blocker))
+    return pairs
+
+
+def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
+    if not pairs:
+        return
+    for attacker, _ in pairs:
+        attacker.active = False
+    game.emit("attack", attackers=[a.uid for a, _ in pairs],
+              blockers=[b.uid if b is not None else None for _, b in pairs], rule="D-combat")
+    # every damage value is read before any damage is dealt: one moment
+    hits = []
+    defender = game.players[game.opponent(game.active)]
+    for attacker, blocker in pairs:
+        if blocker is None:
+            hits.append((defender, game.damage_value(attacker), attacker))
+        else:
+            hits.append((blocker, game.damage_value(attacker), attacker))
+            hits.append((attacker, game.damage_value(blocker), blocker))
+    for target, amount, source in hits:
+        game.damage(target, amount, source=source.describe())
+
+
+class SimpleCombat:
+    def __init__(self) -> None:  # one attack item per player, made once: it holds no game state
+        self.attack = [Pending("attack", _fight, controller=player, kind=ACTION, bind=_declare,
+                               usage=Usage(per_turn=1), rule="D-combat", key=("attack",))
+                       for player in (0, 1)]
+
+    @hookimpl
+    def combat_phase(self, game: Game) -> list[Pending]:
+        if not _ready(game, game.active):
+            return []
+        return [self.attack[game.active]]

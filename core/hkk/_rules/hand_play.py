@@ -1,0 +1,124 @@
+"""Playing cards from hand (8.1; 29.4.6): which cards a player may play now, and playing one.
+
+A built-in rules plugin, ``hkk.rules.hand_play``: in every action step (``Mode.ACTIONS``) it
+contributes one item per card each player may play, offered as ``play <card id>`` in hand
+order, before every other action.  Replace it to change what may be played when (D-instants);
+``game.playable(player)`` and ``game.play_card(player, card_id)`` ask the plugin registered
+under that name."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hkk._cards.interpret import resolve_spell
+from hkk._errors import RuleViolation
+from hkk._hookspecs import TURN_HOOKS, hookimpl
+from hkk._pending import PLAY, Pending
+from hkk._phases import Mode
+from hkk._steps import run_entry_triggers
+
+if TYPE_CHECKING:
+    from hkk._game import Game
+    from hkk._state import Permanent
+
+__all__ = ["HandPlay"]
+
+#: The timestamp part of a hand card's sort key: cards in hand have no timestamp yet, and come
+#: before every permanent's items and every rules item (-1), in hand order.
+IN_HAND = -2
+
+
+class HandPlay:
+    """[D] D-instants: only the active player plays creatures, buildings and ordinary spells,
+    where the step allows hand play (the main phase); either player may play instant spells
+    outside the preparation phase; never in the preparation phase (29.4.6)."""
+
+    def __init__(self) -> None:
+        #: (player, card id, position among the playable cards) -> its item.  Items hold no
+        #: state of a game, and every action decision asks for them: made once, not per call.
+        self._items: dict[tuple[int, str, int], Pending] = {}
+
+    def items(self, game: Game) -> list[Pending] | None:
+        """Each player's ``play <card id>`` items, when the step is an action step."""
+        step = game.step
+        if step is None or step.mode is not Mode.ACTIONS:
+            return None
+        items = []
+        made = self._items
+        for player in (game.active, game.opponent(game.active)):
+            for index, card_id in enumerate(self.playable(game, player)):
+                item = made.get((player, card_id, index))
+                if item is None:
+                    item = made[player, card_id, index] = Pending(
+                        f"play {card_id}", self._play, controller=player, kind=PLAY,
+                        card_id=card_id, rule="8.1")
+                    item.order = (player, IN_HAND, index)  # hand order, before the others
+                items.append(item)
+        return items
+
+    def _play(self, game: Game, item: Pending, bound: object) -> None:
+        perm = self.play_card(game, item.controller, item.card_id)
+        if perm is not None:
+            run_entry_triggers(game, perm)
+
+    def playable(self, game: Game, player: int) -> list[str]:
+        """Card ids in ``player``'s hand he may play now and can pay for, in hand order."""
+        step = game.step
+        if step is None or game.over or step.no_hand_play:  # 29.4.6
+            return []
+        p = game.players[player]
+        result = []
+        for card_id in dict.fromkeys(p.hand):
+            card = game.cards[card_id]
+            if card.cost.vp > p.vp or card.cost.components > p.components:
+                continue
+            instant = card.kind == "spell" and card.instant
+            if not step.hand_play and not instant:
+                continue
+            if player != game.active and not instant:
+                continue
+            result.append(card_id)
+        return result
+
+    def play_card(self, game: Game, player: int, card_id: str) -> Permanent | None:
+        """Play a card from hand, paying its cost.  Refused, with nothing changed, when the
+        rules forbid it."""
+        step = game.step
+        if step is not None and step.no_hand_play:
+            raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
+                                "during the preparation phase")
+        p = game.players[player]
+        if card_id not in p.hand:
+            raise RuleViolation("8.1", f"{card_id} is not in player {player}'s hand")
+        if card_id not in self.playable(game, player):
+            raise RuleViolation("8.1", f"player {player} cannot play {card_id} now "
+                                f"(cost {game.cards[card_id].cost}, VP {p.vp})")
+        card = game.cards[card_id]
+        p.hand.remove(card_id)
+        p.vp -= card.cost.vp
+        p.components -= card.cost.components
+        game.emit("card_played", player=player, card=card_id, vp=card.cost.vp,
+                  components=card.cost.components)
+        if card.kind == "spell":
+            try:
+                resolve_spell(game, player, card)
+            finally:  # even when its effect ends the game (GameOver): no card leaves every zone
+                p.graveyard.append(card_id)
+            return None
+        return game.enter_play(player, card_id)
+
+
+def _make_impl(hook: str) -> object:
+    def impl(self: HandPlay, game: Game) -> list[Pending] | None:
+        step = game.step  # checked here: every collection of every step calls this
+        if step is not None and step.mode is _ACTIONS:
+            return self.items(game)
+        return None
+    impl.__name__ = hook
+    return hookimpl(specname=hook)(impl)
+
+
+_ACTIONS = Mode.ACTIONS
+
+for _hook in TURN_HOOKS:  # any step of a custom turn may be an action step
+    setattr(HandPlay, _hook, _make_impl(_hook))

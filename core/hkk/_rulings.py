@@ -1,0 +1,47 @@
+"""Readings the engine had to choose where the Kódex text was not available to us ([D]).
+
+Each is a setting with a documented default; ``docs/RULINGS.md`` gives the rationale and how to
+override each one.  Pass ``Rulings(...)`` to :class:`hkk.Engine` (or ``Game``) to change them;
+rules that live in built-in plugins are overridden by replacing the plugin instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hkk._game import Game
+    from hkk._phases import Step
+
+
+@dataclass(frozen=True)
+class Rulings:
+    """The engine's answers where the rules leave a choice ([D] points); see RULINGS.md."""
+
+    #: D-empty-deck: a player who must draw from an empty deck loses (keeps games finite).
+    empty_deck_loses: bool = True
+    #: D-vp-carry: unspent VP carries over to the next turn.
+    unspent_vp_carries_over: bool = True
+    #: D-orderer: who orders items where no rule names anyone (e.g. end stage 2): "active"
+    #: (as in 29.4.1) or "stable" (no decision: the stable order - controller, timestamp, set,
+    #: card, ability).
+    default_orderer: str = "active"
+    #: D-until-preparation: "until the preparation phase" ends at the beginning of stage 2 of
+    #: the "next" preparation phase (whoever's turn), or of the effect's "controller"'s next one.
+    until_preparation_ends: str = "next"
+    #: D-deferred-check: deaths at the deferred Ép check (41.4 supplement) give no component.
+    deferred_check_gives_components: bool = False
+    #: D-turn-limit: a game still running after this many turns is a draw.
+    max_turns: int = 400
+    #: Guard against abilities that loop for free: a step with more items than this is an error.
+    max_items_per_step: int = 500
+
+    def orderer(self, game: Game, step: Step) -> int | None:
+        """Who orders the step's items; None: nobody decides, the stable order is used."""
+        if step.active_orders or self.default_orderer == "active":
+            return game.active  # 29.4.1 (and D-orderer)
+        return None
+
+
+DEFAULT_RULINGS = Rulings()

@@ -1,0 +1,169 @@
+"""The turn runner: walks the turn's steps (:data:`hkk.DEFAULT_TURN`) and owns the hard
+parts of the rules.
+
+For every step it **collects** pending items from the step's hook, lets the right player
+**order** them, **resolves** one, **checks** creatures' Ép where the rules require it and
+collects again (:mod:`hkk._steps`, :mod:`hkk._resolution`).  This module strings the steps into
+turns and turns into a game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hkk._decisions import Option
+from hkk._errors import GameOver
+from hkk._game import Game
+from hkk._hookcall import notify
+from hkk._phases import Step
+from hkk._resolution import after_resolution
+from hkk._steps import RUNNERS
+
+__all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game",
+           "play_turn", "run_step", "setup", "start_turn"]
+
+
+def start_turn(game: Game) -> None:
+    game.turn += 1
+    game.log.turn = game.turn
+    game.log.step = ""
+    player = game.active_player
+    player.turns_taken += 1
+    game.usage_turn.clear()
+    game.attempted.clear()
+    game.turn_passed = False
+    game.step_index = 0
+    game.emit("turn_started", player=game.active, turn_of_player=player.turns_taken)
+    notify(game, "turn_started")  # the game clock starts (41.7)
+    # 41.4 supplement: Ép was not checked since end stage 4; [D] that check happens at the very
+    # start of this preparation phase, before VP regeneration, and gives no component.
+    game.check_hp("41.4", components=game.rulings.deferred_check_gives_components)
+
+
+def run_step(game: Game, step: Step) -> Any:
+    game.step = step
+    game.log.step = step.hook
+    game.emit("step_started", phase=step.phase, stage=step.stage, hook=step.hook,
+              mode=step.mode.value)
+    result = RUNNERS[step.mode](game, step)
+    game.emit("step_ended", hook=step.hook)
+    notify(game, "step_ended", step=step)
+    return result
+
+
+class Turn:
+    """One turn, walked step by step: ``Turn(game)`` starts it, ``run_to("end_stage2")`` runs
+    the steps before that one (or through it, ``inclusive=True``), ``finish()`` runs the rest
+    and ends the turn.  :func:`play_turn` is ``Turn(game).finish()``.
+
+    A thin driver: where the turn stands is the game's ``step_index``, so a game saved between
+    steps (:mod:`hkk._saving`) goes on with ``Turn(game, start=False)``."""
+
+    def __init__(self, game: Game, *, start: bool = True) -> None:
+        self.game = game
+        if start:
+            start_turn(game)
+        elif game.step_index is None:  # the caller already called start_turn
+            game.step_index = 0
+
+    @property
+    def index(self) -> int:
+        """The next step to run."""
+        return self.game.step_index or 0
+
+    @property
+    def next_step(self) -> Step | None:
+        steps = self.game.turn_steps
+        return steps[self.index] if self.index < len(steps) else None
+
+    def run_next(self) -> None:
+        game = self.game
+        steps = game.turn_steps
+        step = steps[self.index]
+        game.step_index = self.index + 1
+        # 41.5: after the active player passed the turn, every remaining action phase still
+        # opens for his opponent (run_actions asks only him); play moves on when he passes.
+        run_step(game, step)
+        following = steps[self.index].phase if self.index < len(steps) else None
+        if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
+            notify(game, "phase_ended", phase=step.phase)
+
+    def run_to(self, hook: str, *, inclusive: bool = False) -> None:
+        hooks = [s.hook for s in self.game.turn_steps]
+        if hook not in hooks[self.index:]:
+            raise LookupError(f"step {hook!r} is not ahead in this turn; the steps left are "
+                              f"{hooks[self.index:]}")
+        stop = hooks.index(hook, self.index) + (1 if inclusive else 0)
+        while self.index < stop:
+            self.run_next()
+        if not inclusive:  # standing at the step: rules that ask "which step is it" see it
+            self.game.step = self.game.turn_steps[stop]
+            self.game.log.step = hook
+
+    def finish(self) -> None:
+        """Run the remaining steps and end the turn; the next player's turn begins right
+        after end stage 4 (41.6)."""
+        game = self.game
+        while self.index < len(game.turn_steps):
+            self.run_next()
+        end_turn(game)
+
+
+def end_turn(game: Game) -> None:
+    game.step = None
+    game.step_index = None
+    game.log.step = ""
+    game.emit("turn_ended", player=game.active, rule="41.6")
+    game.active = game.opponent(game.active)
+
+
+def play_turn(game: Game) -> None:
+    """One whole turn (41.0-41.6)."""
+    Turn(game).finish()
+
+
+def advance(game: Game, max_turns: int | None = None) -> bool:
+    """Take the game to its next step boundary: start the next turn, run the next step, or end
+    the turn.  Between two calls the game can be saved.  Returns False once the game is over."""
+    limit = max_turns if max_turns is not None else game.rulings.max_turns
+    try:
+        if not game.started:
+            setup(game)
+        elif game.over:
+            pass
+        elif game.step_index is None:
+            if game.turn >= limit:
+                game.over = True
+                game.emit("game_over", winner=None, reason="turn_limit", rule="D-turn-limit")
+            else:
+                start_turn(game)
+        elif game.step_index < len(game.turn_steps):
+            Turn(game, start=False).run_next()
+        else:
+            end_turn(game)
+    except GameOver:
+        pass
+    return not game.over
+
+
+def setup(game: Game) -> None:
+    """K 3.6-3.12, 28: shuffle, draw 5 each, a random starting player who may hand the start to
+    his opponent."""
+    game.started = True
+    game.emit("game_started", seed=game.seed, decks=[len(p.deck) for p in game.players])
+    for player in game.players:
+        game.rng.shuffle(player.deck)
+    starter = game.rng.randrange(2)
+    answer = game.decide(starter, "start", (Option("start"), Option("hand over")), rule="28")
+    game.active = starter if answer.label == "start" else game.opponent(starter)
+    game.emit("starting_player", player=game.active)
+    for player in game.players:
+        game.draw(player.index, 5, source="setup")
+
+
+def play_game(game: Game, max_turns: int | None = None) -> int | None:
+    """Play until a player loses; returns the winner (None for a draw).  A game loaded in the
+    middle of a turn goes on from its next step."""
+    while advance(game, max_turns):
+        pass
+    return game.winner

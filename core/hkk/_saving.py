@@ -1,0 +1,331 @@
+"""Saving and loading games: a game between two steps as plain JSON data, and back.
+
+``save_game(game)`` returns a dict ready for ``json.dumps``; ``load_game(engine, data)`` makes a
+game that goes on exactly as the saved one would have (``game.play()``): the same events, the
+same winner.  What the save holds: the format, the engine's and each loaded set's version, the
+seed, the decks as dealt, the rulings that differ from the defaults, the whole state (players,
+permanents, effects, offers, usage counts, the RNG, the clock, the step cursor) and the log.
+
+What is derived is not saved but rebuilt from cards and effects: ``statics``, ``abilities_at``,
+the permanents' modifier sums, hook caches, custom effects.  Agents are not state either: pass
+them to :func:`load_game`; without them the built-in ones are rebuilt (a :class:`RandomAgent`
+with its own RNG gets its saved RNG state back - also when you pass one).  State a plugin keeps
+outside the game is not saved.  A turn limit given to ``play_game(max_turns=…)`` is not part of
+the game: put it in the rulings (``Rulings(max_turns=…)``) to have it saved.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from hkk._agents import FirstLegalAgent, RandomAgent
+from hkk._changes import count_effect
+from hkk._clock import GameClock
+from hkk._effects import Duration, Effect
+from hkk._errors import HkkError
+from hkk._events import Event
+from hkk._game import Game
+from hkk._rulings import DEFAULT_RULINGS, Rulings
+from hkk._state import ExtractionOffer, Permanent
+from hkk._version import __version__
+
+if TYPE_CHECKING:
+    from hkk._agents import Agent
+    from hkk._engine import Engine
+
+__all__ = ["FORMAT", "SaveError", "SaveFile", "engine_versions", "load_game", "parse_save",
+           "reduce_game", "save_game", "unpickle", "version_mismatches"]
+
+FORMAT = "hkk-save/1"
+#: Slots that are not saved as they are: the card (saved by id) and a derived cache.
+_PERMANENT_SKIP = ("card", "mods")
+_EVENT_FIELDS = ("seq", "turn", "step", "kind")
+
+
+class SaveError(HkkError):
+    """A save that cannot be made or loaded (foreign file, other versions, mid-step game)."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AgentState(_Strict):
+    kind: Literal["random", "first", "other"]
+    name: str
+    pass_bias: float | None = None
+    rng: tuple[int, list[int], float | None] | None = None
+
+
+class GameState(_Strict):
+    players: list[dict[str, Any]]
+    permanents: list[dict[str, Any]]
+    effects: list[dict[str, Any]]
+    offers: list[dict[str, Any]]
+    usage_turn: list[tuple[list[Any], int]]  # usage keys are tuples: [key as a list, count]
+    usage_game: list[tuple[list[Any], int]]
+    attempted: list[list[Any]]
+    rng: tuple[int, list[int], float | None]
+    clock: dict[str, Any] | None
+    next_uid: int
+    turn: int
+    active: int
+    step_index: int | None
+    step: int | None  # index in the turn's steps of ``game.step``
+    turn_passed: bool
+    started: bool
+    over: bool
+    winner: int | None
+    log_turn: int
+    log_step: str
+
+
+class SaveFile(_Strict):
+    """The saved form, validated when it is read."""
+
+    format: Literal["hkk-save/1"]
+    engine: str
+    sets: dict[str, str]  # set code -> version
+    seed: int
+    decks: list[list[str]]
+    rulings: dict[str, Any]
+    turn_steps: list[str]
+    agents: list[AgentState]
+    state: GameState
+    log: list[dict[str, Any]]
+
+
+# -- versions ------------------------------------------------------------------------------------
+
+def engine_versions(engine: Engine) -> tuple[str, dict[str, str]]:
+    """This engine's version and each loaded set's code and version."""
+    found = engine.discovery
+    sets = {code: s.manifest.version for code, s in found.sets.items()} if found else {}
+    return __version__, dict(sorted(sets.items()))
+
+
+def version_mismatches(engine: Engine, save: SaveFile) -> list[str]:
+    """How the save's versions differ from this engine's ("engine 0.1.0 vs 0.2.0", …)."""
+    version, sets = engine_versions(engine)
+    problems = [f"engine {save.engine} vs {version}"] if save.engine != version else []
+    for code in sorted(set(save.sets) | set(sets)):
+        saved, here = save.sets.get(code, "(not loaded)"), sets.get(code, "(not loaded)")
+        if saved != here:
+            problems.append(f"set {code} {saved} vs {here}")
+    return problems
+
+
+# -- saving --------------------------------------------------------------------------------------
+
+def _slots(obj: Any, skip: Sequence[str] = ()) -> dict[str, Any]:
+    return {name: getattr(obj, name) for name in type(obj).__slots__ if name not in skip}
+
+
+def _agent_state(agent: Any) -> dict[str, Any]:
+    name = f"{type(agent).__module__}.{type(agent).__qualname__}"
+    if type(agent) is RandomAgent:
+        return {"kind": "random", "name": name, "pass_bias": agent.pass_bias,
+                "rng": agent.rng_state()}
+    if type(agent) is FirstLegalAgent:
+        return {"kind": "first", "name": name}
+    return {"kind": "other", "name": name}
+
+
+def save_game(game: Game) -> dict[str, Any]:
+    """The game as JSON-ready data.  Only between two steps (or before, or after, the game):
+    inside a step, part of the state is on the runner's stack."""
+    if game.in_moment or game.bonus_losses:
+        raise SaveError("a game can be saved only between two steps, not inside one")
+    steps = list(game.turn_steps)
+    version, sets = engine_versions(game.engine)
+    permanents = []
+    for perm in game.permanents.values():
+        data = _slots(perm, _PERMANENT_SKIP)
+        data["card"] = perm.card.id
+        data["counters"] = dict(perm.counters)
+        permanents.append(data)
+    effects = []
+    for effect in game.effects:
+        data = _slots(effect)
+        data["duration"] = effect.duration.value
+        data["targets"] = sorted(effect.targets)
+        effects.append(data)
+    clock = game.clock.save() if isinstance(game.clock, GameClock) else None
+    state = {
+        "players": [{name: list(v) if isinstance(v, list) else v
+                     for name, v in _slots(p).items()} for p in game.players],
+        "permanents": permanents,
+        "effects": effects,
+        "offers": [_slots(o) for o in game.offers],
+        "usage_turn": [[list(k), n] for k, n in game.usage_turn.items()],
+        "usage_game": [[list(k), n] for k, n in game.usage_game.items()],
+        # a set: sorted so that the same game gives the same file
+        "attempted": sorted((list(k) for k in game.attempted), key=json.dumps),
+        "rng": game.rng.getstate(),
+        "clock": clock,
+        "next_uid": game.next_uid,
+        "turn": game.turn,
+        "active": game.active,
+        "step_index": game.step_index,
+        "step": None if game.step is None else steps.index(game.step),
+        "turn_passed": game.turn_passed,
+        "started": game.started,
+        "over": game.over,
+        "winner": game.winner,
+        "log_turn": game.log.turn,
+        "log_step": game.log.step,
+    }
+    data = {
+        "format": FORMAT,
+        "engine": version,
+        "sets": sets,
+        "seed": game.seed,
+        "decks": [list(d) for d in game.decks],
+        "rulings": _rulings_diff(game.rulings),
+        "turn_steps": [s.hook for s in steps],
+        "agents": [_agent_state(a) for a in game.agents],
+        "state": state,
+        "log": game.log.as_dicts(),
+    }
+    plain: dict[str, Any] = json.loads(json.dumps(data))  # JSON types only (tuples: lists)
+    return plain
+
+
+def _rulings_diff(rulings: Rulings) -> dict[str, Any]:
+    return {f.name: getattr(rulings, f.name) for f in dataclasses.fields(rulings)
+            if getattr(rulings, f.name) != getattr(DEFAULT_RULINGS, f.name)}
+
+
+# -- loading -------------------------------------------------------------------------------------
+
+def parse_save(data: Any) -> SaveFile:
+    """Validate a save (a dict, or JSON text); a foreign or broken one is a :class:`SaveError`
+    with one line naming the first problem."""
+    try:
+        if isinstance(data, (str, bytes)):
+            return SaveFile.model_validate_json(data)
+        return SaveFile.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the file"
+        more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
+        raise SaveError(f"not an hkk save ({FORMAT}): {where}: {first['msg']}{more}") from None
+
+
+def _key(value: list[Any]) -> tuple[Any, ...]:
+    # usage keys are tuples of plain values; a list inside one was a tuple too
+    return tuple(_key(v) if isinstance(v, list) else v for v in value)
+
+
+def _restore(obj: Any, data: dict[str, Any], what: str, skip: Sequence[str] = ()) -> None:
+    expected = {n for n in type(obj).__slots__ if n not in skip}
+    if set(data) != expected:
+        missing, unknown = sorted(expected - set(data)), sorted(set(data) - expected)
+        raise SaveError(f"the save's {what} fields do not match this engine's: "
+                        f"missing {missing}, unknown {unknown}")
+    for name, value in data.items():
+        setattr(obj, name, value)
+
+
+def _agents(save: SaveFile, agents: Sequence[Agent] | None) -> list[Any]:
+    if agents is None:
+        made: list[Any] = []
+        for index, saved in enumerate(save.agents):
+            if saved.kind == "other":
+                raise SaveError(f"player {index + 1}'s agent was a {saved.name}, not a built-in "
+                                "one: pass the agents to load_game(…, agents=…)")
+            made.append(RandomAgent(pass_bias=saved.pass_bias if saved.pass_bias is not None
+                                    else 0.25) if saved.kind == "random" else FirstLegalAgent())
+        agents = made
+    agents = list(agents)
+    for agent, saved in zip(agents, save.agents, strict=False):  # extra agents: not saved ones
+        if isinstance(agent, RandomAgent) and saved.rng is not None:
+            agent.set_rng_state((saved.rng[0], tuple(saved.rng[1]), saved.rng[2]))
+    return agents
+
+
+def load_game(engine: Engine, data: Any, agents: Sequence[Agent] | None = None, *,
+              clock: Any = None, force: bool = False) -> Game:
+    """A game from a save (a dict or JSON text), ready to go on with ``game.play()``.
+
+    Refused (:class:`SaveError`) when the save was made with another engine or set versions,
+    unless ``force``; ``clock`` replaces the default :class:`GameClock`."""
+    save = data if isinstance(data, SaveFile) else parse_save(data)
+    problems = version_mismatches(engine, save)
+    if problems and not force:
+        raise SaveError(f"the save was made with other versions: {'; '.join(problems)}")
+    hooks = [s.hook for s in engine.turn]
+    if save.turn_steps != hooks:
+        raise SaveError(f"the save's turn has the steps {save.turn_steps}, this engine's "
+                        f"{hooks}")
+    unknown = sorted({c for deck in save.decks for c in deck if c not in engine.cards})
+    if unknown:
+        raise SaveError(f"the save's decks have cards this engine does not know: {unknown}")
+    try:
+        return _build(engine, save, agents, clock)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid JSON, broken state
+        raise SaveError(f"the save's state is broken: {type(exc).__name__}: {exc}") from None
+
+
+def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:
+    s = save.state
+    rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
+    game = Game(engine, save.decks, _agents(save, agents), seed=save.seed,
+                names=[p["name"] for p in s.players], rulings=rulings, clock=clock)
+    for player, saved in zip(game.players, s.players, strict=True):
+        _restore(player, saved, "player")
+    for saved in s.permanents:
+        saved = dict(saved)
+        card = engine.cards[saved.pop("card")]
+        perm = Permanent(saved["uid"], card, saved["owner"], saved["zone"], saved["entered_turn"])
+        _restore(perm, saved, "permanent", _PERMANENT_SKIP)
+        game.permanents[perm.uid] = perm
+        game._index_abilities(perm)  # in timestamp order, as they entered play
+    for saved in s.effects:
+        effect = Effect(saved["uid"], saved["stat"], saved["amount"], Duration(saved["duration"]))
+        _restore(effect, saved, "effect")
+        effect.duration = Duration(saved["duration"])
+        effect.targets = frozenset(saved["targets"])
+        game.effects.append(effect)
+        if effect.in_force:
+            count_effect(game, effect, +1)
+    for saved in s.offers:
+        offer = ExtractionOffer("", 0, 0, 0, "")
+        _restore(offer, saved, "offer")
+        game.offers.append(offer)
+    game.usage_turn = {_key(k): n for k, n in s.usage_turn}
+    game.usage_game = {_key(k): n for k, n in s.usage_game}
+    game.attempted = {_key(k) for k in s.attempted}
+    game.rng.setstate((s.rng[0], tuple(s.rng[1]), s.rng[2]))
+    if s.clock is not None and isinstance(game.clock, GameClock):
+        game.clock.load(s.clock)
+    game.next_uid, game.turn, game.active = s.next_uid, s.turn, s.active
+    game.step_index = s.step_index
+    game.step = None if s.step is None else game.turn_steps[s.step]
+    game.turn_passed, game.started, game.over, game.winner = \
+        s.turn_passed, s.started, s.over, s.winner
+    game.log.restore([Event(e["seq"], e["turn"], e["step"], e["kind"],
+                            {k: v for k, v in e.items() if k not in _EVENT_FIELDS})
+                      for e in save.log])
+    game.log.turn, game.log.step = s.log_turn, s.log_step
+    return game
+
+
+def reduce_game(game: Game) -> tuple[Any, ...]:
+    """How a game pickles (``Game.__reduce__``): as its save and its agents."""
+    if game.engine.discovery is None:
+        raise SaveError("only a game of installed sets pickles: this one's engine was not made "
+                        "by Engine.installed(), so it could not be found again")
+    return unpickle, (save_game(game), game.agents, type(game.engine))
+
+
+def unpickle(data: dict[str, Any], agents: Sequence[Agent], engine_type: type[Engine]) -> Game:
+    """``pickle.loads`` of a game: its save loaded into an engine of the installed sets it was
+    played with (``engine_type`` is :class:`hkk.Engine`, pickled by reference: saving sits below
+    the engine and does not import it)."""
+    return load_game(engine_type.installed(allow=list(data["sets"])), data, agents)

@@ -1,0 +1,281 @@
+"""The four ways a step of the turn runs (:class:`hkk.Mode`): one simultaneous moment,
+items ordered by one player, players alternating, players taking actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hkk._decisions import Option
+from hkk._effects import Duration
+from hkk._errors import StepLoopError
+from hkk._game import Game
+from hkk._hookcall import expect_player, first, notify
+from hkk._pending import ACTION, ACTIVATED, PLAY, Pending
+from hkk._phases import Mode, Step
+from hkk._resolution import after_resolution, call_hook, guarded, pay, resolve, usable
+
+PASS = "pass"
+PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
+
+
+def run_simultaneous(game: Game, step: Step) -> None:
+    """One moment (29.4.2, 41.4): every item is bound against the same state, then the expiry of
+    the step's durations, the start of waiting effects, the loss of defence bonus and every item
+    happen together.  Nothing triggers from the expiry; nothing is collected again."""
+    items = [i for i in call_hook(game, step.hook) if usable(game, i, step)]
+    chosen = _choose_for_moment(game, step, items)
+    # choices are made against the state before the moment (29.4.2)
+    bound = [(item, guarded(game, item, lambda i=item: i.bind(game, i))) for item in chosen]
+    rule = step.rules[0] if step.rules else step.hook
+    game.emit("moment", rule=rule, items=[i.label for i, _ in bound],
+              ends=sorted(step.ends))
+    if step.ends:
+        game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step),
+                         only_controller=_until_preparation_owner(game, step))
+    if step.starts_waiting_effects:
+        game.start_waiting_effects(rule="29.4.5")
+    with game.moment():
+        if step.defence_bonus_lost:  # 41.4; after any bonus the moment's items give
+            for perm in game.creatures(game.active):
+                game.remove_defence_bonus(perm, rule="41.4")
+        for item, b in bound:
+            game.emit("resolving", **item.describe())
+            if item.kind in (ACTIVATED, ACTION):
+                pay(game, item)
+            guarded(game, item, lambda i=item, b=b: i.apply(game, i, b))
+    if step.ends_created:
+        game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
+    after_resolution(game, step)
+
+
+def _choose_for_moment(game: Game, step: Step, items: list[Pending]) -> list[Pending]:
+    """The items that happen at the moment.  All are paid for from the state before it
+    (29.4.2), so what one player pays for must be affordable together: in the stable order,
+    each optional item's controller says whether he uses it, and an item whose cost no longer
+    fits beside those already chosen is left out (``item_dropped``), mandatory or not
+    (D-moment-payments)."""
+    chosen = []
+    committed: dict[int, list[int]] = {}  # player -> [VP, components] already promised
+    sacrificed: set[int] = set()
+    for item in items:
+        price = item.price
+        paid = item.kind in (ACTIVATED, ACTION) and item.controller is not None and not price.free
+        if paid:
+            vp, components = committed.get(item.controller, (0, 0))
+            player = game.players[item.controller]
+            if (vp + price.vp > player.vp or components + price.components > player.components
+                    or (price.sacrifice_self and item.source.uid in sacrificed)):
+                game.emit("item_dropped", item=item.label, controller=item.controller,
+                          reason="cannot be paid together with the moment's other items",
+                          rule="29.4.2")
+                continue
+        if item.optional and not _wants(game, item, step):
+            continue
+        if paid:
+            committed[item.controller] = [vp + price.vp, components + price.components]
+            if price.sacrifice_self:
+                sacrificed.add(item.source.uid)
+        chosen.append(item)
+    return chosen
+
+
+def _until_preparation_owner(game: Game, step: Step) -> int | None:
+    # D-until-preparation: with "controller", only the active player's effects end now
+    if "until_preparation" in step.ends and game.rulings.until_preparation_ends == "controller":
+        return game.active
+    return None
+
+
+def _end_rule(step: Step) -> str:
+    return "29.4.4" if "until_preparation" in step.ends else "41.4"
+
+
+def _wants(game: Game, item: Pending, step: Step) -> bool:
+    """An optional item's controller says whether he uses it."""
+    options = (Option(f"use {item.label}", item), Option("decline"))
+    answer = game.decide(_owner(game, item), "use", options, prompt=f"Use {item.label}?",
+                         rule=step.rules[0] if step.rules else None)
+    return answer.label != "decline"
+
+
+def _orderer(game: Game, step: Step) -> int | None:
+    # 29.4.1; [D] the active player also orders where no rule names who does (41.2): the
+    # ``orderer`` hook, answered by the built-in hkk.rules.orderer from the Rulings.
+    return first(game, "orderer", expect_player, step=step)
+
+
+def run_ordered(game: Game, step: Step) -> None:
+    """Collect → order → resolve → check, until nothing is left (29.4.1 and the like).
+
+    Mandatory items must all happen; optional ones are offered to their controllers, and a
+    declined item is not offered again in this step.  In a mandatory step (41.2) every item
+    happens once, whatever its flag says."""
+    finished: set[tuple] = set()  # automatic items resolved and items declined this step
+    wanted: set[tuple] = set()
+    limit = game.rulings.max_items_per_step
+    for _ in range(limit):
+        ready = []
+        for item in call_hook(game, step.hook):
+            key = item.key
+            if key in finished or not usable(game, item, step):
+                continue
+            if item.optional and not step.mandatory and key not in wanted:
+                if not _wants(game, item, step):
+                    finished.add(key)
+                    continue
+                wanted.add(key)
+            ready.append(item)
+        if not ready:
+            return
+        orderer = _orderer(game, step) if len(ready) > 1 else None
+        if orderer is None:
+            item = ready[0]
+        else:
+            item = game.decide(orderer, "order", [Option(i.label, i) for i in ready],
+                               prompt="Which happens next?", rule=step.order_rule).value
+        wanted.discard(item.key)
+        if item.kind not in (ACTIVATED, ACTION) or step.mandatory:
+            finished.add(item.key)
+        resolve(game, item)
+        after_resolution(game, step)
+    raise StepLoopError(f"step {step.hook} resolved {limit} items without ending; an ability "
+                        "that costs nothing and has no usage limit repeats forever")
+
+
+def _owner(game: Game, item: Pending) -> int:
+    """Who uses an item: its controller; the active player for the rules' own items."""
+    return item.controller if item.controller is not None else game.active
+
+
+def run_alternating(game: Game, step: Step) -> None:
+    """41.1: players alternately use end-of-turn abilities, the active player first.  Items with a
+    cost or a conditional text are optional; the others must be used, so a player who still has
+    one cannot pass.  The stage ends when both players pass one after the other."""
+    player = game.active
+    passes = 0
+    used: set[tuple] = set()  # mandatory items already used
+    for _ in range(game.rulings.max_items_per_step):
+        if passes >= 2:
+            return
+        items = [i for i in call_hook(game, step.hook)
+                 if _owner(game, i) == player and i.key not in used and usable(game, i, step)]
+        if player == game.active and game.turn_passed:  # 41.5: he announced not to act
+            items = [i for i in items if not i.optional]
+        mandatory = [i for i in items if not i.optional]
+        options = [Option(f"use {i.label}", i) for i in items]
+        if not mandatory:
+            options.append(Option(PASS))
+        if len(options) == 1 and options[0].label == PASS:
+            game.emit("passed", player=player, rule="41.1", forced=True)
+            passes += 1
+        else:
+            choice = game.decide(player, "action", options, prompt="End of turn", rule="41.1")
+            if choice.label == PASS:
+                game.emit("passed", player=player, rule="41.1", forced=False)
+                passes += 1
+            else:
+                item = choice.value
+                if not item.optional or item.kind != ACTIVATED:
+                    used.add(item.key)  # automatic effects happen once; mandatory ones too
+                passes = 0
+                resolve(game, item)
+                after_resolution(game, step)
+        player = game.opponent(player)
+    raise StepLoopError(f"step {step.hook} went on for {game.rulings.max_items_per_step} turns "
+                        "of alternation; an ability without cost or limit repeats forever")
+
+
+def run_actions(game: Game, step: Step) -> None:
+    """Players act in turn, the active player first (4.11.6).  The phase ends when both have
+    passed, the active player first: his pass, then his opponent's (4.11.7); an action by
+    either reopens it.  An action: play a card from hand (8.1), use an activated ability or an
+    action a rules plugin offers, extract monster components.  The active player may pass for
+    the whole turn (41.5): from then on only his opponent acts, in this phase and in every
+    action phase left; each ends when the opponent passes."""
+    active = game.active
+    player = active
+    active_passed = False
+    for _ in range(game.rulings.max_items_per_step):
+        if game.over:
+            return
+        if player == active and game.turn_passed:  # 41.5: he does not act any more
+            active_passed = True
+            player = game.opponent(player)
+            continue
+        options = action_options(game, step, player)
+        choice = game.decide(player, "action", options, prompt=step.hook, rule=step.rules[0])
+        kind = choice.label
+        if kind in (PASS, PASS_TURN):
+            if kind == PASS_TURN:
+                game.turn_passed = True
+                game.emit("turn_passed", player=player, rule="41.5")
+                notify(game, "turn_passed", player=player)  # the game clock closes (41.7)
+            else:
+                game.emit("passed", player=player, rule="4.11.7")
+            if player != active and active_passed:
+                return  # 4.11.7: the active player's pass, then his opponent's
+            active_passed = active_passed or player == active
+        else:
+            active_passed = False
+            choice.value(game)
+            after_resolution(game, step)
+        player = game.opponent(player)
+    raise StepLoopError(f"step {step.hook} had {game.rulings.max_items_per_step} actions "
+                        "without ending")
+
+
+def action_options(game: Game, step: Step, player: int) -> list[Option]:
+    """The player's actions: the items of the step's hook - cards to play from hand (8.1,
+    ``hkk.rules.hand_play``) as ``play <card>``, the others as ``use <item>`` - then the
+    monster components he may extract (D-components-window), then passing."""
+    options: list[Option] = []
+    for item in call_hook(game, step.hook):
+        if item.controller == player and usable(game, item, step):
+            if item.kind == PLAY:
+                options.append(Option(item.label, _play(item)))
+            else:
+                options.append(Option(f"use {item.label}", _use(item)))
+    for offer in game.offers:
+        if offer.player == player:
+            options.append(Option(f"extract {offer.card_id}#{offer.uid}", _extract(offer)))
+    options.append(Option(PASS))
+    if player == game.active and not game.turn_passed:
+        options.append(Option(PASS_TURN))
+    return options
+
+
+def _play(item: Pending) -> Callable[[Game], None]:
+    return lambda game: item.apply(game, item, None)
+
+
+def _use(item: Pending) -> Callable[[Game], None]:
+    return lambda game: resolve(game, item)
+
+
+def _extract(offer: Any) -> Callable[[Game], None]:
+    return lambda game: game.extract_components(offer)
+
+
+def run_entry_triggers(game: Game, perm: Any) -> None:
+    """A permanent's "enters play" automatic effects, ordered by its controller [R]."""
+    items = call_hook(game, "entered_play", permanent=perm)
+    while items:
+        if len(items) == 1:
+            item = items[0]
+        else:
+            item = game.decide(perm.controller, "order", [Option(i.label, i) for i in items],
+                               prompt="Which happens next?", rule="R-enter-order").value
+        items.remove(item)
+        if item.optional and not _wants(game, item, game.step):
+            continue
+        resolve(game, item)
+        after_resolution(game, game.step)  # [D] D-hp-check: after every effect
+
+
+RUNNERS: dict[Mode, Callable[[Game, Step], Any]] = {
+    Mode.SIMULTANEOUS: run_simultaneous,
+    Mode.ORDERED: run_ordered,
+    Mode.ALTERNATING: run_alternating,
+    Mode.ACTIONS: run_actions,
+}
