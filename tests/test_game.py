@@ -307,3 +307,17 @@ def test_4_25_4_raising_max_ep_is_not_healing_and_41_3_restores_only_the_damaged
     assert game.hp(c) == 3 and not game.log.of_kind("healed")
     run_until(game, "end_stage4", inclusive=True, start=False)
     assert not game.log.of_kind("restored") and game.hp(c) == 3
+
+
+def test_a_listener_may_name_the_event_kinds_it_hears():
+    from hkk import Engine
+    engine = Engine.installed(allow=["alap"])
+    game = engine.new_game(["alap:tuz", "alap:viz"], seed=3)
+    heard: list[str] = []
+    everything: list[str] = []
+    game.log.subscribe(lambda e: heard.append(e.kind), kinds=["died", "card_played"])
+    game.log.subscribe(lambda e: everything.append(e.kind))
+    game.play()
+    assert heard and set(heard) <= {"died", "card_played"}
+    assert heard == [e.kind for e in game.log if e.kind in ("died", "card_played")]
+    assert everything == game.log.kinds()

@@ -8,7 +8,7 @@ with the same seed and decisions give equal logs.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 
@@ -46,13 +46,14 @@ class Event:
 class EventLog:
     """Append-only list of :class:`Event`."""
 
-    __slots__ = ("_events", "turn", "step", "_listeners")
+    __slots__ = ("_events", "turn", "step", "_listeners", "_listeners_of")
 
     def __init__(self) -> None:
         self._events: list[Event] = []
         self.turn = 0
         self.step = ""
-        self._listeners: list[Any] = []
+        self._listeners: list[Callable[[Event], Any]] = []
+        self._listeners_of: dict[str, list[Callable[[Event], Any]]] = {}
 
     def append(self, kind: str, **data: Any) -> Event:
         event = Event(len(self._events), self.turn, self.step, kind, data)
@@ -60,15 +61,25 @@ class EventLog:
         if self._listeners:
             for listener in self._listeners:
                 listener(event)
+        if self._listeners_of:
+            for listener in self._listeners_of.get(kind, ()):
+                listener(event)
         return event
 
     def restore(self, events: list[Event]) -> None:
         """Take the events of a loaded save (:mod:`hkk._saving`); listeners are not called."""
         self._events.extend(events)
 
-    def subscribe(self, listener: Any) -> None:
-        """Call ``listener(event)`` for every event from now on (the CLI prints live)."""
-        self._listeners.append(listener)
+    def subscribe(self, listener: Callable[[Event], Any],
+                  kinds: Iterable[str] | None = None) -> None:
+        """Call ``listener(event)`` for every event from now on (the CLI prints live), or only
+        for events of ``kinds``.  Naming the kinds is the cheap way to listen: whatever a game
+        keeps of its log, the events of a kind someone listens to are still made."""
+        if kinds is None:
+            self._listeners.append(listener)
+            return
+        for kind in kinds:
+            self._listeners_of.setdefault(kind, []).append(listener)
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self._events)
