@@ -453,13 +453,15 @@ def reference_command(section: str | None, as_markdown: bool) -> None:
 # -- schema, new-set -----------------------------------------------------------------------------
 
 @main.command("schema")
+@click.argument("kind", required=False, default="cards",
+                type=click.Choice(["cards", "set", "decks"]))
 @click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_output_file,
               help="Write to FILE instead of stdout.")
-def schema_command(output: str | None) -> None:
-    """Print the JSON Schema of card files (for editors)."""
-    from hkk._cards.loader import card_file_schema
+def schema_command(kind: str, output: str | None) -> None:
+    """Print the JSON Schema of card files (or of set.toml, deck files) for editors."""
+    from hkk._schema import SCHEMAS
 
-    text = json.dumps(card_file_schema(), ensure_ascii=False, indent=2)
+    text = json.dumps(SCHEMAS[kind](), ensure_ascii=False, indent=2)
     if output:
         Path(output).write_text(text + "\n", encoding="utf-8")
         _err().print(f"wrote {escape(output)}")

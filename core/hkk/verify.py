@@ -34,7 +34,9 @@ them too, so the command printed for a failure reproduces it exactly.
 from __future__ import annotations
 
 import itertools
+import os
 import shlex
+import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -89,6 +91,13 @@ class Check:
     seed: int | None = None
     command: str | None = None
     details: str = ""
+    #: Where in the author's files it broke (a set's own frame), for annotations and JUnit.
+    file: str | None = None
+    line: int | None = None
+    #: Seconds the check took (the games of a run, one failing game).
+    time: float = 0.0
+    #: What makes two failures "the same" (grouped in the output, seeds listed).
+    signature: str = ""
 
     @property
     def failed(self) -> bool:
@@ -113,6 +122,9 @@ class Coverage:
     abilities: list[tuple[str, int]] = field(default_factory=list)
     fired: set[tuple[str, int]] = field(default_factory=set)
     hooks: dict[str, dict[str, int]] = field(default_factory=dict)  # name -> calls, with_items
+    #: Items of the set's cards that are not a data ability (made by its Python hooks), by
+    #: label: counted apart, so "abilities fired" compares like with like (issue 13).
+    python_items: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -121,7 +133,9 @@ class Coverage:
             "abilities": len(self.abilities),
             "fired": [f"{c}:{i}" for c, i in sorted(self.fired)],
             "not_fired": [f"{c}:{i}" for c, i in self.abilities if (c, i) not in self.fired],
+            "python_items": dict(sorted(self.python_items.items())),
             "hooks": self.hooks,
+            "hooks_not_reached": sorted(h for h, n in self.hooks.items() if not n["calls"]),
         }
 
 
@@ -145,19 +159,35 @@ class VerifyReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "games_played": self.games_played,
-                "checks": [asdict(c) for c in self.checks],
+                "checks": [_check_dict(c) for c in self.checks],
                 "coverage": {code: cov.as_dict() for code, cov in self.coverage.items()}}
 
+    def groups(self) -> list[list[Check]]:
+        """The checks, the same failure in several games (equal :attr:`Check.signature`)
+        together, in the order of their first occurrence."""
+        grouped: dict[Any, list[Check]] = {}
+        for i, check in enumerate(self.checks):
+            key = (check.name, check.target, check.signature) if check.signature and \
+                not check.ok else i
+            grouped.setdefault(key, []).append(check)
+        return list(grouped.values())
+
     def junit_xml(self) -> str:
-        """The checks as a JUnit XML test suite (CI systems display these)."""
+        """The checks as a JUnit XML test suite (CI systems display these): ``time`` on the
+        suite and each case, ``file``/``line`` on a case that broke in a set's own file."""
         import xml.etree.ElementTree as ET
 
         suite = ET.Element("testsuite", name="hkk-verify", tests=str(len(self.checks)),
-                           failures=str(len(self.failures)), errors="0", skipped="0")
+                           failures=str(len(self.failures)), errors="0", skipped="0",
+                           time=f"{sum(c.time for c in self.checks):.3f}")
         for check in self.checks:
             name = check.name + (f"[seed {check.seed}]" if check.seed is not None else "")
             case = ET.SubElement(suite, "testcase", classname=f"hkk.verify.{check.target}",
-                                 name=name)
+                                 name=name, time=f"{check.time:.3f}")
+            if check.file:
+                case.set("file", check.file)
+                if check.line is not None:
+                    case.set("line", str(check.line))
             if check.failed:
                 failure = ET.SubElement(case, "failure", message=check.headline())
                 failure.text = "\n".join(filter(None, [
@@ -167,6 +197,47 @@ class VerifyReport:
                 out = ET.SubElement(case, "system-out")
                 out.text = "warning: " + check.headline()
         return ET.tostring(suite, encoding="unicode", xml_declaration=True)
+
+
+def _check_dict(check: Check) -> dict[str, Any]:
+    data = asdict(check)
+    data["status"] = "passed" if check.ok else "failed" if check.failed else "warning"
+    if check.ok:
+        data["severity"] = None  # a passing check is no error (issue 13)
+    return data
+
+
+def github_annotations(report: VerifyReport) -> list[str]:
+    """Failures and warnings as GitHub Actions workflow commands (``::error file=…,line=…::``,
+    as ruff prints them), one per group of the same failure, its seeds listed."""
+    lines = []
+    for group in report.groups():
+        check = group[0]
+        if check.ok:
+            continue
+        level = "error" if check.failed else "warning"
+        props = {"title": f"hkk verify: {check.name} [{check.target}]"}
+        if check.file:
+            props["file"] = check.file
+            if check.line is not None:
+                props["line"] = str(check.line)
+        text = check.message
+        seeds = [c.seed for c in group if c.seed is not None]
+        if seeds:
+            text += f" (seeds {', '.join(map(str, seeds))})"
+        if check.command:
+            text += f"\nreproduce: {check.command}"
+        shown = ",".join(f"{key}={_escape_property(value)}" for key, value in props.items())
+        lines.append(f"::{level} {shown}::{_escape_data(text)}")
+    return lines
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 # -- decks ---------------------------------------------------------------------------------------
@@ -449,8 +520,13 @@ def _record(game: Any, coverage: dict[str, Coverage]) -> None:
             continue
         if event.kind in ("card_played", "entered_play"):
             cov.played.add(card)
-        elif event.kind == "resolving" and event.data.get("ability") is not None:
-            cov.fired.add((card, event.data["ability"]))
+        elif event.kind == "resolving":
+            ability = event.data.get("ability")
+            if (card, ability) in cov.abilities:
+                cov.fired.add((card, ability))
+            elif event.data.get("item_kind") != "play":
+                label = str(event.data.get("item"))
+                cov.python_items[label] = cov.python_items.get(label, 0) + 1
 
 
 def _play_run(report: VerifyReport, run: _Run, everything: list[str], *, games: int, seed: int,
@@ -475,10 +551,12 @@ def _play_run(report: VerifyReport, run: _Run, everything: list[str], *, games: 
     pairs = _pairs(run.specs, run.target)
     failed = 0
     first_log: Any = None
+    started = time.perf_counter()
     for i in range(games):
         game_seed = seed + i
         decks = pairs[i % len(pairs)]
         command = play_command(game_seed, decks, sets_arg, max_turns)
+        game_started = time.perf_counter()
         try:
             game, error = play_checked(engine, [lists[d] for d in decks], game_seed, max_turns,
                                     timeout, describe=f"{command} ({run.target})")
@@ -489,11 +567,14 @@ def _play_run(report: VerifyReport, run: _Run, everything: list[str], *, games: 
         report.games_played += 1
         if progress is not None:
             progress(f"{run.target}", report.games_played, total)
+        if game is not None:  # a game that crashed played its cards too (issue 13)
+            _record(game, report.coverage)
         if error is not None:
             failed += 1
-            report.checks.append(_game_failure(run, game, error, game_seed, command, engine))
+            check = _game_failure(run, game, error, game_seed, command, engine)
+            check.time = time.perf_counter() - game_started
+            report.checks.append(check)
             continue
-        _record(game, report.coverage)
         if i == 0:
             first_log = game.log
             report.checks.append(_determinism(run, engine, lists, decks, game_seed, max_turns,
@@ -501,7 +582,8 @@ def _play_run(report: VerifyReport, run: _Run, everything: list[str], *, games: 
     if not failed:
         report.checks.append(Check("games", run.target, True,
                                    f"{games} game(s) on {', '.join(run.specs)}",
-                                   set_code=None if run.target == "all" else run.target))
+                                   set_code=None if run.target == "all" else run.target,
+                                   time=time.perf_counter() - started))
 
 
 def play_checked(engine: Any, decks: list[list[str]], seed: int, max_turns: int | None,
@@ -556,10 +638,58 @@ def _game_failure(run: _Run, game: Any, error: BaseException, seed: int, command
         if game is not None else ""
     if isinstance(error, InvariantViolation):
         where = ""  # the message says where
+    frames = _author_frames(error, engine)
     details = "".join(traceback.format_exception(error)[-12:])
+    if frames:  # the author's own lines first: the engine's frames say little to them
+        details = "in the set's code (innermost last):\n" + "".join(
+            traceback.format_list(frames)) + "\n" + details
+    file, line = (_shown_path(frames[-1].filename), frames[-1].lineno) if frames else (None, None)
+    signature = f"{type(error).__name__}: {error}"
+    if isinstance(error, GameTimeout):
+        signature = f"{type(error).__name__}: {set_code}"  # where it was differs per game
+    elif frames:
+        signature = f"{file}:{line}: {signature}"
     return Check("games", run.target, False, f"{kind}{where}: {str(error) or 'KeyboardInterrupt'}",
-                 set_code=set_code,
-                 card=card, seed=seed, command=command, details=details)
+                 set_code=set_code, card=card, seed=seed, command=command, details=details,
+                 file=file, line=line, signature=signature)
+
+
+def _set_folders(engine: Any) -> list[str]:
+    """The package folders of the loaded sets that have code."""
+    folders = []
+    for s in (engine.discovery.sets.values() if engine is not None and
+              engine.discovery is not None else ()):
+        path = getattr(s.module, "__file__", None) if s.module is not None else None
+        if path:
+            folders.append(os.path.dirname(os.path.abspath(path)) + os.sep)
+    return folders
+
+
+def _author_frames(error: BaseException, engine: Any) -> list[traceback.FrameSummary]:
+    """The frames of ``error`` (and the exceptions it was raised from) in a set's own files,
+    innermost last."""
+    folders = _set_folders(engine)
+    if not folders:
+        return []
+    chain: list[BaseException] = []
+    exc: BaseException | None = error
+    while exc is not None and exc not in chain:
+        chain.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    frames: list[traceback.FrameSummary] = []
+    for exc in reversed(chain):  # the original exception first: its frames are the author's
+        frames.extend(f for f in traceback.extract_tb(exc.__traceback__)
+                      if os.path.abspath(f.filename).startswith(tuple(folders)))
+    return frames
+
+
+def _shown_path(path: str) -> str:
+    """Relative to the current folder when inside it (GitHub annotations want repo paths)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive
+        return path
+    return path if rel.startswith("..") else rel
 
 
 def _set_of_module(engine: Any, module: str) -> str | None:

@@ -23,6 +23,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    Strict,
     StringConstraints,
     field_validator,
     model_validator,
@@ -58,7 +59,12 @@ Stat = Literal["damage", "hp", "sp", "vp_regen"]
 #: A turn hook of :data:`hkk._phases.CARD_TIMINGS`, or ``on_enter``: when the card enters play.
 Timing = Literal[CARD_TIMINGS + ("on_enter",)]  # type: ignore[valid-type]
 
-_CONFIG = ConfigDict(frozen=True, extra="forbid")
+# Strict types (issue 13): ``hp = "2"`` or ``optional = 1`` is refused, as the JSON Schema
+# (``hkk schema``) refuses it, instead of being coerced.  Only the tuple containers are lenient
+# (:data:`LIST_OK`): TOML gives lists, the frozen models keep tuples; their items stay strict.
+_CONFIG = ConfigDict(frozen=True, extra="forbid", strict=True)
+#: On a ``tuple[...]`` field of a strict model: accept the TOML list too (items stay strict).
+LIST_OK = Strict(False)
 
 #: Upper bound of every number on a card (stats, costs, amounts, limits): far above any printed
 #: card, and it keeps a typo like Ép 10**100 from reaching a game.
@@ -268,7 +274,7 @@ def _at_least_one(effects: tuple[Any, ...]) -> tuple[Any, ...]:
     return effects
 
 
-Effects = Annotated[tuple[Effect, ...], AfterValidator(_at_least_one),
+Effects = Annotated[tuple[Effect, ...], LIST_OK, AfterValidator(_at_least_one),
                     Field(json_schema_extra={"minItems": 1})]
 
 
@@ -292,7 +298,8 @@ def _effect_shorthand_schema(schema: dict[str, Any]) -> None:
     schema["oneOf"] = [{"required": ["effects"]}, {"required": ["effect"]}]
 
 
-_WITH_EFFECTS = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_effect_shorthand_schema)
+_WITH_EFFECTS = ConfigDict(frozen=True, extra="forbid", strict=True,
+                           json_schema_extra=_effect_shorthand_schema)
 
 
 # -- usage limits (Kódex ch. 90) -------------------------------------------------------------------
@@ -500,7 +507,7 @@ class _CardBase(BaseModel):
     name: Text = Field(min_length=1)
     text: Text = ""
     cost: Cost = Cost()
-    abilities: tuple[Ability, ...] = ()
+    abilities: Annotated[tuple[Ability, ...], LIST_OK] = ()
 
     @property
     def set_code(self) -> str:
@@ -541,8 +548,8 @@ Card = Annotated[CreatureCard | BuildingCard | SpellCard, Field(discriminator="k
 class CardFile(BaseModel):
     """One ``cards/*.toml`` file of a set: ``[[cards]]`` tables."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", title="HKK card file")
-    cards: tuple[Card, ...]
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, title="HKK card file")
+    cards: Annotated[tuple[Card, ...], LIST_OK]
 
 
 class Deck(BaseModel):
@@ -568,4 +575,4 @@ class DeckFile(BaseModel):
     """One ``decks/*.toml`` file of a set: ``[[decks]]`` tables."""
 
     model_config = _CONFIG
-    decks: tuple[Deck, ...]
+    decks: Annotated[tuple[Deck, ...], LIST_OK]

@@ -23,7 +23,14 @@ from typing import Annotated, Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Strict,
+    StringConstraints,
+    ValidationError,
+)
 
 from hkk._datafile import DataFileError, parse_toml
 from hkk._text import codepoint, first_control_character
@@ -69,14 +76,15 @@ class SetManifest(BaseModel):
     """The ``[set]`` table of ``set.toml``. Strings stay strings (TOML and JSON Schema friendly);
     use :attr:`requires_specifier` / :attr:`parsed_version` for comparisons."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # strict like the card models (issue 13): ``python = "yes"`` is refused, not coerced
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     code: SetCode
     name: Annotated[Text, StringConstraints(min_length=1)]
     version: Annotated[str, AfterValidator(_pep440_version)]
     requires: Annotated[str, AfterValidator(_pep440_specifier)]
     # A tuple, not a list: the model is frozen and hashable all the way down.
-    depends: tuple[SetCode, ...] = ()
+    depends: Annotated[tuple[SetCode, ...], Strict(False)] = ()
     # A short BCP 47-ish tag ("hu", "en", "de-AT"); we only need it for display.
     language: Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")] = "hu"
     description: Text = ""

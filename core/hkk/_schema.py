@@ -1,0 +1,89 @@
+"""JSON Schemas of a set's data files (``hkk schema``): card files, ``set.toml``, deck files.
+
+They are generated from the pydantic models, then post-processed for editors and validators:
+pydantic writes a discriminated union as ``oneOf`` + ``discriminator``, an OpenAPI keyword that
+JSON Schema validators ignore, so every error in a card reads "is not valid under any of the
+given schemas".  :func:`tagged_unions_as_if_then` rewrites each such union into ``if``/``then``
+on the tag (``kind`` for cards and abilities, ``do`` for effect primitives): the validator picks
+the one branch the tag names and reports the field of that card kind that is wrong
+(``cards[0].hp: '2' is not of type 'integer'``).  Being a rewrite of whatever pydantic emits,
+it covers card kinds, ability kinds and primitives added later without a change here.
+
+The models are strict (:mod:`hkk._cards.model`), so what the schema refuses the engine refuses.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hkk._cards.loader import card_file_schema as _pydantic_card_file_schema
+from hkk._cards.model import DeckFile
+from hkk._sets.manifest import SetManifest
+
+__all__ = ["SCHEMAS", "card_file_schema", "deck_file_schema", "set_file_schema",
+           "tagged_unions_as_if_then"]
+
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def tagged_unions_as_if_then(schema: Any) -> Any:
+    """A copy of ``schema`` with every ``oneOf`` + ``discriminator`` made ``if``/``then``."""
+    if isinstance(schema, list):
+        return [tagged_unions_as_if_then(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    node = {key: tagged_unions_as_if_then(value) for key, value in schema.items()}
+    discriminator = node.pop("discriminator", None)
+    if discriminator is None or "oneOf" not in node:
+        if discriminator is not None:
+            node["discriminator"] = discriminator
+        return node
+    node.pop("oneOf")
+    tag = discriminator["propertyName"]
+    mapping: dict[str, str] = discriminator["mapping"]
+    node.update({
+        "type": "object",
+        "required": [tag],
+        # an unknown tag is named as such: "'dragon' is not one of ['building', 'creature', …]"
+        "properties": {tag: {"enum": sorted(mapping)}},
+        "allOf": [{"if": {"properties": {tag: {"const": value}}, "required": [tag]},
+                   "then": {"$ref": ref}} for value, ref in sorted(mapping.items())],
+    })
+    return node
+
+
+def _document(schema: dict[str, Any], schema_id: str, title: str,
+              description: str) -> dict[str, Any]:
+    body = {key: value for key, value in schema.items()
+            if key not in ("$schema", "$id", "title", "description")}
+    return {"$schema": _DRAFT, "$id": schema_id, "title": title, "description": description,
+            **tagged_unions_as_if_then(body)}
+
+
+def card_file_schema() -> dict[str, Any]:
+    """A ``cards/*.toml`` file: ``[[cards]]`` tables."""
+    base = _pydantic_card_file_schema()
+    return _document(base, base["$id"], base["title"], base["description"])
+
+
+def deck_file_schema() -> dict[str, Any]:
+    """A ``decks/*.toml`` file: ``[[decks]]`` tables."""
+    return _document(DeckFile.model_json_schema(), "urn:hkk:schema:deck-file", "HKK deck file",
+                     "A decks/*.toml file of a Hatalom Kártyái card set: [[decks]] tables.")
+
+
+def set_file_schema() -> dict[str, Any]:
+    """A set's ``set.toml``: one ``[set]`` table (:class:`hkk._sets.manifest.SetManifest`)."""
+    manifest = copy.deepcopy(SetManifest.model_json_schema())
+    defs = manifest.pop("$defs", {})
+    wrapper: dict[str, Any] = {"type": "object", "additionalProperties": False,
+                               "required": ["set"], "properties": {"set": manifest}}
+    if defs:
+        wrapper["$defs"] = defs
+    return _document(wrapper, "urn:hkk:schema:set-file", "HKK set manifest (set.toml)",
+                     "The set.toml of a Hatalom Kártyái card set: its [set] table.")
+
+
+#: ``hkk schema KIND``: the schema of each kind of data file.
+SCHEMAS = {"cards": card_file_schema, "set": set_file_schema, "decks": deck_file_schema}
