@@ -377,9 +377,14 @@ def _event_text(event: Any, none: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False),
               callback=_output_file, help="Also write the checks as JUnit XML.")
+@click.option("--format", "output_format", type=click.Choice(["text", "github"]),
+              default="text", show_default=True,
+              help="github: also print each failure as a GitHub Actions annotation "
+                   "(::error file=…,line=…::).")
 @_timeout_option
 def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
-                   as_json: bool, junit_xml: str | None, game_timeout: float) -> None:
+                   as_json: bool, junit_xml: str | None, output_format: str,
+                   game_timeout: float) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
     from hkk._render import verify_lines
     from hkk.verify import verify
@@ -408,6 +413,11 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
         err.print("[red]interrupted[/red]: the report so far")
     if junit_xml:
         Path(junit_xml).write_text(report.junit_xml() + "\n", encoding="utf-8")
+    if output_format == "github":
+        from hkk.verify import github_annotations
+
+        for line in github_annotations(report):
+            click.echo(line)
     if as_json:
         click.echo(_dumps(report.as_dict()))
     else:

@@ -65,6 +65,7 @@ __all__ = [
     "Coverage",
     "VerifyReport",
     "deck_specs",
+    "github_annotations",
     "play_checked",
     "play_command",
     "resolve_deck_spec",
@@ -216,11 +217,12 @@ def github_annotations(report: VerifyReport) -> list[str]:
         if check.ok:
             continue
         level = "error" if check.failed else "warning"
-        props = {"title": f"hkk verify: {check.name} [{check.target}]"}
+        props = {}
         if check.file:
             props["file"] = check.file
             if check.line is not None:
                 props["line"] = str(check.line)
+        props["title"] = f"hkk verify: {check.name} [{check.target}]"
         text = check.message
         seeds = [c.seed for c in group if c.seed is not None]
         if seeds:
