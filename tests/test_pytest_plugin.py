@@ -135,7 +135,7 @@ def test_verify_option_adds_a_passing_item(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider", "--hkk-verify", "alap",
                                 "--hkk-verify-games", "1", "-v")
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines(["hkk-verify[[]alap[]] PASSED*"])
+    result.stdout.fnmatch_lines(["hkk::verify[[]alap[]] PASSED*"])
 
 
 def test_verify_from_the_ini_file_reports_failures_readably(pytester):
@@ -143,8 +143,8 @@ def test_verify_from_the_ini_file_reports_failures_readably(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([
+        "hkk verify nincsilyen: 1 failure(s) in 1 checks, 0 games",
         "*✗ discovery [[]nincsilyen[]]: set nincsilyen is not installed*",
-        "*FAILED (1 failure)*",
     ])
 
 
@@ -180,3 +180,75 @@ def test_helpers_work_without_pytest_fixtures():
         TurnDriver().to(game, "nincs")
     with pytest.raises(ValueError, match="unknown cards"):
         build_game(engine, [{"hand": ["alap:nincs"]}, {}])
+
+
+# -- issue 13: the verify item is collected like a test -----------------------------------------
+
+def _project(pytester, codes="alap"):
+    pytester.makeini(f"[pytest]\ntestpaths = tests\nhkk_verify = {codes}\nhkk_verify_games = 1\n")
+    tests = pytester.mkdir("tests")
+    (tests / "test_a.py").write_text("def test_one():\n    pass\n\ndef test_two():\n    pass\n")
+
+
+def test_issue13_verify_item_is_collected_and_counted(pytester):
+    _project(pytester)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--co", "-q")
+    result.stdout.fnmatch_lines(["tests/test_a.py::test_one", "tests/test_a.py::test_two",
+                                 "hkk::verify[[]alap[]]", "3 tests collected*"])
+    result = pytester.runpytest("-p", "no:cacheprovider", "--co")
+    result.stdout.fnmatch_lines(["collected 3 items"])
+
+
+def test_issue13_selecting_a_node_id_leaves_the_verify_item_out(pytester):
+    _project(pytester)
+    result = pytester.runpytest("-p", "no:cacheprovider", "tests/test_a.py::test_one", "-v")
+    result.assert_outcomes(passed=1)
+    assert "hkk-verify" not in result.stdout.str()
+    result = pytester.runpytest("-p", "no:cacheprovider", "tests", "-v")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["hkk::verify[[]alap[]] PASSED*"])
+
+
+def test_issue13_k_and_m_select_the_verify_item(pytester):
+    _project(pytester)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-k", "one", "-v")
+    result.assert_outcomes(passed=1, deselected=2)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-k", "alap")
+    result.assert_outcomes(passed=1, deselected=2)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-m", "not hkk_verify")
+    result.assert_outcomes(passed=2, deselected=1)
+
+
+def test_issue13_failure_summary_shows_only_what_failed(pytester):
+    _project(pytester, codes="alap nincsilyen")
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=3, failed=1)
+    out = result.stdout.str()
+    failure = out[out.index("hkk verify nincsilyen: 1 failure(s)"):]
+    assert "✓" not in failure.split("short test summary")[0]
+    assert "✗ discovery [nincsilyen]: set nincsilyen is not installed" in failure
+
+
+def test_issue13_junit_xml_of_a_project_validates(pytester):
+    from pathlib import Path
+
+    import xmlschema
+
+    _project(pytester, codes="alap nincsilyen")
+    pytester.runpytest("-p", "no:cacheprovider", "--junit-xml", "out.xml")
+    xsd = xmlschema.XMLSchema(Path(__file__).parent / "data" / "junit.xsd")
+    text = (pytester.path / "out.xml").read_text()
+    xsd.validate(text)
+    assert 'classname="hkk" name="verify[alap]"' in text
+
+
+def test_issue13_failure_text_leaves_passing_checks_out():
+    from hkk.verify import verify
+    from pytest_hkk.plugin import failure_text
+
+    report = verify(["alap", "nincsilyen"], games=0)
+    assert any(c.ok for c in report.checks) and not report.ok
+    text = failure_text(report, "nincsilyen")
+    assert text.splitlines()[0].startswith("hkk verify nincsilyen: 1 failure(s)")
+    assert "✓" not in text and "coverage" not in text
+    assert "✗ discovery [nincsilyen]" in text

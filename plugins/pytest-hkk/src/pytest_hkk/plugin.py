@@ -7,6 +7,7 @@ when a fixture asks for the engine, or for a verification item.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,6 +57,13 @@ def header_line(discovery: Any = None) -> str:
 
 
 # -- hkk verify as test items -----------------------------------------------------------------
+#
+# The items are collected like any test (issue 13): children of the directory the run starts
+# from (the first ``testpaths`` entry, else the root directory), so ``pytest``, ``pytest tests``
+# and ``--co`` list and count them, and selecting a file or node id (``pytest
+# tests/test_x.py::test_y``) leaves them out; ``-k``/``-m`` select them by name (``hkk-verify``,
+# the set code) and marker ``hkk_verify``.  Node id: ``hkk::verify[CODE]`` (shown, not
+# selectable as an argument: pytest takes no ``::`` after a folder - use ``-k``).
 
 class VerifyFailed(Exception):
     def __init__(self, report: Any) -> None:
@@ -76,19 +84,28 @@ class HkkVerifyItem(pytest.Item):
         from hkk.testing import verify
 
         report = verify([self.code], games=self.games)
-        self.user_properties.append(("hkk_verify_games", report.games_played))
         if not report.ok:
             raise VerifyFailed(report)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
         if isinstance(excinfo.value, VerifyFailed):
-            from hkk.testing import plain, verify_lines
-
-            return "\n".join(plain(line) for line in verify_lines(excinfo.value.report))
+            return failure_text(excinfo.value.report, self.code)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, None, f"hkk verify {self.code} --games {self.games}"
+
+
+def failure_text(report: Any, code: str) -> str:
+    """What failed, and only that: no passing check, no coverage (they are in ``hkk verify``)."""
+    from hkk.testing import plain, verify_lines
+    from hkk.verify import VerifyReport
+
+    failing = VerifyReport(checks=[c for c in report.checks if not c.ok],
+                           games_played=report.games_played)
+    lines = [plain(line) for line in verify_lines(failing)][:-1]  # its verdict counts wrongly
+    return "\n".join([f"hkk verify {code}: {len(report.failures)} failure(s) in "
+                      f"{len(report.checks)} checks, {report.games_played} games", *lines])
 
 
 def _verify_codes(config: pytest.Config) -> list[str]:
@@ -96,18 +113,46 @@ def _verify_codes(config: pytest.Config) -> list[str]:
     return list(dict.fromkeys(codes))
 
 
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
-                                  items: list[pytest.Item]) -> None:
-    codes = _verify_codes(config)
-    if not codes:
-        return
-    games = config.getoption("hkk_verify_games")
-    if games is None:
-        games = int(config.getini("hkk_verify_games"))
-    for code in codes:
-        name = f"hkk-verify[{code}]"
-        items.append(HkkVerifyItem.from_parent(session, name=name, nodeid=name, code=code,
-                                               games=games))
+def _verify_home(config: pytest.Config) -> Path:
+    """The directory whose collector holds the verification items."""
+    for entry in config.getini("testpaths"):
+        path = (config.rootpath / entry).resolve()
+        if path.is_dir():
+            return path
+    return config.rootpath.resolve()
+
+
+class _WithVerifyItems:
+    """Mixed into the home directory's collector: its children, then the verify items."""
+
+    def collect(self) -> Any:
+        yield from super().collect()  # type: ignore[misc]
+        config = self.config  # type: ignore[attr-defined]
+        games = config.getoption("hkk_verify_games")
+        if games is None:
+            games = int(config.getini("hkk_verify_games"))
+        for code in _verify_codes(config):
+            # "hkk::…": JUnit's classname is "hkk" (never empty), the same from any folder
+            yield HkkVerifyItem.from_parent(self, name=f"hkk-verify[{code}]", code=code,
+                                            games=games, nodeid=f"hkk::verify[{code}]")
+
+
+class _VerifyDir(_WithVerifyItems, pytest.Dir):
+    pass
+
+
+class _VerifyPackage(_WithVerifyItems, pytest.Package):
+    pass
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    config = parent.config
+    if not _verify_codes(config) or path.resolve() != _verify_home(config):
+        return None
+    if (path / "__init__.py").is_file():
+        return _VerifyPackage.from_parent(parent, path=path)
+    return _VerifyDir.from_parent(parent, path=path)
 
 
 # -- fixtures -----------------------------------------------------------------------------------
