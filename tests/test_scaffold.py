@@ -86,3 +86,90 @@ def test_scaffolded_set_installs_and_its_tests_and_verify_pass(tmp_path):
     finally:
         subprocess.run(check=False, args=[*pip, "uninstall", "-y", "-q", f"hkk-set-{code}"], capture_output=True,
                        env=env, timeout=300)
+
+
+# -- issue 13: a workflow that runs before the engine is on an index; a name that can load ----
+
+def test_issue13_workflow_installs_the_engine_from_one_place_and_keeps_verify_xml(tmp_path):
+    import yaml
+
+    project = create("zold", tmp_path, source="/src/hkk")
+    flow = yaml.safe_load((project / ".github" / "workflows" / "ci.yml").read_text())
+    assert flow["env"]["HKK_SOURCE"] == "/src/hkk"
+    job = flow["jobs"]["verify"]
+    assert job["strategy"]["matrix"]["python-version"] == ["3.11", "3.12", "3.13"]
+    steps = job["steps"]
+    runs = [s.get("run", "") for s in steps]
+    engine = next(i for i, r in enumerate(runs) if "HKK_SOURCE" in r)
+    the_set = next(i for i, r in enumerate(runs) if "install -e '.[test]'" in r)
+    assert engine < the_set  # the engine first: the set's `hkk>=…` is then satisfied
+    assert any("--junit-xml verify.xml" in r and "--format github" in r for r in runs)
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
+    assert upload["with"]["path"] == "verify.xml" and upload["if"] == "always()"
+
+
+def test_issue13_engine_source_defaults_to_where_this_engine_came_from(tmp_path):
+    from hkk._scaffold import engine_source
+
+    here = engine_source()
+    root = Path(__file__).resolve().parents[1]
+    assert here == "" or here.startswith("git+") or Path(here).resolve() == root
+    assert placeholders("zold")["engine_source"] == here
+
+
+def test_issue13_an_installed_set_code_is_refused(tmp_path):
+    from click.testing import CliRunner
+
+    from hkk.cli import main
+
+    with pytest.raises(ScaffoldError, match="'alap' is taken"):
+        create("alap", tmp_path, installed=frozenset({"alap"}))
+    result = CliRunner().invoke(main, ["new-set", "alap", "--dir", str(tmp_path)])
+    assert result.exit_code == 2 and "taken" in result.output
+    assert not (tmp_path / "hkk-set-alap").exists()
+    result = CliRunner().invoke(main, ["new-set", "friss", "--dir", str(tmp_path)])
+    assert result.exit_code == 0
+    assert f"pip install -e '{tmp_path / 'hkk-set-friss'}[test]'" in result.output
+
+
+def test_issue13_help_lines_are_not_cut():
+    from click.testing import CliRunner
+
+    from hkk.cli import main
+
+    result = CliRunner().invoke(main, ["--help"], terminal_width=80)
+    lines = result.output.split("Commands:")[1].splitlines()
+    for name, command in main.commands.items():
+        # the whole short help, or whole sentences of the docstring's first paragraph (click
+        # cuts at the first ".", even the one of "e.g.", or at the width)
+        whole = command.short_help or " ".join((command.help or "").split("\n\n")[0].split())
+        line = next(line for line in lines if line.split()[:1] == [name])
+        shown = line.split(None, 1)[1].strip()
+        assert whole.startswith(shown), (name, shown)
+        rest = whole[len(shown):]
+        assert rest == "" or (shown.endswith(".") and rest[:1] == " " and rest[1:2].isupper()), \
+            (name, shown, rest)
+
+
+def test_issue13_generated_workflow_steps_pass_with_the_engine_from_a_path(tmp_path):
+    """The workflow's `run` steps, in order, in a fresh venv, with HKK_SOURCE = this checkout
+    (what an author's CI does with a path or git URL before hkk is on an index)."""
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    code = "utvonal"
+    project = create(code, tmp_path, source=str(root))
+    flow = yaml.safe_load((project / ".github" / "workflows" / "ci.yml").read_text())
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    env = {**os.environ, **flow["env"], "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",
+           "VIRTUAL_ENV": str(venv), "NO_COLOR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+           "HKK_SETS_ALLOW": code}
+    env.pop("PYTHONPATH", None)
+    for step in flow["jobs"]["verify"]["steps"]:
+        if "run" not in step:
+            continue  # checkout, setup-python, upload: GitHub's actions
+        done = subprocess.run(["bash", "-eo", "pipefail", "-c", step["run"]], cwd=project,
+                              env=env, capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, (step["name"], done.stdout[-3000:], done.stderr[-3000:])
+    assert (project / "verify.xml").is_file()

@@ -10,15 +10,17 @@ package data).
 from __future__ import annotations
 
 import importlib.resources
+import json
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from packaging.version import Version
 
 from hkk._errors import HkkError
 from hkk._sets.manifest import SET_CODE_PATTERN, is_set_code
 
-__all__ = ["ScaffoldError", "create", "placeholders"]
+__all__ = ["ScaffoldError", "create", "engine_source", "placeholders"]
 
 _RENAMES = {"github": ".github", "gitignore": ".gitignore"}
 
@@ -27,7 +29,27 @@ class ScaffoldError(HkkError):
     """The project cannot be created (bad name, folder not empty)."""
 
 
-def placeholders(code: str, title: str | None = None) -> dict[str, str]:
+def engine_source() -> str:
+    """Where the installed engine came from, as the generated CI workflow's ``HKK_SOURCE``: the
+    folder of a local (editable) install, a ``git+…`` URL, or "" (a package index)."""
+    import importlib_metadata
+
+    try:
+        text = importlib_metadata.distribution("hkk").read_text("direct_url.json")
+        info = json.loads(text) if text else {}
+    except (importlib_metadata.PackageNotFoundError, ValueError):
+        return ""
+    url = str(info.get("url", ""))
+    if "vcs_info" in info:
+        commit = info["vcs_info"].get("requested_revision") or info["vcs_info"].get("commit_id")
+        return f"git+{url}" + (f"@{commit}" if commit else "")
+    if url.startswith("file://") and "dir_info" in info:
+        return unquote(urlparse(url).path)
+    return ""
+
+
+def placeholders(code: str, title: str | None = None,
+                 source: str | None = None) -> dict[str, str]:
     import hkk
 
     engine = Version(hkk.__version__)
@@ -39,15 +61,22 @@ def placeholders(code: str, title: str | None = None) -> dict[str, str]:
         "distribution": f"hkk-set-{code.replace('_', '-')}",
         "engine_requirement": f">={engine.major}.{engine.minor}",
         "api_requirement": f">={api.major}.{api.minor},<{api.major + 1}",
+        "engine_source": engine_source() if source is None else source,
     }
 
 
-def create(code: str, directory: Path, title: str | None = None) -> Path:
-    """Write the project for set ``code`` into ``directory/hkk-set-<code>``; returns its path."""
+def create(code: str, directory: Path, title: str | None = None, *,
+           source: str | None = None, installed: frozenset[str] = frozenset()) -> Path:
+    """Write the project for set ``code`` into ``directory/hkk-set-<code>``; returns its path.
+    ``source``: the workflow's ``HKK_SOURCE`` (default: where this engine was installed from);
+    ``installed``: set codes taken already (a second set ``alap`` could never load)."""
     if not is_set_code(code):
         raise ScaffoldError(f"invalid set code {code!r}: it must match {SET_CODE_PATTERN} "
                             "(lower-case letters, digits, underscores; 2-32 characters)")
-    values = placeholders(code, title)
+    if code in installed:
+        raise ScaffoldError(f"set code {code!r} is taken: an installed set has it "
+                            "(see hkk sets); pick another name")
+    values = placeholders(code, title, source)
     project = Path(directory) / values["distribution"]
     if project.exists() and any(project.iterdir()):
         raise ScaffoldError(f"{project} exists and is not empty")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -120,8 +121,29 @@ _timeout_option = click.option(
     help="Stop a game that runs longer and report where it was (0: no limit).")
 
 
+def _version_message() -> str:
+    """``hkk --version``: the engine, then the installed sets (as pytest lists its plugins)."""
+    from hkk._plugin import HOOK_API_VERSION
+    from hkk._sets.discovery import find_sets
+    from hkk._version import __version__
+
+    lines = [f"hkk {__version__} (hook API {HOOK_API_VERSION})"]
+    sets = find_sets(failures=[])  # imports nothing
+    lines += [f"  set {c.code} {c.version or '?'} ({c.distribution or '?'})" for c in sets]
+    if not sets:
+        lines.append("  no card sets installed")
+    return "\n".join(lines)
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(_version_message())
+        ctx.exit()
+
+
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="hkk", prog_name="hkk")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version and the installed sets, and exit.")
 def main() -> None:
     """hkk - rules engine and plugin framework for Hatalom Kártyái."""
 
@@ -164,9 +186,13 @@ def sets_command(as_json: bool) -> None:
         out.print("No card sets installed (entry-point group 'hkk.sets'). "
                   "Try: pip install -e sets/alap")
         return
-    table = Table(title=f"hkk card sets (engine hook API {HOOK_API_VERSION})")
+    table = Table(title=f"hkk card sets (engine hook API {HOOK_API_VERSION})", show_edge=False)
+    # A hook name is never folded inside (one per line, the column as wide as the longest);
+    # the status column takes what is left and wraps at word boundaries.
+    longest_hook = max((len(h) for r in rows for h in r["hooks"]), default=1)
     for column in ("code", "distribution", "version", "cards", "hooks", "requires"):
-        table.add_column(column, no_wrap=column != "hooks", overflow="fold")
+        table.add_column(column, no_wrap=column != "hooks", overflow="fold",
+                         min_width=longest_hook if column == "hooks" else None)
     table.add_column("status", overflow="fold", ratio=1)
     style = {"loaded": "green", "failed": "red", "disabled": "yellow"}
     for r in rows:
@@ -176,7 +202,7 @@ def sets_command(as_json: bool) -> None:
         # Distribution names and versions come from installed metadata: print them literally.
         table.add_row(*(escape(cell) for cell in (
             r["code"] or "?", r["distribution"] or "?", r["version"] or "?",
-            "" if r["cards"] is None else str(r["cards"]), ", ".join(r["hooks"]) or "-",
+            "" if r["cards"] is None else str(r["cards"]), "\n".join(r["hooks"]) or "-",
             r["requires"] or "?")), status)
     out.print(table)
 
@@ -184,18 +210,20 @@ def sets_command(as_json: bool) -> None:
 # -- cards ---------------------------------------------------------------------------------------
 
 @main.command("cards")
-@click.option("--set", "set_code", metavar="CODE", help="Only the cards of this set.")
+@click.option("--set", "set_codes", metavar="CODE", multiple=True,
+              help="Only the cards of this set (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the card definitions as JSON.")
-def cards_command(set_code: str | None, as_json: bool) -> None:
+def cards_command(set_codes: tuple[str, ...], as_json: bool) -> None:
     """Show the cards with their stats and abilities."""
     from hkk._render import card_lines
 
     found = _discover()
     _warn_failures(found)
-    if set_code is not None and set_code not in found.sets:
-        raise click.BadParameter(f"no loaded set {set_code!r}; loaded: {sorted(found.sets)}",
-                                 param_hint="--set")
-    cards = [c for c in found.cards.values() if set_code is None or c.set_code == set_code]
+    unknown = [code for code in set_codes if code not in found.sets]
+    if unknown:
+        raise click.BadParameter(f"no loaded set {', '.join(map(repr, unknown))}; loaded: "
+                                 f"{sorted(found.sets)}", param_hint="--set")
+    cards = [c for c in found.cards.values() if not set_codes or c.set_code in set_codes]
     cards.sort(key=lambda c: c.id)
     if as_json:
         click.echo(_dumps([c.model_dump(mode="json") for c in cards]))
@@ -218,7 +246,7 @@ def _default_decks(engine: Any) -> list[str]:
     return names[:2]
 
 
-@main.command("play")
+@main.command("play", short_help="Play a whole game between two random agents.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
 @click.option("--decks", nargs=2, metavar="A B",
               help="Two decks, e.g. alap:tuz alap:viz; 'DECK+SET' mixes in a set's cards.")
@@ -317,7 +345,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
 
 # -- replay --------------------------------------------------------------------------------------
 
-@main.command("replay")
+@main.command("replay", short_help="Replay a saved game and check every event.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--force", is_flag=True,
               help="Replay even if the save was made with other engine or set versions.")
@@ -443,7 +471,7 @@ def _check_installed(codes: Sequence[str]) -> None:
 
 # -- reference -----------------------------------------------------------------------------------
 
-@main.command("reference")
+@main.command("reference", short_help="The set authors' reference.")
 @click.argument("section", required=False, type=click.Choice(list(REFERENCE_SECTIONS)))
 @click.option("--markdown", "as_markdown", is_flag=True,
               help="Print the Markdown source (docs/REFERENCE.md is the whole page).")
@@ -462,7 +490,7 @@ def reference_command(section: str | None, as_markdown: bool) -> None:
 
 # -- schema, new-set -----------------------------------------------------------------------------
 
-@main.command("schema")
+@main.command("schema", short_help="JSON Schema of card, set and deck files.")
 @click.argument("kind", required=False, default="cards",
                 type=click.Choice(["cards", "set", "decks"]))
 @click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_output_file,
@@ -479,22 +507,27 @@ def schema_command(kind: str, output: str | None) -> None:
         click.echo(text)
 
 
-@main.command("new-set")
+@main.command("new-set", short_help="Create a new card set project.")
 @click.argument("name")
 @click.option("--dir", "directory", type=click.Path(file_okay=False), default=".",
               show_default=True, help="Where to create the project folder hkk-set-NAME.")
-def new_set_command(name: str, directory: str) -> None:
+@click.option("--engine-source", metavar="PATH|GIT-URL",
+              help="Where the project's CI installs hkk and pytest-hkk from (HKK_SOURCE in "
+                   "its workflow); default: where this hkk was installed from, '' for an index.")
+def new_set_command(name: str, directory: str, engine_source: str | None) -> None:
     """Create a new card set project NAME (the set code, e.g. 'sarkany')."""
     from hkk._scaffold import ScaffoldError, create
+    from hkk._sets.discovery import find_sets
 
+    installed = frozenset(c.code for c in find_sets(failures=[]))  # imports nothing
     try:
-        project = create(name, Path(directory))
+        project = create(name, Path(directory), source=engine_source, installed=installed)
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
     out = _out()
     out.print(f"[green]created[/green] {escape(str(project))}")
     out.print("next:\n"
-              f"  pip install -e {escape(str(project))}\n"
+              f"  pip install -e {escape(shlex.quote(f'{project}[test]'))}\n"
               f"  cd {escape(str(project))} && python -m pytest && hkk verify {name}")
 
 
