@@ -20,7 +20,7 @@ def test_the_project_has_every_part(tmp_path):
     assert project == tmp_path / "hkk-set-zold"
     files = {str(p.relative_to(project)) for p in project.rglob("*") if p.is_file()}
     assert files == {
-        "pyproject.toml", "README.md", ".gitignore", ".github/workflows/ci.yml",
+        "pyproject.toml", "README.md", "LICENSE", ".gitignore", ".github/workflows/ci.yml",
         "src/hkk_set_zold/__init__.py", "src/hkk_set_zold/set.toml",
         "src/hkk_set_zold/cards/cards.toml", "src/hkk_set_zold/decks/kezdo.toml",
         "tests/test_cards.py",

@@ -151,22 +151,28 @@ def main() -> None:
 # -- sets ----------------------------------------------------------------------------------------
 
 def set_rows(found: Any) -> list[dict[str, Any]]:
-    """One row per installed set: loaded, failed (with the reason) or disabled."""
+    """One row per installed set: loaded, failed (with the reason) or disabled; a loaded set's
+    uses of deprecated hook API (``deprecated``) too."""
+    from hkk._deprecation import uses
+
     rows = []
     for s in found.sets.values():
+        deprecated = [use.describe() for use in uses(s.module)]
         rows.append({"code": s.code, "distribution": s.distribution, "version": s.version,
                      "cards": len(s.cards), "decks": sorted(s.decks), "hooks": s.hook_names,
                      "requires": s.manifest.requires, "depends": list(s.manifest.depends),
-                     "status": "loaded", "reason": None})
+                     "status": "loaded", "deprecated": deprecated,
+                     "reason": "uses deprecated hook API: " + "; ".join(deprecated)
+                     if deprecated else None})
     for error in found.failures:
         rows.append({"code": error.code, "distribution": error.distribution,
                      "version": error.version, "cards": None, "decks": [], "hooks": [],
-                     "requires": None, "depends": [], "status": "failed",
+                     "requires": None, "depends": [], "status": "failed", "deprecated": [],
                      "reason": f"stage {error.stage}: {error.reason}"})
     for c in found.disabled:
         rows.append({"code": c.code, "distribution": c.distribution, "version": c.version,
                      "cards": None, "decks": [], "hooks": [], "requires": None, "depends": [],
-                     "status": "disabled",
+                     "status": "disabled", "deprecated": [],
                      "reason": "HKK_SETS_ALLOW / HKK_SETS_DENY or [sets] in hkk.toml"})
     return sorted(rows, key=lambda r: (r["code"] or "", r["distribution"] or ""))
 
@@ -409,18 +415,31 @@ def _event_text(event: Any, none: str) -> str:
               default="text", show_default=True,
               help="github: also print each failure as a GitHub Actions annotation "
                    "(::error file=…,line=…::).")
+@click.option("--against", metavar="SPOILER", type=click.Path(exists=True, dir_okay=False),
+              help="Check the set (one CODE) against its published card list (.csv/.json).")
 @_timeout_option
 def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
                    as_json: bool, junit_xml: str | None, output_format: str,
-                   game_timeout: float) -> None:
+                   against: str | None, game_timeout: float) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
     from hkk._render import verify_lines
     from hkk.verify import verify
 
     _check_installed(codes)
+    if against is not None:  # a usage error, found before any game is played
+        from hkk._spoiler import SpoilerError, read_spoiler
+
+        if len(codes) != 1:
+            raise click.BadParameter("compares one set with its spoiler: name exactly one "
+                                     "CODE", param_hint="--against")
+        try:
+            read_spoiler(against)
+        except SpoilerError as exc:
+            raise click.BadParameter(str(exc), param_hint="--against") from None
     err = _err()
     report = None
-    options = dict(games=games, seed=seed, max_turns=max_turns, game_timeout=game_timeout)
+    options = dict(games=games, seed=seed, max_turns=max_turns, game_timeout=game_timeout,
+                   against=against)
     try:
         if err.is_terminal and not as_json and games:
             from rich.progress import Progress

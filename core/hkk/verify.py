@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from hkk._deprecation import uses as deprecated_uses
 from hkk._engine import Engine
 from hkk._errors import (
     GameTimeout,
@@ -58,6 +59,7 @@ from hkk._limits import DEFAULT_GAME_TIMEOUT, time_limit
 from hkk._plugin import make_plugin_manager
 from hkk._runner import play_game
 from hkk._sets.discovery import dependency_closure, discover
+from hkk._spoiler import SpoilerError, compare, read_spoiler
 
 __all__ = [
     "MIX_COPIES",
@@ -336,11 +338,13 @@ class _Run:
 def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0,
            max_turns: int | None = None, entry_points: Any = None,
            progress: Progress | None = None,
-           game_timeout: float | None = DEFAULT_GAME_TIMEOUT) -> VerifyReport:
+           game_timeout: float | None = DEFAULT_GAME_TIMEOUT,
+           against: str | None = None) -> VerifyReport:
     """Verify the installed sets (or only ``codes``, with the sets they depend on); see the
     module docstring.  Never raises for a problem of a set: everything is in the report -
     except a KeyboardInterrupt, which stops it (with ``exc.report``, the report so far).
-    ``game_timeout``: seconds each game may take (None or 0: no limit)."""
+    ``game_timeout``: seconds each game may take (None or 0: no limit).  ``against``: a
+    spoiler file (CSV or JSON, :mod:`hkk._spoiler`) the one set named must match."""
     report = VerifyReport()
     found = discover(entry_points=entry_points)
     disabled = {c.code for c in found.disabled}
@@ -382,10 +386,13 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
     if not targets:
         return report
 
-    # 2. packaging, 3. custom effects
+    # 2. packaging, 3. custom effects, deprecated hook API (warnings)
     for code in targets:
         report.checks.extend(_packaging_checks(by_code[code], by_code))
         report.checks.extend(_custom_effect_checks(code, by_code, entry_points))
+        report.checks.extend(_deprecation_checks(by_code[code]))
+    if against is not None:
+        report.checks.extend(_spoiler_checks(targets, by_code, against))
 
     # 4.-6. games
     runs = [_Run(code, _closure(code, by_code), []) for code in targets]
@@ -450,6 +457,30 @@ def _packaging_checks(s: Any, by_code: dict[str, Any]) -> list[Check]:
                                 f"require its distribution {dist}", severity="warning",
                                 set_code=s.code))
     return checks
+
+
+def _spoiler_checks(targets: list[str], by_code: dict[str, Any], against: str) -> list[Check]:
+    """The one set's cards against its published card list (:mod:`hkk._spoiler`)."""
+    if len(targets) != 1:
+        return [Check("spoiler", "all", False, f"--against compares one set with its spoiler; "
+                      f"name exactly one set (got {', '.join(targets)})")]
+    code = targets[0]
+    try:
+        spoiler = read_spoiler(against)
+    except SpoilerError as exc:
+        return [Check("spoiler", code, False, str(exc), set_code=code)]
+    problems = compare(by_code[code].cards, spoiler)
+    return [Check("spoiler", code, False, message, set_code=code, card=card)
+            for card, message in problems] or [
+        Check("spoiler", code, True, f"all {len(spoiler)} published cards match {against}, "
+                                     "none unpublished", set_code=code)]
+
+
+def _deprecation_checks(s: Any) -> list[Check]:
+    """A warning per use of a deprecated hook or hook argument: a release of notice before the
+    hook API removes it (:mod:`hkk._deprecation`)."""
+    return [Check("deprecated-api", s.code, False, use.describe(), severity="warning",
+                  set_code=s.code) for use in deprecated_uses(s.module)]
 
 
 def _custom_effect_checks(code: str, by_code: dict[str, Any], entry_points: Any) -> list[Check]:

@@ -1,0 +1,112 @@
+"""``hkk verify CODE --against spoiler.csv|json``: the set's cards against its published card
+list - every published card exists with the same name, kind, cost, stats and text, and no card
+that is not published slipped in (the check publishers make by hand before printing).
+
+A spoiler is CSV with a header row, or JSON (a list of objects, or ``{"cards": [...]}``), with
+the columns ``id`` (required), ``name``, ``kind``, ``cost`` (VP), ``components`` (the cost in
+monster components), ``damage``, ``hp``, ``sp``, ``text``.  A column left out, or an empty
+cell, is not compared; numbers are compared as numbers, text with its whitespace collapsed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from hkk._errors import HkkError
+
+__all__ = ["COLUMNS", "SpoilerError", "compare", "read_spoiler"]
+
+#: Column -> how to read it off a card definition.
+COLUMNS = ("id", "name", "kind", "cost", "components", "damage", "hp", "sp", "text")
+_NUMBERS = {"cost", "components", "damage", "hp", "sp"}
+
+
+class SpoilerError(HkkError):
+    """The spoiler file cannot be read (not CSV/JSON, unknown column, a number that is not)."""
+
+
+def read_spoiler(path: str | Path) -> list[dict[str, Any]]:
+    """The published cards of a ``.csv`` or ``.json`` file, values typed, empty cells dropped."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise SpoilerError(f"{path}: cannot read it: {exc}") from None
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SpoilerError(f"{path}: not JSON: {exc}") from None
+        rows = data.get("cards") if isinstance(data, dict) else data
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise SpoilerError(f"{path}: expected a list of card objects (or {{\"cards\": "
+                               "[...]}})")
+    elif path.suffix.lower() == ".csv":
+        rows = list(csv.DictReader(io.StringIO(text)))
+    else:
+        raise SpoilerError(f"{path}: a spoiler is a .csv or .json file")
+    cards = []
+    for number, row in enumerate(rows, start=1):
+        unknown = sorted(set(row) - set(COLUMNS))
+        if unknown:
+            raise SpoilerError(f"{path}: card {number}: unknown column(s) {unknown}; known: "
+                               f"{', '.join(COLUMNS)}")
+        card: dict[str, Any] = {}
+        for column, value in row.items():
+            if value is None or value == "":
+                continue
+            if column in _NUMBERS:
+                try:
+                    value = int(value)
+                except (TypeError, ValueError):
+                    raise SpoilerError(f"{path}: card {number}: {column} {value!r} is not a "
+                                       "whole number") from None
+            card[column] = value if column in _NUMBERS else str(value)
+        if "id" not in card:
+            raise SpoilerError(f"{path}: card {number}: no id")
+        cards.append(card)
+    return cards
+
+
+def _published_view(card: Any) -> dict[str, Any]:
+    """The spoiler's columns, read off a card definition."""
+    return {"id": card.id, "name": card.name, "kind": card.kind, "cost": card.cost.vp,
+            "components": card.cost.components, "damage": getattr(card, "damage", None),
+            "hp": getattr(card, "hp", None), "sp": getattr(card, "sp", None),
+            "text": card.text}
+
+
+def _same(column: str, published: Any, defined: Any) -> bool:
+    if column == "text" or column == "name":
+        return " ".join(str(published).split()) == " ".join(str(defined or "").split())
+    return bool(published == defined)
+
+
+def compare(cards: list[Any], spoiler: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """``(card id, problem)`` for each difference between a set's cards and its spoiler."""
+    defined = {card.id: card for card in cards}
+    problems: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for row in spoiler:
+        card_id = row["id"]
+        if card_id in seen:
+            problems.append((card_id, f"{card_id} is listed twice in the spoiler"))
+            continue
+        seen.add(card_id)
+        card = defined.get(card_id)
+        if card is None:
+            problems.append((card_id, f"published card {card_id} is not in the set"))
+            continue
+        view = _published_view(card)
+        for column in COLUMNS[1:]:
+            if column in row and not _same(column, row[column], view[column]):
+                problems.append((card_id, f"{card_id}: {column} is {view[column]!r} in the set, "
+                                          f"{row[column]!r} in the spoiler"))
+    for card_id in sorted(set(defined) - seen):
+        problems.append((card_id, f"{card_id} is in the set but not in the spoiler "
+                                  "(unpublished)"))
+    return problems
