@@ -122,6 +122,22 @@ def test_ctrl_c_keeps_the_finished_games() -> None:
         [(c.decks, s) for c in chunks[:2] for s in range(*c.seeds)]
 
 
+def test_ctrl_c_with_local_processes_keeps_the_finished_and_running_chunks() -> None:
+    chunks = plan(BASE, BASE_PAIRS, 24, chunk_size=2)
+    raised = []
+
+    def progress(done: int, total: int) -> None:
+        if not raised:  # one Ctrl-C, at the first finished chunk
+            raised.append(done)
+            raise KeyboardInterrupt
+
+    result = simulate(chunks, workers=2, progress=progress)
+    assert result.interrupted
+    assert 2 <= len(result.outcomes) < 24
+    serial = {(o.decks, o.seed): o for o in simulate(chunks).outcomes}
+    assert all(serial[(o.decks, o.seed)] == o for o in result.outcomes)
+
+
 def test_a_chunk_game_is_the_game_hkk_play_plays(tmp_path: Path) -> None:
     chunk = plan(BASE, BASE_PAIRS, 2, seed=7, chunk_size=1)[1]
     row = play_chunk(chunk)[0]

@@ -190,12 +190,19 @@ def _on_processes(chunks: list[Chunk], finished: Callable[[int, list[dict[str, A
     # spawn: the main process may run threads (the progress display), which fork does not copy
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint,
                                mp_context=multiprocessing.get_context("spawn"))
+    pending = {pool.submit(play_chunk, chunk): chunk.index for chunk in chunks}
     try:
-        pending = {pool.submit(play_chunk, chunk): chunk.index for chunk in chunks}
         while pending:
             ready, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in ready:
                 finished(pending.pop(future), future.result())
+    except KeyboardInterrupt:
+        # the chunks already running finish (workers ignore Ctrl-C): keep them too
+        running = [f for f in pending if not f.cancel()]
+        for future in wait(running).done:
+            if future.exception() is None:
+                finished(pending[future], future.result())
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
