@@ -264,12 +264,14 @@ def _default_decks(engine: Any) -> list[str]:
               help="Write the whole game (versions, seed, decks, state, log) to FILE for "
                    "'hkk replay'.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
+@click.option("--html", "html_file", metavar="FILE", callback=_output_file,
+              help="Write the game's timeline with the board at every step as a page.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
 @_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  json_file: str | None, save_file: str | None, max_turns: int | None,
-                 brief: bool, quiet: bool, game_timeout: float) -> None:
+                 html_file: str | None, brief: bool, quiet: bool, game_timeout: float) -> None:
     """Play a whole game between two random agents, printed turn by turn."""
     from hkk._engine import Engine
     from hkk._limits import time_limit
@@ -312,6 +314,9 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
             if line is not None:
                 out.print(line)
         game.log.subscribe(show)
+    from hkk._html import GameRecorder
+
+    recorder = GameRecorder(game) if html_file else None
     error: BaseException | None = None
     reproduce = play_command_line(seed, names, set_codes, max_turns)
     try:
@@ -331,6 +336,9 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
             click.echo(text)
         else:
             Path(json_file).write_text(text + "\n", encoding="utf-8")
+    if recorder is not None and html_file:
+        Path(html_file).write_text(recorder.page(f"{' vs '.join(names)}, seed {seed}"),
+                                   encoding="utf-8")
     if save_file and error is None:  # a game stopped by an error is inside a step
         from hkk._saving import save_game
 
@@ -417,10 +425,14 @@ def _event_text(event: Any, none: str) -> str:
                    "(::error file=…,line=…::).")
 @click.option("--against", metavar="SPOILER", type=click.Path(exists=True, dir_okay=False),
               help="Check the set (one CODE) against its published card list (.csv/.json).")
+@click.option("--max-slowdown", type=click.FloatRange(min=0), default=3.0, show_default=True,
+              metavar="FACTOR", help="Fail a set that makes its dependencies' games more than "
+                                     "FACTOR times slower (0: do not measure).")
 @_timeout_option
 def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
                    as_json: bool, junit_xml: str | None, output_format: str,
-                   against: str | None, game_timeout: float) -> None:
+                   against: str | None, max_slowdown: float,
+                   game_timeout: float) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
     from hkk._render import verify_lines
     from hkk.verify import verify
@@ -439,7 +451,7 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
     err = _err()
     report = None
     options = dict(games=games, seed=seed, max_turns=max_turns, game_timeout=game_timeout,
-                   against=against)
+                   against=against, max_slowdown=max_slowdown)
     try:
         if err.is_terminal and not as_json and games:
             from rich.progress import Progress
@@ -548,6 +560,14 @@ def new_set_command(name: str, directory: str, engine_source: str | None) -> Non
     out.print("next:\n"
               f"  pip install -e {escape(shlex.quote(f'{project}[test]'))}\n"
               f"  cd {escape(str(project))} && python -m pytest && hkk verify {name}")
+
+
+# -- simulate, gallery (hkk._simulate_cli) ------------------------------------------------------
+
+from hkk._simulate_cli import gallery_command, simulate_command  # noqa: E402
+
+main.add_command(simulate_command)
+main.add_command(gallery_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -22,7 +22,10 @@ What it checks, in order:
    an identical event log;
 6. **coverage** (information, never a failure) - which cards were played, which abilities fired
    (``resolving`` events carrying card and ability), which of the set's hookimpls were reached
-   and which returned items.
+   and which returned items;
+7. **cost** - for a set that depends on sets with decks: the same seeded games on those decks
+   with the dependencies alone and with the set too (:mod:`hkk._setcost`); a set that makes them
+   more than ``max_slowdown`` times slower (median of the per-game ratios, default 3) fails.
 
 Decks: a run plays the decks of its sets.  A set **without decks of its own** plays each deck of
 the sets it depends on with its own cards mixed in (deck spec ``alap:tuz+mereg``: the deck plus
@@ -58,6 +61,7 @@ from hkk._invariants import check_finished, watch
 from hkk._limits import DEFAULT_GAME_TIMEOUT, time_limit
 from hkk._plugin import make_plugin_manager
 from hkk._runner import play_game
+from hkk._setcost import DEFAULT_MAX_FACTOR, measure
 from hkk._sets.discovery import dependency_closure, discover
 from hkk._spoiler import SpoilerError, compare, read_spoiler
 
@@ -339,12 +343,15 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
            max_turns: int | None = None, entry_points: Any = None,
            progress: Progress | None = None,
            game_timeout: float | None = DEFAULT_GAME_TIMEOUT,
-           against: str | None = None) -> VerifyReport:
+           against: str | None = None,
+           max_slowdown: float | None = DEFAULT_MAX_FACTOR) -> VerifyReport:
     """Verify the installed sets (or only ``codes``, with the sets they depend on); see the
     module docstring.  Never raises for a problem of a set: everything is in the report -
     except a KeyboardInterrupt, which stops it (with ``exc.report``, the report so far).
     ``game_timeout``: seconds each game may take (None or 0: no limit).  ``against``: a
-    spoiler file (CSV or JSON, :mod:`hkk._spoiler`) the one set named must match."""
+    spoiler file (CSV or JSON, :mod:`hkk._spoiler`) the one set named must match;
+    ``max_slowdown``: how many times slower a set may make its dependencies' games (None or
+    0: not measured)."""
     report = VerifyReport()
     found = discover(entry_points=entry_points)
     disabled = {c.code for c in found.disabled}
@@ -413,6 +420,10 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
         except KeyboardInterrupt as exc:
             exc.report = report  # type: ignore[attr-defined]
             raise
+        if max_slowdown and not report.failures:  # 7. cost (hkk._setcost)
+            for code in targets:
+                report.checks.extend(_cost_checks(code, by_code, games, seed, max_turns,
+                                                  max_slowdown, entry_points))
     return report
 
 
@@ -764,3 +775,23 @@ def _determinism(run: _Run, engine: Any, lists: dict[str, list[str]], decks: Seq
                  f"same seed twice gave different logs from event {index}",
                  set_code=target, card=card, seed=seed, command=command,
                  details=f"first run:  {first_diff}\nsecond run: {second_diff}")
+
+
+def _cost_checks(code: str, by_code: dict[str, Any], games: int, seed: int,
+                 max_turns: int | None, max_factor: float, entry_points: Any) -> list[Check]:
+    """The set's cost (:mod:`hkk._setcost`): its dependencies' decks played without and with
+    it.  A set that depends on no set with decks has nothing to be compared with."""
+    deps = [c for c in _closure(code, by_code) if c != code]
+    specs = deck_specs([by_code[c] for c in deps])
+    if not specs:
+        return []
+    try:
+        without, with_set = _engine(deps, entry_points), _engine(deps + [code], entry_points)
+        decks = [(resolve_deck_spec(without, a), resolve_deck_spec(without, b))
+                 for a, b in _pairs(specs, "all")]
+        cost = measure(code, without, with_set, decks, games=games, seed=seed,
+                       max_turns=max_turns, max_factor=max_factor)
+    except (HkkError, SetError) as exc:
+        return [Check("cost", code, False, f"cannot measure: {exc}", set_code=code)]
+    return [Check("cost", code, cost.ok, cost.message(), set_code=code,
+                  command=None if cost.ok else f"hkk verify {code} --games {games}")]

@@ -1,0 +1,66 @@
+"""What a set costs in speed (``hkk verify``'s cost check): the same seeded games on the decks
+of the sets it depends on, played by an engine with those sets alone and by one with the set
+too.  A set whose hooks make these games more than ``max_factor`` times slower fails, so a slow
+community set is caught before its users feel it.
+
+Each seed is played by both engines one after the other, and the factor is the median of the
+per-game ratios: a moment of load on a shared machine slows a game or two, not the median.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hkk._runner import play_game
+
+#: Games with the set may be this many times slower than without it (``--max-slowdown``).
+DEFAULT_MAX_FACTOR = 3.0
+
+
+@dataclass
+class SetCost:
+    code: str
+    games: int
+    base_rate: float  # games/s with the dependencies alone
+    with_rate: float  # games/s with the set too
+    factor: float  # median per-game time ratio, with / without
+    max_factor: float
+
+    @property
+    def ok(self) -> bool:
+        return self.factor <= self.max_factor
+
+    def message(self) -> str:
+        verdict = "within" if self.ok else "more than"
+        return (f"{self.games} game(s) on its dependencies' decks: {self.base_rate:,.1f} "
+                f"games/s without the set, {self.with_rate:,.1f} with it: {self.factor:.2f}x "
+                f"slower ({verdict} the limit of {self.max_factor:g}x)")
+
+
+def measure(code: str, without: Any, with_set: Any,
+            decks: Sequence[tuple[list[str], list[str]]], *, games: int, seed: int = 0,
+            max_turns: int | None = None, max_factor: float = DEFAULT_MAX_FACTOR,
+            clock: Callable[[], float] = time.perf_counter) -> SetCost:
+    """Play ``games`` seeded games (pairing ``i % len(decks)``) on both engines; ``clock``
+    is injectable (tests use a fake one)."""
+    ratios: list[float] = []
+    spent = [0.0, 0.0]
+    for i in range(games):
+        pair = decks[i % len(decks)]
+        took = []
+        for engine in (without, with_set):
+            rulings = replace(engine.rulings, max_turns=max_turns) if max_turns \
+                else engine.rulings
+            game = engine.new_game(list(pair), seed=seed + i, rulings=rulings)
+            start = clock()
+            play_game(game, max_turns=max_turns)
+            took.append(max(clock() - start, 1e-9))
+        spent[0] += took[0]
+        spent[1] += took[1]
+        ratios.append(took[1] / took[0])
+    return SetCost(code, games, games / spent[0], games / spent[1],
+                   statistics.median(ratios), max_factor)

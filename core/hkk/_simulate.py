@@ -1,0 +1,233 @@
+"""Many seeded games for balance testing (``hkk simulate``): the plan, the chunks and who plays
+them - this process, local worker processes, or a Dask cluster.
+
+The work is a list of :class:`Chunk` s, each one pairing and a run of consecutive seeds.  A chunk
+is played by :func:`play_chunk` wherever it runs (it builds its own engine from the named sets),
+and the results are put back in chunk order, so the outcomes - and every table made from them -
+are the same whatever the number of workers or the scheduler.  Each game is ``hkk play --seed S
+--decks A B --set ...`` again (:func:`replay_command`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import signal
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from hkk._engine import Engine
+from hkk._errors import HkkError
+from hkk._game import Game
+from hkk._outcome import Outcome, OutcomeRecorder
+from hkk._plugin import make_plugin_manager
+from hkk._runner import play_game
+from hkk._sets.discovery import discover
+from hkk.verify import play_command, resolve_deck_spec
+
+#: Games per chunk: small enough that Ctrl-C loses little and workers stay busy to the end,
+#: large enough that sending a chunk costs nothing beside playing it.
+CHUNK_SIZE = 25
+
+#: Keep only what the outcome needs, where the engine offers log levels (issue 11).  The
+#: recorder subscribes to its event kinds, so the outcome is the same at any level.
+LOG_LEVEL: dict[str, Any] = (
+    {"log_level": "outcome"} if "log_level" in inspect.signature(Game.__init__).parameters
+    else {})
+
+Progress = Callable[[int, int], None]  # (games done, games in all)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``seeds[0] <= seed < seeds[1]`` of one pairing, with exactly the sets ``sets``."""
+
+    index: int
+    sets: tuple[str, ...]
+    decks: tuple[str, str]
+    seeds: tuple[int, int]
+    max_turns: int | None = None
+
+    @property
+    def games(self) -> int:
+        return self.seeds[1] - self.seeds[0]
+
+
+@dataclass
+class Simulation:
+    """What came back: the outcomes of the finished chunks, in chunk order."""
+
+    chunks: list[Chunk]
+    outcomes: list[Outcome] = field(default_factory=list)
+    interrupted: bool = False
+    seconds: float = 0.0
+
+    @property
+    def planned(self) -> int:
+        return sum(c.games for c in self.chunks)
+
+
+def pairings(specs: Sequence[str]) -> list[tuple[str, str]]:
+    """Every ordered pairing of different decks (each deck plays both seats); one deck alone
+    plays the mirror match."""
+    specs = sorted(dict.fromkeys(specs))
+    if len(specs) == 1:
+        return [(specs[0], specs[0])]
+    return [(a, b) for a in specs for b in specs if a != b]
+
+
+def plan(sets: Iterable[str], pairs: Sequence[tuple[str, str]], games: int, seed: int = 0,
+         max_turns: int | None = None, chunk_size: int = CHUNK_SIZE) -> list[Chunk]:
+    """``games`` games split evenly over ``pairs`` (the first pairings get one more when it
+    does not divide); each pairing plays seeds ``seed``, ``seed + 1``…"""
+    if not pairs:
+        raise HkkError("no deck pairings to simulate")
+    codes = tuple(sorted(sets))
+    chunks: list[Chunk] = []
+    for k, pair in enumerate(pairs):
+        count = games // len(pairs) + (k < games % len(pairs))
+        for start in range(0, count, chunk_size):
+            stop = min(start + chunk_size, count)
+            chunks.append(Chunk(len(chunks), codes, pair, (seed + start, seed + stop), max_turns))
+    return chunks
+
+
+def replay_command(chunk: Chunk, seed: int) -> str:
+    """The ``hkk play`` command line that plays game ``seed`` of ``chunk`` again."""
+    return play_command(seed, chunk.decks, chunk.sets, chunk.max_turns)
+
+
+# -- playing a chunk (in whichever process it lands) ------------------------------------------
+
+_ENGINES: dict[tuple[str, ...], tuple[Engine, dict[str, list[str]]]] = {}
+
+
+def _engine(sets: tuple[str, ...]) -> tuple[Engine, dict[str, list[str]]]:
+    """An engine with exactly ``sets``, made once per process."""
+    if sets not in _ENGINES:
+        pm = make_plugin_manager()
+        found = discover(allow=sets, deny=(), pm=pm)
+        missing = sorted(set(sets) - set(found.sets))
+        if missing:
+            reasons = "; ".join(str(f) for f in found.failures) or "not installed here"
+            raise HkkError(f"sets {', '.join(missing)} do not load in this worker: {reasons}")
+        _ENGINES[sets] = (Engine(found.cards, decks=found.decks, pm=pm, discovery=found), {})
+    return _ENGINES[sets]
+
+
+def deck_lists(engine: Engine, specs: Iterable[str]) -> dict[str, list[str]]:
+    return {spec: resolve_deck_spec(engine, spec) for spec in specs}
+
+
+def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
+    """Play the chunk's games; their outcomes as rows (plain data, for any transport)."""
+    engine, lists = _engine(chunk.sets)
+    for spec in chunk.decks:
+        if spec not in lists:
+            lists.update(deck_lists(engine, [spec]))
+    rulings = replace(engine.rulings, max_turns=chunk.max_turns) if chunk.max_turns \
+        else engine.rulings
+    rows = []
+    for seed in range(*chunk.seeds):
+        game = engine.new_game([lists[d] for d in chunk.decks], seed=seed, rulings=rulings,
+                               **LOG_LEVEL)
+        recorder = OutcomeRecorder(game.log, seed, chunk.decks)
+        try:
+            play_game(game, max_turns=chunk.max_turns)
+        except Exception as exc:
+            raise HkkError(f"game failed in turn {game.turn}: {exc}; reproduce: "
+                           f"{replay_command(chunk, seed)}") from exc
+        rows.append(recorder.outcome.as_row())
+    return rows
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the main process, which stops handing out chunks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# -- who plays the chunks ---------------------------------------------------------------------
+
+def simulate(chunks: list[Chunk], *, workers: int = 1, scheduler: str | None = None,
+             dask_workers: int | None = None, progress: Progress | None = None) -> Simulation:
+    """Play ``chunks``: here (``workers=1``), in ``workers`` local processes, on the Dask
+    scheduler at ``scheduler`` or on a Dask ``LocalCluster`` of ``dask_workers`` processes.
+    Ctrl-C stops it: the finished chunks are kept (``interrupted`` is set)."""
+    result = Simulation(chunks)
+    done: dict[int, list[dict[str, Any]]] = {}
+    total = result.planned
+    count = 0
+
+    def finished(index: int, rows: list[dict[str, Any]]) -> None:
+        nonlocal count
+        done[index] = rows
+        count += len(rows)
+        if progress is not None:
+            progress(count, total)
+
+    start = time.perf_counter()
+    try:
+        if scheduler is not None or dask_workers is not None:
+            _on_dask(chunks, finished, scheduler, dask_workers)
+        elif workers <= 1:
+            for chunk in chunks:
+                finished(chunk.index, play_chunk(chunk))
+        else:
+            _on_processes(chunks, finished, workers)
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.seconds = time.perf_counter() - start
+    result.outcomes = [Outcome.from_row(row) for index in sorted(done) for row in done[index]]
+    return result
+
+
+def _on_processes(chunks: list[Chunk], finished: Callable[[int, list[dict[str, Any]]], None],
+                  workers: int) -> None:
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    # spawn: the main process may run threads (the progress display), which fork does not copy
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint,
+                               mp_context=multiprocessing.get_context("spawn"))
+    pending = {pool.submit(play_chunk, chunk): chunk.index for chunk in chunks}
+    try:
+        while pending:
+            ready, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in ready:
+                finished(pending.pop(future), future.result())
+    except KeyboardInterrupt:
+        # the chunks already running finish (workers ignore Ctrl-C): keep them too
+        running = [f for f in pending if not f.cancel()]
+        for future in wait(running).done:
+            if future.exception() is None:
+                finished(pending[future], future.result())
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _on_dask(chunks: list[Chunk], finished: Callable[[int, list[dict[str, Any]]], None],
+             scheduler: str | None, dask_workers: int | None) -> None:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise HkkError("Dask is not installed: pip install 'hkk[dask]'") from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=dask_workers or 1, threads_per_worker=1,
+                               processes=True, dashboard_address=None)
+    client = Client(cluster if cluster is not None else scheduler)
+    futures: dict[Any, int] = {}
+    try:
+        for chunk in chunks:
+            futures[client.submit(play_chunk, chunk, pure=False)] = chunk.index
+        for future in as_completed(futures):
+            finished(futures[future], future.result())
+    except BaseException:
+        client.cancel(list(futures))
+        raise
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

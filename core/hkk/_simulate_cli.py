@@ -1,0 +1,253 @@
+"""The commands ``hkk simulate`` and ``hkk gallery`` (registered by :mod:`hkk.cli`)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from hkk._render import escape
+
+EXIT_FAILED = 1
+
+
+def _console(stderr: bool = False) -> Console:
+    console = Console(stderr=stderr, highlight=False, soft_wrap=True)
+    if not console.is_terminal:  # piped or captured: whole table rows, not 80 columns
+        console.width = 160
+    return console
+
+
+def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Checked before any game is played, so a typo in a folder name is not found at the end."""
+    if value is None or value == "-":
+        return value
+    path = Path(value)
+    if path.is_dir():
+        raise click.BadParameter(f"{value!r} is a folder, not a file", ctx, param)
+    if not path.parent.is_dir():
+        raise click.BadParameter(f"folder {str(path.parent)!r} does not exist", ctx, param)
+    return value
+
+
+def _found(set_codes: tuple[str, ...]) -> Any:
+    """The loaded sets: all, or ``set_codes`` and the sets they depend on."""
+    from hkk._plugin import make_plugin_manager
+    from hkk._sets.discovery import dependency_closure, discover
+
+    everything = discover(pm=make_plugin_manager())
+    unknown = sorted(set(set_codes) - set(everything.sets))
+    if unknown:
+        raise click.BadParameter(f"no loaded set {', '.join(unknown)}; loaded: "
+                                 f"{sorted(everything.sets)}", param_hint="--set")
+    if not set_codes:
+        return everything
+    allow = dependency_closure(set_codes, everything.sets)
+    return discover(pm=make_plugin_manager(), allow=allow)
+
+
+# -- simulate ------------------------------------------------------------------------------------
+
+@click.command("simulate", short_help="Play many seeded games and report win rates.")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Games in all, split evenly over the pairings.")
+@click.option("--decks", nargs=2, multiple=True, metavar="A B",
+              help="A pairing (repeatable); default: every ordered pairing of the installed "
+                   "decks. 'DECK+SET' mixes in a set's cards.")
+@click.option("--set", "set_codes", multiple=True, metavar="CODE",
+              help="Play with only these sets (and those they depend on). Repeatable.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of each pairing's first game (then seed+1, …).")
+@click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
+              help="Local worker processes (default: every core); with --dask the workers of "
+                   "a Dask LocalCluster.")
+@click.option("--dask", "use_dask", is_flag=True,
+              help="Run on a Dask LocalCluster (pip install 'hkk[dask]').")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Run on a running Dask scheduler, e.g. tcp://host:8786.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Games per unit of work (results never depend on it).")
+@click.option("--csv", "csv_file", metavar="FILE", callback=_output_file,
+              help="Write every game's outcome (with its replay command) as CSV.")
+@click.option("--parquet", "parquet_file", metavar="FILE", callback=_output_file,
+              help="Write every game's outcome as Parquet (needs pyarrow).")
+@click.option("--json", "json_file", metavar="FILE|-", callback=_output_file,
+              help="Write the summary as JSON ('-': stdout, instead of the table).")
+@click.option("--html", "html_file", metavar="FILE", callback=_output_file,
+              help="Write the report page (heat map, histogram, card table).")
+def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: tuple[str, ...],
+                     seed: int, max_turns: int | None, workers: int | None, use_dask: bool,
+                     scheduler: str | None, chunk_size: int | None, csv_file: str | None,
+                     parquet_file: str | None, json_file: str | None,
+                     html_file: str | None) -> None:
+    """Play many seeded games between random agents and report win rates (balance testing)."""
+    from hkk._engine import Engine
+    from hkk._errors import HkkError
+    from hkk._simulate import CHUNK_SIZE, deck_lists, pairings, plan, simulate
+    from hkk._stats import summarize
+
+    if parquet_file:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise click.BadParameter("writing Parquet needs pyarrow: pip install pyarrow",
+                                     param_hint="--parquet") from None
+    found = _found(set_codes)
+    engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
+    pairs = [tuple(p) for p in decks] or pairings(sorted(engine.decks))
+    try:
+        lists = deck_lists(engine, sorted({d for p in pairs for d in p}))
+        chunks = plan(found.sets, pairs, games, seed, max_turns,  # type: ignore[arg-type]
+                      chunk_size or CHUNK_SIZE)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--decks") from None
+    local = workers or os.cpu_count() or 1
+    err = _console(stderr=True)
+    where = f"Dask scheduler {scheduler}" if scheduler else \
+        f"Dask LocalCluster of {local} worker(s)" if use_dask else f"{local} local process(es)"
+    err.print(f"{games} games over {len(pairs)} pairing(s) on {escape(where)}")
+    options: dict[str, Any] = dict(workers=local, scheduler=scheduler,
+                                   dask_workers=local if use_dask else None)
+    if err.is_terminal:
+        result = _with_progress(err, chunks, options)
+    else:
+        result = simulate(chunks, **options)
+    if result.interrupted:
+        err.print(f"[red]interrupted[/red]: keeping the {len(result.outcomes)} finished games")
+    names = {card_id: card.name for card_id, card in engine.cards.items()}
+    summary = summarize(result.outcomes, lists, names)
+    sets = sorted(found.sets)
+    replay = f"hkk play --seed SEED --decks DECK_1 DECK_2 {' '.join('--set ' + s for s in sets)}"
+    meta = {"games": len(result.outcomes), "planned": result.planned, "seed": seed,
+            "sets": sets, "max_turns": max_turns, "interrupted": result.interrupted,
+            "seconds": round(result.seconds, 2), "replay": replay.strip()}
+    if csv_file or parquet_file:
+        rows = _rows(result)
+        if csv_file:
+            _write_csv(csv_file, rows)
+        if parquet_file:
+            _write_parquet(parquet_file, rows)
+    if json_file:
+        text = json.dumps({"meta": meta, **summary}, ensure_ascii=False, indent=1)
+        if json_file == "-":
+            click.echo(text)
+        else:
+            Path(json_file).write_text(text + "\n", encoding="utf-8")
+    if html_file:
+        from hkk._html import report_page
+
+        Path(html_file).write_text(report_page(summary, meta), encoding="utf-8")
+    if json_file != "-":
+        _print_table(summary, meta)
+    if result.interrupted:
+        sys.exit(EXIT_FAILED)
+
+
+def _with_progress(err: Console, chunks: Any, options: dict[str, Any]) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from hkk._simulate import simulate
+
+    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("games", total=sum(c.games for c in chunks), rate="-")
+
+        def progress(done: int, total: int) -> None:
+            speed = bar.tasks[0].speed
+            bar.update(task, completed=done, rate=f"{speed:,.1f}" if speed else "-")
+        return simulate(chunks, progress=progress, **options)
+
+
+def _rows(result: Any) -> list[dict[str, Any]]:
+    """Flat rows: counters as JSON text, and the command that plays the game again."""
+    from hkk._simulate import replay_command
+
+    by_key = {(c.decks, s): c for c in result.chunks for s in range(*c.seeds)}
+    rows = []
+    for o in result.outcomes:
+        row = o.as_row()
+        for key in ("played", "fired", "used"):
+            row[key] = json.dumps(row[key], ensure_ascii=False, sort_keys=True)
+        row["replay"] = replay_command(by_key[(o.decks, o.seed)], o.seed)
+        rows.append(row)
+    return rows
+
+
+def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
+    columns = ["seed", "deck_1", "deck_2", "winner", "reason", "turns", "first", "played",
+               "fired", "used", "replay"]
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _write_parquet(path: str, rows: list[dict[str, Any]]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(rows), path)
+
+
+def _print_table(summary: dict[str, Any], meta: dict[str, Any]) -> None:
+    out = _console()
+    table = Table(title=f"{summary['games']} games ({', '.join(meta['sets'])}), seeds from "
+                        f"{meta['seed']}")
+    for column in ("P1 deck", "P2 deck", "games", "P1 won", "P2 won", "draws", "P1 rate",
+                   "95% CI", "turns"):
+        table.add_column(column, justify="left" if column.endswith("deck") else "right",
+                         no_wrap=True)
+    for p in summary["pairings"]:
+        rate = p["win_rate_1"]
+        table.add_row(escape(p["decks"][0]), escape(p["decks"][1]), str(p["games"]),
+                      str(p["wins_1"]), str(p["wins_2"]), str(p["draws"]), f"{rate['rate']:.3f}",
+                      f"{rate['ci_low']:.3f}-{rate['ci_high']:.3f}", f"{p['mean_turns']:.1f}")
+    out.print(table)
+    first, turns = summary["first_player"], summary["turns"]
+    if first["games"]:
+        out.print(f"first player wins {first['rate']:.3f} (95% CI {first['ci_low']:.3f}-"
+                  f"{first['ci_high']:.3f}); turns per game: mean {turns['mean']}, median "
+                  f"{turns['median']}, {turns['min']}-{turns['max']}; endings "
+                  f"{summary['endings']}")
+    out.print(f"[dim]{meta['seconds']} s; replay a game: {escape(meta['replay'])}[/dim]")
+
+
+# -- gallery -------------------------------------------------------------------------------------
+
+@click.command("gallery", short_help="Write a spoiler page of a set's cards.")
+@click.argument("code")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
+              help="Folder to write index.html into (made if missing).")
+def gallery_command(code: str, out_dir: str) -> None:
+    """Write a static spoiler page of set CODE's cards (DIR/index.html)."""
+    from hkk._html import card_entries, gallery_page
+
+    found = _found(())
+    if code not in found.sets:
+        raise click.BadParameter(f"no loaded set {code!r}; loaded: {sorted(found.sets)}",
+                                 param_hint="CODE")
+    s = found.sets[code]
+    cards = sorted(s.cards, key=lambda c: c.id)
+    entries = card_entries(cards, found.decks)
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / "index.html"
+    target.write_text(gallery_page(code, s.label, entries), encoding="utf-8")
+    _console().print(f"wrote {escape(str(target))} ({len(cards)} cards)")

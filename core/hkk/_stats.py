@@ -1,0 +1,127 @@
+"""Statistics of many games' outcomes (:mod:`hkk._outcome`): the summary ``hkk simulate`` prints,
+writes as JSON and draws in its HTML report.  Plain Python: the figures are counts and ratios.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from hkk._outcome import Outcome
+
+#: z for a 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default): unlike the normal
+    approximation it stays inside [0, 1] and is sound for few games or rates near 0 or 1.
+    No trials: the whole range."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    # it always holds p; min/max only undo rounding (p = 1 gave 0.9999999999999999)
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+
+
+def _rate(successes: int, trials: int) -> dict[str, Any]:
+    low, high = wilson(successes, trials)
+    return {"wins": successes, "games": trials,
+            "rate": round(successes / trials, 4) if trials else None,
+            "ci_low": round(low, 4), "ci_high": round(high, 4)}
+
+
+def summarize(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Iterable[str]],
+              card_names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The summary of ``outcomes``.  ``deck_cards``: deck spec -> its card ids (a card's "not
+    played" games are those of players whose deck held it but who did not play it)."""
+    names = card_names or {}
+    decks_in = {spec: set(cards) for spec, cards in deck_cards.items()}
+    pairings: dict[tuple[str, str], Counter[str]] = {}
+    duel: dict[tuple[str, str], Counter[str]] = {}  # (deck, opponent) -> wins/games, any seat
+    first_wins = first_games = 0
+    turns: list[int] = []
+    reasons: Counter[str] = Counter()
+    card: dict[str, Counter[str]] = {}
+
+    def card_counter(card_id: str) -> Counter[str]:
+        return card.setdefault(card_id, Counter())
+
+    for o in outcomes:
+        p = pairings.setdefault(o.decks, Counter())
+        p["games"] += 1
+        p["draws" if o.winner is None else f"wins_{o.winner + 1}"] += 1
+        p["turns"] += o.turns
+        for seat in (0, 1):
+            d = duel.setdefault((o.decks[seat], o.decks[1 - seat]), Counter())
+            d["games"] += 1
+            d["wins"] += o.winner == seat
+        if o.first is not None:
+            first_games += 1
+            first_wins += o.winner == o.first
+        turns.append(o.turns)
+        reasons[o.reason or "unfinished"] += 1
+        for seat in (0, 1):
+            won = o.winner == seat
+            for card_id, times in o.played[seat].items():
+                card_counter(card_id)["played"] += times
+            for card_id, times in o.fired[seat].items():
+                card_counter(card_id)["fired"] += times
+            for card_id, times in o.used[seat].items():
+                card_counter(card_id)["used"] += times
+            in_deck = decks_in.get(o.decks[seat], set()) | set(o.played[seat])
+            for card_id in in_deck:
+                c = card_counter(card_id)
+                key = "played" if o.played[seat][card_id] else "unplayed"
+                c[f"games_{key}"] += 1
+                c[f"wins_{key}"] += won
+
+    specs = sorted({d for pair in pairings for d in pair})
+    matrix: list[list[float | None]] = []
+    for row in specs:
+        matrix.append([])
+        for col in specs:
+            met = duel.get((row, col))
+            # a mirror match counts each game twice (once per seat): still its true rate
+            matrix[-1].append(round(met["wins"] / met["games"], 4) if met else None)
+    return {
+        "games": len(outcomes),
+        "pairings": [
+            {"decks": list(pair), "games": c["games"], "wins_1": c["wins_1"],
+             "wins_2": c["wins_2"], "draws": c["draws"],
+             "win_rate_1": _rate(c["wins_1"], c["games"]),
+             "mean_turns": round(c["turns"] / c["games"], 2)}
+            for pair, c in sorted(pairings.items())],
+        "matrix": {"decks": specs, "win_rate": matrix},
+        "first_player": _rate(first_wins, first_games),
+        "turns": _turns(turns),
+        "endings": dict(sorted(reasons.items())),
+        "cards": [
+            {"card": card_id, "name": names.get(card_id, card_id),
+             "played": c["played"], "games_played": c["games_played"],
+             "win_rate_played": _ratio(c["wins_played"], c["games_played"]),
+             "games_unplayed": c["games_unplayed"],
+             "win_rate_unplayed": _ratio(c["wins_unplayed"], c["games_unplayed"]),
+             "fired": c["fired"], "used": c["used"]}
+            for card_id, c in sorted(card.items())],
+    }
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _turns(turns: list[int]) -> dict[str, Any]:
+    if not turns:
+        return {"mean": None, "median": None, "min": None, "max": None, "histogram": {}}
+    ordered = sorted(turns)
+    middle = len(ordered) // 2
+    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return {"mean": round(sum(turns) / len(turns), 2), "median": median, "min": ordered[0],
+            "max": ordered[-1],
+            "histogram": {str(t): n for t, n in sorted(Counter(turns).items())}}

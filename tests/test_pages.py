@@ -1,0 +1,172 @@
+"""The HTML pages (report, gallery, game timeline) opened in headless Chromium: they render
+without console errors, show the numbers of their JSON, and a screenshot is saved.
+
+Skipped when no browser (or Playwright) is present, unless ``HKK_REQUIRE_BROWSER=1`` (CI).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from hkk.cli import main
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _chromium() -> str | None:
+    for name in ("/usr/bin/chromium", "chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("HKK_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"HKK_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed")
+    executable = _chromium()
+    if executable is None:
+        _unavailable("no chromium browser (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page opened from a file, with every console error and page error collected."""
+
+    def __init__(self, browser: Any, path: Path, screenshot: Path) -> None:
+        self.errors: list[str] = []
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error"
+                     else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # offline: any request leaving the file is an error
+        self.page.route("http*://**", lambda route: (self.errors.append(route.request.url),
+                                                     route.abort()))
+        self.page.goto(path.as_uri())
+        self.page.wait_for_load_state("load")
+        self.screenshot = screenshot
+
+    def cells(self, selector: str) -> list[list[str]]:
+        return self.page.eval_on_selector_all(
+            f"{selector} tbody tr",
+            "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent.trim()))")
+
+    def close(self) -> None:
+        self.page.screenshot(path=str(self.screenshot), full_page=False)
+        self.page.close()
+
+
+def _num(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def test_simulate_report_page_shows_the_summary(browser: Any, tmp_path: Path) -> None:
+    report, summary_file = tmp_path / "report.html", tmp_path / "summary.json"
+    result = CliRunner().invoke(main, ["simulate", "-n", "12", "--set", "alap", "-w", "1",
+                                       "--json", str(summary_file), "--html", str(report)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(summary_file.read_text(encoding="utf-8"))
+    page = Page(browser, report, tmp_path / "report.png")
+    try:
+        assert page.cells("#pairings") == [
+            [p["decks"][0], p["decks"][1], str(p["games"]), str(p["wins_1"]), str(p["wins_2"]),
+             str(p["draws"]), str(p["win_rate_1"]["rate"]),
+             f"{p['win_rate_1']['ci_low']} – {p['win_rate_1']['ci_high']}", str(p["mean_turns"])]
+            for p in summary["pairings"]]
+        assert page.cells("#cards") == [
+            [c["card"], c["name"], str(c["played"]), str(c["games_played"]),
+             _num(c["win_rate_played"]), str(c["games_unplayed"]), _num(c["win_rate_unplayed"]),
+             str(c["fired"]), str(c["used"])] for c in summary["cards"]]
+        # the plots are drawn (Plotly's SVG) from the summary's numbers
+        assert page.page.evaluate("document.getElementById('matrix').data[0].z") == \
+            summary["matrix"]["win_rate"]
+        hist = page.page.evaluate("(() => { const d = document.getElementById('turns').data[0];"
+                                  " return [d.x, d.y]; })()")
+        assert hist == [[int(t) for t in summary["turns"]["histogram"]],
+                        list(summary["turns"]["histogram"].values())]
+        assert page.page.locator("#matrix svg.main-svg").count() > 0
+        # sorting the card table by "played", descending after two clicks
+        heading = page.page.locator("#cards th", has_text="played").first
+        heading.click()
+        heading.click()
+        played = [int(row[2]) for row in page.cells("#cards")]
+        assert played == sorted(played, reverse=True)
+        assert page.errors == []
+    finally:
+        page.close()
+    assert (tmp_path / "report.png").stat().st_size > 0
+
+
+def test_gallery_page_lists_every_card_of_the_set(browser: Any, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["gallery", "alap", "--out", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    cards = json.loads(CliRunner().invoke(main, ["cards", "--set", "alap", "--json"]).output)
+    page = Page(browser, tmp_path / "site" / "index.html", tmp_path / "gallery.png")
+    try:
+        shown = page.page.eval_on_selector_all(
+            "section.card", "cs => cs.map(c => [c.dataset.id, c.querySelector('.name')"
+            ".textContent, (c.querySelector('.text') || {textContent: ''}).textContent])")
+        assert shown == [[c["id"], c["name"], c["text"] or ""] for c in cards]
+        # a creature's stats and a deck that holds it
+        first = next(c for c in cards if c["kind"] == "creature")
+        summary = page.page.locator(f"section[data-id='{first['id']}'] .summary").text_content()
+        assert f"{first['damage']}/{first['hp']}" in summary
+        decks = page.page.locator(f"section[data-id='{first['id']}'] .decks").text_content()
+        assert decks.startswith("in alap:")
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_game_page_shows_the_timeline_and_the_board(browser: Any, tmp_path: Path) -> None:
+    html, log = tmp_path / "game.html", tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["play", "--seed", "3", "--decks", "alap:tuz", "alap:viz",
+                                       "-q", "--html", str(html), "--json", str(log)])
+    assert result.exit_code == 0, result.output
+    events = json.loads(log.read_text(encoding="utf-8"))
+    page = Page(browser, html, tmp_path / "game.png")
+    try:
+        p = page.page
+        turns = [e for e in events if e["kind"] == "turn_started"]
+        assert p.locator("#timeline .turn").count() == len(turns)
+        assert p.locator("#timeline .step").count() == \
+            sum(e["kind"] == "step_started" for e in events)
+        assert p.locator("#timeline .k-hp_check").count() == \
+            sum(e["kind"] == "hp_check" for e in events)
+        assert p.locator("#timeline .k-died").count() == sum(e["kind"] == "died" for e in events)
+        # the board after the first creature entered play shows it
+        entered = next(e for e in events if e["kind"] == "entered_play")
+        p.locator(f"#timeline .ev[data-index='{entered['seq']}']").click()
+        perms = page.cells("#permanents-table")
+        assert any(row[0] == str(entered["uid"]) for row in perms)
+        # after the last event: each player's Ép as the log's last damage left it
+        p.locator("#slider").fill(str(len(events) - 1))
+        players = [row for row in page.cells("#players-table") if row]
+        for index in (0, 1):
+            hits = [e for e in events if e["kind"] == "player_damaged" and e["player"] == index]
+            if hits:
+                assert players[index][1] == str(hits[-1]["hp"])
+        assert page.errors == []
+    finally:
+        page.close()

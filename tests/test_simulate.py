@@ -1,0 +1,251 @@
+"""``hkk simulate``: outcomes recorded from named event kinds, work split in chunks whose results
+do not depend on who plays them (1 process, local processes, a Dask LocalCluster), statistics
+(Wilson intervals, per-card rates), Ctrl-C keeping finished games, files and replays."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shlex
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hkk import Engine
+from hkk._outcome import KINDS, Outcome, OutcomeRecorder
+from hkk._simulate import pairings, plan, play_chunk, simulate
+from hkk._stats import summarize, wilson
+from hkk.cli import main
+
+BASE = ("alap",)
+BASE_PAIRS = pairings(["alap:tuz", "alap:viz"])
+
+
+# -- the outcome recorder ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_outcome_recorder_agrees_with_the_whole_log(seed: int) -> None:
+    engine = Engine.installed(allow=["alap"])
+    game = engine.new_game(["alap:tuz", "alap:viz"], seed=seed)
+    recorder = OutcomeRecorder(game.log, seed, ("alap:tuz", "alap:viz"))
+    game.play()
+    o, log = recorder.outcome, game.log
+    assert (o.winner, o.turns) == (game.winner, game.turn)
+    assert o.reason == log.of_kind("game_over")[0]["reason"]
+    assert o.first == log.of_kind("starting_player")[0]["player"]
+    for player in (0, 1):
+        assert o.played[player] == Counter(e["card"] for e in log.of_kind("card_played")
+                                           if e["player"] == player)
+        for kind, counts in (("automatic", o.fired), ("activated", o.used)):
+            assert counts[player] == Counter(
+                e["card"] for e in log.of_kind("resolving")
+                if e["item_kind"] == kind and e["controller"] == player and e["card"])
+    assert sum(o.fired[0].values()) + sum(o.fired[1].values()) > 0  # the base set fires some
+
+
+def test_outcome_recorder_is_told_only_its_kinds() -> None:
+    engine = Engine.installed(allow=["alap"])
+    game = engine.new_game(["alap:tuz", "alap:viz"], seed=1)
+    seen: set[str] = set()
+    recorder = OutcomeRecorder(game.log, 1, ("alap:tuz", "alap:viz"))
+    original = recorder._on_event
+    recorder_log_listeners = game.log._listeners_of
+    for kind in KINDS:  # wrap to see what reaches it
+        recorder_log_listeners[kind] = [lambda e, f=original: (seen.add(e.kind), f(e))]
+    game.play()
+    assert seen == set(KINDS)
+    assert game.log._listeners == []  # it does not listen to everything
+
+
+def test_outcome_row_round_trips() -> None:
+    o = Outcome(3, ("a:x", "a:y"), winner=1, reason="hp", turns=12, first=0)
+    o.played[1]["a:c"] = 2
+    o.fired[0]["a:d"] = 5
+    assert Outcome.from_row(json.loads(json.dumps(o.as_row()))) == o
+
+
+# -- the plan and who plays it ---------------------------------------------------------------
+
+def test_plan_splits_games_over_pairings_in_chunks() -> None:
+    chunks = plan(BASE, BASE_PAIRS, 11, seed=100, chunk_size=4)
+    per_pair = Counter()
+    for c in chunks:
+        per_pair[c.decks] += c.games
+        assert 0 < c.games <= 4
+    assert per_pair == {("alap:tuz", "alap:viz"): 6, ("alap:viz", "alap:tuz"): 5}
+    assert chunks[0].seeds == (100, 104)
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+
+
+def test_pairings_are_every_ordered_pair_or_the_mirror() -> None:
+    assert pairings(["b", "a", "c"]) == [("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"),
+                                        ("c", "a"), ("c", "b")]
+    assert pairings(["a"]) == [("a", "a")]
+
+
+def test_results_do_not_depend_on_the_chunk_size() -> None:
+    small = simulate(plan(BASE, BASE_PAIRS, 10, chunk_size=1))
+    large = simulate(plan(BASE, BASE_PAIRS, 10, chunk_size=25))
+    assert small.outcomes == large.outcomes
+    assert len(small.outcomes) == 10
+
+
+def test_one_process_local_processes_and_dask_give_the_same_table() -> None:
+    chunks = plan(BASE, BASE_PAIRS, 16, chunk_size=3)
+    serial = simulate(chunks, workers=1)
+    local = simulate(chunks, workers=3)
+    dask = pytest.importorskip("distributed")
+    assert dask is not None
+    on_dask = simulate(chunks, dask_workers=2)
+    assert serial.outcomes == local.outcomes == on_dask.outcomes
+    lists = {"alap:tuz": [], "alap:viz": []}
+    assert summarize(serial.outcomes, lists) == summarize(on_dask.outcomes, lists)
+    assert [(o.decks, o.seed) for o in serial.outcomes] == \
+        [(c.decks, s) for c in chunks for s in range(*c.seeds)]
+
+
+def test_ctrl_c_keeps_the_finished_games() -> None:
+    chunks = plan(BASE, BASE_PAIRS, 12, chunk_size=4)
+
+    def progress(done: int, total: int) -> None:
+        if done >= 6:  # after the second chunk (4 + 2 games)
+            raise KeyboardInterrupt
+
+    result = simulate(chunks, progress=progress)
+    assert result.interrupted
+    assert result.planned == 12
+    assert [(o.decks, o.seed) for o in result.outcomes] == \
+        [(c.decks, s) for c in chunks[:2] for s in range(*c.seeds)]
+
+
+def test_ctrl_c_with_local_processes_keeps_the_finished_and_running_chunks() -> None:
+    chunks = plan(BASE, BASE_PAIRS, 24, chunk_size=2)
+    raised = []
+
+    def progress(done: int, total: int) -> None:
+        if not raised:  # one Ctrl-C, at the first finished chunk
+            raised.append(done)
+            raise KeyboardInterrupt
+
+    result = simulate(chunks, workers=2, progress=progress)
+    assert result.interrupted
+    assert 2 <= len(result.outcomes) < 24
+    serial = {(o.decks, o.seed): o for o in simulate(chunks).outcomes}
+    assert all(serial[(o.decks, o.seed)] == o for o in result.outcomes)
+
+
+def test_a_chunk_game_is_the_game_hkk_play_plays(tmp_path: Path) -> None:
+    chunk = plan(BASE, BASE_PAIRS, 2, seed=7, chunk_size=1)[1]
+    row = play_chunk(chunk)[0]
+    engine = Engine.installed(allow=["alap"])
+    game = engine.play(list(chunk.decks), seed=7)
+    assert (row["winner"], row["turns"], row["seed"]) == (game.winner, game.turn, 7)
+
+
+# -- statistics ------------------------------------------------------------------------------
+
+def test_wilson_interval_known_values() -> None:
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+@given(st.integers(0, 10_000), st.integers(1, 10_000))
+def test_wilson_interval_holds_the_rate_inside_0_1(successes: int, trials: int) -> None:
+    successes = min(successes, trials)
+    low, high = wilson(successes, trials)
+    assert 0.0 <= low <= successes / trials <= high <= 1.0
+
+
+def _outcome(seed: int, decks: tuple[str, str], winner: int | None, first: int,
+             played: tuple[dict[str, int], dict[str, int]] = ({}, {}), turns: int = 10
+             ) -> Outcome:
+    o = Outcome(seed, decks, winner=winner, reason="hp", turns=turns, first=first)
+    o.played = [Counter(played[0]), Counter(played[1])]
+    return o
+
+
+def test_summary_rates_matrix_first_player_and_cards() -> None:
+    ab, ba = ("A", "B"), ("B", "A")
+    outcomes = [
+        _outcome(0, ab, 0, 0, ({"x": 2}, {}), turns=10),
+        _outcome(1, ab, 0, 1, ({}, {}), turns=12),
+        _outcome(2, ab, 1, 1, ({"x": 1}, {}), turns=12),
+        _outcome(0, ba, None, 0, ({}, {"x": 1}), turns=30),
+    ]
+    s = summarize(outcomes, {"A": ["x", "y"], "B": ["y"]}, {"x": "Ex"})
+    first = s["pairings"][0]
+    assert first["decks"] == ["A", "B"] and (first["wins_1"], first["wins_2"]) == (2, 1)
+    assert first["win_rate_1"]["rate"] == 0.6667
+    assert s["pairings"][1]["draws"] == 1
+    # A beat B in 2 of 4 games (seat 1 three times, seat 2 once, drawn)
+    assert s["matrix"] == {"decks": ["A", "B"], "win_rate": [[None, 0.5], [0.25, None]]}
+    # the starting player won games 0 and 2 of 4
+    assert (s["first_player"]["wins"], s["first_player"]["games"]) == (2, 4)
+    assert s["turns"]["histogram"] == {"10": 1, "12": 2, "30": 1}
+    assert s["turns"]["median"] == 12
+    x = next(c for c in s["cards"] if c["card"] == "x")
+    # x played in games 0 (won), 2 (lost), 3 (draw); unplayed by A's player in game 1 (won)
+    assert (x["name"], x["played"], x["games_played"], x["win_rate_played"]) == \
+        ("Ex", 4, 3, 0.3333)
+    assert (x["games_unplayed"], x["win_rate_unplayed"]) == (1, 1.0)
+    y = next(c for c in s["cards"] if c["card"] == "y")
+    assert (y["games_played"], y["games_unplayed"]) == (0, 8)
+
+
+# -- the command -----------------------------------------------------------------------------
+
+def test_simulate_command_writes_csv_json_and_replays(tmp_path: Path) -> None:
+    out_csv, out_json = tmp_path / "games.csv", tmp_path / "summary.json"
+    result = CliRunner().invoke(main, ["simulate", "-n", "6", "--set", "alap", "-w", "1",
+                                       "--seed", "40", "--csv", str(out_csv),
+                                       "--json", str(out_json)])
+    assert result.exit_code == 0, result.output
+    assert "alap:tuz" in result.output and "first player wins" in result.output
+    rows = list(csv.DictReader(out_csv.open(encoding="utf-8")))
+    summary = json.loads(out_json.read_text(encoding="utf-8"))
+    assert len(rows) == summary["games"] == 6
+    assert sum(p["games"] for p in summary["pairings"]) == 6
+    row = rows[-1]
+    assert row["replay"] == (f"hkk play --seed {row['seed']} --decks {row['deck_1']} "
+                             f"{row['deck_2']} --set alap")
+    replay = CliRunner().invoke(main, [*shlex.split(row["replay"])[1:], "-q"])
+    assert replay.exit_code == 0, replay.output
+    winner = "draw" if row["winner"] == "" else f"P{int(row['winner']) + 1}"
+    assert f"winner: {winner} after {row['turns']} turns" in replay.output
+    played = json.loads(row["played"])
+    assert len(played) == 2 and all(isinstance(v, int) for v in played[0].values())
+
+
+def test_simulate_command_mixed_deck_spec(tmp_path: Path) -> None:
+    out_json = tmp_path / "s.json"
+    result = CliRunner().invoke(main, ["simulate", "-n", "2", "-w", "1", "--decks",
+                                       "alap:tuz+mereg", "alap:viz", "--json", str(out_json)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(out_json.read_text(encoding="utf-8"))
+    assert summary["pairings"][0]["decks"] == ["alap:tuz+mereg", "alap:viz"]
+
+
+def test_simulate_command_parquet(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "games.parquet"
+    result = CliRunner().invoke(main, ["simulate", "-n", "2", "--set", "alap", "-w", "1",
+                                       "--parquet", str(out)])
+    assert result.exit_code == 0, result.output
+    assert pq.read_table(out).column("seed").to_pylist() == [0, 0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--decks", "alap:nincs", "alap:viz"], "alap:nincs"),
+    (["--set", "nincs"], "nincs"),
+    (["--csv", "/nincs/ilyen/mappa.csv"], "does not exist"),
+])
+def test_simulate_command_bad_usage_exits_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, ["simulate", "-n", "2", "-w", "1", *args])
+    assert result.exit_code == 2
+    assert message in result.output
