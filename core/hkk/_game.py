@@ -119,8 +119,10 @@ class Game:
         options = tuple(options)
         decision = Decision(kind, player, options, prompt, rule)
         chosen = self.agents[player].choose(self, decision)
-        offered = next((o for o in decision.options if o is chosen), None)
-        if offered is None:  # an equal Option made by the agent: the offered one, by label
+        for offered in options:  # the offered option itself (a loop: no generator per decision)
+            if offered is chosen:
+                break
+        else:  # an equal Option made by the agent: the offered one, by label
             if chosen not in decision.options:
                 raise IllegalDecision(
                     f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
