@@ -10,8 +10,9 @@ Prints, each measured in this run and each also as a ratio to the bare-loop floo
 - memory per game per log level: the peak while it is played and what the finished game keeps;
 - start-up: ``import hkk``, and building the engine with every installed set.
 
-Timed parts are measured in rounds, the configurations interleaved within each round, and the
-median round is printed: on a shared machine the spread is large, the order of figures is not.
+Timed parts are measured as this process's CPU time (``time.process_time``: on a shared
+machine, waiting for a core is not counted), in rounds, the configurations interleaved within
+each round, and the median round is printed.
 Needs the base set and mereg installed (``pip install -e sets/alap -e sets/mereg``).  Nothing
 here asserts anything: it prints figures.
 """
@@ -47,9 +48,9 @@ def median_rate(rounds: int, work: Callable[[], float]) -> float:
 
 
 def timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def bench_floor(games: int, rounds: int) -> tuple[float, float]:
@@ -81,13 +82,13 @@ def bench_games(engine: Engine, games: int, rounds: int, floor_rate: float) -> N
         for _ in range(rounds):
             for level in LEVELS:  # interleaved: drift in the machine's speed hits all alike
                 turns = emitted = kept = 0
-                start = time.perf_counter()
+                start = time.process_time()
                 for seed in range(games):
                     game = engine.play(decks, seed=seed, log_level=level)
                     turns += game.turn
                     emitted += game.log.emitted
                     kept += len(game.log)
-                samples[level].append(games / (time.perf_counter() - start))
+                samples[level].append(games / (time.process_time() - start))
                 shape[level] = (turns / games, emitted / games, kept / games)
         for level in LEVELS:
             rate = statistics.median(samples[level])
@@ -127,8 +128,8 @@ def bench_memory(engine: Engine) -> None:
               f"{(kept - before) / 1024:>8,.0f} KiB   ({len(game.log)} events kept)")
 
 
-STARTUP = ("import time; t0 = time.perf_counter(); import hkk; t1 = time.perf_counter(); "
-           "hkk.Engine.installed(); t2 = time.perf_counter(); print(t1 - t0, t2 - t1)")
+STARTUP = ("import time; t0 = time.process_time(); import hkk; t1 = time.process_time(); "
+           "hkk.Engine.installed(); t2 = time.process_time(); print(t1 - t0, t2 - t1)")
 
 
 def bench_startup(rounds: int) -> None:
