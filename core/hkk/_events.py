@@ -11,6 +11,25 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+#: How much of its log a game keeps (``Engine.new_game(..., log_level=...)``).  Listeners get
+#: every event of the kinds they subscribed to at every level; the level decides only what the
+#: log keeps, and what is not built at all when nobody listens.
+#:
+#: - ``full``: every event (the default; saves, replays and tests need it);
+#: - ``compact``: what happened, without the bookkeeping: no ``step_started``/``step_ended``,
+#:   no ``decision`` and no Ép check that found nobody (``hp_check`` with ``dead == []``);
+#: - ``outcome``: only ``game_over`` (winner, reason), for mass simulation.
+#:
+#: Kept events carry the ``seq`` they would have in the full log, so they can be compared
+#: with it; ``log.emitted`` counts every event, kept or not.
+LOG_LEVELS = ("full", "compact", "outcome")
+
+#: The kinds the compact level leaves out (and ``hp_check`` when it found nobody).
+COMPACT_DROPS = frozenset({"step_started", "step_ended", "decision"})
+
+#: The kinds the outcome level keeps.
+OUTCOME_KEEPS = frozenset({"game_over"})
+
 
 class Event:
     """One entry of the game's log: ``seq``, ``turn``, ``step``, ``kind`` and its ``data``
@@ -46,16 +65,33 @@ class Event:
 class EventLog:
     """Append-only list of :class:`Event`."""
 
-    __slots__ = ("_events", "turn", "step", "_listeners", "_listeners_of")
+    __slots__ = ("_events", "turn", "step", "_listeners", "_listeners_of", "level", "_emitted")
 
-    def __init__(self) -> None:
+    def __init__(self, level: str = "full") -> None:
+        if level not in LOG_LEVELS:
+            raise ValueError(f"unknown log level {level!r}; the levels are {list(LOG_LEVELS)}")
         self._events: list[Event] = []
         self.turn = 0
         self.step = ""
         self._listeners: list[Callable[[Event], Any]] = []
         self._listeners_of: dict[str, list[Callable[[Event], Any]]] = {}
+        self.level = level
+        self._emitted = 0  # events emitted at a lower level (the full log counts its list)
 
-    def append(self, kind: str, **data: Any) -> Event:
+    @property
+    def emitter(self) -> Callable[..., Event | None]:
+        """The function a game emits through (``game.emit``): :meth:`append` for the full log,
+        else one that builds an event only when it is kept or listened to."""
+        return self.append if self.level == "full" else self._append_lean
+
+    @property
+    def emitted(self) -> int:
+        """How many events were emitted, kept or not (the next event's ``seq``)."""
+        return len(self._events) if self.level == "full" else self._emitted
+
+    def append(self, kind: str, **data: Any) -> Event | None:
+        if self.level != "full":
+            return self._append_lean(kind, **data)
         event = Event(len(self._events), self.turn, self.step, kind, data)
         self._events.append(event)
         if self._listeners:
@@ -66,8 +102,32 @@ class EventLog:
                 listener(event)
         return event
 
+    def _append_lean(self, kind: str, **data: Any) -> Event | None:
+        """:meth:`append` at the compact and outcome levels: the same events reach listeners,
+        the log keeps what its level keeps, and nothing is built for nobody."""
+        seq = self._emitted
+        self._emitted = seq + 1
+        if self.level == "outcome":
+            keep = kind in OUTCOME_KEEPS
+        else:
+            keep = kind not in COMPACT_DROPS and not (kind == "hp_check" and not data["dead"])
+        listeners = self._listeners_of.get(kind) if self._listeners_of else None
+        if not (keep or listeners or self._listeners):
+            return None
+        event = Event(seq, self.turn, self.step, kind, data)
+        if keep:
+            self._events.append(event)
+        for listener in self._listeners:
+            listener(event)
+        if listeners:
+            for listener in listeners:
+                listener(event)
+        return event
+
     def restore(self, events: list[Event]) -> None:
         """Take the events of a loaded save (:mod:`hkk._saving`); listeners are not called."""
+        if self.level != "full":
+            raise ValueError("a saved log can be restored only into a full log")
         self._events.extend(events)
 
     def subscribe(self, listener: Callable[[Event], Any],

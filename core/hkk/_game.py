@@ -52,7 +52,8 @@ class Game:
 
     def __init__(self, engine: Engine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
                  *, seed: int = 0, names: Sequence[str] = ("P1", "P2"),
-                 rulings: Rulings | None = None, clock: Any = None) -> None:
+                 rulings: Rulings | None = None, clock: Any = None,
+                 log_level: str = "full") -> None:
         self.engine = engine
         self.cards = engine.cards
         self.rulings = rulings or engine.rulings
@@ -60,8 +61,11 @@ class Game:
         self.turn_steps = engine.turn
         self.seed = seed
         self.rng = random.Random(seed)
-        self.log = EventLog()
-        self.emit = self.log.append  # type: ignore[method-assign]  # hot path: a call less
+        try:  # how much of the log the game keeps (hkk._events.LOG_LEVELS)
+            self.log = EventLog(log_level)
+        except ValueError as exc:
+            raise HkkError(str(exc)) from None
+        self.emit = self.log.emitter  # type: ignore[method-assign]  # hot path: a call less
         self.decks = [list(deck) for deck in decks]  # as dealt, unshuffled: saves replay them
         self.players = [Player(i, names[i], list(decks[i])) for i in range(2)]
         self.agents = list(agents)
@@ -115,8 +119,10 @@ class Game:
         options = tuple(options)
         decision = Decision(kind, player, options, prompt, rule)
         chosen = self.agents[player].choose(self, decision)
-        offered = next((o for o in decision.options if o is chosen), None)
-        if offered is None:  # an equal Option made by the agent: the offered one, by label
+        for offered in options:  # the offered option itself (a loop: no generator per decision)
+            if offered is chosen:
+                break
+        else:  # an equal Option made by the agent: the offered one, by label
             if chosen not in decision.options:
                 raise IllegalDecision(
                     f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")

@@ -141,6 +141,9 @@ def save_game(game: Game) -> dict[str, Any]:
     inside a step, part of the state is on the runner's stack."""
     if game.in_moment or game.bonus_losses:
         raise SaveError("a game can be saved only between two steps, not inside one")
+    if game.log.level != "full":  # saves and replays are built from the whole log
+        raise SaveError(f"a game can be saved only with the full log; this one keeps the "
+                        f"{game.log.level!r} log (Engine.new_game(..., log_level='full'))")
     steps = list(game.turn_steps)
     version, sets = engine_versions(game.engine)
     permanents = []
