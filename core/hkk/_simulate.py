@@ -10,7 +10,6 @@ are the same whatever the number of workers or the scheduler.  Each game is ``hk
 
 from __future__ import annotations
 
-import inspect
 import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -19,7 +18,6 @@ from typing import Any
 
 from hkk._engine import Engine
 from hkk._errors import HkkError
-from hkk._game import Game
 from hkk._outcome import Outcome, OutcomeRecorder
 from hkk._plugin import make_plugin_manager
 from hkk._runner import play_game
@@ -30,11 +28,9 @@ from hkk.verify import play_command, resolve_deck_spec
 #: large enough that sending a chunk costs nothing beside playing it.
 CHUNK_SIZE = 25
 
-#: Keep only what the outcome needs, where the engine offers log levels (issue 11).  The
-#: recorder subscribes to its event kinds, so the outcome is the same at any level.
-LOG_LEVEL: dict[str, Any] = (
-    {"log_level": "outcome"} if "log_level" in inspect.signature(Game.__init__).parameters
-    else {})
+#: Keep only what the outcome needs (the log levels of hkk._events).  The recorder subscribes
+#: to its event kinds, so the outcome is the same at any level.
+LOG_LEVEL = "outcome"
 
 Progress = Callable[[int, int], None]  # (games done, games in all)
 
@@ -131,7 +127,7 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     rows = []
     for seed in range(*chunk.seeds):
         game = engine.new_game([lists[d] for d in chunk.decks], seed=seed, rulings=rulings,
-                               **LOG_LEVEL)
+                               log_level=LOG_LEVEL)
         recorder = OutcomeRecorder(game.log, seed, chunk.decks)
         try:
             play_game(game, max_turns=chunk.max_turns)
