@@ -141,3 +141,17 @@ def test_issue13_cli_schema_kinds(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert json.loads(result.output)["$id"] == schema_id
     assert json.loads(runner.invoke(main, ["schema"]).output)["$id"] == "urn:hkk:schema:card-file"
+
+
+def test_issue13_ability_without_effects_names_the_missing_field() -> None:
+    ability = {"kind": "automatic", "timing": "end_stage2"}
+    card = {**CREATURE, "abilities": [ability]}
+    error = _best(card_file_schema(), {"cards": [card]})
+    assert error is not None and error.json_path == "$.cards[0].abilities[0]"
+    assert error.message == "'effects' is a required property"
+    both = {**ability, "effects": [{"do": "heal", "amount": 1, "target": "controller"}],
+            "effect": {"do": "heal", "amount": 1, "target": "controller"}}
+    assert _best(card_file_schema(), {"cards": [{**CREATURE, "abilities": [both]}]}) is not None
+    assert _engine_refuses({"cards": [card]}) is not None
+    assert _engine_refuses({"cards": [{**CREATURE, "abilities": [both]}]}) is not None
+

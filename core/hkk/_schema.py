@@ -34,6 +34,7 @@ def tagged_unions_as_if_then(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     node = {key: tagged_unions_as_if_then(value) for key, value in schema.items()}
+    _one_of_required_as_if_then(node)
     discriminator = node.pop("discriminator", None)
     if discriminator is None or "oneOf" not in node:
         if discriminator is not None:
@@ -51,6 +52,21 @@ def tagged_unions_as_if_then(schema: Any) -> Any:
                    "then": {"$ref": ref}} for value, ref in sorted(mapping.items())],
     })
     return node
+
+
+def _one_of_required_as_if_then(node: dict[str, Any]) -> None:
+    """``oneOf: [{required: [a]}, {required: [b]}]`` (a field or its shorthand, e.g. ``effects``
+    or ``effect``) as: without ``b``, ``a`` is required; with ``b``, ``a`` is not allowed - so a
+    validator says "'effects' is a required property", not "not valid under any of ..."."""
+    options = node.get("oneOf")
+    if not (isinstance(options, list) and len(options) == 2 and
+            all(set(o) == {"required"} and len(o["required"]) == 1 for o in options)):
+        return
+    (first,), (second,) = (o["required"] for o in node.pop("oneOf"))
+    node.setdefault("allOf", []).extend([
+        {"if": {"not": {"required": [second]}}, "then": {"required": [first]}},
+        {"if": {"required": [second]}, "then": {"not": {"required": [first]}}},
+    ])
 
 
 def _document(schema: dict[str, Any], schema_id: str, title: str,
