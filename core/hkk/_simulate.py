@@ -212,7 +212,7 @@ def _on_dask(chunks: list[Chunk], finished: Callable[[int, list[dict[str, Any]]]
     cluster = None
     if scheduler is None:
         cluster = LocalCluster(n_workers=dask_workers or 1, threads_per_worker=1,
-                               processes=True, dashboard_address=None)
+                               processes=True, dashboard_address=":0")  # any free port
     client = Client(cluster if cluster is not None else scheduler)
     futures: dict[Any, int] = {}
     try:
