@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from hkk._cards import (
     PERMANENT_TARGETS,
     PLAYER_TARGETS,
+    TRIGGER_TARGETS,
     ActivatedAbility,
     AutomaticAbility,
     BuildingCard,
@@ -443,10 +444,11 @@ def test_schema_exports_primitives() -> None:
 
 # -- properties ----------------------------------------------------------------------------------
 
-permanent_target = st.sampled_from(sorted(PERMANENT_TARGETS - {"own_buildings", "all_buildings",
-                                                                 "chosen_building"}))
-player_target = st.sampled_from(sorted(PLAYER_TARGETS))
-any_target = st.sampled_from(sorted(PLAYER_TARGETS | PERMANENT_TARGETS))
+# (the targets bound to a trigger's event are for triggered abilities only)
+permanent_target = st.sampled_from(sorted(PERMANENT_TARGETS - TRIGGER_TARGETS - {
+    "own_buildings", "all_buildings", "chosen_building"}))
+player_target = st.sampled_from(sorted(PLAYER_TARGETS - TRIGGER_TARGETS))
+any_target = st.sampled_from(sorted((PLAYER_TARGETS | PERMANENT_TARGETS) - TRIGGER_TARGETS))
 positive = st.integers(1, 9)
 # Card texts: anything printable (control characters are rejected, see test_control_characters).
 printable = st.characters(exclude_categories=("Cc", "Cs"))

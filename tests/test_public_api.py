@@ -29,7 +29,8 @@ EXPORTED = [
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent", "Player",
     "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
-    "ScriptedAgent", "SetError", "Step", "StepLoopError", "Usage", "__version__", "advance",
+    "ScriptedAgent", "SetError", "Step", "StepLoopError", "TriggerLoopError", "Usage",
+    "__version__", "advance",
     "hookimpl", "load_game", "save_game",
 ]
 

@@ -254,8 +254,12 @@ def test_41_4_no_trigger_from_the_expiry_and_end_stage_4_items_are_part_of_the_m
             seen.append(g.damage_value(g.creatures(0)[0]))
         from hkk._pending import Pending
         return [Pending("reader", lambda g, it, b: None, bind=bind)]
-    game = game_with([creature("c", 1, 3)], plugins=[item_plugin("end_stage4", reader)],
-                     agents=[Passer(), Passer()])
+    # "when an effect on this creature ends, deal 2 damage to the opponent": would fire at
+    # any other expiry (tests/test_triggers.py), never at this one (41.4, D-trigger-end4)
+    on_expiry = {"kind": "triggered", "when": {"event": "effect_ends", "which": "this"},
+                 "effect": {"do": "damage", "amount": 2, "target": "opponent"}}
+    game = game_with([creature("c", 1, 3, abilities=[on_expiry])],
+                     plugins=[item_plugin("end_stage4", reader)], agents=[Passer(), Passer()])
     c = game.enter_play(0, cid("c"), active=True)
     run_until(game, "end_stage4")
     game.add_effect("damage", 4, "until_end_of_turn", targets=[c])
@@ -265,6 +269,7 @@ def test_41_4_no_trigger_from_the_expiry_and_end_stage_4_items_are_part_of_the_m
     assert seen == [5]  # bound against the state before the moment
     assert game.damage_value(c) == 1
     assert n_calls == ["step_started", "moment", "effect_ended", "resolving", "step_ended"]
+    assert game.players[1].hp == 20
 
 
 # -- 41.5 ------------------------------------------------------------------------------------

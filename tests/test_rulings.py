@@ -260,22 +260,32 @@ def test_41_3_ruling11_damaged_creature_and_building_back_to_max():
 # 12 ------------------------------------------------------------------------------------------
 
 class LosesEffectWatcher:
-    """Would react "when this creature loses an effect" in end stage 4 - if anything asked."""
+    """A real trigger: "when a creature loses an effect or its defence bonus, gain 9 VP" - a
+    plugin's ``triggered`` hook listening to ``effect_ended`` and ``defence_bonus_lost``."""
 
     def __init__(self):
         self.calls = 0
 
     @hookimpl
-    def end_stage4(self, game):
+    def trigger_kinds(self):
+        return ["effect_ended", "defence_bonus_lost"]
+
+    @hookimpl
+    def triggered(self, game, event):
         self.calls += 1
-        lost = [e for e in game.log.of_kind("effect_ended", "defence_bonus_lost")
-                if e.turn == game.turn]
-        return [Pending("reacts to the loss", lambda g, i, b: g.gain_vp(0, 9))] if lost else []
+        return [Pending(f"reacts to {event.kind} {event.seq}",
+                        lambda g, i, b: g.gain_vp(0, 9, source="watcher"), controller=0)]
+
+
+#: "Amikor egy rá ható hatás véget ér, 2 sebzést okoz az ellenfélnek." (card data)
+EFFECT_ENDS = {"kind": "triggered", "when": {"event": "effect_ends", "which": "this"},
+               "effect": {"do": "damage", "amount": 2, "target": "opponent"}}
 
 
 def test_41_4_ruling12_bonus_and_effect_go_together_nothing_triggers_no_hp_check():
     watcher = LosesEffectWatcher()
-    game = game_with([creature("c", 1, 1)], plugins=[watcher], agents=[Passer(), Passer()])
+    game = game_with([creature("c", 1, 1, abilities=[EFFECT_ENDS])], plugins=[watcher],
+                     agents=[Passer(), Passer()])
     c = game.enter_play(0, cid("c"), active=True)
     run_until(game, "end_stage4")
     game.give_defence_bonus(c, 2)
@@ -287,9 +297,28 @@ def test_41_4_ruling12_bonus_and_effect_go_together_nothing_triggers_no_hp_check
     lost = [e for e in step if e.kind in ("effect_ended", "defence_bonus_lost")]
     moments = [e for e in step if e.kind == "moment"]
     assert len(lost) == 2 and len(moments) == 1
-    assert watcher.calls == 1 and game.players[0].vp == vp_before  # never asked again, never fired
+    assert watcher.calls == 0 and game.players[0].vp == vp_before  # never asked, never fired
+    assert not game.log.of_kind("triggered") and game.players[1].hp == 20
     assert game.hp(c) == -2 and c.uid in game.permanents  # waits for the next prep phase
     assert not [e for e in step if e.kind in ("hp_check", "died")]
+
+
+def test_41_4_ruling12_the_same_triggers_fire_when_the_loss_is_not_in_end_stage_4():
+    # The control of the test above: the watcher and the card do fire on such a loss mid-turn.
+    watcher = LosesEffectWatcher()
+    game = game_with([creature("c", 1, 3, abilities=[EFFECT_ENDS])], plugins=[watcher],
+                     agents=[Passer(), Passer()])
+    c = game.enter_play(0, cid("c"), active=True)
+    game.give_defence_bonus(c, 2)
+    game.add_effect("hp", 1, "until_preparation", targets=[c])
+    start_turn(game)
+    run_step(game, step_named("prep_stage2_start"))
+    game.remove_defence_bonus(c, rule="test")
+    run_step(game, step_named("prep_stage2"))
+    assert watcher.calls == 2 and len(game.log.of_kind("triggered")) == 3
+    assert sum(e["amount"] for e in game.log.of_kind("vp_gained")
+               if e["source"] == "watcher") == 18
+    assert game.players[1].hp == 18
 
 
 # 13 ------------------------------------------------------------------------------------------

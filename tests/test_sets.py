@@ -24,7 +24,12 @@ import hkk
 from hkk import Engine, FirstLegalAgent
 from hkk._cards.interpret import EffectContext
 from hkk._cards.loader import load_set_cards, load_set_decks
-from hkk._cards.model import ActivatedAbility, AutomaticAbility, StaticAbility
+from hkk._cards.model import (
+    ActivatedAbility,
+    AutomaticAbility,
+    StaticAbility,
+    TriggeredAbility,
+)
 from hkk._phases import CARD_TIMINGS, DEFAULT_TURN
 from hkk._runner import Turn, after_resolution, run_step, start_turn
 from hkk._sets.manifest import parse_manifest
@@ -131,10 +136,18 @@ def test_alap_has_30_cards_with_hungarian_names() -> None:
 
 def test_alap_uses_every_timing_duration_ability_kind_and_limit() -> None:
     found = abilities(ALAP_CARDS)
-    timings = {a.timing for a in found if not isinstance(a, StaticAbility)}
+    timings = {a.timing for a in found if isinstance(a, (AutomaticAbility, ActivatedAbility))}
     # no card ability of either kind may be timed on end stages 3 and 4 (41.2-41.4)
     assert timings == set(CARD_TIMINGS) - {"end_stage3", "end_stage4"} | {"on_enter"}
-    assert {type(a) for a in found} == {StaticAbility, AutomaticAbility, ActivatedAbility}
+    assert {type(a) for a in found} == {StaticAbility, AutomaticAbility, ActivatedAbility,
+                                        TriggeredAbility}
+    # every event a trigger may watch, and each of whose, which and an optional one
+    whens = [a.when for a in found if isinstance(a, TriggeredAbility)]
+    assert {w.event for w in whens} == {"dies", "damaged", "enters_play", "effect_ends",
+                                        "card_played"}
+    assert {w.whose for w in whens} == {"own", "opponent", "any"}
+    assert {w.which for w in whens} >= {"this", "any"}
+    assert any(a.optional for a in found if isinstance(a, TriggeredAbility))
     assert any(isinstance(a, ActivatedAbility) and a.timing == "prep_stage2"
                and a.usable_in_preparation for a in found)
     assert any(isinstance(a, AutomaticAbility) and a.optional for a in found)

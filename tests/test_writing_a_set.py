@@ -46,9 +46,10 @@ def page_files() -> dict[str, str]:
 def test_the_page_has_the_files_of_a_set_with_hooks_cards_and_tests():
     files = page_files()
     assert set(files) == {"src/hkk_set_sarkany/__init__.py", "src/hkk_set_sarkany/fire.py",
-                          "src/hkk_set_sarkany/cards/cards.toml", "tests/test_fire.py"}
+                          "src/hkk_set_sarkany/cards/cards.toml", "tests/test_fire.py",
+                          "tests/test_spread.py"}
     fire = files["src/hkk_set_sarkany/fire.py"]
-    for hook in ("custom_effects", "prep_stage2", "lethal"):
+    for hook in ("custom_effects", "prep_stage2", "lethal", "trigger_kinds", "triggered"):
         assert f"@hookimpl\ndef {hook}(" in fire
 
 
@@ -59,4 +60,4 @@ def test_the_pages_set_and_tests_run_as_written(pytester):
         target.write_text(body, encoding="utf-8")
     pytester.makeconftest(INSTALLED)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "tests")
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=4)

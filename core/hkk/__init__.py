@@ -30,6 +30,7 @@ from hkk._errors import (
                         RuleViolation,
                         SetError,
                         StepLoopError,
+                        TriggerLoopError,
 )
 from hkk._events import Event, EventLog
 from hkk._game import Game
@@ -62,6 +63,7 @@ __all__ = [
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent",
     "Player",
     "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
-    "ScriptedAgent", "SetError", "Step", "StepLoopError", "Usage", "__version__", "advance",
+    "ScriptedAgent", "SetError", "Step", "StepLoopError", "TriggerLoopError", "Usage",
+    "__version__", "advance",
     "hookimpl", "load_game", "save_game",
 ]

@@ -82,7 +82,7 @@ def index_abilities(game: Game, perm: Permanent) -> None:
             for mod in ability.effects:
                 game.statics.append((perm, mod))
                 count_static(game, perm, mod, +1)
-        else:
+        elif ability.kind != "triggered":  # triggers are watched by hkk._triggers
             game.abilities_at.setdefault(ability.timing, []).append(
                 game.ability_item(perm, index, ability))
 

@@ -20,6 +20,7 @@ from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._runner import play_game
 from hkk._saving import reduce_game, save_game
 from hkk._sets.discovery import discover
+from hkk._triggers import watch
 
 
 class Engine:
@@ -53,6 +54,8 @@ class Engine:
     # the card interpreter nor the runner nor saving (design: "Layers inside the engine").
     #: A card ability's pending item, made when its card enters play (hkk._cards.interpret).
     ability_item = staticmethod(ability_item)
+    #: The game's trigger watch (hkk._triggers), made with the game.
+    watch_triggers = staticmethod(watch)
     #: ``game.play()``, ``game.save()`` and pickling.
     play_game = staticmethod(play_game)
     save_game = staticmethod(save_game)

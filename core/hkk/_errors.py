@@ -11,6 +11,8 @@ The hierarchy::
     ├── HookError                 code of a set raised inside a hook (any exception, SystemExit
     │                             included) or returned the wrong type; names set, card, hook
     ├── StepLoopError             a step never ended: an ability usable over and over for nothing
+    ├── TriggerLoopError          triggered abilities set each other off without end; names the
+                                  cards of the chain
     └── InvariantViolation        ``hkk verify`` found the game in an impossible state; names the
                                   invariant, the turn and step (and the card where there is one)
 
@@ -123,6 +125,17 @@ class HookError(HkkError):
 
 class StepLoopError(HkkError):
     """A step never ended: some ability can be used over and over for nothing."""
+
+
+class TriggerLoopError(HkkError):
+    """Triggered abilities set each other off without end (D-trigger-loop): a chain longer
+    than ``Rulings.max_trigger_chain``, or the same state with the same triggers waiting
+    again.  ``chain`` lists the labels of the items in the chain, ``cards`` their cards."""
+
+    def __init__(self, message: str, chain: list[str], cards: list[str]) -> None:
+        self.chain = chain
+        self.cards = cards
+        super().__init__(message)
 
 
 class GameOver(Exception):

@@ -99,6 +99,9 @@ class Game:
         self.hook_impls: dict[str, list[Any]] = {}
         self.hook_observers = engine.hook_observers  # the engine's list: subscribe there
         self.custom_effects = engine.custom_effects()
+        #: Listens to the log for what sets off triggered abilities and plugins' ``triggered``
+        #: hooks, and keeps what they triggered until it resolves (hkk._triggers).
+        self.triggers = engine.watch_triggers(self)
 
     def opponent(self, player: int) -> int:
         return 1 - player

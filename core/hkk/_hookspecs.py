@@ -232,6 +232,42 @@ def lethal(game: Game) -> list[tuple[Any, Lethal]] | None:
     Called once per round of every check (D-settled-check), not per permanent."""
 
 
+# -- triggers ("Amikor ...": when something happens) --------------------------------------------
+
+@hookspec
+def trigger_kinds() -> list[str] | None:
+    """The event kinds (``died``, ``damaged``, ``entered_play``, ``effect_ended``,
+    ``card_played``... any kind of the log, see *Events*) this plugin's ``triggered``
+    implementation listens to.  A plugin without this hook is never asked ``triggered``.
+
+    :returns: ``list[str] | None`` - event kinds.  Not firstresult: each plugin's own list
+        subscribes its own ``triggered``; an unknown kind is a HookError naming the plugin.
+
+    Called once per game, when the game is made.  [D] D-trigger-wait: what the listening
+    ``triggered`` returns waits until its cause has finished."""
+
+
+@hookspec
+def triggered(game: Game, event: Any) -> list[Pending] | None:
+    """An event of a kind this plugin named in ``trigger_kinds`` has just been logged: the
+    items returned are triggered.  They wait until the item or action that caused the event
+    has finished resolving and the Ép check after it is done, then resolve one at a time in the
+    order the active player chooses, each followed by an Ép check (D-trigger-wait,
+    D-trigger-order); in preparation stage 2 they join the stage's items (29.4.1,
+    D-trigger-prep).  An ``optional`` item's controller is asked first; any other must happen,
+    in the main and combat phases too.
+
+    :param game: the game; read it, never change it (the items change it when they resolve).
+    :param event: the :class:`hkk.Event` (``event.kind``, ``event["uid"]``...).
+    :returns: ``list[Pending] | None`` - the triggered items.  Not firstresult: the items of
+        every listening implementation are collected.
+
+    Called for every event of the kinds named, except in end stage 4: nothing triggers from
+    its moment (41.4, D-trigger-end4).  A chain of triggers longer than
+    ``Rulings.max_trigger_chain``, or one that repeats a state, is a TriggerLoopError
+    (D-trigger-loop)."""
+
+
 # -- contributions that are not per turn ------------------------------------------------------
 
 @hookspec

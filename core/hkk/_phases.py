@@ -71,6 +71,12 @@ class Step:
     this_turn_waits: bool = False
     #: No card may be played from hand here, instants included (29.4.6).
     no_hand_play: bool = False
+    #: What happens to the abilities triggered here (hkk._triggers): ``"resolve"``, after
+    #: each item and its Ép check, ordered (D-trigger-wait); ``"wait"``, they wait for the next
+    #: step (the moment at the start of prep stage 2: its triggers join the stage's pool);
+    #: ``"pool"``, they join this ordered step's items (29.4.1, D-trigger-prep); ``"none"``,
+    #: nothing triggers here (41.4, D-trigger-end4).
+    triggers: str = "resolve"
     rules: tuple[str, ...] = ()
 
     @property
@@ -98,9 +104,9 @@ DEFAULT_TURN: tuple[Step, ...] = (
     # The very beginning of stage 2: expiry of "until the preparation phase" effects, start of
     # "this turn" effects and "beginning of the turn" automatic effects, all one moment.
     Step(PREPARATION, 2, "prep_stage2_start", Mode.SIMULTANEOUS, no_components=True,
-         ends=frozenset({"until_preparation"}), starts_waiting_effects=True,
+         ends=frozenset({"until_preparation"}), starts_waiting_effects=True, triggers="wait",
          rules=("29.4.2", "29.4.3", "29.4.4", "29.4.5", "29.4.10", "29.4.11"), **_STAGE_2),
-    Step(PREPARATION, 2, "prep_stage2", Mode.ORDERED, no_components=True,
+    Step(PREPARATION, 2, "prep_stage2", Mode.ORDERED, no_components=True, triggers="pool",
          rules=("29.4", "29.4.1", "29.4.7", "29.4.8", "29.4.9", "29.4.10", "29.4.11"),
          **_STAGE_2),
     Step(PREPARATION, 3, "prep_stage3", Mode.ORDERED, rules=("29.2",), **_PREPARATION_RULES),
@@ -112,7 +118,7 @@ DEFAULT_TURN: tuple[Step, ...] = (
     Step(END, 3, "end_stage3", Mode.ORDERED, rules=("41.3",)),
     Step(END, 4, "end_stage4", Mode.SIMULTANEOUS, hp_check=False,
          ends=frozenset({"until_end_of_turn", "this_turn"}), ends_created=True,
-         defence_bonus_lost=True,
+         defence_bonus_lost=True, triggers="none",
          rules=("41.4",)),
 )
 

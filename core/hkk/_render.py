@@ -287,6 +287,24 @@ def _limit(limit: Any) -> str:
     return ", ".join(parts)
 
 
+_WHEN_SUBJECT = {"dies": "dies", "damaged": "is damaged", "enters_play": "enters play",
+                 "effect_ends": "loses an effect"}
+
+
+def describe_when(when: Any) -> str:
+    """A ``when`` table in words: "a creature of yours dies", "opponent plays a spell"."""
+    kind = when.card_kind or ("card" if when.event == "card_played" else "permanent")
+    if when.event == "card_played":
+        who = {"own": "you play", "opponent": "opponent plays", "any": "a player plays"}
+        return f"{who[when.whose]} a {kind}"
+    if when.which == "this":
+        subject = "this"
+    else:
+        owner = {"own": " of yours", "opponent": " of the opponent's", "any": ""}[when.whose]
+        subject = f"{'another' if when.which == 'another' else 'a'} {kind}{owner}"
+    return f"{subject} {_WHEN_SUBJECT[when.event]}"
+
+
 def card_lines(card: Any) -> list[str]:
     """A card as a few markup lines: header with stats, its text, one line per ability."""
     if card.kind == "creature":
@@ -312,6 +330,9 @@ def card_lines(card: Any) -> list[str]:
             head += f" ({', '.join(x for x in extra if x)})"
         elif ability.kind == "automatic":
             head += f" ({ability.timing}{', optional' if ability.optional else ''})"
+        elif ability.kind == "triggered":
+            optional = ", optional" if ability.optional else ""
+            head += f" (when {describe_when(ability.when)}{optional})"
         effects = "; ".join(describe_effect(e) for e in ability.effects)
         lines.append(f"{_INDENT}{head}: {escape(effects)}")
     return lines

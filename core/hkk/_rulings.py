@@ -36,6 +36,12 @@ class Rulings:
     max_turns: int = 400
     #: Guard against abilities that loop for free: a step with more items than this is an error.
     max_items_per_step: int = 500
+    #: D-trigger-order: who orders the triggered items waiting at once: "active" (as in
+    #: 29.4.1) or "stable" (no decision: controller, timestamp, set, card, ability).
+    trigger_orderer: str = "active"
+    #: D-trigger-loop: a chain of triggers setting off triggers longer than this stops the
+    #: game with a TriggerLoopError naming its cards.
+    max_trigger_chain: int = 50
 
     def orderer(self, game: Game, step: Step) -> int | None:
         """Who orders the step's items; None: nobody decides, the stable order is used."""

@@ -18,6 +18,7 @@ from hkk._hookcall import notify
 from hkk._phases import Step
 from hkk._resolution import after_resolution
 from hkk._steps import RUNNERS
+from hkk._triggers import settle, step_over
 
 __all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game",
            "play_turn", "run_step", "setup", "start_turn"]
@@ -38,6 +39,7 @@ def start_turn(game: Game) -> None:
     # 41.4 supplement: Ép was not checked since end stage 4; [D] that check happens at the very
     # start of this preparation phase, before VP regeneration, and gives no component.
     game.check_hp("41.4", components=game.rulings.deferred_check_gives_components)
+    settle(game, None)  # what those deaths trigger (D-trigger-wait)
 
 
 def run_step(game: Game, step: Step) -> Any:
@@ -46,6 +48,7 @@ def run_step(game: Game, step: Step) -> Any:
     game.emit("step_started", phase=step.phase, stage=step.stage, hook=step.hook,
               mode=step.mode.value)
     result = RUNNERS[step.mode](game, step)
+    step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
     game.emit("step_ended", hook=step.hook)
     notify(game, "step_ended", step=step)
     return result

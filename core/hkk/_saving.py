@@ -32,6 +32,7 @@ from hkk._events import Event
 from hkk._game import Game
 from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._state import ExtractionOffer, Permanent
+from hkk._triggers import restore_waiting, saved_waiting, waiting_count
 from hkk._version import __version__
 
 if TYPE_CHECKING:
@@ -83,6 +84,9 @@ class GameState(_Strict):
     winner: int | None
     log_turn: int
     log_step: str
+    #: Card triggers waiting across the step boundary (hkk._triggers), and the trigger count.
+    triggers: list[dict[str, Any]] = []
+    trigger_count: int = 0
 
 
 class SaveFile(_Strict):
@@ -182,6 +186,8 @@ def save_game(game: Game) -> dict[str, Any]:
         "winner": game.winner,
         "log_turn": game.log.turn,
         "log_step": game.log.step,
+        "triggers": _waiting_triggers(game),
+        "trigger_count": waiting_count(game),
     }
     data = {
         "format": FORMAT,
@@ -197,6 +203,13 @@ def save_game(game: Game) -> dict[str, Any]:
     }
     plain: dict[str, Any] = json.loads(json.dumps(data))  # JSON types only (tuples: lists)
     return plain
+
+
+def _waiting_triggers(game: Game) -> list[dict[str, Any]]:
+    try:
+        return saved_waiting(game)
+    except HkkError as exc:
+        raise SaveError(str(exc)) from None
 
 
 def _rulings_diff(rulings: Rulings) -> dict[str, Any]:
@@ -316,6 +329,7 @@ def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock
                             {k: v for k, v in e.items() if k not in _EVENT_FIELDS})
                       for e in save.log])
     game.log.turn, game.log.step = s.log_turn, s.log_step
+    restore_waiting(game, s.triggers, s.trigger_count)
     return game
 
 

@@ -14,6 +14,7 @@ from hkk._hookcall import expect_player, first, notify
 from hkk._pending import ACTION, ACTIVATED, PLAY, Pending
 from hkk._phases import Mode, Step
 from hkk._resolution import after_resolution, call_hook, guarded, pay, resolve, usable
+from hkk._triggers import settle
 
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
@@ -47,6 +48,7 @@ def run_simultaneous(game: Game, step: Step) -> None:
     if step.ends_created:
         game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
     after_resolution(game, step)
+    settle(game, step)  # what the moment triggered waits until it and its check are over
 
 
 def _choose_for_moment(game: Game, step: Step, items: list[Pending]) -> list[Pending]:
@@ -139,6 +141,7 @@ def run_ordered(game: Game, step: Step) -> None:
             finished.add(item.key)
         resolve(game, item)
         after_resolution(game, step)
+        settle(game, step)  # D-trigger-wait
     raise StepLoopError(f"step {step.hook} resolved {limit} items without ending; an ability "
                         "that costs nothing and has no usage limit repeats forever")
 
@@ -181,6 +184,7 @@ def run_alternating(game: Game, step: Step) -> None:
                 passes = 0
                 resolve(game, item)
                 after_resolution(game, step)
+                settle(game, step)  # D-trigger-wait
         player = game.opponent(player)
     raise StepLoopError(f"step {step.hook} went on for {game.rulings.max_items_per_step} turns "
                         "of alternation; an ability without cost or limit repeats forever")
@@ -220,6 +224,7 @@ def run_actions(game: Game, step: Step) -> None:
             active_passed = False
             choice.value(game)
             after_resolution(game, step)
+            settle(game, step)  # D-trigger-wait: mandatory triggers resolve, not as actions
         player = game.opponent(player)
     raise StepLoopError(f"step {step.hook} had {game.rulings.max_items_per_step} actions "
                         "without ending")

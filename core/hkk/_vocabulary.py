@@ -118,6 +118,17 @@ EVENTS: dict[str, EventKind] = {
         {"rule": _RULE, "items": "labels of the items of the moment",
          "ends": "the durations that end at it"},
         ("29.4.2", "29.4.4", "29.4.5", "41.4")),
+    "triggered": EventKind(
+        "Something set off a triggered ability or a plugin's `triggered` hook: the item waits "
+        "until the cause has finished and its Ép check is done (a `resolving` follows, or a "
+        "`use` decision for an optional one).",
+        {"item": "the triggered item's label (`<card id>#<uid>:<ability>@<seq>` for a card)",
+         "controller": "its controller", "card": "the card id, or null",
+         "ability": "the ability index on the card, or null",
+         "optional": "true if its controller may decline it",
+         "cause": "the kind of the event that set it off", "cause_seq": "that event's seq",
+         "chain": "how many triggers long its chain is (1: set off by no other trigger)"},
+        ("D-trigger-wait", "D-trigger-loop")),
     "item_dropped": EventKind(
         "An item of a moment is left out: it cannot be paid beside the others chosen.",
         {"item": "the item's label", "controller": _PLAYER, "reason": "why, in words",

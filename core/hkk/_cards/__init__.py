@@ -12,6 +12,7 @@ from hkk._cards.model import (
     CARD_ID_PATTERN,
     PERMANENT_TARGETS,
     PLAYER_TARGETS,
+    TRIGGER_TARGETS,
     Ability,
     ActivatedAbility,
     AddCounters,
@@ -45,14 +46,17 @@ from hkk._cards.model import (
     StaticAbility,
     Target,
     Timing,
+    TriggeredAbility,
+    When,
 )
 
 __all__ = [
     "CARD_FILE_SCHEMA_ID", "CARD_ID_PATTERN", "PERMANENT_TARGETS", "PLAYER_TARGETS",
+    "TRIGGER_TARGETS",
     "Ability", "ActivatedAbility", "AddCounters", "AutomaticAbility", "BuildingCard", "Card",
     "CardFile", "Cost", "CreatureCard", "Custom", "Damage", "Deck", "DeckFile", "Destroy", "Draw",
     "Duration", "Effect", "GainComponents", "GainVp", "GiveDefenceBonus", "Heal", "Limits",
     "LoseVp", "Modify", "PayComponents", "RemoveCounters", "RemoveDefenceBonus", "Sacrifice",
-    "SpellCard", "Stat", "StaticAbility", "Target", "Timing",
+    "SpellCard", "Stat", "StaticAbility", "Target", "Timing", "TriggeredAbility", "When",
     "card_file_schema", "load_set_cards", "load_set_decks", "parse_card_data", "parse_card_file",
 ]

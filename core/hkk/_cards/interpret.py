@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hkk._cards.model import TRIGGER_TARGETS
 from hkk._decisions import Option
 from hkk._errors import PASSTHROUGH
 from hkk._hookcall import failure
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 class EffectContext:
     """What a custom (Python) effect gets besides the game."""
 
-    __slots__ = ("controller", "source", "card_id", "label", "targets")
+    __slots__ = ("controller", "source", "card_id", "label", "targets", "trigger")
 
     def __init__(self, controller: int, source: Permanent | None, card_id: str | None,
                  label: str) -> None:
@@ -32,6 +33,9 @@ class EffectContext:
         self.card_id = card_id
         self.label = label
         self.targets: list[Any] = []  # a custom effect's targets, chosen by the engine
+        #: For a triggered ability: what its event bound (``permanent``, ``source``,
+        #: ``player``), the ``trigger_*`` targets (hkk._triggers).
+        self.trigger: dict[str, Any] = {}
 
 
 # -- targets ----------------------------------------------------------------------------------
@@ -48,6 +52,8 @@ def select_targets(game: Game, ctx: EffectContext, target: str) -> list[Any]:
         return [game.players[1 - me]]
     if target == "each_player":
         return list(game.players)
+    if target in TRIGGER_TARGETS:  # bound by the event that set the ability off
+        return _trigger_target(game, ctx, target)
     if target == "own_creatures":
         return game.creatures(me)
     if target == "opponent_creatures":
@@ -68,6 +74,15 @@ def select_targets(game: Game, ctx: EffectContext, target: str) -> list[Any]:
         return []
     options = [Option(f"target {p.describe()}", p) for p in candidates]
     return [game.decide(me, "target", options, prompt=ctx.label).value]
+
+
+def _trigger_target(game: Game, ctx: EffectContext, target: str) -> list[Any]:
+    if target == "trigger_player":
+        player = ctx.trigger.get("player")
+        return [] if player is None else [game.players[player]]
+    perm = ctx.trigger.get("permanent" if target == "trigger_permanent" else "source")
+    # a permanent that has left play is no target any more (D-trigger-targets)
+    return [perm] if perm is not None and perm.uid in game.permanents else []
 
 
 def bind_effects(game: Game, ctx: EffectContext, effects: Any) -> list[tuple[Any, list[Any]]]:
@@ -156,6 +171,11 @@ def _bind(game: Game, item: Pending) -> Any:
 
 def _apply(game: Game, item: Pending, bound: Any) -> None:
     apply_effects(game, item.data["ctx"], bound)
+
+
+#: A card ability's ``bind`` and ``apply`` (hkk._triggers makes triggered items with them).
+bind_ability = _bind
+apply_ability = _apply
 
 
 def ability_item(perm: Permanent, index: int, ability: Any) -> Pending:

@@ -46,12 +46,20 @@ Target = Literal[
     "own_creatures", "opponent_creatures", "all_creatures",
     "chosen_creature", "chosen_own_creature", "chosen_opponent_creature",
     "own_buildings", "all_buildings", "chosen_building",
+    "trigger_permanent", "trigger_source", "trigger_player",
 ]
-PLAYER_TARGETS: frozenset[str] = frozenset({"controller", "opponent", "each_player"})
+#: Targets bound to the event that set off a triggered ability (``kind = "triggered"``): the
+#: permanent it happened to, the permanent that dealt the damage, the player who played the card
+#: (or controls the permanent).  Only triggered abilities may use them.
+TRIGGER_TARGETS: frozenset[str] = frozenset({"trigger_permanent", "trigger_source",
+                                             "trigger_player"})
+PLAYER_TARGETS: frozenset[str] = frozenset({"controller", "opponent", "each_player",
+                                            "trigger_player"})
 PERMANENT_TARGETS: frozenset[str] = frozenset(Target.__args__) - PLAYER_TARGETS
 # Finer groups, used only to reject combinations that cannot mean anything ("self" may be either).
 _BUILDING_ONLY = frozenset({"own_buildings", "all_buildings", "chosen_building"})
-_CREATURE_ONLY = PERMANENT_TARGETS - _BUILDING_ONLY - {"self"}
+_CREATURE_ONLY = PERMANENT_TARGETS - _BUILDING_ONLY - {"self", "trigger_permanent",
+                                                        "trigger_source"}
 
 Duration = Literal["permanent", "until_end_of_turn", "this_turn", "until_preparation"]
 Stat = Literal["damage", "hp", "sp", "vp_regen"]
@@ -442,6 +450,94 @@ class AutomaticAbility(BaseModel):
         return self
 
 
+TriggerEvent = Literal["dies", "damaged", "enters_play", "effect_ends", "card_played"]
+
+#: What each event of ``when`` means, for authors and their editors (``hkk schema``).
+TRIGGER_EVENTS: dict[str, str] = {
+    "dies": "a permanent goes from play to the graveyard or the void (a creature dies, a "
+            "building is destroyed)",
+    "damaged": "a permanent is dealt damage",
+    "enters_play": "a permanent enters play",
+    "effect_ends": "a lasting effect on a permanent ends",
+    "card_played": "a card is played from hand",
+}
+#: The events that happen to a permanent (``which`` and ``trigger_permanent`` apply).
+PERMANENT_EVENTS = frozenset({"dies", "damaged", "enters_play", "effect_ends"})
+#: Which event-bound targets each event offers.
+_EVENT_TARGETS: dict[str, frozenset[str]] = {
+    "dies": frozenset({"trigger_player"}),  # the permanent is gone: nothing to aim at
+    "damaged": frozenset({"trigger_permanent", "trigger_source", "trigger_player"}),
+    "enters_play": frozenset({"trigger_permanent", "trigger_player"}),
+    "effect_ends": frozenset({"trigger_permanent", "trigger_player"}),
+    "card_played": frozenset({"trigger_player"}),
+}
+
+
+class When(BaseModel):
+    """What sets off a triggered ability: "Amikor ..." ("when ...")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra={
+        "description": "When it triggers. event: " + "; ".join(
+            f"{k} = {v}" for k, v in TRIGGER_EVENTS.items())})
+    event: TriggerEvent
+    #: Whose permanent it happens to (or who played the card), seen from this card's
+    #: controller: "own", "opponent" or "any".
+    whose: Literal["own", "opponent", "any"] = "any"
+    #: For the events of a permanent: "this" permanent (the ability's own card), "another"
+    #: one, or "any".
+    which: Literal["this", "another", "any"] = "any"
+    #: Only permanents (or played cards) of this kind; None: any kind.
+    card_kind: Literal["creature", "building", "spell"] | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> When:
+        if self.event == "card_played":
+            if self.which != "any":
+                raise _invalid("'which' is for the events of a permanent; card_played is about "
+                               "the card played (use whose and card_kind)")
+        elif self.card_kind == "spell":
+            raise _invalid(f"a spell is never a permanent, so it cannot be the subject of "
+                           f"'{self.event}'; card_kind = \"spell\" is for card_played")
+        if self.which == "this" and (self.whose != "any" or self.card_kind is not None):
+            raise _invalid("which = \"this\" already names the permanent: leave whose and "
+                           "card_kind out")
+        return self
+
+
+class TriggeredAbility(BaseModel):
+    """Fires when something happens in the game ("Amikor ..."): the ``when`` table says what.
+    Never has a cost (133.1).  It waits until the item or action that caused it has finished
+    and the Ép check after it is done, then resolves (D-trigger-wait)."""
+
+    model_config = _WITH_EFFECTS
+    kind: Literal["triggered"] = "triggered"
+    text: Text = ""
+    when: When
+    effects: Effects
+    #: A conditional text (41.1): the controller may decline it.
+    optional: bool = Field(False, description=_CONDITIONAL)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _before(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "cost" in data:
+            raise _invalid("triggered abilities never have a cost (133.1)")
+        if isinstance(data, dict) and "timing" in data:
+            raise _invalid("triggered abilities have no timing: 'when' says what sets them off")
+        return _effect_shorthand(data)
+
+    @model_validator(mode="after")
+    def _targets_fit_the_event(self) -> TriggeredAbility:
+        offered = _EVENT_TARGETS[self.when.event]
+        for effect in self.effects:
+            target = getattr(effect, "target", None)
+            if target in TRIGGER_TARGETS and target not in offered:
+                raise _invalid(f"target '{target}' means nothing when the event is "
+                               f"'{self.when.event}'; it offers "
+                               f"{', '.join(sorted(offered))}")
+        return self
+
+
 class ActivatedAbility(BaseModel):
     """Used by its controller's decision, written "cost: effect"; using it is an action (4.23.0)."""
 
@@ -494,8 +590,17 @@ class ActivatedAbility(BaseModel):
 
 
 Ability = Annotated[
-    StaticAbility | AutomaticAbility | ActivatedAbility, Field(discriminator="kind")
+    StaticAbility | AutomaticAbility | ActivatedAbility | TriggeredAbility,
+    Field(discriminator="kind")
 ]
+
+
+def _no_trigger_targets(effects: Any, where: str) -> None:
+    for effect in effects:
+        target = getattr(effect, "target", None)
+        if target in TRIGGER_TARGETS:
+            raise _invalid(f"{where}: target '{target}' is bound to a trigger's event; only "
+                           "triggered abilities (kind = \"triggered\") may use it")
 
 
 # -- cards (discriminator ``kind``) ------------------------------------------------------------
@@ -508,6 +613,14 @@ class _CardBase(BaseModel):
     text: Text = ""
     cost: Cost = Cost()
     abilities: Annotated[tuple[Ability, ...], LIST_OK] = ()
+
+    @model_validator(mode="after")
+    def _trigger_targets_only_in_triggers(self) -> _CardBase:
+        for index, ability in enumerate(self.abilities):
+            if ability.kind != "triggered":
+                _no_trigger_targets(ability.effects, f"abilities[{index}]")
+        _no_trigger_targets(getattr(self, "effects", ()), "effects")
+        return self
 
     @property
     def set_code(self) -> str:

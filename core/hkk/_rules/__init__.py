@@ -21,6 +21,7 @@ from hkk._rules.hand_play import HandPlay
 from hkk._rules.main_phase import GuardPostMoves
 from hkk._rules.ordering import RulingsOrderer
 from hkk._rules.preparation import DrawCard, PassiveBecomeActive, VpRegeneration
+from hkk._rules.triggers import TriggerPool
 
 BUILTIN_RULES: dict[str, Callable[[], Any]] = {
     "hkk.rules.vp_regeneration": VpRegeneration,  # 29.3
@@ -34,8 +35,9 @@ BUILTIN_RULES: dict[str, Callable[[], Any]] = {
     "hkk.rules.components": MonsterComponents,  # [D] D-components-window, 29.4.11
     "hkk.rules.clock": TurnClock,  # the game clock (41.7) [D] D-41.7-last-pass
     "hkk.rules.orderer": RulingsOrderer,  # who orders (29.4.1) [D] D-orderer
+    "hkk.rules.triggers": TriggerPool,  # triggers join prep stage 2's items [D] D-trigger-prep
 }
 
 __all__ = ["BUILTIN_RULES", "CardAbilities", "SimpleCombat", "RestoreDamaged",
            "GuardPostMoves", "HandPlay", "MonsterComponents", "TurnClock", "RulingsOrderer",
-           "DrawCard", "PassiveBecomeActive", "VpRegeneration"]
+           "DrawCard", "PassiveBecomeActive", "TriggerPool", "VpRegeneration"]

@@ -1,0 +1,31 @@
+"""Triggered items in a pool step: in preparation stage 2 what was triggered joins the stage's
+items and the active player orders them all (29.4.1, D-trigger-prep)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hkk._game import Game
+from hkk._hookspecs import TURN_HOOKS, hookimpl
+from hkk._pending import Pending
+from hkk._triggers import pooled
+
+
+class TriggerPool:
+    """Built-in plugin ``hkk.rules.triggers``: returns the waiting triggered items from the hook
+    of a step whose ``triggers`` is ``"pool"``."""
+
+
+def _make_impl(hook: str) -> Any:
+    def impl(self: TriggerPool, game: Game) -> list[Pending] | None:
+        step = game.step
+        if step is not None and step.triggers == "pool" and game.triggers.waiting \
+                and step.hook == hook:
+            return pooled(game)
+        return None
+    impl.__name__ = hook
+    return hookimpl(specname=hook)(impl)
+
+
+for _hook in TURN_HOOKS:
+    setattr(TriggerPool, _hook, _make_impl(_hook))

@@ -1,0 +1,494 @@
+"""Triggers ("Amikor ..."): items set off by what happens in the game.
+
+Two sources: triggered abilities of cards in play (``kind = "triggered"`` with a ``when``
+table) and plugins' ``triggered`` hook (for the event kinds their ``trigger_kinds`` names).  A
+:class:`TriggerWatch` per game listens to the log for just those kinds
+(:meth:`hkk.EventLog.subscribe`) and keeps what they trigger *waiting*; nothing resolves inside
+the change that logged the event.
+
+When they resolve is the step's ``triggers`` setting (:class:`hkk.Step`):
+
+- ``"resolve"`` (D-trigger-wait): after the item or action that caused them has finished and
+  the Ép check after it is done (:func:`settle`, called by the step runners); then the waiting
+  items are ordered by the active player (D-trigger-order) and resolved one at a time, each
+  followed by an Ép check.  What they trigger in turn joins the waiting ones.
+- ``"wait"``: they wait for the next step (the moment at the very beginning of preparation
+  stage 2: what the moment triggers waits until the moment and its check are over, 29.4.2);
+- ``"pool"``: they join the step's own items, ordered with them (prep stage 2, 29.4.1,
+  D-trigger-prep), so deaths they cause give no component there (29.4.11);
+- ``"none"``: nothing triggers (end stage 4: 41.4, D-trigger-end4).
+
+A chain of triggers setting off triggers longer than ``Rulings.max_trigger_chain``, or one that
+brings back the same state with the same triggers waiting, stops the game with a
+:class:`~hkk.TriggerLoopError` naming the cards of the chain (D-trigger-loop).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from hkk._cards.interpret import EffectContext, apply_ability, bind_ability
+from hkk._decisions import Option
+from hkk._errors import HkkError, HookError, TriggerLoopError, plugin_set
+from hkk._hookcall import call, expect_pending
+from hkk._pending import AUTOMATIC, Pending
+from hkk._resolution import after_resolution, resolve
+from hkk._state import Permanent as PermanentOutOfPlay
+from hkk._vocabulary import EVENTS
+
+if TYPE_CHECKING:
+    from pluggy import HookImpl
+
+    from hkk._game import Game
+    from hkk._phases import Step
+    from hkk._state import Permanent
+
+__all__ = ["TriggerWatch", "restore_waiting", "saved_waiting", "settle", "step_over",
+           "waiting_count", "watch"]
+
+#: The log kinds behind each ``when.event`` of card data.
+LOG_KINDS: dict[str, tuple[str, ...]] = {
+    "dies": ("died", "destroyed"),
+    "damaged": ("damaged",),
+    "enters_play": ("entered_play",),
+    "effect_ends": ("effect_ended",),
+    "card_played": ("card_played",),
+}
+_INDEXING = ("entered_play", "died", "destroyed")  # keep the index of card triggers current
+#: What an ``effect_ended`` event does not say, the effect's targets, is read from these.
+_EFFECTS_MADE = ("effect_started", "effect_created")
+_DEATHS = ("died", "destroyed")
+#: ``<card id>#<uid>`` at the start of a ``source``: the permanent that dealt the damage (an
+#: ability's item label ``<card id>#<uid>:<index>``, a triggered one's with ``@<seq>``, or a
+#: permanent, as combat writes it).
+_SOURCE_PERMANENT = re.compile(r"^[a-z][a-z0-9_]*:[a-z0-9][a-z0-9_-]*#(\d+)(?::\d+(?:@[\d.]+)?)?$")
+
+# An entry of the index: a permanent and one of its triggered abilities.
+Entry = tuple["Permanent", int, Any]
+
+
+def watch(game: Game) -> TriggerWatch:
+    """The game's watch, subscribed to the kinds its cards and plugins need (none: no cost)."""
+    return TriggerWatch(game)
+
+
+class TriggerWatch:
+    """Per game: which triggered abilities and plugin hooks listen to which log kinds, and the
+    items they have triggered that wait to resolve."""
+
+    def __init__(self, game: Game) -> None:
+        # a weak reference: the log's listener (a method of this watch) would otherwise
+        # make a cycle game -> log -> watch -> game, freed only by the cyclic collector
+        self._game = weakref.ref(game)
+        #: Triggered items waiting to resolve, in the order they were triggered.
+        self.waiting: list[Pending] = []
+        #: key of a waiting item -> the labels of its chain, the first cause's first.
+        self.chains: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        #: The chain of the trigger resolving now (its check included): what it sets off
+        #: continues the chain.
+        self.cause: tuple[str, ...] = ()
+        self._count = 0
+        #: log kind -> (permanent, ability index, ability) of cards in play; None until first
+        #: needed (a loaded save builds it from the permanents in play).
+        self._index: dict[str, list[Entry]] | None = None
+        #: Permanents that left play since the last settle: "when ... dies" abilities of
+        #: permanents dying together still see each other (D-trigger-lookback).
+        self._left: list[Permanent] = []
+        #: effect uid -> the uids it modifies, for "an effect on it ends"; None until needed
+        #: (built from the effects in force: a loaded save has no log listeners).
+        self._targets: dict[int, list[int]] | None = None
+        self._plugins = self._plugin_kinds(game)
+        card_kinds = {kind for card in game.cards.values() for ability in card.abilities
+                      if ability.kind == "triggered" for kind in LOG_KINDS[ability.when.event]}
+        self._card_kinds = frozenset(card_kinds)
+        kinds = set(card_kinds) | set(self._plugins)
+        if card_kinds:
+            kinds |= set(_INDEXING)
+        if "effect_ended" in card_kinds:
+            kinds |= set(_EFFECTS_MADE)
+        if kinds:
+            game.log.subscribe(self._on_event, kinds=sorted(kinds))
+
+    # -- who listens ------------------------------------------------------------------------
+
+    @staticmethod
+    def _plugin_kinds(game: Game) -> dict[str, list[HookImpl]]:
+        """log kind -> the ``triggered`` implementations of the plugins that named it."""
+        listeners = {impl.plugin_name: impl for impl in game.hook.triggered.get_hookimpls()}
+        by_kind: dict[str, list[HookImpl]] = {}
+        for impl in game.hook.trigger_kinds.get_hookimpls():
+            kinds = call("trigger_kinds", [impl], {}, _expect_kinds, game.hook_observers)
+            for kind in kinds[0] if kinds else ():
+                if kind not in EVENTS:
+                    raise HookError(f"trigger_kinds names the event kind {kind!r}, which the "
+                                    f"engine never logs (in plugin {impl.plugin_name})",
+                                    hook="trigger_kinds", set_code=plugin_set(impl.plugin_name))
+                if impl.plugin_name in listeners:
+                    by_kind.setdefault(kind, []).append(listeners[impl.plugin_name])
+        return by_kind
+
+    @property
+    def game(self) -> Game:
+        game = self._game()
+        assert game is not None, "the game of this trigger watch is gone"
+        return game
+
+    def index(self) -> dict[str, list[Entry]]:
+        if self._index is None:
+            self._index = {}
+            for perm in self.game.permanents.values():  # timestamp order
+                self._add(perm)
+        return self._index
+
+    def _add(self, perm: Permanent) -> None:
+        assert self._index is not None
+        for i, ability in enumerate(perm.card.abilities):
+            if ability.kind == "triggered":
+                for kind in LOG_KINDS[ability.when.event]:
+                    self._index.setdefault(kind, []).append((perm, i, ability))
+
+    def _purge(self) -> None:
+        """Forget the abilities of permanents that left play (after their deaths were seen)."""
+        gone = {p.uid for p in self._left}
+        self._left.clear()
+        if self._index:
+            for kind, entries in self._index.items():
+                self._index[kind] = [e for e in entries if e[0].uid not in gone]
+
+    # -- an event is logged -------------------------------------------------------------------
+
+    def effect_targets(self) -> dict[int, list[int]]:
+        if self._targets is None:
+            self._targets = {e.uid: sorted(e.targets) for e in self.game.effects}
+        return self._targets
+
+    def _on_event(self, event: Any) -> None:
+        game = self.game
+        kind = event.kind
+        if kind in _EFFECTS_MADE:
+            self.effect_targets()[event["effect"]] = event["targets"]
+            return
+        index = None
+        if kind in _INDEXING and self._card_kinds:
+            if self._index is None:
+                index = self.index()  # built now: includes a permanent that just entered
+                if kind in _DEATHS:  # ...but not one that just left play: stand it in
+                    self._add(PermanentOutOfPlay(event["uid"], game.cards[event["card"]],
+                                                 event["controller"], "graveyard", 0))
+            elif kind == "entered_play":
+                self._add(game.permanents[event["uid"]])
+        step = game.step
+        if step is not None and step.triggers == "none":  # 41.4: nothing is examined any more
+            if kind == "effect_ended":
+                self.effect_targets().pop(event["effect"], None)
+            if kind in _DEATHS and self._card_kinds:
+                self._left.append(_GonePermanent(event["uid"]))  # type: ignore[arg-type]
+            return
+        items: list[Pending] = []
+        if kind in self._card_kinds:
+            index = index if index is not None else self.index()
+            items += self._card_items(event, index.get(kind, ()))
+        impls = self._plugins.get(kind)
+        if impls:
+            for found in call("triggered", impls, {"game": game, "event": event},
+                              expect_pending, game.hook_observers, game=game,
+                              rule="D-trigger-wait"):
+                items += found
+        if kind in _DEATHS and self._card_kinds:
+            self._left.append(_GonePermanent(event["uid"]))  # type: ignore[arg-type]
+        for item in items:
+            self._queue(item, event)
+
+    def _queue(self, item: Pending, event: Any) -> None:
+        self._count += 1
+        key = ("trigger", self._count)
+        waiting = dataclasses.replace(item, key=key)
+        self.waiting.append(waiting)
+        self.chains[key] = self.cause + (waiting.label,)
+        self.game.emit("triggered", item=waiting.label, controller=waiting.controller,
+                       card=waiting.card_id, ability=waiting.ability_index,
+                       optional=waiting.optional, cause=event.kind, cause_seq=event.seq,
+                       chain=len(self.chains[key]))
+
+    # -- card abilities --------------------------------------------------------------------------
+
+    def _card_items(self, event: Any, entries: Any) -> list[Pending]:
+        game = self.game
+        subjects = _subjects(game, event)
+        if not subjects:
+            return []
+        dying = event.kind in _DEATHS
+        many = len(subjects) > 1
+        items = []
+        for perm, i, ability in entries:
+            if not dying and perm.uid not in game.permanents:
+                continue  # left play and not looking back at its own death
+            for subject in subjects:
+                if _matches(ability.when, perm, subject):
+                    items.append(_card_item(perm, i, ability, event, subject, many))
+        return items
+
+
+class _GonePermanent:
+    """Just a uid: what :meth:`TriggerWatch._purge` needs of a permanent that left play."""
+
+    __slots__ = ("uid",)
+
+    def __init__(self, uid: int) -> None:
+        self.uid = uid
+
+
+class _Subject:
+    """What an event happened to: a permanent (or a card played) and the bindings it offers."""
+
+    __slots__ = ("uid", "controller", "card_kind", "permanent", "source")
+
+    def __init__(self, uid: int | None, controller: int, card_kind: str,
+                 permanent: Permanent | None = None, source: Permanent | None = None) -> None:
+        self.uid = uid
+        self.controller = controller
+        self.card_kind = card_kind
+        self.permanent = permanent
+        self.source = source
+
+
+def _subjects(game: Game, event: Any) -> list[_Subject]:
+    kind = event.kind
+    data = event.data
+    if kind in _DEATHS:
+        card = game.cards[data["card"]]
+        return [_Subject(data["uid"], data["controller"], card.kind)]
+    if kind == "card_played":
+        return [_Subject(None, data["player"], game.cards[data["card"]].kind)]
+    if kind == "effect_ended":
+        targets = game.triggers.effect_targets().pop(data["effect"], ())
+        perms = [game.permanents.get(uid) for uid in targets]
+    else:  # damaged, entered_play
+        perms = [game.permanents.get(data["uid"])]
+    source = _source_permanent(game, data.get("source")) if kind == "damaged" else None
+    return [_Subject(p.uid, p.controller, p.kind, p, source) for p in perms if p is not None]
+
+
+def _source_permanent(game: Game, source: Any) -> Permanent | None:
+    """The permanent a ``source`` names (D-trigger-source): an ability's item or a creature in
+    combat; a spell, a rule or a plugin's own label names none."""
+    match = _SOURCE_PERMANENT.match(source) if isinstance(source, str) else None
+    return game.permanents.get(int(match.group(1))) if match else None
+
+
+def _matches(when: Any, perm: Permanent, subject: _Subject) -> bool:
+    if when.which == "this":
+        return subject.uid == perm.uid
+    if when.which == "another" and subject.uid == perm.uid:
+        return False
+    if when.whose == "own" and subject.controller != perm.controller:
+        return False
+    if when.whose == "opponent" and subject.controller == perm.controller:
+        return False
+    return when.card_kind is None or when.card_kind == subject.card_kind
+
+
+def _card_item(perm: Permanent, index: int, ability: Any, event: Any, subject: _Subject,
+               many: bool) -> Pending:
+    card = perm.card
+    # Unique within the step: the same ability may trigger more than once before resolving.
+    label = f"{card.id}#{perm.uid}:{index}@{event.seq}" + (f".{subject.uid}" if many else "")
+    return _make_card_item(perm, index, ability, label, {
+        "permanent": subject.permanent, "source": subject.source, "player": subject.controller})
+
+
+def _make_card_item(perm: Permanent, index: int, ability: Any, label: str,
+                    bound: dict[str, Any]) -> Pending:
+    card = perm.card
+    ctx = EffectContext(perm.controller, perm, card.id, label)
+    ctx.trigger = bound
+    return Pending(label, apply_ability, controller=perm.controller, kind=AUTOMATIC,
+                   optional=ability.optional, bind=bind_ability, source=perm, card_id=card.id,
+                   ability_index=index, rule="D-trigger-wait",
+                   data={"ctx": ctx, "effects": ability.effects, "text": ability.text,
+                         "card_trigger": True})
+
+
+# -- saves: what waits across a step boundary (the moment at the start of prep stage 2) ---------
+
+def saved_waiting(game: Game) -> list[dict[str, Any]]:
+    """The waiting items as plain data.  Only card triggers can be saved: a plugin's item
+    holds code, so a save while one waits is refused (it waits only between the moment at
+    the start of preparation stage 2 and the stage's pool)."""
+    trigger_watch: TriggerWatch = game.triggers
+    records = []
+    for item in trigger_watch.waiting:
+        if not item.data.get("card_trigger"):
+            raise HkkError(f"a plugin's triggered item ({item.label}) is waiting for the next "
+                           "step: the game cannot be saved here")
+        perm = item.source
+        assert perm is not None and item.ability_index is not None
+        bound = item.data["ctx"].trigger
+        records.append({
+            "label": item.label, "key": list(item.key), "uid": perm.uid,
+            "card": perm.card.id, "controller": perm.controller, "ability": item.ability_index,
+            "chain": list(trigger_watch.chains.get(item.key, (item.label,))),
+            "permanent": bound["permanent"].uid if bound["permanent"] is not None else None,
+            "source": bound["source"].uid if bound["source"] is not None else None,
+            "player": bound["player"]})
+    return records
+
+
+def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> None:
+    """Rebuild the saved waiting items; a card that has left play meanwhile is stood in for by
+    a permanent out of play (its "self" is no target any more, as before the save)."""
+    trigger_watch: TriggerWatch = game.triggers
+    trigger_watch._count = count
+    # Built now, from the state as loaded: a lazy build at a death or an expiry would no
+    # longer see the permanent that died or the effect that ended.
+    trigger_watch.index()
+    trigger_watch.effect_targets()
+    for record in records:
+        perm = game.permanents.get(record["uid"])
+        if perm is None:
+            perm = PermanentOutOfPlay(record["uid"], game.cards[record["card"]],
+                                      record["controller"], "graveyard", 0)
+        index = record["ability"]
+        bound = {"permanent": game.permanents.get(record["permanent"] or 0),
+                 "source": game.permanents.get(record["source"] or 0),
+                 "player": record["player"]}
+        item = _make_card_item(perm, index, perm.card.abilities[index], record["label"], bound)
+        item.key = tuple(record["key"])
+        trigger_watch.waiting.append(item)
+        trigger_watch.chains[item.key] = tuple(record["chain"])
+
+
+def waiting_count(game: Game) -> int:
+    count: int = game.triggers._count
+    return count
+
+
+def _expect_kinds(result: Any) -> str | None:
+    if not isinstance(result, (list, tuple)) or not all(isinstance(k, str) for k in result):
+        return f"returned {result!r:.80}; expected a list of event kinds (str) or None"
+    return None
+
+
+# -- resolving what waits -----------------------------------------------------------------------
+
+def settle(game: Game, step: Step | None) -> None:
+    """After an item or action and its Ép check: resolve the triggered items waiting, as the
+    step's ``triggers`` says (D-trigger-wait)."""
+    trigger_watch: TriggerWatch = game.triggers
+    if trigger_watch._left:
+        trigger_watch._purge()
+    if not trigger_watch.waiting:
+        trigger_watch.cause = ()
+        return
+    mode = step.triggers if step is not None else "resolve"
+    if mode == "resolve":
+        _resolve_waiting(game, trigger_watch, step)
+    elif mode == "pool":
+        trigger_watch.cause = ()
+
+
+def step_over(game: Game, step: Step) -> None:
+    """The step has ended: in a pool step what is left was declined (D-declined); elsewhere
+    anything still waiting resolves now (unless the step makes it wait for the next)."""
+    trigger_watch: TriggerWatch = game.triggers
+    if not trigger_watch.waiting or step.triggers == "wait":
+        return
+    if step.triggers in ("pool", "none"):
+        trigger_watch.waiting.clear()
+        trigger_watch.chains.clear()
+        return
+    settle(game, step)
+
+
+def pooled(game: Game) -> list[Pending]:
+    """The waiting items as items of a pool step (prep stage 2, 29.4.1): each resolves once,
+    ordered with the step's other items; its chain goes on through its Ép check."""
+    trigger_watch: TriggerWatch = game.triggers
+    return [_from_pool(trigger_watch, item) for item in trigger_watch.waiting]
+
+
+def _from_pool(trigger_watch: TriggerWatch, item: Pending) -> Pending:
+    original = item.apply
+
+    def apply(game: Game, it: Pending, bound: Any) -> None:
+        if item in trigger_watch.waiting:
+            trigger_watch.waiting.remove(item)
+        chain = trigger_watch.chains.pop(item.key, (item.label,))
+        _check_chain(game, chain)
+        trigger_watch.cause = chain
+        original(game, item, bound)
+
+    return dataclasses.replace(item, apply=apply)
+
+
+def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step | None) -> None:
+    seen: set[str] = set()
+    waiting = trigger_watch.waiting
+    while waiting and not game.over:
+        ready = sorted(waiting, key=_order)
+        item = ready[0]
+        if len(ready) > 1 and game.rulings.trigger_orderer == "active":
+            item = game.decide(game.active, "order", [Option(i.label, i) for i in ready],
+                               prompt="Which trigger happens next?",
+                               rule="D-trigger-order").value
+        waiting.remove(item)
+        chain = trigger_watch.chains.pop(item.key, (item.label,))
+        _check_chain(game, chain)
+        if len(chain) > 1:
+            _check_repeat(game, seen, chain, item, waiting)
+        if item.optional and not _wants(game, item):
+            continue
+        trigger_watch.cause = chain
+        try:
+            resolve(game, item)
+            if step is not None:
+                after_resolution(game, step)
+            else:  # between steps (the deferred check at the start of a turn)
+                game.check_hp("D-hp-check")
+        finally:
+            trigger_watch.cause = ()
+        if trigger_watch._left:
+            trigger_watch._purge()
+
+
+def _order(item: Pending) -> tuple[Any, ...]:
+    return item.order
+
+
+def _wants(game: Game, item: Pending) -> bool:
+    controller = item.controller if item.controller is not None else game.active
+    answer = game.decide(controller, "use", (Option(f"use {item.label}", item),
+                                             Option("decline")),
+                         prompt=f"Use {item.label}?", rule="D-trigger-wait")
+    return answer.label != "decline"
+
+
+def _check_chain(game: Game, chain: tuple[str, ...]) -> None:
+    limit = game.rulings.max_trigger_chain
+    if len(chain) > limit:
+        _loop(chain, f"a chain of {len(chain)} triggers, each set off by the one before "
+                     f"(more than Rulings.max_trigger_chain = {limit})")
+
+
+def _check_repeat(game: Game, seen: set[str], chain: tuple[str, ...], item: Pending,
+                  waiting: list[Pending]) -> None:
+    """The same state with the same triggers about to happen again: it would never end."""
+    about = sorted((i.card_id or i.label, i.ability_index or 0, i.controller or 0)
+                   for i in [item, *waiting])
+    state = json.dumps([game.snapshot(), about], sort_keys=True, default=str)
+    if state in seen:
+        _loop(chain, "the same state came back with the same triggers waiting")
+    seen.add(state)
+
+
+def _loop(chain: tuple[str, ...], why: str) -> None:
+    cards = list(dict.fromkeys(label.split("#", 1)[0] for label in chain))
+    shown = list(chain[:3]) + (["..."] if len(chain) > 6 else []) + list(chain[-3:]) \
+        if len(chain) > 6 else list(chain)
+    raise TriggerLoopError(f"trigger loop (D-trigger-loop): {why}; cards in the chain: "
+                           f"{', '.join(cards)}; chain: {' -> '.join(shown)}",
+                           chain=list(chain), cards=cards)
