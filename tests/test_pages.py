@@ -160,13 +160,16 @@ def test_game_page_shows_the_timeline_and_the_board(browser: Any, tmp_path: Path
         p.locator(f"#timeline .ev[data-index='{entered['seq']}']").click()
         perms = page.cells("#permanents-table")
         assert any(row[0] == str(entered["uid"]) for row in perms)
-        # after the last event: each player's Ép as the log's last damage left it
+        # after the last event: each player's Ép as the log's last damage and the heals after
+        # it left it
         p.locator("#slider").fill(str(len(events) - 1))
         players = [row for row in page.cells("#players-table") if row]
         for index in (0, 1):
             hits = [e for e in events if e["kind"] == "player_damaged" and e["player"] == index]
             if hits:
-                assert players[index][1] == str(hits[-1]["hp"])
+                healed = sum(e["amount"] for e in events[hits[-1]["seq"]:]
+                             if e["kind"] == "player_healed" and e["player"] == index)
+                assert players[index][1] == str(hits[-1]["hp"] + healed)
         assert page.errors == []
     finally:
         page.close()
