@@ -19,6 +19,7 @@ from hkk._cards.model import (
     BuildingCard,
     Card,
     CardFile,
+    Condition,
     Cost,
     CreatureCard,
     Custom,
@@ -29,6 +30,7 @@ from hkk._cards.model import (
     Draw,
     Duration,
     Effect,
+    EndEffects,
     GainComponents,
     GainVp,
     GiveDefenceBonus,
@@ -37,6 +39,7 @@ from hkk._cards.model import (
     LoseVp,
     Modify,
     PayComponents,
+    Prevent,
     RemoveCounters,
     RemoveDefenceBonus,
     Sacrifice,
@@ -48,11 +51,11 @@ from hkk._cards.model import (
 )
 
 __all__ = [
-    "CARD_FILE_SCHEMA_ID", "CARD_ID_PATTERN", "PERMANENT_TARGETS", "PLAYER_TARGETS",
-    "Ability", "ActivatedAbility", "AddCounters", "AutomaticAbility", "BuildingCard", "Card",
-    "CardFile", "Cost", "CreatureCard", "Custom", "Damage", "Deck", "DeckFile", "Destroy", "Draw",
-    "Duration", "Effect", "GainComponents", "GainVp", "GiveDefenceBonus", "Heal", "Limits",
-    "LoseVp", "Modify", "PayComponents", "RemoveCounters", "RemoveDefenceBonus", "Sacrifice",
-    "SpellCard", "Stat", "StaticAbility", "Target", "Timing",
+    "CARD_FILE_SCHEMA_ID", "CARD_ID_PATTERN", "PERMANENT_TARGETS", "PLAYER_TARGETS", "Ability",
+    "ActivatedAbility", "AddCounters", "AutomaticAbility", "BuildingCard", "Card", "CardFile",
+    "Condition", "Cost", "CreatureCard", "Custom", "Damage", "Deck", "DeckFile", "Destroy", "Draw",
+    "Duration", "Effect", "EndEffects", "GainComponents", "GainVp", "GiveDefenceBonus", "Heal",
+    "Limits", "LoseVp", "Modify", "PayComponents", "Prevent", "RemoveCounters",
+    "RemoveDefenceBonus", "Sacrifice", "SpellCard", "Stat", "StaticAbility", "Target", "Timing",
     "card_file_schema", "load_set_cards", "load_set_decks", "parse_card_data", "parse_card_file",
 ]
