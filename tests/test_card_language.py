@@ -454,3 +454,23 @@ def test_the_new_fields_read_in_hkk_cards_and_the_schema():
     for name in ("Condition", "EndEffects", "Prevent", "until_own_preparation", "chosen_player",
                  "more_than", "Only while this holds"):
         assert name in schema, name
+
+
+def test_D_dispel_of_several_targets_and_of_a_player_is_one_moment():
+    # "Lényeidről és rólad minden hatás megszűnik": both creatures' shared effect ends whole,
+    # once; the player's VP-regeneration effect ends with it; the opponent's stays.
+    purge = spell("purge", [{"do": "end_effects", "target": "own_creatures"},
+                            {"do": "end_effects", "target": "controller"}])
+    game = game_with([BEAR, purge], agents=[Wants("play tt:purge"), Passer()])
+    x = game.enter_play(0, cid("bear"), active=True)
+    y = game.enter_play(0, cid("bear"), active=True)
+    shared = game.add_effect("damage", 1, "until_end_of_turn", targets=[x, y])
+    mine = game.add_effect("vp_regen", 1, "permanent", player=0)
+    theirs = game.add_effect("vp_regen", 1, "permanent", player=1)
+    game.players[0].hand.append(cid("purge"))
+    game.players[0].vp = 5
+    run_until(game, "combat_phase")
+    ended = [(e["effect"], e["targets"], e.get("partial")) for e in
+             game.log.of_kind("effect_ended")]
+    assert ended == [(shared.uid, [x.uid, y.uid], None), (mine.uid, [], None)]
+    assert [e.uid for e in game.effects] == [theirs.uid]

@@ -403,25 +403,31 @@ def end_effects(game: Game, durations: Iterable[Duration], rule: str,
 
 
 def dispel(game: Game, rule: str, *, durations: Iterable[Duration] = (),
-           on: Permanent | Player | None = None) -> list[Effect]:
+           on: Permanent | Player | Iterable[Permanent | Player] | None = None) -> list[Effect]:
     """End lasting effects now, all at one moment (D-dispel): those of ``durations`` (any, if
-    none given) that affect ``on`` (any, if None).  An effect on several permanents ends only
-    for ``on``: it goes on for the others (its ``effect_ended`` is ``partial``).  Effects that
-    wait for preparation stage 2 (29.4.5) have not started and are left alone."""
+    none given) that affect ``on`` - a permanent, a player (his VP-regeneration effects) or
+    several of them; any, if None.  An effect that also affects permanents not in ``on`` ends
+    only for those in it and goes on for the others (its ``effect_ended`` is ``partial``).
+    Effects that wait for preparation stage 2 (29.4.5) have not started and are left alone."""
     durations = frozenset(durations)
+    targets = None if on is None else [on] if isinstance(on, (Permanent, Player)) else list(on)
+    uids = frozenset(t.uid for t in targets or () if isinstance(t, Permanent))
+    players = frozenset(t.index for t in targets or () if isinstance(t, Player))
     ending: list[Effect] = []
     partly: dict[int, frozenset[int]] = {}
     for effect in game.effects:
         if not effect.in_force or (durations and effect.duration not in durations):
             continue
-        if isinstance(on, Player):
-            if effect.player != on.index:
-                continue
-        elif isinstance(on, Permanent):
-            if on.uid not in effect.targets:
-                continue
-            if len(effect.targets) > 1:
-                partly[effect.uid] = frozenset({on.uid})
+        if targets is not None:
+            if effect.player is not None:
+                if effect.player not in players:
+                    continue
+            else:
+                hit = effect.targets & uids
+                if not hit:
+                    continue
+                if hit != effect.targets:
+                    partly[effect.uid] = hit
         ending.append(effect)
     return _end(game, ending, rule, partly)
 

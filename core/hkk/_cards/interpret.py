@@ -115,9 +115,9 @@ def apply_effects(game: Game, ctx: EffectContext, bound: list[tuple[Any, list[An
             if effect.target is None:
                 game.dispel("D-dispel", durations=durations)
             else:
-                for t in targets:
-                    if isinstance(t, Player) or t.uid in game.permanents:
-                        game.dispel("D-dispel", durations=durations, on=t)
+                game.dispel("D-dispel", durations=durations,
+                            on=[*_perms(targets, game), *(t for t in targets
+                                                         if isinstance(t, Player))])
         elif do == "gain_vp":
             for p in _players(targets):
                 game.gain_vp(p, effect.amount, source=label)
