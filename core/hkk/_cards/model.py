@@ -23,6 +23,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    Strict,
     StringConstraints,
     field_validator,
     model_validator,
@@ -268,7 +269,7 @@ class EndEffects(BaseModel):
     #: The permanents (or players: their VP-regeneration effects) whose effects end; none: all.
     target: Target | None = None
     #: Only effects of these durations; none: of every duration.
-    durations: tuple[Duration, ...] = ()
+    durations: Annotated[tuple[Duration, ...], Strict(False)] = ()
 
     @model_validator(mode="after")
     def _says_which(self) -> EndEffects:
@@ -338,7 +339,8 @@ def _at_least_one(effects: tuple[Any, ...]) -> tuple[Any, ...]:
 
 Effects = Annotated[tuple[Effect, ...], AfterValidator(_at_least_one),
                     Field(json_schema_extra={"minItems": 1})]
-StaticEffects = Annotated[tuple[StaticEffect, ...], AfterValidator(_at_least_one),
+# Strict(False): TOML gives a list, the frozen model keeps a tuple (also once models are strict).
+StaticEffects = Annotated[tuple[StaticEffect, ...], Strict(False), AfterValidator(_at_least_one),
                           Field(json_schema_extra={"minItems": 1})]
 
 
