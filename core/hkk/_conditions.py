@@ -34,9 +34,18 @@ _CHANGED_BY: dict[str, frozenset[str]] = {
 _ALWAYS = frozenset({"step_started"})
 
 
+_PARTS: dict[str, tuple[str, str]] = {}
+
+
+def _parts(name: str) -> tuple[str, str]:
+    whose, kind = name.split("_", 1)
+    _PARTS[name] = (whose, kind)
+    return whose, kind
+
+
 def quantity(game: Game, name: str, controller: int) -> int:
     """The value of a quantity such as ``own_vp`` or ``opponent_creatures`` for ``controller``."""
-    whose, kind = name.split("_", 1)
+    whose, kind = _PARTS.get(name) or _parts(name)
     index = controller if whose == "own" else 1 - controller
     if kind == "creatures":
         return sum(1 for p in game.permanents.values()

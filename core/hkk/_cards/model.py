@@ -15,6 +15,7 @@ TOML shorthands accepted on input (the canonical form is what ``model_dump`` giv
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -442,7 +443,7 @@ class Condition(BaseModel):
                            f"{', '.join(_COMPARISONS)}; got {len(given)}")
         return self
 
-    @property
+    @cached_property  # read at every evaluation: found once
     def comparison(self) -> tuple[str, int | str]:
         """(comparison name, number or quantity)."""
         name = next(n for n in _COMPARISONS if getattr(self, n) is not None)
