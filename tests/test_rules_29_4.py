@@ -154,7 +154,8 @@ def test_29_4_2_expiry_this_turn_start_and_beginning_of_turn_effects_are_one_mom
     # nobody was asked for an order: none of them is earlier than another
     assert not [e for e in step if e.kind == "decision"]
     moment = next(e for e in step if e.kind == "moment")
-    assert moment["items"] == ["p0 item", "p1 item"] and moment["ends"] == ["until_preparation"]
+    assert moment["items"] == ["p0 item", "p1 item"]
+    assert moment["ends"] == ["until_own_preparation", "until_preparation"]
 
 
 @pytest.mark.parametrize("healed", [False, True])

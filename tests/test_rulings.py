@@ -96,8 +96,8 @@ def test_29_4_2_ruling3_buff_expiry_and_beginning_of_turn_effect_are_one_moment(
     run_until(game, "prep_stage2_start", inclusive=True)
     step = [e for e in game.log if e.step == "prep_stage2_start"]
     moment = next(e for e in step if e.kind == "moment")
-    assert moment["items"] == [f"{cid('herald')}#2:0"] and moment["ends"] == [
-        "until_preparation"]
+    assert moment["items"] == [f"{cid('herald')}#2:0"]
+    assert moment["ends"] == ["until_own_preparation", "until_preparation"]
     # neither player could demand an order: nobody was asked anything
     assert not [e for e in step if e.kind == "decision"]
     assert not [d for a in agents for d in a.seen]

@@ -159,12 +159,17 @@ def test_alap_uses_every_timing_duration_ability_kind_and_limit() -> None:
 
     primitives = effects(ALAP_CARDS)
     durations = {e.duration for e in primitives if e.do == "modify"}
-    assert durations == {"permanent", "until_end_of_turn", "this_turn", "until_preparation"}
+    assert durations == {"permanent", "until_end_of_turn", "this_turn", "until_preparation",
+                         "until_own_preparation", "turns"}
     assert {e.by > 0 for e in primitives if e.do == "modify" and e.stat == "vp_regen"} \
         == {True, False}  # a bonus and a drawback
     dos = {e.do for e in primitives}
     assert {"give_defence_bonus", "remove_defence_bonus", "add_counters", "remove_counters",
-            "gain_components", "sacrifice"} <= dos
+            "gain_components", "sacrifice", "end_effects", "prevent"} <= dos
+    # the card language of issue 10: conditions and a chosen player
+    assert {type(a) for a in found if a.condition is not None} >= {StaticAbility,
+                                                                   AutomaticAbility}
+    assert any(getattr(e, "target", None) == "chosen_player" for e in primitives)
 
 
 def test_alap_has_every_card_kind_and_components_as_stats_and_costs() -> None:
@@ -193,7 +198,7 @@ def test_mereg_cards_use_the_poison_counter() -> None:
 
 
 OWN_TURN_CARDS = {"alap:langolo-totem", "alap:verszivo-denever", "alap:vandor-bard",
-                  "alap:mana-kut", "mereg:pokkiralyno"}
+                  "alap:mana-kut", "mereg:pokkiralyno", "alap:tengeri-remete"}
 
 
 def test_your_phase_texts_are_own_turn_automatics() -> None:

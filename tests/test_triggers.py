@@ -207,6 +207,24 @@ def test_D_trigger_text2_a_creature_of_yours_dies_you_gain_1_vp():
     assert vp_from(game, cid("t2")) == 1
 
 
+@pytest.mark.parametrize("vp, fires", [(50, True), (0, False)])
+def test_D_conditions_a_triggered_ability_fires_only_if_its_condition_holds(vp, fires):
+    """"Amikor egy lényed meghal, ha legalább 50 VP-d van, kapsz 1 VP-t": the condition is read
+    when the death happens (the turn's VP regeneration cannot bring 0 up to 50)."""
+    text = {**TEXT2, "condition": {"of": "own_vp", "at_least": 50}}
+    game = game_with([creature("t2", 1, 3, abilities=[text]), creature("mate", 1, 1)],
+                     plugins=[item_plugin("end_stage2", lambda g: [
+                         zap_item(lambda g: g.creatures(0)[-1], label="zap mate")])],
+                     agents=[Passer(), Passer()])
+    game.players[0].vp = vp
+    game.enter_play(0, cid("t2"))
+    game.enter_play(0, cid("mate"))
+    play_turn(game)
+    assert [e["card"] for e in game.log.of_kind("died")] == [cid("mate")]
+    assert len(game.log.of_kind("triggered")) == (1 if fires else 0)
+    assert vp_from(game, cid("t2")) == (1 if fires else 0)
+
+
 def test_D_trigger_text3_damaged_deals_1_to_the_source_of_the_damage_in_combat():
     attacker = creature("brute", 2, 3)
     game = game_with([creature("t3", 1, 4, abilities=[TEXT3]), attacker],

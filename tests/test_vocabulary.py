@@ -105,11 +105,23 @@ def _second_round(engine: Engine) -> Any:
     return game
 
 
+def _partial_dispel(engine: Engine) -> Any:
+    """An effect on two creatures ends for one of them only (D-dispel)."""
+    from pytest_hkk import build_game
+
+    game = build_game(engine, [{"reserve": ["alap:tuzmano", "alap:tuzmano"]}, {}])
+    first, _ = game.creatures(0)
+    game.add_effect("damage", 1, "until_end_of_turn", targets=game.creatures(0))
+    game.dispel("D-dispel", on=first)
+    return game
+
+
 SCENARIOS = {"healed": _primitives, "vp_lost": _primitives, "components_paid": _primitives,
              "effect_created": _waiting_effect, "item_dropped": _dropped_item}
 #: Optional fields the seeded games may miss, and the scenario that has them.
 FIELD_SCENARIOS = {("hp_check", "round"): _second_round, ("game_started", "built"): _primitives,
-                   ("effect_started", "rule"): _waiting_effect}
+                   ("effect_started", "rule"): _waiting_effect,
+                   ("effect_ended", "partial"): _partial_dispel}
 
 
 # -- the registry is true ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from hkk._characteristics import hp, static_applies
+from hkk._conditions import events_changing, holds
 from hkk._effects import Duration, Effect
 from hkk._errors import GameOver
 from hkk._hookcall import expect_count, first
@@ -22,11 +23,11 @@ if TYPE_CHECKING:
     from hkk._game import Game
 
 __all__ = ["add_counters", "add_effect", "begin_moment", "count_effect", "count_static", "damage",
-           "destroy", "draw", "end_effects", "end_game", "end_moment", "enter_play",
+           "destroy", "dispel", "draw", "end_effects", "end_game", "end_moment", "enter_play",
            "extract_components", "gain_components", "gain_vp",
            "give_defence_bonus", "heal", "index_abilities", "lose_vp", "moment",
-           "new_uid", "pay_components", "remove_counters", "remove_defence_bonus", "restore",
-           "start_waiting_effects"]
+           "new_uid", "pay_components", "refresh_statics", "remove_counters",
+           "remove_defence_bonus", "restore", "start_waiting_effects"]
 
 
 def new_uid(game: Game) -> int:
@@ -79,12 +80,64 @@ def index_abilities(game: Game, perm: Permanent) -> None:
             perm.mods[mod.stat] = perm.mods.get(mod.stat, 0) + mod.by
     for index, ability in enumerate(perm.card.abilities):
         if ability.kind == "static":
-            for mod in ability.effects:
-                game.statics.append((perm, mod))
-                count_static(game, perm, mod, +1)
+            condition = ability.condition
+            for effect in ability.effects:
+                on = condition is None or holds(game, condition, perm.controller)
+                if condition is not None:  # D-conditions: followed as the state changes
+                    game.conditional_statics.append([perm, effect, condition, on])
+                    _watch_condition(game, condition)
+                if on:
+                    _switch_static(game, perm, effect, +1)
         elif ability.kind != "triggered":  # triggers are watched by hkk._triggers
             game.abilities_at.setdefault(ability.timing, []).append(
                 game.ability_item(perm, index, ability))
+
+
+def _switch_static(game: Game, source: Permanent, effect: Any, sign: int) -> None:
+    """Put a static ability's effect in force (+1) or take it out (-1): a modifier is counted
+    in the sums, a prevention is listed for :mod:`hkk._prevention`."""
+    if effect.do == "prevent":
+        if sign > 0:
+            game.preventions.append((source, effect))
+            game.preventions.sort(key=_static_order)
+        else:
+            game.preventions = [p for p in game.preventions
+                                if not (p[0] is source and p[1] is effect)]
+        return
+    if sign > 0:
+        game.statics.append((source, effect))
+        game.statics.sort(key=_static_order)
+    else:
+        game.statics = [s for s in game.statics if not (s[0] is source and s[1] is effect)]
+    count_static(game, source, effect, sign)
+
+
+def _static_order(entry: tuple[Permanent, Any]) -> tuple[int, int]:
+    """Statics stay in timestamp order, then in card order, however often a condition switches
+    one on (a loaded game lists them so; the first prevention found is the oldest)."""
+    source, effect = entry
+    effects = [e for a in source.card.abilities if a.kind == "static" for e in a.effects]
+    return source.uid, next(i for i, e in enumerate(effects) if e is effect)
+
+
+def _watch_condition(game: Game, condition: Any) -> None:
+    """Re-read the conditional statics after every event that may change what ``condition``
+    reads (one listener per event kind, for the whole game)."""
+    kinds = events_changing(condition) - game.condition_events
+    if kinds:
+        game.condition_events |= kinds
+        game.log.subscribe(lambda _event: refresh_statics(game), kinds=sorted(kinds))
+
+
+def refresh_statics(game: Game) -> None:
+    """Switch every conditional static ability on or off as its condition now reads
+    (D-conditions); what it modifies is counted again at once, so derived values stay right."""
+    for entry in game.conditional_statics:
+        source, effect, condition, on = entry
+        now = holds(game, condition, source.controller)
+        if now != on:
+            entry[3] = now
+            _switch_static(game, source, effect, +1 if now else -1)
 
 
 def _leave_play(game: Game, perm: Permanent) -> None:
@@ -94,6 +147,10 @@ def _leave_play(game: Game, perm: Permanent) -> None:
             if source is perm:
                 count_static(game, perm, mod, -1)
         game.statics = [s for s in game.statics if s[0] is not perm]
+        if game.preventions:
+            game.preventions = [p for p in game.preventions if p[0] is not perm]
+        if game.conditional_statics:
+            game.conditional_statics = [c for c in game.conditional_statics if c[0] is not perm]
         for timing, entries in game.abilities_at.items():
             if any(e.source is perm for e in entries):
                 game.abilities_at[timing] = [e for e in entries if e.source is not perm]
@@ -268,6 +325,8 @@ def end_moment(game: Game) -> None:
     losses, game.bonus_losses = game.bonus_losses, []
     for perm, rule, source in losses:
         remove_defence_bonus(game, perm, rule=rule, source=source)
+    if game.conditional_statics:  # the limits above changed numbers without an event
+        refresh_statics(game)
 
 
 @contextmanager
@@ -285,17 +344,25 @@ def moment(game: Game) -> Iterator[None]:
 
 def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
                targets: Iterable[Permanent] = (), player: int | None = None,
-               controller: int | None = None, source: str | None = None) -> Effect:
+               controller: int | None = None, source: str | None = None,
+               turns: int | None = None) -> Effect:
     """Create a lasting modifier.  Targets are fixed now: permanents that enter play later
     are not affected (scope, K 99.5).  A "this turn" effect made before preparation stage 2
-    waits until its beginning, except VP-regeneration modifiers (29.4.5)."""
+    waits until its beginning, except VP-regeneration modifiers (29.4.5).  A ``turns``
+    duration lasts ``turns`` turns, this one included (D-counted-turns)."""
     duration = Duration(duration)
+    ends_turn = None
+    if duration is Duration.TURNS:
+        if not turns or turns < 1:
+            raise ValueError("a 'turns' duration needs turns >= 1")
+        ends_turn = _counted_end(game, turns, controller)
     step = game.step
     waits = (duration is Duration.THIS_TURN and stat != "vp_regen" and step is not None
              and step.this_turn_waits)
     effect = Effect(new_uid(game), stat, amount, duration,
                     targets=frozenset(t.uid for t in targets), player=player,
-                    controller=controller, source=source, in_force=not waits)
+                    controller=controller, source=source, in_force=not waits,
+                    ends_turn=ends_turn)
     game.effects.append(effect)
     if effect.in_force:
         count_effect(game, effect, +1)
@@ -303,20 +370,98 @@ def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
     return effect
 
 
+def _counted_end(game: Game, turns: int, controller: int | None) -> int:
+    """The turn in whose end stage 4 a counted effect ends (D-counted-turns): every turn counts,
+    the one it is made in included; with ``Rulings(counted_turns="own")`` only its controller's
+    own turns count (turns alternate, 41.6)."""
+    if game.rulings.counted_turns == "own" and controller is not None:
+        first = game.turn if controller == game.active else game.turn + 1
+        return first + 2 * (turns - 1)
+    return game.turn + turns - 1
+
+
 def end_effects(game: Game, durations: Iterable[Duration], rule: str,
                 only_controller: int | None = None) -> list[Effect]:
-    """End every effect of these durations at one moment (29.4.4, 41.4): they are removed
-    together, so no order between them exists."""
+    """End the effects of these durations whose time is up, at one moment (29.4.4, 41.4): they
+    are removed together, so no order between them exists.  "Until your own preparation" ends
+    only the active player's (29.4.4); counted ones only when their last turn is over
+    (D-counted-turns); ``only_controller`` limits the others (D-until-preparation)."""
     durations = frozenset(durations)
-    ending = [e for e in game.effects if e.duration in durations and e.in_force
-              and (only_controller is None or e.controller == only_controller)]
-    if ending:
-        ids = {e.uid for e in ending}
-        game.effects = [e for e in game.effects if e.uid not in ids]
-        for effect in ending:
+    turn, active = game.turn, game.active
+
+    def due(effect: Effect) -> bool:
+        duration = effect.duration
+        if duration not in durations or not effect.in_force:
+            return False
+        if duration is Duration.TURNS:
+            return effect.ends_turn is not None and effect.ends_turn <= turn
+        if duration is Duration.UNTIL_OWN_PREPARATION:
+            return effect.controller == active
+        return only_controller is None or effect.controller == only_controller
+
+    return _end(game, [e for e in game.effects if due(e)], rule)
+
+
+def dispel(game: Game, rule: str, *, durations: Iterable[Duration] = (),
+           on: Permanent | Player | Iterable[Permanent | Player] | None = None) -> list[Effect]:
+    """End lasting effects now, all at one moment (D-dispel): those of ``durations`` (any, if
+    none given) that affect ``on`` - a permanent, a player (his VP-regeneration effects) or
+    several of them; any, if None.  An effect that also affects permanents not in ``on`` ends
+    only for those in it and goes on for the others (its ``effect_ended`` is ``partial``).
+    Effects that wait for preparation stage 2 (29.4.5) have not started and are left alone."""
+    durations = frozenset(durations)
+    targets = None if on is None else [on] if isinstance(on, (Permanent, Player)) else list(on)
+    uids = frozenset(t.uid for t in targets or () if isinstance(t, Permanent))
+    players = frozenset(t.index for t in targets or () if isinstance(t, Player))
+    ending: list[Effect] = []
+    partly: dict[int, frozenset[int]] = {}
+    for effect in game.effects:
+        if not effect.in_force or (durations and effect.duration not in durations):
+            continue
+        if targets is not None:
+            if effect.player is not None:
+                if effect.player not in players:
+                    continue
+            else:
+                hit = effect.targets & uids
+                if not hit:
+                    continue
+                if hit != effect.targets:
+                    partly[effect.uid] = hit
+        ending.append(effect)
+    return _end(game, ending, rule, partly)
+
+
+def _end(game: Game, ending: list[Effect], rule: str,
+         partly: dict[int, frozenset[int]] | None = None) -> list[Effect]:
+    """End ``ending`` at one moment: every one is removed (or, in ``partly``, taken off those
+    permanents only) before any is logged, so no order between them exists and whatever
+    listens to ``effect_ended`` sees them all gone.  One event per effect, naming the
+    permanents it no longer affects."""
+    if not ending:
+        return ending
+    partly = partly or {}
+    gone = {e.uid for e in ending if e.uid not in partly}
+    if gone:
+        game.effects = [e for e in game.effects if e.uid not in gone]
+    for effect in ending:
+        taken = partly.get(effect.uid)
+        if taken is None:
             count_effect(game, effect, -1)
-        for effect in sorted(ending, key=lambda e: e.uid):
-            game.emit("effect_ended", effect=effect.uid, stat=effect.stat, rule=rule)
+            continue
+        for uid in taken:
+            perm = game.permanents.get(uid)
+            if perm is not None:
+                perm.mods[effect.stat] = perm.mods.get(effect.stat, 0) - effect.amount
+        effect.targets = effect.targets - taken
+    for effect in sorted(ending, key=lambda e: e.uid):
+        taken = partly.get(effect.uid)
+        if taken is None:
+            game.emit("effect_ended", effect=effect.uid, stat=effect.stat,
+                      targets=sorted(effect.targets), rule=rule)
+        else:
+            game.emit("effect_ended", effect=effect.uid, stat=effect.stat,
+                      targets=sorted(taken), rule=rule, partial=True)
     return ending
 
 

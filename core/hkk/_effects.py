@@ -18,6 +18,10 @@ class Duration(str, Enum):
     UNTIL_END_OF_TURN = "until_end_of_turn"  # ends in end stage 4 (41.4)
     THIS_TURN = "this_turn"  # starts at the beginning of prep stage 2 (29.4.5), ends 41.4
     UNTIL_PREPARATION = "until_preparation"  # ends at the beginning of prep stage 2 (29.4.4)
+    #: Ends at the beginning of stage 2 of its controller's next preparation phase (29.4.4).
+    UNTIL_OWN_PREPARATION = "until_own_preparation"
+    #: Counted in turns: ends at the end-stage-4 moment of its last turn (41.4, D-counted-turns).
+    TURNS = "turns"
 
 
 #: Durations that end at the one moment of end stage 4 (41.4).
@@ -33,12 +37,12 @@ class Effect:
     """
 
     __slots__ = ("uid", "stat", "amount", "duration", "targets", "player", "controller", "source",
-                 "in_force", "label")
+                 "in_force", "label", "ends_turn")
 
     def __init__(self, uid: int, stat: str, amount: int, duration: Duration, *,
                  targets: frozenset[int] = frozenset(), player: int | None = None,
                  controller: int | None = None, source: str | None = None,
-                 in_force: bool = True, label: str = "") -> None:
+                 in_force: bool = True, label: str = "", ends_turn: int | None = None) -> None:
         self.uid = uid
         self.stat = stat
         self.amount = amount
@@ -49,11 +53,16 @@ class Effect:
         self.source = source
         self.in_force = in_force  # False while a "this turn" effect waits for stage 2 (29.4.5)
         self.label = label
+        #: For a ``turns`` duration: the turn in whose end stage 4 it ends (D-counted-turns).
+        self.ends_turn = ends_turn
 
     def describe(self) -> dict[str, Any]:
-        return {"effect": self.uid, "stat": self.stat, "by": self.amount,
+        data = {"effect": self.uid, "stat": self.stat, "by": self.amount,
                 "duration": self.duration.value, "targets": sorted(self.targets),
                 "player": self.player, "source": self.source}
+        if self.ends_turn is not None:
+            data["ends_turn"] = self.ends_turn
+        return data
 
     def __repr__(self) -> str:
         return f"<Effect {self.uid} {self.stat}{self.amount:+d} {self.duration.value}>"

@@ -72,6 +72,12 @@ class Game:
         self.permanents: dict[int, Permanent] = {}  # insertion order is timestamp order
         self.effects: list[Effect] = []
         self.statics: list[tuple[Permanent, Any]] = []  # (source, static modify primitive)
+        #: Static abilities with a condition: [source, effect, condition, in force?]; those in
+        #: force are also in ``statics`` / ``preventions`` (D-conditions, hkk._changes).
+        self.conditional_statics: list[list[Any]] = []
+        self.condition_events: set[str] = set()  # event kinds that re-read them
+        #: Static "prevent" effects in force: (source, prevent primitive) (D-prevented).
+        self.preventions: list[tuple[Permanent, Any]] = []
         self.abilities_at: dict[str, list[Any]] = {}  # timing -> pending items of cards in play
         #: Makes a card ability's pending item when its card enters play: the card
         #: interpreter's, handed in by the engine (the game knows no card logic).
@@ -164,6 +170,7 @@ class Game:
     remove_defence_bonus = changes.remove_defence_bonus
     add_effect = changes.add_effect
     end_effects = changes.end_effects
+    dispel = changes.dispel
     start_waiting_effects = changes.start_waiting_effects
     moment = changes.moment
     extract_components = changes.extract_components

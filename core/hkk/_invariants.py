@@ -125,7 +125,7 @@ def _check_effects(game: Any, events: list[Any]) -> None:
     for event in events:
         if event.kind == "effect_started":
             started[event["effect"]] = event
-        elif event.kind == "effect_ended":
+        elif event.kind == "effect_ended" and not event.get("partial"):
             uid = event["effect"]
             if uid not in started or uid in ended:
                 _fail(game, "effects", f"effect {uid} ended "

@@ -88,6 +88,8 @@ PREPARATION = "preparation"
 MAIN = "main"
 COMBAT = "combat"
 END = "end"
+#: The phases' names, in turn order (a static ``prevent`` names one, D-prevented).
+PHASE_NAMES: tuple[str, ...] = (PREPARATION, MAIN, COMBAT, END)
 
 #: What holds in every step of the preparation phase (29.4.1, 29.4.6, 29.4.7, 29.4.9, 29.4.10).
 _PREPARATION_RULES: dict[str, Any] = dict(active_orders=True, needs_permission=True,
@@ -104,7 +106,8 @@ DEFAULT_TURN: tuple[Step, ...] = (
     # The very beginning of stage 2: expiry of "until the preparation phase" effects, start of
     # "this turn" effects and "beginning of the turn" automatic effects, all one moment.
     Step(PREPARATION, 2, "prep_stage2_start", Mode.SIMULTANEOUS, no_components=True,
-         ends=frozenset({"until_preparation"}), starts_waiting_effects=True, triggers="wait",
+         ends=frozenset({"until_preparation", "until_own_preparation"}),
+         starts_waiting_effects=True, triggers="wait",
          rules=("29.4.2", "29.4.3", "29.4.4", "29.4.5", "29.4.10", "29.4.11"), **_STAGE_2),
     Step(PREPARATION, 2, "prep_stage2", Mode.ORDERED, no_components=True, triggers="pool",
          rules=("29.4", "29.4.1", "29.4.7", "29.4.8", "29.4.9", "29.4.10", "29.4.11"),
@@ -117,7 +120,7 @@ DEFAULT_TURN: tuple[Step, ...] = (
     Step(END, 2, "end_stage2", Mode.ORDERED, mandatory=True, rules=("41.2",)),
     Step(END, 3, "end_stage3", Mode.ORDERED, rules=("41.3",)),
     Step(END, 4, "end_stage4", Mode.SIMULTANEOUS, hp_check=False,
-         ends=frozenset({"until_end_of_turn", "this_turn"}), ends_created=True,
+         ends=frozenset({"until_end_of_turn", "this_turn", "turns"}), ends_created=True,
          defence_bonus_lost=True, triggers="none",
          rules=("41.4",)),
 )

@@ -118,7 +118,15 @@ class EventRenderer:
         return self._effect_started(e, "waits")
 
     def _effect_ended(self, e: Any) -> str:
-        return f"{_INDENT}[blue]- effect {e['effect']} ends[/blue]: {e['stat']} ({e['rule']})"
+        on = ", ".join(self.perm(uid) for uid in e.get("targets") or [])
+        where = f" on {on}" if on else ""
+        verb = "ends" + (" for some" if e.get("partial") else "")
+        return (f"{_INDENT}[blue]- effect {e['effect']} {verb}[/blue]: {e['stat']}{where} "
+                f"({e['rule']})")
+
+    def _prevented(self, e: Any) -> str:
+        return (f"{_INDENT}[yellow]prevented[/yellow]: {escape(str(e['item']))} by "
+                f"{escape(str(e['by']))} [dim]({e['rule']})[/dim]")
 
     def _hp_check(self, e: Any) -> str | None:
         dead = e.get("dead") or []
@@ -258,10 +266,18 @@ def describe_effect(effect: Any) -> str:
         return f"custom {data['name']}({params})"
     words = [do]
     for key, value in data.items():
+        if value is None or value == () or (key == "duration" and value == "turns"):
+            continue
         if key == "by":
             words.append(f"{value:+d}")
+        elif key == "turns":
+            words.append(f"for {value} turns")
         elif isinstance(value, bool):
             words.append(key if value else "")
+        elif isinstance(value, (list, tuple)):
+            words.append(",".join(str(v) for v in value))
+        elif do == "prevent":
+            words.append(f"{key}={value}")
         else:
             words.append(str(value))
     return " ".join(w for w in words if w)
@@ -334,6 +350,8 @@ def card_lines(card: Any) -> list[str]:
             optional = ", optional" if ability.optional else ""
             head += f" (when {describe_when(ability.when)}{optional})"
         effects = "; ".join(describe_effect(e) for e in ability.effects)
+        if ability.condition is not None:  # D-conditions
+            effects = f"{ability.condition.describe()}: {effects}"
         lines.append(f"{_INDENT}{head}: {escape(effects)}")
     return lines
 

@@ -17,6 +17,8 @@ from hkk._game import Game
 from hkk._hookcall import call, expect_pending, failure, implementations
 from hkk._pending import ACTION, ACTIVATED, Pending
 from hkk._phases import Step
+from hkk._prevention import preventer
+from hkk._state import Permanent
 
 _order = attrgetter("order")  # the sort key of a collection
 
@@ -112,12 +114,24 @@ def resolve(game: Game, item: Pending) -> None:
     game.emit("resolving", **item.describe())
     if item.kind in (ACTIVATED, ACTION):
         pay(game, item)
+    if game.preventions:
+        by = preventer(game, item)
+        if by is not None:
+            prevented(game, item, by)
+            return
     try:  # as guarded(), without a closure per resolution
         item.apply(game, item, item.bind(game, item))
     except PASSTHROUGH:
         raise
     except (Exception, KeyboardInterrupt, SystemExit) as exc:
         raise item_failure(game, item, exc) from exc
+
+
+def prevented(game: Game, item: Pending, by: Permanent) -> None:
+    """``item`` resolves without effect: a static ability of ``by`` prevents it (D-prevented;
+    its cost was paid and its attempt counted, 29.4.9)."""
+    game.emit("prevented", item=item.label, controller=item.controller, card=item.card_id,
+              by=by.describe(), rule="D-prevented")
 
 
 def after_resolution(game: Game, step: Step) -> None:

@@ -30,6 +30,9 @@ class Rulings:
     #: D-until-preparation: "until the preparation phase" ends at the beginning of stage 2 of
     #: the "next" preparation phase (whoever's turn), or of the effect's "controller"'s next one.
     until_preparation_ends: str = "next"
+    #: D-counted-turns: which turns a "for N turns" effect counts: "every" turn (both players',
+    #: the one it is made in included) or only its controller's "own" turns.
+    counted_turns: str = "every"
     #: D-deferred-check: deaths at the deferred Ép check (41.4 supplement) give no component.
     deferred_check_gives_components: bool = False
     #: D-turn-limit: a game still running after this many turns is a draw.

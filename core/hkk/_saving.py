@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from hkk._agents import FirstLegalAgent, RandomAgent
-from hkk._changes import count_effect
+from hkk._changes import count_effect, refresh_statics
 from hkk._clock import GameClock
 from hkk._effects import Duration, Effect
 from hkk._errors import HkkError
@@ -310,6 +310,7 @@ def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock
         game.effects.append(effect)
         if effect.in_force:
             count_effect(game, effect, +1)
+    refresh_statics(game)  # conditions read the whole state, now restored (D-conditions)
     for saved in s.offers:
         offer = ExtractionOffer("", 0, 0, 0, "")
         _restore(offer, saved, "offer")

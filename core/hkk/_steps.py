@@ -13,7 +13,16 @@ from hkk._game import Game
 from hkk._hookcall import expect_player, first, notify
 from hkk._pending import ACTION, ACTIVATED, PLAY, Pending
 from hkk._phases import Mode, Step
-from hkk._resolution import after_resolution, call_hook, guarded, pay, resolve, usable
+from hkk._prevention import prevented_items
+from hkk._resolution import (
+    after_resolution,
+    call_hook,
+    guarded,
+    pay,
+    prevented,
+    resolve,
+    usable,
+)
 from hkk._triggers import settle
 
 PASS = "pass"
@@ -26,8 +35,11 @@ def run_simultaneous(game: Game, step: Step) -> None:
     happen together.  Nothing triggers from the expiry; nothing is collected again."""
     items = [i for i in call_hook(game, step.hook) if usable(game, i, step)]
     chosen = _choose_for_moment(game, step, items)
-    # choices are made against the state before the moment (29.4.2)
-    bound = [(item, guarded(game, item, lambda i=item: i.bind(game, i))) for item in chosen]
+    # choices are made against the state before the moment (29.4.2); a prevented item makes
+    # none (D-prevented)
+    stopped = prevented_items(game, chosen)
+    bound = [(item, None if item in stopped
+              else guarded(game, item, lambda i=item: i.bind(game, i))) for item in chosen]
     rule = step.rules[0] if step.rules else step.hook
     game.emit("moment", rule=rule, items=[i.label for i, _ in bound],
               ends=sorted(step.ends))
@@ -44,6 +56,9 @@ def run_simultaneous(game: Game, step: Step) -> None:
             game.emit("resolving", **item.describe())
             if item.kind in (ACTIVATED, ACTION):
                 pay(game, item)
+            if item in stopped:
+                prevented(game, item, stopped[item])
+                continue
             guarded(game, item, lambda i=item, b=b: i.apply(game, i, b))
     if step.ends_created:
         game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))

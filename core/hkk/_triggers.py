@@ -32,6 +32,7 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from hkk._cards.interpret import EffectContext, apply_ability, bind_ability
+from hkk._conditions import holds
 from hkk._decisions import Option
 from hkk._errors import HkkError, HookError, TriggerLoopError, plugin_set
 from hkk._hookcall import call, expect_pending
@@ -227,6 +228,9 @@ class TriggerWatch:
         for perm, i, ability in entries:
             if not dying and perm.uid not in game.permanents:
                 continue  # left play and not looking back at its own death
+            if ability.condition is not None and not holds(game, ability.condition,
+                                                           perm.controller):
+                continue  # D-conditions: "Amikor ..., ha ..." is read when the event happens
             for subject in subjects:
                 if _matches(ability.when, perm, subject):
                     items.append(_card_item(perm, i, ability, event, subject, many))
@@ -310,7 +314,7 @@ def _make_card_item(perm: Permanent, index: int, ability: Any, label: str,
                    optional=ability.optional, bind=bind_ability, source=perm, card_id=card.id,
                    ability_index=index, rule="D-trigger-wait",
                    data={"ctx": ctx, "effects": ability.effects, "text": ability.text,
-                         "card_trigger": True})
+                         "condition": None, "card_trigger": True})
 
 
 # -- saves: what waits across a step boundary (the moment at the start of prep stage 2) ---------

@@ -61,7 +61,8 @@ _EFFECT_FIELDS = {
     "effect": "the effect's uid (same counter as permanents)",
     "stat": "`damage`, `hp`, `sp` or `vp_regen`",
     "by": "the modifier, e.g. 1 or -2",
-    "duration": "`permanent`, `until_end_of_turn`, `this_turn` or `until_preparation`",
+    "duration": "`permanent`, `until_end_of_turn`, `this_turn`, `until_preparation`, "
+                "`until_own_preparation` or `turns`",
     "targets": "uids of the permanents it modifies (fixed when made, K 99.5)",
     "player": "for `vp_regen`: the player whose regeneration it modifies; else null",
     "source": _SOURCE,
@@ -269,12 +270,24 @@ EVENTS: dict[str, EventKind] = {
     "effect_started": EventKind(
         "A lasting effect starts: its modifier counts from now on.",
         {**_EFFECT_FIELDS,
+         "ends_turn": "only for a `turns` duration: the turn in whose end stage 4 it ends",
          "rule": "only for an effect that waited (`effect_created`): `29.4.5`"},
-        ("29.4.5",), optional=frozenset({"rule"})),
+        ("29.4.5", "D-counted-turns"), optional=frozenset({"rule", "ends_turn"})),
     "effect_ended": EventKind(
-        "A lasting effect ends (all of a moment's together).",
-        {"effect": "the effect's uid", "stat": "its stat", "rule": _RULE},
-        ("29.4.4", "41.4", "D-end4-created")),
+        "A lasting effect ends (all of a moment's together, each logged after all are gone).",
+        {"effect": "the effect's uid", "stat": "its stat",
+         "targets": "uids of the permanents it no longer modifies",
+         "rule": _RULE,
+         "partial": "only when it ends for some of its permanents (`targets`) and goes on for "
+                    "the others (D-dispel): true"},
+        ("29.4.4", "41.4", "D-end4-created", "D-counted-turns", "D-dispel"),
+        optional=frozenset({"partial"})),
+    "prevented": EventKind(
+        "An item resolves without effect: a static ability prevents it (after `resolving` and, "
+        "for an activated ability, `cost_paid`: the use and the attempt count, 29.4.9).",
+        {"item": "the item's label", "controller": _PLAYER, "card": _CARD + " of the item",
+         "by": "the preventing permanent, `<card id>#<uid>`", "rule": _RULE},
+        ("29.4.9", "D-prevented")),
 }
 
 DECISIONS: dict[str, DecisionKind] = {
@@ -308,6 +321,10 @@ DECISIONS: dict[str, DecisionKind] = {
         "Which permanent an effect with a `chosen_…` target affects.",
         "the effect's controller",
         {"target <card id>#<uid>": "that permanent"}, ()),
+    "target_player": DecisionKind(
+        "Which player an effect with the `chosen_player` target affects.",
+        "the effect's controller",
+        {"player <index> (<name>)": "that player (index 0 or 1)"}, ("D-chosen-player",)),
     "extract": DecisionKind(
         "Last call for a dead creature's components as the phase of its death ends.",
         "the dead creature's opponent",

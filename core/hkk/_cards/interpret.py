@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hkk._cards.model import TRIGGER_TARGETS
+from hkk._conditions import holds
 from hkk._decisions import Option
+from hkk._effects import Duration
 from hkk._errors import PASSTHROUGH
 from hkk._hookcall import failure
 from hkk._hookspecs import TURN_HOOKS, hookimpl
@@ -54,6 +56,9 @@ def select_targets(game: Game, ctx: EffectContext, target: str) -> list[Any]:
         return list(game.players)
     if target in TRIGGER_TARGETS:  # bound by the event that set the ability off
         return _trigger_target(game, ctx, target)
+    if target == "chosen_player":  # "Válassz egy játékost: ..."
+        options = [Option(f"player {p.index} ({p.name})", p) for p in game.players]
+        return [game.decide(me, "target_player", options, prompt=ctx.label).value]
     if target == "own_creatures":
         return game.creatures(me)
     if target == "opponent_creatures":
@@ -114,12 +119,20 @@ def apply_effects(game: Game, ctx: EffectContext, bound: list[tuple[Any, list[An
             if effect.stat == "vp_regen":
                 for p in _players(targets):
                     game.add_effect("vp_regen", effect.by, effect.duration, player=p,
-                                    controller=ctx.controller, source=label)
+                                    controller=ctx.controller, source=label, turns=effect.turns)
             else:
                 perms = _perms(targets, game)
                 if perms:
                     game.add_effect(effect.stat, effect.by, effect.duration, targets=perms,
-                                    controller=ctx.controller, source=label)
+                                    controller=ctx.controller, source=label, turns=effect.turns)
+        elif do == "end_effects":  # D-dispel: all of them at one moment
+            durations = [Duration(d) for d in effect.durations]
+            if effect.target is None:
+                game.dispel("D-dispel", durations=durations)
+            else:
+                game.dispel("D-dispel", durations=durations,
+                            on=[*_perms(targets, game), *(t for t in targets
+                                                         if isinstance(t, Player))])
         elif do == "gain_vp":
             for p in _players(targets):
                 game.gain_vp(p, effect.amount, source=label)
@@ -182,7 +195,8 @@ def ability_item(perm: Permanent, index: int, ability: Any) -> Pending:
     card = perm.card
     label = f"{card.id}#{perm.uid}:{index}"
     ctx = EffectContext(perm.controller, perm, card.id, label)
-    data = {"ctx": ctx, "effects": ability.effects, "text": ability.text}
+    data = {"ctx": ctx, "effects": ability.effects, "text": ability.text,
+            "condition": ability.condition}
     if ability.kind == "activated":
         cost = ability.cost
         price = Price(cost.vp, cost.components, cost.sacrifice_self)
@@ -212,8 +226,15 @@ def items_at(game: Game, timing: str) -> list[Pending]:
     if not entries:
         return []
     active = game.active
-    return [i for i in entries if i.usage.whose_turn == "any" or i.kind == ACTIVATED
-            or (i.usage.whose_turn == "own") == (i.controller == active)]
+    return [i for i in entries if (i.usage.whose_turn == "any" or i.kind == ACTIVATED
+                                   or (i.usage.whose_turn == "own") == (i.controller == active))
+            and (i.data["condition"] is None or condition_holds(game, i))]
+
+
+def condition_holds(game: Game, item: Pending) -> bool:
+    """D-conditions: an automatic ability fires, an activated one can be used (like its cost,
+    checked whenever it is offered), only while its condition holds."""
+    return holds(game, item.data["condition"], item.controller)
 
 
 def resolve_spell(game: Game, player: int, card: Any) -> None:
@@ -232,8 +253,9 @@ class CardAbilities:
 
     @hookimpl
     def entered_play(self, game: Game, permanent: Permanent) -> list[Pending]:
-        return [ability_item(permanent, i, a) for i, a in enumerate(permanent.card.abilities)
-                if a.kind == "automatic" and a.timing == "on_enter"]
+        items = [ability_item(permanent, i, a) for i, a in enumerate(permanent.card.abilities)
+                 if a.kind == "automatic" and a.timing == "on_enter"]
+        return [i for i in items if i.data["condition"] is None or condition_holds(game, i)]
 
 
 def _make_impl(hook: str) -> Any:

@@ -15,6 +15,7 @@ TOML shorthands accepted on input (the canonical form is what ``model_dump`` giv
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -30,7 +31,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from hkk._phases import CARD_TIMINGS
+from hkk._phases import CARD_TIMINGS, PHASE_NAMES
 from hkk._text import codepoint, first_control_character
 
 # -- basic types --------------------------------------------------------------------------------
@@ -45,7 +46,7 @@ Target = Literal[
     "self", "controller", "opponent", "each_player",
     "own_creatures", "opponent_creatures", "all_creatures",
     "chosen_creature", "chosen_own_creature", "chosen_opponent_creature",
-    "own_buildings", "all_buildings", "chosen_building",
+    "own_buildings", "all_buildings", "chosen_building", "chosen_player",
     "trigger_permanent", "trigger_source", "trigger_player",
 ]
 #: Targets bound to the event that set off a triggered ability (``kind = "triggered"``): the
@@ -54,14 +55,17 @@ Target = Literal[
 TRIGGER_TARGETS: frozenset[str] = frozenset({"trigger_permanent", "trigger_source",
                                              "trigger_player"})
 PLAYER_TARGETS: frozenset[str] = frozenset({"controller", "opponent", "each_player",
-                                            "trigger_player"})
+                                            "chosen_player", "trigger_player"})
 PERMANENT_TARGETS: frozenset[str] = frozenset(Target.__args__) - PLAYER_TARGETS
 # Finer groups, used only to reject combinations that cannot mean anything ("self" may be either).
 _BUILDING_ONLY = frozenset({"own_buildings", "all_buildings", "chosen_building"})
 _CREATURE_ONLY = PERMANENT_TARGETS - _BUILDING_ONLY - {"self", "trigger_permanent",
                                                         "trigger_source"}
 
-Duration = Literal["permanent", "until_end_of_turn", "this_turn", "until_preparation"]
+#: ``turns``: counted in turns (with ``turns = N``, D-counted-turns); ``until_own_preparation``:
+#: until the beginning of stage 2 of its controller's next preparation phase (29.4.4).
+Duration = Literal["permanent", "until_end_of_turn", "this_turn", "until_preparation",
+                   "until_own_preparation", "turns"]
 Stat = Literal["damage", "hp", "sp", "vp_regen"]
 
 #: A turn hook of :data:`hkk._phases.CARD_TIMINGS`, or ``on_enter``: when the card enters play.
@@ -143,6 +147,8 @@ class Modify(BaseModel):
     by: int = Field(ge=-MAX_STAT, le=MAX_STAT)
     target: Target
     duration: Duration = "until_end_of_turn"
+    #: How many turns a ``duration = "turns"`` effect lasts ("3 körön át"; D-counted-turns).
+    turns: int | None = Field(None, gt=0, le=MAX_STAT)
 
     @field_validator("by")
     @classmethod
@@ -152,7 +158,17 @@ class Modify(BaseModel):
         return value
 
     @model_validator(mode="after")
+    def _turns_go_with_duration(self) -> Modify:
+        if (self.duration == "turns") != (self.turns is not None):
+            raise _invalid("a counted duration needs both duration = \"turns\" and turns = N "
+                           "(e.g. 3 for '3 körön át'); turns means nothing with another duration")
+        return self
+
+    @model_validator(mode="after")
     def _stat_fits_target(self) -> Modify:
+        if self.target == "chosen_player":
+            raise _invalid("modify cannot target chosen_player; a lasting effect on a player "
+                           "is modify vp_regen on controller, opponent or each_player")
         if self.stat == "vp_regen":  # VP regeneration belongs to a player (29.3)
             _require_target(self.target, PLAYER_TARGETS, "a player", "modify vp_regen")
         elif self.stat == "sp":  # only buildings have Sp
@@ -254,6 +270,48 @@ class Sacrifice(BaseModel):
     target: Literal["self", "chosen_own_creature"] = "self"
 
 
+class EndEffects(BaseModel):
+    """End lasting effects at once (one moment, like 29.4.4 and 41.4): every effect on
+    ``target`` ("Egy általad választott lényről minden hatás megszűnik"), every effect of
+    ``durations`` ("A kör végéig tartó hatások azonnal megszűnnek"), or those matching both.
+    Only lasting effects (``effect_started``) end; static abilities, defence bonuses and counters
+    are not effects that end (D-dispel)."""
+
+    model_config = _CONFIG
+    do: Literal["end_effects"] = "end_effects"
+    #: The permanents (or players: their VP-regeneration effects) whose effects end; none: all.
+    target: Target | None = None
+    #: Only effects of these durations; none: of every duration.
+    durations: Annotated[tuple[Duration, ...], Strict(False)] = ()
+
+    @model_validator(mode="after")
+    def _says_which(self) -> EndEffects:
+        if self.target is None and not self.durations:
+            raise _invalid("end_effects needs a target, durations, or both (ending every "
+                           "effect in the game is not a card text)")
+        return self
+
+
+#: A phase of the turn (:data:`hkk._phases.PHASE_NAMES`), or ``any``.
+Phase = Literal[PHASE_NAMES + ("any",)]  # type: ignore[valid-type]
+
+
+class Prevent(BaseModel):
+    """For static abilities: the abilities it names resolve without effect and are logged as
+    ``prevented`` ("Az ellenfeled előkészítő fázisban használt képességei hatástalanok").  A
+    prevented activated ability is still used: its cost is paid and, in the preparation phase,
+    it was the one attempt of the turn (29.4.9, D-prevented)."""
+
+    model_config = _CONFIG
+    do: Literal["prevent"] = "prevent"
+    #: Whose abilities: the static's controller's opponent, its controller, or each player's.
+    whose: Literal["opponent", "controller", "each_player"] = "opponent"
+    #: Which kind of ability: ``activated`` ("used"), ``automatic``, or ``all`` of both.
+    abilities: Literal["activated", "automatic", "all"] = "all"
+    #: In which phase (the ``phase`` of the turn's steps: preparation, main, combat, end).
+    phase: Phase = "any"
+
+
 class Custom(BaseModel):
     """A named Python effect offered by a set's ``custom_effects`` hook, called with ``params``."""
 
@@ -269,7 +327,17 @@ class Custom(BaseModel):
 Effect = Annotated[
     Damage | Heal | Modify | GainVp | LoseVp | Draw | Destroy | Sacrifice | AddCounters
     | RemoveCounters | GiveDefenceBonus | RemoveDefenceBonus | GainComponents | PayComponents
-    | Custom,
+    | EndEffects | Custom,
+    Field(discriminator="do"),
+]
+
+
+#: What a static ability may hold: a permanent modifier, or a prevention.  Parsed as any effect
+#: so that a wrong one gets the static ability's own message, not a union error.
+StaticEffect = Annotated[
+    Damage | Heal | Modify | GainVp | LoseVp | Draw | Destroy | Sacrifice | AddCounters
+    | RemoveCounters | GiveDefenceBonus | RemoveDefenceBonus | GainComponents | PayComponents
+    | EndEffects | Custom | Prevent,
     Field(discriminator="do"),
 ]
 
@@ -284,6 +352,9 @@ def _at_least_one(effects: tuple[Any, ...]) -> tuple[Any, ...]:
 
 Effects = Annotated[tuple[Effect, ...], LIST_OK, AfterValidator(_at_least_one),
                     Field(json_schema_extra={"minItems": 1})]
+# Strict(False): TOML gives a list, the frozen model keeps a tuple (also once models are strict).
+StaticEffects = Annotated[tuple[StaticEffect, ...], Strict(False), AfterValidator(_at_least_one),
+                          Field(json_schema_extra={"minItems": 1})]
 
 
 def _effect_shorthand(data: Any) -> Any:
@@ -350,6 +421,58 @@ LimitSpec = Annotated[
 ]
 
 
+# -- conditions on the state ("Ha ...") --------------------------------------------------------
+
+#: A number of the game, seen from the ability's controller ("own") or his opponent.
+Quantity = Literal[
+    "own_vp", "opponent_vp", "own_hp", "opponent_hp", "own_components",
+    "opponent_components", "own_hand", "opponent_hand", "own_creatures",
+    "opponent_creatures", "own_buildings", "opponent_buildings",
+]
+QUANTITIES: tuple[str, ...] = Quantity.__args__
+_COMPARISONS = ("at_least", "at_most", "more_than", "fewer_than")
+_Bound = Annotated[int, Field(ge=-MAX_STAT, le=MAX_STAT)]
+
+
+class Condition(BaseModel):
+    """A condition on the state: ``of`` compared with a number or another quantity, exactly
+    one comparison.  "Ha legalább 5 VP-d van" is ``{ of = "own_vp", at_least = 5 }``; "Ha az
+    ellenfélnek több lénye van, mint neked" is ``{ of = "opponent_creatures", more_than =
+    "own_creatures" }``.  Evaluated by :mod:`hkk._conditions` whenever it is needed: statics
+    follow it as the state changes (D-conditions)."""
+
+    model_config = _CONFIG
+    of: Quantity
+    at_least: _Bound | Quantity | None = None
+    at_most: _Bound | Quantity | None = None
+    more_than: _Bound | Quantity | None = None
+    fewer_than: _Bound | Quantity | None = None
+
+    @model_validator(mode="after")
+    def _one_comparison(self) -> Condition:
+        given = [name for name in _COMPARISONS if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise _invalid(f"a condition compares '{self.of}' in exactly one way, one of "
+                           f"{', '.join(_COMPARISONS)}; got {len(given)}")
+        return self
+
+    @cached_property  # read at every evaluation: found once
+    def comparison(self) -> tuple[str, int | str]:
+        """(comparison name, number or quantity)."""
+        name = next(n for n in _COMPARISONS if getattr(self, n) is not None)
+        return name, getattr(self, name)
+
+    def describe(self) -> str:
+        name, value = self.comparison
+        return f"if {self.of} {name.replace('_', ' ')} {value}"
+
+
+#: The reusable field: any ability kind may carry ``condition = {...}``.
+_CONDITION_DOC = ("Only while this holds: a static ability is in force, an automatic ability "
+                  "fires, an activated ability can be used (checked with its cost).")
+ConditionField = Annotated[Condition | None, Field(None, description=_CONDITION_DOC)]
+
+
 # -- abilities (discriminator ``kind``) --------------------------------------------------------
 
 class StaticAbility(BaseModel):
@@ -358,7 +481,8 @@ class StaticAbility(BaseModel):
     model_config = _WITH_EFFECTS
     kind: Literal["static"] = "static"
     text: Text = ""
-    effects: Effects
+    effects: StaticEffects
+    condition: ConditionField = None
 
     @model_validator(mode="before")
     @classmethod
@@ -370,8 +494,10 @@ class StaticAbility(BaseModel):
         # A static ability is a standing state, not something that happens: it can only be a
         # modifier that lasts as long as the card does.
         for effect in self.effects:
-            if not (isinstance(effect, Modify) and effect.duration == "permanent"):
-                raise _invalid("static abilities only use modify with duration = \"permanent\"")
+            if not (isinstance(effect, Modify) and effect.duration == "permanent"
+                    or isinstance(effect, Prevent)):
+                raise _invalid("static abilities only use modify with duration = \"permanent\" "
+                               "or prevent")
         return self
 
 
@@ -403,6 +529,7 @@ class AutomaticAbility(BaseModel):
     #: Whose turn it fires in: "own" for "in your preparation phase", "opponent" for "in your
     #: opponent's turn"; by default in every turn.
     whose_turn: Literal["any", "own", "opponent"] = "any"
+    condition: ConditionField = None
 
     @model_validator(mode="before")
     @classmethod
@@ -516,6 +643,8 @@ class TriggeredAbility(BaseModel):
     effects: Effects
     #: A conditional text (41.1): the controller may decline it.
     optional: bool = Field(False, description=_CONDITIONAL)
+    #: "Amikor ..., ha ...": it triggers only if this holds when the event happens (D-conditions).
+    condition: ConditionField = None
 
     @model_validator(mode="before")
     @classmethod
@@ -555,6 +684,7 @@ class ActivatedAbility(BaseModel):
     #: A conditional text (41.1): optional even without a cost in end stage 1.
     optional: bool = Field(False, description=_CONDITIONAL)
     limit: LimitSpec = Limits()
+    condition: ConditionField = None
     effects: Effects
 
     @model_validator(mode="before")
