@@ -100,3 +100,28 @@ def test_verify_max_slowdown_0_does_not_measure() -> None:
 def test_verify_max_slowdown_bad_value_exits_2(factor: str) -> None:
     result = CliRunner().invoke(main, ["verify", "mereg", "--max-slowdown", factor])
     assert result.exit_code == 2
+
+
+class SlowOnce:
+    """A set whose first hook call ever costs ``seconds`` (an import, a cache filled once)."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        self.clock, self.seconds, self.calls = clock, seconds, 0
+
+    @hookimpl
+    def prep_stage2(self, game: Any) -> list[Any]:
+        self.calls += 1
+        if self.calls == 1:
+            self.clock.now += self.seconds
+        return []
+
+
+def test_setcost_a_one_time_cost_of_the_first_game_is_not_counted() -> None:
+    """With few games, a set's one-time start-up cost is not its cost per game: each engine
+    plays one untimed game first."""
+    clock = FakeClock()
+    base = Engine.installed(allow=["alap"])
+    with_set = Engine.installed(allow=["alap"], plugins=[SlowOnce(clock, 100.0)])
+    decks = [(base.deck("alap:tuz"), base.deck("alap:viz"))]
+    cost = measure("egyszer", base, with_set, decks, games=2, clock=clock)
+    assert cost.factor == 1.0 and cost.ok
