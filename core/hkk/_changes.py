@@ -44,6 +44,7 @@ def count_static(game: Game, source: Permanent, mod: Any, sign: int) -> None:
     for perm in game.permanents.values():
         if static_applies(source, mod.target, perm):
             perm.mods[mod.stat] = perm.mods.get(mod.stat, 0) + sign * mod.by
+            game.hp_changed.add(perm)
 
 
 def count_effect(game: Game, effect: Effect, sign: int) -> None:
@@ -52,6 +53,7 @@ def count_effect(game: Game, effect: Effect, sign: int) -> None:
         perm = game.permanents.get(uid)
         if perm is not None:
             perm.mods[effect.stat] = perm.mods.get(effect.stat, 0) + sign * effect.amount
+            game.hp_changed.add(perm)
 
 
 # -- entering and leaving play ----------------------------------------------------------------
@@ -75,6 +77,7 @@ def index_abilities(game: Game, perm: Permanent) -> None:
     """Index a permanent just put in play: its abilities by timing (as the pending items the
     engine's card interpreter makes of them, ``game.ability_item``), its static modifiers
     counted in the sums (loading a save calls this too, to rebuild what is derived)."""
+    game.hp_changed.add(perm)  # the next Ép check looks at the newcomer (it may have none)
     for source, mod in game.statics:  # static abilities in play affect the newcomer too
         if static_applies(source, mod.target, perm):
             perm.mods[mod.stat] = perm.mods.get(mod.stat, 0) + mod.by
@@ -91,6 +94,7 @@ def index_abilities(game: Game, perm: Permanent) -> None:
         elif ability.kind != "triggered":  # triggers are watched by hkk._triggers
             game.abilities_at.setdefault(ability.timing, []).append(
                 game.ability_item(perm, index, ability))
+            game.abilities_version += 1
 
 
 def _switch_static(game: Game, source: Permanent, effect: Any, sign: int) -> None:
@@ -154,6 +158,7 @@ def _leave_play(game: Game, perm: Permanent) -> None:
         for timing, entries in game.abilities_at.items():
             if any(e.source is perm for e in entries):
                 game.abilities_at[timing] = [e for e in entries if e.source is not perm]
+                game.abilities_version += 1
 
 
 def destroy(game: Game, perm: Permanent, cause: str, *, rule: str | None = None,
@@ -203,6 +208,7 @@ def damage(game: Game, target: Permanent | Player, amount: int, source: str | No
     if target.uid not in game.permanents:
         return
     target.damage_taken += amount
+    game.hp_changed.add(target)
     target.damaged_turn = game.turn
     game.emit("damaged", uid=target.uid, card=target.card.id, amount=amount, source=source,
               hp=hp(target))
@@ -299,6 +305,7 @@ def remove_defence_bonus(game: Game, perm: Permanent, rule: str | None = None,
     if perm.defence_bonus:
         lost = perm.defence_bonus
         perm.defence_bonus = 0
+        game.hp_changed.add(perm)
         game.emit("defence_bonus_lost", uid=perm.uid, amount=lost, rule=rule, source=source)
 
 
@@ -320,6 +327,7 @@ def end_moment(game: Game) -> None:
     for perm in game.permanents.values():
         if perm.damage_taken < 0:  # healed past max Ép: back to max, not above
             perm.damage_taken = 0
+            game.hp_changed.add(perm)
         for counter in [c for c, n in perm.counters.items() if n <= 0]:
             del perm.counters[counter]
     losses, game.bonus_losses = game.bonus_losses, []
@@ -453,6 +461,7 @@ def _end(game: Game, ending: list[Effect], rule: str,
             perm = game.permanents.get(uid)
             if perm is not None:
                 perm.mods[effect.stat] = perm.mods.get(effect.stat, 0) - effect.amount
+                game.hp_changed.add(perm)
         effect.targets = effect.targets - taken
     for effect in sorted(ending, key=lambda e: e.uid):
         taken = partly.get(effect.uid)

@@ -4,6 +4,7 @@ hook it asks, and the players' loss (K 3.12)."""
 from __future__ import annotations
 
 import itertools
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from hkk._changes import destroy, end_game
@@ -16,17 +17,31 @@ if TYPE_CHECKING:
 __all__ = ["check_hp", "check_players", "lethal"]
 
 
-def check_hp(game: Game, rule: str, *, components: bool = True) -> list[Permanent]:
+def check_hp(game: Game, rule: str, *, components: bool = True,
+             changed_only: bool = False) -> list[Permanent]:
     """Every permanent at 0 Ép (Sp) or below goes to the graveyard, and every one a
     ``lethal`` hook names: all found first, then all destroyed, one round.  A death can take
     a static bonus away from others (e.g. "+1 Ép to your creatures"), so the check repeats
     until a round finds nobody: the board is settled when it ends (D-settled-check).  Each
-    further round is logged as an ``hp_check`` with its ``round``."""
+    further round is logged as an ``hp_check`` with its ``round``.
+
+    With ``changed_only`` (the engine's own checks) a round looks only at the permanents
+    whose Ép may have fallen since the last check, which the primitives of hkk._changes note
+    in ``game.hp_changed``: every other one was above 0 then and still is, so the check costs
+    what changed, not the board.  Called without it (a test or a plugin that set a value
+    directly), a round looks at every permanent."""
     asks_lethal = bool(implementations(game, "lethal"))
     died: list[Permanent] = []
     for round_ in itertools.count(1):
-        # hp(p) <= 0, inlined: this scan runs after every item and nearly always finds nobody
-        dead = [p for p in game.permanents.values()
+        changed, game.hp_changed = game.hp_changed, set()
+        if changed_only:
+            present = game.permanents
+            candidates = sorted((p for p in changed if present.get(p.uid) is p), key=_uid) \
+                if changed else ()  # sorted: as the permanents' (timestamp) order
+        else:
+            candidates = game.permanents.values()
+        # hp(p) <= 0, inlined: this runs after every item and nearly always finds nobody
+        dead = [p for p in candidates
                 if p.base_hp + p.mods.get(p.hp_stat, 0) + p.defence_bonus <= p.damage_taken]
         doomed = lethal(game, dead) if asks_lethal else []
         if not (dead or doomed):
@@ -47,6 +62,9 @@ def check_hp(game: Game, rule: str, *, components: bool = True) -> list[Permanen
         died += [p for p, _ in doomed]
     check_players(game)
     return died
+
+
+_uid = attrgetter("uid")
 
 
 def lethal(game: Game, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:

@@ -79,6 +79,12 @@ class Game:
         #: Static "prevent" effects in force: (source, prevent primitive) (D-prevented).
         self.preventions: list[tuple[Permanent, Any]] = []
         self.abilities_at: dict[str, list[Any]] = {}  # timing -> pending items of cards in play
+        #: Counts the changes of ``abilities_at``: a step may keep what it collected while this
+        #: stays the same (hkk._steps.run_ordered).
+        self.abilities_version = 0
+        #: Permanents whose Ép (Sp) may have fallen since the last Ép check: the primitives of
+        #: hkk._changes add them, the engine's own checks look only at them (hkk._checks).
+        self.hp_changed: set[Permanent] = set()
         #: Makes a card ability's pending item when its card enters play: the card
         #: interpreter's, handed in by the engine (the game knows no card logic).
         self.ability_item = engine.ability_item

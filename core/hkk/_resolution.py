@@ -137,7 +137,8 @@ def prevented(game: Game, item: Pending, by: Permanent) -> None:
 def after_resolution(game: Game, step: Step) -> None:
     """29.4.10 in the preparation phase; [D] after every action and effect elsewhere."""
     if step.hp_check:
-        game.check_hp(step.check_rule, components=not step.no_components)
+        game.check_hp(step.check_rule, components=not step.no_components,
+                      changed_only=True)
     else:
         game.check_players()
 

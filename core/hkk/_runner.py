@@ -38,7 +38,8 @@ def start_turn(game: Game) -> None:
     notify(game, "turn_started")  # the game clock starts (41.7)
     # 41.4 supplement: Ép was not checked since end stage 4; [D] that check happens at the very
     # start of this preparation phase, before VP regeneration, and gives no component.
-    game.check_hp("41.4", components=game.rulings.deferred_check_gives_components)
+    game.check_hp("41.4", components=game.rulings.deferred_check_gives_components,
+                  changed_only=True)
     settle(game, None)  # what those deaths trigger (D-trigger-wait)
 
 

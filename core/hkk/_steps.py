@@ -10,7 +10,7 @@ from hkk._decisions import Option
 from hkk._effects import Duration
 from hkk._errors import StepLoopError
 from hkk._game import Game
-from hkk._hookcall import expect_player, first, notify
+from hkk._hookcall import expect_player, first, implementations, notify
 from hkk._pending import ACTION, ACTIVATED, PLAY, Pending
 from hkk._phases import Mode, Step
 from hkk._prevention import prevented_items
@@ -127,38 +127,78 @@ def run_ordered(game: Game, step: Step) -> None:
 
     Mandatory items must all happen; optional ones are offered to their controllers, and a
     declined item is not offered again in this step.  In a mandatory step (41.2) every item
-    happens once, whatever its flag says."""
+    happens once, whatever its flag says.
+
+    The hook is collected again after every resolution, unless nothing it returns can have
+    changed (:func:`_steady`): then the items left are the ones collected, less the one that
+    resolved, and the step's cost grows with its items, not with their square."""
     finished: set[tuple] = set()  # automatic items resolved and items declined this step
     wanted: set[tuple] = set()
     limit = game.rulings.max_items_per_step
+    ready: list[Option] = []
+    kept_at: int | None = None  # the ability index's version the kept collection is valid for
     for _ in range(limit):
-        ready = []
-        for item in call_hook(game, step.hook):
-            key = item.key
-            if key in finished or not usable(game, item, step):
-                continue
-            if item.optional and not step.mandatory and key not in wanted:
-                if not _wants(game, item, step):
-                    finished.add(key)
-                    continue
-                wanted.add(key)
-            ready.append(item)
+        if kept_at is None or kept_at != game.abilities_version:
+            version = game.abilities_version
+            ready, keep = _collect_ordered(game, step, finished, wanted)
+            kept_at = version if keep and version == game.abilities_version else None
         if not ready:
             return
         orderer = _orderer(game, step) if len(ready) > 1 else None
         if orderer is None:
-            item = ready[0]
+            item = ready[0].value
         else:
-            item = game.decide(orderer, "order", [Option(i.label, i) for i in ready],
-                               prompt="Which happens next?", rule=step.order_rule).value
-        wanted.discard(item.key)
+            item = game.decide(orderer, "order", ready, prompt="Which happens next?",
+                               rule=step.order_rule).value
+        key = item.key
+        wanted.discard(key)
         if item.kind not in (ACTIVATED, ACTION) or step.mandatory:
-            finished.add(item.key)
+            finished.add(key)
+        if kept_at is not None:  # every kept item is automatic: it resolves once (see above)
+            ready = [option for option in ready if option.value.key != key]
         resolve(game, item)
         after_resolution(game, step)
         settle(game, step)  # D-trigger-wait
     raise StepLoopError(f"step {step.hook} resolved {limit} items without ending; an ability "
                         "that costs nothing and has no usage limit repeats forever")
+
+
+def _collect_ordered(game: Game, step: Step, finished: set[tuple],
+                     wanted: set[tuple]) -> tuple[list[Option], bool]:
+    """The step's items left to resolve, as the order decision's options; and whether they
+    may be kept until the ability index changes: the hook is steady (:func:`_steady`) and
+    every item it returned is automatic, so none of them can become usable or unusable, or
+    be used twice, while the index stays."""
+    ready = []
+    collected = call_hook(game, step.hook)
+    for item in collected:
+        key = item.key
+        if key in finished or not usable(game, item, step):
+            continue
+        if item.optional and not step.mandatory and key not in wanted:
+            if not _wants(game, item, step):
+                finished.add(key)
+                continue
+            wanted.add(key)
+        ready.append(Option(item.label, item))
+    keep = _steady(game, step) and all(i.kind not in (ACTIVATED, ACTION) for i in collected)
+    return ready, keep
+
+
+def _steady(game: Game, step: Step) -> bool:
+    """Whether what the step's hook returns changes only when the ability index does
+    (``game.abilities_version``): no observer counts the hook's calls (``hkk verify``'s
+    coverage), and every implementation says so of itself with ``steady_in(game, step)`` (the
+    card interpreter, unless an ability there has a condition; the built-in rules plugins
+    outside the steps they serve).  Any other implementation is asked again after every
+    resolution, as a hook expects."""
+    if game.hook_observers:
+        return False
+    for impl in implementations(game, step.hook):
+        steady = getattr(impl.plugin, "steady_in", None)
+        if steady is None or not steady(game, step):
+            return False
+    return True
 
 
 def _owner(game: Game, item: Pending) -> int:

@@ -452,7 +452,7 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step | None)
             if step is not None:
                 after_resolution(game, step)
             else:  # between steps (the deferred check at the start of a turn)
-                game.check_hp("D-hp-check")
+                game.check_hp("D-hp-check", changed_only=True)
         finally:
             trigger_watch.cause = ()
         if trigger_watch._left:

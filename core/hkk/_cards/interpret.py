@@ -17,6 +17,7 @@ from hkk._errors import PASSTHROUGH
 from hkk._hookcall import failure
 from hkk._hookspecs import TURN_HOOKS, hookimpl
 from hkk._pending import ACTIVATED, AUTOMATIC, FREE, Pending, Price, Usage
+from hkk._phases import Step
 from hkk._state import Permanent, Player
 
 if TYPE_CHECKING:
@@ -250,6 +251,12 @@ def resolve_spell(game: Game, player: int, card: Any) -> None:
 
 class CardAbilities:
     """Built-in plugin: the automatic and activated abilities of cards in play."""
+
+    def steady_in(self, game: Game, step: Step) -> bool:
+        """What this plugin returns from the step's hook changes only with the ability index
+        (hkk._steps.run_ordered keeps it until then), unless an ability there has a condition,
+        which reads the state (D-conditions)."""
+        return all(i.data["condition"] is None for i in game.abilities_at.get(step.hook, ()))
 
     @hookimpl
     def entered_play(self, game: Game, permanent: Permanent) -> list[Pending]:

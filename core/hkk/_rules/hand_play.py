@@ -14,7 +14,7 @@ from hkk._cards.interpret import resolve_spell
 from hkk._errors import RuleViolation
 from hkk._hookspecs import TURN_HOOKS, hookimpl
 from hkk._pending import PLAY, Pending
-from hkk._phases import Mode
+from hkk._phases import Mode, Step
 from hkk._steps import run_entry_triggers
 
 if TYPE_CHECKING:
@@ -37,6 +37,11 @@ class HandPlay:
         #: (player, card id, position among the playable cards) -> its item.  Items hold no
         #: state of a game, and every action decision asks for them: made once, not per call.
         self._items: dict[tuple[int, str, int], Pending] = {}
+
+    def steady_in(self, game: Game, step: Step) -> bool:
+        """Outside an action step it returns nothing (hkk._steps.run_ordered need not ask
+        again)."""
+        return step.mode is not Mode.ACTIONS
 
     def items(self, game: Game) -> list[Pending] | None:
         """Each player's ``play <card id>`` items, when the step is an action step."""

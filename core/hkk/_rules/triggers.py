@@ -8,12 +8,17 @@ from typing import Any
 from hkk._game import Game
 from hkk._hookspecs import TURN_HOOKS, hookimpl
 from hkk._pending import Pending
+from hkk._phases import Step
 from hkk._triggers import pooled
 
 
 class TriggerPool:
     """Built-in plugin ``hkk.rules.triggers``: returns the waiting triggered items from the hook
     of a step whose ``triggers`` is ``"pool"``."""
+
+    def steady_in(self, game: Game, step: Step) -> bool:
+        """Outside a pool step it returns nothing (hkk._steps.run_ordered need not ask again)."""
+        return step.triggers != "pool"
 
 
 def _make_impl(hook: str) -> Any:
