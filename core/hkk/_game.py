@@ -138,8 +138,12 @@ class Game:
             offered = decision.options[decision.options.index(chosen)]
         chosen = offered
         notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
-        self.emit("decision", player=player, decision=kind, choice=chosen.label,
-                  options=len(options), rule=rule)
+        log = self.log
+        if "decision" in log.quiet:  # nobody would receive it: not built
+            log.skip()
+        else:
+            self.emit("decision", player=player, decision=kind, choice=chosen.label,
+                      options=len(options), rule=rule)
         return chosen
 
     # -- reading: derived characteristics (hkk._characteristics) -------------------------------

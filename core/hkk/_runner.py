@@ -44,12 +44,20 @@ def start_turn(game: Game) -> None:
 
 def run_step(game: Game, step: Step) -> Any:
     game.step = step
-    game.log.step = step.hook
-    game.emit("step_started", phase=step.phase, stage=step.stage, hook=step.hook,
-              mode=step.mode.value)
+    log = game.log
+    log.step = step.hook
+    # at a lower log level nobody may receive the bookkeeping events: then they are not built
+    if "step_started" in log.quiet:
+        log.skip()
+    else:
+        game.emit("step_started", phase=step.phase, stage=step.stage, hook=step.hook,
+                  mode=step.mode.value)
     result = RUNNERS[step.mode](game, step)
     step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
-    game.emit("step_ended", hook=step.hook)
+    if "step_ended" in log.quiet:
+        log.skip()
+    else:
+        game.emit("step_ended", hook=step.hook)
     notify(game, "step_ended", step=step)
     return result
 
