@@ -104,6 +104,9 @@ class Game:
         #: hook name -> implementations, read once (:func:`hkk._hookcall.implementations`).
         self.hook_impls: dict[str, list[Any]] = {}
         self.hook_observers = engine.hook_observers  # the engine's list: subscribe there
+        #: hook name -> how the hot path calls its implementations in the step running
+        #: (:func:`hkk._hookcall.call`, a ``Plan``).
+        self.hook_plans: dict[str, tuple[Any, Any, Any]] = {}
         self.custom_effects = engine.custom_effects()
         #: Listens to the log for what sets off triggered abilities and plugins' ``triggered``
         #: hooks, and keeps what they triggered until it resolves (hkk._triggers).

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from hkk._cards.interpret import resolve_spell
 from hkk._errors import RuleViolation
+from hkk._hookcall import only_in_steps
 from hkk._hookspecs import TURN_HOOKS, hookimpl
 from hkk._pending import PLAY, Pending
 from hkk._phases import Mode
@@ -19,6 +20,7 @@ from hkk._steps import run_entry_triggers
 
 if TYPE_CHECKING:
     from hkk._game import Game
+    from hkk._phases import Step
     from hkk._state import Permanent
 
 __all__ = ["HandPlay"]
@@ -108,7 +110,12 @@ class HandPlay:
         return game.enter_play(player, card_id)
 
 
+def _in_action_step(step: Step | None, hook: str) -> bool:
+    return step is not None and step.mode is _ACTIONS
+
+
 def _make_impl(hook: str) -> object:
+    @only_in_steps(_in_action_step)
     def impl(self: HandPlay, game: Game) -> list[Pending] | None:
         step = game.step  # checked here: every collection of every step calls this
         if step is not None and step.mode is _ACTIONS:
