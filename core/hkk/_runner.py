@@ -90,12 +90,13 @@ class Turn:
     def run_next(self) -> None:
         game = self.game
         steps = game.turn_steps
-        step = steps[self.index]
-        game.step_index = self.index + 1
+        index = game.step_index or 0
+        step = steps[index]
+        index = game.step_index = index + 1
         # 41.5: after the active player passed the turn, every remaining action phase still
         # opens for his opponent (run_actions asks only him); play moves on when he passes.
         run_step(game, step)
-        following = steps[self.index].phase if self.index < len(steps) else None
+        following = steps[index].phase if index < len(steps) else None
         if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
             notify(game, "phase_ended", phase=step.phase)
 

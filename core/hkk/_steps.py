@@ -259,7 +259,8 @@ def action_options(game: Game, step: Step, player: int,
         offered = {}
     options: list[Option] = []
     for item in call_hook(game, step.hook):
-        if item.controller == player and usable(game, item, step):
+        # a card to play is always usable (usable() asks only about abilities and actions)
+        if item.controller == player and (item.kind is PLAY or usable(game, item, step)):
             made = offered.get(id(item))
             if made is None or made[0] is not item:
                 if item.kind == PLAY:
