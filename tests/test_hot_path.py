@@ -14,7 +14,7 @@ from hkk._hookcall import only_in_steps
 from hkk._hookspecs import TURN_HOOKS, hookimpl
 from hkk._runner import advance, play_turn
 
-from helpers import Passer, game_with
+from helpers import Passer, cid, creature, game_with, run_until, spell
 
 DECKS = ["alap:tuz", "alap:viz"]
 
@@ -106,3 +106,27 @@ def test_log_levels_a_listener_subscribed_mid_game_hears_the_skipped_bookkeeping
     assert heard == [e.as_dict() for e in full.log
                      if e.seq >= start and e.kind in ("step_started", "decision")]
     assert heard
+
+
+def test_8_1_what_may_be_played_follows_vp_components_hand_and_side_as_they_change() -> None:
+    """Hand play is asked before every action decision and keeps its answers: each of the
+    things it depends on, changed alone, changes the answer (D-instants)."""
+    pricey = creature("pricey", 3, 3, cost={"vp": 2, "components": 1})
+    zap = spell("zap", [{"do": "gain_vp", "amount": 1}], vp=1, instant=True)
+    game = game_with([pricey, zap])
+    run_until(game, "main_phase")
+    me, other = game.players
+    me.hand[:] = other.hand[:] = [cid("pricey"), cid("zap")]
+    me.vp = other.vp = 2
+    me.components = other.components = 0
+    assert game.playable(0) == [cid("zap")]
+    me.components = 1
+    assert game.playable(0) == [cid("pricey"), cid("zap")]
+    me.vp = 1
+    assert game.playable(0) == [cid("zap")]
+    me.vp = 2
+    assert game.playable(0) == [cid("pricey"), cid("zap")]
+    other.components = 1  # the same hand, VP and components, on the other side: instants
+    assert game.playable(1) == [cid("zap")]
+    me.hand.remove(cid("zap"))
+    assert game.playable(0) == [cid("pricey")]

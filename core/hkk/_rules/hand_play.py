@@ -8,7 +8,7 @@ under that name."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hkk._cards.interpret import resolve_spell
 from hkk._errors import RuleViolation
@@ -39,6 +39,10 @@ class HandPlay:
         #: (player, card id, position among the playable cards) -> its item.  Items hold no
         #: state of a game, and every action decision asks for them: made once, not per call.
         self._items: dict[tuple[int, str, int], Pending] = {}
+        #: (active?, step allows hand play, VP, components, hand) -> the playable card ids,
+        #: for the card table ``_cards``.
+        self._playable: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        self._cards: Any = None
 
     def items(self, game: Game) -> list[Pending] | None:
         """Each player's ``play <card id>`` items, when the step is an action step."""
@@ -69,6 +73,15 @@ class HandPlay:
         if step is None or game.over or step.no_hand_play:  # 29.4.6
             return []
         p = game.players[player]
+        # Asked for both players before every action decision, mostly about the same hand:
+        # the answer depends only on what this key holds (and the card table), so it is kept.
+        key = (player == game.active, step.hand_play, p.vp, p.components, tuple(p.hand))
+        if self._cards is not game.cards or len(self._playable) > 4096:
+            self._playable = {}
+            self._cards = game.cards
+        known = self._playable.get(key)
+        if known is not None:
+            return list(known)
         result = []
         for card_id in dict.fromkeys(p.hand):
             card = game.cards[card_id]
@@ -80,6 +93,7 @@ class HandPlay:
             if player != game.active and not instant:
                 continue
             result.append(card_id)
+        self._playable[key] = tuple(result)
         return result
 
     def play_card(self, game: Game, player: int, card_id: str) -> Permanent | None:
