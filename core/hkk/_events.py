@@ -30,6 +30,10 @@ COMPACT_DROPS = frozenset({"step_started", "step_ended", "decision"})
 #: The kinds the outcome level keeps.
 OUTCOME_KEEPS = frozenset({"game_over"})
 
+#: The bookkeeping kinds logged at every step and decision: where a log neither keeps nor hands
+#: them to anyone (:attr:`EventLog.quiet`), their emitters skip building them.
+BOOKKEEPING = frozenset({"step_started", "step_ended", "decision", "hp_check"})
+
 
 class Event:
     """One entry of the game's log: ``seq``, ``turn``, ``step``, ``kind`` and its ``data``
@@ -65,7 +69,8 @@ class Event:
 class EventLog:
     """Append-only list of :class:`Event`."""
 
-    __slots__ = ("_events", "turn", "step", "_listeners", "_listeners_of", "level", "_emitted")
+    __slots__ = ("_events", "turn", "step", "_listeners", "_listeners_of", "level", "_emitted",
+                 "quiet")
 
     def __init__(self, level: str = "full") -> None:
         if level not in LOG_LEVELS:
@@ -77,12 +82,31 @@ class EventLog:
         self._listeners_of: dict[str, list[Callable[[Event], Any]]] = {}
         self.level = level
         self._emitted = 0  # events emitted at a lower level (the full log counts its list)
+        #: Kinds of :data:`BOOKKEEPING` whose events this log neither keeps nor hands to any
+        #: listener: a hot emitter may test ``kind in log.quiet`` and call :meth:`skip`
+        #: instead of emitting (nothing is built; the next event's ``seq`` is the same).
+        #: Always empty for the full log; kept current by :meth:`subscribe`.
+        self.quiet: frozenset[str] = frozenset()
+        self._update_quiet()
+
+    def _update_quiet(self) -> None:
+        if self.level == "full" or self._listeners:
+            quiet: frozenset[str] = frozenset()
+        elif self.level == "outcome":
+            quiet = BOOKKEEPING - OUTCOME_KEEPS
+        else:  # compact: an Ép check that found somebody is kept
+            quiet = COMPACT_DROPS
+        self.quiet = quiet - self._listeners_of.keys()
+
+    def skip(self) -> None:
+        """An event of a :attr:`quiet` kind was emitted, and not built: count it."""
+        self._emitted += 1
 
     @property
     def emitter(self) -> Callable[..., Event | None]:
-        """The function a game emits through (``game.emit``): :meth:`append` for the full log,
-        else one that builds an event only when it is kept or listened to."""
-        return self.append if self.level == "full" else self._append_lean
+        """The function a game emits through (``game.emit``): :meth:`_append_full` for the
+        full log, else one that builds an event only when it is kept or listened to."""
+        return self._append_full if self.level == "full" else self._append_lean
 
     @property
     def emitted(self) -> int:
@@ -92,13 +116,19 @@ class EventLog:
     def append(self, kind: str, **data: Any) -> Event | None:
         if self.level != "full":
             return self._append_lean(kind, **data)
-        event = Event(len(self._events), self.turn, self.step, kind, data)
-        self._events.append(event)
+        return self._append_full(kind, **data)
+
+    def _append_full(self, kind: str, **data: Any) -> Event:
+        """:meth:`append` at the full level, without asking the level (the hot path)."""
+        events = self._events
+        event = Event(len(events), self.turn, self.step, kind, data)
+        events.append(event)
         if self._listeners:
             for listener in self._listeners:
                 listener(event)
-        if self._listeners_of:
-            for listener in self._listeners_of.get(kind, ()):
+        listeners = self._listeners_of.get(kind)
+        if listeners:
+            for listener in listeners:
                 listener(event)
         return event
 
@@ -137,9 +167,10 @@ class EventLog:
         keeps of its log, the events of a kind someone listens to are still made."""
         if kinds is None:
             self._listeners.append(listener)
-            return
-        for kind in kinds:
-            self._listeners_of.setdefault(kind, []).append(listener)
+        else:
+            for kind in kinds:
+                self._listeners_of.setdefault(kind, []).append(listener)
+        self._update_quiet()
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self._events)

@@ -110,6 +110,9 @@ class Game:
         #: hook name -> implementations, read once (:func:`hkk._hookcall.implementations`).
         self.hook_impls: dict[str, list[Any]] = {}
         self.hook_observers = engine.hook_observers  # the engine's list: subscribe there
+        #: hook name -> how the hot path calls its implementations in the step running
+        #: (:func:`hkk._hookcall.call`, a ``Plan``).
+        self.hook_plans: dict[str, tuple[Any, Any, Any]] = {}
         self.custom_effects = engine.custom_effects()
         #: Listens to the log for what sets off triggered abilities and plugins' ``triggered``
         #: hooks, and keeps what they triggered until it resolves (hkk._triggers).
@@ -144,8 +147,12 @@ class Game:
             offered = decision.options[decision.options.index(chosen)]
         chosen = offered
         notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
-        self.emit("decision", player=player, decision=kind, choice=chosen.label,
-                  options=len(options), rule=rule)
+        log = self.log
+        if "decision" in log.quiet:  # nobody would receive it: not built
+            log.skip()
+        else:
+            self.emit("decision", player=player, decision=kind, choice=chosen.label,
+                      options=len(options), rule=rule)
         return chosen
 
     # -- reading: derived characteristics (hkk._characteristics) -------------------------------

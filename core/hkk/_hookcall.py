@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hkk._errors import PASSTHROUGH, HookError, Interrupted, plugin_set
 from hkk._pending import Lethal, Pending
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HookObserver", "call", "expect_anything", "expect_count", "expect_dict",
            "expect_lethal", "expect_pending", "expect_player", "failure", "first",
-           "implementations", "notify"]
+           "implementations", "notify", "only_in_steps"]
 
 #: ``fn(hook_name, plugin_name, result)``: told of every implementation's result.
 HookObserver = Callable[[str, str, Any], None]
@@ -46,6 +46,22 @@ def implementations(game: Any, hook_name: str) -> list[HookImpl]:
     return impls
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def only_in_steps(applies: Callable[[Any, str], bool]) -> Callable[[F], F]:
+    """Mark a hook implementation that returns nothing unless ``applies(step, hook_name)``
+    holds for the step running (``game.step``, None between steps): the engine may then leave
+    it uncalled in other steps.  Only a promise about its result: it is called as before
+    wherever it could return something, and whenever hook observers watch (they see every
+    call).  Built-in rules use it for implementations of every turn hook that serve only some
+    steps (``hand_play``: action steps)."""
+    def mark(function: F) -> F:
+        function.hkk_applies = applies  # type: ignore[attr-defined]
+        return function
+    return mark
+
+
 def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
          expect: Expectation, observers: Sequence[HookObserver], *, game: Any = None,
          rule: str | None = None, with_plugins: bool = False,
@@ -57,6 +73,32 @@ def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
     stop at the first result that is not None, which is returned alone (as pluggy's
     ``firstresult`` hooks do)."""
     results = []
+    if not (observers or firstresult or with_plugins or game is None):
+        # The hot path, in a game nobody observes: the same results, from the
+        # implementations that may contribute in the step running (only_in_steps), each
+        # called through the plan made for it (_plan).
+        step = game.step
+        plan = game.hook_plans.get(hook_name)
+        if plan is None or plan[0] is not impls or (plan[1] is not step
+                                                    and plan[1] is not _ANY_STEP):
+            plan = game.hook_plans[hook_name] = _plan(hook_name, impls, step)
+        for function, getter, impl in plan[2]:
+            try:
+                result = function(game) if getter is None else function(*getter(kwargs))
+            except PASSTHROUGH:
+                raise
+            except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise it
+                raise failure(exc, game, hook_name, plugin_set(impl.plugin_name),
+                              rule=rule or _step_rule(game, hook_name),
+                              plugin=impl.plugin_name) from exc
+            if result:
+                complaint = expect(result)  # checked at the boundary, as below
+                if complaint is not None:
+                    raise HookError(f"{complaint} (in plugin {impl.plugin_name})",
+                                    hook=hook_name, set_code=plugin_set(impl.plugin_name),
+                                    rule=rule or _step_rule(game, hook_name))
+                results.append(result)
+        return results
     for impl in impls:
         argnames = impl.argnames
         try:
@@ -90,6 +132,33 @@ def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
                                 rule=rule or _step_rule(game, hook_name))
             results.append((impl.plugin_name, result) if with_plugins else result)
     return results
+
+
+#: The step of a plan that holds in every step: none of its implementations is marked.
+_ANY_STEP = object()
+
+#: (implementations, the step it holds in, [(function, argument getter or None for
+#: ``(game,)``, impl)]): how :func:`call` calls a hook's implementations in a step.
+Plan = tuple[Sequence["HookImpl"], Any,
+             list[tuple[Callable[..., Any],
+                        "Callable[[dict[str, Any]], tuple[Any, ...]] | None", "HookImpl"]]]
+
+
+def _plan(hook_name: str, impls: Sequence[HookImpl], step: Any) -> Plan:
+    """The implementations that may contribute in ``step``, in order, each with how it takes
+    its arguments: made once per hook and step (or once for every step), not per call."""
+    entries = []
+    marked = False
+    for impl in impls:
+        applies = getattr(impl.function, "hkk_applies", None)
+        if applies is not None:
+            marked = True
+            if not applies(step, hook_name):
+                continue
+        argnames = impl.argnames
+        getter = None if argnames == ("game",) else _GETTERS.get(argnames) or _getter(argnames)
+        entries.append((impl.function, getter, impl))
+    return impls, step if marked else _ANY_STEP, entries
 
 
 #: argnames -> a function picking those arguments, in order, out of the call's keywords: made
@@ -157,16 +226,11 @@ def expect_pending(result: Any) -> str | None:
     if type(result) is not list and not isinstance(result, (list, tuple)):
         return f"returned {type(result).__name__} {result!r:.80}; expected a list of " \
                "hkk.Pending items or None"
-    if set(map(type, result)) <= _JUST_PENDING:  # the common case, checked in C
-        return None
-    for item in result:
+    for item in result:  # a plain loop: cheaper than any set or generator for a few items
         if type(item) is not Pending and not isinstance(item, Pending):
             return f"returned a list containing {type(item).__name__} {item!r:.80}; " \
                    "expected a list of hkk.Pending items or None"
     return None
-
-
-_JUST_PENDING = frozenset({Pending})
 
 
 def expect_lethal(result: Any) -> str | None:

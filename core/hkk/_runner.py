@@ -45,12 +45,20 @@ def start_turn(game: Game) -> None:
 
 def run_step(game: Game, step: Step) -> Any:
     game.step = step
-    game.log.step = step.hook
-    game.emit("step_started", phase=step.phase, stage=step.stage, hook=step.hook,
-              mode=step.mode.value)
+    log = game.log
+    log.step = step.hook
+    # at a lower log level nobody may receive the bookkeeping events: then they are not built
+    if "step_started" in log.quiet:
+        log.skip()
+    else:
+        game.emit("step_started", phase=step.phase, stage=step.stage, hook=step.hook,
+                  mode=step.mode.value)
     result = RUNNERS[step.mode](game, step)
     step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
-    game.emit("step_ended", hook=step.hook)
+    if "step_ended" in log.quiet:
+        log.skip()
+    else:
+        game.emit("step_ended", hook=step.hook)
     notify(game, "step_ended", step=step)
     return result
 
@@ -83,12 +91,13 @@ class Turn:
     def run_next(self) -> None:
         game = self.game
         steps = game.turn_steps
-        step = steps[self.index]
-        game.step_index = self.index + 1
+        index = game.step_index or 0
+        step = steps[index]
+        index = game.step_index = index + 1
         # 41.5: after the active player passed the turn, every remaining action phase still
         # opens for his opponent (run_actions asks only him); play moves on when he passes.
         run_step(game, step)
-        following = steps[self.index].phase if self.index < len(steps) else None
+        following = steps[index].phase if index < len(steps) else None
         if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
             notify(game, "phase_ended", phase=step.phase)
 

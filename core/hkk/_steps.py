@@ -255,6 +255,7 @@ def run_actions(game: Game, step: Step) -> None:
     active = game.active
     player = active
     active_passed = False
+    offered: dict[int, tuple[Any, Option]] = {}  # the step's options, made once per item
     for _ in range(game.rulings.max_items_per_step):
         if game.over:
             return
@@ -262,7 +263,7 @@ def run_actions(game: Game, step: Step) -> None:
             active_passed = True
             player = game.opponent(player)
             continue
-        options = action_options(game, step, player)
+        options = action_options(game, step, player, offered)
         choice = game.decide(player, "action", options, prompt=step.hook, rule=step.rules[0])
         kind = choice.label
         if kind in (PASS, PASS_TURN):
@@ -285,24 +286,42 @@ def run_actions(game: Game, step: Step) -> None:
                         "without ending")
 
 
-def action_options(game: Game, step: Step, player: int) -> list[Option]:
+def action_options(game: Game, step: Step, player: int,
+                   offered: dict[int, tuple[Any, Option]] | None = None) -> list[Option]:
     """The player's actions: the items of the step's hook - cards to play from hand (8.1,
     ``hkk.rules.hand_play``) as ``play <card>``, the others as ``use <item>`` - then the
-    monster components he may extract (D-components-window), then passing."""
+    monster components he may extract (D-components-window), then passing.
+
+    ``offered`` (``id(item) -> (item, option)``, kept by the caller for one step) lets an item
+    collected again offer the same Option instead of a new one: hooks mostly return the same
+    item objects decision after decision; the pair holds the item, so its id stays its own."""
+    if offered is None:
+        offered = {}
     options: list[Option] = []
     for item in call_hook(game, step.hook):
-        if item.controller == player and usable(game, item, step):
-            if item.kind == PLAY:
-                options.append(Option(item.label, _play(item)))
-            else:
-                options.append(Option(f"use {item.label}", _use(item)))
-    for offer in game.offers:
-        if offer.player == player:
-            options.append(Option(f"extract {offer.card_id}#{offer.uid}", _extract(offer)))
-    options.append(Option(PASS))
+        # a card to play is always usable (usable() asks only about abilities and actions)
+        if item.controller == player and (item.kind is PLAY or usable(game, item, step)):
+            made = offered.get(id(item))
+            if made is None or made[0] is not item:
+                if item.kind == PLAY:
+                    made = (item, Option(item.label, _play(item)))
+                else:
+                    made = (item, Option(f"use {item.label}", _use(item)))
+                offered[id(item)] = made
+            options.append(made[1])
+    if game.offers:
+        for offer in game.offers:
+            if offer.player == player:
+                options.append(Option(f"extract {offer.card_id}#{offer.uid}", _extract(offer)))
+    options.append(_PASS)
     if player == game.active and not game.turn_passed:
-        options.append(Option(PASS_TURN))
+        options.append(_PASS_TURN)
     return options
+
+
+# Passing is the same answer in every decision: one Option each, never changed.
+_PASS = Option(PASS)
+_PASS_TURN = Option(PASS_TURN)
 
 
 def _play(item: Pending) -> Callable[[Game], None]:

@@ -218,6 +218,10 @@ class TriggerWatch:
     # -- card abilities --------------------------------------------------------------------------
 
     def _card_items(self, event: Any, entries: Any) -> list[Pending]:
+        if not entries:  # no card in play listens to this kind: no subject to read
+            if event.kind == "effect_ended":  # ...but an ended effect's targets are let go
+                self.effect_targets().pop(event["effect"], None)
+            return []
         game = self.game
         subjects = _subjects(game, event)
         if not subjects:

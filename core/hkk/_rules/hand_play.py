@@ -8,10 +8,11 @@ under that name."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hkk._cards.interpret import resolve_spell
 from hkk._errors import RuleViolation
+from hkk._hookcall import only_in_steps
 from hkk._hookspecs import TURN_HOOKS, hookimpl
 from hkk._pending import PLAY, Pending
 from hkk._phases import Mode, Step
@@ -19,6 +20,7 @@ from hkk._steps import run_entry_triggers
 
 if TYPE_CHECKING:
     from hkk._game import Game
+    from hkk._phases import Step
     from hkk._state import Permanent
 
 __all__ = ["HandPlay"]
@@ -37,6 +39,10 @@ class HandPlay:
         #: (player, card id, position among the playable cards) -> its item.  Items hold no
         #: state of a game, and every action decision asks for them: made once, not per call.
         self._items: dict[tuple[int, str, int], Pending] = {}
+        #: (active?, step allows hand play, VP, components, hand) -> the playable card ids,
+        #: for the card table ``_cards``.
+        self._playable: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        self._cards: Any = None
 
     def steady_in(self, game: Game, step: Step) -> bool:
         """Outside an action step it returns nothing (hkk._steps.run_ordered need not ask
@@ -72,6 +78,15 @@ class HandPlay:
         if step is None or game.over or step.no_hand_play:  # 29.4.6
             return []
         p = game.players[player]
+        # Asked for both players before every action decision, mostly about the same hand:
+        # the answer depends only on what this key holds (and the card table), so it is kept.
+        key = (player == game.active, step.hand_play, p.vp, p.components, tuple(p.hand))
+        if self._cards is not game.cards or len(self._playable) > 4096:
+            self._playable = {}
+            self._cards = game.cards
+        known = self._playable.get(key)
+        if known is not None:
+            return list(known)
         result = []
         for card_id in dict.fromkeys(p.hand):
             card = game.cards[card_id]
@@ -83,6 +98,7 @@ class HandPlay:
             if player != game.active and not instant:
                 continue
             result.append(card_id)
+        self._playable[key] = tuple(result)
         return result
 
     def play_card(self, game: Game, player: int, card_id: str) -> Permanent | None:
@@ -113,7 +129,12 @@ class HandPlay:
         return game.enter_play(player, card_id)
 
 
+def _in_action_step(step: Step | None, hook: str) -> bool:
+    return step is not None and step.mode is _ACTIONS
+
+
 def _make_impl(hook: str) -> object:
+    @only_in_steps(_in_action_step)
     def impl(self: HandPlay, game: Game) -> list[Pending] | None:
         step = game.step  # checked here: every collection of every step calls this
         if step is not None and step.mode is _ACTIONS:

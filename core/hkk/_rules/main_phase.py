@@ -4,6 +4,7 @@ stand there).  Playing cards from hand is offered by the runner itself (8.1)."""
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from hkk._hookspecs import hookimpl
@@ -12,6 +13,7 @@ from hkk._state import GUARD_POST, RESERVE
 
 if TYPE_CHECKING:
     from hkk._game import Game
+    from hkk._state import Permanent
 
 
 def _move(game: Game, item: Pending, bound: object) -> None:
@@ -21,9 +23,26 @@ def _move(game: Game, item: Pending, bound: object) -> None:
 
 
 class GuardPostMoves:
+    def __init__(self) -> None:
+        #: id(perm) -> (perm, controller, its item), for the game last asked (a weak
+        #: reference: the plugin outlives games).  The main phase is collected before every
+        #: action decision; its items are made once per creature, not per collection.
+        self._items: dict[int, tuple[Permanent, int, Pending]] = {}
+        self._game: weakref.ref[Game] | None = None
+
     @hookimpl
     def main_phase(self, game: Game) -> list[Pending]:
-        return [Pending(f"guard {perm.describe()}", _move, controller=perm.controller,
-                        kind=ACTION, source=perm, rule="D-guard-post", key=("guard", perm.uid))
-                for perm in game.creatures(game.active)
-                if perm.zone == RESERVE and perm.active]
+        if self._game is None or self._game() is not game:
+            self._items = {}
+            self._game = weakref.ref(game)
+        made = self._items
+        items = []
+        for perm in game.creatures(game.active):
+            if perm.zone == RESERVE and perm.active:
+                entry = made.get(id(perm))
+                if entry is None or entry[0] is not perm or entry[1] != perm.controller:
+                    entry = made[id(perm)] = (perm, perm.controller, Pending(
+                        f"guard {perm.describe()}", _move, controller=perm.controller,
+                        kind=ACTION, source=perm, rule="D-guard-post", key=("guard", perm.uid)))
+                items.append(entry[2])
+        return items

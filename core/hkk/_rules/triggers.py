@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from hkk._game import Game
+from hkk._hookcall import only_in_steps
 from hkk._hookspecs import TURN_HOOKS, hookimpl
 from hkk._pending import Pending
 from hkk._phases import Step
@@ -21,7 +22,12 @@ class TriggerPool:
         return step.triggers != "pool"
 
 
+def _in_pool_step(step: Step | None, hook: str) -> bool:
+    return step is not None and step.triggers == "pool" and step.hook == hook
+
+
 def _make_impl(hook: str) -> Any:
+    @only_in_steps(_in_pool_step)
     def impl(self: TriggerPool, game: Game) -> list[Pending] | None:
         step = game.step
         if step is not None and step.triggers == "pool" and game.triggers.waiting \
