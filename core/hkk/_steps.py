@@ -188,13 +188,16 @@ def _collect_ordered(game: Game, step: Step, finished: set[tuple],
 def _steady(game: Game, step: Step) -> bool:
     """Whether what the step's hook returns changes only when the ability index does
     (``game.abilities_version``): no observer counts the hook's calls (``hkk verify``'s
-    coverage), and every implementation says so of itself with ``steady_in(game, step)`` (the
-    card interpreter, unless an ability there has a condition; the built-in rules plugins
-    outside the steps they serve).  Any other implementation is asked again after every
-    resolution, as a hook expects."""
+    coverage), and every implementation either returns nothing in this step (it is marked
+    ``only_in_steps`` and the step is not one of them) or says so of itself with
+    ``steady_in(game, step)`` (the card interpreter, unless an ability there has a condition).
+    Any other implementation is asked again after every resolution, as a hook expects."""
     if game.hook_observers:
         return False
     for impl in implementations(game, step.hook):
+        applies = getattr(impl.function, "hkk_applies", None)
+        if applies is not None and not applies(step, step.hook):
+            continue
         steady = getattr(impl.plugin, "steady_in", None)
         if steady is None or not steady(game, step):
             return False

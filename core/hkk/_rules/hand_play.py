@@ -44,11 +44,6 @@ class HandPlay:
         self._playable: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self._cards: Any = None
 
-    def steady_in(self, game: Game, step: Step) -> bool:
-        """Outside an action step it returns nothing (hkk._steps.run_ordered need not ask
-        again)."""
-        return step.mode is not Mode.ACTIONS
-
     def items(self, game: Game) -> list[Pending] | None:
         """Each player's ``play <card id>`` items, when the step is an action step."""
         step = game.step

@@ -17,10 +17,6 @@ class TriggerPool:
     """Built-in plugin ``hkk.rules.triggers``: returns the waiting triggered items from the hook
     of a step whose ``triggers`` is ``"pool"``."""
 
-    def steady_in(self, game: Game, step: Step) -> bool:
-        """Outside a pool step it returns nothing (hkk._steps.run_ordered need not ask again)."""
-        return step.triggers != "pool"
-
 
 def _in_pool_step(step: Step | None, hook: str) -> bool:
     return step is not None and step.triggers == "pool" and step.hook == hook
