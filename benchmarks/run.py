@@ -8,7 +8,8 @@ Prints, each measured in this run and each also as a ratio to the bare-loop floo
 - turns/s on the synthetic board (``bench_turns.py``) at 5, 10, 50 and 200 creatures a side,
   and µs per creature per turn (linear cost: the figure stays flat as the board grows);
 - memory per game per log level: the peak while it is played and what the finished game keeps;
-- start-up: ``import hkk``, and building the engine with every installed set.
+- start-up (``bench_startup.py``): ``import hkk``, importing the engine and building it with
+  every installed set, in fresh interpreters; loading and validating 1,000 cards.
 
 Timed parts are measured as this process's CPU time (``time.process_time``: on a shared
 machine, waiting for a core is not counted), in rounds, the configurations interleaved within
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import gc
 import statistics
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import bench_startup  # noqa: E402
 import bench_turns  # noqa: E402
 import floor  # noqa: E402
 
@@ -128,19 +129,6 @@ def bench_memory(engine: Engine) -> None:
               f"{(kept - before) / 1024:>8,.0f} KiB   ({len(game.log)} events kept)")
 
 
-STARTUP = ("import time; t0 = time.process_time(); import hkk; t1 = time.process_time(); "
-           "hkk.Engine.installed(); t2 = time.process_time(); print(t1 - t0, t2 - t1)")
-
-
-def bench_startup(rounds: int) -> None:
-    print(f"\n## start-up (fresh interpreter, median of {rounds})")
-    runs = [tuple(map(float, subprocess.run([sys.executable, "-c", STARTUP], check=True,
-                                            capture_output=True, text=True).stdout.split()))
-            for _ in range(rounds)]
-    print(f"import hkk {statistics.median(r[0] for r in runs) * 1000:,.0f} ms; "
-          f"Engine.installed() {statistics.median(r[1] for r in runs) * 1000:,.0f} ms")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -162,7 +150,7 @@ def main() -> None:
     bench_games(engine, args.games, args.rounds, floor_games)
     bench_boards(args.sizes, args.budget, args.rounds, floor_us)
     bench_memory(engine)
-    bench_startup(args.rounds)
+    bench_startup.bench_startup(args.rounds)
 
 
 if __name__ == "__main__":

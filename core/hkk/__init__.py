@@ -12,48 +12,82 @@ For set authors: ``hookimpl``, ``Pending`` and its kinds (the enum ``ItemKind``:
 agents, ``advance``, ``save_game`` and ``load_game``.
 """
 
-from hkk._agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
-from hkk._cards.interpret import EffectContext
-from hkk._clock import GameClock
-from hkk._effects import Duration
-from hkk._engine import Engine
-from hkk._errors import (
-                        CardDataError,
-                        ConfigError,
-                        GameOver,
-                        GameTimeout,
-                        HkkError,
-                        HookError,
-                        IllegalDecision,
-                        Interrupted,
-                        InvariantViolation,
-                        RuleViolation,
-                        SetError,
-                        StepLoopError,
-                        TriggerLoopError,
-)
-from hkk._events import Event, EventLog
-from hkk._game import Game
-from hkk._hookspecs import hookimpl
-from hkk._pending import (
-                        ACTION,
-                        ACTIVATED,
-                        AUTOMATIC,
-                        PLAY,
-                        RULE,
-                        ItemKind,
-                        Lethal,
-                        Pending,
-                        Price,
-                        Usage,
-)
-from hkk._phases import DEFAULT_TURN, Mode, Step
-from hkk._plugin import HOOK_API_VERSION
-from hkk._rulings import Rulings
-from hkk._runner import advance
-from hkk._saving import SaveError, load_game, save_game
-from hkk._state import BUILDINGS, GUARD_POST, RESERVE, Permanent, Player
-from hkk._version import __version__
+# ``import hkk`` loads no submodule: each public name is imported on first use (module
+# ``__getattr__``, PEP 562), so a tool that needs only a part of hkk does not pay for the rest
+# (pydantic and the card models, saving, the agents, ...).  The imports below are what type
+# checkers and readers see; ``_MODULES`` says where each name lives at run time.
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
+
+if _TYPE_CHECKING:
+    from hkk._agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
+    from hkk._cards.interpret import EffectContext
+    from hkk._clock import GameClock
+    from hkk._effects import Duration
+    from hkk._engine import Engine
+    from hkk._errors import (
+                            CardDataError,
+                            ConfigError,
+                            GameOver,
+                            GameTimeout,
+                            HkkError,
+                            HookError,
+                            IllegalDecision,
+                            Interrupted,
+                            InvariantViolation,
+                            RuleViolation,
+                            SetError,
+                            StepLoopError,
+                            TriggerLoopError,
+    )
+    from hkk._events import Event, EventLog
+    from hkk._game import Game
+    from hkk._hookspecs import hookimpl
+    from hkk._pending import (
+                            ACTION,
+                            ACTIVATED,
+                            AUTOMATIC,
+                            PLAY,
+                            RULE,
+                            ItemKind,
+                            Lethal,
+                            Pending,
+                            Price,
+                            Usage,
+    )
+    from hkk._phases import DEFAULT_TURN, Mode, Step
+    from hkk._plugin import HOOK_API_VERSION
+    from hkk._rulings import Rulings
+    from hkk._runner import advance
+    from hkk._saving import SaveError, load_game, save_game
+    from hkk._state import BUILDINGS, GUARD_POST, RESERVE, Permanent, Player
+    from hkk._version import __version__
+
+#: Public name -> the private module defining it, by module.
+_MODULES: dict[str, tuple[str, ...]] = {
+    "hkk._agents": ("Agent", "Decision", "FirstLegalAgent", "Option", "RandomAgent",
+                    "ScriptedAgent"),
+    "hkk._cards.interpret": ("EffectContext",),
+    "hkk._clock": ("GameClock",),
+    "hkk._effects": ("Duration",),
+    "hkk._engine": ("Engine",),
+    "hkk._errors": ("CardDataError", "ConfigError", "GameOver", "GameTimeout", "HkkError",
+                    "HookError", "IllegalDecision", "Interrupted", "InvariantViolation",
+                    "RuleViolation", "SetError", "StepLoopError", "TriggerLoopError"),
+    "hkk._events": ("Event", "EventLog"),
+    "hkk._game": ("Game",),
+    "hkk._hookspecs": ("hookimpl",),
+    "hkk._pending": ("ACTION", "ACTIVATED", "AUTOMATIC", "PLAY", "RULE", "ItemKind", "Lethal",
+                     "Pending", "Price", "Usage"),
+    "hkk._phases": ("DEFAULT_TURN", "Mode", "Step"),
+    "hkk._plugin": ("HOOK_API_VERSION",),
+    "hkk._rulings": ("Rulings",),
+    "hkk._runner": ("advance",),
+    "hkk._saving": ("SaveError", "load_game", "save_game"),
+    "hkk._state": ("BUILDINGS", "GUARD_POST", "RESERVE", "Permanent", "Player"),
+    "hkk._version": ("__version__",),
+}
+_PUBLIC = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = [
     "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "ConfigError",
@@ -67,3 +101,19 @@ __all__ = [
     "__version__", "advance",
     "hookimpl", "load_game", "save_game",
 ]
+
+
+def __getattr__(name: str) -> _Any:
+    """Import a public name's module on first use and keep the name here (PEP 562)."""
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hkk' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

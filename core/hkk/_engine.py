@@ -4,7 +4,8 @@ and the turn's steps.  Games are made from it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
 
@@ -17,10 +18,30 @@ from hkk._phases import DEFAULT_TURN, Step
 from hkk._plugin import make_plugin_manager
 from hkk._rules import BUILTIN_RULES
 from hkk._rulings import DEFAULT_RULINGS, Rulings
-from hkk._runner import play_game
-from hkk._saving import reduce_game, save_game
 from hkk._sets.discovery import discover
 from hkk._triggers import watch
+
+if TYPE_CHECKING:
+    from hkk._runner import play_game
+    from hkk._saving import reduce_game, save_game
+
+
+class _ImportedOnUse:
+    """A static method of :class:`Engine` whose module is imported when it is first looked up,
+    then stored on the class as a plain ``staticmethod`` (so later calls cost nothing extra).
+    Building an engine then does not import the runner and saving (and saving's pydantic
+    models): start-up (issue 11)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self.owner, self.attribute = owner, attribute
+
+    def __get__(self, instance: object, owner: type | None = None) -> Callable[..., Any]:
+        function: Callable[..., Any] = getattr(import_module(self.module), self.name)
+        setattr(self.owner, self.attribute, staticmethod(function))
+        return function
 
 
 class Engine:
@@ -57,9 +78,14 @@ class Engine:
     #: The game's trigger watch (hkk._triggers), made with the game.
     watch_triggers = staticmethod(watch)
     #: ``game.play()``, ``game.save()`` and pickling.
-    play_game = staticmethod(play_game)
-    save_game = staticmethod(save_game)
-    reduce_game = staticmethod(reduce_game)
+    if TYPE_CHECKING:
+        play_game = staticmethod(play_game)
+        save_game = staticmethod(save_game)
+        reduce_game = staticmethod(reduce_game)
+    else:  # imported on first use: building an engine needs neither
+        play_game = _ImportedOnUse("hkk._runner", "play_game")
+        save_game = _ImportedOnUse("hkk._saving", "save_game")
+        reduce_game = _ImportedOnUse("hkk._saving", "reduce_game")
 
     @classmethod
     def installed(cls, *, allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
@@ -114,5 +140,5 @@ class Engine:
              max_turns: int | None = None, **kwargs: Any) -> Game:
         """Play a whole game and return it (its ``log``, ``winner``…)."""
         game = self.new_game(decks, agents, seed=seed, **kwargs)
-        play_game(game, max_turns=max_turns)
+        self.play_game(game, max_turns=max_turns)
         return game

@@ -13,10 +13,8 @@ TOML shorthands accepted on input (the canonical form is what ``model_dump`` giv
   ``limit = { per_turn = 1, per_game = ..., whose_turn = ... }``.
 """
 
-from __future__ import annotations
-
 from functools import cached_property
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
     AfterValidator,
@@ -74,7 +72,12 @@ Timing = Literal[CARD_TIMINGS + ("on_enter",)]  # type: ignore[valid-type]
 # Strict types (issue 13): ``hp = "2"`` or ``optional = 1`` is refused, as the JSON Schema
 # (``hkk schema``) refuses it, instead of being coerced.  Only the tuple containers are lenient
 # (:data:`LIST_OK`): TOML gives lists, the frozen models keep tuples; their items stay strict.
-_CONFIG = ConfigDict(frozen=True, extra="forbid", strict=True)
+#
+# ``defer_build`` (start-up, issue 11): a model builds its validator when it is first used, not
+# when its class is made.  Loading a set validates only ``CardFile`` and ``DeckFile``, whose
+# validators hold every nested model, so the ~30 nested models never build one of their own
+# unless a caller validates or makes them directly.  Validation and JSON Schema are unchanged.
+_CONFIG = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
 #: On a ``tuple[...]`` field of a strict model: accept the TOML list too (items stay strict).
 LIST_OK = Strict(False)
 
@@ -158,14 +161,14 @@ class Modify(BaseModel):
         return value
 
     @model_validator(mode="after")
-    def _turns_go_with_duration(self) -> Modify:
+    def _turns_go_with_duration(self) -> Self:
         if (self.duration == "turns") != (self.turns is not None):
             raise _invalid("a counted duration needs both duration = \"turns\" and turns = N "
                            "(e.g. 3 for '3 körön át'); turns means nothing with another duration")
         return self
 
     @model_validator(mode="after")
-    def _stat_fits_target(self) -> Modify:
+    def _stat_fits_target(self) -> Self:
         if self.target == "chosen_player":
             raise _invalid("modify cannot target chosen_player; a lasting effect on a player "
                            "is modify vp_regen on controller, opponent or each_player")
@@ -187,7 +190,7 @@ class _PlayerPrimitive(BaseModel):
     target: Target = "controller"
 
     @model_validator(mode="after")
-    def _player_target(self) -> _PlayerPrimitive:
+    def _player_target(self) -> Self:
         _require_target(self.target, PLAYER_TARGETS, "a player", self.do)  # type: ignore[attr-defined]
         return self
 
@@ -227,7 +230,7 @@ class _PermanentPrimitive(BaseModel):
     target_kind: ClassVar[str] = "a permanent"
 
     @model_validator(mode="after")
-    def _permanent_target(self) -> _PermanentPrimitive:
+    def _permanent_target(self) -> Self:
         _require_target(self.target, self.allowed_targets, self.target_kind,
                         self.do)  # type: ignore[attr-defined]
         return self
@@ -285,7 +288,7 @@ class EndEffects(BaseModel):
     durations: Annotated[tuple[Duration, ...], Strict(False)] = ()
 
     @model_validator(mode="after")
-    def _says_which(self) -> EndEffects:
+    def _says_which(self) -> Self:
         if self.target is None and not self.durations:
             raise _invalid("end_effects needs a target, durations, or both (ending every "
                            "effect in the game is not a card text)")
@@ -377,7 +380,7 @@ def _effect_shorthand_schema(schema: dict[str, Any]) -> None:
     schema["oneOf"] = [{"required": ["effects"]}, {"required": ["effect"]}]
 
 
-_WITH_EFFECTS = ConfigDict(frozen=True, extra="forbid", strict=True,
+_WITH_EFFECTS = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True,
                            json_schema_extra=_effect_shorthand_schema)
 
 
@@ -449,7 +452,7 @@ class Condition(BaseModel):
     fewer_than: _Bound | Quantity | None = None
 
     @model_validator(mode="after")
-    def _one_comparison(self) -> Condition:
+    def _one_comparison(self) -> Self:
         given = [name for name in _COMPARISONS if getattr(self, name) is not None]
         if len(given) != 1:
             raise _invalid(f"a condition compares '{self.of}' in exactly one way, one of "
@@ -490,7 +493,7 @@ class StaticAbility(BaseModel):
         return _effect_shorthand(data)
 
     @model_validator(mode="after")
-    def _only_permanent_modifiers(self) -> StaticAbility:
+    def _only_permanent_modifiers(self) -> Self:
         # A static ability is a standing state, not something that happens: it can only be a
         # modifier that lasts as long as the card does.
         for effect in self.effects:
@@ -555,7 +558,7 @@ class AutomaticAbility(BaseModel):
         return timing
 
     @model_validator(mode="after")
-    def _stage1_modifies_regeneration(self) -> AutomaticAbility:
+    def _stage1_modifies_regeneration(self) -> Self:
         # 29.4: preparation-phase effects happen in stage 2; only effects that modify VP
         # regeneration act in stage 1 already (29.4.5).
         if self.timing == "prep_stage1" and not all(
@@ -567,7 +570,7 @@ class AutomaticAbility(BaseModel):
         return self
 
     @model_validator(mode="after")
-    def _mandatory_at_end(self) -> AutomaticAbility:
+    def _mandatory_at_end(self) -> Self:
         # 41.2: end-of-turn automatic effects happen regardless of the players' decisions;
         # a "may" ability at the end of the turn belongs to end stage 1 (41.1).
         if self.optional and self.timing == "end_stage2":
@@ -603,7 +606,7 @@ _EVENT_TARGETS: dict[str, frozenset[str]] = {
 class When(BaseModel):
     """What sets off a triggered ability: "Amikor ..." ("when ...")."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra={
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", json_schema_extra={
         "description": "When it triggers. event: " + "; ".join(
             f"{k} = {v}" for k, v in TRIGGER_EVENTS.items())})
     event: TriggerEvent
@@ -617,7 +620,7 @@ class When(BaseModel):
     card_kind: Literal["creature", "building", "spell"] | None = None
 
     @model_validator(mode="after")
-    def _consistent(self) -> When:
+    def _consistent(self) -> Self:
         if self.event == "card_played":
             if self.which != "any":
                 raise _invalid("'which' is for the events of a permanent; card_played is about "
@@ -656,7 +659,7 @@ class TriggeredAbility(BaseModel):
         return _effect_shorthand(data)
 
     @model_validator(mode="after")
-    def _targets_fit_the_event(self) -> TriggeredAbility:
+    def _targets_fit_the_event(self) -> Self:
         offered = _EVENT_TARGETS[self.when.event]
         for effect in self.effects:
             target = getattr(effect, "target", None)
@@ -693,7 +696,7 @@ class ActivatedAbility(BaseModel):
         return _effect_shorthand(data)
 
     @model_validator(mode="after")
-    def _timing_allows_actions(self) -> ActivatedAbility:
+    def _timing_allows_actions(self) -> Self:
         if self.must_use_in_preparation:
             if self.timing != "prep_stage2" or self.optional:
                 raise _invalid("must_use_in_preparation is for an ability timed prep_stage2 whose "
@@ -745,7 +748,7 @@ class _CardBase(BaseModel):
     abilities: Annotated[tuple[Ability, ...], LIST_OK] = ()
 
     @model_validator(mode="after")
-    def _trigger_targets_only_in_triggers(self) -> _CardBase:
+    def _trigger_targets_only_in_triggers(self) -> Self:
         for index, ability in enumerate(self.abilities):
             if ability.kind != "triggered":
                 _no_trigger_targets(ability.effects, f"abilities[{index}]")
@@ -791,7 +794,8 @@ Card = Annotated[CreatureCard | BuildingCard | SpellCard, Field(discriminator="k
 class CardFile(BaseModel):
     """One ``cards/*.toml`` file of a set: ``[[cards]]`` tables."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, title="HKK card file")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True,
+                              title="HKK card file")
     cards: Annotated[tuple[Card, ...], LIST_OK]
 
 
@@ -808,7 +812,7 @@ class Deck(BaseModel):
         return sum(self.cards.values())
 
     @model_validator(mode="after")
-    def _bounded_size(self) -> Deck:
+    def _bounded_size(self) -> Self:
         if self.size > MAX_DECK_SIZE:
             raise _invalid(f"deck '{self.name}' has {self.size} cards; at most {MAX_DECK_SIZE}")
         return self
