@@ -15,7 +15,7 @@ from hkk._decisions import Option
 from hkk._errors import GameOver
 from hkk._game import Game
 from hkk._hookcall import notify
-from hkk._phases import Step
+from hkk._phases import Mode, Step
 from hkk._resolution import after_resolution
 from hkk._steps import RUNNERS
 from hkk._triggers import settle, step_over
@@ -42,6 +42,10 @@ def start_turn(game: Game) -> None:
     settle(game, None)  # what those deaths trigger (D-trigger-wait)
 
 
+#: Each mode's logged value (``Mode.value`` is a descriptor call; this is a dict lookup).
+_MODE_VALUES = {mode: mode.value for mode in Mode}
+
+
 def run_step(game: Game, step: Step) -> Any:
     game.step = step
     log = game.log
@@ -51,7 +55,7 @@ def run_step(game: Game, step: Step) -> Any:
         log.skip()
     else:
         game.emit("step_started", phase=step.phase, stage=step.stage, hook=step.hook,
-                  mode=step.mode.value)
+                  mode=_MODE_VALUES[step.mode])
     result = RUNNERS[step.mode](game, step)
     step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
     if "step_ended" in log.quiet:
