@@ -20,7 +20,7 @@ from hkk._resolution import after_resolution
 from hkk._steps import RUNNERS
 from hkk._triggers import settle, step_over
 
-__all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game",
+__all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game", "run_next_step",
            "play_turn", "run_step", "setup", "start_turn"]
 
 
@@ -92,17 +92,7 @@ class Turn:
         return steps[self.index] if self.index < len(steps) else None
 
     def run_next(self) -> None:
-        game = self.game
-        steps = game.turn_steps
-        index = game.step_index or 0
-        step = steps[index]
-        index = game.step_index = index + 1
-        # 41.5: after the active player passed the turn, every remaining action phase still
-        # opens for his opponent (run_actions asks only him); play moves on when he passes.
-        run_step(game, step)
-        following = steps[index].phase if index < len(steps) else None
-        if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
-            notify(game, "phase_ended", phase=step.phase)
+        run_next_step(self.game)
 
     def run_to(self, hook: str, *, inclusive: bool = False) -> None:
         hooks = [s.hook for s in self.game.turn_steps]
@@ -123,6 +113,20 @@ class Turn:
         while self.index < len(game.turn_steps):
             self.run_next()
         end_turn(game)
+
+
+def run_next_step(game: Game) -> None:
+    """Run the turn's next step (:meth:`Turn.run_next`, without a Turn per step)."""
+    steps = game.turn_steps
+    index = game.step_index or 0
+    step = steps[index]
+    index = game.step_index = index + 1
+    # 41.5: after the active player passed the turn, every remaining action phase still
+    # opens for his opponent (run_actions asks only him); play moves on when he passes.
+    run_step(game, step)
+    following = steps[index].phase if index < len(steps) else None
+    if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
+        notify(game, "phase_ended", phase=step.phase)
 
 
 def end_turn(game: Game) -> None:
@@ -154,7 +158,7 @@ def advance(game: Game, max_turns: int | None = None) -> bool:
             else:
                 start_turn(game)
         elif game.step_index < len(game.turn_steps):
-            Turn(game, start=False).run_next()
+            run_next_step(game)
         else:
             end_turn(game)
     except GameOver:
