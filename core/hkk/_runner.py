@@ -15,12 +15,12 @@ from hkk._decisions import Option
 from hkk._errors import GameOver
 from hkk._game import Game
 from hkk._hookcall import notify
-from hkk._phases import Step
+from hkk._phases import Mode, Step
 from hkk._resolution import after_resolution
 from hkk._steps import RUNNERS
 from hkk._triggers import settle, step_over
 
-__all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game",
+__all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game", "run_next_step",
            "play_turn", "run_step", "setup", "start_turn"]
 
 
@@ -43,6 +43,10 @@ def start_turn(game: Game) -> None:
     settle(game, None)  # what those deaths trigger (D-trigger-wait)
 
 
+#: Each mode's logged value (``Mode.value`` is a descriptor call; this is a dict lookup).
+_MODE_VALUES = {mode: mode.value for mode in Mode}
+
+
 def run_step(game: Game, step: Step) -> Any:
     game.step = step
     log = game.log
@@ -52,7 +56,7 @@ def run_step(game: Game, step: Step) -> Any:
         log.skip()
     else:
         game.emit("step_started", phase=step.phase, stage=step.stage, hook=step.hook,
-                  mode=step.mode.value)
+                  mode=_MODE_VALUES[step.mode])
     result = RUNNERS[step.mode](game, step)
     step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
     if "step_ended" in log.quiet:
@@ -89,17 +93,7 @@ class Turn:
         return steps[self.index] if self.index < len(steps) else None
 
     def run_next(self) -> None:
-        game = self.game
-        steps = game.turn_steps
-        index = game.step_index or 0
-        step = steps[index]
-        index = game.step_index = index + 1
-        # 41.5: after the active player passed the turn, every remaining action phase still
-        # opens for his opponent (run_actions asks only him); play moves on when he passes.
-        run_step(game, step)
-        following = steps[index].phase if index < len(steps) else None
-        if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
-            notify(game, "phase_ended", phase=step.phase)
+        run_next_step(self.game)
 
     def run_to(self, hook: str, *, inclusive: bool = False) -> None:
         hooks = [s.hook for s in self.game.turn_steps]
@@ -120,6 +114,20 @@ class Turn:
         while self.index < len(game.turn_steps):
             self.run_next()
         end_turn(game)
+
+
+def run_next_step(game: Game) -> None:
+    """Run the turn's next step (:meth:`Turn.run_next`, without a Turn per step)."""
+    steps = game.turn_steps
+    index = game.step_index or 0
+    step = steps[index]
+    index = game.step_index = index + 1
+    # 41.5: after the active player passed the turn, every remaining action phase still
+    # opens for his opponent (run_actions asks only him); play moves on when he passes.
+    run_step(game, step)
+    following = steps[index].phase if index < len(steps) else None
+    if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
+        notify(game, "phase_ended", phase=step.phase)
 
 
 def end_turn(game: Game) -> None:
@@ -151,7 +159,7 @@ def advance(game: Game, max_turns: int | None = None) -> bool:
             else:
                 start_turn(game)
         elif game.step_index < len(game.turn_steps):
-            Turn(game, start=False).run_next()
+            run_next_step(game)
         else:
             end_turn(game)
     except GameOver:

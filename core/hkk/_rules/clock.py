@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hkk._hookcall import only_in_steps
 from hkk._hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ class TurnClock:
         game.clock.close_turn(game, rule="41.7")
 
     @hookimpl
+    @only_in_steps(lambda step, hook: step is not None and step.closes_clock)
     def step_ended(self, game: Game, step: Step) -> None:
         if step.closes_clock:  # D-41.7-last-pass: without an explicit signal, his last pass
             game.clock.close_turn(game, rule="41.7")

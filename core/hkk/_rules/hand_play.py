@@ -74,9 +74,10 @@ class HandPlay:
             return []
         p = game.players[player]
         # Asked for both players before every action decision, mostly about the same hand:
-        # the answer depends only on what this key holds (and the card table), so it is kept.
+        # the answer depends only on what this key holds (and the card table), so it is kept
+        # (forgotten all at once past a few hundred answers: hands vary little in a step).
         key = (player == game.active, step.hand_play, p.vp, p.components, tuple(p.hand))
-        if self._cards is not game.cards or len(self._playable) > 4096:
+        if self._cards is not game.cards or len(self._playable) > 512:
             self._playable = {}
             self._cards = game.cards
         known = self._playable.get(key)
