@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,9 @@ def _checking(append: Any) -> Any:
 @pytest.fixture(scope="session", autouse=True)
 def _vocabulary_checked_log() -> Any:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(EventLog, "append", _checking(EventLog.append))
+        # every way an event reaches a log: append, and the emitters games use at each level
+        for name in ("append", "_append_full", "_append_lean"):
+            patch.setattr(EventLog, name, _checking(getattr(EventLog, name)))
         yield
 
 
@@ -76,3 +79,19 @@ def _events_are_registered(_vocabulary_checked_log: Any) -> Any:
         _vocabulary_problems.clear()
         pytest.fail("events not in hkk._vocabulary (register them there):\n  "
                     + "\n  ".join(problems), pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _set_cost_on_a_fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hkk verify``'s cost check times games on the wall clock, so on a loaded machine two
+    games could make any set look 3x slower: no test depends on that.  Every game takes the
+    same fake time; tests of the check itself give it their own clock."""
+    import hkk.verify
+    from hkk._setcost import measure
+
+    def ticking() -> float:
+        ticking.now += 0.5  # type: ignore[attr-defined]
+        return ticking.now  # type: ignore[attr-defined, no-any-return]
+
+    ticking.now = 0.0  # type: ignore[attr-defined]
+    monkeypatch.setattr(hkk.verify, "measure", functools.partial(measure, clock=ticking))

@@ -46,7 +46,11 @@ def check_hp(game: Game, rule: str, *, components: bool = True,
         doomed = lethal(game, dead) if asks_lethal else []
         if not (dead or doomed):
             if round_ == 1:  # the common case: one empty check
-                game.emit("hp_check", rule=rule, dead=[])
+                log = game.log
+                if "hp_check" in log.quiet:  # nobody would receive it: not built
+                    log.skip()
+                else:
+                    game.emit("hp_check", rule=rule, dead=[])
             break
         uids = [p.uid for p in dead] + [p.uid for p, _ in doomed]
         if round_ == 1:
