@@ -181,7 +181,8 @@ def _collect_ordered(game: Game, step: Step, finished: set[tuple],
                 continue
             wanted.add(key)
         ready.append(Option(item.label, item))
-    keep = _steady(game, step) and all(i.kind not in (ACTIVATED, ACTION) for i in collected)
+    keep = bool(ready) and _steady(game, step) and all(
+        i.kind not in (ACTIVATED, ACTION) for i in collected)
     return ready, keep
 
 
