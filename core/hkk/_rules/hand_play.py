@@ -20,7 +20,6 @@ from hkk._steps import run_entry_triggers
 
 if TYPE_CHECKING:
     from hkk._game import Game
-    from hkk._phases import Step
     from hkk._state import Permanent
 
 __all__ = ["HandPlay"]
