@@ -207,3 +207,20 @@ def test_D_hp_check_finds_a_creature_that_enters_play_with_no_ep():
     died = game.log.of_kind("died")
     assert [(e["card"], e.step, e["rule"]) for e in died] == [
         (cid("bear"), "end_stage1", "D-hp-check")]
+
+
+def test_41_2_items_sharing_a_key_resolve_once_from_a_plugin_that_says_it_is_steady():
+    # "the same item" is its key (hkk.Pending): the first to resolve ends the other's turn
+    class Twins:
+        def steady_in(self, game: Any, step: Any) -> bool:
+            return True
+
+        @hookimpl(specname="end_stage2")
+        def twins(self, game: Any) -> list[Any]:
+            return [item(label, lambda g: g.gain_vp(0, 1), controller=0, key=("twin",))
+                    for label in ("twin a", "twin b")]
+
+    game = end_stage2([creature("ticker", abilities=[gain(1)])],
+                      lambda g: g.enter_play(0, cid("ticker"), active=True), [Twins()])
+    assert resolved(game, "end_stage2") == ["twin a", f"{cid('ticker')}#1:0"]
+    assert game.players[0].vp == 2

@@ -146,16 +146,17 @@ def run_ordered(game: Game, step: Step) -> None:
             return
         orderer = _orderer(game, step) if len(ready) > 1 else None
         if orderer is None:
-            item = ready[0].value
+            chosen = ready[0]
         else:
-            item = game.decide(orderer, "order", ready, prompt="Which happens next?",
-                               rule=step.order_rule).value
+            chosen = game.decide(orderer, "order", ready, prompt="Which happens next?",
+                                 rule=step.order_rule)
+        item = chosen.value
         key = item.key
         wanted.discard(key)
         if item.kind not in (ACTIVATED, ACTION) or step.mandatory:
             finished.add(key)
-        if kept_at is not None:  # every kept item is automatic: it resolves once (see above)
-            ready = [option for option in ready if option.value.key != key]
+        if kept_at is not None:  # kept items are automatic, keys unique: it resolves once
+            del ready[_position(ready, chosen)]
         resolve(game, item)
         after_resolution(game, step)
         settle(game, step)  # D-trigger-wait
@@ -163,12 +164,18 @@ def run_ordered(game: Game, step: Step) -> None:
                         "that costs nothing and has no usage limit repeats forever")
 
 
+def _position(options: list[Option], chosen: Option) -> int:
+    """Where the chosen option object is (found by identity, not by label: C-level ids)."""
+    return list(map(id, options)).index(id(chosen))
+
+
 def _collect_ordered(game: Game, step: Step, finished: set[tuple],
                      wanted: set[tuple]) -> tuple[list[Option], bool]:
     """The step's items left to resolve, as the order decision's options; and whether they
     may be kept until the ability index changes: the hook is steady (:func:`_steady`) and
     every item it returned is automatic, so none of them can become usable or unusable, or
-    be used twice, while the index stays."""
+    be used twice, while the index stays; and no two share a key (the one that resolves
+    first would end the other's turn in the step too)."""
     ready = []
     collected = call_hook(game, step.hook)
     for item in collected:
@@ -182,7 +189,8 @@ def _collect_ordered(game: Game, step: Step, finished: set[tuple],
             wanted.add(key)
         ready.append(Option(item.label, item))
     keep = bool(ready) and _steady(game, step) and all(
-        i.kind not in (ACTIVATED, ACTION) for i in collected)
+        i.kind not in (ACTIVATED, ACTION) for i in collected) and len(
+        {option.value.key for option in ready}) == len(ready)
     return ready, keep
 
 
