@@ -31,16 +31,17 @@ def _declare(game: Game, item: Pending) -> list[tuple[Any, Any]]:
                              rule="D-combat")
         if answer.label != "hold":
             attackers.append(perm)
-    defenders = _ready(game, game.opponent(attacker_side))
+    # the blocks still open, made once: a defender blocks one attacker at most
+    blocks = [Option(f"block with {d.describe()}", d)
+              for d in _ready(game, game.opponent(attacker_side))]
+    no_block = Option("no block")
     pairs = []
     for attacker in attackers:
-        options = [Option(f"block with {d.describe()}", d) for d in defenders]
-        options.append(Option("no block"))
-        answer = game.decide(game.opponent(attacker_side), "block", options,
+        answer = game.decide(game.opponent(attacker_side), "block", [*blocks, no_block],
                              prompt=f"Block {attacker.describe()}?", rule="D-combat")
         blocker = answer.value
-        if blocker is not None:
-            defenders.remove(blocker)
+        if blocker is not None:  # the offered option itself: found by identity, in C
+            del blocks[list(map(id, blocks)).index(id(answer))]
         pairs.append((attacker, blocker))
     return pairs
 
