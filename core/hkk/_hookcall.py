@@ -88,15 +88,11 @@ def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
             except PASSTHROUGH:
                 raise
             except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise it
-                raise failure(exc, game, hook_name, plugin_set(impl.plugin_name),
-                              rule=rule or _step_rule(game, hook_name),
-                              plugin=impl.plugin_name) from exc
+                raise _raised(exc, game, hook_name, impl, rule) from exc
             if result:
                 complaint = expect(result)  # checked at the boundary, as below
                 if complaint is not None:
-                    raise HookError(f"{complaint} (in plugin {impl.plugin_name})",
-                                    hook=hook_name, set_code=plugin_set(impl.plugin_name),
-                                    rule=rule or _step_rule(game, hook_name))
+                    raise _wrong_result(complaint, game, hook_name, impl, rule)
                 results.append(result)
         return results
     for impl in impls:
@@ -109,29 +105,38 @@ def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
         except PASSTHROUGH:
             raise
         except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise anything
-            raise failure(exc, game, hook_name, plugin_set(impl.plugin_name),
-                          rule=rule or _step_rule(game, hook_name),
-                          plugin=impl.plugin_name) from exc
+            raise _raised(exc, game, hook_name, impl, rule) from exc
         if observers:
             for observer in observers:
                 observer(hook_name, impl.plugin_name, result)
         if firstresult and result is not None:
             complaint = expect(result)
             if complaint is not None:
-                raise HookError(f"{complaint} (in plugin {impl.plugin_name})", hook=hook_name,
-                                set_code=plugin_set(impl.plugin_name),
-                                rule=rule or _step_rule(game, hook_name))
+                raise _wrong_result(complaint, game, hook_name, impl, rule)
             return [result]
         if result:
             # Checked at the boundary, cheaply: a wrong type would otherwise surface later as
             # an AttributeError that names nobody.
             complaint = expect(result)
             if complaint is not None:
-                raise HookError(f"{complaint} (in plugin {impl.plugin_name})", hook=hook_name,
-                                set_code=plugin_set(impl.plugin_name),
-                                rule=rule or _step_rule(game, hook_name))
+                raise _wrong_result(complaint, game, hook_name, impl, rule)
             results.append((impl.plugin_name, result) if with_plugins else result)
     return results
+
+
+def _raised(exc: BaseException, game: Any, hook_name: str, impl: HookImpl,
+            rule: str | None) -> BaseException:
+    """What an implementation's exception becomes (:func:`failure`), naming its set."""
+    return failure(exc, game, hook_name, plugin_set(impl.plugin_name),
+                   rule=rule or _step_rule(game, hook_name), plugin=impl.plugin_name)
+
+
+def _wrong_result(complaint: str, game: Any, hook_name: str, impl: HookImpl,
+                  rule: str | None) -> HookError:
+    """The error for a result that is not what the hook promises, naming its set."""
+    return HookError(f"{complaint} (in plugin {impl.plugin_name})", hook=hook_name,
+                     set_code=plugin_set(impl.plugin_name),
+                     rule=rule or _step_rule(game, hook_name))
 
 
 #: The step of a plan that holds in every step: none of its implementations is marked.
