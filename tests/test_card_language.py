@@ -250,6 +250,12 @@ SCOUT = creature("scout", 1, 3, abilities=[{
     "effect": {"do": "draw", "count": 1}}])
 
 
+#: "Ha az ellenfélnek több lénye van, mint neked, +2 Ép" (a static that reads the whole board).
+BRAVE = creature("brave", 1, 2, abilities=[static(
+    {"do": "modify", "stat": "hp", "by": 2, "target": "self", "duration": "permanent"},
+    condition={"of": "opponent_creatures", "more_than": "own_creatures"})])
+
+
 def test_D_conditions_a_static_follows_the_state_it_reads():
     game = game_with([RICH])
     rich = game.enter_play(0, cid("rich"), active=True)
@@ -265,10 +271,7 @@ def test_D_conditions_a_static_follows_the_state_it_reads():
 def test_D_conditions_a_static_that_lapses_kills_at_the_next_hp_check():
     # "Ha az ellenfélnek több lénye van, mint neked, +2 Ép": with 1 damage on 2 base Ép, it dies
     # when the opponent's extra creature does (D-settled-check: the same check).
-    brave = creature("brave", 1, 2, abilities=[static(
-        {"do": "modify", "stat": "hp", "by": 2, "target": "self", "duration": "permanent"},
-        condition={"of": "opponent_creatures", "more_than": "own_creatures"})])
-    game = game_with([brave, BEAR])
+    game = game_with([BRAVE, BEAR])
     mine = game.enter_play(0, cid("brave"), active=True)
     game.enter_play(1, cid("bear"), active=True)
     other = game.enter_play(1, cid("bear"), active=True)
@@ -428,10 +431,7 @@ def test_bad_card_language_names_the_card_and_the_field(ability, field, message)
 def test_D_conditions_a_loaded_game_reads_its_conditions_on_the_whole_state():
     # Loading puts permanents back one by one: a condition on the opponent's creatures must be
     # read once all are back, not while the first one is.
-    brave = creature("brave", 1, 2, abilities=[static(
-        {"do": "modify", "stat": "hp", "by": 2, "target": "self", "duration": "permanent"},
-        condition={"of": "opponent_creatures", "more_than": "own_creatures"})])
-    game = game_with([brave, BEAR])
+    game = game_with([BRAVE, BEAR])
     mine = game.enter_play(0, cid("brave"), active=True)
     game.enter_play(1, cid("bear"), active=True)
     game.enter_play(1, cid("bear"), active=True)
