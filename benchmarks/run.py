@@ -8,6 +8,9 @@ Prints, each measured in this run and each also as a ratio to the bare-loop floo
 - turns/s on the synthetic board (``bench_turns.py``) at 5, 10, 50 and 200 creatures a side,
   and µs per creature per turn (linear cost: the figure stays flat as the board grows);
 - memory per game per log level: the peak while it is played and what the finished game keeps;
+- counted work (``bench_work.py``): the Python lines a base-set turn executes, step by step,
+  next to the floor's turn, and lines per creature per turn on the synthetic board; counts,
+  not times, so the same on every machine and under any load;
 - start-up (``bench_startup.py``): ``import hkk``, importing the engine and building it with
   every installed set, in fresh interpreters; loading and validating 1,000 cards.
 
@@ -15,7 +18,8 @@ Timed parts are measured as this process's CPU time (``time.process_time``: on a
 machine, waiting for a core is not counted), in rounds, the configurations interleaved within
 each round, and the median round is printed.
 Needs the base set and mereg installed (``pip install -e sets/alap -e sets/mereg``).  Nothing
-here asserts anything: it prints figures.
+here asserts anything: it prints figures (tests/test_work_scales.py asserts the counted linear
+cost).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import bench_startup  # noqa: E402
 import bench_turns  # noqa: E402
+import bench_work  # noqa: E402
 import floor  # noqa: E402
 
 from hkk import Engine  # noqa: E402
@@ -153,6 +158,7 @@ def main() -> None:
     bench_games(engine, args.games, args.rounds, floor_games)
     bench_boards(args.sizes, args.budget, args.rounds, floor_us)
     bench_memory(engine)
+    bench_work.bench_work(min(args.games, 10), tuple(args.sizes), 1 if args.quick else 6)
     bench_startup.bench_startup(args.rounds)
 
 

@@ -21,6 +21,7 @@ from helpers import Passer, cid, creature, game_with, item, item_plugin, resolve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_turns  # noqa: E402  (the benchmark's synthetic board)
+import bench_work  # noqa: E402  (counted work: Python lines executed)
 
 
 def auto(effect: dict, **extra: Any) -> dict:
@@ -224,3 +225,16 @@ def test_41_2_items_sharing_a_key_resolve_once_from_a_plugin_that_says_it_is_ste
                       lambda g: g.enter_play(0, cid("ticker"), active=True), [Twins()])
     assert resolved(game, "end_stage2") == ["twin a", f"{cid('ticker')}#1:0"]
     assert game.players[0].vp == 2
+
+
+# -- the whole turn: its work grows with the board, not faster (issue 11's linear target) ---------
+
+def test_a_settled_turn_executes_as_many_lines_per_creature_at_200_a_side_as_at_10():
+    # Counted, not timed: the lines executed are the same on every machine and under any load.
+    # Settled: after 4 turns every creature stands at its guard post (the first turns move them
+    # one decision at a time, each offering every creature still in reserve).  Before the
+    # ordered steps kept their collection and the Ép checks looked at what changed, 200 a side
+    # cost 6x as much per creature as 10 a side.
+    small = bench_work.board_work(10)
+    large = bench_work.board_work(200)
+    assert large <= 1.5 * small, (small, large)
