@@ -328,8 +328,9 @@ def end_moment(game: Game) -> None:
         if perm.damage_taken < 0:  # healed past max Ép: back to max, not above
             perm.damage_taken = 0
             game.hp_changed.add(perm)
-        for counter in [c for c, n in perm.counters.items() if n <= 0]:
-            del perm.counters[counter]
+        if perm.counters:  # most permanents have none: no list made for them
+            for counter in [c for c, n in perm.counters.items() if n <= 0]:
+                del perm.counters[counter]
     losses, game.bonus_losses = game.bonus_losses, []
     for perm, rule, source in losses:
         remove_defence_bonus(game, perm, rule=rule, source=source)

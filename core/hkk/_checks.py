@@ -31,6 +31,12 @@ def check_hp(game: Game, rule: str, *, components: bool = True,
     what changed, not the board.  Called without it (a test or a plugin that set a value
     directly), a round looks at every permanent."""
     asks_lethal = bool(implementations(game, "lethal"))
+    if changed_only and not game.hp_changed and not asks_lethal:
+        # nobody's Ép fell since the last check and no rule names anybody: a round would find
+        # nobody (the common case, after nearly every item), so it is logged without looking
+        _found_nobody(game, rule)
+        check_players(game)
+        return []
     died: list[Permanent] = []
     for round_ in itertools.count(1):
         changed, game.hp_changed = game.hp_changed, set()
@@ -45,12 +51,8 @@ def check_hp(game: Game, rule: str, *, components: bool = True,
                 if p.base_hp + p.mods.get(p.hp_stat, 0) + p.defence_bonus <= p.damage_taken]
         doomed = lethal(game, dead) if asks_lethal else []
         if not (dead or doomed):
-            if round_ == 1:  # the common case: one empty check
-                log = game.log
-                if "hp_check" in log.quiet:  # nobody would receive it: not built
-                    log.skip()
-                else:
-                    game.emit("hp_check", rule=rule, dead=[])
+            if round_ == 1:
+                _found_nobody(game, rule)
             break
         uids = [p.uid for p in dead] + [p.uid for p, _ in doomed]
         if round_ == 1:
@@ -71,6 +73,15 @@ def check_hp(game: Game, rule: str, *, components: bool = True,
 _uid = attrgetter("uid")
 
 
+def _found_nobody(game: Game, rule: str) -> None:
+    """Log a check that found nobody (one empty round), unless nobody would receive it."""
+    log = game.log
+    if "hp_check" in log.quiet:  # not built
+        log.skip()
+    else:
+        game.emit("hp_check", rule=rule, dead=[])
+
+
 def lethal(game: Game, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
     """The permanents the ``lethal`` hook names (D-lethal), besides those already ``dead``,
     each with its reason; in timestamp order."""
@@ -85,6 +96,11 @@ def lethal(game: Game, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
 
 def check_players(game: Game) -> None:
     """K 3.12: a player at 0 Ép or below loses; both at once: a draw (D-both-lose)."""
+    for player in game.players:
+        if player.hp <= 0:
+            break
+    else:
+        return  # the common case, without a list made
     losers = [p.index for p in game.players if p.hp <= 0]
     if losers and not game.over:
         end_game(game, None if len(losers) == 2 else game.opponent(losers[0]), "hp", rule="3.12")

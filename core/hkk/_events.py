@@ -70,7 +70,7 @@ class EventLog:
     """Append-only list of :class:`Event`."""
 
     __slots__ = ("_events", "turn", "step", "_listeners", "_listeners_of", "level", "_emitted",
-                 "quiet")
+                 "quiet", "_silent")
 
     def __init__(self, level: str = "full") -> None:
         if level not in LOG_LEVELS:
@@ -87,6 +87,9 @@ class EventLog:
         #: instead of emitting (nothing is built; the next event's ``seq`` is the same).
         #: Always empty for the full log; kept current by :meth:`subscribe`.
         self.quiet: frozenset[str] = frozenset()
+        #: Kinds seen to be neither kept at this level nor received by anybody, whatever their
+        #: data (:meth:`_silent_kind`): :meth:`_append_lean` only counts them.
+        self._silent: set[str] = set()
         self._update_quiet()
 
     def _update_quiet(self) -> None:
@@ -97,6 +100,16 @@ class EventLog:
         else:  # compact: an Ép check that found somebody is kept
             quiet = COMPACT_DROPS
         self.quiet = quiet - self._listeners_of.keys()
+        self._silent = set()
+
+    def _silent_kind(self, kind: str) -> bool:
+        """Whether no event of ``kind`` is kept at this level or received by a listener,
+        whatever its data (a compact log keeps an Ép check that found somebody)."""
+        if self._listeners or kind in self._listeners_of:
+            return False
+        if self.level == "outcome":
+            return kind not in OUTCOME_KEEPS
+        return self.level == "compact" and kind in COMPACT_DROPS
 
     def skip(self) -> None:
         """An event of a :attr:`quiet` kind was emitted, and not built: count it."""
@@ -135,6 +148,9 @@ class EventLog:
     def _append_lean(self, kind: str, **data: Any) -> Event | None:
         """:meth:`append` at the compact and outcome levels: the same events reach listeners,
         the log keeps what its level keeps, and nothing is built for nobody."""
+        if kind in self._silent:  # the common case at these levels: only counted
+            self._emitted += 1
+            return None
         seq = self._emitted
         self._emitted = seq + 1
         if self.level == "outcome":
@@ -143,6 +159,8 @@ class EventLog:
             keep = kind not in COMPACT_DROPS and not (kind == "hp_check" and not data["dead"])
         listeners = self._listeners_of.get(kind) if self._listeners_of else None
         if not (keep or listeners or self._listeners):
+            if self._silent_kind(kind):
+                self._silent.add(kind)
             return None
         event = Event(seq, self.turn, self.step, kind, data)
         if keep:
