@@ -30,7 +30,8 @@ def check_hp(game: Game, rule: str, *, components: bool = True,
     in ``game.hp_changed``: every other one was above 0 then and still is, so the check costs
     what changed, not the board.  Called without it (a test or a plugin that set a value
     directly), a round looks at every permanent."""
-    asks_lethal = bool(implementations(game, "lethal"))
+    impls = game.hook_impls.get("lethal")  # implementations(), without a call per check
+    asks_lethal = bool(impls if impls is not None else implementations(game, "lethal"))
     if changed_only and not game.hp_changed and not asks_lethal:
         # nobody's Ép fell since the last check and no rule names anybody: a round would find
         # nobody (the common case, after nearly every item), so it is logged without looking

@@ -31,8 +31,11 @@ def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
     never depends on install order")."""
     kwargs["game"] = game
     items: list[Pending] = []
-    for result in call(hook_name, implementations(game, hook_name), kwargs, expect_pending,
-                       game.hook_observers, game=game):
+    impls = game.hook_impls.get(hook_name)  # implementations(), without a call per collection
+    if impls is None:
+        impls = implementations(game, hook_name)
+    for result in call(hook_name, impls, kwargs, expect_pending, game.hook_observers,
+                       game=game):
         items.extend(result)
     if len(items) > 1:
         items.sort(key=_order)
