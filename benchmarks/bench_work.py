@@ -77,9 +77,10 @@ def floor_turn_work(creatures: int) -> tuple[int, int]:
     return count(lambda: floor.floor_turn(rng, board, []))
 
 
-def base_set_work(engine: Engine, games: int) -> tuple[int, Counter[str], Counter[str]]:
+def base_set_work(engine: Engine, games: int,
+                  level: str = "outcome") -> tuple[int, Counter[str], Counter[str]]:
     """(turns, lines per step hook, calls per step hook) over ``games`` seeded base-set games at
-    the outcome level; what happens between steps is counted under ``(between steps)``."""
+    the log ``level``; what happens between steps is counted under ``(between steps)``."""
     lines: Counter[str] = Counter()
     calls: Counter[str] = Counter()
     tally = Tally()
@@ -94,13 +95,13 @@ def base_set_work(engine: Engine, games: int) -> tuple[int, Counter[str], Counte
             calls[step.hook] += tally.calls - before[1]
 
     decks = ["alap:tuz", "alap:viz"]
-    engine.play(decks, seed=10**6, log_level="outcome")  # caches made once are not a turn's
+    engine.play(decks, seed=10**6, log_level=level)  # caches made once are not a turn's
     turns = 0
     runner.run_step = counted_step  # run_next_step finds it here
     try:
         with tally.counting():
             for seed in range(games):
-                turns += engine.play(decks, seed=seed, log_level="outcome").turn
+                turns += engine.play(decks, seed=seed, log_level=level).turn
     finally:
         runner.run_step = run_step
     lines["(between steps)"] = tally.lines - sum(lines.values())
@@ -123,12 +124,12 @@ def board_work(per_side: int, settle: int = 4, turns: int = 6,
 
 
 def bench_work(games: int = 10, sizes: tuple[int, ...] = (5, 10, 50, 200),
-               turns: int = 6) -> None:
+               turns: int = 6, level: str = "outcome") -> None:
     engine = Engine.installed(allow=["alap"])
     floor_lines, floor_calls = floor_turn_work(4)
-    played, lines, calls = base_set_work(engine, games)
+    played, lines, calls = base_set_work(engine, games, level)
     print(f"\n## counted work per turn (Python lines executed and calls; {games} base-set games "
-          "at the outcome level)")
+          f"at the {level} level)")
     print(f"{'step':<20} {'lines':>8} {'calls':>7} {'share':>6}")
     total_lines, total_calls = sum(lines.values()), sum(calls.values())
     for hook, n in lines.most_common():
@@ -155,8 +156,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 10, 50, 200])
     parser.add_argument("--turns", type=int, default=6,
                         help="counted settled turns per board size")
+    parser.add_argument("--level", default="outcome", help="the base-set games' log level")
     args = parser.parse_args()
-    bench_work(args.games, tuple(args.sizes), args.turns)
+    bench_work(args.games, tuple(args.sizes), args.turns, args.level)
 
 
 if __name__ == "__main__":
