@@ -17,13 +17,17 @@ __all__ = ["buildings", "creatures", "damage_value", "hp", "max_hp", "static_app
 
 
 def creatures(game: Game, player: int | None = None) -> list[Permanent]:
+    if player is None:
+        return [p for p in game.permanents.values() if p.kind == "creature"]
     return [p for p in game.permanents.values()
-            if p.kind == "creature" and (player is None or p.controller == player)]
+            if p.kind == "creature" and p.controller == player]
 
 
 def buildings(game: Game, player: int | None = None) -> list[Permanent]:
+    if player is None:
+        return [p for p in game.permanents.values() if p.kind == "building"]
     return [p for p in game.permanents.values()
-            if p.kind == "building" and (player is None or p.controller == player)]
+            if p.kind == "building" and p.controller == player]
 
 
 def damage_value(perm: Permanent) -> int:

@@ -137,15 +137,11 @@ class Game:
         options = tuple(options)
         decision = Decision(kind, player, options, prompt, rule)
         chosen = self.agents[player].choose(self, decision)
-        for offered in options:  # the offered option itself (a loop: no generator per decision)
-            if offered is chosen:
-                break
-        else:  # an equal Option made by the agent: the offered one, by label
-            if chosen not in decision.options:
+        if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
+            if chosen not in options:  # nor an equal Option made by the agent
                 raise IllegalDecision(
                     f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
-            offered = decision.options[decision.options.index(chosen)]
-        chosen = offered
+            chosen = options[options.index(chosen)]  # the offered one, by label
         notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
         log = self.log
         if "decision" in log.quiet:  # nobody would receive it: not built

@@ -273,7 +273,7 @@ def run_actions(game: Game, step: Step) -> None:
             return
         if player == active and game.turn_passed:  # 41.5: he does not act any more
             active_passed = True
-            player = game.opponent(player)
+            player = 1 - player  # his opponent (game.opponent, without a call)
             continue
         options = action_options(game, step, player, offered)
         choice = game.decide(player, "action", options, prompt=step.hook, rule=step.rules[0])
@@ -293,7 +293,7 @@ def run_actions(game: Game, step: Step) -> None:
             choice.value(game)
             after_resolution(game, step)
             settle(game, step)  # D-trigger-wait: mandatory triggers resolve, not as actions
-        player = game.opponent(player)
+        player = 1 - player
     raise StepLoopError(f"step {step.hook} had {game.rulings.max_items_per_step} actions "
                         "without ending")
 

@@ -74,6 +74,11 @@ class SimpleCombat:
 
     @hookimpl
     def combat_phase(self, game: Game) -> list[Pending]:
-        if not _ready(game, game.active):
-            return []
-        return [self.attack[game.active]]
+        active = game.active
+        # offered while he has a creature _ready() would list: the first one found will do
+        # (collected before every action decision of the combat phase)
+        for perm in game.permanents.values():
+            if perm.zone == GUARD_POST and perm.kind == "creature" and perm.active \
+                    and perm.controller == active:
+                return [self.attack[active]]
+        return []

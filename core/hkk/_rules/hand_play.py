@@ -50,7 +50,7 @@ class HandPlay:
             return None
         items = []
         made = self._items
-        for player in (game.active, game.opponent(game.active)):
+        for player in (game.active, 1 - game.active):  # the active player, then his opponent
             for index, card_id in enumerate(self.playable(game, player)):
                 item = made.get((player, card_id, index))
                 if item is None:

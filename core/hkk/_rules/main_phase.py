@@ -37,8 +37,12 @@ class GuardPostMoves:
             self._game = weakref.ref(game)
         made = self._items
         items = []
-        for perm in game.creatures(game.active):
-            if perm.zone == RESERVE and perm.active:
+        active = game.active
+        # game.creatures(active) filtered in the same pass, without a list of every creature
+        # first: collected before every action decision of the main phase.
+        for perm in game.permanents.values():
+            if perm.zone == RESERVE and perm.kind == "creature" and perm.active \
+                    and perm.controller == active:
                 entry = made.get(id(perm))
                 if entry is None or entry[0] is not perm or entry[1] != perm.controller:
                     entry = made[id(perm)] = (perm, perm.controller, Pending(
