@@ -109,6 +109,20 @@ def test_sys_exit_in_a_hook_is_a_hook_error_naming_set_and_hook():
     assert "SystemExit: 0" in str(info.value)
 
 
+def test_a_notification_hook_that_raises_names_set_and_hook():
+    class Notified:  # a notification's result is ignored; its exception is not
+        @hookimpl
+        def step_ended(self, game, step):
+            if step.hook == "end_stage2":
+                raise ValueError("no")
+
+    game = _at_end_stage2(Notified())
+    with pytest.raises(HookError) as info:
+        run_step(game, step_named("end_stage2"))
+    assert (info.value.hook, info.value.set_code) == ("step_ended", "rossz")
+    assert "ValueError: no" in str(info.value)
+
+
 def test_sys_exit_in_a_custom_effect_names_card_and_ability():
     class Effects:
         @hookimpl

@@ -201,9 +201,26 @@ def notify(game: Any, hook_name: str, **kwargs: Any) -> None:
     impls = game.hook_impls.get(hook_name)
     if impls is None:
         impls = implementations(game, hook_name)
-    if impls:
-        kwargs["game"] = game
+    if not impls:
+        return
+    kwargs["game"] = game
+    if game.hook_observers:  # they see every call and its result: the general path
         call(hook_name, impls, kwargs, expect_anything, game.hook_observers, game=game)
+        return
+    # call()'s hot path, with the same plans, and no results to gather or check: a
+    # notification comes with every decision (the game clock, 41.7) and every step
+    step = game.step
+    plan = game.hook_plans.get(hook_name)
+    if plan is None or plan[0] is not impls or (plan[1] is not step
+                                                and plan[1] is not _ANY_STEP):
+        plan = game.hook_plans[hook_name] = _plan(hook_name, impls, step)
+    for function, getter, impl, _ in plan[2]:
+        try:
+            function(game) if getter is None else function(*getter(kwargs))
+        except PASSTHROUGH:
+            raise
+        except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise it
+            raise _raised(exc, game, hook_name, impl, None) from exc
 
 
 def first(game: Any, hook_name: str, expect: Expectation, **kwargs: Any) -> Any:
