@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from hkk._events import EventLog
-from hkk._vocabulary import decision_problems, event_problems
+from hkk._vocabulary import decision_problems
+from hkk.events import KINDS, Decided
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -39,24 +40,28 @@ def fake_time() -> FakeTime:
     return FakeTime()
 
 
-# -- every event of every test is in the registry (hkk._vocabulary) ------------------------------
-# test_vocabulary.py plays the games that prove the registry complete; this catches what only
-# the unit tests reach.  Shapes already checked are cached: the golden test logs a million events.
+# -- every event of every test is of a declared kind, every decision registered -------------------
+# An event's class (hkk.events) takes only its own fields; this checks that whatever reaches a log
+# is one of the declared classes, and that every decision offers registered labels
+# (hkk._vocabulary).  test_vocabulary.py plays the games that prove the registry complete; this
+# catches what only the unit tests reach.  Shapes already checked are cached: the golden test logs
+# a million events.
 
 _checked: set[tuple] = set()
 _vocabulary_problems: list[str] = []
 
 
 def _checking(append: Any) -> Any:
-    def checked_append(self: EventLog, kind: str, **data: Any) -> Any:
-        shape = (kind, *data) if kind != "decision" else (kind, data.get("decision"),
-                                                           data.get("choice"), *data)
+    def checked_append(self: EventLog, kind: Any, **data: Any) -> Any:
+        shape = (kind,) if kind is not Decided else (kind, data.get("decision"),
+                                                     data.get("choice"))
         if shape not in _checked:
             _checked.add(shape)
-            problems = event_problems(kind, data)
-            if kind == "decision" and not problems:
-                problems = decision_problems(data["decision"], [data["choice"]])
-            _vocabulary_problems.extend(problems)
+            if KINDS.get(getattr(kind, "kind", None)) is not kind:
+                _vocabulary_problems.append(f"{kind!r} is not an event class of hkk.events")
+            elif kind is Decided:
+                _vocabulary_problems.extend(decision_problems(data["decision"],
+                                                              [data["choice"]]))
         return append(self, kind, **data)
     return checked_append
 
@@ -72,12 +77,14 @@ def _vocabulary_checked_log() -> Any:
 
 @pytest.fixture(autouse=True)
 def _events_are_registered(_vocabulary_checked_log: Any) -> Any:
-    """Fails the test (at teardown) that made an event hkk._vocabulary does not register."""
+    """Fails the test (at teardown) that logged an event of no declared kind or a decision
+    hkk._vocabulary does not register."""
     yield
     if _vocabulary_problems:
         problems = sorted(set(_vocabulary_problems))
         _vocabulary_problems.clear()
-        pytest.fail("events not in hkk._vocabulary (register them there):\n  "
+        pytest.fail("events not declared in hkk.events or decisions not in hkk._vocabulary "
+                    "(declare them there):\n  "
                     + "\n  ".join(problems), pytrace=False)
 
 

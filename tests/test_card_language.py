@@ -58,7 +58,7 @@ def test_29_4_9_a_prevented_attempt_is_the_one_attempt_of_the_turn():
     uses = [e for e in of_card(game, "resolving", "digger") if e.step == "prep_stage2"]
     assert len(uses) == 1  # attempted once, and not again: the attempt counted (29.4.9)
     [prevented] = game.log.of_kind("prevented")
-    assert prevented["item"] == uses[0]["item"] and prevented["by"] == f"{cid('husher')}#2"
+    assert prevented["item"] == uses[0]["item"] and (prevented["preventer_card"], prevented["preventer_uid"]) == (cid("husher"), 2)
     assert prevented["rule"] == "D-prevented"
     kinds = [e.kind for e in game.log if e.step == "prep_stage2"]
     assert kinds.index("resolving") < kinds.index("cost_paid") < kinds.index("prevented")

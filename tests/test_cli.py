@@ -103,7 +103,7 @@ def saved(run, tmp_path):
 
 def test_replay_of_an_honest_save_passes(run, saved):
     data, target = saved
-    assert data["format"] == "hkk-save/1" and data["seed"] == 3
+    assert data["format"] == "hkk-save/2" and data["seed"] == 3
     assert data["log"][-1]["kind"] == "game_over"
     result = run("replay", str(target))
     assert result.exit_code == 0, result.output
@@ -156,7 +156,7 @@ def test_replay_of_a_file_that_is_not_a_save_is_one_error_line(run, tmp_path):
     result = CliRunner().invoke(main, ["replay", str(events)])
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0
-    assert "not an hkk save (hkk-save/1)" in result.output
+    assert "not an hkk save (hkk-save/2)" in result.output
 
 
 def test_play_with_a_mixed_deck_spec(run):

@@ -75,7 +75,7 @@ class SetFactory:
         self.root = root
 
     def make(self, code: str, *, package: str | None = None, dist: str | None = None,
-             version: str = "1.0", requires: str = ">=1.0,<2", depends: tuple[str, ...] = (),
+             version: str = "1.0", requires: str = ">=2.0,<3", depends: tuple[str, ...] = (),
              init: str = "", cards: dict[str, str] | None = None,
              decks: dict[str, str] | None = None, manifest: str | None = None,
              ep_name: str | None = None, python: bool | None = None) -> FakeEntryPoint:
@@ -292,9 +292,9 @@ def duplicate_code(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]]:
 
 
 def unsupported_api(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]]:
-    ep = sets.make("bad", requires=">=2,<3")
-    return [ep], ["set bad (hkk-set-bad 1.0), stage compatibility: requires hook API >=2,<3; "
-                  "this engine provides 1.0"]
+    ep = sets.make("bad", requires=">=3,<4")
+    return [ep], ["set bad (hkk-set-bad 1.0), stage compatibility: requires hook API >=3,<4; "
+                  "this engine provides 2.0"]
 
 
 def missing_dependency(sets: SetFactory) -> tuple[list[FakeEntryPoint], list[str]]:
@@ -460,6 +460,19 @@ def test_check_compatibility_alone(sets: SetFactory) -> None:
         "set new (hkk-set-new 1.0), stage compatibility: requires hook API >=1.5; this engine "
         "provides 1.4"]
     assert [s.code for s in check_compatibility(loaded, "2.0", failures=[])] == ["new"]
+
+
+def test_a_set_requiring_hook_api_1_is_told_what_2_0_changed(sets: SetFactory) -> None:
+    """Issue 20: ``>=1.0,<2`` fails at stage compatibility naming the typed events' renames."""
+    loaded = [load_candidate(c) for c in find_sets([sets.make("old", requires=">=1.0,<2")])]
+    failures: list[SetError] = []
+    assert check_compatibility(loaded, "2.0", failures=failures) == []
+    message = str(failures[0])
+    assert message.startswith("set old (hkk-set-old 1.0), stage compatibility: requires hook "
+                              "API >=1.0,<2; this engine provides 2.0 (hook API 2.0 has typed "
+                              "events (hkk.events): event fields were renamed")
+    assert 'declare requires = ">=2.0,<3"' in message
+    assert [s.code for s in check_compatibility(loaded, "1.4", failures=[])] == ["old"]
 
 
 def test_an_unexpected_error_in_one_set_does_not_stop_the_others(sets: SetFactory,

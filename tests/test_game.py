@@ -219,7 +219,7 @@ def test_components_extracted_by_the_opponent_during_the_phase():
     died = game.log.of_kind("destroyed", "died")[0]
     assert (died["uid"], died["components_offered"]) == (beast.uid, 3)
     extracted = game.log.of_kind("components_extracted")
-    assert [(e["player"], e["count"], e.step) for e in extracted] == [(0, 3, "main_phase")]
+    assert [(e["player"], e["amount"], e.step) for e in extracted] == [(0, 3, "main_phase")]
     assert game.players[0].components == 3 and game.players[1].components == 0
 
 

@@ -6,11 +6,18 @@ change is *meant* to change games (a rules fix), print the new hash with
     python tests/test_golden.py
 
 and put it in ``GOLDEN`` in the same commit, saying in the message why the games changed.
+
+The hash was re-recorded once for hook API 2.0's typed events (issue 20), which renamed event
+fields and added a few redundant ones.  :func:`hook_api_1` turns a log back into the old names,
+and the same 300 games, written that way, still hash to the hash before the renames
+(``GOLDEN_HOOK_API_1``): the renames changed names and nothing else.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+from typing import Any
 
 import pytest
 
@@ -21,29 +28,98 @@ SEEDS = range(100)  # x 3 pairings = 300 games
 
 #: sha256 over the JSON event log of every game, pairing by pairing, seed by seed (the JSON keeps
 #: each event's field order, which is part of the log).
-GOLDEN = "5325f74a160335cdfd937cba876710b259baae4974766349ff0abccb571772a0"
+GOLDEN = "b767f058494de1cab4a1322d4fac8c72d360f6a044419db316f1d89a33aeb9cd"
+
+#: The same games' hash before hook API 2.0 (the last GOLDEN of hook API 1).
+GOLDEN_HOOK_API_1 = "5325f74a160335cdfd937cba876710b259baae4974766349ff0abccb571772a0"
+
+#: kind -> {field now: its hook API 1 name} (issue 20's renames).
+RENAMED_SINCE_1 = {
+    "resolving": {"uid": "source"},
+    "cost_paid": {"controller": "player"},
+    "entered_play": {"controller": "player"},
+    "damaged": {"after": "hp"},
+    "player_damaged": {"after": "hp"},
+    "restored": {"after": "hp"},
+    "vp_regenerated": {"after": "vp"},
+    "vp_gained": {"after": "vp"},
+    "vp_lost": {"after": "vp"},
+    "components_gained": {"amount": "count"},
+    "components_paid": {"amount": "count"},
+    "components_extracted": {"amount": "count"},
+    "counters_added": {"amount": "count", "after": "total"},
+    "counters_removed": {"amount": "count", "after": "total"},
+    "effect_created": {"amount": "by"},
+    "effect_started": {"amount": "by"},
+}
+#: kind -> fields hook API 2.0 added, all of them redundant: the permanent's card id beside its
+#: uid, and the uid of the permanent a damage came from (its label, `source`, names it too).
+ADDED_IN_2 = {
+    "damaged": ("source_uid",),
+    "counters_added": ("card",),
+    "counters_removed": ("card",),
+    "defence_bonus_gained": ("card",),
+    "defence_bonus_lost": ("card",),
+}
 
 
-def golden_hash() -> str:
+def hook_api_1(event: dict[str, Any]) -> dict[str, Any]:
+    """One event (``as_dict()``) as hook API 1 wrote it: old names, in the same order."""
+    kind = event["kind"]
+    renamed, added = RENAMED_SINCE_1.get(kind, {}), ADDED_IN_2.get(kind, ())
+    old: dict[str, Any] = {}
+    for name, value in event.items():
+        if kind == "prevented" and name == "preventer_uid":  # was one `<card id>#<uid>`
+            old["by"] = f"{event['preventer_card']}#{value}"
+        elif not (name in added or (kind == "prevented" and name == "preventer_card")):
+            old[renamed.get(name, name)] = value
+    return old
+
+
+def golden_hashes() -> tuple[str, str]:
+    """(the hash of the logs, the hash of the same logs in hook API 1's names)."""
     engine = Engine.installed(allow=["alap", "mereg"], strict=True)
-    digest = hashlib.sha256()
+    digest, digest_1 = hashlib.sha256(), hashlib.sha256()
     for decks in PAIRINGS:
         for seed in SEEDS:
             game = engine.play(list(decks), seed=seed)
             digest.update(game.log.to_json().encode())
             digest.update(b"\n")
-    return digest.hexdigest()
+            old = [hook_api_1(e) for e in game.log.as_dicts()]
+            digest_1.update(json.dumps(old, ensure_ascii=False).encode())
+            digest_1.update(b"\n")
+    return digest.hexdigest(), digest_1.hexdigest()
 
 
-def test_golden_hash_of_300_seeded_games_is_unchanged() -> None:
+def _require_sets() -> None:
     try:
         engine_sets = set(Engine.installed(allow=["alap", "mereg"]).discovery.sets)
     except Exception:  # pragma: no cover - reported by the skip below
         engine_sets = set()
     if engine_sets != {"alap", "mereg"}:
         pytest.skip("hkk-set-alap and hkk-set-mereg must be installed")
-    assert golden_hash() == GOLDEN
+
+
+def test_golden_hash_of_300_seeded_games_is_unchanged() -> None:
+    """Also: the logs in hook API 1's field names hash as before the renames (only names
+    changed, issue 20)."""
+    _require_sets()
+    now, hook_api_1_hash = golden_hashes()
+    assert hook_api_1_hash == GOLDEN_HOOK_API_1
+    assert now == GOLDEN
+
+
+def test_hook_api_1_names_are_what_the_event_classes_declare_as_renamed() -> None:
+    """The table above and the classes' deprecation aliases (``Event.RENAMED``) agree."""
+    from hkk.events import KINDS
+
+    declared = {name: {new: old for old, new in cls.RENAMED.items()}
+                for name, cls in KINDS.items() if cls.RENAMED}
+    assert declared == RENAMED_SINCE_1
+    assert set(KINDS["prevented"].LEGACY) == {"by"}
+    for kind, fields in ADDED_IN_2.items():
+        assert set(fields) <= set(KINDS[kind].FIELDS)
 
 
 if __name__ == "__main__":
-    print(golden_hash())
+    print(golden_hashes()[0])

@@ -11,6 +11,7 @@ from hkk import Engine
 from hkk._errors import InvariantViolation
 from hkk._invariants import check_finished, check_settled, watch
 from hkk._runner import play_game
+from hkk.events import GameEnded
 from hkk.verify import play_checked
 
 from helpers import cid, creature, game_with, run_until
@@ -78,7 +79,7 @@ def test_an_effect_gone_without_ending_is_named():
 
 def test_a_second_game_end_is_named():
     game = _finished_game()
-    game.log.append("game_over", winner=None, reason="again", rule=None)
+    game.log.append(GameEnded, winner=None, reason="again", rule=None)
     with pytest.raises(InvariantViolation, match="one-game-end .*2 game_over events"):
         check_finished(game)
 

@@ -169,7 +169,7 @@ def test_game_page_shows_the_timeline_and_the_board(browser: Any, tmp_path: Path
             if hits:
                 healed = sum(e["amount"] for e in events[hits[-1]["seq"]:]
                              if e["kind"] == "player_healed" and e["player"] == index)
-                assert players[index][1] == str(hits[-1]["hp"] + healed)
+                assert players[index][1] == str(hits[-1]["after"] + healed)
         assert page.errors == []
     finally:
         page.close()

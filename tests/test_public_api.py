@@ -3,8 +3,8 @@
 ``hkk.__all__`` is the whole public API of the package root (httpx's ``test_exported_members``
 is the model): every name in it exists and is documented, every public name of ``hkk`` is in
 it, and the list itself is pinned here, so adding or dropping a name is a visible decision.
-Sets and pytest-hkk use nothing else: they import only ``hkk``, ``hkk.testing`` and
-``hkk.verify``.
+Sets and pytest-hkk use nothing else: they import only ``hkk``, ``hkk.events`` (the event
+classes), ``hkk.testing`` and ``hkk.verify``.
 """
 
 import ast
@@ -20,7 +20,7 @@ import hkk.testing
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Modules a set or a tool (pytest-hkk) may import.
-PUBLIC_MODULES = {"hkk", "hkk.testing", "hkk.verify"}
+PUBLIC_MODULES = {"hkk", "hkk.events", "hkk.testing", "hkk.verify"}
 
 EXPORTED = [
     "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "ConfigError",
@@ -152,7 +152,7 @@ def test_item_kinds_are_an_enum_that_reads_and_logs_as_its_value():
 
 
 def test_implementation_modules_are_private():
-    """Only ``hkk``, ``hkk.testing``, ``hkk.verify`` and ``hkk.cli`` (the console script) have
+    """Only ``hkk``, ``hkk.events``, ``hkk.testing``, ``hkk.verify`` and ``hkk.cli`` (the console script) have
     public names; every other module of hkk starts with ``_`` or lives in a package that does
     (issue 9).  ``hkk.templates`` is package data, not code."""
     package = ROOT / "core" / "hkk"
@@ -162,7 +162,7 @@ def test_implementation_modules_are_private():
         if parts[0] != "templates":
             modules.add(".".join(("hkk",) + parts).removesuffix(".__init__"))
     assert {"hkk", "hkk._game", "hkk._rules", "hkk._rules.combat"} <= modules
-    public = {"hkk", "hkk.testing", "hkk.verify", "hkk.cli"}
+    public = {"hkk", "hkk.events", "hkk.testing", "hkk.verify", "hkk.cli"}
     exposed = sorted(name for name in modules - public
                      if not any(part.startswith("_") for part in name.split(".")[1:]))
     assert not exposed, f"public implementation modules (rename them with a leading _): {exposed}"

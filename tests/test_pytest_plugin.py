@@ -182,6 +182,26 @@ def test_helpers_work_without_pytest_fixtures():
         build_game(engine, [{"hand": ["alap:nincs"]}, {}])
 
 
+def test_log_queries_refuse_a_field_the_kind_does_not_have():
+    """Issue 20: a typo in a query is a clear error, not a query matching nothing."""
+    from hkk import Engine
+    from pytest_hkk import LogAssert
+
+    log = LogAssert(Engine.installed(allow=["alap"]).play(["alap:tuz", "alap:viz"], seed=1).log)
+    assert log.has("damaged", amount=lambda n: n > 0)
+    with pytest.raises(ValueError, match="'died' events have no field 'crad'; their fields: "
+                                         "card, uid, controller"):
+        log.has("died", crad="alap:tuzmano")
+    with pytest.raises(ValueError, match="no event kind 'dide'"):
+        log.count("dide")
+    with pytest.raises(ValueError, match="'entered_play' events have no field 'amount'"):
+        log.in_order("card_played", ("entered_play", {"amount": 1}))
+    with pytest.raises(ValueError, match="no event kind has the field"):
+        log.find(None, crad="x")
+    with pytest.warns(DeprecationWarning, match="'hp' is 'after' since hook API 2.0"):
+        assert log.find("damaged", hp=lambda n: True) == log.find("damaged")
+
+
 # -- issue 13: the verify item is collected like a test -----------------------------------------
 
 def _project(pytester, codes="alap"):

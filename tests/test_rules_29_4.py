@@ -203,7 +203,7 @@ def test_29_4_3_beginning_of_the_turn_is_the_beginning_of_stage_2():
     assert [e.step for e in lost] == ["prep_stage2_start"]
     # not in stage 1: the VP of stage 1 is already there to lose; before every stage-2 item
     regenerated = game.log.of_kind("vp_regenerated")[0]["amount"]
-    assert lost[0]["amount"] == 1 and lost[0]["vp"] == regenerated - 1
+    assert lost[0]["amount"] == 1 and lost[0]["after"] == regenerated - 1
     assert game.log.of_kind("vp_regenerated")[0].seq < lost[0].seq
     assert lost[0].seq < game.log.of_kind("vp_gained")[0].seq
 

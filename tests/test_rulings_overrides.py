@@ -79,7 +79,7 @@ def test_d_deferred_check_components(gives):
     # an offer made between turns belongs to the coming preparation phase and closes with it
     assert game.offers == []
     taken = game.log.of_kind("components_extracted")
-    assert [(e["player"], e["count"], e.step) for e in taken] == (
+    assert [(e["player"], e["amount"], e.step) for e in taken] == (
         [(1, 2, "prep_stage4")] if gives else [])
 
 

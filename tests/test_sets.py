@@ -319,7 +319,7 @@ def test_121_1_poison_third_counter_in_controllers_prep_phase_kills_without_comp
     run_preparation(game)
 
     [added] = [e for e in game.log.of_kind("counters_added") if e.step == "prep_stage2"]
-    assert (added["uid"], added["counter"], added["total"]) == (perm.uid, "poison", 3)
+    assert (added["uid"], added["counter"], added["after"]) == (perm.uid, "poison", 3)
     [died] = game.log.of_kind("died")
     assert died.step == "prep_stage2"
     assert (died["uid"], died["cause"], died["rule"]) == (perm.uid, "poison", "121.1")

@@ -20,6 +20,7 @@ from hkk._outcome import KINDS, Outcome, OutcomeRecorder
 from hkk._simulate import pairings, plan, play_chunk, simulate
 from hkk._stats import summarize, wilson
 from hkk.cli import main
+from hkk.events import of
 
 BASE = ("alap",)
 BASE_PAIRS = pairings(["alap:tuz", "alap:viz"])
@@ -55,7 +56,7 @@ def test_outcome_recorder_is_told_only_its_kinds() -> None:
     original = recorder._on_event
     recorder_log_listeners = game.log._listeners_of
     for kind in KINDS:  # wrap to see what reaches it
-        recorder_log_listeners[kind] = [lambda e, f=original: (seen.add(e.kind), f(e))]
+        recorder_log_listeners[of(kind)] = [lambda e, f=original: (seen.add(e.kind), f(e))]
     game.play()
     assert seen == set(KINDS)
     assert game.log._listeners == []  # it does not listen to everything

@@ -288,7 +288,7 @@ def test_D_trigger_text5_a_creature_entering_on_the_opponents_side_takes_1():
     game.enter_play(1, cid("t5"))
     game.players[0].hand += [cid("pup"), cid("big")]
     play_turn(game)
-    entered = [e for e in game.log.of_kind("entered_play") if e["player"] == 0]
+    entered = [e for e in game.log.of_kind("entered_play") if e["controller"] == 0]
     assert [e["cause_seq"] for e in game.log.of_kind("triggered")] == [e.seq for e in entered]
     assert [e["card"] for e in game.log.of_kind("died")] == [cid("pup")]
     assert [e["card"] for e in game.log.of_kind("damaged")] == [cid("pup"), cid("big")]
@@ -297,14 +297,37 @@ def test_D_trigger_text5_a_creature_entering_on_the_opponents_side_takes_1():
 
 # -- timing ----------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("typed", [True, False], ids=["source_uid", "label only"])
+def test_D_trigger_source_is_the_damage_events_source_uid_never_its_label(typed):
+    """Issue 20: the permanent that dealt the damage is the typed ``source_uid``; a label
+    naming a permanent (``tt:zapper#1``) without it names none, it is not parsed."""
+    def hit(g, i, b):
+        zapper = g.creatures(0)[0]
+        g.damage(g.creatures(1)[0], 1, source=zapper.describe(),
+                 source_uid=zapper.uid if typed else None)
+
+    game = game_with([creature("t3", 1, 4, abilities=[TEXT3]), creature("zapper", 1, 5)],
+                     plugins=[item_plugin("end_stage2", lambda g: [Pending("hit", hit)])],
+                     agents=[Passer(), Passer()])
+    zapper = game.enter_play(0, cid("zapper"))
+    t3 = game.enter_play(1, cid("t3"))
+    play_turn(game)
+    hits = [(e["uid"], e["source_uid"]) for e in game.log.of_kind("damaged")]
+    assert hits[0] == (t3.uid, zapper.uid if typed else None)
+    assert len(trigger_labels(game)) == 1  # the trigger fires either way...
+    # ...and hits back only the permanent named by source_uid
+    assert [uid for uid, _ in hits[1:]] == ([zapper.uid] if typed else [])
+
+
 def test_D_trigger_wait_a_trigger_waits_for_its_cause_and_the_hp_check_after_it():
     # one item damages the text-3 creature and kills another: the trigger resolves after both
     game = game_with([creature("t3", 1, 4, abilities=[TEXT3]), creature("frail", 1, 1),
                       creature("zapper", 1, 5)],
                      plugins=[item_plugin("end_stage2", lambda g: [Pending(
-                         "sweep", lambda g, i, b: [g.damage(c, 1, source=i.data["by"])
+                         "sweep", lambda g, i, b: [g.damage(c, 1, source=i.data["by"].describe(),
+                                                            source_uid=i.data["by"].uid)
                                                    for c in g.creatures(1)],
-                         data={"by": g.creatures(0)[0].describe()})])],
+                         data={"by": g.creatures(0)[0]})])],
                      agents=[Passer(), Passer()])
     zapper = game.enter_play(0, cid("zapper"))
     game.enter_play(1, cid("t3"))
@@ -322,8 +345,8 @@ def _two_t3_hit_at_once(**kwargs):
     triggers wait.  Player 0 plays the turn."""
     game = game_with([creature("t3", 1, 4, abilities=[TEXT3]), creature("zapper", 1, 5)],
                      plugins=[item_plugin("end_stage2", lambda g: [Pending(
-                         "sweep", lambda g, i, b: [g.damage(c, 1, source=g.creatures(1)[-1]
-                                                            .describe())
+                         "sweep", lambda g, i, b: [g.damage(c, 1, source="sweep",
+                                                            source_uid=g.creatures(1)[-1].uid)
                                                    for c in g.creatures() if c.card.id
                                                    == cid("t3")])])],
                      agents=[Wants("tt:t3#2"), Passer()], **kwargs)
@@ -391,7 +414,8 @@ def test_29_4_11_deaths_a_trigger_causes_in_prep_stage2_give_no_component():
                       creature("weak", 1, 1, components=2)],
                      plugins=[item_plugin("prep_stage2", lambda g: [
                          Pending("weak hits", lambda g, i, b: g.damage(
-                             g.creatures(1)[0], 1, source=g.creatures(0)[0].describe()),
+                             g.creatures(1)[0], 1, source="weak hits",
+                             source_uid=g.creatures(0)[0].uid),
                              controller=0)])],
                      agents=[Passer(), Passer()])
     weak = game.enter_play(0, cid("weak"))
@@ -481,8 +505,8 @@ def _loop_game(ability: dict, rulings: Rulings | None = None):
     kwargs = {"rulings": rulings} if rulings else {}
     game = game_with([creature("ping", 1, 999, abilities=[ability])],
                      plugins=[item_plugin("end_stage2", lambda g: [Pending(
-                         "start", lambda g, i, b: g.damage(g.creatures(1)[0], 1,
-                                                           source=g.creatures(0)[0].describe()))])],
+                         "start", lambda g, i, b: g.damage(g.creatures(1)[0], 1, source="start",
+                                                           source_uid=g.creatures(0)[0].uid))])],
                      agents=[Passer(), Passer()], **kwargs)
     game.enter_play(0, cid("ping"))
     game.enter_play(1, cid("ping"))
@@ -647,7 +671,7 @@ def test_29_4_2_a_moments_triggers_resolve_the_same_whatever_order_effects_were_
         perm, stat, by = made[i]
         game.add_effect(stat, by, "until_preparation", targets=[perm], controller=perm.controller)
     run_until(game, "prep_stage3")
-    outcome = [(e["controller"], e["source"]) for e in game.log.of_kind("resolving")
+    outcome = [(e["controller"], e["uid"]) for e in game.log.of_kind("resolving")
                if e["card"] == cid("t1")]
     assert outcome == [(0, mine[0].uid), (0, mine[0].uid), (0, mine[1].uid), (1, theirs[0].uid)]
     assert [p.hp for p in game.players] == [18, 14]

@@ -54,7 +54,7 @@ name = "start"
 
 
 def write_set(root: Path, code: str, *, cards: str = CARDS, decks: str | None = DECK,
-              python: str = "", depends: tuple[str, ...] = (), requires: str = ">=1.0,<2",
+              python: str = "", depends: tuple[str, ...] = (), requires: str = ">=2.0,<3",
               requires_dist: str = "hkk>=0.1") -> str:
     """A set package plus the .dist-info that makes it installed for whoever has ``root`` on
     sys.path.  Returns the package name."""

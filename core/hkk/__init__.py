@@ -26,34 +26,34 @@ if _TYPE_CHECKING:
     from hkk._effects import Duration
     from hkk._engine import Engine
     from hkk._errors import (
-                            CardDataError,
-                            ConfigError,
-                            GameOver,
-                            GameTimeout,
-                            HkkError,
-                            HookError,
-                            IllegalDecision,
-                            Interrupted,
-                            InvariantViolation,
-                            RuleViolation,
-                            SetError,
-                            StepLoopError,
-                            TriggerLoopError,
+        CardDataError,
+        ConfigError,
+        GameOver,
+        GameTimeout,
+        HkkError,
+        HookError,
+        IllegalDecision,
+        Interrupted,
+        InvariantViolation,
+        RuleViolation,
+        SetError,
+        StepLoopError,
+        TriggerLoopError,
     )
-    from hkk._events import Event, EventLog
+    from hkk._events import EventLog
     from hkk._game import Game
     from hkk._hookspecs import hookimpl
     from hkk._pending import (
-                            ACTION,
-                            ACTIVATED,
-                            AUTOMATIC,
-                            PLAY,
-                            RULE,
-                            ItemKind,
-                            Lethal,
-                            Pending,
-                            Price,
-                            Usage,
+        ACTION,
+        ACTIVATED,
+        AUTOMATIC,
+        PLAY,
+        RULE,
+        ItemKind,
+        Lethal,
+        Pending,
+        Price,
+        Usage,
     )
     from hkk._phases import DEFAULT_TURN, Mode, Step
     from hkk._plugin import HOOK_API_VERSION
@@ -62,6 +62,7 @@ if _TYPE_CHECKING:
     from hkk._saving import SaveError, load_game, save_game
     from hkk._state import BUILDINGS, GUARD_POST, RESERVE, Permanent, Player
     from hkk._version import __version__
+    from hkk.events import Event
 
 #: Public name -> the private module defining it, by module.
 _MODULES: dict[str, tuple[str, ...]] = {
@@ -74,7 +75,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "hkk._errors": ("CardDataError", "ConfigError", "GameOver", "GameTimeout", "HkkError",
                     "HookError", "IllegalDecision", "Interrupted", "InvariantViolation",
                     "RuleViolation", "SetError", "StepLoopError", "TriggerLoopError"),
-    "hkk._events": ("Event", "EventLog"),
+    "hkk._events": ("EventLog",),
+    "hkk.events": ("Event",),
     "hkk._game": ("Game",),
     "hkk._hookspecs": ("hookimpl",),
     "hkk._pending": ("ACTION", "ACTIVATED", "AUTOMATIC", "PLAY", "RULE", "ItemKind", "Lethal",

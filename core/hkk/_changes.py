@@ -18,6 +18,31 @@ from hkk._effects import Duration, Effect
 from hkk._errors import GameOver
 from hkk._hookcall import expect_count, first
 from hkk._state import BUILDINGS, RESERVE, ExtractionOffer, Permanent, Player
+from hkk.events import (
+    CardDrawn,
+    ComponentsExtracted,
+    ComponentsGained,
+    ComponentsPaid,
+    CountersAdded,
+    CountersRemoved,
+    Damaged,
+    DefenceBonusGained,
+    DefenceBonusLost,
+    Destroyed,
+    Died,
+    DrawFailed,
+    EffectCreated,
+    EffectEnded,
+    EffectStarted,
+    EnteredPlay,
+    GameEnded,
+    Healed,
+    PlayerDamaged,
+    PlayerHealed,
+    Restored,
+    VpGained,
+    VpLost,
+)
 
 if TYPE_CHECKING:
     from hkk._game import Game
@@ -68,7 +93,7 @@ def enter_play(game: Game, player: int, card_id: str, zone: str | None = None,
     perm.active = active
     game.permanents[perm.uid] = perm
     index_abilities(game, perm)
-    game.emit("entered_play", player=player, card=card_id, uid=perm.uid, zone=zone,
+    game.emit(EnteredPlay, controller=player, card=card_id, uid=perm.uid, zone=zone,
               active=active)
     return perm
 
@@ -173,7 +198,7 @@ def destroy(game: Game, perm: Permanent, cause: str, *, rule: str | None = None,
     owner = game.players[perm.owner]
     (owner.void if to == "void" else owner.graveyard).append(perm.card.id)
     offered = first(game, "left_play", expect_count, permanent=perm, components=components)
-    game.emit("died" if perm.kind == "creature" else "destroyed", card=perm.card.id,
+    game.emit(Died if perm.kind == "creature" else Destroyed, card=perm.card.id,
               uid=perm.uid, controller=perm.controller, cause=cause, to=to, rule=rule,
               components_offered=offered or 0)
 
@@ -182,8 +207,8 @@ def extract_components(game: Game, offer: ExtractionOffer) -> None:
     """The offer's player takes the dead creature's monster components (D-components-window)."""
     game.offers.remove(offer)
     gain_components(game, offer.player, offer.count, source=f"{offer.card_id}#{offer.uid}")
-    game.emit("components_extracted", player=offer.player, card=offer.card_id, uid=offer.uid,
-              count=offer.count)
+    game.emit(ComponentsExtracted, player=offer.player, card=offer.card_id, uid=offer.uid,
+              amount=offer.count)
 
 
 # -- the game's end (K 3.12) --------------------------------------------------------------------
@@ -191,92 +216,95 @@ def extract_components(game: Game, offer: ExtractionOffer) -> None:
 def end_game(game: Game, winner: int | None, reason: str, rule: str | None = None) -> None:
     game.over = True
     game.winner = winner
-    game.emit("game_over", winner=winner, reason=reason, rule=rule)
+    game.emit(GameEnded, winner=winner, reason=reason, rule=rule)
     raise GameOver(reason)
 
 
 # -- players and permanents ---------------------------------------------------------------------
 
-def damage(game: Game, target: Permanent | Player, amount: int, source: str | None = None) -> None:
+def damage(game: Game, target: Permanent | Player, amount: int, source: str | None = None,
+           source_uid: int | None = None) -> None:
+    """``source``: what dealt it (a label); ``source_uid``: the permanent whose ability or combat
+    damage dealt it, if one did ("the source of the damage" of triggers, D-trigger-source)."""
     if amount <= 0:
         return
     if isinstance(target, Player):
         target.hp -= amount
-        game.emit("player_damaged", player=target.index, amount=amount, source=source,
-                  hp=target.hp)
+        game.emit(PlayerDamaged, player=target.index, amount=amount, source=source,
+                  after=target.hp)
         return
     if target.uid not in game.permanents:
         return
     target.damage_taken += amount
     game.hp_changed.add(target)
     target.damaged_turn = game.turn
-    game.emit("damaged", uid=target.uid, card=target.card.id, amount=amount, source=source,
-              hp=hp(target))
+    game.emit(Damaged, uid=target.uid, card=target.card.id, amount=amount, source=source,
+              source_uid=source_uid, after=hp(target))
 
 
 def heal(game: Game, target: Permanent | Player, amount: int, source: str | None = None) -> None:
     if isinstance(target, Player):
         target.hp += amount
-        game.emit("player_healed", player=target.index, amount=amount, source=source)
+        game.emit(PlayerHealed, player=target.index, amount=amount, source=source)
         return
     # 29.4.2, 41.4: inside a simultaneous moment heals and damage net out whatever order
     # the items are applied in; end_moment clamps at max Ép.
     healed = amount if game.in_moment else min(amount, target.damage_taken)
     if healed and target.uid in game.permanents:
         target.damage_taken -= healed
-        game.emit("healed", uid=target.uid, card=target.card.id, amount=healed, source=source)
+        game.emit(Healed, uid=target.uid, card=target.card.id, amount=healed, source=source)
 
 
 def restore(game: Game, perm: Permanent, rule: str) -> None:
     """Back to max Ép / Sp (41.3)."""
     if perm.damage_taken:
         perm.damage_taken = 0
-        game.emit("restored", uid=perm.uid, card=perm.card.id, hp=hp(perm), rule=rule)
+        game.emit(Restored, uid=perm.uid, card=perm.card.id, after=hp(perm), rule=rule)
 
 
 def gain_vp(game: Game, player: int, amount: int, source: str | None = None) -> None:
     game.players[player].vp += amount
-    game.emit("vp_gained", player=player, amount=amount, source=source,
-              vp=game.players[player].vp)
+    game.emit(VpGained, player=player, amount=amount, source=source,
+              after=game.players[player].vp)
 
 
 def lose_vp(game: Game, player: int, amount: int, source: str | None = None) -> None:
     p = game.players[player]
     lost = amount if game.in_moment else min(amount, p.vp)  # a moment nets out: end_moment
     p.vp -= lost
-    game.emit("vp_lost", player=player, amount=lost, source=source, vp=p.vp)
+    game.emit(VpLost, player=player, amount=lost, source=source, after=p.vp)
 
 
 def gain_components(game: Game, player: int, count: int, source: str | None = None) -> None:
     game.players[player].components += count
-    game.emit("components_gained", player=player, count=count, source=source)
+    game.emit(ComponentsGained, player=player, amount=count, source=source)
 
 
 def pay_components(game: Game, player: int, count: int, source: str | None = None) -> None:
     p = game.players[player]
     paid = count if game.in_moment else min(count, p.components)  # nets out: end_moment
     p.components -= paid
-    game.emit("components_paid", player=player, count=paid, source=source)
+    game.emit(ComponentsPaid, player=player, amount=paid, source=source)
 
 
 def draw(game: Game, player: int, count: int = 1, source: str | None = None) -> None:
     p = game.players[player]
     for _ in range(count):
         if not p.deck:
-            game.emit("draw_failed", player=player, source=source)
+            game.emit(DrawFailed, player=player, source=source)
             if game.rulings.empty_deck_loses:
                 end_game(game, game.opponent(player), "empty_deck", rule="D-empty-deck")
             return
         card_id = p.deck.pop()
         p.hand.append(card_id)
-        game.emit("card_drawn", player=player, card=card_id, source=source)
+        game.emit(CardDrawn, player=player, card=card_id, source=source)
 
 
 def add_counters(game: Game, perm: Permanent, counter: str, count: int,
                  source: str | None = None) -> None:
     perm.counters[counter] = perm.counters.get(counter, 0) + count
-    game.emit("counters_added", uid=perm.uid, counter=counter, count=count,
-              total=perm.counters[counter], source=source)
+    game.emit(CountersAdded, uid=perm.uid, card=perm.card.id, counter=counter, amount=count,
+              after=perm.counters[counter], source=source)
 
 
 def remove_counters(game: Game, perm: Permanent, counter: str, count: int,
@@ -287,14 +315,15 @@ def remove_counters(game: Game, perm: Permanent, counter: str, count: int,
         perm.counters[counter] = have - removed
     else:
         perm.counters.pop(counter, None)
-    game.emit("counters_removed", uid=perm.uid, counter=counter, count=removed,
-              total=have - removed, source=source)
+    game.emit(CountersRemoved, uid=perm.uid, card=perm.card.id, counter=counter,
+              amount=removed, after=have - removed, source=source)
 
 
 def give_defence_bonus(game: Game, perm: Permanent, amount: int,
                        source: str | None = None) -> None:
     perm.defence_bonus += amount
-    game.emit("defence_bonus_gained", uid=perm.uid, amount=amount, source=source)
+    game.emit(DefenceBonusGained, uid=perm.uid, card=perm.card.id, amount=amount,
+              source=source)
 
 
 def remove_defence_bonus(game: Game, perm: Permanent, rule: str | None = None,
@@ -306,7 +335,8 @@ def remove_defence_bonus(game: Game, perm: Permanent, rule: str | None = None,
         lost = perm.defence_bonus
         perm.defence_bonus = 0
         game.hp_changed.add(perm)
-        game.emit("defence_bonus_lost", uid=perm.uid, amount=lost, rule=rule, source=source)
+        game.emit(DefenceBonusLost, uid=perm.uid, card=perm.card.id, amount=lost, rule=rule,
+                  source=source)
 
 
 # -- simultaneous moments (29.4.2, 41.4) --------------------------------------------------------
@@ -375,7 +405,7 @@ def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
     game.effects.append(effect)
     if effect.in_force:
         count_effect(game, effect, +1)
-    game.emit("effect_created" if waits else "effect_started", **effect.describe())
+    game.emit(EffectCreated if waits else EffectStarted, **effect.describe())
     return effect
 
 
@@ -467,10 +497,10 @@ def _end(game: Game, ending: list[Effect], rule: str,
     for effect in sorted(ending, key=lambda e: e.uid):
         taken = partly.get(effect.uid)
         if taken is None:
-            game.emit("effect_ended", effect=effect.uid, stat=effect.stat,
+            game.emit(EffectEnded, effect=effect.uid, stat=effect.stat,
                       targets=sorted(effect.targets), rule=rule)
         else:
-            game.emit("effect_ended", effect=effect.uid, stat=effect.stat,
+            game.emit(EffectEnded, effect=effect.uid, stat=effect.stat,
                       targets=sorted(taken), rule=rule, partial=True)
     return ending
 
@@ -480,4 +510,4 @@ def start_waiting_effects(game: Game, rule: str) -> None:
         if not effect.in_force:
             effect.in_force = True
             count_effect(game, effect, +1)
-            game.emit("effect_started", **effect.describe(), rule=rule)
+            game.emit(EffectStarted, **effect.describe(), rule=rule)

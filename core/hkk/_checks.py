@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from hkk._changes import destroy, end_game
 from hkk._hookcall import call, expect_lethal, implementations
 from hkk._state import Permanent
+from hkk.events import HpCheck
 
 if TYPE_CHECKING:
     from hkk._game import Game
@@ -57,9 +58,9 @@ def check_hp(game: Game, rule: str, *, components: bool = True,
             break
         uids = [p.uid for p in dead] + [p.uid for p, _ in doomed]
         if round_ == 1:
-            game.emit("hp_check", rule=rule, dead=uids)
+            game.emit(HpCheck, rule=rule, dead=uids)
         else:
-            game.emit("hp_check", rule=rule, dead=uids, round=round_)
+            game.emit(HpCheck, rule=rule, dead=uids, round=round_)
         for perm in dead:
             destroy(game, perm, "hp", rule=rule, components=components)
         for perm, why in doomed:
@@ -77,10 +78,10 @@ _uid = attrgetter("uid")
 def _found_nobody(game: Game, rule: str) -> None:
     """Log a check that found nobody (one empty round), unless nobody would receive it."""
     log = game.log
-    if "hp_check" in log.quiet:  # not built
+    if HpCheck in log.quiet:  # not built
         log.skip()
     else:
-        game.emit("hp_check", rule=rule, dead=[])
+        game.emit(HpCheck, rule=rule, dead=[])
 
 
 def lethal(game: Game, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:

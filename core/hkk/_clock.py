@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from hkk.events import ClockClosed
+
 if TYPE_CHECKING:
     from hkk._game import Game
 
@@ -43,7 +45,7 @@ class GameClock:
         end = self._last_decision if self._last_decision is not None else self.time_source()
         self.turn_times[game.turn] = end - self._started
         # the elapsed time stays out of the log: logs must not depend on the wall clock
-        game.emit("clock_closed", player=game.active, rule=rule)
+        game.emit(ClockClosed, player=game.active, rule=rule)
 
     def save(self) -> dict[str, Any]:
         """The turn's bookkeeping as plain data (:mod:`hkk._saving`).  Times are kept relative to

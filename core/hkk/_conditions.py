@@ -18,13 +18,12 @@ if TYPE_CHECKING:
 __all__ = ["events_changing", "holds", "quantity"]
 
 #: The events after which each kind of quantity may read differently (a quantity is written
-#: ``own_<kind>`` or ``opponent_<kind>``).  Every change of these numbers logs one of them.
+#: ``own_<kind>`` or ``opponent_<kind>``).  Every change of these numbers logs one of them
+#: (a kind named here that the engine does not log is a KeyError when a condition subscribes).
 _CHANGED_BY: dict[str, frozenset[str]] = {
-    "vp": frozenset({"vp_gained", "vp_lost", "vp_regenerated", "cost_paid", "card_played",
-                     "moment_ended"}),
+    "vp": frozenset({"vp_gained", "vp_lost", "vp_regenerated", "cost_paid", "card_played"}),
     "hp": frozenset({"player_damaged", "player_healed"}),
-    "components": frozenset({"components_gained", "components_paid", "cost_paid",
-                             "moment_ended"}),
+    "components": frozenset({"components_gained", "components_paid", "cost_paid"}),
     "hand": frozenset({"card_drawn", "card_played"}),
     "creatures": frozenset({"entered_play", "died"}),
     "buildings": frozenset({"entered_play", "destroyed"}),

@@ -57,7 +57,7 @@ class Effect:
         self.ends_turn = ends_turn
 
     def describe(self) -> dict[str, Any]:
-        data = {"effect": self.uid, "stat": self.stat, "by": self.amount,
+        data = {"effect": self.uid, "stat": self.stat, "amount": self.amount,
                 "duration": self.duration.value, "targets": sorted(self.targets),
                 "player": self.player, "source": self.source}
         if self.ends_turn is not None:

@@ -1,8 +1,10 @@
 """The game's append-only event log: everything that happens is an event.
 
-Tests assert on it, the CLI prints it, replays are built from it.  Events hold only plain data
-(str, int, bool, None, lists and dicts of those), so a log turns into JSON as it is and two runs
-with the same seed and decisions give equal logs.
+Tests assert on it, the CLI prints it, replays are built from it.  An event is an instance of
+its kind's class (:mod:`hkk.events`) holding only plain data (str, int, bool, None, lists of
+those), so a log turns into JSON as it is and two runs with the same seed and decisions give
+equal logs.  The engine emits ``game.emit(Died, uid=..., ...)``: the kind's class and its
+fields; the log builds the event only when it keeps it or somebody listens.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
+
+from hkk.events import Decided, Event, GameEnded, HpCheck, StepEnded, StepStarted, of
 
 #: How much of its log a game keeps (``Engine.new_game(..., log_level=...)``).  Listeners get
 #: every event of the kinds they subscribed to at every level; the level decides only what the
@@ -25,45 +29,14 @@ from typing import Any
 LOG_LEVELS = ("full", "compact", "outcome")
 
 #: The kinds the compact level leaves out (and ``hp_check`` when it found nobody).
-COMPACT_DROPS = frozenset({"step_started", "step_ended", "decision"})
+COMPACT_DROPS: frozenset[type[Event]] = frozenset({StepStarted, StepEnded, Decided})
 
 #: The kinds the outcome level keeps.
-OUTCOME_KEEPS = frozenset({"game_over"})
+OUTCOME_KEEPS: frozenset[type[Event]] = frozenset({GameEnded})
 
 #: The bookkeeping kinds logged at every step and decision: where a log neither keeps nor hands
 #: them to anyone (:attr:`EventLog.quiet`), their emitters skip building them.
-BOOKKEEPING = frozenset({"step_started", "step_ended", "decision", "hp_check"})
-
-
-class Event:
-    """One entry of the game's log: ``seq``, ``turn``, ``step``, ``kind`` and its ``data``
-    fields (``event["card"]``)."""
-
-    __slots__ = ("seq", "turn", "step", "kind", "data")
-
-    def __init__(self, seq: int, turn: int, step: str, kind: str, data: dict[str, Any]) -> None:
-        self.seq = seq
-        self.turn = turn
-        self.step = step
-        self.kind = kind
-        self.data = data
-
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.data.get(key, default)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "turn": self.turn, "step": self.step, "kind": self.kind,
-                **self.data}
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Event) and self.as_dict() == other.as_dict()
-
-    def __repr__(self) -> str:
-        details = " ".join(f"{k}={v!r}" for k, v in self.data.items())
-        return f"<{self.seq} t{self.turn} {self.step} {self.kind} {details}>"
+BOOKKEEPING: frozenset[type[Event]] = frozenset({StepStarted, StepEnded, Decided, HpCheck})
 
 
 class EventLog:
@@ -79,22 +52,22 @@ class EventLog:
         self.turn = 0
         self.step = ""
         self._listeners: list[Callable[[Event], Any]] = []
-        self._listeners_of: dict[str, list[Callable[[Event], Any]]] = {}
+        self._listeners_of: dict[type[Event], list[Callable[[Event], Any]]] = {}
         self.level = level
         self._emitted = 0  # events emitted at a lower level (the full log counts its list)
         #: Kinds of :data:`BOOKKEEPING` whose events this log neither keeps nor hands to any
-        #: listener: a hot emitter may test ``kind in log.quiet`` and call :meth:`skip`
+        #: listener: a hot emitter may test ``Kind in log.quiet`` and call :meth:`skip`
         #: instead of emitting (nothing is built; the next event's ``seq`` is the same).
         #: Always empty for the full log; kept current by :meth:`subscribe`.
-        self.quiet: frozenset[str] = frozenset()
+        self.quiet: frozenset[type[Event]] = frozenset()
         #: Kinds seen to be neither kept at this level nor received by anybody, whatever their
         #: data (:meth:`_silent_kind`): :meth:`_append_lean` only counts them.
-        self._silent: set[str] = set()
+        self._silent: set[type[Event]] = set()
         self._update_quiet()
 
     def _update_quiet(self) -> None:
         if self.level == "full" or self._listeners:
-            quiet: frozenset[str] = frozenset()
+            quiet: frozenset[type[Event]] = frozenset()
         elif self.level == "outcome":
             quiet = BOOKKEEPING - OUTCOME_KEEPS
         else:  # compact: an Ép check that found somebody is kept
@@ -102,7 +75,7 @@ class EventLog:
         self.quiet = quiet - self._listeners_of.keys()
         self._silent = set()
 
-    def _silent_kind(self, kind: str) -> bool:
+    def _silent_kind(self, kind: type[Event]) -> bool:
         """Whether no event of ``kind`` is kept at this level or received by a listener,
         whatever its data (a compact log keeps an Ép check that found somebody)."""
         if self._listeners or kind in self._listeners_of:
@@ -126,15 +99,19 @@ class EventLog:
         """How many events were emitted, kept or not (the next event's ``seq``)."""
         return len(self._events) if self.level == "full" else self._emitted
 
-    def append(self, kind: str, **data: Any) -> Event | None:
+    def append(self, kind: type[Event], **data: Any) -> Event | None:
+        """Log an event of ``kind`` (its class) with these fields."""
+        if isinstance(kind, str):
+            raise TypeError(f"log an event by its class, append({of(kind).__name__}, ...) "
+                            f"(hkk.events), not by its kind name {kind!r}")
         if self.level != "full":
             return self._append_lean(kind, **data)
         return self._append_full(kind, **data)
 
-    def _append_full(self, kind: str, **data: Any) -> Event:
+    def _append_full(self, kind: type[Event], **data: Any) -> Event:
         """:meth:`append` at the full level, without asking the level (the hot path)."""
         events = self._events
-        event = Event(len(events), self.turn, self.step, kind, data)
+        event = kind(len(events), self.turn, self.step, **data)
         events.append(event)
         if self._listeners:
             for listener in self._listeners:
@@ -145,7 +122,7 @@ class EventLog:
                 listener(event)
         return event
 
-    def _append_lean(self, kind: str, **data: Any) -> Event | None:
+    def _append_lean(self, kind: type[Event], **data: Any) -> Event | None:
         """:meth:`append` at the compact and outcome levels: the same events reach listeners,
         the log keeps what its level keeps, and nothing is built for nobody."""
         if kind in self._silent:  # the common case at these levels: only counted
@@ -156,13 +133,13 @@ class EventLog:
         if self.level == "outcome":
             keep = kind in OUTCOME_KEEPS
         else:
-            keep = kind not in COMPACT_DROPS and not (kind == "hp_check" and not data["dead"])
+            keep = kind not in COMPACT_DROPS and not (kind is HpCheck and not data["dead"])
         listeners = self._listeners_of.get(kind) if self._listeners_of else None
         if not (keep or listeners or self._listeners):
             if self._silent_kind(kind):
                 self._silent.add(kind)
             return None
-        event = Event(seq, self.turn, self.step, kind, data)
+        event = kind(seq, self.turn, self.step, **data)
         if keep:
             self._events.append(event)
         for listener in self._listeners:
@@ -179,15 +156,17 @@ class EventLog:
         self._events.extend(events)
 
     def subscribe(self, listener: Callable[[Event], Any],
-                  kinds: Iterable[str] | None = None) -> None:
+                  kinds: Iterable[str | type[Event]] | None = None) -> None:
         """Call ``listener(event)`` for every event from now on (the CLI prints live), or only
-        for events of ``kinds``.  Naming the kinds is the cheap way to listen: whatever a game
-        keeps of its log, the events of a kind someone listens to are still made."""
+        for events of ``kinds`` (classes or kind names; an unknown name is a KeyError).  Naming
+        the kinds is the cheap way to listen: whatever a game keeps of its log, the events of a
+        kind someone listens to are still made."""
         if kinds is None:
             self._listeners.append(listener)
         else:
             for kind in kinds:
-                self._listeners_of.setdefault(kind, []).append(listener)
+                cls = of(kind) if isinstance(kind, str) else kind
+                self._listeners_of.setdefault(cls, []).append(listener)
         self._update_quiet()
 
     def __iter__(self) -> Iterator[Event]:
@@ -199,8 +178,10 @@ class EventLog:
     def __getitem__(self, index: int) -> Event:
         return self._events[index]
 
-    def of_kind(self, *kinds: str) -> list[Event]:
-        return [e for e in self._events if e.kind in kinds]
+    def of_kind(self, *kinds: str | type[Event]) -> list[Event]:
+        """The events of these kinds (names or classes), in order."""
+        names = {k if isinstance(k, str) else k.kind for k in kinds}
+        return [e for e in self._events if e.kind in names]
 
     def kinds(self) -> list[str]:
         return [e.kind for e in self._events]

@@ -25,6 +25,7 @@ from hkk._events import EventLog
 from hkk._hookcall import notify
 from hkk._phases import Step
 from hkk._state import ExtractionOffer, Permanent, Player
+from hkk.events import Decided, Event
 
 if TYPE_CHECKING:
     from hkk._engine import Engine
@@ -125,7 +126,7 @@ class Game:
     def active_player(self) -> Player:
         return self.players[self.active]
 
-    def emit(self, kind: str, **data: Any) -> Any:  # replaced per instance in __init__
+    def emit(self, kind: type[Event], **data: Any) -> Any:  # replaced per instance in __init__
         self.log.append(kind, **data)
 
     # -- decisions: the one door (design: "Decisions go through one door") ----------------------
@@ -144,10 +145,10 @@ class Game:
             chosen = options[options.index(chosen)]  # the offered one, by label
         notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
         log = self.log
-        if "decision" in log.quiet:  # nobody would receive it: not built
+        if Decided in log.quiet:  # nobody would receive it: not built
             log.skip()
         else:
-            self.emit("decision", player=player, decision=kind, choice=chosen.label,
+            self.emit(Decided, player=player, decision=kind, choice=chosen.label,
                       options=len(options), rule=rule)
         return chosen
 

@@ -258,7 +258,8 @@ def triggered(game: Game, event: Any) -> list[Pending] | None:
     in the main and combat phases too.
 
     :param game: the game; read it, never change it (the items change it when they resolve).
-    :param event: the :class:`hkk.Event` (``event.kind``, ``event["uid"]``...).
+    :param event: the event, an instance of its kind's class in :mod:`hkk.events`
+        (``event.kind``, ``event.uid``, ``event["uid"]``...; hook API 2.0 field names).
     :returns: ``list[Pending] | None`` - the triggered items.  Not firstresult: the items of
         every listening implementation are collected.
 

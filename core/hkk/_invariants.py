@@ -134,7 +134,7 @@ def _check_effects(game: Any, events: list[Any]) -> None:
     in_force = {e.uid for e in game.effects if e.in_force}
     for uid, event in started.items():
         if uid not in ended and uid not in in_force:
-            _fail(game, "effects", f"effect {uid} ({event.get('stat')} {event.get('by'):+d} "
+            _fail(game, "effects", f"effect {uid} ({event.get('stat')} {event.amount:+d} "
                   f"from {event.get('source')}) started and neither ended nor is in force")
     for uid in in_force - set(started):
         _fail(game, "effects", f"effect {uid} is in force but never started")

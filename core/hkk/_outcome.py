@@ -59,20 +59,20 @@ class OutcomeRecorder:
         log.subscribe(self._on_event, kinds=KINDS)
 
     def _on_event(self, event: Any) -> None:
-        o, kind, data = self.outcome, event.kind, event.data
+        o, kind = self.outcome, event.kind
         if kind == "card_played":
-            o.played[data["player"]][data["card"]] += 1
+            o.played[event.player][event.card] += 1
         elif kind == "resolving":
-            card, player = data.get("card"), data.get("controller")
+            card, player = event.card, event.controller
             if card is None or player is None:
                 return
-            if data.get("item_kind") == "automatic":
+            if event.item_kind == "automatic":
                 o.fired[player][card] += 1
-            elif data.get("item_kind") == "activated":
+            elif event.item_kind == "activated":
                 o.used[player][card] += 1
         elif kind == "turn_started":
             o.turns = event.turn
         elif kind == "starting_player":
-            o.first = data["player"]
+            o.first = event.player
         elif kind == "game_over":
-            o.winner, o.reason = data["winner"], data["reason"]
+            o.winner, o.reason = event.winner, event.reason

@@ -180,5 +180,5 @@ class Pending:
     def describe(self) -> dict[str, Any]:
         return {"item": self.label, "controller": self.controller, "item_kind": self.kind,
                 "card": self.card_id,
-                "source": self.source.uid if self.source is not None else None,
+                "uid": self.source.uid if self.source is not None else None,
                 "ability": self.ability_index}

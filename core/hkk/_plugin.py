@@ -7,7 +7,7 @@ import pluggy
 from hkk import _hookspecs as hookspecs
 
 #: Version of the hook API that sets declare compatibility with (``requires``).
-HOOK_API_VERSION = "1.0"
+HOOK_API_VERSION = "2.0"
 
 
 def make_plugin_manager() -> pluggy.PluginManager:

@@ -68,84 +68,84 @@ class EventRenderer:
         return f"{_INDENT}[dim]{escape(event.kind)} {escape(details)}[/dim]"
 
     def _game_started(self, e: Any) -> str:
-        decks = " and ".join(str(n) for n in e.get("decks", []))
-        return f"[bold]Game[/bold] seed {e['seed']}, decks of {decks} cards"
+        decks = " and ".join(str(n) for n in e.decks)
+        return f"[bold]Game[/bold] seed {e.seed}, decks of {decks} cards"
 
     def _starting_player(self, e: Any) -> str:
-        return f"{self.player(e['player'])} starts"
+        return f"{self.player(e.player)} starts"
 
     def _turn_started(self, e: Any) -> str:
-        return (f"\n[bold reverse] Turn {e.turn} [/bold reverse] {self.player(e['player'])} "
-                f"(their turn {e['turn_of_player']})")
+        return (f"\n[bold reverse] Turn {e.turn} [/bold reverse] {self.player(e.player)} "
+                f"(their turn {e.turn_of_player})")
 
     def _turn_ended(self, e: Any) -> None:
         return None
 
     def _step_started(self, e: Any) -> str:
-        return (f"  [bold magenta]▸ {e['phase']} {e['stage']}[/bold magenta] "
-                f"[dim]{e['hook']} ({e['mode']})[/dim]")
+        return (f"  [bold magenta]▸ {e.phase} {e.stage}[/bold magenta] "
+                f"[dim]{e.hook} ({e.mode})[/dim]")
 
     def _step_ended(self, e: Any) -> None:
         return None
 
     def _decision(self, e: Any) -> str:
-        rule = f", {e['rule']}" if e.get("rule") else ""
-        return (f"{_INDENT}{self.player(e['player'])} [yellow]{e['decision']}[/yellow]: "
-                f"{escape(str(e['choice']))} [dim](of {e['options']}{rule})[/dim]")
+        rule = f", {e.rule}" if e.rule else ""
+        return (f"{_INDENT}{self.player(e.player)} [yellow]{e.decision}[/yellow]: "
+                f"{escape(str(e.choice))} [dim](of {e.options}{rule})[/dim]")
 
     def _resolving(self, e: Any) -> str:
         where = ""
-        if e.get("card"):
-            where = f" ← {self.card(e['card'], e.get('source'))}"
-            if e.get("ability") is not None:
-                where += f" ability {e['ability']}"
-        return f"{_INDENT}[green]⟳ {escape(str(e['item']))}[/green]{where}"
+        if e.card:
+            where = f" ← {self.card(e.card, e.uid)}"
+            if e.ability is not None:
+                where += f" ability {e.ability}"
+        return f"{_INDENT}[green]⟳ {escape(str(e.item))}[/green]{where}"
 
     def _moment(self, e: Any) -> str:
-        items = ", ".join(e.get("items") or []) or "nothing"
-        ends = ", ".join(e.get("ends") or []) or "nothing"
+        items = ", ".join(e.items or []) or "nothing"
+        ends = ", ".join(e.ends or []) or "nothing"
         return f"{_INDENT}[green]moment[/green] ({e.get('rule')}): {escape(items)}; ends {ends}"
 
     def _effect_started(self, e: Any, verb: str = "starts") -> str:
-        targets = ", ".join(self.perm(uid) for uid in e.get("targets") or [])
-        if e.get("player") is not None:
+        targets = ", ".join(self.perm(uid) for uid in e.targets or [])
+        if e.player is not None:
             targets = (targets + ", " if targets else "") + self.player(e["player"])
-        rule = f" [dim]({e['rule']})[/dim]" if e.get("rule") else ""
-        return (f"{_INDENT}[blue]+ effect {e['effect']} {verb}[/blue]: {e['stat']} "
-                f"{e['by']:+d} {e['duration']} on {targets or 'nothing'}{rule}")
+        rule = f" [dim]({e.rule})[/dim]" if e.rule else ""
+        return (f"{_INDENT}[blue]+ effect {e.effect} {verb}[/blue]: {e.stat} "
+                f"{e.amount:+d} {e.duration} on {targets or 'nothing'}{rule}")
 
     def _effect_created(self, e: Any) -> str:
         return self._effect_started(e, "waits")
 
     def _effect_ended(self, e: Any) -> str:
-        on = ", ".join(self.perm(uid) for uid in e.get("targets") or [])
+        on = ", ".join(self.perm(uid) for uid in e.targets or [])
         where = f" on {on}" if on else ""
-        verb = "ends" + (" for some" if e.get("partial") else "")
-        return (f"{_INDENT}[blue]- effect {e['effect']} {verb}[/blue]: {e['stat']}{where} "
-                f"({e['rule']})")
+        verb = "ends" + (" for some" if e.partial else "")
+        return (f"{_INDENT}[blue]- effect {e.effect} {verb}[/blue]: {e.stat}{where} "
+                f"({e.rule})")
 
     def _prevented(self, e: Any) -> str:
-        return (f"{_INDENT}[yellow]prevented[/yellow]: {escape(str(e['item']))} by "
-                f"{escape(str(e['by']))} [dim]({e['rule']})[/dim]")
+        return (f"{_INDENT}[yellow]prevented[/yellow]: {escape(str(e.item))} by "
+                f"{self.card(e.preventer_card, e.preventer_uid)} [dim]({e.rule})[/dim]")
 
     def _hp_check(self, e: Any) -> str | None:
-        dead = e.get("dead") or []
+        dead = e.dead or []
         if not dead and self.quiet_checks:
             return None
         who = ", ".join(self.perm(uid) for uid in dead) if dead else "nobody dies"
-        again = f", round {e['round']}" if e.get("round") else ""  # D-settled-check
-        return f"{_INDENT}[dim]Ép check ({e['rule']}{again}):[/dim] {who}"
+        again = f", round {e.round}" if e.round else ""  # D-settled-check
+        return f"{_INDENT}[dim]Ép check ({e.rule}{again}):[/dim] {who}"
 
     def _item_dropped(self, e: Any) -> str:
-        return (f"{_INDENT}[yellow]left out[/yellow]: {escape(str(e['item']))} - "
-                f"{escape(str(e['reason']))} [dim]({e['rule']})[/dim]")
+        return (f"{_INDENT}[yellow]left out[/yellow]: {escape(str(e.item))} - "
+                f"{escape(str(e.reason))} [dim]({e.rule})[/dim]")
 
     def _died(self, e: Any, verb: str = "dies") -> str:
-        rule = f", {e['rule']}" if e.get("rule") else ""
-        offered = e.get("components_offered")
+        rule = f", {e.rule}" if e.rule else ""
+        offered = e.components_offered
         extra = f"; {offered} component(s) offered" if offered else ""
-        return (f"{_INDENT}[red]✝ {self.card(e['card'], e['uid'])} of "
-                f"{self.player(e['controller'])} {verb}[/red] [dim]({e['cause']}{rule})[/dim]"
+        return (f"{_INDENT}[red]✝ {self.card(e.card, e.uid)} of "
+                f"{self.player(e.controller)} {verb}[/red] [dim]({e.cause}{rule})[/dim]"
                 f"{extra}")
 
     def _destroyed(self, e: Any) -> str:
@@ -153,106 +153,106 @@ class EventRenderer:
 
     def _entered_play(self, e: Any) -> str:
         self.uids[e["uid"]] = e["card"]
-        state = "active" if e.get("active") else "passive"
-        return (f"{_INDENT}{self.card(e['card'], e['uid'])} enters {e['zone']} of "
-                f"{self.player(e['player'])} ({state})")
+        state = "active" if e.active else "passive"
+        return (f"{_INDENT}{self.card(e.card, e.uid)} enters {e.zone} of "
+                f"{self.player(e.controller)} ({state})")
 
     def _card_played(self, e: Any) -> str:
-        return f"{_INDENT}{self.player(e['player'])} plays {self.card(e['card'])} ({e['vp']} VP)"
+        return f"{_INDENT}{self.player(e.player)} plays {self.card(e.card)} ({e.vp} VP)"
 
     def _card_drawn(self, e: Any) -> str:
-        return f"{_INDENT}[dim]{plain(self.player(e['player']))} draws {e['card']}[/dim]"
+        return f"{_INDENT}[dim]{plain(self.player(e.player))} draws {e.card}[/dim]"
 
     def _damaged(self, e: Any) -> str:
-        return (f"{_INDENT}{self.card(e['card'], e['uid'])} takes [red]{e['amount']}[/red] "
-                f"damage, Ép now {e['hp']}")
+        return (f"{_INDENT}{self.card(e.card, e.uid)} takes [red]{e.amount}[/red] "
+                f"damage, Ép now {e.after}")
 
     def _player_damaged(self, e: Any) -> str:
-        return (f"{_INDENT}{self.player(e['player'])} takes [red]{e['amount']}[/red] damage, "
-                f"Ép now {e['hp']}")
+        return (f"{_INDENT}{self.player(e.player)} takes [red]{e.amount}[/red] damage, "
+                f"Ép now {e.after}")
 
     def _attack(self, e: Any) -> str:
-        attackers = ", ".join(self.perm(uid) for uid in e.get("attackers") or [])
+        attackers = ", ".join(self.perm(uid) for uid in e.attackers or [])
         return f"{_INDENT}[bold red]attack[/bold red] by {attackers}"
 
     def _passed(self, e: Any) -> str:
-        forced = " (nothing to use)" if e.get("forced") else ""
-        return f"{_INDENT}[dim]{plain(self.player(e['player']))} passes{forced} ({e['rule']})[/dim]"
+        forced = " (nothing to use)" if e.forced else ""
+        return f"{_INDENT}[dim]{plain(self.player(e.player))} passes{forced} ({e.rule})[/dim]"
 
     def _turn_passed(self, e: Any) -> str:
-        return f"{_INDENT}{self.player(e['player'])} passes the turn [dim]({e['rule']})[/dim]"
+        return f"{_INDENT}{self.player(e.player)} passes the turn [dim]({e.rule})[/dim]"
 
     def _vp_regenerated(self, e: Any) -> str:
-        return (f"{_INDENT}{self.player(e['player'])} regenerates {e['amount']} VP, now "
-                f"{e['vp']} [dim]({e['rule']})[/dim]")
+        return (f"{_INDENT}{self.player(e.player)} regenerates {e.amount} VP, now "
+                f"{e.after} [dim]({e.rule})[/dim]")
 
     def _became_active(self, e: Any) -> str:
-        return f"{_INDENT}[dim]{plain(self.card(e['card'], e['uid']))} becomes active[/dim]"
+        return f"{_INDENT}[dim]{plain(self.card(e.card, e.uid))} becomes active[/dim]"
 
     def _moved(self, e: Any) -> str:
-        return f"{_INDENT}{self.card(e['card'], e['uid'])} moves to {e['zone']}"
+        return f"{_INDENT}{self.card(e.card, e.uid)} moves to {e.zone}"
 
     def _clock_closed(self, e: Any) -> str:
-        return f"{_INDENT}[dim]clock: turn closed for {plain(self.player(e['player']))} " \
-            f"({e['rule']})[/dim]"
+        return f"{_INDENT}[dim]clock: turn closed for {plain(self.player(e.player))} " \
+            f"({e.rule})[/dim]"
 
     def _healed(self, e: Any) -> str:
-        return f"{_INDENT}{self.card(e['card'], e['uid'])} heals {e['amount']}"
+        return f"{_INDENT}{self.card(e.card, e.uid)} heals {e.amount}"
 
     def _player_healed(self, e: Any) -> str:
-        return f"{_INDENT}{self.player(e['player'])} heals {e['amount']} Ép"
+        return f"{_INDENT}{self.player(e.player)} heals {e.amount} Ép"
 
     def _restored(self, e: Any) -> str:
-        return f"{_INDENT}{self.card(e['card'], e['uid'])} back to {e['hp']} ({e['rule']})"
+        return f"{_INDENT}{self.card(e.card, e.uid)} back to {e.after} ({e.rule})"
 
     def _counters_added(self, e: Any, verb: str = "gets") -> str:
-        return (f"{_INDENT}{self.perm(e['uid'])} {verb} {e['count']} {e['counter']} "
-                f"counter(s), {e['total']} now")
+        return (f"{_INDENT}{self.perm(e.uid)} {verb} {e.amount} {e.counter} "
+                f"counter(s), {e.after} now")
 
     def _counters_removed(self, e: Any) -> str:
         return self._counters_added(e, "loses")
 
     def _defence_bonus_gained(self, e: Any) -> str:
-        return f"{_INDENT}{self.perm(e['uid'])} gets a +{e['amount']} defence bonus"
+        return f"{_INDENT}{self.perm(e.uid)} gets a +{e.amount} defence bonus"
 
     def _defence_bonus_lost(self, e: Any) -> str:
-        rule = f" [dim]({e['rule']})[/dim]" if e.get("rule") else ""
-        return f"{_INDENT}{self.perm(e['uid'])} loses its defence bonus{rule}"
+        rule = f" [dim]({e.rule})[/dim]" if e.rule else ""
+        return f"{_INDENT}{self.perm(e.uid)} loses its defence bonus{rule}"
 
     def _amount(self, e: Any, what: str) -> str:
-        return f"{_INDENT}{self.player(e['player'])} {what}"
+        return f"{_INDENT}{self.player(e.player)} {what}"
 
     def _vp_gained(self, e: Any) -> str:
-        return self._amount(e, f"gains {e['amount']} VP, now {e['vp']}")
+        return self._amount(e, f"gains {e.amount} VP, now {e.after}")
 
     def _vp_lost(self, e: Any) -> str:
-        return self._amount(e, f"loses {e['amount']} VP, now {e['vp']}")
+        return self._amount(e, f"loses {e.amount} VP, now {e.after}")
 
     def _cost_paid(self, e: Any) -> str:
-        return self._amount(e, f"pays {e['vp']} VP, {e['components']} component(s)"
-                            + (", sacrificing it" if e.get("sacrifice") else ""))
+        return (f"{_INDENT}{self.player(e.controller)} pays {e.vp} VP, {e.components} "
+                "component(s)" + (", sacrificing it" if e.sacrifice else ""))
 
     def _components_gained(self, e: Any) -> str:
-        return self._amount(e, f"gains {e['count']} component(s)")
+        return self._amount(e, f"gains {e.amount} component(s)")
 
     def _components_paid(self, e: Any) -> str:
-        return self._amount(e, f"pays {e['count']} component(s)")
+        return self._amount(e, f"pays {e.amount} component(s)")
 
     def _components_extracted(self, e: Any) -> str:
-        return self._amount(e, f"extracts {e['count']} component(s) from "
-                            f"{self.card(e['card'], e['uid'])}")
+        return self._amount(e, f"extracts {e.amount} component(s) from "
+                            f"{self.card(e.card, e.uid)}")
 
     def _components_declined(self, e: Any) -> str:
-        return self._amount(e, f"leaves the components of {self.card(e['card'], e['uid'])}")
+        return self._amount(e, f"leaves the components of {self.card(e.card, e.uid)}")
 
     def _draw_failed(self, e: Any) -> str:
         return self._amount(e, "[red]cannot draw: the deck is empty[/red]")
 
     def _game_over(self, e: Any) -> str:
-        winner = e.get("winner")
+        winner = e.winner
         head = "[bold]Draw[/bold]" if winner is None else f"[bold green]Winner: " \
             f"{plain(self.player(winner))}[/bold green]"
-        return f"\n{head} [dim]({e['reason']}{', ' + e['rule'] if e.get('rule') else ''})[/dim]"
+        return f"\n{head} [dim]({e.reason}{', ' + e.rule if e.get('rule') else ''})[/dim]"
 
 
 # -- cards ---------------------------------------------------------------------------------------

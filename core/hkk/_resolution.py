@@ -19,6 +19,7 @@ from hkk._pending import ACTION, ACTIVATED, Pending
 from hkk._phases import Step
 from hkk._prevention import preventer
 from hkk._state import Permanent
+from hkk.events import CostPaid, Prevented, Resolving
 
 _order = attrgetter("order")  # the sort key of a collection
 
@@ -88,7 +89,7 @@ def pay(game: Game, item: Pending) -> None:
     player = game.players[item.controller]
     player.vp -= price.vp
     player.components -= price.components
-    game.emit("cost_paid", player=item.controller, item=item.label, vp=price.vp,
+    game.emit(CostPaid, controller=item.controller, item=item.label, vp=price.vp,
               components=price.components, sacrifice=price.sacrifice_self)
     if price.sacrifice_self and item.source is not None:
         # never any component from a creature sacrificed as a cost [R]
@@ -114,7 +115,7 @@ def item_failure(game: Game, item: Pending, exc: BaseException) -> BaseException
 
 
 def resolve(game: Game, item: Pending) -> None:
-    game.emit("resolving", **item.describe())
+    game.emit(Resolving, **item.describe())
     if item.kind in (ACTIVATED, ACTION):
         pay(game, item)
     if game.preventions:
@@ -133,8 +134,8 @@ def resolve(game: Game, item: Pending) -> None:
 def prevented(game: Game, item: Pending, by: Permanent) -> None:
     """``item`` resolves without effect: a static ability of ``by`` prevents it (D-prevented;
     its cost was paid and its attempt counted, 29.4.9)."""
-    game.emit("prevented", item=item.label, controller=item.controller, card=item.card_id,
-              by=by.describe(), rule="D-prevented")
+    game.emit(Prevented, item=item.label, controller=item.controller, card=item.card_id,
+              preventer_uid=by.uid, preventer_card=by.card.id, rule="D-prevented")
 
 
 def after_resolution(game: Game, step: Step) -> None:

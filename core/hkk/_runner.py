@@ -19,6 +19,15 @@ from hkk._phases import Mode, Step
 from hkk._resolution import after_resolution
 from hkk._steps import RUNNERS
 from hkk._triggers import settle, step_over
+from hkk.events import (
+    GameEnded,
+    GameStarted,
+    StartingPlayer,
+    StepEnded,
+    StepStarted,
+    TurnEnded,
+    TurnStarted,
+)
 
 __all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game", "run_next_step",
            "play_turn", "run_step", "setup", "start_turn"]
@@ -34,7 +43,7 @@ def start_turn(game: Game) -> None:
     game.attempted.clear()
     game.turn_passed = False
     game.step_index = 0
-    game.emit("turn_started", player=game.active, turn_of_player=player.turns_taken)
+    game.emit(TurnStarted, player=game.active, turn_of_player=player.turns_taken)
     notify(game, "turn_started")  # the game clock starts (41.7)
     # 41.4 supplement: Ép was not checked since end stage 4; [D] that check happens at the very
     # start of this preparation phase, before VP regeneration, and gives no component.
@@ -52,17 +61,17 @@ def run_step(game: Game, step: Step) -> Any:
     log = game.log
     log.step = step.hook
     # at a lower log level nobody may receive the bookkeeping events: then they are not built
-    if "step_started" in log.quiet:
+    if StepStarted in log.quiet:
         log.skip()
     else:
-        game.emit("step_started", phase=step.phase, stage=step.stage, hook=step.hook,
+        game.emit(StepStarted, phase=step.phase, stage=step.stage, hook=step.hook,
                   mode=_MODE_VALUES[step.mode])
     result = RUNNERS[step.mode](game, step)
     step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
-    if "step_ended" in log.quiet:
+    if StepEnded in log.quiet:
         log.skip()
     else:
-        game.emit("step_ended", hook=step.hook)
+        game.emit(StepEnded, hook=step.hook)
     notify(game, "step_ended", step=step)
     return result
 
@@ -134,7 +143,7 @@ def end_turn(game: Game) -> None:
     game.step = None
     game.step_index = None
     game.log.step = ""
-    game.emit("turn_ended", player=game.active, rule="41.6")
+    game.emit(TurnEnded, player=game.active, rule="41.6")
     game.active = game.opponent(game.active)
 
 
@@ -155,7 +164,7 @@ def advance(game: Game, max_turns: int | None = None) -> bool:
         elif game.step_index is None:
             if game.turn >= limit:
                 game.over = True
-                game.emit("game_over", winner=None, reason="turn_limit", rule="D-turn-limit")
+                game.emit(GameEnded, winner=None, reason="turn_limit", rule="D-turn-limit")
             else:
                 start_turn(game)
         elif game.step_index < len(game.turn_steps):
@@ -171,13 +180,13 @@ def setup(game: Game) -> None:
     """K 3.6-3.12, 28: shuffle, draw 5 each, a random starting player who may hand the start to
     his opponent."""
     game.started = True
-    game.emit("game_started", seed=game.seed, decks=[len(p.deck) for p in game.players])
+    game.emit(GameStarted, seed=game.seed, decks=[len(p.deck) for p in game.players])
     for player in game.players:
         game.rng.shuffle(player.deck)
     starter = game.rng.randrange(2)
     answer = game.decide(starter, "start", (Option("start"), Option("hand over")), rule="28")
     game.active = starter if answer.label == "start" else game.opponent(starter)
-    game.emit("starting_player", player=game.active)
+    game.emit(StartingPlayer, player=game.active)
     for player in game.players:
         game.draw(player.index, 5, source="setup")
 

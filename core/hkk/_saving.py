@@ -28,12 +28,12 @@ from hkk._changes import count_effect, refresh_statics
 from hkk._clock import GameClock
 from hkk._effects import Duration, Effect
 from hkk._errors import HkkError
-from hkk._events import Event
 from hkk._game import Game
 from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._state import ExtractionOffer, Permanent
 from hkk._triggers import restore_waiting, saved_waiting, waiting_count
 from hkk._version import __version__
+from hkk.events import Event, of
 
 if TYPE_CHECKING:
     from hkk._agents import Agent
@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 __all__ = ["FORMAT", "SaveError", "SaveFile", "engine_versions", "load_game", "parse_save",
            "reduce_game", "save_game", "unpickle", "version_mismatches"]
 
-FORMAT = "hkk-save/1"
+#: 2: hook API 2.0's typed events (field names of the log, issue 20); a 1 is refused by name.
+FORMAT = "hkk-save/2"
 #: Slots that are not saved as they are: the card (saved by id) and a derived cache.
 _PERMANENT_SKIP = ("card", "mods")
 _EVENT_FIELDS = ("seq", "turn", "step", "kind")
@@ -92,7 +93,7 @@ class GameState(_Strict):
 class SaveFile(_Strict):
     """The saved form, validated when it is read."""
 
-    format: Literal["hkk-save/1"]
+    format: Literal["hkk-save/2"]
     engine: str
     sets: dict[str, str]  # set code -> version
     seed: int
@@ -222,6 +223,10 @@ def _rulings_diff(rulings: Rulings) -> dict[str, Any]:
 def parse_save(data: Any) -> SaveFile:
     """Validate a save (a dict, or JSON text); a foreign or broken one is a :class:`SaveError`
     with one line naming the first problem."""
+    if _format_of(data) == "hkk-save/1":
+        raise SaveError("a save of hook API 1 (hkk-save/1): its log names event fields the "
+                        "old way; load it with the engine that made it (this one reads "
+                        f"{FORMAT})")
     try:
         if isinstance(data, (str, bytes)):
             return SaveFile.model_validate_json(data)
@@ -231,6 +236,15 @@ def parse_save(data: Any) -> SaveFile:
         where = ".".join(str(p) for p in first["loc"]) or "the file"
         more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
         raise SaveError(f"not an hkk save ({FORMAT}): {where}: {first['msg']}{more}") from None
+
+
+def _format_of(data: Any) -> Any:
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            return None
+    return data.get("format") if isinstance(data, dict) else None
 
 
 def _key(value: list[Any]) -> tuple[Any, ...]:
@@ -326,12 +340,20 @@ def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock
     game.step = None if s.step is None else game.turn_steps[s.step]
     game.turn_passed, game.started, game.over, game.winner = \
         s.turn_passed, s.started, s.over, s.winner
-    game.log.restore([Event(e["seq"], e["turn"], e["step"], e["kind"],
-                            {k: v for k, v in e.items() if k not in _EVENT_FIELDS})
-                      for e in save.log])
+    game.log.restore([_event(e) for e in save.log])
     game.log.turn, game.log.step = s.log_turn, s.log_step
     restore_waiting(game, s.triggers, s.trigger_count)
     return game
+
+
+def _event(saved: dict[str, Any]) -> Event:
+    """A saved event (``as_dict()``) as the instance of its kind's class."""
+    try:
+        return of(saved["kind"])(saved["seq"], saved["turn"], saved["step"],
+                                 **{k: v for k, v in saved.items() if k not in _EVENT_FIELDS})
+    except (KeyError, TypeError) as exc:
+        raise SaveError(f"the save's event {saved.get('seq')} ({saved.get('kind')!r}) is not "
+                        f"one this engine logs: {exc}") from None
 
 
 def reduce_game(game: Game) -> tuple[Any, ...]:

@@ -24,6 +24,7 @@ from hkk._resolution import (
     usable,
 )
 from hkk._triggers import settle
+from hkk.events import ItemDropped, Moment, Passed, Resolving, TurnPassed
 
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
@@ -41,7 +42,7 @@ def run_simultaneous(game: Game, step: Step) -> None:
     bound = [(item, None if item in stopped
               else guarded(game, item, lambda i=item: i.bind(game, i))) for item in chosen]
     rule = step.rules[0] if step.rules else step.hook
-    game.emit("moment", rule=rule, items=[i.label for i, _ in bound],
+    game.emit(Moment, rule=rule, items=[i.label for i, _ in bound],
               ends=sorted(step.ends))
     if step.ends:
         game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step),
@@ -53,7 +54,7 @@ def run_simultaneous(game: Game, step: Step) -> None:
             for perm in game.creatures(game.active):
                 game.remove_defence_bonus(perm, rule="41.4")
         for item, b in bound:
-            game.emit("resolving", **item.describe())
+            game.emit(Resolving, **item.describe())
             if item.kind in (ACTIVATED, ACTION):
                 pay(game, item)
             if item in stopped:
@@ -83,7 +84,7 @@ def _choose_for_moment(game: Game, step: Step, items: list[Pending]) -> list[Pen
             player = game.players[item.controller]
             if (vp + price.vp > player.vp or components + price.components > player.components
                     or (price.sacrifice_self and item.source.uid in sacrificed)):
-                game.emit("item_dropped", item=item.label, controller=item.controller,
+                game.emit(ItemDropped, item=item.label, controller=item.controller,
                           reason="cannot be paid together with the moment's other items",
                           rule="29.4.2")
                 continue
@@ -237,12 +238,12 @@ def run_alternating(game: Game, step: Step) -> None:
         if not mandatory:
             options.append(Option(PASS))
         if len(options) == 1 and options[0].label == PASS:
-            game.emit("passed", player=player, rule="41.1", forced=True)
+            game.emit(Passed, player=player, rule="41.1", forced=True)
             passes += 1
         else:
             choice = game.decide(player, "action", options, prompt="End of turn", rule="41.1")
             if choice.label == PASS:
-                game.emit("passed", player=player, rule="41.1", forced=False)
+                game.emit(Passed, player=player, rule="41.1", forced=False)
                 passes += 1
             else:
                 item = choice.value
@@ -281,10 +282,10 @@ def run_actions(game: Game, step: Step) -> None:
         if kind in (PASS, PASS_TURN):
             if kind == PASS_TURN:
                 game.turn_passed = True
-                game.emit("turn_passed", player=player, rule="41.5")
+                game.emit(TurnPassed, player=player, rule="41.5")
                 notify(game, "turn_passed", player=player)  # the game clock closes (41.7)
             else:
-                game.emit("passed", player=player, rule="4.11.7")
+                game.emit(Passed, player=player, rule="4.11.7")
             if player != active and active_passed:
                 return  # 4.11.7: the active player's pass, then his opponent's
             active_passed = active_passed or player == active

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +38,7 @@ from hkk._hookcall import call, expect_pending
 from hkk._pending import AUTOMATIC, Pending
 from hkk._resolution import after_resolution, resolve
 from hkk._state import Permanent as PermanentOutOfPlay
-from hkk._vocabulary import EVENTS
+from hkk.events import KINDS, Triggered
 
 if TYPE_CHECKING:
     from pluggy import HookImpl
@@ -63,10 +62,6 @@ _INDEXING = ("entered_play", "died", "destroyed")  # keep the index of card trig
 #: What an ``effect_ended`` event does not say, the effect's targets, is read from these.
 _EFFECTS_MADE = ("effect_started", "effect_created")
 _DEATHS = ("died", "destroyed")
-#: ``<card id>#<uid>`` at the start of a ``source``: the permanent that dealt the damage (an
-#: ability's item label ``<card id>#<uid>:<index>``, a triggered one's with ``@<seq>``, or a
-#: permanent, as combat writes it).
-_SOURCE_PERMANENT = re.compile(r"^[a-z][a-z0-9_]*:[a-z0-9][a-z0-9_-]*#(\d+)(?::\d+(?:@[\d.]+)?)?$")
 
 # An entry of the index: a permanent and one of its triggered abilities.
 Entry = tuple["Permanent", int, Any]
@@ -124,7 +119,7 @@ class TriggerWatch:
         for impl in game.hook.trigger_kinds.get_hookimpls():
             kinds = call("trigger_kinds", [impl], {}, _expect_kinds, game.hook_observers)
             for kind in kinds[0] if kinds else ():
-                if kind not in EVENTS:
+                if kind not in KINDS:
                     raise HookError(f"trigger_kinds names the event kind {kind!r}, which the "
                                     f"engine never logs (in plugin {impl.plugin_name})",
                                     hook="trigger_kinds", set_code=plugin_set(impl.plugin_name))
@@ -171,23 +166,23 @@ class TriggerWatch:
         game = self.game
         kind = event.kind
         if kind in _EFFECTS_MADE:
-            self.effect_targets()[event["effect"]] = event["targets"]
+            self.effect_targets()[event.effect] = event.targets
             return
         index = None
         if kind in _INDEXING and self._card_kinds:
             if self._index is None:
                 index = self.index()  # built now: includes a permanent that just entered
                 if kind in _DEATHS:  # ...but not one that just left play: stand it in
-                    self._add(PermanentOutOfPlay(event["uid"], game.cards[event["card"]],
-                                                 event["controller"], "graveyard", 0))
+                    self._add(PermanentOutOfPlay(event.uid, game.cards[event.card],
+                                                 event.controller, "graveyard", 0))
             elif kind == "entered_play":
-                self._add(game.permanents[event["uid"]])
+                self._add(game.permanents[event.uid])
         step = game.step
         if step is not None and step.triggers == "none":  # 41.4: nothing is examined any more
             if kind == "effect_ended":
-                self.effect_targets().pop(event["effect"], None)
+                self.effect_targets().pop(event.effect, None)
             if kind in _DEATHS and self._card_kinds:
-                self._left.append(_GonePermanent(event["uid"]))  # type: ignore[arg-type]
+                self._left.append(_GonePermanent(event.uid))  # type: ignore[arg-type]
             return
         items: list[Pending] = []
         if kind in self._card_kinds:
@@ -200,7 +195,7 @@ class TriggerWatch:
                               rule="D-trigger-wait"):
                 items += found
         if kind in _DEATHS and self._card_kinds:
-            self._left.append(_GonePermanent(event["uid"]))  # type: ignore[arg-type]
+            self._left.append(_GonePermanent(event.uid))  # type: ignore[arg-type]
         for item in items:
             self._queue(item, event)
 
@@ -210,7 +205,7 @@ class TriggerWatch:
         waiting = dataclasses.replace(item, key=key)
         self.waiting.append(waiting)
         self.chains[key] = self.cause + (waiting.label,)
-        self.game.emit("triggered", item=waiting.label, controller=waiting.controller,
+        self.game.emit(Triggered, item=waiting.label, controller=waiting.controller,
                        card=waiting.card_id, ability=waiting.ability_index,
                        optional=waiting.optional, cause=event.kind, cause_seq=event.seq,
                        chain=len(self.chains[key]))
@@ -220,7 +215,7 @@ class TriggerWatch:
     def _card_items(self, event: Any, entries: Any) -> list[Pending]:
         if not entries:  # no card in play listens to this kind: no subject to read
             if event.kind == "effect_ended":  # ...but an ended effect's targets are let go
-                self.effect_targets().pop(event["effect"], None)
+                self.effect_targets().pop(event.effect, None)
             return []
         game = self.game
         subjects = _subjects(game, event)
@@ -266,26 +261,19 @@ class _Subject:
 
 def _subjects(game: Game, event: Any) -> list[_Subject]:
     kind = event.kind
-    data = event.data
     if kind in _DEATHS:
-        card = game.cards[data["card"]]
-        return [_Subject(data["uid"], data["controller"], card.kind)]
+        card = game.cards[event.card]
+        return [_Subject(event.uid, event.controller, card.kind)]
     if kind == "card_played":
-        return [_Subject(None, data["player"], game.cards[data["card"]].kind)]
+        return [_Subject(None, event.player, game.cards[event.card].kind)]
     if kind == "effect_ended":
-        targets = game.triggers.effect_targets().pop(data["effect"], ())
+        targets = game.triggers.effect_targets().pop(event.effect, ())
         perms = [game.permanents.get(uid) for uid in targets]
     else:  # damaged, entered_play
-        perms = [game.permanents.get(data["uid"])]
-    source = _source_permanent(game, data.get("source")) if kind == "damaged" else None
+        perms = [game.permanents.get(event.uid)]
+    # D-trigger-source: the permanent whose ability or combat damage dealt it, while in play
+    source = game.permanents.get(event.source_uid) if kind == "damaged" else None
     return [_Subject(p.uid, p.controller, p.kind, p, source) for p in perms if p is not None]
-
-
-def _source_permanent(game: Game, source: Any) -> Permanent | None:
-    """The permanent a ``source`` names (D-trigger-source): an ability's item or a creature in
-    combat; a spell, a rule or a plugin's own label names none."""
-    match = _SOURCE_PERMANENT.match(source) if isinstance(source, str) else None
-    return game.permanents.get(int(match.group(1))) if match else None
 
 
 def _matches(when: Any, perm: Permanent, subject: _Subject) -> bool:

@@ -39,6 +39,7 @@ from hkk._render import EventRenderer, plain, verify_lines
 from hkk._runner import Turn, advance, play_game
 from hkk._sets.discovery import Discovery, discover
 from hkk._state import BUILDINGS, GUARD_POST, RESERVE
+from hkk.events import GameStarted
 from hkk.verify import verify
 
 __all__ = ["BUILDINGS", "EventRenderer", "GUARD_POST", "NUMBERS", "PassingAgent", "RESERVE",
@@ -78,7 +79,7 @@ def set_up_by_hand(game: Game, *, active: int = 0) -> Game:
     if game.started:
         raise ValueError("the game is already set up")
     game.started = True
-    game.emit("game_started", seed=game.seed, decks=[len(p.deck) for p in game.players],
+    game.emit(GameStarted, seed=game.seed, decks=[len(p.deck) for p in game.players],
               built=True)
     game.active = active
     return game

@@ -556,7 +556,7 @@ def _probe_hooks(engine: Any, coverage: dict[str, Coverage]) -> None:
 
 def _record(game: Any, coverage: dict[str, Coverage]) -> None:
     for event in game.log:
-        card = event.data.get("card")
+        card = event.get("card")
         if not isinstance(card, str):
             continue
         cov = coverage.get(card.split(":", 1)[0])
@@ -565,11 +565,11 @@ def _record(game: Any, coverage: dict[str, Coverage]) -> None:
         if event.kind in ("card_played", "entered_play"):
             cov.played.add(card)
         elif event.kind == "resolving":
-            ability = event.data.get("ability")
+            ability = event.ability
             if (card, ability) in cov.abilities:
                 cov.fired.add((card, ability))
-            elif event.data.get("item_kind") != "play":
-                label = str(event.data.get("item"))
+            elif event.item_kind != "play":
+                label = str(event.item)
                 cov.python_items[label] = cov.python_items.get(label, 0) + 1
 
 

@@ -111,8 +111,9 @@ def apply_effects(game: Game, ctx: EffectContext, bound: list[tuple[Any, list[An
     for effect, targets in bound:
         do = effect.do
         if do == "damage":
+            source_uid = ctx.source.uid if ctx.source is not None else None
             for t in targets:
-                game.damage(t, effect.amount, source=label)
+                game.damage(t, effect.amount, source=label, source_uid=source_uid)
         elif do == "heal":
             for t in targets:
                 game.heal(t, effect.amount, source=label)

@@ -12,6 +12,7 @@ from hkk._decisions import Option
 from hkk._hookspecs import hookimpl
 from hkk._pending import ACTION, Pending, Usage
 from hkk._state import GUARD_POST
+from hkk.events import Attack
 
 if TYPE_CHECKING:
     from hkk._game import Game
@@ -51,7 +52,7 @@ def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
         return
     for attacker, _ in pairs:
         attacker.active = False
-    game.emit("attack", attackers=[a.uid for a, _ in pairs],
+    game.emit(Attack, attackers=[a.uid for a, _ in pairs],
               blockers=[b.uid if b is not None else None for _, b in pairs], rule="D-combat")
     # every damage value is read before any damage is dealt: one moment
     hits = []
@@ -63,7 +64,7 @@ def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
             hits.append((blocker, game.damage_value(attacker), attacker))
             hits.append((attacker, game.damage_value(blocker), blocker))
     for target, amount, source in hits:
-        game.damage(target, amount, source=source.describe())
+        game.damage(target, amount, source=source.describe(), source_uid=source.uid)
 
 
 class SimpleCombat:

@@ -12,6 +12,7 @@ from hkk._changes import extract_components
 from hkk._decisions import Option
 from hkk._hookspecs import hookimpl
 from hkk._state import ExtractionOffer
+from hkk.events import ComponentsDeclined
 
 if TYPE_CHECKING:
     from hkk._game import Game
@@ -49,7 +50,7 @@ def close_offers(game: Game, phase: str) -> None:
                               Option("decline")), rule="R-components")
         if answer.label == "decline":
             game.offers.remove(offer)
-            game.emit("components_declined", player=offer.player, card=offer.card_id,
+            game.emit(ComponentsDeclined, player=offer.player, card=offer.card_id,
                       uid=offer.uid)
         else:
             extract_components(game, offer)

@@ -17,6 +17,7 @@ from hkk._hookspecs import TURN_HOOKS, hookimpl
 from hkk._pending import PLAY, Pending
 from hkk._phases import Mode, Step
 from hkk._steps import run_entry_triggers
+from hkk.events import CardPlayed
 
 if TYPE_CHECKING:
     from hkk._game import Game
@@ -113,7 +114,7 @@ class HandPlay:
         p.hand.remove(card_id)
         p.vp -= card.cost.vp
         p.components -= card.cost.components
-        game.emit("card_played", player=player, card=card_id, vp=card.cost.vp,
+        game.emit(CardPlayed, player=player, card=card_id, vp=card.cost.vp,
                   components=card.cost.components)
         if card.kind == "spell":
             try:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from hkk._hookspecs import hookimpl
 from hkk._pending import ACTION, Pending
 from hkk._state import GUARD_POST, RESERVE
+from hkk.events import Moved
 
 if TYPE_CHECKING:
     from hkk._game import Game
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 def _move(game: Game, item: Pending, bound: object) -> None:
     perm = item.source
     perm.zone = GUARD_POST
-    game.emit("moved", uid=perm.uid, card=perm.card.id, zone=GUARD_POST, rule="D-guard-post")
+    game.emit(Moved, uid=perm.uid, card=perm.card.id, zone=GUARD_POST, rule="D-guard-post")
 
 
 class GuardPostMoves:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from hkk._hookspecs import hookimpl
 from hkk._pending import RULE, Pending
 from hkk._state import RESERVE
+from hkk.events import BecameActive, VpRegenerated
 
 if TYPE_CHECKING:
     from hkk._game import Game
@@ -33,7 +34,7 @@ def _regenerate(game: Game, item: Pending, bound: object) -> None:
         p.vp = 0
     p.vp += amount
     p.vp_received = amount
-    game.emit("vp_regenerated", player=player, amount=amount, vp=p.vp, rule="29.3")
+    game.emit(VpRegenerated, player=player, amount=amount, after=p.vp, rule="29.3")
 
 
 class VpRegeneration:
@@ -49,7 +50,7 @@ def _activate(game: Game, item: Pending, bound: object) -> None:
     for perm in list(game.permanents.values()):
         if perm.controller == game.active and not perm.active:
             perm.active = True
-            game.emit("became_active", uid=perm.uid, card=perm.card.id, rule="D-stage3")
+            game.emit(BecameActive, uid=perm.uid, card=perm.card.id, rule="D-stage3")
 
 
 class PassiveBecomeActive:

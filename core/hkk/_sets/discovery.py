@@ -372,6 +372,26 @@ def _api_supported(s: LoadedSet, hook_api_version: str) -> bool:
         return False
 
 
+#: What changed at each major hook API version, for a set that requires only older ones.
+_API_CHANGES = {
+    2: "hook API 2.0 has typed events (hkk.events): event fields were renamed, e.g. 'count' "
+       "and 'by' are 'amount', 'hp'/'vp'/'total' after a change are 'after', the owner in "
+       "entered_play and cost_paid is 'controller' (CHANGELOG.md, docs/REFERENCE.md *Events*); "
+       "update the set's hooks and tests, then declare requires = \">=2.0,<3\"",
+}
+
+
+def _api_hint(s: LoadedSet, hook_api_version: str) -> str:
+    """Why an older set's ``requires`` no longer fits: what the newer major version changed."""
+    try:
+        major = Version(hook_api_version).major
+        older = s.manifest.requires_specifier.contains(Version(f"{major - 1}.0"),
+                                                       prereleases=True)
+    except InvalidVersion:
+        return ""
+    return f" ({_API_CHANGES[major]})" if older and major in _API_CHANGES else ""
+
+
 def _duplicate_cards(sets: list[LoadedSet]) -> dict[str, str]:
     """code → message for every set that loses a card id to another set.  The set owning the
     id's namespace (``<code>:``) keeps it; without an owner every claimant loses."""
@@ -414,7 +434,8 @@ def check_compatibility(loaded_sets: Iterable[LoadedSet],
             ok[s.code] = s
         else:
             reject(s, f"requires hook API {s.manifest.requires}; "
-                      f"this engine provides {hook_api_version}")
+                      f"this engine provides {hook_api_version}"
+                      + _api_hint(s, hook_api_version))
     for code, message in sorted(_duplicate_cards(list(ok.values())).items()):
         reject(ok[code], message)
     # Dependencies last, so failures above propagate to dependents.  Repeat until stable: a

@@ -5,7 +5,7 @@
 code = "alap"
 name = "Alapkészlet"
 version = "1.0.0"          # PEP 440, the set's own release
-requires = ">=1.0,<2"      # hook-API versions of the engine it works with
+requires = ">=2.0,<3"      # hook-API versions of the engine it works with
 depends = []               # set codes whose cards or hooks it builds on
 language = "hu"
 python = false             # true: the package has hook implementations and is imported

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
+from hkk import events as event_kinds
 from hkk.testing import EventRenderer, plain
 
 #: Event attributes (not data fields) a query may name.
@@ -16,7 +18,10 @@ class LogAssert:
 
     A query is an event kind plus fields: ``has("died", card="alap:tuzmano", step="end_stage2")``.
     A field matches by equality, or by calling it if it is callable (``amount=lambda n: n > 1``).
-    ``turn``, ``step`` and ``seq`` match the event's own attributes."""
+    ``turn``, ``step`` and ``seq`` match the event's own attributes.  A kind the engine does not
+    log, or a field its class (:mod:`hkk.events`) does not have, is a ``ValueError`` naming the
+    kind's fields: a typo fails at once instead of matching nothing.  A hook API 1 field name
+    (``count``) still matches, for one release, with a DeprecationWarning naming the new one."""
 
     def __init__(self, log: Any, cards: Mapping[str, Any] | None = None, *,
                  context: int = 12) -> None:
@@ -27,6 +32,7 @@ class LogAssert:
     # -- queries ------------------------------------------------------------------------------
 
     def find(self, kind: str | None = None, **fields: Any) -> list[Any]:
+        fields = _checked_query(kind, fields)
         return [e for e in self.log if _matches(e, kind, fields)]
 
     def count(self, kind: str | None = None, **fields: Any) -> int:
@@ -71,6 +77,7 @@ class LogAssert:
         start = 0
         for query in queries:
             kind, fields = (query, {}) if isinstance(query, str) else (query[0], dict(query[1]))
+            fields = _checked_query(kind, fields)
             hit = next((i for i in range(start, len(events))
                         if _matches(events[i], kind, fields)), None)
             if hit is None:
@@ -91,7 +98,7 @@ class LogAssert:
         renderer = EventRenderer(self.cards)
         for e in self.log:  # learn every uid's card first
             if e.kind == "entered_play":
-                renderer.uids[e["uid"]] = e["card"]
+                renderer.uids[e.uid] = e.card
         lines = []
         for e in events:
             line = renderer.line(e)
@@ -111,14 +118,43 @@ class LogAssert:
         return "\n".join(parts)
 
 
+def _checked_query(kind: str | None, fields: dict[str, Any]) -> dict[str, Any]:
+    """The query's fields, each one its kind has (an old name: its new one, with a warning);
+    a ValueError for an unknown kind or field."""
+    if kind is None:
+        known = {name for cls in event_kinds.KINDS.values() for name in cls.FIELDS}
+        unknown = sorted(set(fields) - known - set(_ATTRIBUTES))
+        if unknown:
+            raise ValueError(f"no event kind has the field(s) {', '.join(unknown)}")
+        return fields
+    try:
+        cls = event_kinds.of(kind)
+    except KeyError as exc:
+        raise ValueError(exc.args[0]) from None
+    checked = {}
+    for name, want in fields.items():
+        if name not in cls.FIELDS and name not in _ATTRIBUTES:
+            new = cls.RENAMED.get(name)
+            if new is None:
+                raise ValueError(f"{kind!r} events have no field {name!r}; their fields: "
+                                 f"{', '.join(cls.FIELDS)}")
+            warnings.warn(f"{kind!r} event field {name!r} is {new!r} since hook API 2.0",
+                          DeprecationWarning, stacklevel=4)
+            name = new
+        checked[name] = want
+    return checked
+
+
 def _matches(event: Any, kind: str | None, fields: Mapping[str, Any]) -> bool:
     if kind is not None and event.kind != kind:
         return False
     for name, want in fields.items():
         if name in _ATTRIBUTES:
             have = getattr(event, name)
-        elif name in event.data:
-            have = event.data[name]
+        elif name in event.FIELDS:
+            have = getattr(event, name)
+            if have is None and name in event.OPTIONAL:  # this event leaves it out
+                return False
         else:
             return False
         if callable(want) and not isinstance(want, type):
