@@ -317,16 +317,19 @@ def test_D_trigger_wait_a_trigger_waits_for_its_cause_and_the_hp_check_after_it(
     assert [e["uid"] for e in game.log.of_kind("damaged")][-1] == zapper.uid
 
 
-def _two_t3_hit_at_once(**kwargs):
+def _two_t3_hit_at_once(active: int = 0, **kwargs):
     """Both players' t3 are hit at once in end stage 2 (the zapper is the source): two
-    triggers wait.  Player 0 plays the turn."""
+    triggers wait.  ``active`` plays the turn; he wants player 1's trigger first (``tt:t3#2``,
+    not the stable order's first), his opponent takes the first option offered."""
+    agents = [Passer(), Passer()]
+    agents[active] = Wants("tt:t3#2")
     game = game_with([creature("t3", 1, 4, abilities=[TEXT3]), creature("zapper", 1, 5)],
                      plugins=[item_plugin("end_stage2", lambda g: [Pending(
                          "sweep", lambda g, i, b: [g.damage(c, 1, source=g.creatures(1)[-1]
                                                             .describe())
                                                    for c in g.creatures() if c.card.id
                                                    == cid("t3")])])],
-                     agents=[Wants("tt:t3#2"), Passer()], **kwargs)
+                     agents=agents, active=active, **kwargs)
     game.enter_play(0, cid("t3"))
     game.enter_play(1, cid("t3"))
     game.enter_play(1, cid("zapper"))
@@ -334,11 +337,13 @@ def _two_t3_hit_at_once(**kwargs):
     return game
 
 
-def test_D_trigger_order_the_active_player_orders_waiting_triggers():
-    # both players' creatures are hit at once: two triggers wait; the active player orders
-    game = _two_t3_hit_at_once(active=0)
+@pytest.mark.parametrize("active", [0, 1])
+def test_D_trigger_order_the_active_player_orders_waiting_triggers(active):
+    # both players' creatures are hit at once: two triggers wait; the active player orders,
+    # whoever controls the first of them (player 1 active: not the stable order's first)
+    game = _two_t3_hit_at_once(active=active)
     orders = [e for e in game.log.of_kind("decision") if e["rule"] == "D-trigger-order"]
-    assert [(e["player"], e["choice"].split("@")[0]) for e in orders] == [(0, "tt:t3#2:0")]
+    assert [(e["player"], e["choice"].split("@")[0]) for e in orders] == [(active, "tt:t3#2:0")]
     assert [e["controller"] for e in game.log.of_kind("resolving")
             if e["card"] == cid("t3")] == [1, 0]  # his choice, not the stable order
 
