@@ -59,16 +59,23 @@ def test_41_4_counters_and_components_at_one_moment_net_out_in_any_order(order):
 
 @pytest.mark.parametrize("order", [0, 1])
 def test_41_4_defence_bonus_given_at_the_end_stage_4_moment_is_lost_with_it(order):
-    guard = {}
-    makers = [("give", lambda g: g.give_defence_bonus(guard["p"], 2)),
-              ("take", lambda g: g.remove_defence_bonus(guard["p"]))]
+    # nothing but 41.4's loss takes a bonus away here: the moment's items only give one, to the
+    # active player's guard and to his opponent's; the loss comes after every gain of the
+    # moment (D-moment-nets), and only the active player's creatures lose theirs
+    perms = {}
+    makers = [("give mine", lambda g: g.give_defence_bonus(perms["mine"], 2)),
+              ("give theirs", lambda g: g.give_defence_bonus(perms["theirs"], 1))]
     if order:
         makers.reverse()
     game = game_with([creature("guard")], plugins=[_moment_items("end_stage4", makers)])
-    guard["p"] = game.enter_play(0, cid("guard"))
+    perms["mine"] = game.enter_play(0, cid("guard"))
+    perms["theirs"] = game.enter_play(1, cid("guard"))
     run_until(game, "end_stage4", inclusive=True)
     assert _applied(game, "end_stage4") == [label for label, _ in makers]
-    assert guard["p"].defence_bonus == 0
+    lost = game.log.of_kind("defence_bonus_lost")
+    assert [(e["uid"], e["amount"], e["rule"], e.step) for e in lost] == [
+        (perms["mine"].uid, 2, "41.4", "end_stage4")]
+    assert (perms["mine"].defence_bonus, perms["theirs"].defence_bonus) == (0, 1)
 
 
 @pytest.mark.parametrize("timing", ["prep_stage3", "prep_stage4"])
