@@ -246,14 +246,18 @@ def test_41_4_nothing_is_checked_after_the_moment_until_the_next_preparation_pha
     assert died[0].seq < game.log.of_kind("vp_regenerated")[-1].seq  # [D] before stage 1
 
 
-def test_41_4_no_trigger_from_the_expiry_and_end_stage_4_items_are_part_of_the_moment():
+def test_41_4_D_end4_created_end_stage_4_items_are_part_of_the_moment_and_trigger_nothing():
     seen = []
 
     def reader(game):
         def bind(g, it):
             seen.append(g.damage_value(g.creatures(0)[0]))
+
+        def apply(g, it, b):  # an "until end of turn" effect the moment itself makes
+            g.add_effect("damage", 1, "until_end_of_turn", targets=[g.creatures(0)[0]],
+                         source="reader")
         from hkk._pending import Pending
-        return [Pending("reader", lambda g, it, b: None, bind=bind)]
+        return [Pending("reader", apply, bind=bind)]
     # "when an effect on this creature ends, deal 2 damage to the opponent": would fire at
     # any other expiry (tests/test_triggers.py), never at this one (41.4, D-trigger-end4)
     on_expiry = {"kind": "triggered", "when": {"event": "effect_ends", "which": "this"},
@@ -267,9 +271,13 @@ def test_41_4_no_trigger_from_the_expiry_and_end_stage_4_items_are_part_of_the_m
     game.log.subscribe(lambda e: n_calls.append(e.kind))
     run_step(game, step_named("end_stage4"))
     assert seen == [5]  # bound against the state before the moment
+    # the effect the moment made ends at it too (D-end4-created): the turn is over for it
+    assert n_calls == ["step_started", "moment", "effect_ended", "resolving", "effect_started",
+                       "effect_ended", "step_ended"]
+    assert [e["rule"] for e in game.log.of_kind("effect_ended")] == ["41.4", "41.4"]
     assert game.damage_value(c) == 1
-    assert n_calls == ["step_started", "moment", "effect_ended", "resolving", "step_ended"]
-    assert game.players[1].hp == 20
+    assert game.effects == []
+    assert game.players[1].hp == 20  # neither expiry triggered anything
 
 
 # -- 41.5 ------------------------------------------------------------------------------------
