@@ -4,18 +4,22 @@ Cards are built in memory; players are scripted; assertions read the event log a
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from hkk import RuleViolation, Rulings
+from hkk import Engine, RuleViolation, Rulings
 from hkk._cards.loader import parse_card_data
 from hkk._errors import CardDataError
 from hkk._pending import ACTIVATED, Pending
-from hkk._phases import DEFAULT_TURN
+from hkk._phases import DEFAULT_TURN, Mode
 from hkk._runner import play_turn, run_step
 
 from helpers import (
+    FILLER,
     Passer,
     building,
+    cards,
     cid,
     creature,
     game_with,
@@ -302,18 +306,30 @@ def test_29_4_6_no_card_may_be_played_from_hand_in_the_preparation_phase(hook):
     assert len(game.log) == log_len
 
 
-def test_29_4_6_players_are_never_offered_a_card_to_play_in_the_preparation_phase():
+#: A set's turn in which players take actions in preparation stage 2 (using abilities their
+#: text allows there, 29.4.7): still the preparation phase, so no card is played from hand.
+ACTION_STAGE_2 = tuple(dataclasses.replace(s, mode=Mode.ACTIONS) if s.hook == "prep_stage2"
+                       else s for s in DEFAULT_TURN)
+
+
+@pytest.mark.parametrize("turn", [DEFAULT_TURN, ACTION_STAGE_2], ids=["default", "actions"])
+def test_29_4_6_players_are_never_offered_a_card_to_play_in_the_preparation_phase(turn):
     agents = [scripted(), scripted()]
-    game = game_with([creature("b", abilities=[prep_ability({"do": "draw", "count": 1})]),
-                      creature("cheap")], agents=agents)
+    zap = spell("zap", [{"do": "damage", "amount": 1, "target": "opponent"}], instant=True)
+    engine = Engine(cards(creature("b", abilities=[prep_ability({"do": "draw", "count": 1})]),
+                          creature("cheap"), zap), turn=turn)
+    game = engine.new_game([[FILLER] * 10] * 2, agents=agents)
     game.enter_play(0, cid("b"), active=True)
-    game.players[0].hand.append(cid("cheap"))
-    game.players[0].vp = 3
+    for player in (0, 1):  # an instant too: either player may play one outside it
+        game.players[player].hand += [cid("cheap"), cid("zap")]
+        game.players[player].vp = 3
     run_until(game, "main_phase")
     assert agents[0].seen  # decisions were asked
-    assert game.playable(0) == [cid("cheap")]  # and it is playable once the main phase begins
+    asked = {d.kind for agent in agents for d in agent.seen}
+    assert ("action" in asked) is (turn is ACTION_STAGE_2)  # both players could act there
     for agent in agents:
         assert not [o for d in agent.seen for o in d.labels() if o.startswith("play ")]
+    assert game.playable(0) == [cid("cheap"), cid("zap")]  # playable once the main phase begins
 
 
 # -- 29.4.7 ----------------------------------------------------------------------------------
