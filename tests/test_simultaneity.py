@@ -9,6 +9,7 @@ state after the moment (compared by card names, not by uids, which are timestamp
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -204,6 +205,20 @@ def test_41_4_end_stage_4_outcome_does_not_depend_on_creation_order(case):
         return after_moment, outcome(game)
 
     assert run(orders) == run(_identity(scenario))
+
+
+@pytest.mark.xfail(strict=True, reason="engine deviation found by the property above (issue "
+                   "19 report): an item applied after a destroy of the same moment gives no "
+                   "effect to the destroyed creature, one applied before it does")
+@pytest.mark.parametrize("hook", ["prep_stage2_start", "end_stage4"])
+def test_29_4_2_and_41_4_an_effect_given_to_a_creature_destroyed_at_the_moment_is_order_free(
+        hook):
+    weaken = {"do": "modify", "stat": "damage", "by": -1, "target": "opponent_creatures",
+              "duration": "permanent"}
+    scenario = example_scenario(hook, [(1, 1, 0, weaken), (0, 1, 0, None),
+                                       (1, 1, 0, KILL_CHOSEN)])
+    permuted = outcome(build(scenario, hook, (1, 2, 0), (), ()))
+    assert permuted == outcome(build(scenario, hook, *_identity(scenario)))
 
 
 #: An "until end of turn" effect made by an item of the end-stage-4 moment, as a card ability
