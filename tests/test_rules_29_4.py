@@ -521,3 +521,81 @@ def test_29_4_1_the_owner_is_asked_use_and_a_declined_item_is_not_offered_again(
     assert declines == [["use maybe", "decline"]]
     assert resolved(game, "prep_stage2") == ["first", "second"]
     assert game.players[1].components == 0
+
+
+# -- what the deferred Ép check's deaths trigger (41.4 supplement, D-deferred-check) -----------
+# A creature left at Ép <= 0 by 41.4 dies in the check at the very start of the next turn.  What
+# that death triggers belongs to the preparation phase: it waits and joins the stage-2 pool.
+
+def on_death(effect: dict, **when) -> dict:
+    return {"kind": "triggered", "when": {"event": "dies", "card_kind": "creature", **when},
+            "effect": effect}
+
+
+def deferred_death_game(watcher: dict, *extra: dict, plugins=(), agents=None):
+    """Player 1's turn starts; player 0's creature ``doomed`` was left at Ép 0 (41.4) and dies
+    at the deferred check; player 0's ``watcher`` sees it."""
+    game = game_with([watcher, creature("doomed", 1, 1), *extra], plugins=list(plugins),
+                     agents=agents or [Passer(), Passer()], active=1)
+    game.enter_play(0, watcher["id"], active=True)
+    doomed = game.enter_play(0, cid("doomed"), active=True)
+    game.damage(doomed, 1, source="41.4 leftover")  # no check after end stage 4 (41.4)
+    return game
+
+
+def test_29_4_1_deferred_check_death_triggers_join_the_stage_2_pool_the_active_player_orders():
+    watcher = creature("watcher", 1, 3, abilities=[on_death(
+        {"do": "gain_vp", "amount": 1, "target": "controller"}, which="another")])
+    stage2 = item_plugin("prep_stage2", lambda g: [item("tick", lambda g2: None, controller=1)])
+    game = deferred_death_game(watcher, plugins=[stage2])
+    run_until(game, "prep_stage3")
+    [died] = game.log.of_kind("died")
+    assert died.step == "" and died["card"] == cid("doomed")  # the deferred check itself
+    [trigger] = [e["item"] for e in game.log.of_kind("triggered")]
+    assert [e.step for e in game.log.of_kind("resolving") if e["item"] == trigger] == [
+        "prep_stage2"]
+    orders = [(e.step, e["player"], e["rule"], e["options"])
+              for e in game.log.of_kind("decision") if e["decision"] == "order"]
+    assert orders == [("prep_stage2", 1, "29.4.1", 2)]  # beside "tick", by the active player
+
+
+def test_29_4_11_a_creature_a_deferred_check_death_trigger_kills_gives_no_component():
+    # "when another creature dies, 1 damage to this one": the watcher (Ép 1) dies of it
+    watcher = creature("watcher", 1, 1, components=2, abilities=[on_death(
+        {"do": "damage", "amount": 1, "target": "self"}, which="another")])
+    game = deferred_death_game(watcher)
+    run_until(game, "prep_stage3")
+    died = [(e["card"], e.step, e["components_offered"]) for e in game.log.of_kind("died")]
+    assert died == [(cid("doomed"), "", 0), (cid("watcher"), "prep_stage2", 0)]
+    assert not game.offers and game.players[1].components == 0
+
+
+def test_29_4_5_a_this_turn_effect_a_deferred_check_death_trigger_makes_starts_with_stage_2():
+    watcher = creature("watcher", 1, 3, abilities=[on_death(
+        {"do": "modify", "stat": "damage", "by": 2, "target": "self", "duration": "this_turn"},
+        which="another")])
+    probe: list[int] = []
+    stage1 = item_plugin("prep_stage1", lambda g: [item(
+        "probe", lambda g2: probe.append(g2.damage_value(g2.creatures(0)[0])))])
+    game = deferred_death_game(watcher, plugins=[stage1])
+    run_until(game, "prep_stage3")
+    assert probe == [1]  # not in force in stage 1
+    assert [e.step for e in game.log.of_kind("effect_started")] == ["prep_stage2"]
+    assert not game.log.of_kind("effect_created")
+    assert game.damage_value(game.creatures(0)[0]) == 3
+
+
+def test_D_prevented_a_deferred_check_death_trigger_is_stopped_by_preparation_prevention():
+    # "Az ellenfeled előkészítő fázisban ... képességei hatástalanok" (automatic ones too)
+    watcher = creature("watcher", 1, 3, abilities=[on_death(
+        {"do": "gain_vp", "amount": 3, "target": "controller"}, which="another")])
+    hush = creature("hush", 0, 5, abilities=[{"kind": "static", "effect": {
+        "do": "prevent", "whose": "opponent", "abilities": "automatic",
+        "phase": "preparation"}}])
+    game = deferred_death_game(watcher, hush)
+    game.enter_play(1, cid("hush"), active=True)
+    run_until(game, "prep_stage3")
+    [trigger] = [e["item"] for e in game.log.of_kind("triggered")]
+    assert [(e["item"], e.step) for e in game.log.of_kind("prevented")] == [
+        (trigger, "prep_stage2")]
+    assert game.players[0].vp == 0 and not game.log.of_kind("vp_gained")

@@ -95,7 +95,10 @@ PHASE_NAMES: tuple[str, ...] = (PREPARATION, MAIN, COMBAT, END)
 _PREPARATION_RULES: dict[str, Any] = dict(active_orders=True, needs_permission=True,
                                           attempts_once=True, check_rule="29.4.10",
                                           no_hand_play=True)
-_STAGE_1: dict[str, Any] = dict(_PREPARATION_RULES, this_turn_waits=True)  # 29.4.5
+#: 29.4.5; what stage 1 (and the deferred Ép check before it) triggers waits for the stage-2
+#: pool: every preparation-phase effect happens in stage 2, ordered by the active player
+#: (29.4, 29.4.1, D-trigger-prep).
+_STAGE_1: dict[str, Any] = dict(_PREPARATION_RULES, this_turn_waits=True, triggers="wait")
 _STAGE_2: dict[str, Any] = dict(_PREPARATION_RULES, order_rule="29.4.1")  # 29.4, 29.4.1
 
 DEFAULT_TURN: tuple[Step, ...] = (
