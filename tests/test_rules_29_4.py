@@ -235,6 +235,29 @@ def test_29_4_4_until_preparation_effect_made_in_stage_2_lasts_until_the_next_on
     assert game.max_hp(a) == 2
 
 
+def test_D_own_preparation_made_in_own_stage_1_lasts_until_his_next_turns_preparation():
+    # "a következő saját előkészítő fázisodig", made in his own stage 1 (turn 1, e.g. a
+    # VP-regeneration modifier's card): not this phase's stage 2 but his next turn's (turn 3)
+    def make(game):
+        if game.turn != 1:
+            return []
+        return [item("ward", lambda g: g.add_effect(
+            "hp", 1, "until_own_preparation", targets=g.creatures(0), controller=0),
+            controller=0)]
+    game = game_with([creature("a", 1, 2)], plugins=[item_plugin("prep_stage1", make)],
+                     agents=[Passer(), Passer()])
+    a = game.enter_play(0, cid("a"), active=True)
+    play_turn(game)
+    play_turn(game)
+    assert game.max_hp(a) == 3  # through the rest of turn 1 and the opponent's turn 2
+    run_until(game, "prep_stage2_start", inclusive=True)
+    [started] = game.log.of_kind("effect_started")
+    assert (started.turn, started.step, started["ends_turn"]) == (1, "prep_stage1", 3)
+    [ended] = game.log.of_kind("effect_ended")
+    assert (ended.turn, ended.step, ended["rule"]) == (3, "prep_stage2_start", "29.4.4")
+    assert game.max_hp(a) == 2
+
+
 # -- 29.4.5 ----------------------------------------------------------------------------------
 
 def test_29_4_5_this_turn_effect_starts_at_the_beginning_of_stage_2():

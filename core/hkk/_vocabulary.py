@@ -270,9 +270,12 @@ EVENTS: dict[str, EventKind] = {
     "effect_started": EventKind(
         "A lasting effect starts: its modifier counts from now on.",
         {**_EFFECT_FIELDS,
-         "ends_turn": "only for a `turns` duration: the turn in whose end stage 4 it ends",
+         "ends_turn": "for a `turns` duration, the turn in whose end stage 4 it ends; for "
+                      "`until_own_preparation` made in its controller's own stage 1, the turn "
+                      "at whose stage 2 it ends",
          "rule": "only for an effect that waited (`effect_created`): `29.4.5`"},
-        ("29.4.5", "D-counted-turns"), optional=frozenset({"rule", "ends_turn"})),
+        ("29.4.5", "D-counted-turns", "D-own-preparation"),
+        optional=frozenset({"rule", "ends_turn"})),
     "effect_ended": EventKind(
         "A lasting effect ends (all of a moment's together, each logged after all are gone).",
         {"effect": "the effect's uid", "stat": "its stat",
