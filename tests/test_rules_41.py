@@ -321,6 +321,45 @@ def test_41_5_opponent_may_act_in_the_current_and_remaining_phases():
     assert not game.log.of_kind("step_skipped")
 
 
+def test_41_5_after_passing_the_turn_the_active_player_is_not_offered_his_optional_trigger():
+    # "Amikor az ellenfeled varázslatot játszik ki, húzhatsz egy lapot" (optional) beside the
+    # same text as an order (mandatory): the opponent's instant after the pass sets off both
+    def on_spell(optional: bool) -> dict:
+        return {"kind": "triggered", "optional": optional,
+                "when": {"event": "card_played", "whose": "opponent", "card_kind": "spell"},
+                "effect": {"do": "draw", "count": 1, "target": "controller"}}
+    zap = spell("zap", [{"do": "damage", "amount": 1, "target": "opponent"}], instant=True)
+    game = game_with([creature("maybe", 1, 3, abilities=[on_spell(True)]),
+                      creature("must", 1, 3, abilities=[on_spell(False)]), zap],
+                     agents=[Passer(), scripted("play tt:zap", only=("action",))])
+    game.enter_play(0, cid("maybe"), active=True)
+    game.enter_play(0, cid("must"), active=True)
+    game.players[1].hand.append(cid("zap"))
+    game.players[1].vp = 1
+    play_turn(game)
+    assert [(e["player"], e.step) for e in game.log.of_kind("card_played")] == [
+        (1, "main_phase")]
+    assert game.log.of_kind("turn_passed")[0].seq < game.log.of_kind("card_played")[0].seq
+    assert not [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
+    drawn_by = [e["card"] for e in game.log.of_kind("resolving")
+                if e["card"] in (cid("maybe"), cid("must"))]
+    assert drawn_by == [cid("must")]  # the mandatory one still happens
+
+
+def test_41_5_after_passing_the_turn_the_active_player_is_not_asked_to_use_a_later_item():
+    # a plugin's optional item of end stage 3 (an ordered step): his, so not used; his
+    # opponent's is still offered to him
+    make = lambda g: [item(f"mend {c}", lambda g2: None, controller=c, optional=True)  # noqa
+                      for c in (0, 1)]
+    game = game_with(plugins=[item_plugin("end_stage3", make)], agents=[Passer(), Passer()])
+    play_turn(game)
+    uses = [(e["player"], e["choice"]) for e in game.log.of_kind("decision")
+            if e["decision"] == "use"]
+    assert uses == [(1, "use mend 1")]
+    assert [e["item"] for e in game.log.of_kind("resolving") if e.step == "end_stage3"
+            and e["item"].startswith("mend")] == ["mend 1"]
+
+
 # -- 41.6 ------------------------------------------------------------------------------------
 
 def test_41_6_turn_ends_after_end_stage_4_and_next_players_turn_begins_at_once():

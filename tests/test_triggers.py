@@ -555,7 +555,7 @@ def test_D_trigger_plugin_optional_item_is_asked():
     game = game_with([creature("frail", 1, 1)],
                      plugins=[DeathBell(optional=True), item_plugin("end_stage2", lambda g: [
                          zap_item(lambda g: g.creatures(1)[0])])],
-                     agents=[Passer(), Passer()])
+                     agents=[Passer("pass"), Passer()])  # he has not passed the turn (41.5)
     game.enter_play(1, cid("frail"))
     play_turn(game)
     uses = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]

@@ -18,6 +18,7 @@ from hkk._resolution import (
     after_resolution,
     call_hook,
     guarded,
+    passed_the_turn,
     pay,
     prevented,
     resolve,
@@ -109,7 +110,10 @@ def _end_rule(step: Step) -> str:
 
 
 def _wants(game: Game, item: Pending, step: Step) -> bool:
-    """An optional item's controller says whether he uses it."""
+    """An optional item's controller says whether he uses it (not the active player after
+    passing the turn: he uses nothing optional any more, 41.5)."""
+    if passed_the_turn(game, _owner(game, item)):
+        return False
     options = (Option(f"use {item.label}", item), Option("decline"))
     answer = game.decide(_owner(game, item), "use", options, prompt=f"Use {item.label}?",
                          rule=step.rules[0] if step.rules else None)

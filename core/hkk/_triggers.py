@@ -39,7 +39,7 @@ from hkk._decisions import Option
 from hkk._errors import HkkError, HookError, TriggerLoopError, plugin_set
 from hkk._hookcall import call, expect_pending
 from hkk._pending import AUTOMATIC, Pending
-from hkk._resolution import after_resolution, resolve
+from hkk._resolution import after_resolution, passed_the_turn, resolve
 from hkk._state import Permanent as PermanentOutOfPlay
 from hkk._vocabulary import EVENTS
 
@@ -468,6 +468,8 @@ def _order(item: Pending) -> tuple[Any, ...]:
 
 def _wants(game: Game, item: Pending) -> bool:
     controller = item.controller if item.controller is not None else game.active
+    if passed_the_turn(game, controller):  # 41.5: not asked, not used
+        return False
     answer = game.decide(controller, "use", (Option(f"use {item.label}", item),
                                              Option("decline")),
                          prompt=f"Use {item.label}?", rule="D-trigger-wait")
