@@ -189,6 +189,47 @@ def test_29_4_2_creature_is_checked_once_after_the_whole_moment(healed):
         assert game.players[0].graveyard == [cid("a")]
 
 
+def moment_game(*optional: bool, agent=None):
+    """Player 0 has 3 VP at the stage-2 opening moment (1 + 2 regenerated) and one 2-VP item per
+    permanent, oldest first (``optional`` says which are optional): he can pay for one."""
+    from hkk._pending import Price
+    perms: list = []
+
+    def make(game):
+        return [item(f"{flag and 'may' or 'must'}{n}", lambda g: g.gain_components(0, 1),
+                     controller=0, kind=ACTIVATED, price=Price(vp=2), source=perms[n],
+                     usable_in_preparation=True, optional=flag)
+                for n, flag in enumerate(optional)]
+    game = game_with([creature("p")], plugins=[item_plugin("prep_stage2_start", make)],
+                     agents=[agent or Passer(), Passer()])
+    perms += [game.enter_play(0, cid("p"), active=True) for _ in optional]
+    game.players[0].vp = 1
+    run_until(game, "prep_stage2_start", inclusive=True)
+    return game
+
+
+def moment_outcome(game):
+    return ([e["item"] for e in game.log.of_kind("resolving") if e.step == "prep_stage2_start"],
+            [e["item"] for e in game.log.of_kind("item_dropped")],
+            [(e["choice"], e["rule"]) for e in game.log.of_kind("decision")
+             if e["decision"] == "use"])
+
+
+def test_29_4_2_D_moment_payments_the_mandatory_item_is_paid_first_whatever_the_timestamps():
+    # the optional item's permanent is older; the one he must pay for still happens
+    game = moment_game(True, False)  # "may0" (older, optional), "must1"
+    assert moment_outcome(game) == (["must1"], ["may0"], [])  # never asked about "may0"
+    assert (game.players[0].vp, game.players[0].components) == (1, 1)
+
+
+def test_29_4_2_D_moment_payments_between_equal_items_the_player_chooses_not_the_older():
+    choose = scripted(pick_label("use must1"), only=("use",))
+    game = moment_game(False, False, agent=choose)  # two mandatory 2-VP items, 3 VP
+    assert moment_outcome(game) == (["must1"], ["must0"], [("use must1", "D-moment-payments")])
+    asked = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
+    assert [(e["player"], e["options"]) for e in asked] == [(0, 2)]  # no "decline": mandatory
+
+
 # -- 29.4.3 ----------------------------------------------------------------------------------
 
 def test_29_4_3_beginning_of_the_turn_is_the_beginning_of_stage_2():
