@@ -276,6 +276,23 @@ def test_29_4_4_until_preparation_effect_made_in_stage_2_lasts_until_the_next_on
     assert game.max_hp(a) == 2
 
 
+def test_D_until_preparation_one_made_in_stage_1_ends_at_stage_2_of_the_same_phase():
+    # 29.4.4 says "until the preparation phase", not "the next": made in stage 1 (by either
+    # player's item), it ends a moment later; compare D-own-preparation below
+    make = lambda game: [item(f"ward {c}", lambda g, c=c: g.add_effect(  # noqa: E731
+        "hp", 1, "until_preparation", targets=g.creatures(0), controller=c), controller=c)
+        for c in (0, 1)] if game.turn == 1 else []
+    game = game_with([creature("a", 1, 2)], plugins=[item_plugin("prep_stage1", make)],
+                     agents=[Passer(), Passer()])
+    a = game.enter_play(0, cid("a"), active=True)
+    run_until(game, "prep_stage2_start", inclusive=True)
+    assert [(e.turn, e.step) for e in game.log.of_kind("effect_started")] == [
+        (1, "prep_stage1")] * 2
+    assert [(e.turn, e.step, e["rule"]) for e in game.log.of_kind("effect_ended")] == [
+        (1, "prep_stage2_start", "29.4.4")] * 2
+    assert game.max_hp(a) == 2
+
+
 def test_D_own_preparation_made_in_own_stage_1_lasts_until_his_next_turns_preparation():
     # "a következő saját előkészítő fázisodig", made in his own stage 1 (turn 1, e.g. a
     # VP-regeneration modifier's card): not this phase's stage 2 but his next turn's (turn 3)

@@ -166,6 +166,29 @@ def test_41_2_a_plugins_optional_item_cannot_be_declined_in_end_stage_2():
     assert not [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
 
 
+def test_D_end2_mandatory_the_stages_items_are_not_asked_but_an_optional_trigger_there_is():
+    # the plugin's optional end-of-turn item happens unasked (41.2); the optional "when a
+    # creature of yours dies, you gain 1 VP" it sets off is asked of its controller
+    maybe = {"kind": "triggered", "optional": True,
+             "when": {"event": "dies", "whose": "own", "card_kind": "creature"},
+             "effect": {"do": "gain_vp", "amount": 1, "target": "controller"}}
+    doom = item_plugin("end_stage2", lambda game: [item(
+        "doom", lambda g: [g.damage(c, 9) for c in g.creatures(1) if c.card.id == cid("frail")],
+        optional=True)])
+    game = game_with([creature("heir", 1, 3, abilities=[maybe]), creature("frail", 1, 1)],
+                     plugins=[doom], agents=[Passer(), Passer()])
+    game.enter_play(1, cid("heir"))
+    game.enter_play(1, cid("frail"))
+    start_turn(game)
+    run_step(game, step_named("end_stage2"))
+    uses = [(e["player"], e["choice"].split("@")[0], e["rule"])
+            for e in game.log.of_kind("decision") if e["decision"] == "use"]
+    assert uses == [(1, "use tt:heir#1:0", "D-trigger-wait")]  # not about "doom"
+    assert [e["item"].split("@")[0] for e in game.log.of_kind("resolving")] == [
+        "doom", "tt:heir#1:0"]
+    assert game.players[1].vp == 1
+
+
 # -- 41.3 ------------------------------------------------------------------------------------
 
 def test_41_3_damaged_creatures_and_buildings_are_restored_to_max():
