@@ -74,26 +74,31 @@ def _choose_for_moment(game: Game, step: Step, items: list[Pending]) -> list[Pen
     pay for all of his, their order may not decide it ("sorrendiségük nem vizsgálható"): his
     mandatory items are paid first, then his optional ones, and between equals that do not
     all fit he chooses; what no longer fits is left out, ``item_dropped`` (D-moment-payments)."""
+    if not items:
+        return items
     paid: dict[int, list[Pending]] = {}
     for item in items:
         if item.kind in (ACTIVATED, ACTION) and item.controller is not None \
                 and not item.price.free:
             paid.setdefault(item.controller, []).append(item)
-    short = {player for player, theirs in paid.items()
-             if not _Budget(game, player).fits_all(theirs)}
-    chosen: set[int] = set()  # ids of the items that happen
+    short = [player for player, theirs in sorted(paid.items())
+             if not _Budget(game, player).fits_all(theirs)] if paid else ()
+    chosen = []
     for item in items:
-        if item.controller in short and any(i is item for i in paid[item.controller]):
+        if short and item.controller in short and any(i is item for i in paid[item.controller]):
             continue  # chosen below
         if not item.optional or _wants(game, item, step):
-            chosen.add(id(item))
-    for player in sorted(short):
+            chosen.append(item)
+    if not short:  # everything fits: the usual moment
+        return chosen
+    for player in short:
         budget = _Budget(game, player)
         theirs = paid[player]
         for mandatory in (True, False):
             group = [i for i in theirs if i.optional is not mandatory]
-            chosen.update(id(i) for i in _pay_for(game, step, player, group, budget, mandatory))
-    return [item for item in items if id(item) in chosen]
+            chosen += _pay_for(game, step, player, group, budget, mandatory)
+    taken = {id(item) for item in chosen}
+    return [item for item in items if id(item) in taken]  # in the moment's order
 
 
 def _pay_for(game: Game, step: Step, player: int, group: list[Pending], budget: _Budget,
@@ -181,7 +186,7 @@ def _end_rule(step: Step) -> str:
 def _wants(game: Game, item: Pending, step: Step) -> bool:
     """An optional item's controller says whether he uses it (not the active player after
     passing the turn: he uses nothing optional any more, 41.5)."""
-    if passed_the_turn(game, _owner(game, item)):
+    if game.turn_passed and passed_the_turn(game, _owner(game, item)):
         return False
     options = (Option(f"use {item.label}", item), Option("decline"))
     answer = game.decide(_owner(game, item), "use", options, prompt=f"Use {item.label}?",

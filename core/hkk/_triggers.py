@@ -468,7 +468,7 @@ def _order(item: Pending) -> tuple[Any, ...]:
 
 def _wants(game: Game, item: Pending) -> bool:
     controller = item.controller if item.controller is not None else game.active
-    if passed_the_turn(game, controller):  # 41.5: not asked, not used
+    if game.turn_passed and passed_the_turn(game, controller):  # 41.5: not asked, not used
         return False
     answer = game.decide(controller, "use", (Option(f"use {item.label}", item),
                                              Option("decline")),
