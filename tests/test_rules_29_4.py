@@ -680,3 +680,21 @@ def test_D_prevented_a_deferred_check_death_trigger_is_stopped_by_preparation_pr
     assert [(e["item"], e.step) for e in game.log.of_kind("prevented")] == [
         (trigger, "prep_stage2")]
     assert game.players[0].vp == 0 and not game.log.of_kind("vp_gained")
+
+
+def test_29_4_1_what_stage_1_triggers_joins_the_stage_2_pool_too():
+    # a stage-1 item kills a creature (29.4.10); the death trigger is a preparation-phase
+    # effect like the deferred check's: it waits for the stage-2 pool
+    watcher = creature("watcher", 1, 3, abilities=[on_death(
+        {"do": "gain_vp", "amount": 1, "target": "controller"}, which="another")])
+    kill = item_plugin("prep_stage1", lambda g: [item(
+        "kill", lambda g2: [g2.damage(c, 9) for c in g2.creatures(1)])] if g.turn == 1 else [])
+    game = game_with([watcher, creature("prey", 1, 1)], plugins=[kill],
+                     agents=[Passer(), Passer()])
+    game.enter_play(0, cid("watcher"), active=True)
+    game.enter_play(1, cid("prey"), active=True)
+    run_until(game, "prep_stage3")
+    assert [(e["card"], e.step) for e in game.log.of_kind("died")] == [
+        (cid("prey"), "prep_stage1")]
+    assert [e.step for e in game.log.of_kind("resolving") if e["card"] == cid("watcher")] == [
+        "prep_stage2"]
