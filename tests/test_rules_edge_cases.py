@@ -279,9 +279,11 @@ def test_29_4_2_plugin_activated_items_in_a_moment_are_checked_and_paid_for(vp, 
     assert game.players[0].vp == vp + 1 - (2 if used else 0)  # +1 regenerated in stage 1
 
 
-@pytest.mark.parametrize("answers, used", [(["use"], ["first"]), (["decline"], ["second"])])
+@pytest.mark.parametrize("answers, used", [(["use first"], ["first"]),
+                                           (["use second"], ["second"])])
 def test_29_4_2_what_a_player_pays_for_at_one_moment_must_be_affordable_together(answers, used):
-    # Two 2-VP items at one moment and 3 VP (1 + 2 regenerated): he can pay for one, not both.
+    # Two 2-VP items at one moment and 3 VP (1 + 2 regenerated): he can pay for one, not both,
+    # and chooses which (D-moment-payments).
     from hkk._pending import ACTIVATED, Price
 
     def costly(label):
@@ -296,11 +298,12 @@ def test_29_4_2_what_a_player_pays_for_at_one_moment_must_be_affordable_together
     assert [e["item"] for e in game.log.of_kind("resolving")
             if e.step == "prep_stage2_start"] == used
     assert (game.players[0].vp, game.players[0].components) == (1, 1)
-    if used == ["first"]:  # the second was never offered: it no longer fit
-        dropped = game.log.of_kind("item_dropped")
-        assert [(e["item"], e["rule"]) for e in dropped] == [("second", "29.4.2")]
-        asked = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
-        assert len(asked) == 1
+    # the other was never offered again: it no longer fit
+    other = "second" if used == ["first"] else "first"
+    dropped = game.log.of_kind("item_dropped")
+    assert [(e["item"], e["rule"]) for e in dropped] == [(other, "29.4.2")]
+    asked = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
+    assert len(asked) == 1
 
 
 def test_29_4_2_components_paid_at_one_moment_must_be_affordable_together():

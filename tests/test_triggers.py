@@ -432,6 +432,26 @@ def test_29_4_2_a_moments_triggers_wait_until_the_moment_and_its_check_are_over(
     assert game.players[1].hp == 16
 
 
+def test_D_trigger_prep_29_4_1_governs_two_triggers_of_the_29_4_4_expiry_the_active_player_orders():
+    # Two "until the preparation phase" effects end at the opening moment of stage 2 (29.4.4)
+    # and set off one TEXT1 trigger each, one per player.  They are not items of the moment
+    # (29.4.2): each follows from the expiry, so it waits and the active player - player 1,
+    # not the stable order's player 0 - orders them in the stage-2 pool (29.4.1).
+    game = game_with([creature("t1", 1, 3, abilities=[TEXT1])], active=1,
+                     agents=[Passer(), Wants("tt:t1#2")])
+    mine, theirs = game.enter_play(0, cid("t1")), game.enter_play(1, cid("t1"))
+    for perm in (mine, theirs):
+        game.add_effect("hp", 1, "until_preparation", targets=[perm], controller=perm.controller)
+    run_until(game, "prep_stage3")
+    assert [e.step for e in game.log.of_kind("triggered")] == ["prep_stage2_start"] * 2
+    orders = [(e.step, e["player"], e["rule"], e["options"])
+              for e in game.log.of_kind("decision") if e["decision"] == "order"]
+    assert orders == [("prep_stage2", 1, "29.4.1", 2)]
+    assert [(e.step, e["controller"]) for e in game.log.of_kind("resolving")
+            if e["card"] == cid("t1")] == [("prep_stage2", 1), ("prep_stage2", 0)]
+    assert (game.players[0].hp, game.players[1].hp) == (18, 18)
+
+
 def test_D_trigger_mandatory_triggers_in_the_main_phase_are_not_offered_as_actions():
     game = game_with([creature("t5", 1, 3, abilities=[TEXT5]), creature("pup", 1, 2)],
                      agents=[Wants("play tt:pup"), Passer()])
@@ -560,7 +580,7 @@ def test_D_trigger_plugin_optional_item_is_asked():
     game = game_with([creature("frail", 1, 1)],
                      plugins=[DeathBell(optional=True), item_plugin("end_stage2", lambda g: [
                          zap_item(lambda g: g.creatures(1)[0])])],
-                     agents=[Passer(), Passer()])
+                     agents=[Passer("pass"), Passer()])  # he has not passed the turn (41.5)
     game.enter_play(1, cid("frail"))
     play_turn(game)
     uses = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]

@@ -365,6 +365,11 @@ def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
         if not turns or turns < 1:
             raise ValueError("a 'turns' duration needs turns >= 1")
         ends_turn = _counted_end(game, turns, controller)
+    elif duration is Duration.UNTIL_OWN_PREPARATION and controller == game.active \
+            and _own_expiry_ahead(game):
+        # D-own-preparation: made in his own preparation phase before this turn's expiry
+        # moment (stage 1): "a következő saját" is his next turn's (turns alternate, 41.6)
+        ends_turn = game.turn + 2
     step = game.step
     waits = (duration is Duration.THIS_TURN and stat != "vp_regen" and step is not None
              and step.this_turn_waits)
@@ -377,6 +382,14 @@ def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
         count_effect(game, effect, +1)
     game.emit("effect_created" if waits else "effect_started", **effect.describe())
     return effect
+
+
+def _own_expiry_ahead(game: Game) -> bool:
+    """Whether this turn's moment that ends "until your own preparation" effects is still to
+    come (``step_index`` is the step after the one running; None between turns)."""
+    index = game.step_index
+    return index is not None and any(Duration.UNTIL_OWN_PREPARATION.value in step.ends
+                                     for step in game.turn_steps[index:])
 
 
 def _counted_end(game: Game, turns: int, controller: int | None) -> int:
@@ -404,8 +417,9 @@ def end_effects(game: Game, durations: Iterable[Duration], rule: str,
             return False
         if duration is Duration.TURNS:
             return effect.ends_turn is not None and effect.ends_turn <= turn
-        if duration is Duration.UNTIL_OWN_PREPARATION:
-            return effect.controller == active
+        if duration is Duration.UNTIL_OWN_PREPARATION:  # D-own-preparation
+            return effect.controller == active and (effect.ends_turn is None
+                                                    or effect.ends_turn <= turn)
         return only_controller is None or effect.controller == only_controller
 
     return _end(game, [e for e in game.effects if due(e)], rule)

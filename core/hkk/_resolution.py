@@ -74,6 +74,12 @@ def usable(game: Game, item: Pending, step: Step) -> bool:
     return True
 
 
+def passed_the_turn(game: Game, player: int) -> bool:
+    """41.5: the active player who passed the turn "does not want to act in his turn": he uses
+    nothing optional any more and is not asked (what he must do still happens)."""
+    return game.turn_passed and player == game.active
+
+
 def pay(game: Game, item: Pending) -> None:
     """Count the use, then pay the cost.  In the preparation phase the attempt counts even if
     the effect then fails (29.4.9)."""

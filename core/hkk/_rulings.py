@@ -27,8 +27,9 @@ class Rulings:
     #: (as in 29.4.1) or "stable" (no decision: the stable order - controller, timestamp, set,
     #: card, ability).
     default_orderer: str = "active"
-    #: D-until-preparation: "until the preparation phase" ends at the beginning of stage 2 of
-    #: the "next" preparation phase (whoever's turn), or of the effect's "controller"'s next one.
+    #: D-until-preparation: "until the preparation phase" ends at the first beginning of stage 2
+    #: after it is made - of the "next" preparation phase (whoever's turn; the same one for an
+    #: effect made in stage 1), or of the effect's "controller"'s next one.
     until_preparation_ends: str = "next"
     #: D-counted-turns: which turns a "for N turns" effect counts: "every" turn (both players',
     #: the one it is made in included) or only its controller's "own" turns.

@@ -12,8 +12,10 @@ When they resolve is the step's ``triggers`` setting (:class:`hkk.Step`):
   the Ép check after it is done (:func:`settle`, called by the step runners); then the waiting
   items are ordered by the active player (D-trigger-order) and resolved one at a time, each
   followed by an Ép check.  What they trigger in turn joins the waiting ones.
-- ``"wait"``: they wait for the next step (the moment at the very beginning of preparation
-  stage 2: what the moment triggers waits until the moment and its check are over, 29.4.2);
+- ``"wait"``: they wait for the next step (stage 1 of the preparation phase, the deferred Ép
+  check before it and the moment at the very beginning of stage 2: all of it joins the stage-2
+  pool, 29.4, 29.4.1; what the moment triggers waits until the moment and its check are over,
+  29.4.2);
 - ``"pool"``: they join the step's own items, ordered with them (prep stage 2, 29.4.1,
   D-trigger-prep), so deaths they cause give no component there (29.4.11);
 - ``"none"``: nothing triggers (end stage 4: 41.4, D-trigger-end4).
@@ -37,7 +39,7 @@ from hkk._decisions import Option
 from hkk._errors import HkkError, HookError, TriggerLoopError, plugin_set
 from hkk._hookcall import call, expect_pending
 from hkk._pending import AUTOMATIC, Pending
-from hkk._resolution import after_resolution, resolve
+from hkk._resolution import after_resolution, passed_the_turn, resolve
 from hkk._state import Permanent as PermanentOutOfPlay
 from hkk._vocabulary import EVENTS
 
@@ -325,8 +327,8 @@ def _make_card_item(perm: Permanent, index: int, ability: Any, label: str,
 
 def saved_waiting(game: Game) -> list[dict[str, Any]]:
     """The waiting items as plain data.  Only card triggers can be saved: a plugin's item
-    holds code, so a save while one waits is refused (it waits only between the moment at
-    the start of preparation stage 2 and the stage's pool)."""
+    holds code, so a save while one waits is refused (items wait across step boundaries only
+    in the preparation phase, from the turn's deferred Ép check to the stage-2 pool)."""
     trigger_watch: TriggerWatch = game.triggers
     records = []
     for item in trigger_watch.waiting:
@@ -383,7 +385,7 @@ def _expect_kinds(result: Any) -> str | None:
 
 # -- resolving what waits -----------------------------------------------------------------------
 
-def settle(game: Game, step: Step | None) -> None:
+def settle(game: Game, step: Step) -> None:
     """After an item or action and its Ép check: resolve the triggered items waiting, as the
     step's ``triggers`` says (D-trigger-wait)."""
     trigger_watch: TriggerWatch = game.triggers
@@ -392,7 +394,7 @@ def settle(game: Game, step: Step | None) -> None:
     if not trigger_watch.waiting:
         trigger_watch.cause = ()
         return
-    mode = step.triggers if step is not None else "resolve"
+    mode = step.triggers
     if mode == "resolve":
         _resolve_waiting(game, trigger_watch, step)
     elif mode == "pool":
@@ -433,7 +435,7 @@ def _from_pool(trigger_watch: TriggerWatch, item: Pending) -> Pending:
     return dataclasses.replace(item, apply=apply)
 
 
-def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step | None) -> None:
+def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> None:
     seen: set[str] = set()
     waiting = trigger_watch.waiting
     while waiting and not game.over:
@@ -453,10 +455,7 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step | None)
         trigger_watch.cause = chain
         try:
             resolve(game, item)
-            if step is not None:
-                after_resolution(game, step)
-            else:  # between steps (the deferred check at the start of a turn)
-                game.check_hp("D-hp-check", changed_only=True)
+            after_resolution(game, step)
         finally:
             trigger_watch.cause = ()
         if trigger_watch._left:
@@ -469,6 +468,8 @@ def _order(item: Pending) -> tuple[Any, ...]:
 
 def _wants(game: Game, item: Pending) -> bool:
     controller = item.controller if item.controller is not None else game.active
+    if game.turn_passed and passed_the_turn(game, controller):  # 41.5: not asked, not used
+        return False
     answer = game.decide(controller, "use", (Option(f"use {item.label}", item),
                                              Option("decline")),
                          prompt=f"Use {item.label}?", rule="D-trigger-wait")

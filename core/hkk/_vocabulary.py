@@ -270,9 +270,12 @@ EVENTS: dict[str, EventKind] = {
     "effect_started": EventKind(
         "A lasting effect starts: its modifier counts from now on.",
         {**_EFFECT_FIELDS,
-         "ends_turn": "only for a `turns` duration: the turn in whose end stage 4 it ends",
+         "ends_turn": "for a `turns` duration, the turn in whose end stage 4 it ends; for "
+                      "`until_own_preparation` made in its controller's own stage 1, the turn "
+                      "at whose stage 2 it ends",
          "rule": "only for an effect that waited (`effect_created`): `29.4.5`"},
-        ("29.4.5", "D-counted-turns"), optional=frozenset({"rule", "ends_turn"})),
+        ("29.4.5", "D-counted-turns", "D-own-preparation"),
+        optional=frozenset({"rule", "ends_turn"})),
     "effect_ended": EventKind(
         "A lasting effect ends (all of a moment's together, each logged after all are gone).",
         {"effect": "the effect's uid", "stat": "its stat",
@@ -302,10 +305,12 @@ DECISIONS: dict[str, DecisionKind] = {
         {"<item label>": "that item resolves next; the others are collected again after it"},
         ("29.4.1", "D-orderer", "R-enter-order")),
     "use": DecisionKind(
-        "Whether an optional item is used.",
+        "Whether an optional item is used; at a moment where a player cannot pay for all of "
+        "his items, which of the equal ones he pays for (D-moment-payments).",
         "the item's controller (the active player for the rules' own items)",
         {"use <item label>": "it happens (its cost is paid)",
-         "decline": "not this time; in an ordered step it is not offered again (D-declined)"},
+         "decline": "not this time; in an ordered step it is not offered again (D-declined); "
+                    "absent where he must pay for one of the options"},
         ("29.4.2", "29.4.7", "D-declined", "D-moment-payments")),
     "action": DecisionKind(
         "What a player does next in an action phase (main, combat) or in end stage 1.",
