@@ -31,7 +31,8 @@ __all__ = ["DEFAULT_GAME_TIMEOUT", "running_code", "time_limit"]
 
 #: Top-level modules whose frames are never "the set's code": the engine, the standard library
 #: and the libraries the engine calls (a set's hook runs inside pluggy's frames).
-_NOT_A_SET = frozenset(sys.stdlib_module_names) | {"hkk", "pluggy", "pydantic", "pydantic_core"}
+_NOT_A_SET = frozenset(sys.stdlib_module_names) | {"hkk", "pluggy", "pydantic", "pydantic_core",
+                                                     "rich"}
 
 #: Seconds a game may take by default; a whole random game takes well under one.
 DEFAULT_GAME_TIMEOUT = 60.0
@@ -39,19 +40,24 @@ DEFAULT_GAME_TIMEOUT = 60.0
 
 def running_code(frame: FrameType | None, outer: FrameType | None = None) -> tuple[str, str]:
     """(module, "module.function (line N)") of the innermost frame outside the engine's own
-    modules and the libraries it uses - the set's code that is stuck.  Only frames inside ``outer`` (the frame that set
-    the limit) count: if all of those are the engine's, it says what the engine was doing (the
-    turn, the step, the cards resolving), or else names the innermost frame."""
+    modules and the libraries it uses - the set's code that is stuck - followed by what the
+    engine was doing (the turn, the step, the cards resolving) when a game is found.  Only the
+    frames inside ``outer`` (the frame that set the limit) count: if all of those are the
+    engine's (data-only cards), it is ("hkk", what the engine was doing)."""
     first: tuple[str, str] | None = None
+    found: tuple[str, str] | None = None
     inner = frame
     while frame is not None and frame is not outer:
         module = frame.f_globals.get("__name__", "?")
-        found = (module, f"{module}.{frame.f_code.co_name} (line {frame.f_lineno})")
-        first = first or found
+        here = (module, f"{module}.{frame.f_code.co_name} (line {frame.f_lineno})")
+        first = first or here
         if module.split(".", 1)[0] not in _NOT_A_SET:
-            return found
+            found = here
+            break
         frame = frame.f_back
     doing = _engine_doing(inner, outer)
+    if found is not None:
+        return (found[0], f"{found[1]}, in {doing}") if doing else found
     if doing is not None:
         return "hkk", doing
     return first or ("?", "?")
