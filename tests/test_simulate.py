@@ -309,11 +309,14 @@ def _simulate(tmp_path: Path, *args: str, set_code: str = "fut"
     return result, rows, summary
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("workers", [["-w", "1"], ["-w", "2"], ["--dask", "-w", "1"]],
+                         ids=["here", "local workers", "dask"])
 def test_D_work_limit_a_runaway_game_is_an_error_row_and_the_others_finish(
-        tmp_path: Path, fake_set: Any, workers: str) -> None:  # noqa: F811
+        tmp_path: Path, fake_set: Any, workers: list[str]) -> None:  # noqa: F811
+    if "--dask" in workers:
+        pytest.importorskip("distributed")
     fake_set("fut", cards=RUNAWAY_CARDS, decks=RUNAWAY_DECKS)
-    result, rows, summary = _simulate(tmp_path, "-n", "6", "-w", workers, "--decks",
+    result, rows, summary = _simulate(tmp_path, "-n", "6", *workers, "--decks",
                                       "fut:csendes", "fut:csendes", "--decks", "fut:hurok",
                                       "fut:hurok")
     assert result.exit_code == 1, result.output
