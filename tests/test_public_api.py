@@ -30,7 +30,7 @@ EXPORTED = [
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent", "Player",
     "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
     "ScriptedAgent", "SetError", "Step", "StepLoopError", "TriggerLoopError", "Usage",
-    "__version__", "advance",
+    "WorkLimitError", "__version__", "advance",
     "hookimpl", "load_game", "save_game",
 ]
 

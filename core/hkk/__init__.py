@@ -39,6 +39,7 @@ if _TYPE_CHECKING:
                             SetError,
                             StepLoopError,
                             TriggerLoopError,
+                            WorkLimitError,
     )
     from hkk._events import Event, EventLog
     from hkk._game import Game
@@ -73,7 +74,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "hkk._engine": ("Engine",),
     "hkk._errors": ("CardDataError", "ConfigError", "GameOver", "GameTimeout", "HkkError",
                     "HookError", "IllegalDecision", "Interrupted", "InvariantViolation",
-                    "RuleViolation", "SetError", "StepLoopError", "TriggerLoopError"),
+                    "RuleViolation", "SetError", "StepLoopError", "TriggerLoopError",
+                    "WorkLimitError"),
     "hkk._events": ("Event", "EventLog"),
     "hkk._game": ("Game",),
     "hkk._hookspecs": ("hookimpl",),
@@ -98,7 +100,7 @@ __all__ = [
     "Player",
     "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
     "ScriptedAgent", "SetError", "Step", "StepLoopError", "TriggerLoopError", "Usage",
-    "__version__", "advance",
+    "WorkLimitError", "__version__", "advance",
     "hookimpl", "load_game", "save_game",
 ]
 

@@ -264,8 +264,10 @@ def triggered(game: Game, event: Any) -> list[Pending] | None:
 
     Called for every event of the kinds named, except in end stage 4: nothing triggers from
     its moment (41.4, D-trigger-end4).  A chain of triggers longer than
-    ``Rulings.max_trigger_chain``, or one that repeats a state, is a TriggerLoopError
-    (D-trigger-loop)."""
+    ``Rulings.max_trigger_chain``, one that repeats a state, or a cause setting off more than
+    ``Rulings.max_triggers_per_cause`` triggers in all, is a TriggerLoopError (D-trigger-loop);
+    a turn or game resolving more than ``max_triggers_per_turn`` / ``max_triggers_per_game``
+    is a WorkLimitError (D-work-limit)."""
 
 
 # -- contributions that are not per turn ------------------------------------------------------

@@ -46,6 +46,15 @@ class Rulings:
     #: D-trigger-loop: a chain of triggers setting off triggers longer than this stops the
     #: game with a TriggerLoopError naming its cards.
     max_trigger_chain: int = 50
+    #: D-trigger-loop: the triggers one cause may set off, directly or through other triggers
+    #: (all set off while any waits; in prep stage 2, whose pool holds them all, the stage's):
+    #: more stop the game with a TriggerLoopError naming their cards.
+    max_triggers_per_cause: int = 500
+    #: D-work-limit: the triggered items a turn, and a whole game, may resolve; more stop the
+    #: game with a WorkLimitError naming the cards resolving (a runaway game, e.g. in
+    #: ``hkk simulate``, ends the same way on every machine).
+    max_triggers_per_turn: int = 2_000
+    max_triggers_per_game: int = 20_000
 
     def orderer(self, game: Game, step: Step) -> int | None:
         """Who orders the step's items; None: nobody decides, the stable order is used."""

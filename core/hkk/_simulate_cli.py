@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from hkk._limits import DEFAULT_GAME_TIMEOUT
 from hkk._render import escape
 
 EXIT_FAILED = 1
@@ -83,12 +84,20 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               help="Write the summary as JSON ('-': stdout, instead of the table).")
 @click.option("--html", "html_file", metavar="FILE", callback=_output_file,
               help="Write the report page (heat map, histogram, card table).")
+@click.option("--game-timeout", type=click.FloatRange(min=0), default=DEFAULT_GAME_TIMEOUT,
+              show_default=True, metavar="SECONDS",
+              help="Stop a game that runs longer: an error row, and the other games go on "
+                   "(0: no limit; not on Dask, where the work limits stop a runaway game).")
 def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: tuple[str, ...],
                      seed: int, max_turns: int | None, workers: int | None, use_dask: bool,
                      scheduler: str | None, chunk_size: int | None, csv_file: str | None,
                      parquet_file: str | None, json_file: str | None,
-                     html_file: str | None) -> None:
-    """Play many seeded games between random agents and report win rates (balance testing)."""
+                     html_file: str | None, game_timeout: float) -> None:
+    """Play many seeded games between random agents and report win rates (balance testing).
+
+    A game stopped by a limit (a trigger loop, the work limit, a step that never ends,
+    --game-timeout) is an error row with its replay command; the others go on, and the
+    command exits 1 at the end."""
     from hkk._engine import Engine
     from hkk._errors import HkkError
     from hkk._simulate import CHUNK_SIZE, deck_lists, pairings, plan, simulate
@@ -106,7 +115,7 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     try:
         lists = deck_lists(engine, sorted({d for p in pairs for d in p}))
         chunks = plan(found.sets, pairs, games, seed, max_turns,  # type: ignore[arg-type]
-                      chunk_size or CHUNK_SIZE)
+                      chunk_size or CHUNK_SIZE, game_timeout)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     local = workers or os.cpu_count() or 1
@@ -122,13 +131,20 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         result = simulate(chunks, **options)
     if result.interrupted:
         err.print(f"[red]interrupted[/red]: keeping the {len(result.outcomes)} finished games")
+    failed = _error_games(result)
+    for row in failed:
+        err.print(f"[red]error[/red] in the game of seed {row['seed']} ({escape(row['deck_1'])} "
+                  f"vs {escape(row['deck_2'])}), turn {row['turns']}: {escape(row['error'])}")
+        err.print(f"reproduce: {escape(row['replay'])}")
     names = {card_id: card.name for card_id, card in engine.cards.items()}
     summary = summarize(result.outcomes, lists, names)
     sets = sorted(found.sets)
     replay = f"hkk play --seed SEED --decks DECK_1 DECK_2 {' '.join('--set ' + s for s in sets)}"
     meta = {"games": len(result.outcomes), "planned": result.planned, "seed": seed,
             "sets": sets, "max_turns": max_turns, "interrupted": result.interrupted,
-            "seconds": round(result.seconds, 2), "replay": replay.strip()}
+            "seconds": round(result.seconds, 2), "replay": replay.strip(),
+            "errors": [{key: row[key] for key in ("seed", "deck_1", "deck_2", "turns", "error",
+                                                  "replay")} for row in failed]}
     if csv_file or parquet_file:
         rows = _rows(result)
         if csv_file:
@@ -147,8 +163,12 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         Path(html_file).write_text(report_page(summary, meta), encoding="utf-8")
     if json_file != "-":
         _print_table(summary, meta)
-    if result.interrupted:
+    if result.interrupted or failed:
         sys.exit(EXIT_FAILED)
+
+
+def _error_games(result: Any) -> list[dict[str, Any]]:
+    return [row for row in _rows(result) if row["error"] is not None]
 
 
 def _with_progress(err: Console, chunks: Any, options: dict[str, Any]) -> Any:
@@ -192,7 +212,7 @@ def _rows(result: Any) -> list[dict[str, Any]]:
 
 def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
     columns = ["seed", "deck_1", "deck_2", "winner", "reason", "turns", "first", "played",
-               "fired", "used", "replay"]
+               "fired", "used", "error", "replay"]
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()

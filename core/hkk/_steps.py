@@ -24,7 +24,7 @@ from hkk._resolution import (
     resolve,
     usable,
 )
-from hkk._triggers import settle
+from hkk._triggers import settle, too_many_items
 
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
@@ -238,8 +238,8 @@ def run_ordered(game: Game, step: Step) -> None:
         resolve(game, item)
         after_resolution(game, step)
         settle(game, step)  # D-trigger-wait
-    raise StepLoopError(f"step {step.hook} resolved {limit} items without ending; an ability "
-                        "that costs nothing and has no usage limit repeats forever")
+    # a pool of triggers (prep stage 2) that keeps growing is a trigger loop (D-trigger-loop)
+    raise too_many_items(game, step, limit, [option.value for option in ready])
 
 
 def _position(options: list[Option], chosen: Option) -> int:

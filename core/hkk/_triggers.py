@@ -20,9 +20,13 @@ When they resolve is the step's ``triggers`` setting (:class:`hkk.Step`):
   D-trigger-prep), so deaths they cause give no component there (29.4.11);
 - ``"none"``: nothing triggers (end stage 4: 41.4, D-trigger-end4).
 
-A chain of triggers setting off triggers longer than ``Rulings.max_trigger_chain``, or one that
-brings back the same state with the same triggers waiting, stops the game with a
-:class:`~hkk.TriggerLoopError` naming the cards of the chain (D-trigger-loop).
+A chain of triggers setting off triggers longer than ``Rulings.max_trigger_chain``, one that
+brings back the same state with the same triggers waiting, or a cause setting off more than
+``Rulings.max_triggers_per_cause`` triggers in all (a chain that branches: each trigger sets off
+several) stops the game with a :class:`~hkk.TriggerLoopError` naming the cards (D-trigger-loop).
+A turn or a game resolving more triggered items than ``max_triggers_per_turn`` or
+``max_triggers_per_game`` stops with a :class:`~hkk.WorkLimitError` (D-work-limit).  All are
+counts, never time: the same game stops at the same point on every machine.
 """
 
 from __future__ import annotations
@@ -31,12 +35,20 @@ import dataclasses
 import json
 import re
 import weakref
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hkk._cards.interpret import EffectContext, apply_ability, bind_ability
 from hkk._conditions import holds
 from hkk._decisions import Option
-from hkk._errors import HkkError, HookError, TriggerLoopError, plugin_set
+from hkk._errors import (
+    HkkError,
+    HookError,
+    StepLoopError,
+    TriggerLoopError,
+    WorkLimitError,
+    plugin_set,
+)
 from hkk._hookcall import call, expect_pending
 from hkk._pending import AUTOMATIC, Pending
 from hkk._resolution import after_resolution, passed_the_turn, resolve
@@ -95,6 +107,15 @@ class TriggerWatch:
         #: continues the chain.
         self.cause: tuple[str, ...] = ()
         self._count = 0
+        #: Triggers set off by the cause being settled now, through other triggers too
+        #: (D-trigger-loop): a new cause starts when one is set off with none waiting.
+        self._set_off = 0
+        #: Triggered items resolved in this game (D-work-limit), and the count at which the
+        #: next check is due: the turn's or the game's limit, whichever is nearer.
+        self.resolved = 0
+        self._work_turn = -1
+        self._turn_began_at = 0
+        self._work_stop = 0
         #: log kind -> (permanent, ability index, ability) of cards in play; None until first
         #: needed (a loaded save builds it from the permanents in play).
         self._index: dict[str, list[Entry]] | None = None
@@ -208,14 +229,31 @@ class TriggerWatch:
 
     def _queue(self, item: Pending, event: Any) -> None:
         self._count += 1
+        if self.waiting or self.cause:  # the same cause goes on setting off triggers
+            self._set_off += 1
+            if self._set_off > self.game.rulings.max_triggers_per_cause:
+                self._too_many(item)
+        else:
+            self._set_off = 1
         key = ("trigger", self._count)
-        waiting = dataclasses.replace(item, key=key)
+        if item.data.get("card_trigger"):  # made for this event alone: keyed in place
+            item.key = key
+            waiting = item
+        else:  # a plugin's item may be returned again: a keyed copy
+            waiting = dataclasses.replace(item, key=key)
         self.waiting.append(waiting)
         self.chains[key] = self.cause + (waiting.label,)
         self.game.emit("triggered", item=waiting.label, controller=waiting.controller,
                        card=waiting.card_id, ability=waiting.ability_index,
                        optional=waiting.optional, cause=event.kind, cause_seq=event.seq,
                        chain=len(self.chains[key]))
+
+    def _too_many(self, item: Pending) -> None:
+        limit = self.game.rulings.max_triggers_per_cause
+        _loop(self.cause + (item.label,),
+              f"one cause set off more than Rulings.max_triggers_per_cause = {limit} "
+              f"triggers (each trigger setting off several: the chain branches)",
+              self.waiting)
 
     # -- card abilities --------------------------------------------------------------------------
 
@@ -429,6 +467,10 @@ def _from_pool(trigger_watch: TriggerWatch, item: Pending) -> Pending:
             trigger_watch.waiting.remove(item)
         chain = trigger_watch.chains.pop(item.key, (item.label,))
         _check_chain(game, chain)
+        trigger_watch.resolved += 1
+        if trigger_watch.resolved > trigger_watch._work_stop \
+                or trigger_watch._work_turn != game.turn:
+            _check_work(game, trigger_watch, chain)
         trigger_watch.cause = chain
         original(game, item, bound)
 
@@ -448,6 +490,10 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> Non
         waiting.remove(item)
         chain = trigger_watch.chains.pop(item.key, (item.label,))
         _check_chain(game, chain)
+        trigger_watch.resolved += 1  # D-work-limit: one increment; a check only when due
+        if trigger_watch.resolved > trigger_watch._work_stop \
+                or trigger_watch._work_turn != game.turn:
+            _check_work(game, trigger_watch, chain)
         if len(chain) > 1:
             _check_repeat(game, seen, chain, item, waiting)
         if item.optional and not _wants(game, item):
@@ -494,10 +540,63 @@ def _check_repeat(game: Game, seen: set[str], chain: tuple[str, ...], item: Pend
     seen.add(state)
 
 
-def _loop(chain: tuple[str, ...], why: str) -> None:
-    cards = list(dict.fromkeys(label.split("#", 1)[0] for label in chain))
-    shown = list(chain[:3]) + (["..."] if len(chain) > 6 else []) + list(chain[-3:]) \
-        if len(chain) > 6 else list(chain)
-    raise TriggerLoopError(f"trigger loop (D-trigger-loop): {why}; cards in the chain: "
-                           f"{', '.join(cards)}; chain: {' -> '.join(shown)}",
+def _check_work(game: Game, trigger_watch: TriggerWatch, chain: tuple[str, ...]) -> None:
+    """D-work-limit: the count of resolved triggers passed the next check point, or this is
+    the turn's first trigger (the turn's count starts with it)."""
+    rulings = game.rulings
+    count = trigger_watch.resolved
+    if trigger_watch._work_turn != game.turn:
+        trigger_watch._work_turn = game.turn
+        trigger_watch._turn_began_at = count - 1
+    per_turn = trigger_watch._turn_began_at + rulings.max_triggers_per_turn
+    trigger_watch._work_stop = min(per_turn, rulings.max_triggers_per_game)
+    if count <= trigger_watch._work_stop:
+        return
+    if count > rulings.max_triggers_per_game:
+        limit, what = "max_triggers_per_game", f"the game resolved {count - 1} triggered items"
+    else:
+        limit, what = "max_triggers_per_turn", \
+            f"turn {game.turn} resolved {count - 1 - trigger_watch._turn_began_at} triggered items"
+    step = game.step.hook if game.step is not None else ""
+    cards = _cards(chain, trigger_watch.waiting)
+    raise WorkLimitError(
+        f"work limit (D-work-limit): {what}, the most Rulings.{limit} = "
+        f"{getattr(rulings, limit)} allows, in turn {game.turn} ({step or 'start of turn'}); "
+        f"cards resolving: {', '.join(cards)}; chain: {_shown(chain)}",
+        chain=list(chain), cards=cards, limit=limit, turn=game.turn, step=step)
+
+
+def too_many_items(game: Game, step: Step, limit: int, items: list[Pending]) -> HkkError:
+    """What a step that resolved ``limit`` items without ending raises: a TriggerLoopError
+    when triggered items are among those left (a pool step: prep stage 2, D-trigger-loop),
+    else a StepLoopError; either names the cards of the items left."""
+    triggers = [i for i in items if i.key[:1] == ("trigger",)]
+    if triggers:
+        chain = game.triggers.chains.get(triggers[0].key, (triggers[0].label,))
+        cards = _cards(chain, triggers)
+        return TriggerLoopError(
+            f"trigger loop (D-trigger-loop): step {step.hook} resolved {limit} items "
+            f"(Rulings.max_items_per_step) and triggers still wait in its pool; cards: "
+            f"{', '.join(cards)}; chain: {_shown(chain)}", chain=list(chain), cards=cards)
+    cards = list(dict.fromkeys(i.card_id or i.label for i in items))
+    return StepLoopError(f"step {step.hook} resolved {limit} items (Rulings.max_items_per_step) "
+                         "without ending; an ability that costs nothing and has no usage limit "
+                         f"repeats forever; items left from: {', '.join(cards) or 'none'}")
+
+
+def _cards(chain: tuple[str, ...], waiting: Sequence[Pending] = ()) -> list[str]:
+    """The cards of a chain's labels (``<card id>#<uid>...``), then of the items waiting."""
+    return list(dict.fromkeys([*(label.split("#", 1)[0] for label in chain),
+                               *(i.card_id or i.label for i in waiting)]))
+
+
+def _shown(chain: tuple[str, ...]) -> str:
+    shown = list(chain[:3]) + ["..."] + list(chain[-3:]) if len(chain) > 6 else list(chain)
+    return " -> ".join(shown)
+
+
+def _loop(chain: tuple[str, ...], why: str, waiting: Sequence[Pending] = ()) -> None:
+    cards = _cards(chain, waiting)
+    raise TriggerLoopError(f"trigger loop (D-trigger-loop): {why}; cards: "
+                           f"{', '.join(cards)}; chain: {_shown(chain)}",
                            chain=list(chain), cards=cards)
