@@ -14,7 +14,7 @@ TOML shorthands accepted on input (the canonical form is what ``model_dump`` giv
 """
 
 from functools import cached_property
-from typing import Annotated, Any, ClassVar, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
     AfterValidator,
@@ -23,96 +23,46 @@ from pydantic import (
     ConfigDict,
     Field,
     Strict,
-    StringConstraints,
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 
-from hkk._phases import CARD_TIMINGS, PHASE_NAMES
-from hkk._text import codepoint, first_control_character
+from hkk._cards.quantities import QUANTITIES, quantity_names
+from hkk._cards.registry import NameOf, TaggedUnionOf
+from hkk._cards.trigger_events import WHEN_EVENTS
+from hkk._cards.types import (
+    CARD_ID_PATTERN,
+    CONFIG,
+    LIST_OK,
+    MAX_DECK_SIZE,
+    MAX_STAT,
+    PERMANENT_TARGETS,
+    PLAYER_TARGETS,
+    TRIGGER_TARGETS,
+    CardId,
+    Duration,
+    Slug,
+    Stat,
+    Target,
+    Text,
+    Timing,
+    invalid,
+)
+from hkk._cards.verbs import VERBS
+from hkk._cards.verbs.modify import Modify
+from hkk._cards.verbs.prevent import Prevent
 
-# -- basic types --------------------------------------------------------------------------------
+_invalid = invalid
+_CONFIG = CONFIG
 
-#: ``<set code>:<slug>``; the set code is the entry-point name of the set (design: sets).
-CARD_ID_PATTERN = r"^[a-z][a-z0-9_]{1,31}:[a-z0-9][a-z0-9_-]*$"
-CardId = Annotated[str, StringConstraints(pattern=CARD_ID_PATTERN)]
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
-CounterName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
-
-Target = Literal[
-    "self", "controller", "opponent", "each_player",
-    "own_creatures", "opponent_creatures", "all_creatures",
-    "chosen_creature", "chosen_own_creature", "chosen_opponent_creature",
-    "own_buildings", "all_buildings", "chosen_building", "chosen_player",
-    "trigger_permanent", "trigger_source", "trigger_player",
+#: Also read from here: the basic types (hkk._cards.types) and the verbs static abilities use.
+__all__ = [
+    "CARD_ID_PATTERN", "PERMANENT_TARGETS", "PLAYER_TARGETS", "TRIGGER_TARGETS", "Ability",
+    "ActivatedAbility", "AutomaticAbility", "BuildingCard", "Card", "CardFile", "Condition",
+    "Cost", "CreatureCard", "Deck", "DeckFile", "Duration", "Effect", "Limits", "Modify",
+    "Prevent", "SpellCard", "Stat", "StaticAbility", "Target", "Timing", "TriggeredAbility",
+    "When",
 ]
-#: Targets bound to the event that set off a triggered ability (``kind = "triggered"``): the
-#: permanent it happened to, the permanent that dealt the damage, the player who played the card
-#: (or controls the permanent).  Only triggered abilities may use them.
-TRIGGER_TARGETS: frozenset[str] = frozenset({"trigger_permanent", "trigger_source",
-                                             "trigger_player"})
-PLAYER_TARGETS: frozenset[str] = frozenset({"controller", "opponent", "each_player",
-                                            "chosen_player", "trigger_player"})
-PERMANENT_TARGETS: frozenset[str] = frozenset(Target.__args__) - PLAYER_TARGETS
-# Finer groups, used only to reject combinations that cannot mean anything ("self" may be either).
-_BUILDING_ONLY = frozenset({"own_buildings", "all_buildings", "chosen_building"})
-_CREATURE_ONLY = PERMANENT_TARGETS - _BUILDING_ONLY - {"self", "trigger_permanent",
-                                                        "trigger_source"}
-
-#: ``turns``: counted in turns (with ``turns = N``, D-counted-turns); ``until_own_preparation``:
-#: until the beginning of stage 2 of its controller's next preparation phase (29.4.4).
-Duration = Literal["permanent", "until_end_of_turn", "this_turn", "until_preparation",
-                   "until_own_preparation", "turns"]
-Stat = Literal["damage", "hp", "sp", "vp_regen"]
-
-#: A turn hook of :data:`hkk._phases.CARD_TIMINGS`, or ``on_enter``: when the card enters play.
-Timing = Literal[CARD_TIMINGS + ("on_enter",)]  # type: ignore[valid-type]
-
-# Strict types (issue 13): ``hp = "2"`` or ``optional = 1`` is refused, as the JSON Schema
-# (``hkk schema``) refuses it, instead of being coerced.  Only the tuple containers are lenient
-# (:data:`LIST_OK`): TOML gives lists, the frozen models keep tuples; their items stay strict.
-#
-# ``defer_build`` (start-up, issue 11): a model builds its validator when it is first used, not
-# when its class is made.  Loading a set validates only ``CardFile`` and ``DeckFile``, whose
-# validators hold every nested model, so the ~30 nested models never build one of their own
-# unless a caller validates or makes them directly.  Validation and JSON Schema are unchanged.
-_CONFIG = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
-#: On a ``tuple[...]`` field of a strict model: accept the TOML list too (items stay strict).
-LIST_OK = Strict(False)
-
-#: Upper bound of every number on a card (stats, costs, amounts, limits): far above any printed
-#: card, and it keeps a typo like Ép 10**100 from reaching a game.
-MAX_STAT = 999
-#: Upper bound of a deck's size (and so of one card's count): a count of 10**9 would otherwise
-#: validate and then exhaust memory when the deck is built.
-MAX_DECK_SIZE = 1000
-
-
-def _invalid(message: str, **context: Any) -> PydanticCustomError:
-    """A validation error whose message reads as written (no "Value error, " prefix)."""
-    return PydanticCustomError("hkk_card_rule", message, context or None)
-
-
-def _no_control_characters(value: str) -> str:
-    # Names and texts are printed on terminals: an escape sequence could drive the terminal.
-    char = first_control_character(value)
-    if char is not None:
-        raise _invalid(f"control character {codepoint(char)} is not allowed")
-    return value
-
-
-#: Text shown to players: no control characters but tab and newline (see :mod:`hkk._text`).
-Text = Annotated[str, AfterValidator(_no_control_characters)]
-
-
-def _require_target(target: str, allowed: frozenset[str], what: str, primitive: str) -> None:
-    if target not in allowed:
-        raise _invalid(
-            f"{primitive} needs {what} target, one of {', '.join(sorted(allowed))}; "
-            f"got '{target}'"
-        )
-
 
 class Cost(BaseModel):
     model_config = _CONFIG
@@ -123,226 +73,13 @@ class Cost(BaseModel):
     sacrifice_self: bool = False
 
 
-# -- effect primitives (discriminator ``do``) -----------------------------------------------------
+# -- effects: the registered ``do`` verbs (hkk._cards.verbs), discriminated by ``do`` --------------
 
-class Damage(BaseModel):
-    """Damage to players or permanents (a building's damage is taken from its Sp)."""
-
-    model_config = _CONFIG
-    do: Literal["damage"] = "damage"
-    amount: int = Field(gt=0, le=MAX_STAT)
-    target: Target
-
-
-class Heal(BaseModel):
-    model_config = _CONFIG
-    do: Literal["heal"] = "heal"
-    amount: int = Field(gt=0, le=MAX_STAT)
-    target: Target
-
-
-class Modify(BaseModel):
-    """A lasting change of a stat.  Raising max Ép is not healing (4.25.4)."""
-
-    model_config = _CONFIG
-    do: Literal["modify"] = "modify"
-    stat: Stat
-    by: int = Field(ge=-MAX_STAT, le=MAX_STAT)
-    target: Target
-    duration: Duration = "until_end_of_turn"
-    #: How many turns a ``duration = "turns"`` effect lasts ("3 körön át"; D-counted-turns).
-    turns: int | None = Field(None, gt=0, le=MAX_STAT)
-
-    @field_validator("by")
-    @classmethod
-    def _non_zero(cls, value: int) -> int:
-        if value == 0:
-            raise _invalid("modify by 0 changes nothing; use a non-zero amount")
-        return value
-
-    @model_validator(mode="after")
-    def _turns_go_with_duration(self) -> Self:
-        if (self.duration == "turns") != (self.turns is not None):
-            raise _invalid("a counted duration needs both duration = \"turns\" and turns = N "
-                           "(e.g. 3 for '3 körön át'); turns means nothing with another duration")
-        return self
-
-    @model_validator(mode="after")
-    def _stat_fits_target(self) -> Self:
-        if self.target == "chosen_player":
-            raise _invalid("modify cannot target chosen_player; a lasting effect on a player "
-                           "is modify vp_regen on controller, opponent or each_player")
-        if self.stat == "vp_regen":  # VP regeneration belongs to a player (29.3)
-            _require_target(self.target, PLAYER_TARGETS, "a player", "modify vp_regen")
-        elif self.stat == "sp":  # only buildings have Sp
-            _require_target(self.target, PERMANENT_TARGETS - _CREATURE_ONLY, "a building",
-                            "modify sp")
-        else:  # damage and hp are creature stats
-            _require_target(self.target, PERMANENT_TARGETS - _BUILDING_ONLY, "a creature",
-                            f"modify {self.stat}")
-        return self
-
-
-class _PlayerPrimitive(BaseModel):
-    """Primitives that only make sense for a player (VP, cards, components)."""
-
-    model_config = _CONFIG
-    target: Target = "controller"
-
-    @model_validator(mode="after")
-    def _player_target(self) -> Self:
-        _require_target(self.target, PLAYER_TARGETS, "a player", self.do)  # type: ignore[attr-defined]
-        return self
-
-
-class GainVp(_PlayerPrimitive):
-    do: Literal["gain_vp"] = "gain_vp"
-    amount: int = Field(gt=0, le=MAX_STAT)
-
-
-class LoseVp(_PlayerPrimitive):
-    do: Literal["lose_vp"] = "lose_vp"
-    amount: int = Field(gt=0, le=MAX_STAT)
-
-
-class Draw(_PlayerPrimitive):
-    do: Literal["draw"] = "draw"
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class GainComponents(_PlayerPrimitive):
-    do: Literal["gain_components"] = "gain_components"
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class PayComponents(_PlayerPrimitive):
-    do: Literal["pay_components"] = "pay_components"
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class _PermanentPrimitive(BaseModel):
-    """Primitives that only make sense for permanents on the table."""
-
-    model_config = _CONFIG
-    target: Target
-    #: Which permanents the primitive can act on; creatures only for defence bonuses.
-    allowed_targets: ClassVar[frozenset[str]] = PERMANENT_TARGETS
-    target_kind: ClassVar[str] = "a permanent"
-
-    @model_validator(mode="after")
-    def _permanent_target(self) -> Self:
-        _require_target(self.target, self.allowed_targets, self.target_kind,
-                        self.do)  # type: ignore[attr-defined]
-        return self
-
-
-class Destroy(_PermanentPrimitive):
-    do: Literal["destroy"] = "destroy"
-
-
-class AddCounters(_PermanentPrimitive):
-    do: Literal["add_counters"] = "add_counters"
-    counter: CounterName
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class RemoveCounters(_PermanentPrimitive):
-    do: Literal["remove_counters"] = "remove_counters"
-    counter: CounterName
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class GiveDefenceBonus(_PermanentPrimitive):
-    do: Literal["give_defence_bonus"] = "give_defence_bonus"
-    amount: int = Field(gt=0, le=MAX_STAT)
-    allowed_targets = PERMANENT_TARGETS - _BUILDING_ONLY  # defending is what creatures do
-    target_kind = "a creature"
-
-
-class RemoveDefenceBonus(_PermanentPrimitive):
-    do: Literal["remove_defence_bonus"] = "remove_defence_bonus"
-    allowed_targets = PERMANENT_TARGETS - _BUILDING_ONLY
-    target_kind = "a creature"
-
-
-class Sacrifice(BaseModel):
-    """Sacrifice one's own permanent: the card itself or a chosen own creature."""
-
-    model_config = _CONFIG
-    do: Literal["sacrifice"] = "sacrifice"
-    target: Literal["self", "chosen_own_creature"] = "self"
-
-
-class EndEffects(BaseModel):
-    """End lasting effects at once (one moment, like 29.4.4 and 41.4): every effect on
-    ``target`` ("Egy általad választott lényről minden hatás megszűnik"), every effect of
-    ``durations`` ("A kör végéig tartó hatások azonnal megszűnnek"), or those matching both.
-    Only lasting effects (``effect_started``) end; static abilities, defence bonuses and counters
-    are not effects that end (D-dispel)."""
-
-    model_config = _CONFIG
-    do: Literal["end_effects"] = "end_effects"
-    #: The permanents (or players: their VP-regeneration effects) whose effects end; none: all.
-    target: Target | None = None
-    #: Only effects of these durations; none: of every duration.
-    durations: Annotated[tuple[Duration, ...], Strict(False)] = ()
-
-    @model_validator(mode="after")
-    def _says_which(self) -> Self:
-        if self.target is None and not self.durations:
-            raise _invalid("end_effects needs a target, durations, or both (ending every "
-                           "effect in the game is not a card text)")
-        return self
-
-
-#: A phase of the turn (:data:`hkk._phases.PHASE_NAMES`), or ``any``.
-Phase = Literal[PHASE_NAMES + ("any",)]  # type: ignore[valid-type]
-
-
-class Prevent(BaseModel):
-    """For static abilities: the abilities it names resolve without effect and are logged as
-    ``prevented`` ("Az ellenfeled előkészítő fázisban használt képességei hatástalanok").  A
-    prevented activated ability is still used: its cost is paid and, in the preparation phase,
-    it was the one attempt of the turn (29.4.9, D-prevented)."""
-
-    model_config = _CONFIG
-    do: Literal["prevent"] = "prevent"
-    #: Whose abilities: the static's controller's opponent, its controller, or each player's.
-    whose: Literal["opponent", "controller", "each_player"] = "opponent"
-    #: Which kind of ability: ``activated`` ("used"), ``automatic``, or ``all`` of both.
-    abilities: Literal["activated", "automatic", "all"] = "all"
-    #: In which phase (the ``phase`` of the turn's steps: preparation, main, combat, end).
-    phase: Phase = "any"
-
-
-class Custom(BaseModel):
-    """A named Python effect offered by a set's ``custom_effects`` hook, called with ``params``."""
-
-    model_config = _CONFIG
-    do: Literal["custom"] = "custom"
-    name: Text = Field(min_length=1)
-    #: Chosen by the engine before the effect runs (so also before a simultaneous moment,
-    #: 29.4.2) and handed to the function as ``ctx.targets``.
-    target: Target | None = None
-    params: dict[Text, int | Text | bool] = {}
-
-
-Effect = Annotated[
-    Damage | Heal | Modify | GainVp | LoseVp | Draw | Destroy | Sacrifice | AddCounters
-    | RemoveCounters | GiveDefenceBonus | RemoveDefenceBonus | GainComponents | PayComponents
-    | EndEffects | Custom,
-    Field(discriminator="do"),
-]
-
-
+#: Any verb but the static-only ones (``prevent``).
+Effect = Annotated[Any, TaggedUnionOf(VERBS, "do", keep=lambda verb: not verb.static_only)]
 #: What a static ability may hold: a permanent modifier, or a prevention.  Parsed as any effect
 #: so that a wrong one gets the static ability's own message, not a union error.
-StaticEffect = Annotated[
-    Damage | Heal | Modify | GainVp | LoseVp | Draw | Destroy | Sacrifice | AddCounters
-    | RemoveCounters | GiveDefenceBonus | RemoveDefenceBonus | GainComponents | PayComponents
-    | EndEffects | Custom | Prevent,
-    Field(discriminator="do"),
-]
+StaticEffect = Annotated[Any, TaggedUnionOf(VERBS, "do")]
 
 
 def _at_least_one(effects: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -426,13 +163,9 @@ LimitSpec = Annotated[
 
 # -- conditions on the state ("Ha ...") --------------------------------------------------------
 
-#: A number of the game, seen from the ability's controller ("own") or his opponent.
-Quantity = Literal[
-    "own_vp", "opponent_vp", "own_hp", "opponent_hp", "own_components",
-    "opponent_components", "own_hand", "opponent_hand", "own_creatures",
-    "opponent_creatures", "own_buildings", "opponent_buildings",
-]
-QUANTITIES: tuple[str, ...] = Quantity.__args__
+#: A number of the game, seen from the ability's controller ("own") or his opponent: one of
+#: the registered quantities (:mod:`hkk._cards.quantities`), ``own_vp``, ``opponent_creatures``...
+Quantity = Annotated[str, NameOf(quantity_names)]
 _COMPARISONS = ("at_least", "at_most", "more_than", "fewer_than")
 _Bound = Annotated[int, Field(ge=-MAX_STAT, le=MAX_STAT)]
 
@@ -580,35 +313,21 @@ class AutomaticAbility(BaseModel):
         return self
 
 
-TriggerEvent = Literal["dies", "damaged", "enters_play", "effect_ends", "card_played"]
+#: A registered trigger event (:mod:`hkk._cards.trigger_events`): ``dies``, ``damaged``...
+TriggerEvent = Annotated[str, NameOf(WHEN_EVENTS.names)]
 
-#: What each event of ``when`` means, for authors and their editors (``hkk schema``).
-TRIGGER_EVENTS: dict[str, str] = {
-    "dies": "a permanent goes from play to the graveyard or the void (a creature dies, a "
-            "building is destroyed)",
-    "damaged": "a permanent is dealt damage",
-    "enters_play": "a permanent enters play",
-    "effect_ends": "a lasting effect on a permanent ends",
-    "card_played": "a card is played from hand",
-}
-#: The events that happen to a permanent (``which`` and ``trigger_permanent`` apply).
-PERMANENT_EVENTS = frozenset({"dies", "damaged", "enters_play", "effect_ends"})
-#: Which event-bound targets each event offers.
-_EVENT_TARGETS: dict[str, frozenset[str]] = {
-    "dies": frozenset({"trigger_player"}),  # the permanent is gone: nothing to aim at
-    "damaged": frozenset({"trigger_permanent", "trigger_source", "trigger_player"}),
-    "enters_play": frozenset({"trigger_permanent", "trigger_player"}),
-    "effect_ends": frozenset({"trigger_permanent", "trigger_player"}),
-    "card_played": frozenset({"trigger_player"}),
-}
+
+def _when_description(schema: dict[str, Any]) -> None:
+    """What each event of ``when`` means, for authors and their editors (``hkk schema``)."""
+    schema["description"] = "When it triggers. event: " + "; ".join(
+        f"{name} = {WHEN_EVENTS[name].meaning}" for name in WHEN_EVENTS)
 
 
 class When(BaseModel):
     """What sets off a triggered ability: "Amikor ..." ("when ...")."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", json_schema_extra={
-        "description": "When it triggers. event: " + "; ".join(
-            f"{k} = {v}" for k, v in TRIGGER_EVENTS.items())})
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid",
+                              json_schema_extra=_when_description)
     event: TriggerEvent
     #: Whose permanent it happens to (or who played the card), seen from this card's
     #: controller: "own", "opponent" or "any".
@@ -621,10 +340,11 @@ class When(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        if self.event == "card_played":
+        trigger = WHEN_EVENTS[self.event]
+        if not trigger.of_permanent:
             if self.which != "any":
-                raise _invalid("'which' is for the events of a permanent; card_played is about "
-                               "the card played (use whose and card_kind)")
+                raise _invalid(f"'which' is for the events of a permanent; {self.event} is "
+                               f"about {trigger.subject} (use whose and card_kind)")
         elif self.card_kind == "spell":
             raise _invalid(f"a spell is never a permanent, so it cannot be the subject of "
                            f"'{self.event}'; card_kind = \"spell\" is for card_played")
@@ -660,7 +380,7 @@ class TriggeredAbility(BaseModel):
 
     @model_validator(mode="after")
     def _targets_fit_the_event(self) -> Self:
-        offered = _EVENT_TARGETS[self.when.event]
+        offered = WHEN_EVENTS[self.when.event].offers
         for effect in self.effects:
             target = getattr(effect, "target", None)
             if target in TRIGGER_TARGETS and target not in offered:
@@ -823,3 +543,21 @@ class DeckFile(BaseModel):
 
     model_config = _CONFIG
     decks: Annotated[tuple[Deck, ...], LIST_OK]
+
+
+# -- a word registered later (a test's own verb) -------------------------------------------------
+
+#: The models whose schema holds a registry's words, inner ones first.
+_FROM_REGISTRIES: tuple[type[BaseModel], ...] = (
+    Condition, When, StaticAbility, AutomaticAbility, TriggeredAbility, ActivatedAbility,
+    CreatureCard, BuildingCard, SpellCard, CardFile)
+
+
+def _rebuild() -> None:
+    """Build the models again with what is registered now."""
+    for model in _FROM_REGISTRIES:
+        model.model_rebuild(force=True)
+
+
+for _registry in (VERBS, WHEN_EVENTS, QUANTITIES):
+    _registry.on_change(_rebuild)
