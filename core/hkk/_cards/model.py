@@ -1,7 +1,9 @@
 """Card definitions as pydantic v2 models: the boundary between a set's TOML files and the engine.
 
 Every model is frozen and forbids unknown fields, so a typo in a card file is an error instead of
-a silently ignored key.  Abilities are discriminated by ``kind``, effect primitives by ``do``.
+a silently ignored key.  Abilities are discriminated by ``kind``, effects by ``do``: the verbs,
+trigger events and condition quantities are registered words, one class each
+(:mod:`hkk._cards.registry`), which the models below take their unions and literals from.
 Lists are stored as tuples so that a loaded card definition can be shared between games without
 anyone changing it.
 
@@ -52,9 +54,6 @@ from hkk._cards.verbs import VERBS
 from hkk._cards.verbs.modify import Modify
 from hkk._cards.verbs.prevent import Prevent
 
-_invalid = invalid
-_CONFIG = CONFIG
-
 #: Also read from here: the basic types (hkk._cards.types) and the verbs static abilities use.
 __all__ = [
     "CARD_ID_PATTERN", "PERMANENT_TARGETS", "PLAYER_TARGETS", "TRIGGER_TARGETS", "Ability",
@@ -64,8 +63,9 @@ __all__ = [
     "When",
 ]
 
+
 class Cost(BaseModel):
-    model_config = _CONFIG
+    model_config = CONFIG
 
     vp: int = Field(0, ge=0, le=MAX_STAT)
     components: int = Field(0, ge=0, le=MAX_STAT)
@@ -73,7 +73,7 @@ class Cost(BaseModel):
     sacrifice_self: bool = False
 
 
-# -- effects: the registered ``do`` verbs (hkk._cards.verbs), discriminated by ``do`` --------------
+# -- effects: the registered ``do`` verbs (hkk._cards.verbs), discriminated by ``do`` -----------
 
 #: Any verb but the static-only ones (``prevent``).
 Effect = Annotated[Any, TaggedUnionOf(VERBS, "do", keep=lambda verb: not verb.static_only)]
@@ -86,7 +86,7 @@ def _at_least_one(effects: tuple[Any, ...]) -> tuple[Any, ...]:
     # Checked after the items (not with min_length), so that a broken single effect is reported
     # once, not also as "too short".
     if not effects:
-        raise _invalid("at least one effect is needed")
+        raise invalid("at least one effect is needed")
     return effects
 
 
@@ -101,7 +101,7 @@ def _effect_shorthand(data: Any) -> Any:
     """``effect = {...}`` is written for ``effects = [{...}]``."""
     if isinstance(data, dict) and "effect" in data:
         if "effects" in data:
-            raise _invalid("give either 'effect' or 'effects', not both")
+            raise invalid("give either 'effect' or 'effects', not both")
         data = dict(data)
         data["effects"] = [data.pop("effect")]
     return data
@@ -124,7 +124,7 @@ _WITH_EFFECTS = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict
 # -- usage limits (Kódex ch. 90) -------------------------------------------------------------------
 
 class Limits(BaseModel):
-    model_config = _CONFIG
+    model_config = CONFIG
 
     per_turn: int | None = Field(None, gt=0, le=MAX_STAT)
     per_game: int | None = Field(None, gt=0, le=MAX_STAT)
@@ -148,8 +148,8 @@ def _limit_from_shorthand(value: Any) -> Any:
     table: dict[str, Any] = {}
     for word in words:
         if word not in _LIMIT_SHORTHANDS:
-            raise _invalid(f"unknown limit '{word}'; use one of "
-                           f"{', '.join(_LIMIT_SHORTHANDS)} or a table")
+            raise invalid(f"unknown limit '{word}'; use one of "
+                          f"{', '.join(_LIMIT_SHORTHANDS)} or a table")
         table.update(_LIMIT_SHORTHANDS[word])
     return table
 
@@ -177,7 +177,7 @@ class Condition(BaseModel):
     "own_creatures" }``.  Evaluated by :mod:`hkk._conditions` whenever it is needed: statics
     follow it as the state changes (D-conditions)."""
 
-    model_config = _CONFIG
+    model_config = CONFIG
     of: Quantity
     at_least: _Bound | Quantity | None = None
     at_most: _Bound | Quantity | None = None
@@ -188,8 +188,8 @@ class Condition(BaseModel):
     def _one_comparison(self) -> Self:
         given = [name for name in _COMPARISONS if getattr(self, name) is not None]
         if len(given) != 1:
-            raise _invalid(f"a condition compares '{self.of}' in exactly one way, one of "
-                           f"{', '.join(_COMPARISONS)}; got {len(given)}")
+            raise invalid(f"a condition compares '{self.of}' in exactly one way, one of "
+                          f"{', '.join(_COMPARISONS)}; got {len(given)}")
         return self
 
     @cached_property  # read at every evaluation: found once
@@ -232,8 +232,8 @@ class StaticAbility(BaseModel):
         for effect in self.effects:
             if not (isinstance(effect, Modify) and effect.duration == "permanent"
                     or isinstance(effect, Prevent)):
-                raise _invalid("static abilities only use modify with duration = \"permanent\" "
-                               "or prevent")
+                raise invalid("static abilities only use modify with duration = \"permanent\" "
+                              "or prevent")
         return self
 
 
@@ -271,7 +271,7 @@ class AutomaticAbility(BaseModel):
     @classmethod
     def _before(cls, data: Any) -> Any:
         if isinstance(data, dict) and "cost" in data:
-            raise _invalid("automatic abilities never have a cost (133.1)")
+            raise invalid("automatic abilities never have a cost (133.1)")
         return _effect_shorthand(data)
 
     @field_validator("timing")
@@ -280,14 +280,14 @@ class AutomaticAbility(BaseModel):
         # Automatic abilities trigger at a moment; the main and combat phases are windows in
         # which players take actions, not moments something fires at.
         if timing in ("main_phase", "combat_phase"):
-            raise _invalid(f"automatic abilities trigger at a moment; '{timing}' is an action "
-                           "window, use an activated ability or another timing")
+            raise invalid(f"automatic abilities trigger at a moment; '{timing}' is an action "
+                          "window, use an activated ability or another timing")
         # 41.2: what happens automatically at the end of the turn happens in end stage 2.
         # Stage 1 is for abilities players use (41.1), stage 3 only restores (41.3), and stage
         # 4's moment is followed by no Ép check and no restoring (41.4).
         if timing in ("end_stage1", "end_stage3", "end_stage4"):
-            raise _invalid(f"automatic end-of-turn abilities happen in end stage 2 (41.2); "
-                           f"'{timing}' is for {_END_STAGE_USE[timing]}: use timing end_stage2")
+            raise invalid(f"automatic end-of-turn abilities happen in end stage 2 (41.2); "
+                          f"'{timing}' is for {_END_STAGE_USE[timing]}: use timing end_stage2")
         return timing
 
     @model_validator(mode="after")
@@ -297,9 +297,9 @@ class AutomaticAbility(BaseModel):
         if self.timing == "prep_stage1" and not all(
                 getattr(e, "do", None) == "modify" and getattr(e, "stat", None) == "vp_regen"
                 for e in self.effects):
-            raise _invalid("only VP-regeneration modifiers (modify vp_regen) may be timed on "
-                           "'prep_stage1' (29.4.5); other preparation-phase effects happen in "
-                           "stage 2: use prep_stage2 (29.4)")
+            raise invalid("only VP-regeneration modifiers (modify vp_regen) may be timed on "
+                          "'prep_stage1' (29.4.5); other preparation-phase effects happen in "
+                          "stage 2: use prep_stage2 (29.4)")
         return self
 
     @model_validator(mode="after")
@@ -307,9 +307,9 @@ class AutomaticAbility(BaseModel):
         # 41.2: end-of-turn automatic effects happen regardless of the players' decisions;
         # a "may" ability at the end of the turn belongs to end stage 1 (41.1).
         if self.optional and self.timing == "end_stage2":
-            raise _invalid("an automatic end_stage2 ability cannot be optional (41.2); write a "
-                           "conditional end-of-turn text as an activated ability timed "
-                           "end_stage1 with optional = true (41.1)")
+            raise invalid("an automatic end_stage2 ability cannot be optional (41.2); write a "
+                          "conditional end-of-turn text as an activated ability timed "
+                          "end_stage1 with optional = true (41.1)")
         return self
 
 
@@ -343,14 +343,14 @@ class When(BaseModel):
         trigger = WHEN_EVENTS[self.event]
         if not trigger.of_permanent:
             if self.which != "any":
-                raise _invalid(f"'which' is for the events of a permanent; {self.event} is "
-                               f"about {trigger.subject} (use whose and card_kind)")
+                raise invalid(f"'which' is for the events of a permanent; {self.event} is "
+                              f"about {trigger.subject} (use whose and card_kind)")
         elif self.card_kind == "spell":
-            raise _invalid(f"a spell is never a permanent, so it cannot be the subject of "
-                           f"'{self.event}'; card_kind = \"spell\" is for card_played")
+            raise invalid(f"a spell is never a permanent, so it cannot be the subject of "
+                          f"'{self.event}'; card_kind = \"spell\" is for card_played")
         if self.which == "this" and (self.whose != "any" or self.card_kind is not None):
-            raise _invalid("which = \"this\" already names the permanent: leave whose and "
-                           "card_kind out")
+            raise invalid("which = \"this\" already names the permanent: leave whose and "
+                          "card_kind out")
         return self
 
 
@@ -373,9 +373,9 @@ class TriggeredAbility(BaseModel):
     @classmethod
     def _before(cls, data: Any) -> Any:
         if isinstance(data, dict) and "cost" in data:
-            raise _invalid("triggered abilities never have a cost (133.1)")
+            raise invalid("triggered abilities never have a cost (133.1)")
         if isinstance(data, dict) and "timing" in data:
-            raise _invalid("triggered abilities have no timing: 'when' says what sets them off")
+            raise invalid("triggered abilities have no timing: 'when' says what sets them off")
         return _effect_shorthand(data)
 
     @model_validator(mode="after")
@@ -384,9 +384,9 @@ class TriggeredAbility(BaseModel):
         for effect in self.effects:
             target = getattr(effect, "target", None)
             if target in TRIGGER_TARGETS and target not in offered:
-                raise _invalid(f"target '{target}' means nothing when the event is "
-                               f"'{self.when.event}'; it offers "
-                               f"{', '.join(sorted(offered))}")
+                raise invalid(f"target '{target}' means nothing when the event is "
+                              f"'{self.when.event}'; it offers "
+                              f"{', '.join(sorted(offered))}")
         return self
 
 
@@ -419,26 +419,26 @@ class ActivatedAbility(BaseModel):
     def _timing_allows_actions(self) -> Self:
         if self.must_use_in_preparation:
             if self.timing != "prep_stage2" or self.optional:
-                raise _invalid("must_use_in_preparation is for an ability timed prep_stage2 whose "
-                               "text orders its use (29.4.7); it cannot also be optional")
+                raise invalid("must_use_in_preparation is for an ability timed prep_stage2 whose "
+                              "text orders its use (29.4.7); it cannot also be optional")
         elif self.timing == "prep_stage2" and not self.usable_in_preparation:
-            raise _invalid("activated abilities may be used in preparation stage 2 only if their "
-                           "text allows it (usable_in_preparation = true) or orders it "
-                           "(must_use_in_preparation = true) (29.4.7)")
+            raise invalid("activated abilities may be used in preparation stage 2 only if their "
+                          "text allows it (usable_in_preparation = true) or orders it "
+                          "(must_use_in_preparation = true) (29.4.7)")
         # Nobody acts at these moments: they happen at once (29.4.2, 41.4), and "on_enter" is a
         # trigger, not a window for decisions.
         if self.timing in ("prep_stage2_start", "end_stage4", "on_enter"):
-            raise _invalid(f"activated abilities cannot be timed on '{self.timing}': nobody "
-                           "acts at that moment")
+            raise invalid(f"activated abilities cannot be timed on '{self.timing}': nobody "
+                          "acts at that moment")
         # 29.4: a preparation-phase ability is used in stage 2; stage 1 is the regeneration.
         if self.timing == "prep_stage1":
-            raise _invalid("activated abilities cannot be timed on 'prep_stage1': abilities "
-                           "usable in the preparation phase are used in stage 2 (29.4, 29.4.7)")
+            raise invalid("activated abilities cannot be timed on 'prep_stage1': abilities "
+                          "usable in the preparation phase are used in stage 2 (29.4, 29.4.7)")
         # End stage 2 carries out what must happen regardless of the players (41.2); end stage
         # 3 restores (41.3).  A player's end-of-turn ability is used in end stage 1 (41.1).
         if self.timing in ("end_stage2", "end_stage3"):
-            raise _invalid(f"activated abilities cannot be timed on '{self.timing}' (41.2, "
-                           "41.3): use end_stage1, where players use end-of-turn abilities")
+            raise invalid(f"activated abilities cannot be timed on '{self.timing}' (41.2, "
+                          "41.3): use end_stage1, where players use end-of-turn abilities")
         return self
 
 
@@ -452,14 +452,14 @@ def _no_trigger_targets(effects: Any, where: str) -> None:
     for effect in effects:
         target = getattr(effect, "target", None)
         if target in TRIGGER_TARGETS:
-            raise _invalid(f"{where}: target '{target}' is bound to a trigger's event; only "
-                           "triggered abilities (kind = \"triggered\") may use it")
+            raise invalid(f"{where}: target '{target}' is bound to a trigger's event; only "
+                          "triggered abilities (kind = \"triggered\") may use it")
 
 
 # -- cards (discriminator ``kind``) ------------------------------------------------------------
 
 class _CardBase(BaseModel):
-    model_config = _CONFIG
+    model_config = CONFIG
 
     id: CardId
     name: Text = Field(min_length=1)
@@ -520,7 +520,7 @@ class CardFile(BaseModel):
 
 
 class Deck(BaseModel):
-    model_config = _CONFIG
+    model_config = CONFIG
 
     name: Slug
     title: Text = ""
@@ -534,18 +534,18 @@ class Deck(BaseModel):
     @model_validator(mode="after")
     def _bounded_size(self) -> Self:
         if self.size > MAX_DECK_SIZE:
-            raise _invalid(f"deck '{self.name}' has {self.size} cards; at most {MAX_DECK_SIZE}")
+            raise invalid(f"deck '{self.name}' has {self.size} cards; at most {MAX_DECK_SIZE}")
         return self
 
 
 class DeckFile(BaseModel):
     """One ``decks/*.toml`` file of a set: ``[[decks]]`` tables."""
 
-    model_config = _CONFIG
+    model_config = CONFIG
     decks: Annotated[tuple[Deck, ...], LIST_OK]
 
 
-# -- a word registered later (a test's own verb) -------------------------------------------------
+# -- a word registered later (a test's own verb) -----------------------------------------------
 
 #: The models whose schema holds a registry's words, inner ones first.
 _FROM_REGISTRIES: tuple[type[BaseModel], ...] = (
