@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hkk._cards.interpret import EffectContext, apply_ability, bind_ability
+from hkk._cards.trigger_events import WHEN_EVENTS, Subject, TriggerEvent
 from hkk._conditions import holds
 from hkk._decisions import Option
 from hkk._errors import (
@@ -65,23 +65,10 @@ if TYPE_CHECKING:
 __all__ = ["TriggerWatch", "restore_waiting", "saved_waiting", "settle", "step_over",
            "waiting_count", "watch"]
 
-#: The log kinds behind each ``when.event`` of card data.
-LOG_KINDS: dict[str, tuple[str, ...]] = {
-    "dies": ("died", "destroyed"),
-    "damaged": ("damaged",),
-    "enters_play": ("entered_play",),
-    "effect_ends": ("effect_ended",),
-    "card_played": ("card_played",),
-}
 _INDEXING = ("entered_play", "died", "destroyed")  # keep the index of card triggers current
 #: What an ``effect_ended`` event does not say, the effect's targets, is read from these.
 _EFFECTS_MADE = ("effect_started", "effect_created")
 _DEATHS = ("died", "destroyed")
-#: ``<card id>#<uid>`` at the start of a ``source``: the permanent that dealt the damage (an
-#: ability's item label ``<card id>#<uid>:<index>``, a triggered one's with ``@<seq>``, or a
-#: permanent, as combat writes it).
-_SOURCE_PERMANENT = re.compile(r"^[a-z][a-z0-9_]*:[a-z0-9][a-z0-9_-]*#(\d+)(?::\d+(?:@[\d.]+)?)?$")
-
 # An entry of the index: a permanent and one of its triggered abilities.
 Entry = tuple["Permanent", int, Any]
 
@@ -116,8 +103,8 @@ class TriggerWatch:
         self._work_turn = -1
         self._turn_began_at = 0
         self._work_stop = 0
-        #: log kind -> (permanent, ability index, ability) of cards in play; None until first
-        #: needed (a loaded save builds it from the permanents in play).
+        #: trigger event -> (permanent, ability index, ability) of cards in play; None until
+        #: first needed (a loaded save builds it from the permanents in play).
         self._index: dict[str, list[Entry]] | None = None
         #: Permanents that left play since the last settle: "when ... dies" abilities of
         #: permanents dying together still see each other (D-trigger-lookback).
@@ -126,9 +113,14 @@ class TriggerWatch:
         #: (built from the effects in force: a loaded save has no log listeners).
         self._targets: dict[int, list[int]] | None = None
         self._plugins = self._plugin_kinds(game)
-        card_kinds = {kind for card in game.cards.values() for ability in card.abilities
-                      if ability.kind == "triggered" for kind in LOG_KINDS[ability.when.event]}
-        self._card_kinds = frozenset(card_kinds)
+        #: log kind -> the trigger events (``when.event``) of the game's cards it sets off
+        card_kinds: dict[str, list[TriggerEvent]] = {}
+        for name in sorted({ability.when.event for card in game.cards.values()
+                            for ability in card.abilities if ability.kind == "triggered"}):
+            trigger = WHEN_EVENTS[name]
+            for kind in trigger.log_kinds:
+                card_kinds.setdefault(kind, []).append(trigger)
+        self._card_kinds = card_kinds
         kinds = set(card_kinds) | set(self._plugins)
         if card_kinds:
             kinds |= set(_INDEXING)
@@ -172,8 +164,7 @@ class TriggerWatch:
         assert self._index is not None
         for i, ability in enumerate(perm.card.abilities):
             if ability.kind == "triggered":
-                for kind in LOG_KINDS[ability.when.event]:
-                    self._index.setdefault(kind, []).append((perm, i, ability))
+                self._index.setdefault(ability.when.event, []).append((perm, i, ability))
 
     def _purge(self) -> None:
         """Forget the abilities of permanents that left play (after their deaths were seen)."""
@@ -213,9 +204,11 @@ class TriggerWatch:
                 self._left.append(_GonePermanent(event["uid"]))  # type: ignore[arg-type]
             return
         items: list[Pending] = []
-        if kind in self._card_kinds:
+        triggers = self._card_kinds.get(kind)
+        if triggers:
             index = index if index is not None else self.index()
-            items += self._card_items(event, index.get(kind, ()))
+            for trigger in triggers:
+                items += self._card_items(event, trigger, index.get(trigger.name, ()))
         impls = self._plugins.get(kind)
         if impls:
             for found in call("triggered", impls, {"game": game, "event": event},
@@ -257,13 +250,13 @@ class TriggerWatch:
 
     # -- card abilities --------------------------------------------------------------------------
 
-    def _card_items(self, event: Any, entries: Any) -> list[Pending]:
+    def _card_items(self, event: Any, trigger: TriggerEvent, entries: Any) -> list[Pending]:
         if not entries:  # no card in play listens to this kind: no subject to read
             if event.kind == "effect_ended":  # ...but an ended effect's targets are let go
                 self.effect_targets().pop(event["effect"], None)
             return []
         game = self.game
-        subjects = _subjects(game, event)
+        subjects = trigger.subjects(game, event)
         if not subjects:
             return []
         dying = event.kind in _DEATHS
@@ -290,45 +283,7 @@ class _GonePermanent:
         self.uid = uid
 
 
-class _Subject:
-    """What an event happened to: a permanent (or a card played) and the bindings it offers."""
-
-    __slots__ = ("uid", "controller", "card_kind", "permanent", "source")
-
-    def __init__(self, uid: int | None, controller: int, card_kind: str,
-                 permanent: Permanent | None = None, source: Permanent | None = None) -> None:
-        self.uid = uid
-        self.controller = controller
-        self.card_kind = card_kind
-        self.permanent = permanent
-        self.source = source
-
-
-def _subjects(game: Game, event: Any) -> list[_Subject]:
-    kind = event.kind
-    data = event.data
-    if kind in _DEATHS:
-        card = game.cards[data["card"]]
-        return [_Subject(data["uid"], data["controller"], card.kind)]
-    if kind == "card_played":
-        return [_Subject(None, data["player"], game.cards[data["card"]].kind)]
-    if kind == "effect_ended":
-        targets = game.triggers.effect_targets().pop(data["effect"], ())
-        perms = [game.permanents.get(uid) for uid in targets]
-    else:  # damaged, entered_play
-        perms = [game.permanents.get(data["uid"])]
-    source = _source_permanent(game, data.get("source")) if kind == "damaged" else None
-    return [_Subject(p.uid, p.controller, p.kind, p, source) for p in perms if p is not None]
-
-
-def _source_permanent(game: Game, source: Any) -> Permanent | None:
-    """The permanent a ``source`` names (D-trigger-source): an ability's item or a creature in
-    combat; a spell, a rule or a plugin's own label names none."""
-    match = _SOURCE_PERMANENT.match(source) if isinstance(source, str) else None
-    return game.permanents.get(int(match.group(1))) if match else None
-
-
-def _matches(when: Any, perm: Permanent, subject: _Subject) -> bool:
+def _matches(when: Any, perm: Permanent, subject: Subject) -> bool:
     if when.which == "this":
         return subject.uid == perm.uid
     if when.which == "another" and subject.uid == perm.uid:
@@ -340,7 +295,7 @@ def _matches(when: Any, perm: Permanent, subject: _Subject) -> bool:
     return when.card_kind is None or when.card_kind == subject.card_kind
 
 
-def _card_item(perm: Permanent, index: int, ability: Any, event: Any, subject: _Subject,
+def _card_item(perm: Permanent, index: int, ability: Any, event: Any, subject: Subject,
                many: bool) -> Pending:
     card = perm.card
     # Unique within the step: the same ability may trigger more than once before resolving.
