@@ -16,7 +16,7 @@ from hkk._characteristics import hp, static_applies
 from hkk._conditions import events_changing, holds
 from hkk._effects import Duration, Effect
 from hkk._errors import GameOver
-from hkk._hookcall import expect_count, first
+from hkk._hookcall import first
 from hkk._state import BUILDINGS, RESERVE, ExtractionOffer, Permanent, Player
 
 if TYPE_CHECKING:
@@ -172,7 +172,7 @@ def destroy(game: Game, perm: Permanent, cause: str, *, rule: str | None = None,
     _leave_play(game, perm)
     owner = game.players[perm.owner]
     (owner.void if to == "void" else owner.graveyard).append(perm.card.id)
-    offered = first(game, "left_play", expect_count, permanent=perm, components=components)
+    offered = first(game, "left_play", permanent=perm, components=components)
     game.emit("died" if perm.kind == "creature" else "destroyed", card=perm.card.id,
               uid=perm.uid, controller=perm.controller, cause=cause, to=to, rule=rule,
               components_offered=offered or 0)

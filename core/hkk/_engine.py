@@ -13,7 +13,7 @@ from hkk._agents import Agent, RandomAgent
 from hkk._cards.interpret import ability_item
 from hkk._errors import HkkError
 from hkk._game import Game
-from hkk._hookcall import HookObserver, call, expect_dict
+from hkk._hookcall import install
 from hkk._phases import DEFAULT_TURN, Step
 from hkk._plugin import make_plugin_manager
 from hkk._rules import BUILTIN_RULES
@@ -54,6 +54,7 @@ class Engine:
                  turn: Sequence[Step] = DEFAULT_TURN, rulings: Rulings = DEFAULT_RULINGS,
                  pm: pluggy.PluginManager | None = None, discovery: Any = None) -> None:
         self.pm = pm or make_plugin_manager()
+        install(self.pm)  # every hook call, the engine's and pm.hook's, runs at its seam
         for name, factory in (BUILTIN_RULES if rules is None else rules).items():
             if self.pm.get_plugin(name) is None:
                 self.pm.register(factory(), name=name)
@@ -67,9 +68,6 @@ class Engine:
         self.turn = tuple(turn)
         self.rulings = rulings
         self.discovery = discovery
-        #: Told of every hook implementation's result, in every game of this engine
-        #: (:mod:`hkk._hookcall`): ``fn(hook_name, plugin_name, result)``.
-        self.hook_observers: list[HookObserver] = []
 
     # What a game needs from the layers above it, handed in so that the game imports neither
     # the card interpreter nor the runner nor saving (design: "Layers inside the engine").
@@ -100,14 +98,20 @@ class Engine:
         found: dict[str, Callable[..., Any]] = {}
         owners: dict[str, str] = {}
         impls = self.pm.hook.custom_effects.get_hookimpls()
-        for plugin, offered in call("custom_effects", impls, {}, expect_dict,
-                                    self.hook_observers, with_plugins=True):
-            for name, function in offered.items():
-                if name in found:
-                    raise HkkError(f"custom effect {name!r} is offered by both "
-                                   f"{owners[name]} and {plugin}")
-                found[name] = function
-                owners[name] = plugin
+        wrappers = [impl for impl in impls if impl.wrapper or impl.hookwrapper]
+        for impl in impls:
+            if impl in wrappers:
+                continue
+            # each plugin's offer asked alone (inside the wrappers), at the seam
+            # (hkk._hookcall), so that who offers which name is known
+            offers = self.pm._inner_hookexec("custom_effects", [impl, *wrappers], {}, False)
+            for offered in cast(list[dict[str, Callable[..., Any]]], offers):
+                for name, function in offered.items():
+                    if name in found:
+                        raise HkkError(f"custom effect {name!r} is offered by both "
+                                       f"{owners[name]} and {impl.plugin_name}")
+                    found[name] = function
+                    owners[name] = impl.plugin_name
         return found
 
     def deck(self, name: str) -> list[str]:

@@ -107,11 +107,12 @@ class Game:
         self.over = False
         self.winner: int | None = None
         self.clock = clock or GameClock()
+        #: The plugin manager: hooks are called through its seam (:mod:`hkk._hookcall`).
+        self.pm = engine.pm
         #: hook name -> implementations, read once (:func:`hkk._hookcall.implementations`).
         self.hook_impls: dict[str, list[Any]] = {}
-        self.hook_observers = engine.hook_observers  # the engine's list: subscribe there
-        #: hook name -> how the hot path calls its implementations in the step running
-        #: (:func:`hkk._hookcall.call`, a ``Plan``).
+        #: hook name -> how the seam calls its implementations in each step
+        #: (:func:`hkk._hookcall.hookexec`, a ``Plan``).
         self.hook_plans: dict[str, tuple[Any, Any, Any]] = {}
         self.custom_effects = engine.custom_effects()
         #: Listens to the log for what sets off triggered abilities and plugins' ``triggered``

@@ -8,6 +8,7 @@ under that name."""
 
 from __future__ import annotations
 
+import types
 from typing import TYPE_CHECKING, Any
 
 from hkk._cards.interpret import resolve_spell
@@ -42,12 +43,26 @@ class HandPlay:
         #: for the card table ``_cards``.
         self._playable: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self._cards: Any = None
+        #: (active player, step allows hand play, both players' VP, components and hands) ->
+        #: the items of an action step, for the card table ``_cards``: every collection of an
+        #: action step asks, mostly about the same hands.
+        self._collected: dict[tuple[Any, ...], tuple[Pending, ...]] = {}
 
     def items(self, game: Game) -> list[Pending] | None:
         """Each player's ``play <card id>`` items, when the step is an action step."""
         step = game.step
-        if step is None or step.mode is not Mode.ACTIONS:
+        if step is None or step.mode is not _ACTIONS or game.over:
             return None
+        active = game.active
+        p, q = game.players[active], game.players[1 - active]
+        key = (active, step.hand_play, step.no_hand_play, p.vp, p.components, tuple(p.hand),
+               q.vp, q.components, tuple(q.hand))
+        known = self._collected.get(key)
+        if known is None or self._cards is not game.cards:
+            known = self._collect(game, key)
+        return list(known)
+
+    def _collect(self, game: Game, key: tuple[Any, ...]) -> tuple[Pending, ...]:
         items = []
         made = self._items
         for player in (game.active, 1 - game.active):  # the active player, then his opponent
@@ -59,7 +74,10 @@ class HandPlay:
                         card_id=card_id, rule="8.1")
                     item.order = (player, IN_HAND, index)  # hand order, before the others
                 items.append(item)
-        return items
+        if len(self._collected) > 512:  # forgotten all at once: hands vary little in a step
+            self._collected = {}
+        self._collected[key] = collected = tuple(items)
+        return collected
 
     def _play(self, game: Game, item: Pending, bound: object) -> None:
         perm = self.play_card(game, item.controller, item.card_id)
@@ -77,7 +95,7 @@ class HandPlay:
         # (forgotten all at once past a few hundred answers: hands vary little in a step).
         key = (player == game.active, step.hand_play, p.vp, p.components, tuple(p.hand))
         if self._cards is not game.cards or len(self._playable) > 512:
-            self._playable = {}
+            self._playable, self._collected = {}, {}
             self._cards = game.cards
         known = self._playable.get(key)
         if known is not None:
@@ -129,14 +147,18 @@ def _in_action_step(step: Step | None, hook: str) -> bool:
 
 
 def _make_impl(hook: str) -> object:
-    @only_in_steps(_in_action_step)
-    def impl(self: HandPlay, game: Game) -> list[Pending] | None:
-        step = game.step  # checked here: every collection of every step calls this
-        if step is not None and step.mode is _ACTIONS:
-            return self.items(game)
-        return None
-    impl.__name__ = hook
+    # items() checks the step itself: every collection of every step may call it
+    impl = only_in_steps(_in_action_step)(_named(HandPlay.items, hook))
     return hookimpl(specname=hook)(impl)
+
+
+def _named(function: Any, name: str) -> Any:
+    """A copy of ``function`` under the hook's name (one function per hook implemented)."""
+    copy = types.FunctionType(function.__code__, function.__globals__, name,
+                              function.__defaults__, function.__closure__)
+    copy.__qualname__ = f"HandPlay.{name}"
+    copy.__doc__ = function.__doc__
+    return copy
 
 
 _ACTIONS = Mode.ACTIONS
