@@ -117,6 +117,7 @@ def _main_phase_labels(replacement=None):
 
 def test_hand_play_is_a_replaceable_rules_plugin():
     class NoSpells(HandPlay):
+        @hookimpl
         def playable(self, game, player):
             return [c for c in super().playable(game, player) if game.cards[c].kind != "spell"]
 
@@ -124,7 +125,7 @@ def test_hand_play_is_a_replaceable_rules_plugin():
     assert labels[0] == "play tt:kill"  # the built-in offers it, first
     labels, game = _main_phase_labels(NoSpells())
     assert "play tt:kill" not in labels
-    assert game.playable(0) == []  # the game asks the plugin registered under the name
+    assert game.playable(0) == []  # the game asks the playable hook, which it answers
 
 
 def test_monster_components_are_a_replaceable_rules_plugin():

@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     import pluggy
     from pluggy import HookImpl
 
-__all__ = ["EXPECT", "call", "expect_anything", "expect_count", "expect_dict", "expect_kinds",
+__all__ = ["EXPECT", "call", "expect_anything", "expect_card_ids", "expect_count", "expect_dict",
+           "expect_kinds",
            "expect_lethal", "expect_pending", "expect_player", "failure", "first", "hookexec",
            "implementations", "install", "notify", "only_in_steps"]
 
@@ -118,9 +119,11 @@ def hookexec(hook_name: str, hook_impls: Sequence[HookImpl], kwargs: Mapping[str
     if plans is not None:
         plan = plans.get(hook_name)
         if plan is None or plan[0] is not hook_impls:
-            plan = _plan(game, hook_name, hook_impls, firstresult)
+            plan = _plan(game, hook_name, hook_impls)
         entries = plan[1][id(game.step)]  # the step's entries, made on first use
         if entries is not None:
+            if firstresult:
+                return _first_result(game, hook_name, entries, kwargs)
             results = []
             for function, getter, impl, checked in entries:
                 try:
@@ -137,6 +140,26 @@ def hookexec(hook_name: str, hook_impls: Sequence[HookImpl], kwargs: Mapping[str
                     results.append(result)
             return results
     return _pluggy_call(hook_name, hook_impls, kwargs, firstresult, game)
+
+
+def _first_result(game: Any, hook_name: str, entries: list[Any],
+                  kwargs: Mapping[str, Any]) -> Any:
+    """A plan's call of a ``firstresult`` hook: the first result that is not None (0 is an
+    answer), else None."""
+    for function, getter, impl, checked in entries:
+        try:
+            result = function(game) if getter is None else function(*getter(kwargs))
+        except PASSTHROUGH:
+            raise
+        except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise it
+            raise _raised(exc, game, hook_name, impl.plugin_name) from exc
+        if result is not None:
+            if checked:
+                complaint = EXPECT.get(hook_name, expect_anything)(result)
+                if complaint is not None:
+                    raise _wrong_result(complaint, game, hook_name, impl.plugin_name)
+            return result
+    return None
 
 
 def _pluggy_call(hook_name: str, impls: Sequence[HookImpl], kwargs: Mapping[str, Any],
@@ -199,12 +222,12 @@ class _Steps(dict[int, Any]):
 Plan = tuple[Any, _Steps]
 
 
-def _plan(game: Any, hook_name: str, impls: Sequence[HookImpl], firstresult: bool) -> Plan:
+def _plan(game: Any, hook_name: str, impls: Sequence[HookImpl]) -> Plan:
     """The plan for the game's own implementation list of a hook, kept for the game: pluggy's
-    loop runs a call that is not one of those, a ``firstresult`` hook (whose result 0 is an
-    answer) and a hook with a wrapper (which wraps the others)."""
+    loop runs a call that is not one of those and a hook with a wrapper (which wraps the
+    others)."""
     own = impls is game.hook_impls.get(hook_name)
-    pluggys = not own or firstresult
+    pluggys = not own
     for impl in impls:
         pluggys = pluggys or impl.wrapper or impl.hookwrapper
     plan = (impls, _Steps(game, hook_name, None if pluggys else impls))
@@ -351,6 +374,13 @@ def expect_kinds(result: Any) -> str | None:
     return None
 
 
+def expect_card_ids(result: Any) -> str | None:
+    """``playable``'s result: card ids."""
+    if not isinstance(result, (list, tuple)) or not all(isinstance(c, str) for c in result):
+        return f"returned {result!r:.80}; expected a list of card ids (str) or None"
+    return None
+
+
 def expect_anything(result: Any) -> str | None:
     """Notification hooks: whatever they return is ignored."""
     return None
@@ -360,4 +390,5 @@ def expect_anything(result: Any) -> str | None:
 EXPECT: dict[str, Expectation] = {
     **dict.fromkeys(TURN_HOOKS, expect_pending), "entered_play": expect_pending,
     "triggered": expect_pending, "lethal": expect_lethal, "custom_effects": expect_dict,
-    "orderer": expect_player, "left_play": expect_count, "trigger_kinds": expect_kinds}
+    "orderer": expect_player, "left_play": expect_count, "trigger_kinds": expect_kinds,
+    "playable": expect_card_ids}

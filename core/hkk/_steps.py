@@ -200,7 +200,7 @@ def _steady(game: Game, step: Step) -> bool:
     is marked ``only_in_steps`` and the step is not one of them) or says so of itself with
     ``steady_in(game, step)`` (the card interpreter, unless an ability there has a condition).
     Any other implementation is asked again after every resolution, as a hook expects."""
-    for impl in implementations(game, step.hook):
+    for impl in game.hook_impls.get(step.hook) or implementations(game, step.hook):
         applies = getattr(impl.function, "hkk_applies", None)
         if applies is not None and not applies(step, step.hook):
             continue
