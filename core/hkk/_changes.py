@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from hkk._characteristics import hp, static_applies
 from hkk._conditions import events_changing, holds
 from hkk._effects import Duration, Effect
-from hkk._errors import GameOver
-from hkk._hookcall import expect_count, first
+from hkk._errors import GameOver, RuleViolation
+from hkk._hookcall import first
 from hkk._state import BUILDINGS, RESERVE, ExtractionOffer, Permanent, Player
 
 if TYPE_CHECKING:
@@ -57,6 +57,36 @@ def count_effect(game: Game, effect: Effect, sign: int) -> None:
 
 
 # -- entering and leaving play ----------------------------------------------------------------
+
+def play_card(game: Game, player: int, card_id: str) -> Permanent | None:
+    """Play a card from hand (8.1), paying its cost: a spell's effects resolve and it goes to
+    the graveyard (None is returned), any other card enters play (its permanent is returned;
+    the caller runs its "enters play" items, ``game.run_entry_triggers``).  Refused, with
+    nothing changed, unless the ``playable`` hook (``game.playable``) allows it."""
+    step = game.step
+    if step is not None and step.no_hand_play:
+        raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
+                            "during the preparation phase")
+    p = game.players[player]
+    if card_id not in p.hand:
+        raise RuleViolation("8.1", f"{card_id} is not in player {player}'s hand")
+    if card_id not in (first(game, "playable", player=player) or ()):  # game.playable()
+        raise RuleViolation("8.1", f"player {player} cannot play {card_id} now "
+                            f"(cost {game.cards[card_id].cost}, VP {p.vp})")
+    card = game.cards[card_id]
+    p.hand.remove(card_id)
+    p.vp -= card.cost.vp
+    p.components -= card.cost.components
+    game.emit("card_played", player=player, card=card_id, vp=card.cost.vp,
+              components=card.cost.components)
+    if card.kind == "spell":
+        try:
+            game.resolve_spell(player, card_id)
+        finally:  # even when its effect ends the game (GameOver): no card leaves every zone
+            p.graveyard.append(card_id)
+        return None
+    return enter_play(game, player, card_id)
+
 
 def enter_play(game: Game, player: int, card_id: str, zone: str | None = None,
                *, active: bool = False) -> Permanent:
@@ -172,7 +202,7 @@ def destroy(game: Game, perm: Permanent, cause: str, *, rule: str | None = None,
     _leave_play(game, perm)
     owner = game.players[perm.owner]
     (owner.void if to == "void" else owner.graveyard).append(perm.card.id)
-    offered = first(game, "left_play", expect_count, permanent=perm, components=components)
+    offered = first(game, "left_play", permanent=perm, components=components)
     game.emit("died" if perm.kind == "creature" else "destroyed", card=perm.card.id,
               uid=perm.uid, controller=perm.controller, cause=cause, to=to, rule=rule,
               components_offered=offered or 0)

@@ -14,7 +14,7 @@ from typing import Any
 
 from hkk._errors import PASSTHROUGH
 from hkk._game import Game
-from hkk._hookcall import call, expect_pending, failure, implementations
+from hkk._hookcall import failure, implementations
 from hkk._pending import ACTION, ACTIVATED, Pending
 from hkk._phases import Step
 from hkk._prevention import preventer
@@ -31,11 +31,9 @@ def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
     never depends on install order")."""
     kwargs["game"] = game
     items: list[Pending] = []
-    impls = game.hook_impls.get(hook_name)  # implementations(), without a call per collection
-    if impls is None:
-        impls = implementations(game, hook_name)
-    for result in call(hook_name, impls, kwargs, expect_pending, game.hook_observers,
-                       game=game):
+    # implementations(), without a call per collection
+    impls = game.hook_impls.get(hook_name) or implementations(game, hook_name)
+    for result in game.pm._inner_hookexec(hook_name, impls, kwargs, False):  # hkk._hookcall
         items.extend(result)
     if len(items) > 1:
         items.sort(key=_order)

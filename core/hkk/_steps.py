@@ -10,7 +10,7 @@ from hkk._decisions import Option
 from hkk._effects import Duration
 from hkk._errors import StepLoopError
 from hkk._game import Game
-from hkk._hookcall import expect_player, first, implementations, notify
+from hkk._hookcall import first, implementations, notify
 from hkk._pending import ACTION, ACTIVATED, PLAY, Pending
 from hkk._phases import Mode, Step
 from hkk._prevention import prevented_items
@@ -197,7 +197,7 @@ def _wants(game: Game, item: Pending, step: Step) -> bool:
 def _orderer(game: Game, step: Step) -> int | None:
     # 29.4.1; [D] the active player also orders where no rule names who does (41.2): the
     # ``orderer`` hook, answered by the built-in hkk.rules.orderer from the Rulings.
-    return first(game, "orderer", expect_player, step=step)
+    return first(game, "orderer", step=step)
 
 
 def run_ordered(game: Game, step: Step) -> None:
@@ -274,14 +274,11 @@ def _collect_ordered(game: Game, step: Step, finished: set[tuple],
 
 def _steady(game: Game, step: Step) -> bool:
     """Whether what the step's hook returns changes only when the ability index does
-    (``game.abilities_version``): no observer counts the hook's calls (``hkk verify``'s
-    coverage), and every implementation either returns nothing in this step (it is marked
-    ``only_in_steps`` and the step is not one of them) or says so of itself with
+    (``game.abilities_version``): every implementation either returns nothing in this step (it
+    is marked ``only_in_steps`` and the step is not one of them) or says so of itself with
     ``steady_in(game, step)`` (the card interpreter, unless an ability there has a condition).
     Any other implementation is asked again after every resolution, as a hook expects."""
-    if game.hook_observers:
-        return False
-    for impl in implementations(game, step.hook):
+    for impl in game.hook_impls.get(step.hook) or implementations(game, step.hook):
         applies = getattr(impl.function, "hkk_applies", None)
         if applies is not None and not applies(step, step.hook):
             continue

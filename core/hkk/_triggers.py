@@ -49,7 +49,6 @@ from hkk._errors import (
     WorkLimitError,
     plugin_set,
 )
-from hkk._hookcall import call, expect_pending
 from hkk._pending import AUTOMATIC, Pending
 from hkk._resolution import after_resolution, passed_the_turn, resolve
 from hkk._state import Permanent as PermanentOutOfPlay
@@ -137,7 +136,7 @@ class TriggerWatch:
         listeners = {impl.plugin_name: impl for impl in game.hook.triggered.get_hookimpls()}
         by_kind: dict[str, list[HookImpl]] = {}
         for impl in game.hook.trigger_kinds.get_hookimpls():
-            kinds = call("trigger_kinds", [impl], {}, _expect_kinds, game.hook_observers)
+            kinds = game.pm._inner_hookexec("trigger_kinds", [impl], {}, False)  # hkk._hookcall
             for kind in kinds[0] if kinds else ():
                 if kind not in EVENTS:
                     raise HookError(f"trigger_kinds names the event kind {kind!r}, which the "
@@ -211,9 +210,8 @@ class TriggerWatch:
                 items += self._card_items(event, trigger, index.get(trigger.name, ()))
         impls = self._plugins.get(kind)
         if impls:
-            for found in call("triggered", impls, {"game": game, "event": event},
-                              expect_pending, game.hook_observers, game=game,
-                              rule="D-trigger-wait"):
+            for found in game.pm._inner_hookexec("triggered", impls,  # hkk._hookcall
+                                                 {"game": game, "event": event}, False):
                 items += found
         if kind in _DEATHS and self._card_kinds:
             self._left.append(_GonePermanent(event["uid"]))  # type: ignore[arg-type]
@@ -368,12 +366,6 @@ def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> No
 def waiting_count(game: Game) -> int:
     count: int = game.triggers._count
     return count
-
-
-def _expect_kinds(result: Any) -> str | None:
-    if not isinstance(result, (list, tuple)) or not all(isinstance(k, str) for k in result):
-        return f"returned {result!r:.80}; expected a list of event kinds (str) or None"
-    return None
 
 
 # -- resolving what waits -----------------------------------------------------------------------
