@@ -413,3 +413,55 @@ def test_play_game_timeout_stops_a_looping_set_saying_where(fake_set):
     assert verify.exit_code == 1
     assert re.search(r"✗ games \[hurok\], card hurok:vezer, seed 0: time limit \(turn \d+, "
                      r"end_stage2\)", verify.output), verify.output
+
+
+# -- terminal hygiene (issue 24.5, 24.10) -------------------------------------------------------
+
+EMOJI_CARDS = '''
+[[cards]]
+id = "{code}:x"
+name = ":skull: Koponya"
+kind = "creature"
+text = "Nem :x: és nem :smile:."
+cost = {{ vp = 1 }}
+damage = 1
+hp = 2
+'''
+
+
+def test_card_data_is_printed_as_written_never_as_emoji(run, fake_set):
+    fake_set("emoji", cards=EMOJI_CARDS, decks=None)
+    result = run("cards", "--set", "emoji")
+    assert result.exit_code == 0, result.output
+    assert "emoji:x" in result.output and ":skull: Koponya" in result.output
+    assert "Nem :x: és nem :smile:." in result.output
+    assert not {"💀", "❌", "😄"} & set(result.output)
+
+
+def test_version_prints_a_sets_metadata_with_its_control_characters_written_out(run, fake_set):
+    package = fake_set("ver")
+    info = next(p for p in map(Path, sys.path) if (p / package).is_dir())
+    metadata = info / "hkk_set_ver-1.0.dist-info" / "METADATA"
+    metadata.write_text(metadata.read_text().replace("Version: 1.0", "Version: 1.0\x1b[2J"))
+    result = run("--version")
+    assert result.exit_code == 0
+    line = next(line for line in result.output.splitlines() if "set ver" in line)
+    assert "\x1b" not in result.output and "1.0\\x1b[2J" in line
+
+
+def test_piped_tables_keep_every_heading_and_cell_whole(run, fake_set):
+    long_code = "hosszu_nevu_kozossegi_kiegeszito_k"  # 34 characters: a wide row
+    fake_set(long_code[:32])
+    result = run("sets")
+    assert result.exit_code == 0
+    assert "…" not in result.output
+    row = next(line for line in result.output.splitlines() if long_code[:32] in line)
+    assert f"hkk-set-{long_code[:32]}" in row and "loaded" in row
+    for heading in ("code", "distribution", "version", "cards", "hooks", "requires", "status"):
+        assert heading in result.output
+
+
+def test_piped_reference_is_its_markdown_source_with_no_line_cut(run):
+    piped = run("reference")
+    assert piped.exit_code == 0
+    assert piped.output == run("reference", "--markdown").output

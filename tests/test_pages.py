@@ -193,9 +193,9 @@ def test_page_data_json_round_trips_every_awkward_string_and_holds_no_markup() -
 
 
 def _awkward_game() -> Any:
-    from helpers import cards, creature
-
     from hkk import Engine
+
+    from helpers import cards, creature
 
     defs = [creature(f"odd{i}", 1, 2, name=name) for i, name in enumerate(AWKWARD)]
     engine = Engine(cards(*defs))

@@ -13,16 +13,14 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from hkk._console import make_console
 from hkk._render import escape
 
 EXIT_FAILED = 1
 
 
 def _console(stderr: bool = False) -> Console:
-    console = Console(stderr=stderr, highlight=False, soft_wrap=True)
-    if not console.is_terminal:  # piped or captured: whole table rows, not 80 columns
-        console.width = 160
-    return console
+    return make_console(stderr=stderr)
 
 
 def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
