@@ -551,7 +551,8 @@ def schema_command(kind: str, output: str | None) -> None:
                    "its workflow); default: where this hkk was installed from, '' for an index.")
 def new_set_command(name: str, directory: str, engine_source: str | None) -> None:
     """Create a new card set project NAME (the set code, e.g. 'sarkany')."""
-    from hkk._scaffold import ScaffoldError, create
+    from hkk._scaffold import ScaffoldError, create, local_engine_folder
+    from hkk._scaffold import engine_source as default_source
     from hkk._sets.discovery import find_sets
 
     installed = frozenset(c.code for c in find_sets(failures=[]))  # imports nothing
@@ -564,6 +565,11 @@ def new_set_command(name: str, directory: str, engine_source: str | None) -> Non
     out.print("next:\n"
               f"  pip install -e {escape(shlex.quote(f'{project}[test]'))}\n"
               f"  cd {escape(str(project))} && python -m pytest && hkk verify {name}")
+    local = local_engine_folder()
+    if engine_source is None and not default_source() and local:
+        out.print(f"note: this hkk runs from the folder {escape(local)}; the project's CI "
+                  "installs it from the package index (HKK_SOURCE in .github/workflows/ci.yml)"
+                  " - give --engine-source git+URL of its repository to install from there")
 
 
 # -- simulate, gallery (hkk._simulate_cli) ------------------------------------------------------
