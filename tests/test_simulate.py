@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import shlex
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -249,3 +250,20 @@ def test_simulate_command_bad_usage_exits_2(args: list[str], message: str) -> No
     result = CliRunner().invoke(main, ["simulate", "-n", "2", "-w", "1", *args])
     assert result.exit_code == 2
     assert message in result.output
+
+
+@pytest.mark.parametrize(("module", "option"), [("plotly", ["--html", "report.html"]),
+                                                ("pyarrow", ["--parquet", "games.parquet"]),
+                                                ("distributed", ["--dask"])])
+def test_a_missing_optional_extra_is_one_line_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, option: list[str]) -> None:
+    """Issue 24.8: without the extra an option needs, exit 2 with one line naming the install,
+    before a game is played (not a traceback after every game)."""
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if not installed
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["simulate", "-n", "4", "--set", "alap",
+                                        "-w", "1", *option])
+    assert result.exit_code == 2
+    assert option[0] in result.stderr and "pip install" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert not (tmp_path / option[-1]).exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import os
 import sys
@@ -21,6 +22,14 @@ EXIT_FAILED = 1
 
 def _console(stderr: bool = False) -> Console:
     return make_console(stderr=stderr)
+
+
+def _require(module: str, message: str, option: str) -> None:
+    """Exit 2 with one line when an option's optional dependency is missing."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise click.BadParameter(message, param_hint=option) from None
 
 
 def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -92,12 +101,15 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     from hkk._simulate import CHUNK_SIZE, deck_lists, pairings, plan, simulate
     from hkk._stats import summarize
 
+    # the optional extras an option needs, before any game is played
     if parquet_file:
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise click.BadParameter("writing Parquet needs pyarrow: pip install pyarrow",
-                                     param_hint="--parquet") from None
+        _require("pyarrow", "writing Parquet needs pyarrow: pip install pyarrow", "--parquet")
+    if html_file:
+        _require("plotly", "the HTML report draws its plots with Plotly: pip install 'hkk[html]'",
+                 "--html")
+    if use_dask or scheduler:
+        _require("distributed", "Dask is not installed: pip install 'hkk[dask]'",
+                 "--scheduler" if scheduler else "--dask")
     found = _found(set_codes)
     engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
     pairs = [tuple(p) for p in decks] or pairings(sorted(engine.decks))
