@@ -258,10 +258,10 @@ def test_issue24_16_an_unscripted_decision_passes_the_step_not_the_turn() -> Non
     """The default player of hkk.testing and pytest-hkk passes each action step, so combat and
     the end-of-turn stages still open for him and his optional end-of-turn ability (41.1) is
     offered - passing the turn (41.5) would skip them unasked."""
-    from helpers import cards, cid, creature
-
     from hkk import Engine
     from hkk.testing import PassingAgent, build_game
+
+    from helpers import cards, cid, creature
 
     class Watching(PassingAgent):
         def __init__(self) -> None:

@@ -23,7 +23,8 @@ class StepScript:
     :class:`hkk.IllegalDecision` naming the step, the decision kind and the labels offered: the
     test is wrong, not the game.  Decisions in other steps, and in a step whose list is used
     up, go to ``fallback`` (default :class:`pytest_hkk.PassingAgent`: passes the step at
-    actions, never the whole turn; otherwise the first option).  ``remaining`` shows the answers not given yet.
+    actions, never the whole turn; otherwise the first option).  ``remaining`` shows the
+    answers not given yet.
     """
 
     def __init__(self, steps: Mapping[str, Sequence[str]], fallback: Any = None) -> None:
