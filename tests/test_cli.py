@@ -465,3 +465,41 @@ def test_piped_reference_is_its_markdown_source_with_no_line_cut(run):
     piped = run("reference")
     assert piped.exit_code == 0
     assert piped.output == run("reference", "--markdown").output
+
+
+# -- one line, never a traceback (issue 24.4) ---------------------------------------------------
+
+def _one_line_error(result) -> str:
+    """The one ``Error`` line (click's usage lines may stand before it), no traceback."""
+    assert "Traceback" not in result.output, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def test_a_deeply_nested_config_file_is_one_line(tmp_path, monkeypatch):
+    (tmp_path / "hkk.toml").write_text("[sets]\nx = " + "[" * 3000 + "]" * 3000 + "\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["sets"])
+    assert result.exit_code == 2
+    assert "hkk.toml" in _one_line_error(result)
+
+
+@pytest.mark.parametrize(("content", "says"), [(b"\xff\xfe not text", "not UTF-8"),
+                                               (b"[" * 100_000 + b"]" * 100_000, "nested")])
+def test_an_unreadable_spoiler_is_one_line(tmp_path, content, says):
+    spoiler = tmp_path / "spoiler.json"
+    spoiler.write_bytes(content)
+    result = CliRunner().invoke(main, ["verify", "alap", "--games", "0", "--against",
+                                       str(spoiler)])
+    assert result.exit_code == 2
+    assert says in _one_line_error(result)
+
+
+@pytest.mark.parametrize("args", [["--scheduler", "tcp://::::bad"], ["--scheduler", "nowhere"],
+                                  ["-n", str(10**20)]])
+def test_simulate_refuses_a_malformed_scheduler_or_an_absurd_size_in_one_line(args):
+    pytest.importorskip("distributed")
+    result = CliRunner().invoke(main, ["simulate", "--set", "alap", *args])
+    assert result.exit_code == 2
+    assert args[0] in _one_line_error(result)

@@ -18,6 +18,9 @@ from hkk._console import make_console
 from hkk._render import escape
 
 EXIT_FAILED = 1
+#: The most games one ``hkk simulate`` plays: days of work on one machine.  A larger -n is a
+#: typo (its plan alone would not fit in memory), refused with one line.
+MAX_GAMES = 10_000_000
 
 
 def _console(stderr: bool = False) -> Console:
@@ -30,6 +33,20 @@ def _require(module: str, message: str, option: str) -> None:
         importlib.import_module(module)
     except ImportError:
         raise click.BadParameter(message, param_hint=option) from None
+
+
+def _check_scheduler(address: str) -> None:
+    """A Dask scheduler address Dask can parse (``tcp://HOST:PORT``), or exit 2 with one line."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as exc:
+        raise click.BadParameter(f"{address!r} is not a scheduler address like "
+                                 f"tcp://127.0.0.1:8786 ({exc})", param_hint="--scheduler") \
+            from None
 
 
 def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -63,8 +80,8 @@ def _found(set_codes: tuple[str, ...]) -> Any:
 # -- simulate ------------------------------------------------------------------------------------
 
 @click.command("simulate", short_help="Play many seeded games and report win rates.")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Games in all, split evenly over the pairings.")
+@click.option("--games", "-n", type=click.IntRange(min=1, max=MAX_GAMES), default=1000,
+              show_default=True, help="Games in all, split evenly over the pairings.")
 @click.option("--decks", nargs=2, multiple=True, metavar="A B",
               help="A pairing (repeatable); default: every ordered pairing of the installed "
                    "decks. 'DECK+SET' mixes in a set's cards.")
@@ -110,6 +127,8 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     if use_dask or scheduler:
         _require("distributed", "Dask is not installed: pip install 'hkk[dask]'",
                  "--scheduler" if scheduler else "--dask")
+    if scheduler:
+        _check_scheduler(scheduler)
     found = _found(set_codes)
     engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
     pairs = [tuple(p) for p in decks] or pairings(sorted(engine.decks))
