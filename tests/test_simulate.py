@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import shlex
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -385,3 +386,20 @@ def test_simulate_game_timeout_makes_an_error_row_and_the_others_finish(
     assert all(r["replay"].startswith(f"hkk play --seed {r['seed']} --decks ido:orok")
                for r in timed_out)
     assert summary["games"] == 2 and summary["errors"] == 2
+
+
+@pytest.mark.parametrize(("module", "option"), [("plotly", ["--html", "report.html"]),
+                                                ("pyarrow", ["--parquet", "games.parquet"]),
+                                                ("distributed", ["--dask"])])
+def test_a_missing_optional_extra_is_one_line_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, option: list[str]) -> None:
+    """Issue 24.8: without the extra an option needs, exit 2 with one line naming the install,
+    before a game is played (not a traceback after every game)."""
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if not installed
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["simulate", "-n", "4", "--set", "alap",
+                                        "-w", "1", *option])
+    assert result.exit_code == 2
+    assert option[0] in result.stderr and "pip install" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert not (tmp_path / option[-1]).exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import os
 import sys
@@ -13,17 +14,40 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from hkk._console import make_console
 from hkk._limits import DEFAULT_GAME_TIMEOUT
 from hkk._render import escape
 
 EXIT_FAILED = 1
+#: The most games one ``hkk simulate`` plays: days of work on one machine.  A larger -n is a
+#: typo (its plan alone would not fit in memory), refused with one line.
+MAX_GAMES = 10_000_000
 
 
 def _console(stderr: bool = False) -> Console:
-    console = Console(stderr=stderr, highlight=False, soft_wrap=True)
-    if not console.is_terminal:  # piped or captured: whole table rows, not 80 columns
-        console.width = 160
-    return console
+    return make_console(stderr=stderr)
+
+
+def _require(module: str, message: str, option: str) -> None:
+    """Exit 2 with one line when an option's optional dependency is missing."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise click.BadParameter(message, param_hint=option) from None
+
+
+def _check_scheduler(address: str) -> None:
+    """A Dask scheduler address Dask can parse (``tcp://HOST:PORT``), or exit 2 with one line."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as exc:
+        raise click.BadParameter(f"{address!r} is not a scheduler address like "
+                                 f"tcp://127.0.0.1:8786 ({exc})", param_hint="--scheduler") \
+            from None
 
 
 def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -57,8 +81,8 @@ def _found(set_codes: tuple[str, ...]) -> Any:
 # -- simulate ------------------------------------------------------------------------------------
 
 @click.command("simulate", short_help="Play many seeded games and report win rates.")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Games in all, split evenly over the pairings.")
+@click.option("--games", "-n", type=click.IntRange(min=1, max=MAX_GAMES), default=1000,
+              show_default=True, help="Games in all, split evenly over the pairings.")
 @click.option("--decks", nargs=2, multiple=True, metavar="A B",
               help="A pairing (repeatable); default: every ordered pairing of the installed "
                    "decks. 'DECK+SET' mixes in a set's cards.")
@@ -103,12 +127,17 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     from hkk._simulate import CHUNK_SIZE, deck_lists, pairings, plan, simulate
     from hkk._stats import summarize
 
+    # the optional extras an option needs, before any game is played
     if parquet_file:
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise click.BadParameter("writing Parquet needs pyarrow: pip install pyarrow",
-                                     param_hint="--parquet") from None
+        _require("pyarrow", "writing Parquet needs pyarrow: pip install pyarrow", "--parquet")
+    if html_file:
+        _require("plotly", "the HTML report draws its plots with Plotly: pip install 'hkk[html]'",
+                 "--html")
+    if use_dask or scheduler:
+        _require("distributed", "Dask is not installed: pip install 'hkk[dask]'",
+                 "--scheduler" if scheduler else "--dask")
+    if scheduler:
+        _check_scheduler(scheduler)
     found = _found(set_codes)
     engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
     pairs = [tuple(p) for p in decks] or pairings(sorted(engine.decks))
