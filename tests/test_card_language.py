@@ -15,12 +15,24 @@ from hkk import Rulings
 from hkk._cards.loader import card_file_schema, parse_card_data
 from hkk._characteristics import static_applies
 from hkk._conditions import holds
+from hkk._effects import Duration
 from hkk._errors import CardDataError
 from hkk._render import card_lines, plain
 from hkk._runner import play_turn
 from hkk._saving import load_game, save_game
 
-from helpers import Passer, Wants, cid, creature, game_with, run_until, spell
+from helpers import (
+    Passer,
+    Wants,
+    cid,
+    creature,
+    game_with,
+    item,
+    item_plugin,
+    resolved,
+    run_until,
+    spell,
+)
 
 
 def static(effect: dict, **extra: Any) -> dict:
@@ -168,6 +180,36 @@ def test_41_4_a_dispelled_effect_does_not_end_again_at_the_end_of_turn():
         (3, "main_phase"), (5, "end_stage4")]
 
 
+@pytest.mark.parametrize("dispel", [{"on": "bear"}, {"durations": ["this_turn"]}],
+                         ids=["on the creature", "by duration"])
+def test_D_dispel_leaves_a_this_turn_effect_still_waiting_for_stage_2_alone(dispel):
+    # made in stage 1, a "this turn" effect waits for stage 2 (29.4.5): it has not started, so
+    # ending "every effect on the creature" or "every this-turn effect" before then ends
+    # nothing, and it starts at the beginning of stage 2 as it would have
+    def sharpen(game):
+        bear = game.creatures(0)[0]
+        return [item("sharpen", lambda g: g.add_effect("damage", 2, "this_turn", targets=[bear],
+                                                       controller=0))]
+
+    def cleanse(game):
+        bear = game.creatures(0)[0]
+        how = {"on": bear} if "on" in dispel else {
+            "durations": [Duration(d) for d in dispel["durations"]]}
+        return [item("cleanse", lambda g: g.dispel("D-dispel", **how))]
+    game = game_with([BEAR], plugins=[item_plugin("prep_stage1", sharpen),
+                                      item_plugin("vp_regeneration", cleanse)])
+    bear = game.enter_play(0, cid("bear"), active=True)
+    run_until(game, "prep_stage2")
+    assert resolved(game, "prep_stage1") + resolved(game, "vp_regeneration")[-1:] == [
+        "sharpen", "cleanse"]
+    [made] = game.log.of_kind("effect_created")
+    assert made.step == "prep_stage1"
+    assert not game.log.of_kind("effect_ended")
+    assert [(e["effect"], e.step, e["rule"]) for e in game.log.of_kind("effect_started")] == [
+        (made["effect"], "prep_stage2_start", "29.4.5")]
+    assert game.damage_value(bear) == 4
+
+
 # -- 8. counted durations -----------------------------------------------------------------------
 
 SURGE = spell("surge", [{"do": "modify", "stat": "damage", "by": 2,
@@ -280,6 +322,29 @@ def test_D_conditions_a_static_that_lapses_kills_at_the_next_hp_check():
     game.damage(other, 3)
     game.check_hp("D-hp-check")
     assert [e["uid"] for e in game.log.of_kind("died")] == [other.uid, mine.uid]
+
+
+#: "Ha legalább annyi VP-d van, mint az ellenfelednek, +2 Ép" and, at the beginning of the
+#: turn, "elveszítesz 20 VP-t": at that moment his VP goes below 0 and is clamped to 0 when the
+#: moment ends (D-moment-nets), with no event - the condition holds again.
+EVEN = creature("even", 1, 1, abilities=[
+    static({"do": "modify", "stat": "hp", "by": 2, "target": "self", "duration": "permanent"},
+           condition={"of": "own_vp", "at_least": "opponent_vp"}),
+    {"kind": "automatic", "timing": "prep_stage2_start",
+     "effect": {"do": "lose_vp", "amount": 20, "target": "controller"}}])
+
+
+def test_D_conditions_are_read_again_after_a_moments_clamps():
+    game = game_with([EVEN])
+    even = game.enter_play(0, cid("even"), active=True)
+    game.damage(even, 2)  # alive only while the static holds: 3 Ép, 2 damage
+    run_until(game, "prep_stage2_start", inclusive=True)
+    [lost] = game.log.of_kind("vp_lost")
+    assert (lost.step, lost["amount"]) == ("prep_stage2_start", 20)
+    assert (game.players[0].vp, game.players[1].vp) == (0, 0)
+    # the Ép check after the moment sees the condition as it holds after the clamp
+    assert not game.log.of_kind("died")
+    assert (game.hp(even), game.max_hp(even)) == (1, 3)
 
 
 @pytest.mark.parametrize("theirs, fires", [(2, True), (1, False), (0, False)])

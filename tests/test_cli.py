@@ -413,3 +413,93 @@ def test_play_game_timeout_stops_a_looping_set_saying_where(fake_set):
     assert verify.exit_code == 1
     assert re.search(r"✗ games \[hurok\], card hurok:vezer, seed 0: time limit \(turn \d+, "
                      r"end_stage2\)", verify.output), verify.output
+
+
+# -- terminal hygiene (issue 24.5, 24.10) -------------------------------------------------------
+
+EMOJI_CARDS = '''
+[[cards]]
+id = "{code}:x"
+name = ":skull: Koponya"
+kind = "creature"
+text = "Nem :x: és nem :smile:."
+cost = {{ vp = 1 }}
+damage = 1
+hp = 2
+'''
+
+
+def test_card_data_is_printed_as_written_never_as_emoji(run, fake_set):
+    fake_set("emoji", cards=EMOJI_CARDS, decks=None)
+    result = run("cards", "--set", "emoji")
+    assert result.exit_code == 0, result.output
+    assert "emoji:x" in result.output and ":skull: Koponya" in result.output
+    assert "Nem :x: és nem :smile:." in result.output
+    assert not {"💀", "❌", "😄"} & set(result.output)
+
+
+def test_version_prints_a_sets_metadata_with_its_control_characters_written_out(run, fake_set):
+    package = fake_set("ver")
+    info = next(p for p in map(Path, sys.path) if (p / package).is_dir())
+    metadata = info / "hkk_set_ver-1.0.dist-info" / "METADATA"
+    metadata.write_text(metadata.read_text().replace("Version: 1.0", "Version: 1.0\x1b[2J"))
+    result = run("--version")
+    assert result.exit_code == 0
+    line = next(line for line in result.output.splitlines() if "set ver" in line)
+    assert "\x1b" not in result.output and "1.0\\x1b[2J" in line
+
+
+def test_piped_tables_keep_every_heading_and_cell_whole(run, fake_set):
+    long_code = "hosszu_nevu_kozossegi_kiegeszito_k"  # 34 characters: a wide row
+    fake_set(long_code[:32])
+    result = run("sets")
+    assert result.exit_code == 0
+    assert "…" not in result.output
+    row = next(line for line in result.output.splitlines() if long_code[:32] in line)
+    assert f"hkk-set-{long_code[:32]}" in row and "loaded" in row
+    for heading in ("code", "distribution", "version", "cards", "hooks", "requires", "status"):
+        assert heading in result.output
+
+
+def test_piped_reference_is_its_markdown_source_with_no_line_cut(run):
+    piped = run("reference")
+    assert piped.exit_code == 0
+    assert piped.output == run("reference", "--markdown").output
+
+
+# -- one line, never a traceback (issue 24.4) ---------------------------------------------------
+
+def _one_line_error(result) -> str:
+    """The one ``Error`` line (click's usage lines may stand before it), no traceback."""
+    assert "Traceback" not in result.output, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def test_a_deeply_nested_config_file_is_one_line(tmp_path, monkeypatch):
+    (tmp_path / "hkk.toml").write_text("[sets]\nx = " + "[" * 3000 + "]" * 3000 + "\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["sets"])
+    assert result.exit_code == 2
+    assert "hkk.toml" in _one_line_error(result)
+
+
+@pytest.mark.parametrize(("content", "says"), [(b"\xff\xfe not text", "not UTF-8"),
+                                               (b"[" * 100_000 + b"]" * 100_000, "nested")])
+def test_an_unreadable_spoiler_is_one_line(tmp_path, content, says):
+    spoiler = tmp_path / "spoiler.json"
+    spoiler.write_bytes(content)
+    result = CliRunner().invoke(main, ["verify", "alap", "--games", "0", "--against",
+                                       str(spoiler)])
+    assert result.exit_code == 2
+    assert says in _one_line_error(result)
+
+
+@pytest.mark.parametrize("args", [["--scheduler", "tcp://::::bad"], ["--scheduler", "nowhere"],
+                                  ["-n", str(10**20)]])
+def test_simulate_refuses_a_malformed_scheduler_or_an_absurd_size_in_one_line(args):
+    pytest.importorskip("distributed")
+    result = CliRunner().invoke(main, ["simulate", "--set", "alap", *args])
+    assert result.exit_code == 2
+    assert args[0] in _one_line_error(result)

@@ -11,22 +11,30 @@ from hkk._runner import play_turn
 
 from helpers import Passer, cid, creature, game_with, item, item_plugin
 
-# -- one way to call hooks (hkk._hookcall) ---------------------------------------------------------
+# -- one way to call hooks (hkk._hookcall, pluggy's seam) ------------------------------------------
 
-def test_hook_observers_see_every_implementations_result():
+def monitor(game):
+    """What pluggy's hook-call monitoring sees of ``game``'s hook calls: (hook, result)."""
+    seen = []
+    game.engine.pm.add_hookcall_monitoring(
+        lambda hook, impls, kwargs: None,
+        lambda outcome, hook, impls, kwargs: seen.append((hook, outcome.get_result())))
+    return seen
+
+
+def test_hook_call_monitoring_sees_every_hook_call_and_its_result():
     plugin = item_plugin("end_stage2", lambda game: [item("tick", lambda g: None)])
     game = game_with(plugins=[plugin], agents=[Passer(), Passer()])
-    seen = []
-    game.engine.hook_observers.append(lambda hook, plugin, result: seen.append((hook, result)))
+    seen = monitor(game)
     play_turn(game)
     end2 = [r for hook, r in seen if hook == "end_stage2"]
     # collected again after it resolved (29.4.1-style collect → resolve → collect)
-    assert [[i.label for i in r] for r in end2 if r] == [["tick"], ["tick"]]
+    assert [[i.label for items in r for i in items] for r in end2 if r] == [["tick"], ["tick"]]
     hooks = {hook for hook, _ in seen}
     assert {"prep_stage2", "main_phase", "end_stage1"} <= hooks
 
 
-def test_hook_observers_see_lethal_and_custom_effects():
+def test_hook_call_monitoring_sees_lethal_and_custom_effects():
     class Doom:
         @hookimpl
         def lethal(self, game):
@@ -37,11 +45,11 @@ def test_hook_observers_see_lethal_and_custom_effects():
             return {"tt:nothing": lambda game, ctx: None}
 
     game = game_with([creature("bear")], plugins=[Doom()], agents=[Passer(), Passer()])
-    seen = []
-    game.engine.hook_observers.append(lambda hook, plugin, result: seen.append(hook))
+    calls = monitor(game)
     game.engine.custom_effects()
     game.enter_play(1, cid("bear"))
     play_turn(game)
+    seen = {hook for hook, _ in calls}
     assert "custom_effects" in seen and "lethal" in seen
     assert game.log.of_kind("died")[0]["cause"] == "doom"
 
@@ -109,6 +117,7 @@ def _main_phase_labels(replacement=None):
 
 def test_hand_play_is_a_replaceable_rules_plugin():
     class NoSpells(HandPlay):
+        @hookimpl
         def playable(self, game, player):
             return [c for c in super().playable(game, player) if game.cards[c].kind != "spell"]
 
@@ -116,7 +125,7 @@ def test_hand_play_is_a_replaceable_rules_plugin():
     assert labels[0] == "play tt:kill"  # the built-in offers it, first
     labels, game = _main_phase_labels(NoSpells())
     assert "play tt:kill" not in labels
-    assert game.playable(0) == []  # the game asks the plugin registered under the name
+    assert game.playable(0) == []  # the game asks the playable hook, which it answers
 
 
 def test_monster_components_are_a_replaceable_rules_plugin():

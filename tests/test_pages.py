@@ -173,3 +173,65 @@ def test_game_page_shows_the_timeline_and_the_board(browser: Any, tmp_path: Path
         assert page.errors == []
     finally:
         page.close()
+
+
+#: Strings that have broken pages elsewhere: comment and script delimiters, CDATA, entities,
+#: quotes, JavaScript line separators, template braces, emoji codes (issue 24.3).
+AWKWARD = ["<!-- a", "--> b", "</script><b>x</b>", "<script>alert(1)</script>", "]]> c",
+           "&amp; &lt;", "\"quoted\" 'single'", "line\u2028sep\u2029par", "{{ data }}",
+           ":skull: 💀", "back\\slash"]
+
+
+def test_page_data_json_round_trips_every_awkward_string_and_holds_no_markup() -> None:
+    from hkk._html import _data_json
+
+    data = {"names": AWKWARD, AWKWARD[0]: AWKWARD[2]}
+    text = str(_data_json(data))
+    assert json.loads(text) == data
+    for marker in ("<", ">", "&"):
+        assert marker not in text
+
+
+def _awkward_game() -> Any:
+    from hkk import Engine
+
+    from helpers import cards, creature
+
+    defs = [creature(f"odd{i}", 1, 2, name=name) for i, name in enumerate(AWKWARD)]
+    engine = Engine(cards(*defs))
+    deck = [d["id"] for d in defs] * 2
+    return engine.new_game([deck, list(reversed(deck))], seed=5)
+
+
+def test_game_and_gallery_pages_show_cards_named_with_every_awkward_string(
+        browser: Any, tmp_path: Path) -> None:
+    from hkk._html import GameRecorder, card_entries, gallery_page
+
+    game = _awkward_game()
+    recorder = GameRecorder(game)
+    game.play()
+    entered = [e for e in recorder.events if e["kind"] == "entered_play"]
+    assert entered, "the test game must put an awkward card into play"
+    (tmp_path / "game.html").write_text(recorder.page("<!-- title"), encoding="utf-8")
+    page = Page(browser, tmp_path / "game.html", tmp_path / "awkward-game.png")
+    try:
+        frames = {"step_started", "step_ended", "turn_started", "turn_ended"}
+        assert page.page.locator("#timeline .ev").count() == sum(
+            e["kind"] not in frames for e in recorder.events)
+        first = entered[0]
+        shown = page.page.locator(f"#timeline .ev[data-index='{first['seq']}']").text_content()
+        assert first["text"] in shown
+        assert page.errors == []
+    finally:
+        page.close()
+    card_defs = sorted(game.cards.values(), key=lambda c: c.id)
+    (tmp_path / "gallery.html").write_text(gallery_page("tt", "<!-- set", card_entries(
+        card_defs, {})), encoding="utf-8")
+    page = Page(browser, tmp_path / "gallery.html", tmp_path / "awkward-gallery.png")
+    try:
+        names = page.page.eval_on_selector_all("section.card .name",
+                                               "ns => ns.map(n => n.textContent)")
+        assert names == [c.name for c in card_defs]
+        assert page.errors == []
+    finally:
+        page.close()

@@ -25,13 +25,13 @@ PUBLIC_MODULES = {"hkk", "hkk.events", "hkk.testing", "hkk.verify"}
 EXPORTED = [
     "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "ConfigError",
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
-    "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver", "GameTimeout",
+    "ExtractionOffer", "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver", "GameTimeout",
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent", "Player",
     "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
-    "ScriptedAgent", "SetError", "Step", "StepLoopError", "TriggerLoopError", "Usage",
-    "__version__", "advance",
-    "hookimpl", "load_game", "save_game",
+    "ScriptedAgent", "SetError", "Step", "StepLoopError", "TURN_HOOKS", "TriggerLoopError",
+    "Usage", "WorkLimitError", "__version__", "advance",
+    "hookimpl", "load_game", "only_in_steps", "save_game",
 ]
 
 TESTING_EXPORTED = [

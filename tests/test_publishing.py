@@ -105,6 +105,7 @@ def test_issue13_deprecated_marks_a_spec_and_its_arguments():
 
     @deprecated("2.0", argument="step", instead="game.log.step")
     @deprecated("3.0", instead="new_hook")
+    @_hookspecs.hookspec
     def old_hook(game, step):  # noqa: ARG001 - a spec
         """A spec."""
     specs.old_hook = old_hook
@@ -113,13 +114,15 @@ def test_issue13_deprecated_marks_a_spec_and_its_arguments():
     assert deprecations() == []  # none in the engine's hook API today
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pluggy's, at registration
 def test_issue13_verify_and_sets_report_a_sets_deprecated_hook_use(fake_set, monkeypatch):
     package = fake_set("regi", python=HOOKS)
     # end_stage2 as a whole, and prep_stage2's `game` argument, which regi's impl does not name
-    monkeypatch.setattr(_hookspecs.end_stage2, "__hkk_deprecations__",
-                        (Deprecation("end_stage2", "2.0", None, "end_stage3"),), raising=False)
-    monkeypatch.setattr(_hookspecs.prep_stage2, "__hkk_deprecations__",
-                        (Deprecation("prep_stage2", "2.0", "game"),), raising=False)
+    monkeypatch.setattr(_hookspecs.end_stage2, "hkk_spec", dict(_hookspecs.end_stage2.hkk_spec))
+    monkeypatch.setattr(_hookspecs.prep_stage2, "hkk_spec",
+                        dict(_hookspecs.prep_stage2.hkk_spec))
+    deprecated("2.0", instead="end_stage3")(_hookspecs.end_stage2)
+    deprecated("2.0", argument="game")(_hookspecs.prep_stage2)
     report = verify(["regi"], games=0)
     warnings = [c for c in report.warnings if c.name == "deprecated-api"]
     assert [c.message for c in warnings] == [

@@ -272,3 +272,36 @@ def test_issue13_failure_text_leaves_passing_checks_out():
     assert text.splitlines()[0].startswith("hkk verify nincsilyen: 1 failure(s)")
     assert "✓" not in text and "coverage" not in text
     assert "✗ discovery [nincsilyen]" in text
+
+
+def test_issue24_16_an_unscripted_decision_passes_the_step_not_the_turn() -> None:
+    """The default player of hkk.testing and pytest-hkk passes each action step, so combat and
+    the end-of-turn stages still open for him and his optional end-of-turn ability (41.1) is
+    offered - passing the turn (41.5) would skip them unasked."""
+    from hkk import Engine
+    from hkk.testing import PassingAgent, build_game
+
+    from helpers import cards, cid, creature
+
+    class Watching(PassingAgent):
+        def __init__(self) -> None:
+            self.offered: list[tuple[str, list[str]]] = []
+
+        def choose(self, game, decision):
+            self.offered.append((game.log.step, decision.labels()))
+            return super().choose(game, decision)
+
+    ability = {"kind": "activated", "timing": "end_stage1", "cost": {"vp": 1},
+               "effect": {"do": "heal", "amount": 2, "target": "controller"}}
+    engine = Engine(cards(creature("gyogyito", 1, 3, abilities=[ability])))
+    player = Watching()
+    game = build_game(engine, [{"guard_post": [cid("gyogyito")], "vp": 3, "hp": 10}, {}],
+                      agents=[player, None])
+    game.play(max_turns=1)
+    choices = [e["choice"] for e in game.log.of_kind("decision") if e["player"] == 0]
+    assert "pass" in choices and "pass turn" not in choices
+    steps = [step for step, _ in player.offered]
+    assert "combat_phase" in steps
+    end_options = [labels for step, labels in player.offered if step == "end_stage1"]
+    assert any(label.startswith("use ") for labels in end_options for label in labels), \
+        player.offered

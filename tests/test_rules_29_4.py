@@ -4,18 +4,22 @@ Cards are built in memory; players are scripted; assertions read the event log a
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from hkk import RuleViolation, Rulings
+from hkk import Engine, RuleViolation, Rulings
 from hkk._cards.loader import parse_card_data
 from hkk._errors import CardDataError
 from hkk._pending import ACTIVATED, Pending
-from hkk._phases import DEFAULT_TURN
+from hkk._phases import DEFAULT_TURN, Mode
 from hkk._runner import play_turn, run_step
 
 from helpers import (
+    FILLER,
     Passer,
     building,
+    cards,
     cid,
     creature,
     game_with,
@@ -189,6 +193,47 @@ def test_29_4_2_creature_is_checked_once_after_the_whole_moment(healed):
         assert game.players[0].graveyard == [cid("a")]
 
 
+def moment_game(*optional: bool, agent=None):
+    """Player 0 has 3 VP at the stage-2 opening moment (1 + 2 regenerated) and one 2-VP item per
+    permanent, oldest first (``optional`` says which are optional): he can pay for one."""
+    from hkk._pending import Price
+    perms: list = []
+
+    def make(game):
+        return [item(f"{flag and 'may' or 'must'}{n}", lambda g: g.gain_components(0, 1),
+                     controller=0, kind=ACTIVATED, price=Price(vp=2), source=perms[n],
+                     usable_in_preparation=True, optional=flag)
+                for n, flag in enumerate(optional)]
+    game = game_with([creature("p")], plugins=[item_plugin("prep_stage2_start", make)],
+                     agents=[agent or Passer(), Passer()])
+    perms += [game.enter_play(0, cid("p"), active=True) for _ in optional]
+    game.players[0].vp = 1
+    run_until(game, "prep_stage2_start", inclusive=True)
+    return game
+
+
+def moment_outcome(game):
+    return ([e["item"] for e in game.log.of_kind("resolving") if e.step == "prep_stage2_start"],
+            [e["item"] for e in game.log.of_kind("item_dropped")],
+            [(e["choice"], e["rule"]) for e in game.log.of_kind("decision")
+             if e["decision"] == "use"])
+
+
+def test_29_4_2_D_moment_payments_the_mandatory_item_is_paid_first_whatever_the_timestamps():
+    # the optional item's permanent is older; the one he must pay for still happens
+    game = moment_game(True, False)  # "may0" (older, optional), "must1"
+    assert moment_outcome(game) == (["must1"], ["may0"], [])  # never asked about "may0"
+    assert (game.players[0].vp, game.players[0].components) == (1, 1)
+
+
+def test_29_4_2_D_moment_payments_between_equal_items_the_player_chooses_not_the_older():
+    choose = scripted(pick_label("use must1"), only=("use",))
+    game = moment_game(False, False, agent=choose)  # two mandatory 2-VP items, 3 VP
+    assert moment_outcome(game) == (["must1"], ["must0"], [("use must1", "D-moment-payments")])
+    asked = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
+    assert [(e["player"], e["options"]) for e in asked] == [(0, 2)]  # no "decline": mandatory
+
+
 # -- 29.4.3 ----------------------------------------------------------------------------------
 
 def test_29_4_3_beginning_of_the_turn_is_the_beginning_of_stage_2():
@@ -232,6 +277,46 @@ def test_29_4_4_until_preparation_effect_made_in_stage_2_lasts_until_the_next_on
     play_turn(game)
     assert game.max_hp(a) == 3  # survived the rest of the turn, end stage 4 included
     run_until(game, "prep_stage2_start", inclusive=True)  # the opponent's turn
+    assert game.max_hp(a) == 2
+
+
+def test_D_until_preparation_one_made_in_stage_1_ends_at_stage_2_of_the_same_phase():
+    # 29.4.4 says "until the preparation phase", not "the next": made in stage 1 (by either
+    # player's item), it ends a moment later; compare D-own-preparation below
+    make = lambda game: [item(f"ward {c}", lambda g, c=c: g.add_effect(  # noqa: E731
+        "hp", 1, "until_preparation", targets=g.creatures(0), controller=c), controller=c)
+        for c in (0, 1)] if game.turn == 1 else []
+    game = game_with([creature("a", 1, 2)], plugins=[item_plugin("prep_stage1", make)],
+                     agents=[Passer(), Passer()])
+    a = game.enter_play(0, cid("a"), active=True)
+    run_until(game, "prep_stage2_start", inclusive=True)
+    assert [(e.turn, e.step) for e in game.log.of_kind("effect_started")] == [
+        (1, "prep_stage1")] * 2
+    assert [(e.turn, e.step, e["rule"]) for e in game.log.of_kind("effect_ended")] == [
+        (1, "prep_stage2_start", "29.4.4")] * 2
+    assert game.max_hp(a) == 2
+
+
+def test_D_own_preparation_made_in_own_stage_1_lasts_until_his_next_turns_preparation():
+    # "a következő saját előkészítő fázisodig", made in his own stage 1 (turn 1, e.g. a
+    # VP-regeneration modifier's card): not this phase's stage 2 but his next turn's (turn 3)
+    def make(game):
+        if game.turn != 1:
+            return []
+        return [item("ward", lambda g: g.add_effect(
+            "hp", 1, "until_own_preparation", targets=g.creatures(0), controller=0),
+            controller=0)]
+    game = game_with([creature("a", 1, 2)], plugins=[item_plugin("prep_stage1", make)],
+                     agents=[Passer(), Passer()])
+    a = game.enter_play(0, cid("a"), active=True)
+    play_turn(game)
+    play_turn(game)
+    assert game.max_hp(a) == 3  # through the rest of turn 1 and the opponent's turn 2
+    run_until(game, "prep_stage2_start", inclusive=True)
+    [started] = game.log.of_kind("effect_started")
+    assert (started.turn, started.step, started["ends_turn"]) == (1, "prep_stage1", 3)
+    [ended] = game.log.of_kind("effect_ended")
+    assert (ended.turn, ended.step, ended["rule"]) == (3, "prep_stage2_start", "29.4.4")
     assert game.max_hp(a) == 2
 
 
@@ -302,18 +387,30 @@ def test_29_4_6_no_card_may_be_played_from_hand_in_the_preparation_phase(hook):
     assert len(game.log) == log_len
 
 
-def test_29_4_6_players_are_never_offered_a_card_to_play_in_the_preparation_phase():
+#: A set's turn in which players take actions in preparation stage 2 (using abilities their
+#: text allows there, 29.4.7): still the preparation phase, so no card is played from hand.
+ACTION_STAGE_2 = tuple(dataclasses.replace(s, mode=Mode.ACTIONS) if s.hook == "prep_stage2"
+                       else s for s in DEFAULT_TURN)
+
+
+@pytest.mark.parametrize("turn", [DEFAULT_TURN, ACTION_STAGE_2], ids=["default", "actions"])
+def test_29_4_6_players_are_never_offered_a_card_to_play_in_the_preparation_phase(turn):
     agents = [scripted(), scripted()]
-    game = game_with([creature("b", abilities=[prep_ability({"do": "draw", "count": 1})]),
-                      creature("cheap")], agents=agents)
+    zap = spell("zap", [{"do": "damage", "amount": 1, "target": "opponent"}], instant=True)
+    engine = Engine(cards(creature("b", abilities=[prep_ability({"do": "draw", "count": 1})]),
+                          creature("cheap"), zap), turn=turn)
+    game = engine.new_game([[FILLER] * 10] * 2, agents=agents)
     game.enter_play(0, cid("b"), active=True)
-    game.players[0].hand.append(cid("cheap"))
-    game.players[0].vp = 3
+    for player in (0, 1):  # an instant too: either player may play one outside it
+        game.players[player].hand += [cid("cheap"), cid("zap")]
+        game.players[player].vp = 3
     run_until(game, "main_phase")
     assert agents[0].seen  # decisions were asked
-    assert game.playable(0) == [cid("cheap")]  # and it is playable once the main phase begins
+    asked = {d.kind for agent in agents for d in agent.seen}
+    assert ("action" in asked) is (turn is ACTION_STAGE_2)  # both players could act there
     for agent in agents:
         assert not [o for d in agent.seen for o in d.labels() if o.startswith("play ")]
+    assert game.playable(0) == [cid("cheap"), cid("zap")]  # playable once the main phase begins
 
 
 # -- 29.4.7 ----------------------------------------------------------------------------------
@@ -521,3 +618,99 @@ def test_29_4_1_the_owner_is_asked_use_and_a_declined_item_is_not_offered_again(
     assert declines == [["use maybe", "decline"]]
     assert resolved(game, "prep_stage2") == ["first", "second"]
     assert game.players[1].components == 0
+
+
+# -- what the deferred Ép check's deaths trigger (41.4 supplement, D-deferred-check) -----------
+# A creature left at Ép <= 0 by 41.4 dies in the check at the very start of the next turn.  What
+# that death triggers belongs to the preparation phase: it waits and joins the stage-2 pool.
+
+def on_death(effect: dict, **when) -> dict:
+    return {"kind": "triggered", "when": {"event": "dies", "card_kind": "creature", **when},
+            "effect": effect}
+
+
+def deferred_death_game(watcher: dict, *extra: dict, plugins=(), agents=None):
+    """Player 1's turn starts; player 0's creature ``doomed`` was left at Ép 0 (41.4) and dies
+    at the deferred check; player 0's ``watcher`` sees it."""
+    game = game_with([watcher, creature("doomed", 1, 1), *extra], plugins=list(plugins),
+                     agents=agents or [Passer(), Passer()], active=1)
+    game.enter_play(0, watcher["id"], active=True)
+    doomed = game.enter_play(0, cid("doomed"), active=True)
+    game.damage(doomed, 1, source="41.4 leftover")  # no check after end stage 4 (41.4)
+    return game
+
+
+def test_29_4_1_deferred_check_death_triggers_join_the_stage_2_pool_the_active_player_orders():
+    watcher = creature("watcher", 1, 3, abilities=[on_death(
+        {"do": "gain_vp", "amount": 1, "target": "controller"}, which="another")])
+    stage2 = item_plugin("prep_stage2", lambda g: [item("tick", lambda g2: None, controller=1)])
+    game = deferred_death_game(watcher, plugins=[stage2])
+    run_until(game, "prep_stage3")
+    [died] = game.log.of_kind("died")
+    assert died.step == "" and died["card"] == cid("doomed")  # the deferred check itself
+    [trigger] = [e["item"] for e in game.log.of_kind("triggered")]
+    assert [e.step for e in game.log.of_kind("resolving") if e["item"] == trigger] == [
+        "prep_stage2"]
+    orders = [(e.step, e["player"], e["rule"], e["options"])
+              for e in game.log.of_kind("decision") if e["decision"] == "order"]
+    assert orders == [("prep_stage2", 1, "29.4.1", 2)]  # beside "tick", by the active player
+
+
+def test_29_4_11_a_creature_a_deferred_check_death_trigger_kills_gives_no_component():
+    # "when another creature dies, 1 damage to this one": the watcher (Ép 1) dies of it
+    watcher = creature("watcher", 1, 1, components=2, abilities=[on_death(
+        {"do": "damage", "amount": 1, "target": "self"}, which="another")])
+    game = deferred_death_game(watcher)
+    run_until(game, "prep_stage3")
+    died = [(e["card"], e.step, e["components_offered"]) for e in game.log.of_kind("died")]
+    assert died == [(cid("doomed"), "", 0), (cid("watcher"), "prep_stage2", 0)]
+    assert not game.offers and game.players[1].components == 0
+
+
+def test_29_4_5_a_this_turn_effect_a_deferred_check_death_trigger_makes_starts_with_stage_2():
+    watcher = creature("watcher", 1, 3, abilities=[on_death(
+        {"do": "modify", "stat": "damage", "by": 2, "target": "self", "duration": "this_turn"},
+        which="another")])
+    probe: list[int] = []
+    stage1 = item_plugin("prep_stage1", lambda g: [item(
+        "probe", lambda g2: probe.append(g2.damage_value(g2.creatures(0)[0])))])
+    game = deferred_death_game(watcher, plugins=[stage1])
+    run_until(game, "prep_stage3")
+    assert probe == [1]  # not in force in stage 1
+    assert [e.step for e in game.log.of_kind("effect_started")] == ["prep_stage2"]
+    assert not game.log.of_kind("effect_created")
+    assert game.damage_value(game.creatures(0)[0]) == 3
+
+
+def test_D_prevented_a_deferred_check_death_trigger_is_stopped_by_preparation_prevention():
+    # "Az ellenfeled előkészítő fázisban ... képességei hatástalanok" (automatic ones too)
+    watcher = creature("watcher", 1, 3, abilities=[on_death(
+        {"do": "gain_vp", "amount": 3, "target": "controller"}, which="another")])
+    hush = creature("hush", 0, 5, abilities=[{"kind": "static", "effect": {
+        "do": "prevent", "whose": "opponent", "abilities": "automatic",
+        "phase": "preparation"}}])
+    game = deferred_death_game(watcher, hush)
+    game.enter_play(1, cid("hush"), active=True)
+    run_until(game, "prep_stage3")
+    [trigger] = [e["item"] for e in game.log.of_kind("triggered")]
+    assert [(e["item"], e.step) for e in game.log.of_kind("prevented")] == [
+        (trigger, "prep_stage2")]
+    assert game.players[0].vp == 0 and not game.log.of_kind("vp_gained")
+
+
+def test_29_4_1_what_stage_1_triggers_joins_the_stage_2_pool_too():
+    # a stage-1 item kills a creature (29.4.10); the death trigger is a preparation-phase
+    # effect like the deferred check's: it waits for the stage-2 pool
+    watcher = creature("watcher", 1, 3, abilities=[on_death(
+        {"do": "gain_vp", "amount": 1, "target": "controller"}, which="another")])
+    kill = item_plugin("prep_stage1", lambda g: [item(
+        "kill", lambda g2: [g2.damage(c, 9) for c in g2.creatures(1)])] if g.turn == 1 else [])
+    game = game_with([watcher, creature("prey", 1, 1)], plugins=[kill],
+                     agents=[Passer(), Passer()])
+    game.enter_play(0, cid("watcher"), active=True)
+    game.enter_play(1, cid("prey"), active=True)
+    run_until(game, "prep_stage3")
+    assert [(e["card"], e.step) for e in game.log.of_kind("died")] == [
+        (cid("prey"), "prep_stage1")]
+    assert [e.step for e in game.log.of_kind("resolving") if e["card"] == cid("watcher")] == [
+        "prep_stage2"]

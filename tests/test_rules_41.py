@@ -166,6 +166,29 @@ def test_41_2_a_plugins_optional_item_cannot_be_declined_in_end_stage_2():
     assert not [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
 
 
+def test_D_end2_mandatory_the_stages_items_are_not_asked_but_an_optional_trigger_there_is():
+    # the plugin's optional end-of-turn item happens unasked (41.2); the optional "when a
+    # creature of yours dies, you gain 1 VP" it sets off is asked of its controller
+    maybe = {"kind": "triggered", "optional": True,
+             "when": {"event": "dies", "whose": "own", "card_kind": "creature"},
+             "effect": {"do": "gain_vp", "amount": 1, "target": "controller"}}
+    doom = item_plugin("end_stage2", lambda game: [item(
+        "doom", lambda g: [g.damage(c, 9) for c in g.creatures(1) if c.card.id == cid("frail")],
+        optional=True)])
+    game = game_with([creature("heir", 1, 3, abilities=[maybe]), creature("frail", 1, 1)],
+                     plugins=[doom], agents=[Passer(), Passer()])
+    game.enter_play(1, cid("heir"))
+    game.enter_play(1, cid("frail"))
+    start_turn(game)
+    run_step(game, step_named("end_stage2"))
+    uses = [(e["player"], e["choice"].split("@")[0], e["rule"])
+            for e in game.log.of_kind("decision") if e["decision"] == "use"]
+    assert uses == [(1, "use tt:heir#1:0", "D-trigger-wait")]  # not about "doom"
+    assert [e["item"].split("@")[0] for e in game.log.of_kind("resolving")] == [
+        "doom", "tt:heir#1:0"]
+    assert game.players[1].vp == 1
+
+
 # -- 41.3 ------------------------------------------------------------------------------------
 
 def test_41_3_damaged_creatures_and_buildings_are_restored_to_max():
@@ -246,14 +269,18 @@ def test_41_4_nothing_is_checked_after_the_moment_until_the_next_preparation_pha
     assert died[0].seq < game.log.of_kind("vp_regenerated")[-1].seq  # [D] before stage 1
 
 
-def test_41_4_no_trigger_from_the_expiry_and_end_stage_4_items_are_part_of_the_moment():
+def test_41_4_D_end4_created_end_stage_4_items_are_part_of_the_moment_and_trigger_nothing():
     seen = []
 
     def reader(game):
         def bind(g, it):
             seen.append(g.damage_value(g.creatures(0)[0]))
+
+        def apply(g, it, b):  # an "until end of turn" effect the moment itself makes
+            g.add_effect("damage", 1, "until_end_of_turn", targets=[g.creatures(0)[0]],
+                         source="reader")
         from hkk._pending import Pending
-        return [Pending("reader", lambda g, it, b: None, bind=bind)]
+        return [Pending("reader", apply, bind=bind)]
     # "when an effect on this creature ends, deal 2 damage to the opponent": would fire at
     # any other expiry (tests/test_triggers.py), never at this one (41.4, D-trigger-end4)
     on_expiry = {"kind": "triggered", "when": {"event": "effect_ends", "which": "this"},
@@ -267,9 +294,13 @@ def test_41_4_no_trigger_from_the_expiry_and_end_stage_4_items_are_part_of_the_m
     game.log.subscribe(lambda e: n_calls.append(e.kind))
     run_step(game, step_named("end_stage4"))
     assert seen == [5]  # bound against the state before the moment
+    # the effect the moment made ends at it too (D-end4-created): the turn is over for it
+    assert n_calls == ["step_started", "moment", "effect_ended", "resolving", "effect_started",
+                       "effect_ended", "step_ended"]
+    assert [e["rule"] for e in game.log.of_kind("effect_ended")] == ["41.4", "41.4"]
     assert game.damage_value(c) == 1
-    assert n_calls == ["step_started", "moment", "effect_ended", "resolving", "step_ended"]
-    assert game.players[1].hp == 20
+    assert game.effects == []
+    assert game.players[1].hp == 20  # neither expiry triggered anything
 
 
 # -- 41.5 ------------------------------------------------------------------------------------
@@ -319,6 +350,45 @@ def test_41_5_opponent_may_act_in_the_current_and_remaining_phases():
                        if e.step in ("main_phase", "combat_phase") and e["player"] == 0]
     assert [e["choice"] for e in main_and_combat] == ["pass turn"]
     assert not game.log.of_kind("step_skipped")
+
+
+def test_41_5_after_passing_the_turn_the_active_player_is_not_offered_his_optional_trigger():
+    # "Amikor az ellenfeled varázslatot játszik ki, húzhatsz egy lapot" (optional) beside the
+    # same text as an order (mandatory): the opponent's instant after the pass sets off both
+    def on_spell(optional: bool) -> dict:
+        return {"kind": "triggered", "optional": optional,
+                "when": {"event": "card_played", "whose": "opponent", "card_kind": "spell"},
+                "effect": {"do": "draw", "count": 1, "target": "controller"}}
+    zap = spell("zap", [{"do": "damage", "amount": 1, "target": "opponent"}], instant=True)
+    game = game_with([creature("maybe", 1, 3, abilities=[on_spell(True)]),
+                      creature("must", 1, 3, abilities=[on_spell(False)]), zap],
+                     agents=[Passer(), scripted("play tt:zap", only=("action",))])
+    game.enter_play(0, cid("maybe"), active=True)
+    game.enter_play(0, cid("must"), active=True)
+    game.players[1].hand.append(cid("zap"))
+    game.players[1].vp = 1
+    play_turn(game)
+    assert [(e["player"], e.step) for e in game.log.of_kind("card_played")] == [
+        (1, "main_phase")]
+    assert game.log.of_kind("turn_passed")[0].seq < game.log.of_kind("card_played")[0].seq
+    assert not [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
+    drawn_by = [e["card"] for e in game.log.of_kind("resolving")
+                if e["card"] in (cid("maybe"), cid("must"))]
+    assert drawn_by == [cid("must")]  # the mandatory one still happens
+
+
+def test_41_5_after_passing_the_turn_the_active_player_is_not_asked_to_use_a_later_item():
+    # a plugin's optional item of end stage 3 (an ordered step): his, so not used; his
+    # opponent's is still offered to him
+    make = lambda g: [item(f"mend {c}", lambda g2: None, controller=c, optional=True)  # noqa
+                      for c in (0, 1)]
+    game = game_with(plugins=[item_plugin("end_stage3", make)], agents=[Passer(), Passer()])
+    play_turn(game)
+    uses = [(e["player"], e["choice"]) for e in game.log.of_kind("decision")
+            if e["decision"] == "use"]
+    assert uses == [(1, "use mend 1")]
+    assert [e["item"] for e in game.log.of_kind("resolving") if e.step == "end_stage3"
+            and e["item"].startswith("mend")] == ["mend 1"]
 
 
 # -- 41.6 ------------------------------------------------------------------------------------

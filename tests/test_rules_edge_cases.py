@@ -59,16 +59,23 @@ def test_41_4_counters_and_components_at_one_moment_net_out_in_any_order(order):
 
 @pytest.mark.parametrize("order", [0, 1])
 def test_41_4_defence_bonus_given_at_the_end_stage_4_moment_is_lost_with_it(order):
-    guard = {}
-    makers = [("give", lambda g: g.give_defence_bonus(guard["p"], 2)),
-              ("take", lambda g: g.remove_defence_bonus(guard["p"]))]
+    # nothing but 41.4's loss takes a bonus away here: the moment's items only give one, to the
+    # active player's guard and to his opponent's; the loss comes after every gain of the
+    # moment (D-moment-nets), and only the active player's creatures lose theirs
+    perms = {}
+    makers = [("give mine", lambda g: g.give_defence_bonus(perms["mine"], 2)),
+              ("give theirs", lambda g: g.give_defence_bonus(perms["theirs"], 1))]
     if order:
         makers.reverse()
     game = game_with([creature("guard")], plugins=[_moment_items("end_stage4", makers)])
-    guard["p"] = game.enter_play(0, cid("guard"))
+    perms["mine"] = game.enter_play(0, cid("guard"))
+    perms["theirs"] = game.enter_play(1, cid("guard"))
     run_until(game, "end_stage4", inclusive=True)
     assert _applied(game, "end_stage4") == [label for label, _ in makers]
-    assert guard["p"].defence_bonus == 0
+    lost = game.log.of_kind("defence_bonus_lost")
+    assert [(e["uid"], e["amount"], e["rule"], e.step) for e in lost] == [
+        (perms["mine"].uid, 2, "41.4", "end_stage4")]
+    assert (perms["mine"].defence_bonus, perms["theirs"].defence_bonus) == (0, 1)
 
 
 @pytest.mark.parametrize("timing", ["prep_stage3", "prep_stage4"])
@@ -272,9 +279,11 @@ def test_29_4_2_plugin_activated_items_in_a_moment_are_checked_and_paid_for(vp, 
     assert game.players[0].vp == vp + 1 - (2 if used else 0)  # +1 regenerated in stage 1
 
 
-@pytest.mark.parametrize("answers, used", [(["use"], ["first"]), (["decline"], ["second"])])
+@pytest.mark.parametrize("answers, used", [(["use first"], ["first"]),
+                                           (["use second"], ["second"])])
 def test_29_4_2_what_a_player_pays_for_at_one_moment_must_be_affordable_together(answers, used):
-    # Two 2-VP items at one moment and 3 VP (1 + 2 regenerated): he can pay for one, not both.
+    # Two 2-VP items at one moment and 3 VP (1 + 2 regenerated): he can pay for one, not both,
+    # and chooses which (D-moment-payments).
     from hkk._pending import ACTIVATED, Price
 
     def costly(label):
@@ -289,11 +298,12 @@ def test_29_4_2_what_a_player_pays_for_at_one_moment_must_be_affordable_together
     assert [e["item"] for e in game.log.of_kind("resolving")
             if e.step == "prep_stage2_start"] == used
     assert (game.players[0].vp, game.players[0].components) == (1, 1)
-    if used == ["first"]:  # the second was never offered: it no longer fit
-        dropped = game.log.of_kind("item_dropped")
-        assert [(e["item"], e["rule"]) for e in dropped] == [("second", "29.4.2")]
-        asked = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
-        assert len(asked) == 1
+    # the other was never offered again: it no longer fit
+    other = "second" if used == ["first"] else "first"
+    dropped = game.log.of_kind("item_dropped")
+    assert [(e["item"], e["rule"]) for e in dropped] == [(other, "29.4.2")]
+    asked = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]
+    assert len(asked) == 1
 
 
 def test_29_4_2_components_paid_at_one_moment_must_be_affordable_together():

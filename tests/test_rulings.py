@@ -85,22 +85,27 @@ def test_29_4_1_ruling2_active_player_orders_opponents_automatics_around_his_abi
 # 3 -------------------------------------------------------------------------------------------
 
 def test_29_4_2_ruling3_buff_expiry_and_beginning_of_turn_effect_are_one_moment():
+    seen = []  # the buffed creature's Ép, as a second item of the moment binds its choices
+    reader = item_plugin("prep_stage2_start", lambda game: [Pending(
+        "reader", lambda g, it, b: None, bind=lambda g, it: seen.append(g.hp(buffed)))])
     defs = [creature("buffed", 1, 2),
             creature("herald", abilities=[auto("prep_stage2_start", {
                 "do": "damage", "amount": 1, "target": "opponent_creatures"})])]
     agents = [scripted(), scripted()]
-    game = game_with(defs, agents=agents)
+    game = game_with(defs, agents=agents, plugins=[reader])
     buffed = game.enter_play(0, cid("buffed"), active=True)
     game.enter_play(1, cid("herald"), active=True)
     game.add_effect("hp", 2, "until_preparation", targets=[buffed])
     run_until(game, "prep_stage2_start", inclusive=True)
     step = [e for e in game.log if e.step == "prep_stage2_start"]
-    moment = next(e for e in step if e.kind == "moment")
-    assert moment["items"] == [f"{cid('herald')}#2:0"]
-    assert moment["ends"] == ["until_own_preparation", "until_preparation"]
-    # neither player could demand an order: nobody was asked anything
+    # neither player could demand an order of the two items: nobody was asked anything
     assert not [e for e in step if e.kind == "decision"]
     assert not [d for a in agents for d in a.seen]
+    # every item is bound against the state before the moment: the buff still counts
+    assert seen == [4]
+    moments = [e for e in step if e.kind == "moment"]
+    assert [(e["items"], e["ends"]) for e in moments] == [
+        (["reader", f"{cid('herald')}#2:0"], ["until_own_preparation", "until_preparation"])]
     assert game.hp(buffed) == 1  # 2 max Ép again, 1 damage
 
 

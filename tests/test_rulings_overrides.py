@@ -9,7 +9,7 @@ from hkk import Engine, Rulings, hookimpl
 from hkk._pending import Pending
 from hkk._runner import play_game, play_turn, run_step, start_turn
 
-from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until
+from helpers import Passer, cid, creature, game_with, item, item_plugin, run_until, scripted
 
 
 def test_d_empty_deck_loses_by_default_and_can_be_switched_off():
@@ -48,6 +48,32 @@ def test_d_orderer_active_or_stable_in_end_stage_2(orderer, asked):
     resolved = [e["item"] for e in game.log.of_kind("resolving") if e.step == "end_stage2"]
     # stable order: controller first (0 before 1); the first-legal agent picks the first too
     assert resolved == ["second", "first"]
+
+
+@pytest.mark.parametrize("hook", ["prep_stage1", "prep_stage3", "prep_stage4"])
+@pytest.mark.parametrize("orderer", ["active", "stable"])
+def test_D_orderer_stable_ruling_removes_the_order_decision_in_prep_stages_1_3_and_4(hook,
+                                                                                    orderer):
+    # 29.4.1 names the active player for stage 2 only; elsewhere in the preparation phase no
+    # rule names who orders, so the D-orderer setting decides there (as in end stage 2)
+    game = game_with([], plugins=[item_plugin(hook, _two_items)], active=1,
+                     agents=[scripted(), scripted(pick_label("first"), only=("order",))],
+                     rulings=Rulings(default_orderer=orderer))
+    run_until(game, hook, inclusive=True)
+    orders = [(e["player"], e["rule"]) for e in game.log.of_kind("decision")
+              if e["decision"] == "order" and e.step == hook]
+    mine = [e["item"] for e in game.log.of_kind("resolving")
+            if e.step == hook and e["item"] in ("first", "second")]
+    if orderer == "stable":
+        assert orders == [] and mine == ["second", "first"]  # controller 0 first
+    else:
+        assert orders[0] == (1, "D-orderer") and mine[0] == "first"  # the active player's pick
+
+
+def pick_label(label: str):
+    def choose(decision):
+        return next(o for o in decision.options if o.label == label)
+    return choose
 
 
 @pytest.mark.parametrize("setting, ended_on_turn", [("next", 2), ("controller", 3)])

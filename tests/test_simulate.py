@@ -7,13 +7,16 @@ from __future__ import annotations
 import csv
 import json
 import shlex
+import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from test_verify import fake_set  # noqa: F401 - the fixture: a throw-away installed set
 
 from hkk import Engine
 from hkk._outcome import KINDS, Outcome, OutcomeRecorder
@@ -250,3 +253,154 @@ def test_simulate_command_bad_usage_exits_2(args: list[str], message: str) -> No
     result = CliRunner().invoke(main, ["simulate", "-n", "2", "-w", "1", *args])
     assert result.exit_code == 2
     assert message in result.output
+
+
+# -- a game stopped by a limit is an error row (issue 24, item 1) -----------------------------
+
+RUNAWAY_CARDS = '''
+[[cards]]
+id = "{code}:csendes"
+name = "Csendes"
+kind = "creature"
+cost = {{ vp = 1 }}
+damage = 1
+hp = 2
+
+[[cards]]
+id = "{code}:tekergo"
+name = "Tekergő"
+kind = "creature"
+cost = {{ vp = 1 }}
+damage = 1
+hp = 5
+text = "Játékba kerülésekor és amikor sérülést szenved: 1 Ép-t gyógyul, és 1 sebzést okoz minden lénynek."
+
+[[cards.abilities]]
+kind = "automatic"
+timing = "on_enter"
+effect = {{ do = "damage", amount = 1, target = "all_creatures" }}
+
+[[cards.abilities]]
+kind = "triggered"
+when = {{ event = "damaged", which = "this" }}
+effects = [{{ do = "heal", amount = 1, target = "self" }},
+           {{ do = "damage", amount = 1, target = "all_creatures" }}]
+'''
+
+RUNAWAY_DECKS = '''
+[[decks]]
+name = "csendes"
+[decks.cards]
+"{code}:csendes" = 20
+
+[[decks]]
+name = "hurok"
+[decks.cards]
+"{code}:tekergo" = 20
+'''
+
+
+def _simulate(tmp_path: Path, *args: str, set_code: str = "fut"
+              ) -> tuple[Any, list[dict[str, str]], dict[str, Any]]:
+    """``hkk simulate --set CODE ...`` (each test its own code: a process keeps its engines)."""
+    out_csv, out_json = tmp_path / "games.csv", tmp_path / "summary.json"
+    result = CliRunner().invoke(main, ["simulate", "--set", set_code, "--csv", str(out_csv),
+                                       "--json", str(out_json), *args])
+    rows = list(csv.DictReader(out_csv.open(encoding="utf-8"))) if out_csv.exists() else []
+    summary = json.loads(out_json.read_text(encoding="utf-8")) if out_json.exists() else {}
+    return result, rows, summary
+
+
+@pytest.mark.parametrize("workers", [["-w", "1"], ["-w", "2"], ["--dask", "-w", "1"]],
+                         ids=["here", "local workers", "dask"])
+def test_D_work_limit_a_runaway_game_is_an_error_row_and_the_others_finish(
+        tmp_path: Path, fake_set: Any, workers: list[str]) -> None:  # noqa: F811
+    if "--dask" in workers:
+        pytest.importorskip("distributed")
+    fake_set("fut", cards=RUNAWAY_CARDS, decks=RUNAWAY_DECKS)
+    result, rows, summary = _simulate(tmp_path, "-n", "6", *workers, "--decks",
+                                      "fut:csendes", "fut:csendes", "--decks", "fut:hurok",
+                                      "fut:hurok")
+    assert result.exit_code == 1, result.output
+    assert len(rows) == 6
+    quiet = [r for r in rows if r["deck_1"] == "fut:csendes"]
+    looping = [r for r in rows if r["deck_1"] == "fut:hurok"]
+    assert all(r["error"] == "" and r["reason"] != "error" for r in quiet)
+    assert looping and all(r["reason"] == "error" for r in looping)
+    assert all(r["error"].startswith("TriggerLoopError: trigger loop (D-trigger-loop)")
+               and "fut:tekergo" in r["error"] for r in looping)
+    assert summary["games"] == 3 and summary["errors"] == 3  # errors are in no statistic
+    assert [e["seed"] for e in summary["meta"]["errors"]] == [int(r["seed"]) for r in looping]
+    assert "error in the game of seed" in result.output and "reproduce: hkk play" in result.output
+    replay = CliRunner().invoke(main, [*shlex.split(looping[0]["replay"])[1:], "-q"])
+    assert replay.exit_code == 1  # the same game stops the same way
+    assert looping[0]["error"].split(": ", 1)[1] in " ".join(replay.output.split())
+
+
+LOOPING_SET = '''
+    from hkk import hookimpl
+
+    def forever(game, ctx):
+        while True:
+            pass
+
+    @hookimpl
+    def custom_effects():
+        return {"ido:forever": forever}
+'''
+
+LOOPING_CARDS = RUNAWAY_CARDS + '''
+[[cards]]
+id = "{code}:orok"
+name = "Örök"
+kind = "creature"
+cost = {{ vp = 1 }}
+damage = 1
+hp = 2
+
+[[cards.abilities]]
+kind = "automatic"
+timing = "end_stage2"
+effect = {{ do = "custom", name = "{code}:forever" }}
+'''
+
+LOOPING_DECKS = RUNAWAY_DECKS + '''
+[[decks]]
+name = "orok"
+[decks.cards]
+"{code}:orok" = 20
+'''
+
+
+def test_simulate_game_timeout_makes_an_error_row_and_the_others_finish(
+        tmp_path: Path, fake_set: Any) -> None:  # noqa: F811
+    fake_set("ido", cards=LOOPING_CARDS, decks=LOOPING_DECKS, python=LOOPING_SET)
+    result, rows, summary = _simulate(tmp_path, "-n", "4", "-w", "1", "--game-timeout", "0.3",
+                                      "--decks", "ido:csendes", "ido:csendes", "--decks",
+                                      "ido:orok", "ido:orok", set_code="ido")
+    assert result.exit_code == 1, result.output
+    timed_out = [r for r in rows if r["deck_1"] == "ido:orok"]
+    assert len(rows) == 4 and len(timed_out) == 2
+    assert all(r["error"].startswith("GameTimeout: the game ran longer than its time limit "
+                                     "of 0.3 s") and ".forever (line " in r["error"]
+               for r in timed_out)
+    assert all(r["replay"].startswith(f"hkk play --seed {r['seed']} --decks ido:orok")
+               for r in timed_out)
+    assert summary["games"] == 2 and summary["errors"] == 2
+
+
+@pytest.mark.parametrize(("module", "option"), [("plotly", ["--html", "report.html"]),
+                                                ("pyarrow", ["--parquet", "games.parquet"]),
+                                                ("distributed", ["--dask"])])
+def test_a_missing_optional_extra_is_one_line_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, option: list[str]) -> None:
+    """Issue 24.8: without the extra an option needs, exit 2 with one line naming the install,
+    before a game is played (not a traceback after every game)."""
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if not installed
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["simulate", "-n", "4", "--set", "alap",
+                                        "-w", "1", *option])
+    assert result.exit_code == 2
+    assert option[0] in result.stderr and "pip install" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    assert not (tmp_path / option[-1]).exists()

@@ -16,14 +16,17 @@ from hypothesis import strategies as st
 from hkk import (
     DEFAULT_TURN,
     Engine,
+    GameTimeout,
     HkkError,
     HookError,
     Pending,
     RandomAgent,
     Rulings,
     SaveError,
+    StepLoopError,
     TriggerLoopError,
     Usage,
+    WorkLimitError,
     hookimpl,
     load_game,
 )
@@ -340,16 +343,19 @@ def test_D_trigger_wait_a_trigger_waits_for_its_cause_and_the_hp_check_after_it(
     assert [e["uid"] for e in game.log.of_kind("damaged")][-1] == zapper.uid
 
 
-def _two_t3_hit_at_once(**kwargs):
+def _two_t3_hit_at_once(active: int = 0, **kwargs):
     """Both players' t3 are hit at once in end stage 2 (the zapper is the source): two
-    triggers wait.  Player 0 plays the turn."""
+    triggers wait.  ``active`` plays the turn; he wants player 1's trigger first (``tt:t3#2``,
+    not the stable order's first), his opponent takes the first option offered."""
+    agents = [Passer(), Passer()]
+    agents[active] = Wants("tt:t3#2")
     game = game_with([creature("t3", 1, 4, abilities=[TEXT3]), creature("zapper", 1, 5)],
                      plugins=[item_plugin("end_stage2", lambda g: [Pending(
                          "sweep", lambda g, i, b: [g.damage(c, 1, source="sweep",
                                                             source_uid=g.creatures(1)[-1].uid)
                                                    for c in g.creatures() if c.card.id
                                                    == cid("t3")])])],
-                     agents=[Wants("tt:t3#2"), Passer()], **kwargs)
+                     agents=agents, active=active, **kwargs)
     game.enter_play(0, cid("t3"))
     game.enter_play(1, cid("t3"))
     game.enter_play(1, cid("zapper"))
@@ -357,11 +363,13 @@ def _two_t3_hit_at_once(**kwargs):
     return game
 
 
-def test_D_trigger_order_the_active_player_orders_waiting_triggers():
-    # both players' creatures are hit at once: two triggers wait; the active player orders
-    game = _two_t3_hit_at_once(active=0)
+@pytest.mark.parametrize("active", [0, 1])
+def test_D_trigger_order_the_active_player_orders_waiting_triggers(active):
+    # both players' creatures are hit at once: two triggers wait; the active player orders,
+    # whoever controls the first of them (player 1 active: not the stable order's first)
+    game = _two_t3_hit_at_once(active=active)
     orders = [e for e in game.log.of_kind("decision") if e["rule"] == "D-trigger-order"]
-    assert [(e["player"], e["choice"].split("@")[0]) for e in orders] == [(0, "tt:t3#2:0")]
+    assert [(e["player"], e["choice"].split("@")[0]) for e in orders] == [(active, "tt:t3#2:0")]
     assert [e["controller"] for e in game.log.of_kind("resolving")
             if e["card"] == cid("t3")] == [1, 0]  # his choice, not the stable order
 
@@ -449,6 +457,26 @@ def test_29_4_2_a_moments_triggers_wait_until_the_moment_and_its_check_are_over(
     assert [e.step for e in game.log.of_kind("resolving") if e["card"] == cid("t1")] == [
         "prep_stage2", "prep_stage2"]
     assert game.players[1].hp == 16
+
+
+def test_D_trigger_prep_29_4_1_governs_two_triggers_of_the_29_4_4_expiry_the_active_player_orders():
+    # Two "until the preparation phase" effects end at the opening moment of stage 2 (29.4.4)
+    # and set off one TEXT1 trigger each, one per player.  They are not items of the moment
+    # (29.4.2): each follows from the expiry, so it waits and the active player - player 1,
+    # not the stable order's player 0 - orders them in the stage-2 pool (29.4.1).
+    game = game_with([creature("t1", 1, 3, abilities=[TEXT1])], active=1,
+                     agents=[Passer(), Wants("tt:t1#2")])
+    mine, theirs = game.enter_play(0, cid("t1")), game.enter_play(1, cid("t1"))
+    for perm in (mine, theirs):
+        game.add_effect("hp", 1, "until_preparation", targets=[perm], controller=perm.controller)
+    run_until(game, "prep_stage3")
+    assert [e.step for e in game.log.of_kind("triggered")] == ["prep_stage2_start"] * 2
+    orders = [(e.step, e["player"], e["rule"], e["options"])
+              for e in game.log.of_kind("decision") if e["decision"] == "order"]
+    assert orders == [("prep_stage2", 1, "29.4.1", 2)]
+    assert [(e.step, e["controller"]) for e in game.log.of_kind("resolving")
+            if e["card"] == cid("t1")] == [("prep_stage2", 1), ("prep_stage2", 0)]
+    assert (game.players[0].hp, game.players[1].hp) == (18, 18)
 
 
 def test_D_trigger_mandatory_triggers_in_the_main_phase_are_not_offered_as_actions():
@@ -539,6 +567,176 @@ def test_D_trigger_loop_a_long_but_finite_chain_is_no_loop():
     assert max(e["chain"] for e in game.log.of_kind("triggered")) > 5
 
 
+# Branching loops (issue 19, deviation 8): each trigger sets off several, so the waiting list
+# grows while the chain stays short; the count of triggers one cause sets off stops them.
+
+# "Amikor ez a lény sérülést szenved, 1 sebzést okoz minden lénynek."
+SPLASH = triggered({"event": "damaged", "which": "this"},
+                   {"do": "damage", "amount": 1, "target": "all_creatures"})
+# "Amikor egy másik lényre ható hatás véget ér, +1 Ép (végleges)."
+GROW = triggered({"event": "effect_ends", "which": "another", "card_kind": "creature"},
+                 {"do": "modify", "stat": "hp", "by": 1, "duration": "permanent",
+                  "target": "self"})
+# "Amikor egy másik lény játékba kerül, minden lényre ható hatás véget ér."
+PURGE = triggered({"event": "enters_play", "which": "another", "card_kind": "creature"},
+                  {"do": "end_effects", "target": "all_creatures"})
+# The same at the start of its controller's preparation stage 2 (an automatic ability).
+PURGE_AT_PREP = {"kind": "automatic", "timing": "prep_stage2",
+                 "effect": {"do": "end_effects", "target": "all_creatures"}}
+
+
+class OldestFirst(Passer):
+    """Orders waiting triggers oldest first: a branching chain grows in breadth."""
+
+    def choose(self, game, decision):
+        if decision.kind == "order":
+            return min(decision.options, key=lambda option: option.value.key)
+        return super().choose(game, decision)
+
+
+def _splash_game(rulings: Rulings | None = None):
+    kwargs = {"rulings": rulings} if rulings else {}
+    game = game_with([creature("splash", 1, 999, abilities=[SPLASH])],
+                     plugins=[item_plugin("end_stage2", lambda g: [Pending(
+                         "start", lambda g, i, b: g.damage(g.creatures(1)[0], 1,
+                                                           source="start"))])],
+                     agents=[OldestFirst(), OldestFirst()], **kwargs)
+    for player in (0, 1, 0):
+        game.enter_play(player, cid("splash"))
+    return game
+
+
+def _growers(game, copies: int = 4, effects_each: int = 1) -> None:
+    """``copies`` growers of player 0, each with ``effects_each`` permanent effects on it."""
+    for _ in range(copies):
+        perm = game.enter_play(0, cid("grow"))
+        for _ in range(effects_each):
+            game.add_effect("hp", 1, "permanent", targets=[perm], controller=0, source="setup")
+
+
+def test_D_trigger_loop_a_branching_chain_stops_at_max_triggers_per_cause():
+    game = _splash_game()
+    limit = Rulings().max_triggers_per_cause
+    with time_limit(60), pytest.raises(TriggerLoopError) as caught:
+        play_turn(game)
+    assert not isinstance(caught.value, WorkLimitError)
+    assert caught.value.cards == [cid("splash")]
+    assert f"max_triggers_per_cause = {limit}" in str(caught.value)
+    triggered_events = game.log.of_kind("triggered")
+    assert len(triggered_events) == limit  # the one over the limit is never queued
+    assert max(e["chain"] for e in triggered_events) < Rulings().max_trigger_chain
+    assert len([e for e in game.log.of_kind("resolving") if e["card"] == cid("splash")]) < limit
+
+
+def test_D_trigger_loop_effects_ending_on_every_creature_played_stop_in_the_main_phase():
+    """The fuzzer's shape: each creature played ends every effect, and each ended effect gives
+    every other grower a new one - (copies - 1) times the work per creature played, all of it
+    settled inside the action step."""
+    game = game_with([creature("grow", 1, 5, abilities=[GROW]),
+                      creature("purge", 1, 5, abilities=[PURGE]), creature("pup", 1, 1)],
+                     agents=[Wants(*["play tt:pup"] * 6), Passer()])
+    _growers(game)
+    game.enter_play(1, cid("purge"))
+    game.players[0].hand += [cid("pup")] * 6
+    with time_limit(60), pytest.raises(TriggerLoopError) as caught:
+        play_turn(game)
+    assert set(caught.value.cards) == {cid("purge"), cid("grow")}
+    assert "max_triggers_per_cause = 500" in str(caught.value)
+    assert game.step.hook == "main_phase"
+    # each pup: its purge trigger, then 3 growers' for each effect ended (4, 12, 36, 108);
+    # the fifth pup's cause stops at 500 (of its 1 + 324 * 3)
+    assert len(game.log.of_kind("card_played")) == 5
+    assert len(game.log.of_kind("triggered")) == 13 + 37 + 109 + 325 + 500
+
+
+def test_D_trigger_loop_a_growing_prep_stage_2_pool_stops_naming_the_cards():
+    """In prep stage 2 the triggers join the stage's pool (29.4.1): the pool outgrows
+    max_items_per_step; that is a trigger loop naming its cards, not a StepLoopError."""
+    game = game_with([creature("grow", 1, 5, abilities=[GROW]),
+                      creature("purge", 1, 5, abilities=[PURGE_AT_PREP])],
+                     agents=[Passer(), Passer()],
+                     rulings=Rulings(max_triggers_per_cause=10_000, max_items_per_step=50))
+    _growers(game, effects_each=5)  # 20 effects end: 60 triggers in the pool
+    game.enter_play(0, cid("purge"))
+    with time_limit(60), pytest.raises(TriggerLoopError) as caught:
+        play_turn(game)
+    assert not isinstance(caught.value, StepLoopError)
+    assert caught.value.cards == [cid("grow")]
+    assert "step prep_stage2 resolved 50 items" in str(caught.value)
+    assert len(resolved(game, "prep_stage2")) == 50
+
+
+def test_D_trigger_loop_the_prep_stage_2_pool_is_bounded_per_cause_by_default():
+    game = game_with([creature("grow", 1, 5, abilities=[GROW]),
+                      creature("purge", 1, 5, abilities=[PURGE_AT_PREP])],
+                     agents=[Passer(), Passer()])
+    _growers(game, effects_each=170)
+    game.enter_play(0, cid("purge"))
+    with time_limit(60), pytest.raises(TriggerLoopError) as caught:
+        play_turn(game)
+    assert caught.value.cards == [cid("grow")]
+    assert "max_triggers_per_cause = 500" in str(caught.value)
+    assert len(game.log.of_kind("triggered")) == 500 and not resolved(game, "prep_stage2")[1:]
+
+
+# "Amikor ez a lény sérülést szenved, kapsz 1 VP-t." - no loop: a work limit stops the turn
+BELL = triggered({"event": "damaged", "which": "this"},
+                 {"do": "gain_vp", "amount": 1, "target": "controller"})
+
+
+def _bell_game(hits: int, rulings: Rulings):
+    """Every end stage 2 an item hits the bell ``hits`` times: as many triggers."""
+    def hit(g, i, b):
+        for _ in range(hits):
+            g.damage(g.creatures(0)[0], 1, source="hits")
+
+    game = game_with([creature("bell", 1, 999, abilities=[BELL])],
+                     plugins=[item_plugin("end_stage2", lambda g: [Pending("hits", hit)])],
+                     agents=[Passer(), Passer()], rulings=rulings)
+    game.enter_play(0, cid("bell"))
+    return game
+
+
+def test_D_work_limit_a_turn_resolving_more_triggers_than_its_limit_stops_naming_the_card():
+    game = _bell_game(30, Rulings(max_triggers_per_turn=25))
+    with pytest.raises(WorkLimitError) as caught:
+        play_turn(game)
+    error = caught.value
+    assert (error.limit, error.turn, error.step) == ("max_triggers_per_turn", 1, "end_stage2")
+    assert error.cards == [cid("bell")] and isinstance(error, TriggerLoopError)
+    assert "turn 1 resolved 25 triggered items" in str(error)
+    assert len([e for e in game.log.of_kind("resolving") if e["card"] == cid("bell")]) == 25
+
+
+def test_D_work_limit_the_games_count_goes_on_across_turns_and_the_turns_starts_again():
+    game = _bell_game(10, Rulings(max_triggers_per_turn=15, max_triggers_per_game=25))
+    play_turn(game)
+    play_turn(game)  # 20 in all: more than a turn's 15, and no error
+    with pytest.raises(WorkLimitError) as caught:
+        play_turn(game)
+    error = caught.value
+    assert (error.limit, error.turn, error.cards) == ("max_triggers_per_game", 3, [cid("bell")])
+    assert "the game resolved 25 triggered items" in str(error)
+    assert len([e for e in game.log.of_kind("resolving") if e["card"] == cid("bell")]) == 25
+
+
+def test_D_work_limit_a_time_limit_inside_data_only_cards_names_step_and_cards():
+    """With every count limit lifted, the engine's time limit ends the branching loop: the
+    message names what the engine was doing, not the code around the game."""
+    lifted = Rulings(max_triggers_per_cause=10**9, max_triggers_per_turn=10**9,
+                     max_triggers_per_game=10**9)
+    game = _splash_game(lifted)
+    for perm in game.creatures():
+        perm.mods["hp"] = 10**6  # nobody dies: it never ends by itself
+    with pytest.raises(GameTimeout) as caught, time_limit(0.5):
+        play_turn(game)
+    where = caught.value.where
+    assert "the engine in turn 1, step end_stage2, cards resolving: " in where
+    assert cid("splash") in where
+    # (this suite's event checker, tests/conftest.py, may be named first: it runs in the log)
+    assert "test_triggers" not in where and "pytest" not in where and "_pytest" not in where
+
+
 # -- Python authors ------------------------------------------------------------------------------
 
 class DeathBell:
@@ -579,7 +777,7 @@ def test_D_trigger_plugin_optional_item_is_asked():
     game = game_with([creature("frail", 1, 1)],
                      plugins=[DeathBell(optional=True), item_plugin("end_stage2", lambda g: [
                          zap_item(lambda g: g.creatures(1)[0])])],
-                     agents=[Passer(), Passer()])
+                     agents=[Passer("pass"), Passer()])  # he has not passed the turn (41.5)
     game.enter_play(1, cid("frail"))
     play_turn(game)
     uses = [e for e in game.log.of_kind("decision") if e["decision"] == "use"]

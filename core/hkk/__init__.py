@@ -5,21 +5,24 @@ version.  Everything else (the modules under ``hkk.``) is internal and may chang
 :mod:`hkk.testing` (helpers for tests of sets and of games) and ``from hkk.verify import
 verify`` are public besides.
 
-For set authors: ``hookimpl``, ``Pending`` and its kinds (the enum ``ItemKind``: ``AUTOMATIC``,
-``ACTIVATED``, ``RULE``, ``ACTION``, ``PLAY``), ``Price``, ``Usage``, ``Lethal``,
-``EffectContext``, ``Game`` (read its state, change it through its methods), ``Permanent``,
-``Player``, the zones and the errors.  For game and AI developers: ``Engine``, ``Game``, the
-agents, ``advance``, ``save_game`` and ``load_game``.
+For set authors: ``hookimpl`` (with ``only_in_steps`` and ``TURN_HOOKS``), ``Pending`` and its
+kinds (the enum ``ItemKind``: ``AUTOMATIC``, ``ACTIVATED``, ``RULE``, ``ACTION``, ``PLAY``),
+``Price``, ``Usage``, ``Lethal``, ``EffectContext``, ``Game`` (read its state, change it through
+its methods), ``Permanent``, ``Player``, ``ExtractionOffer``, the zones and the errors.  The
+built-in rules plugins (``hkk._rules``) use nothing else.  For game and AI developers:
+``Engine``, ``Game``, the agents, ``advance``, ``save_game`` and ``load_game``.
 """
 
 # ``import hkk`` loads no submodule: each public name is imported on first use (module
 # ``__getattr__``, PEP 562), so a tool that needs only a part of hkk does not pay for the rest
 # (pydantic and the card models, saving, the agents, ...).  The imports below are what type
-# checkers and readers see; ``_MODULES`` says where each name lives at run time.
-from typing import TYPE_CHECKING as _TYPE_CHECKING
+# checkers and readers see (``_typing.TYPE_CHECKING``, which import-linter also reads as
+# type-only: a built-in rules plugin importing public names from ``hkk`` imports nothing else);
+# ``_MODULES`` says where each name lives at run time.
+import typing as _typing
 from typing import Any as _Any
 
-if _TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from hkk._agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
     from hkk._cards.interpret import EffectContext
     from hkk._clock import GameClock
@@ -39,10 +42,12 @@ if _TYPE_CHECKING:
         SetError,
         StepLoopError,
         TriggerLoopError,
+        WorkLimitError,
     )
     from hkk._events import EventLog
     from hkk._game import Game
-    from hkk._hookspecs import hookimpl
+    from hkk._hookcall import only_in_steps
+    from hkk._hookspecs import TURN_HOOKS, hookimpl
     from hkk._pending import (
         ACTION,
         ACTIVATED,
@@ -60,7 +65,7 @@ if _TYPE_CHECKING:
     from hkk._rulings import Rulings
     from hkk._runner import advance
     from hkk._saving import SaveError, load_game, save_game
-    from hkk._state import BUILDINGS, GUARD_POST, RESERVE, Permanent, Player
+    from hkk._state import BUILDINGS, GUARD_POST, RESERVE, ExtractionOffer, Permanent, Player
     from hkk._version import __version__
     from hkk.events import Event
 
@@ -74,11 +79,13 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "hkk._engine": ("Engine",),
     "hkk._errors": ("CardDataError", "ConfigError", "GameOver", "GameTimeout", "HkkError",
                     "HookError", "IllegalDecision", "Interrupted", "InvariantViolation",
-                    "RuleViolation", "SetError", "StepLoopError", "TriggerLoopError"),
+                    "RuleViolation", "SetError", "StepLoopError", "TriggerLoopError",
+                    "WorkLimitError"),
     "hkk._events": ("EventLog",),
     "hkk.events": ("Event",),
     "hkk._game": ("Game",),
-    "hkk._hookspecs": ("hookimpl",),
+    "hkk._hookcall": ("only_in_steps",),
+    "hkk._hookspecs": ("TURN_HOOKS", "hookimpl"),
     "hkk._pending": ("ACTION", "ACTIVATED", "AUTOMATIC", "PLAY", "RULE", "ItemKind", "Lethal",
                      "Pending", "Price", "Usage"),
     "hkk._phases": ("DEFAULT_TURN", "Mode", "Step"),
@@ -86,7 +93,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "hkk._rulings": ("Rulings",),
     "hkk._runner": ("advance",),
     "hkk._saving": ("SaveError", "load_game", "save_game"),
-    "hkk._state": ("BUILDINGS", "GUARD_POST", "RESERVE", "Permanent", "Player"),
+    "hkk._state": ("BUILDINGS", "ExtractionOffer", "GUARD_POST", "RESERVE", "Permanent",
+                   "Player"),
     "hkk._version": ("__version__",),
 }
 _PUBLIC = {name: module for module, names in _MODULES.items() for name in names}
@@ -94,14 +102,15 @@ _PUBLIC = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = [
     "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "ConfigError",
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
-    "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver", "GameTimeout",
+    "ExtractionOffer", "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver",
+    "GameTimeout",
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent",
     "Player",
     "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
-    "ScriptedAgent", "SetError", "Step", "StepLoopError", "TriggerLoopError", "Usage",
-    "__version__", "advance",
-    "hookimpl", "load_game", "save_game",
+    "ScriptedAgent", "SetError", "Step", "StepLoopError", "TURN_HOOKS", "TriggerLoopError",
+    "Usage", "WorkLimitError", "__version__", "advance",
+    "hookimpl", "load_game", "only_in_steps", "save_game",
 ]
 
 

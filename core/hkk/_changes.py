@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 from hkk._characteristics import hp, static_applies
 from hkk._conditions import events_changing, holds
 from hkk._effects import Duration, Effect
-from hkk._errors import GameOver
-from hkk._hookcall import expect_count, first
+from hkk._errors import GameOver, RuleViolation
+from hkk._hookcall import first
 from hkk._state import BUILDINGS, RESERVE, ExtractionOffer, Permanent, Player
 from hkk.events import (
     CardDrawn,
+    CardPlayed,
     ComponentsExtracted,
     ComponentsGained,
     ComponentsPaid,
@@ -82,6 +83,36 @@ def count_effect(game: Game, effect: Effect, sign: int) -> None:
 
 
 # -- entering and leaving play ----------------------------------------------------------------
+
+def play_card(game: Game, player: int, card_id: str) -> Permanent | None:
+    """Play a card from hand (8.1), paying its cost: a spell's effects resolve and it goes to
+    the graveyard (None is returned), any other card enters play (its permanent is returned;
+    the caller runs its "enters play" items, ``game.run_entry_triggers``).  Refused, with
+    nothing changed, unless the ``playable`` hook (``game.playable``) allows it."""
+    step = game.step
+    if step is not None and step.no_hand_play:
+        raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
+                            "during the preparation phase")
+    p = game.players[player]
+    if card_id not in p.hand:
+        raise RuleViolation("8.1", f"{card_id} is not in player {player}'s hand")
+    if card_id not in (first(game, "playable", player=player) or ()):  # game.playable()
+        raise RuleViolation("8.1", f"player {player} cannot play {card_id} now "
+                            f"(cost {game.cards[card_id].cost}, VP {p.vp})")
+    card = game.cards[card_id]
+    p.hand.remove(card_id)
+    p.vp -= card.cost.vp
+    p.components -= card.cost.components
+    game.emit(CardPlayed, player=player, card=card_id, vp=card.cost.vp,
+              components=card.cost.components)
+    if card.kind == "spell":
+        try:
+            game.resolve_spell(player, card_id)
+        finally:  # even when its effect ends the game (GameOver): no card leaves every zone
+            p.graveyard.append(card_id)
+        return None
+    return enter_play(game, player, card_id)
+
 
 def enter_play(game: Game, player: int, card_id: str, zone: str | None = None,
                *, active: bool = False) -> Permanent:
@@ -155,7 +186,8 @@ def _watch_condition(game: Game, condition: Any) -> None:
     kinds = events_changing(condition) - game.condition_events
     if kinds:
         game.condition_events |= kinds
-        game.log.subscribe(lambda _event: refresh_statics(game), kinds=sorted(kinds))
+        game.log.subscribe(lambda _event: refresh_statics(game),
+                           kinds=sorted(kinds, key=lambda k: k.kind))
 
 
 def refresh_statics(game: Game) -> None:
@@ -197,7 +229,7 @@ def destroy(game: Game, perm: Permanent, cause: str, *, rule: str | None = None,
     _leave_play(game, perm)
     owner = game.players[perm.owner]
     (owner.void if to == "void" else owner.graveyard).append(perm.card.id)
-    offered = first(game, "left_play", expect_count, permanent=perm, components=components)
+    offered = first(game, "left_play", permanent=perm, components=components)
     game.emit(Died if perm.kind == "creature" else Destroyed, card=perm.card.id,
               uid=perm.uid, controller=perm.controller, cause=cause, to=to, rule=rule,
               components_offered=offered or 0)
@@ -395,6 +427,11 @@ def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
         if not turns or turns < 1:
             raise ValueError("a 'turns' duration needs turns >= 1")
         ends_turn = _counted_end(game, turns, controller)
+    elif duration is Duration.UNTIL_OWN_PREPARATION and controller == game.active \
+            and _own_expiry_ahead(game):
+        # D-own-preparation: made in his own preparation phase before this turn's expiry
+        # moment (stage 1): "a következő saját" is his next turn's (turns alternate, 41.6)
+        ends_turn = game.turn + 2
     step = game.step
     waits = (duration is Duration.THIS_TURN and stat != "vp_regen" and step is not None
              and step.this_turn_waits)
@@ -407,6 +444,14 @@ def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
         count_effect(game, effect, +1)
     game.emit(EffectCreated if waits else EffectStarted, **effect.describe())
     return effect
+
+
+def _own_expiry_ahead(game: Game) -> bool:
+    """Whether this turn's moment that ends "until your own preparation" effects is still to
+    come (``step_index`` is the step after the one running; None between turns)."""
+    index = game.step_index
+    return index is not None and any(Duration.UNTIL_OWN_PREPARATION.value in step.ends
+                                     for step in game.turn_steps[index:])
 
 
 def _counted_end(game: Game, turns: int, controller: int | None) -> int:
@@ -434,8 +479,9 @@ def end_effects(game: Game, durations: Iterable[Duration], rule: str,
             return False
         if duration is Duration.TURNS:
             return effect.ends_turn is not None and effect.ends_turn <= turn
-        if duration is Duration.UNTIL_OWN_PREPARATION:
-            return effect.controller == active
+        if duration is Duration.UNTIL_OWN_PREPARATION:  # D-own-preparation
+            return effect.controller == active and (effect.ends_turn is None
+                                                    or effect.ends_turn <= turn)
         return only_controller is None or effect.controller == only_controller
 
     return _end(game, [e for e in game.effects if due(e)], rule)

@@ -8,7 +8,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from hkk._changes import destroy, end_game
-from hkk._hookcall import call, expect_lethal, implementations
+from hkk._hookcall import call, implementations
 from hkk._state import Permanent
 from hkk.events import HpCheck
 
@@ -88,8 +88,7 @@ def lethal(game: Game, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
     """The permanents the ``lethal`` hook names (D-lethal), besides those already ``dead``,
     each with its reason; in timestamp order."""
     doomed: dict[int, tuple[Permanent, Any]] = {}
-    for named in call("lethal", implementations(game, "lethal"), {"game": game}, expect_lethal,
-                      game.hook_observers, game=game):
+    for named in call(game, "lethal", {"game": game}):
         for perm, why in named:
             if perm.uid in game.permanents and perm not in dead:
                 doomed.setdefault(perm.uid, (perm, why))

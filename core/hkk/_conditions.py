@@ -5,6 +5,8 @@ ability's controller ("own_…") or his opponent ("opponent_…") with a number 
 Static abilities with a condition are switched on and off by :func:`hkk._changes.refresh_statics`
 whenever an event that changes a quantity they read is logged (:func:`events_changing`);
 automatic abilities fire and activated ones can be used only while theirs holds (D-conditions).
+What each quantity reads, and which events change it, is said by its class
+(:mod:`hkk._cards.quantities`).
 """
 
 from __future__ import annotations
@@ -12,58 +14,47 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from hkk._cards.quantities import QUANTITIES, Quantity
+from hkk.events import Event, StepStarted
+
 if TYPE_CHECKING:
     from hkk._game import Game
 
 __all__ = ["events_changing", "holds", "quantity"]
 
-#: The events after which each kind of quantity may read differently (a quantity is written
-#: ``own_<kind>`` or ``opponent_<kind>``).  Every change of these numbers logs one of them
-#: (a kind named here that the engine does not log is a KeyError when a condition subscribes).
-_CHANGED_BY: dict[str, frozenset[str]] = {
-    "vp": frozenset({"vp_gained", "vp_lost", "vp_regenerated", "cost_paid", "card_played"}),
-    "hp": frozenset({"player_damaged", "player_healed"}),
-    "components": frozenset({"components_gained", "components_paid", "cost_paid"}),
-    "hand": frozenset({"card_drawn", "card_played"}),
-    "creatures": frozenset({"entered_play", "died"}),
-    "buildings": frozenset({"entered_play", "destroyed"}),
-}
 #: Also re-read at every step's start: a plugin or a test that sets a number by hand is caught
 #: up before anything is collected.
-_ALWAYS = frozenset({"step_started"})
+_ALWAYS: frozenset[type[Event]] = frozenset({StepStarted})
+
+#: quantity name -> (the controller's own?, the quantity), found once per name.
+_PARTS: dict[str, tuple[bool, Quantity]] = {}
+QUANTITIES.on_change(_PARTS.clear)  # a quantity registered later (a test's own)
 
 
-_PARTS: dict[str, tuple[str, str]] = {}
-
-
-def _parts(name: str) -> tuple[str, str]:
+def _parts(name: str) -> tuple[bool, Quantity]:
     whose, kind = name.split("_", 1)
-    _PARTS[name] = (whose, kind)
-    return whose, kind
+    parts = _PARTS[name] = (whose == "own", QUANTITIES[kind])
+    return parts
 
 
 def quantity(game: Game, name: str, controller: int) -> int:
-    """The value of a quantity such as ``own_vp`` or ``opponent_creatures`` for ``controller``."""
-    whose, kind = _PARTS.get(name) or _parts(name)
-    index = controller if whose == "own" else 1 - controller
-    if kind == "creatures":
-        return sum(1 for p in game.permanents.values()
-                   if p.kind == "creature" and p.controller == index)
-    if kind == "buildings":
-        return sum(1 for p in game.permanents.values()
-                   if p.kind == "building" and p.controller == index)
-    player = game.players[index]
-    if kind == "hand":
-        return len(player.hand)
-    value: int = getattr(player, kind)  # vp, hp, components
-    return value
+    """The value of a quantity such as ``own_vp`` or ``opponent_creatures`` for ``controller``
+    (each quantity reads itself, :mod:`hkk._cards.quantities`)."""
+    own, number = _PARTS.get(name) or _parts(name)
+    return number.read(game, controller if own else 1 - controller)
 
 
 def holds(game: Game, condition: Any, controller: int) -> bool:
     """Does ``condition`` hold now for an ability controlled by ``controller``?"""
-    left = quantity(game, condition.of, controller)
+    # quantity() written out: read at every offer of a conditional ability
+    own, number = _PARTS.get(condition.of) or _parts(condition.of)
+    left = number.read(game, controller if own else 1 - controller)
     name, bound = condition.comparison
-    right = quantity(game, bound, controller) if isinstance(bound, str) else bound
+    if isinstance(bound, str):
+        own, number = _PARTS.get(bound) or _parts(bound)
+        right = number.read(game, controller if own else 1 - controller)
+    else:
+        right = bound
     if name == "at_least":
         return left >= right
     if name == "at_most":
@@ -80,9 +71,9 @@ def _quantities(condition: Any) -> Iterable[str]:
         yield bound
 
 
-def events_changing(condition: Any) -> frozenset[str]:
-    """The event kinds after which ``condition`` may read differently."""
+def events_changing(condition: Any) -> frozenset[type[Event]]:
+    """The event kinds (classes) after which ``condition`` may read differently."""
     kinds = set(_ALWAYS)
     for name in _quantities(condition):
-        kinds |= _CHANGED_BY[name.split("_", 1)[1]]
+        kinds |= QUANTITIES[name.split("_", 1)[1]].changed_by
     return frozenset(kinds)

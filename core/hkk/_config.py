@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hkk._datafile import DataFileError, parse_toml
 from hkk._errors import ConfigError
 
 
@@ -40,8 +41,8 @@ def _codes(value: object, where: str) -> frozenset[str] | None:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return parse_toml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, DataFileError) as exc:
         raise ConfigError(f"{path}: cannot read the hkk configuration: {exc}") from exc
 
 

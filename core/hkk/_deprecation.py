@@ -1,8 +1,10 @@
 """Hook API deprecations: a hook, or one argument of it, marked with the hook-API version that
-removes it, so that set authors get a release of warning (``hkk verify`` reports each set's
-uses as warnings, ``hkk sets`` shows them).
+removes it, so that set authors get a release of warning.  The marks are pluggy's own spec
+options, ``warn_on_impl`` and ``warn_on_impl_args``: registering an implementation that uses a
+deprecated hook or argument warns (a :class:`HookDeprecationWarning`, from pluggy, pointing at
+the implementation), and ``hkk verify`` and ``hkk sets`` report each set's uses.
 
-Mark a spec in :mod:`hkk._hookspecs`::
+Mark a spec in :mod:`hkk._hookspecs`, above ``@hookspec`` (whose options it adds to)::
 
     @deprecated(removed_in="2.0", instead="prep_stage2")            # the whole hook
     @deprecated(removed_in="2.0", argument="step", instead="game.log.step")
@@ -15,21 +17,21 @@ passes only the arguments an implementation asks for).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
 import pluggy
+from pluggy._hooks import varnames  # how pluggy reads an implementation's parameters
 
 from hkk import _hookspecs
 from hkk._hookspecs import PROJECT
 
-__all__ = ["Deprecation", "Use", "deprecated", "deprecations", "uses"]
+__all__ = ["Deprecation", "HookDeprecationWarning", "Use", "deprecated", "deprecations", "uses"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-_MARK = "__hkk_deprecations__"
+_SPEC = PROJECT + "_spec"  # where pluggy's hookspec marker keeps a spec's options
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,15 @@ class Deprecation:
             (f"; use {self.instead}" if self.instead else "")
 
 
+class HookDeprecationWarning(DeprecationWarning):
+    """What pluggy warns with when an implementation of a deprecated hook (or one naming a
+    deprecated argument) is registered; ``deprecation`` says which."""
+
+    def __init__(self, deprecation: Deprecation) -> None:
+        super().__init__(deprecation.describe())
+        self.deprecation = deprecation
+
+
 @dataclass(frozen=True)
 class Use:
     """A set's implementation that uses a deprecated hook or argument."""
@@ -59,26 +70,45 @@ class Use:
 
 def deprecated(removed_in: str, *, argument: str | None = None,
                instead: str = "") -> Callable[[F], F]:
-    """Mark a hookspec (or one of its arguments) deprecated, to be removed in ``removed_in``."""
+    """Mark a hookspec (or one of its arguments) deprecated, to be removed in ``removed_in``:
+    pluggy's ``warn_on_impl`` (``warn_on_impl_args`` for an argument) in its spec options."""
     def mark(spec: F) -> F:
-        marks = tuple(getattr(spec, _MARK, ())) + (
-            Deprecation(spec.__name__, removed_in, argument, instead),)
-        setattr(spec, _MARK, marks)
+        opts = getattr(spec, _SPEC, None)
+        if opts is None:
+            raise TypeError(f"@deprecated goes above @hookspec (on {spec.__name__})")
+        warning = HookDeprecationWarning(Deprecation(spec.__name__, removed_in, argument,
+                                                     instead))
+        if argument is None:
+            opts["warn_on_impl"] = warning
+        else:
+            opts["warn_on_impl_args"] = {**(opts.get("warn_on_impl_args") or {}),
+                                         argument: warning}
         return spec
     return mark
+
+
+def _marks(spec: Any) -> list[Deprecation]:
+    """The deprecations in a spec's options: the whole hook's first, then its arguments'."""
+    opts = getattr(spec, _SPEC, None)
+    if not isinstance(opts, dict):
+        return []
+    warnings = [opts.get("warn_on_impl"), *(opts.get("warn_on_impl_args") or {}).values()]
+    return [w.deprecation for w in warnings if isinstance(w, HookDeprecationWarning)]
 
 
 def deprecations(specs: ModuleType = _hookspecs) -> list[Deprecation]:
     """Every deprecation marked in the hook specs."""
     found: list[Deprecation] = []
     for name in sorted(vars(specs)):
-        found.extend(getattr(getattr(specs, name), _MARK, ()))
+        found.extend(_marks(getattr(specs, name)))
     return found
 
 
 def uses(module: ModuleType | None,
          marks: Iterable[Deprecation] | None = None) -> list[Use]:
-    """The deprecated hooks and arguments the hook implementations of ``module`` use."""
+    """The deprecated hooks and arguments the hook implementations of ``module`` use, by
+    pluggy's rule: an implementation of the hook, or one whose parameters (pluggy's
+    ``argnames`` and ``kwargnames``) name the argument."""
     if module is None:
         return []
     marks = list(deprecations() if marks is None else marks)
@@ -92,10 +122,8 @@ def uses(module: ModuleType | None,
             continue
         function = getattr(module, attr)
         hook = opts.get("specname") or attr
-        try:
-            params = set(inspect.signature(function).parameters)
-        except (TypeError, ValueError):
-            params = set()
+        argnames, kwargnames = varnames(function)
+        params = set(argnames) | set(kwargnames)
         for mark in marks:
             if mark.hook == hook and (mark.argument is None or mark.argument in params):
                 found.append(Use(mark, f"{module.__name__}.{attr}"))

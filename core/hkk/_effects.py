@@ -53,7 +53,9 @@ class Effect:
         self.source = source
         self.in_force = in_force  # False while a "this turn" effect waits for stage 2 (29.4.5)
         self.label = label
-        #: For a ``turns`` duration: the turn in whose end stage 4 it ends (D-counted-turns).
+        #: For a ``turns`` duration: the turn in whose end stage 4 it ends (D-counted-turns);
+        #: for ``until_own_preparation`` made in its controller's own stage 1, the turn at
+        #: whose stage 2 it ends, his next (D-own-preparation).
         self.ends_turn = ends_turn
 
     def describe(self) -> dict[str, Any]:

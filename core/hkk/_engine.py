@@ -10,20 +10,21 @@ from typing import TYPE_CHECKING, Any, cast
 import pluggy
 
 from hkk._agents import Agent, RandomAgent
-from hkk._cards.interpret import ability_item
+from hkk._cards.interpret import ability_item, resolve_spell
 from hkk._errors import HkkError
 from hkk._game import Game
-from hkk._hookcall import HookObserver, call, expect_dict
+from hkk._hookcall import install
 from hkk._phases import DEFAULT_TURN, Step
 from hkk._plugin import make_plugin_manager
 from hkk._rules import BUILTIN_RULES
 from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._sets.discovery import discover
-from hkk._triggers import watch
+from hkk._triggers import pooled, watch
 
 if TYPE_CHECKING:
     from hkk._runner import play_game
     from hkk._saving import reduce_game, save_game
+    from hkk._steps import run_entry_triggers
 
 
 class _ImportedOnUse:
@@ -44,6 +45,14 @@ class _ImportedOnUse:
         return function
 
 
+def _register_rules(pm: pluggy.PluginManager,
+                    rules: Mapping[str, Callable[[], Any]] | None) -> None:
+    """Register the rules plugins (the built-in ones by default) not registered yet."""
+    for name, factory in (BUILTIN_RULES if rules is None else rules).items():
+        if pm.get_plugin(name) is None and not pm.is_blocked(name):
+            pm.register(factory(), name=name)
+
+
 class Engine:
     """Cards, plugins, decks, the turn and the rulings: makes and plays games
     (``Engine.installed()`` loads every installed set)."""
@@ -54,9 +63,8 @@ class Engine:
                  turn: Sequence[Step] = DEFAULT_TURN, rulings: Rulings = DEFAULT_RULINGS,
                  pm: pluggy.PluginManager | None = None, discovery: Any = None) -> None:
         self.pm = pm or make_plugin_manager()
-        for name, factory in (BUILTIN_RULES if rules is None else rules).items():
-            if self.pm.get_plugin(name) is None:
-                self.pm.register(factory(), name=name)
+        install(self.pm)  # every hook call, the engine's and pm.hook's, runs at its seam
+        _register_rules(self.pm, rules)
         for plugin in plugins:
             self.pm.register(plugin)
         if isinstance(cards, Mapping):
@@ -67,9 +75,6 @@ class Engine:
         self.turn = tuple(turn)
         self.rulings = rulings
         self.discovery = discovery
-        #: Told of every hook implementation's result, in every game of this engine
-        #: (:mod:`hkk._hookcall`): ``fn(hook_name, plugin_name, result)``.
-        self.hook_observers: list[HookObserver] = []
 
     # What a game needs from the layers above it, handed in so that the game imports neither
     # the card interpreter nor the runner nor saving (design: "Layers inside the engine").
@@ -77,12 +82,18 @@ class Engine:
     ability_item = staticmethod(ability_item)
     #: The game's trigger watch (hkk._triggers), made with the game.
     watch_triggers = staticmethod(watch)
+    #: ``game.resolve_spell()`` (the card interpreter) and ``game.pooled_triggers()``.
+    resolve_spell = staticmethod(resolve_spell)
+    pooled_triggers = staticmethod(pooled)
     #: ``game.play()``, ``game.save()`` and pickling.
+    #: ``game.run_entry_triggers()``: the runner's.
     if TYPE_CHECKING:
         play_game = staticmethod(play_game)
         save_game = staticmethod(save_game)
         reduce_game = staticmethod(reduce_game)
+        run_entry_triggers = staticmethod(run_entry_triggers)
     else:  # imported on first use: building an engine needs neither
+        run_entry_triggers = _ImportedOnUse("hkk._steps", "run_entry_triggers")
         play_game = _ImportedOnUse("hkk._runner", "play_game")
         save_game = _ImportedOnUse("hkk._saving", "save_game")
         reduce_game = _ImportedOnUse("hkk._saving", "reduce_game")
@@ -92,6 +103,10 @@ class Engine:
                   strict: bool = False, **kwargs: Any) -> Engine:
         """An engine with every installed card set that loads (see :mod:`hkk._sets`)."""
         pm = make_plugin_manager()
+        # the rules first, the sets after them: pluggy calls the later registered first, so a
+        # set's answer to a firstresult hook (orderer, left_play, playable) comes before the
+        # built-in's, as it does for the plugins handed to Engine()
+        _register_rules(pm, kwargs.get("rules"))
         found = discover(pm=pm, allow=allow, deny=deny, strict=strict)
         return cls(found.cards, decks=found.decks, pm=pm, discovery=found, **kwargs)
 
@@ -100,14 +115,20 @@ class Engine:
         found: dict[str, Callable[..., Any]] = {}
         owners: dict[str, str] = {}
         impls = self.pm.hook.custom_effects.get_hookimpls()
-        for plugin, offered in call("custom_effects", impls, {}, expect_dict,
-                                    self.hook_observers, with_plugins=True):
-            for name, function in offered.items():
-                if name in found:
-                    raise HkkError(f"custom effect {name!r} is offered by both "
-                                   f"{owners[name]} and {plugin}")
-                found[name] = function
-                owners[name] = plugin
+        wrappers = [impl for impl in impls if impl.wrapper or impl.hookwrapper]
+        for impl in impls:
+            if impl in wrappers:
+                continue
+            # each plugin's offer asked alone (inside the wrappers), at the seam
+            # (hkk._hookcall), so that who offers which name is known
+            offers = self.pm._inner_hookexec("custom_effects", [impl, *wrappers], {}, False)
+            for offered in cast(list[dict[str, Callable[..., Any]]], offers):
+                for name, function in offered.items():
+                    if name in found:
+                        raise HkkError(f"custom effect {name!r} is offered by both "
+                                       f"{owners[name]} and {impl.plugin_name}")
+                    found[name] = function
+                    owners[name] = impl.plugin_name
         return found
 
     def deck(self, name: str) -> list[str]:

@@ -12,7 +12,8 @@ The hierarchy::
     │                             included) or returned the wrong type; names set, card, hook
     ├── StepLoopError             a step never ended: an ability usable over and over for nothing
     ├── TriggerLoopError          triggered abilities set each other off without end; names the
-                                  cards of the chain
+    │                             cards of the chain
+    │   └── WorkLimitError        a turn or game resolved more triggers than its work limit
     └── InvariantViolation        ``hkk verify`` found the game in an impossible state; names the
                                   invariant, the turn and step (and the card where there is one)
 
@@ -136,6 +137,20 @@ class TriggerLoopError(HkkError):
         self.chain = chain
         self.cards = cards
         super().__init__(message)
+
+
+class WorkLimitError(TriggerLoopError):
+    """A turn or a game resolved more triggered items than ``Rulings.max_triggers_per_turn``
+    or ``max_triggers_per_game`` allow (D-work-limit): a runaway game, stopped the same way on
+    every machine.  ``limit`` names the ruling, ``turn`` and ``step`` where it stopped;
+    ``cards`` the cards resolving (the chain of the trigger resolving, then those waiting)."""
+
+    def __init__(self, message: str, chain: list[str], cards: list[str], *, limit: str,
+                 turn: int, step: str) -> None:
+        self.limit = limit
+        self.turn = turn
+        self.step = step
+        super().__init__(message, chain, cards)
 
 
 class GameOver(Exception):

@@ -22,7 +22,7 @@ from hkk._decisions import Agent, Decision, Option
 from hkk._effects import Effect
 from hkk._errors import GameOver, HkkError, IllegalDecision
 from hkk._events import EventLog
-from hkk._hookcall import notify
+from hkk._hookcall import first, notify
 from hkk._phases import Step
 from hkk._state import ExtractionOffer, Permanent, Player
 from hkk.events import Decided, Event
@@ -76,7 +76,7 @@ class Game:
         #: Static abilities with a condition: [source, effect, condition, in force?]; those in
         #: force are also in ``statics`` / ``preventions`` (D-conditions, hkk._changes).
         self.conditional_statics: list[list[Any]] = []
-        self.condition_events: set[str] = set()  # event kinds that re-read them
+        self.condition_events: set[type[Event]] = set()  # event kinds that re-read them
         #: Static "prevent" effects in force: (source, prevent primitive) (D-prevented).
         self.preventions: list[tuple[Permanent, Any]] = []
         self.abilities_at: dict[str, list[Any]] = {}  # timing -> pending items of cards in play
@@ -108,11 +108,12 @@ class Game:
         self.over = False
         self.winner: int | None = None
         self.clock = clock or GameClock()
+        #: The plugin manager: hooks are called through its seam (:mod:`hkk._hookcall`).
+        self.pm = engine.pm
         #: hook name -> implementations, read once (:func:`hkk._hookcall.implementations`).
         self.hook_impls: dict[str, list[Any]] = {}
-        self.hook_observers = engine.hook_observers  # the engine's list: subscribe there
-        #: hook name -> how the hot path calls its implementations in the step running
-        #: (:func:`hkk._hookcall.call`, a ``Plan``).
+        #: hook name -> how the seam calls its implementations in each step
+        #: (:func:`hkk._hookcall.hookexec`, a ``Plan``).
         self.hook_plans: dict[str, tuple[Any, Any, Any]] = {}
         self.custom_effects = engine.custom_effects()
         #: Listens to the log for what sets off triggered abilities and plugins' ``triggered``
@@ -193,21 +194,36 @@ class Game:
     check_hp = checks.check_hp
     check_players = checks.check_players
 
-    # -- playing cards (8.1): the rules plugin ``hkk.rules.hand_play`` decides ------------------
+    # -- what the rules plugins do with the engine's own machinery (handed in by the engine, so
+    # the game imports neither the card interpreter nor the runner): public, as the built-in
+    # rules use nothing a set may not --------------------------------------------------------
+
+    def resolve_spell(self, player: int, card_id: str) -> None:
+        """Apply the spell card's effects for ``player``, choosing their targets (8.1: once it
+        is paid for and out of the hand).  A set's exception in them is a HookError naming the
+        card."""
+        self.engine.resolve_spell(self, player, self.cards[card_id])
+
+    def run_entry_triggers(self, permanent: Permanent) -> None:
+        """Resolve a permanent's "enters play" items (the ``entered_play`` hook), ordered by its
+        controller [R], checking Ép after each (D-hp-check)."""
+        self.engine.run_entry_triggers(self, permanent)
+
+    def pooled_triggers(self) -> list[Any]:
+        """The waiting triggered items as items of a pool step (prep stage 2, 29.4.1,
+        D-trigger-prep): each resolves once, ordered with the step's other items."""
+        pooled: list[Any] = self.engine.pooled_triggers(self)
+        return pooled
+
+    # -- playing cards (8.1): the ``playable`` hook decides (hkk.rules.hand_play answers) -------
 
     def playable(self, player: int) -> list[str]:
-        playable: list[str] = self._hand_play().playable(self, player)
-        return playable
+        """The card ids in ``player``'s hand he may play now, in hand order (8.1, 29.4.6):
+        the ``playable`` hook's answer."""
+        playable: list[str] | None = first(self, "playable", player=player)
+        return playable if playable is not None else []
 
-    def play_card(self, player: int, card_id: str) -> Permanent | None:
-        played: Permanent | None = self._hand_play().play_card(self, player, card_id)
-        return played
-
-    def _hand_play(self) -> Any:
-        plugin = self.engine.pm.get_plugin("hkk.rules.hand_play")
-        if plugin is None:
-            raise HkkError("no hand-play rules plugin is registered (hkk.rules.hand_play)")
-        return plugin
+    play_card = changes.play_card
 
     # -- the whole game, saved and pickled: the engine's runner and saves ----------------------
 

@@ -1,45 +1,64 @@
-"""The one way the engine calls a hook's implementations.
+"""Where every hook call runs: pluggy's own seam for it, ``PluginManager._inner_hookexec``.
 
-The engine calls implementations one by one, not through pluggy's ``pm.hook.X(...)`` loop, so
-that whatever a set's code does is reported naming the set, hook, card and rule, and so that
-the hot path stays short.  :func:`call` does that for every hook: it reads the implementations
-(once per game: plugins registered after a game started do not join it halfway through a
-turn), calls each, checks the type of what it returned and wraps any exception of a set's code
-(``sys.exit()`` included) in a :class:`~hkk.HookError`.
+pluggy's ``pm.hook.<name>(...)`` hands a hook's implementations to ``pm._inner_hookexec``, which
+is pluggy's call loop ``_multicall`` unless something wraps it.  :func:`install` puts
+:func:`hookexec` there, and the engine calls that same seam (:func:`call`, :func:`notify`,
+:func:`first`), so every hook call - the engine's and anybody's ``pm.hook.<name>(...)`` - goes
+through one door, which pluggy's monitoring wraps: ``pm.add_hookcall_monitoring(before, after)``
+(``hkk verify``'s coverage) and ``pm.enable_tracing()`` see every call, and implementations run
+in pluggy's order (reverse registration, ``tryfirst``/``trylast``).
 
-Because pluggy's ``add_hookcall_monitoring`` sees only calls made through ``pm.hook``, observers
-subscribe here instead: ``engine.hook_observers.append(fn)``, where
-``fn(hook_name, plugin_name, result)`` is called after every implementation returns (coverage,
-tracing).  With no observer the list costs one truth test per call.
+:func:`hookexec` runs a game's calls of its own implementation lists through a *plan* made once
+per hook and step (the measured hot path, issue 11): the implementations that may contribute in
+the step running (an implementation marked :func:`only_in_steps` is left out elsewhere), each
+with how it takes its arguments, and whether its result is checked (a plugin's is; the engine's
+own implementations are tested with the engine).  Everything else goes to pluggy's
+``_multicall`` itself: a hook with a ``wrapper=True`` or ``hookwrapper=True`` implementation
+(which then wraps the others as pluggy documents), a call outside a game, a list of
+implementations that is not the game's.  Either way the boundary is the same: an exception of
+an implementation (``sys.exit()`` included) becomes a :class:`~hkk.HookError` naming the set,
+hook, plugin and rule, and a plugin's result is checked against what its hook promises
+(:data:`EXPECT`), since a wrong type would otherwise surface later naming nobody.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pluggy._callers import _multicall  # pluggy's call loop: what the plans do not cover
+
 from hkk._errors import PASSTHROUGH, HookError, Interrupted, plugin_set
+from hkk._hookspecs import TURN_HOOKS
 from hkk._pending import Lethal, Pending
 from hkk._state import Permanent
 
 if TYPE_CHECKING:
+    import pluggy
     from pluggy import HookImpl
 
-__all__ = ["HookObserver", "call", "expect_anything", "expect_count", "expect_dict",
-           "expect_lethal", "expect_pending", "expect_player", "failure", "first",
-           "implementations", "notify", "only_in_steps"]
+__all__ = ["EXPECT", "call", "expect_anything", "expect_card_ids", "expect_count", "expect_dict",
+           "expect_kinds",
+           "expect_lethal", "expect_pending", "expect_player", "failure", "first", "hookexec",
+           "implementations", "install", "notify", "only_in_steps"]
 
-#: ``fn(hook_name, plugin_name, result)``: told of every implementation's result.
-HookObserver = Callable[[str, str, Any], None]
-
-#: Checks one implementation's non-empty result; returns the complaint ("returned …;
+#: Checks one implementation's result (not None); returns the complaint ("returned …;
 #: expected …") or None when the result is what the hook promises.
 Expectation = Callable[[Any], "str | None"]
 
 
+def install(pm: pluggy.PluginManager) -> None:
+    """Make :func:`hookexec` the plugin manager's call loop, unless it is already (or
+    something already wraps pluggy's own: then it stays as it is)."""
+    if pm._inner_hookexec is _multicall:
+        pm._inner_hookexec = hookexec
+
+
 def implementations(game: Any, hook_name: str) -> list[HookImpl]:
-    """The hook's implementations as this game first saw them."""
+    """The hook's implementations as this game first saw them (plugins registered after a game
+    started do not join it halfway through a turn)."""
     impls = game.hook_impls.get(hook_name)
     if impls is None:
         impls = game.hook_impls[hook_name] = getattr(game.hook, hook_name).get_hookimpls()
@@ -53,134 +72,200 @@ def only_in_steps(applies: Callable[[Any, str], bool]) -> Callable[[F], F]:
     """Mark a hook implementation that returns nothing unless ``applies(step, hook_name)``
     holds for the step running (``game.step``, None between steps): the engine may then leave
     it uncalled in other steps.  Only a promise about its result: it is called as before
-    wherever it could return something, and whenever hook observers watch (they see every
-    call).  Built-in rules use it for implementations of every turn hook that serve only some
-    steps (``hand_play``: action steps)."""
+    wherever it could return something.  Built-in rules use it for implementations of every
+    turn hook that serve only some steps (``hand_play``: action steps)."""
     def mark(function: F) -> F:
         function.hkk_applies = applies  # type: ignore[attr-defined]
         return function
     return mark
 
 
-def call(hook_name: str, impls: Sequence[HookImpl], kwargs: dict[str, Any],
-         expect: Expectation, observers: Sequence[HookObserver], *, game: Any = None,
-         rule: str | None = None, with_plugins: bool = False,
-         firstresult: bool = False) -> list[Any]:
-    """Call every implementation with the arguments it asks for (a subset of ``kwargs``) and
-    return their non-empty results, in call order (``(plugin name, result)`` pairs with
-    ``with_plugins``).  ``game`` (None for hooks called outside a game) says where an
-    interruption happened; ``rule`` is named in a HookError.  With ``firstresult`` the calls
-    stop at the first result that is not None, which is returned alone (as pluggy's
-    ``firstresult`` hooks do)."""
-    results = []
-    if not (observers or firstresult or with_plugins or game is None):
-        # The hot path, in a game nobody observes: the same results, from the
-        # implementations that may contribute in the step running (only_in_steps), each
-        # called through the plan made for it (_plan).
-        step = game.step
-        plan = game.hook_plans.get(hook_name)
-        if plan is None or plan[0] is not impls or (plan[1] is not step
-                                                    and plan[1] is not _ANY_STEP):
-            plan = game.hook_plans[hook_name] = _plan(hook_name, impls, step)
-        for function, getter, impl, checked in plan[2]:
-            try:
-                result = function(game) if getter is None else function(*getter(kwargs))
-            except PASSTHROUGH:
-                raise
-            except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise it
-                raise _raised(exc, game, hook_name, impl, rule) from exc
-            if result:
-                if checked:  # a plugin's result is checked at the boundary, as below
-                    complaint = expect(result)
-                    if complaint is not None:
-                        raise _wrong_result(complaint, game, hook_name, impl, rule)
-                results.append(result)
-        return results
-    for impl in impls:
-        argnames = impl.argnames
-        try:
-            if argnames == ("game",):  # the common case, without building arguments
-                result = impl.function(game)
-            else:
-                result = impl.function(*(_GETTERS.get(argnames) or _getter(argnames))(kwargs))
-        except PASSTHROUGH:
-            raise
-        except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise anything
-            raise _raised(exc, game, hook_name, impl, rule) from exc
-        if observers:
-            for observer in observers:
-                observer(hook_name, impl.plugin_name, result)
-        if firstresult and result is not None:
-            complaint = expect(result)
-            if complaint is not None:
-                raise _wrong_result(complaint, game, hook_name, impl, rule)
-            return [result]
-        if result:
-            # Checked at the boundary, cheaply: a wrong type would otherwise surface later as
-            # an AttributeError that names nobody.
-            complaint = expect(result)
-            if complaint is not None:
-                raise _wrong_result(complaint, game, hook_name, impl, rule)
-            results.append((impl.plugin_name, result) if with_plugins else result)
+# -- the engine's calls: through the seam -------------------------------------------------------
+
+def call(game: Any, hook_name: str, kwargs: dict[str, Any]) -> list[Any]:
+    """Call a hook of ``game`` (``kwargs`` holds ``game`` among its arguments): the results
+    that are not None, in pluggy's call order."""
+    impls = game.hook_impls.get(hook_name)
+    if impls is None:
+        impls = implementations(game, hook_name)
+    results: list[Any] = game.pm._inner_hookexec(hook_name, impls, kwargs, False)
     return results
 
 
-def _raised(exc: BaseException, game: Any, hook_name: str, impl: HookImpl,
-            rule: str | None) -> BaseException:
-    """What an implementation's exception becomes (:func:`failure`), naming its set."""
-    return failure(exc, game, hook_name, plugin_set(impl.plugin_name),
-                   rule=rule or _step_rule(game, hook_name), plugin=impl.plugin_name)
+def notify(game: Any, hook_name: str, **kwargs: Any) -> None:
+    """Call a hook whose results are ignored (``turn_started``, ``phase_ended``…)."""
+    impls = game.hook_impls.get(hook_name) or implementations(game, hook_name)
+    kwargs["game"] = game
+    game.pm._inner_hookexec(hook_name, impls, kwargs, False)
 
 
-def _wrong_result(complaint: str, game: Any, hook_name: str, impl: HookImpl,
-                  rule: str | None) -> HookError:
-    """The error for a result that is not what the hook promises, naming its set."""
-    return HookError(f"{complaint} (in plugin {impl.plugin_name})", hook=hook_name,
-                     set_code=plugin_set(impl.plugin_name),
-                     rule=rule or _step_rule(game, hook_name))
+def first(game: Any, hook_name: str, **kwargs: Any) -> Any:
+    """Call a ``firstresult`` hook: the first result that is not None, else None."""
+    kwargs["game"] = game
+    impls = game.hook_impls.get(hook_name)
+    if impls is None:
+        impls = implementations(game, hook_name)
+    return game.pm._inner_hookexec(hook_name, impls, kwargs, True)
 
 
-#: The step of a plan that holds in every step: none of its implementations is marked.
-_ANY_STEP = object()
+# -- the seam ---------------------------------------------------------------------------------
 
-#: (implementations, the step it holds in, [(function, argument getter or None for
-#: ``(game,)``, impl, whether its results are checked)]): how :func:`call` calls a hook's
-#: implementations in a step.
-Plan = tuple[Sequence["HookImpl"], Any,
-             list[tuple[Callable[..., Any],
-                        "Callable[[dict[str, Any]], tuple[Any, ...]] | None", "HookImpl",
-                        bool]]]
+def hookexec(hook_name: str, hook_impls: Sequence[HookImpl], kwargs: Mapping[str, Any],
+             firstresult: bool) -> Any:
+    """pluggy's ``_inner_hookexec``: the results of a hook call (a list; with ``firstresult``
+    the first result that is not None, else None), as pluggy's ``_multicall`` returns them."""
+    game = kwargs.get("game")
+    plans = getattr(game, "hook_plans", None)  # a game's (hkk.Game)
+    if plans is not None:
+        plan = plans.get(hook_name)
+        if plan is None or plan[0] is not hook_impls:
+            plan = _plan(game, hook_name, hook_impls)
+        entries = plan[1][id(game.step)]  # the step's entries, made on first use
+        if entries is not None:
+            if firstresult:
+                return _first_result(game, hook_name, entries, kwargs)
+            results = []
+            for function, getter, impl, checked in entries:
+                try:
+                    result = function(game) if getter is None else function(*getter(kwargs))
+                except PASSTHROUGH:
+                    raise
+                except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise it
+                    raise _raised(exc, game, hook_name, impl.plugin_name) from exc
+                if result:  # an empty result is left out: nobody reads it
+                    if checked:
+                        complaint = EXPECT.get(hook_name, expect_anything)(result)
+                        if complaint is not None:
+                            raise _wrong_result(complaint, game, hook_name, impl.plugin_name)
+                    results.append(result)
+            return results
+    return _pluggy_call(hook_name, hook_impls, kwargs, firstresult, game)
 
 
-def _plan(hook_name: str, impls: Sequence[HookImpl], step: Any) -> Plan:
-    """The implementations that may contribute in ``step``, in order, each with how it takes
-    its arguments: made once per hook and step (or once for every step), not per call."""
-    entries = []
-    marked = False
+def _first_result(game: Any, hook_name: str, entries: list[Any],
+                  kwargs: Mapping[str, Any]) -> Any:
+    """A plan's call of a ``firstresult`` hook: the first result that is not None (0 is an
+    answer), else None."""
+    for function, getter, impl, checked in entries:
+        try:
+            result = function(game) if getter is None else function(*getter(kwargs))
+        except PASSTHROUGH:
+            raise
+        except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise it
+            raise _raised(exc, game, hook_name, impl.plugin_name) from exc
+        if result is not None:
+            if checked:
+                complaint = EXPECT.get(hook_name, expect_anything)(result)
+                if complaint is not None:
+                    raise _wrong_result(complaint, game, hook_name, impl.plugin_name)
+            return result
+    return None
+
+
+def _pluggy_call(hook_name: str, impls: Sequence[HookImpl], kwargs: Mapping[str, Any],
+                 firstresult: bool, game: Any) -> Any:
+    """The call by pluggy's own loop, at the same boundary as a plan's."""
+    try:
+        outcome = _multicall(hook_name, impls, kwargs, firstresult)
+    except PASSTHROUGH:
+        raise
+    except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise anything
+        raise _raised(exc, game, hook_name, _culprit(exc, impls)) from exc
+    expect = EXPECT.get(hook_name, expect_anything)
+    for result in ((outcome,) if firstresult else outcome) if outcome is not None else ():
+        complaint = expect(result)
+        if complaint is not None:
+            raise _wrong_result(complaint, game, hook_name, ", ".join(
+                impl.plugin_name for impl in impls if not _engines(impl)) or None)
+    return outcome
+
+
+def _culprit(exc: BaseException, impls: Sequence[HookImpl]) -> str | None:
+    """The plugin whose implementation raised ``exc`` inside pluggy's loop: the innermost
+    frame of its traceback that runs an implementation (a wrapper that lets an exception of
+    another through is not blamed for it)."""
+    by_code = {getattr(impl.function, "__code__", None): impl.plugin_name for impl in impls}
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        found = by_code.get(tb.tb_frame.f_code, found)
+        tb = tb.tb_next
+    return found
+
+
+class _Steps(dict[int, Any]):
+    """id(step) -> a plan's entries in the step, each made when first asked for (once per
+    game, hook and step), in the step running then (``game.step``); None where pluggy's loop
+    runs the call."""
+
+    def __init__(self, game: Any, hook_name: str, impls: Sequence[HookImpl] | None) -> None:
+        super().__init__()
+        self.game = weakref.ref(game)  # the game keeps its plans, not the other way round
+        self.hook_name, self.impls = hook_name, impls
+        #: whether some implementation is marked only_in_steps (else one list serves all)
+        self.by_step = False
+        for impl in impls or ():  # plain loops: made once per game and hook, not to cost more
+            self.by_step = self.by_step or hasattr(impl.function, "hkk_applies")
+
+    def __missing__(self, step_id: int) -> Any:
+        entries = None
+        if self.impls is not None:
+            if self.by_step or not self:
+                entries = _entries(self.hook_name, self.impls, self.game().step)  # type: ignore[union-attr]
+            else:
+                entries = next(iter(self.values()))
+        self[step_id] = entries
+        return entries
+
+
+#: A plan: (the implementations it is for, their entries by step).
+Plan = tuple[Any, _Steps]
+
+
+def _plan(game: Any, hook_name: str, impls: Sequence[HookImpl]) -> Plan:
+    """The plan for the game's own implementation list of a hook, kept for the game: pluggy's
+    loop runs a call that is not one of those and a hook with a wrapper (which wraps the
+    others)."""
+    own = impls is game.hook_impls.get(hook_name)
+    pluggys = not own
     for impl in impls:
+        pluggys = pluggys or impl.wrapper or impl.hookwrapper
+    plan = (impls, _Steps(game, hook_name, None if pluggys else impls))
+    if own:
+        game.hook_plans[hook_name] = plan
+    return plan
+
+
+def _entries(hook_name: str, impls: Sequence[HookImpl], step: Any) -> list[Any]:
+    """The implementations that may contribute in ``step``, in pluggy's call order, each with
+    how it takes its arguments and whether its result is checked."""
+    entries = []
+    checks = EXPECT.get(hook_name, expect_anything) is not expect_anything
+    for impl in reversed(impls):  # pluggy calls the last registered first
         applies = getattr(impl.function, "hkk_applies", None)
-        if applies is not None:
-            marked = True
-            if not applies(step, hook_name):
-                continue
+        if applies is not None and not applies(step, hook_name):
+            continue
         argnames = impl.argnames
         getter = None if argnames == ("game",) else _GETTERS.get(argnames) or _getter(argnames)
-        # the engine's own implementations (hkk's private modules: the card interpreter, the
-        # built-in rules) are tested with the engine; a plugin's results are checked
-        checked = not getattr(impl.function, "__module__", "").startswith("hkk._")
-        entries.append((impl.function, getter, impl, checked))
-    return impls, step if marked else _ANY_STEP, entries
+        entries.append((impl.function, getter, impl, checks and not _engines(impl)))
+    return entries
+
+
+def _engines(impl: HookImpl) -> bool:
+    """Whether the implementation is the engine's own (hkk's private modules: the card
+    interpreter, the built-in rules), whose results are tested with the engine."""
+    return str(getattr(impl.function, "__module__", "")).startswith("hkk._")
 
 
 #: argnames -> a function picking those arguments, in order, out of the call's keywords: made
 #: once per shape (C-level ``itemgetter``), since building the list per call is the slow part.
-_GETTERS: dict[tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
+_GETTERS: dict[tuple[str, ...], Callable[[Mapping[str, Any]], tuple[Any, ...]]] = {}
 
 
-def _getter(argnames: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+def _getter(argnames: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
     if len(argnames) == 1:
         name = argnames[0]
-        def getter(kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        def getter(kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
             return (kwargs[name],)
     elif argnames:
         getter = itemgetter(*argnames)
@@ -190,45 +275,32 @@ def _getter(argnames: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, 
     return getter
 
 
-def _step_rule(game: Any, hook_name: str) -> str | None:
-    """The rule points of the step whose hook this is (named in its errors)."""
-    step = game.step if game is not None else None
-    return ", ".join(step.rules) if step and step.hook == hook_name else None
+# -- errors at the boundary -------------------------------------------------------------------
+
+#: The rule a hook's errors name when it is not the step's own hook.
+_RULES = {"triggered": "D-trigger-wait"}
 
 
-def notify(game: Any, hook_name: str, **kwargs: Any) -> None:
-    """Call a hook whose results are ignored (``turn_started``, ``phase_ended``…)."""
-    impls = game.hook_impls.get(hook_name)
-    if impls is None:
-        impls = implementations(game, hook_name)
-    if not impls:
-        return
-    kwargs["game"] = game
-    if game.hook_observers:  # they see every call and its result: the general path
-        call(hook_name, impls, kwargs, expect_anything, game.hook_observers, game=game)
-        return
-    # call()'s hot path, with the same plans, and no results to gather or check: a
-    # notification comes with every decision (the game clock, 41.7) and every step
-    step = game.step
-    plan = game.hook_plans.get(hook_name)
-    if plan is None or plan[0] is not impls or (plan[1] is not step
-                                                and plan[1] is not _ANY_STEP):
-        plan = game.hook_plans[hook_name] = _plan(hook_name, impls, step)
-    for function, getter, impl, _ in plan[2]:
-        try:
-            function(game) if getter is None else function(*getter(kwargs))
-        except PASSTHROUGH:
-            raise
-        except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise it
-            raise _raised(exc, game, hook_name, impl, None) from exc
+def _rule(game: Any, hook_name: str) -> str | None:
+    """The rule points a hook's errors name: the step's, when it is the step's hook."""
+    step = getattr(game, "step", None)
+    if step is not None and step.hook == hook_name:
+        return ", ".join(step.rules)
+    return _RULES.get(hook_name)
 
 
-def first(game: Any, hook_name: str, expect: Expectation, **kwargs: Any) -> Any:
-    """Call a ``firstresult`` hook: the first result that is not None, else None."""
-    kwargs["game"] = game
-    found = call(hook_name, implementations(game, hook_name), kwargs, expect,
-                 game.hook_observers, game=game, firstresult=True)
-    return found[0] if found else None
+def _raised(exc: BaseException, game: Any, hook_name: str,
+            plugin: str | None) -> BaseException:
+    """What an implementation's exception becomes (:func:`failure`), naming its set."""
+    return failure(exc, game, hook_name, plugin_set(plugin), rule=_rule(game, hook_name),
+                   plugin=plugin)
+
+
+def _wrong_result(complaint: str, game: Any, hook_name: str, plugin: str | None) -> HookError:
+    """The error for a result that is not what the hook promises, naming its set."""
+    where = f" (in plugin {plugin})" if plugin else ""
+    return HookError(f"{complaint}{where}", hook=hook_name, set_code=plugin_set(plugin),
+                     rule=_rule(game, hook_name))
 
 
 def failure(exc: BaseException, game: Any, hook: str, set_code: str | None, *,
@@ -295,6 +367,28 @@ def expect_count(result: Any) -> str | None:
     return None
 
 
+def expect_kinds(result: Any) -> str | None:
+    """``trigger_kinds``' result: event kinds."""
+    if not isinstance(result, (list, tuple)) or not all(isinstance(k, str) for k in result):
+        return f"returned {result!r:.80}; expected a list of event kinds (str) or None"
+    return None
+
+
+def expect_card_ids(result: Any) -> str | None:
+    """``playable``'s result: card ids."""
+    if not isinstance(result, (list, tuple)) or not all(isinstance(c, str) for c in result):
+        return f"returned {result!r:.80}; expected a list of card ids (str) or None"
+    return None
+
+
 def expect_anything(result: Any) -> str | None:
     """Notification hooks: whatever they return is ignored."""
     return None
+
+
+#: hook name -> what its implementations' results must be (notifications: anything).
+EXPECT: dict[str, Expectation] = {
+    **dict.fromkeys(TURN_HOOKS, expect_pending), "entered_play": expect_pending,
+    "triggered": expect_pending, "lethal": expect_lethal, "custom_effects": expect_dict,
+    "orderer": expect_player, "left_play": expect_count, "trigger_kinds": expect_kinds,
+    "playable": expect_card_ids}

@@ -265,8 +265,10 @@ def triggered(game: Game, event: Any) -> list[Pending] | None:
 
     Called for every event of the kinds named, except in end stage 4: nothing triggers from
     its moment (41.4, D-trigger-end4).  A chain of triggers longer than
-    ``Rulings.max_trigger_chain``, or one that repeats a state, is a TriggerLoopError
-    (D-trigger-loop)."""
+    ``Rulings.max_trigger_chain``, one that repeats a state, or a cause setting off more than
+    ``Rulings.max_triggers_per_cause`` triggers in all, is a TriggerLoopError (D-trigger-loop);
+    a turn or game resolving more than ``max_triggers_per_turn`` / ``max_triggers_per_game``
+    is a WorkLimitError (D-work-limit)."""
 
 
 # -- contributions that are not per turn ------------------------------------------------------
@@ -286,6 +288,8 @@ def custom_effects() -> dict[str, Callable[..., Any]] | None:
     Called once per game (and by ``hkk verify``), not per turn."""
 
 
+#: The turn hooks above, in the default turn's order: a rules plugin that serves whatever step
+#: a (custom) turn runs implements each (``hkk.rules.hand_play`` does, marked ``only_in_steps``).
 TURN_HOOKS: tuple[str, ...] = (
     "prep_stage1", "vp_regeneration", "prep_stage2_start", "prep_stage2", "prep_stage3",
     "prep_stage4",
@@ -293,7 +297,7 @@ TURN_HOOKS: tuple[str, ...] = (
 )
 
 
-# -- built-in rules as hooks: who orders, monster components, the game clock ---------------------
+# -- built-in rules as hooks: who orders, monster components, hand play, the game clock ----------
 #
 # These hooks let the built-in rules plugins (:data:`hkk._rules.BUILTIN_RULES`) do what the core
 # used to hard-code; a plugin registered under the same name replaces one.  The engine calls them
@@ -330,6 +334,24 @@ def left_play(game: Game, permanent: Any, components: bool) -> int | None:
     Stops at first non-None result.  The built-in ``hkk.rules.components`` offers a dead
     creature's components until the end of the phase (D-components-window) and records the
     offer on ``game.offers``; return None from other implementations.
+    """
+
+
+@hookspec(firstresult=True)
+def playable(game: Game, player: int) -> list[str] | None:
+    """Which cards of his hand a player may play now (8.1, 29.4.6): ``game.playable(player)``
+    asks, ``game.play_card()`` refuses any other, and the built-in ``hkk.rules.hand_play``
+    offers these as ``play <card id>`` in action steps.
+
+    :param game: the game; ``game.step`` is the step running (None between steps).
+    :param player: the player (0 or 1) whose hand it is.
+    :returns: the card ids he may play and can pay for, in hand order, or None.
+
+    Stops at first non-None result.  The built-in ``hkk.rules.hand_play`` answers by
+    D-instants: the active player plays creatures, buildings and ordinary spells where the step
+    allows hand play (the main phase), either player instant spells outside the preparation
+    phase (29.4.6).  Called for both players before every action decision while the built-in
+    is the only answer it keeps what it found; a set answering too is asked every time.
     """
 
 

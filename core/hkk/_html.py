@@ -29,11 +29,14 @@ def _environment() -> Any:
 
 
 def _data_json(data: Any) -> Any:
-    """JSON for a ``<script type="application/json">`` block: ``</`` may not appear in it."""
+    """JSON for a ``<script type="application/json">`` block.  The HTML parser ends the block at
+    ``</script`` and changes state at ``<!--``, whatever JSON says, so every ``<``, ``>`` and
+    ``&`` is written as its JSON escape (``\\u003c``…): still the same JSON, never markup.
+    (``<\\!--`` would hide the comment from the parser, but it is not JSON.)"""
     from markupsafe import Markup
 
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
-    return Markup(text.replace("<!--", "<\\!--"))
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
 def plotly_js() -> str:

@@ -8,6 +8,9 @@ thread of a Unix process and between Python bytecodes only; so a watchdog thread
 if the game still runs ``grace`` seconds after the limit (a loop in C, or no SIGALRM here), it
 prints what it knows (``describe()``: decks, seed, turn, step) to stderr and ends the process
 with exit code 1 - a clear failure instead of a CI job that hangs until its own time cap.
+
+When no set's code is running inside the limit - data-only cards, whose effects the engine
+itself applies - the message names the turn, the step and the cards resolving instead.
 """
 
 from __future__ import annotations
@@ -20,27 +23,71 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 from hkk._errors import GameTimeout
 
 __all__ = ["DEFAULT_GAME_TIMEOUT", "running_code", "time_limit"]
 
+#: Top-level modules whose frames are never "the set's code": the engine, the standard library
+#: and the libraries the engine calls (a set's hook runs inside pluggy's frames).
+_NOT_A_SET = frozenset(sys.stdlib_module_names) | {"hkk", "pluggy", "pydantic", "pydantic_core",
+                                                     "rich"}
+
 #: Seconds a game may take by default; a whole random game takes well under one.
 DEFAULT_GAME_TIMEOUT = 60.0
 
 
-def running_code(frame: FrameType | None) -> tuple[str, str]:
+def running_code(frame: FrameType | None, outer: FrameType | None = None) -> tuple[str, str]:
     """(module, "module.function (line N)") of the innermost frame outside the engine's own
-    modules - the set's code that is stuck - or of the innermost frame if all are the engine's."""
+    modules and the libraries it uses - the set's code that is stuck - followed by what the
+    engine was doing (the turn, the step, the cards resolving) when a game is found.  Only the
+    frames inside ``outer`` (the frame that set the limit) count: if all of those are the
+    engine's (data-only cards), it is ("hkk", what the engine was doing)."""
     first: tuple[str, str] | None = None
-    while frame is not None:
+    found: tuple[str, str] | None = None
+    inner = frame
+    while frame is not None and frame is not outer:
         module = frame.f_globals.get("__name__", "?")
-        found = (module, f"{module}.{frame.f_code.co_name} (line {frame.f_lineno})")
-        first = first or found
-        if module != "hkk" and not module.startswith("hkk.") and module != __name__:
-            return found
+        here = (module, f"{module}.{frame.f_code.co_name} (line {frame.f_lineno})")
+        first = first or here
+        if module.split(".", 1)[0] not in _NOT_A_SET:
+            found = here
+            break
         frame = frame.f_back
+    doing = _engine_doing(inner, outer)
+    if found is not None:
+        return (found[0], f"{found[1]}, in {doing}") if doing else found
+    if doing is not None:
+        return "hkk", doing
     return first or ("?", "?")
+
+
+def _engine_doing(frame: FrameType | None, outer: FrameType | None) -> str | None:
+    """The turn, step and cards resolving of the game the engine's frames work on (their
+    ``game`` and ``item`` locals; the trigger watch's chain and waiting items): data-only
+    cards run no code of their own to name."""
+    game: Any = None
+    cards: list[str] = []
+    while frame is not None and frame is not outer:
+        local = frame.f_locals
+        card = getattr(local.get("item"), "card_id", None)
+        if isinstance(card, str):
+            cards.append(card)
+        candidate = local.get("game")
+        if game is None and hasattr(candidate, "triggers") and hasattr(candidate, "turn"):
+            game = candidate
+        frame = frame.f_back
+    if game is None:
+        return None
+    watch = game.triggers
+    cards += [label.split("#", 1)[0] for label in watch.cause]
+    cards += [item.card_id or item.label for item in watch.waiting]
+    named = list(dict.fromkeys(cards))
+    step = game.step.hook if game.step is not None else "start of turn"
+    return f"the engine in turn {game.turn}, step {step}" + (
+        f", cards resolving: {', '.join(named[:10])}" + (" ..." if len(named) > 10 else "")
+        if named else ", no card resolving")
 
 
 @contextmanager
@@ -56,9 +103,10 @@ def time_limit(seconds: float | None, describe: Callable[[], str] = lambda: "",
     if armed and 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= seconds:
         armed = False  # someone's alarm (e.g. pytest-timeout) comes first: leave it alone
     previous = outer = None
+    caller = sys._getframe(2)  # the frame of the with statement (above contextlib's __enter__)
     if armed:
         def on_alarm(signum: int, frame: FrameType | None) -> None:
-            module, where = running_code(frame)
+            module, where = running_code(frame, caller)
             raise GameTimeout(seconds, where, module=module)
 
         previous = signal.signal(signal.SIGALRM, on_alarm)

@@ -31,6 +31,9 @@ class Outcome:
     played: list[Counter[str]] = field(default_factory=lambda: [Counter(), Counter()])
     fired: list[Counter[str]] = field(default_factory=lambda: [Counter(), Counter()])
     used: list[Counter[str]] = field(default_factory=lambda: [Counter(), Counter()])
+    #: A game stopped by a limit (``hkk simulate``): the error's name and message; its
+    #: ``reason`` is "error" and it counts in no statistic.
+    error: str | None = None
 
     def as_row(self) -> dict[str, Any]:
         """A flat record: one line of the CSV / Parquet file."""
@@ -40,7 +43,7 @@ class Outcome:
         return {"seed": self.seed, "deck_1": self.decks[0], "deck_2": self.decks[1],
                 "winner": self.winner, "reason": self.reason, "turns": self.turns,
                 "first": self.first, "played": counts(self.played),
-                "fired": counts(self.fired), "used": counts(self.used)}
+                "fired": counts(self.fired), "used": counts(self.used), "error": self.error}
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Outcome:
@@ -48,7 +51,7 @@ class Outcome:
                    winner=row["winner"], reason=row["reason"], turns=row["turns"],
                    first=row["first"], played=[Counter(c) for c in row["played"]],
                    fired=[Counter(c) for c in row["fired"]],
-                   used=[Counter(c) for c in row["used"]])
+                   used=[Counter(c) for c in row["used"]], error=row.get("error"))
 
 
 class OutcomeRecorder:

@@ -91,12 +91,16 @@ END = "end"
 #: The phases' names, in turn order (a static ``prevent`` names one, D-prevented).
 PHASE_NAMES: tuple[str, ...] = (PREPARATION, MAIN, COMBAT, END)
 
-#: What holds in every step of the preparation phase (29.4.1, 29.4.6, 29.4.7, 29.4.9, 29.4.10).
-_PREPARATION_RULES: dict[str, Any] = dict(active_orders=True, needs_permission=True,
-                                          attempts_once=True, check_rule="29.4.10",
-                                          no_hand_play=True)
-_STAGE_1: dict[str, Any] = dict(_PREPARATION_RULES, this_turn_waits=True)  # 29.4.5
-_STAGE_2: dict[str, Any] = dict(_PREPARATION_RULES, order_rule="29.4.1")  # 29.4, 29.4.1
+#: What holds in every step of the preparation phase (29.4.6, 29.4.7, 29.4.9, 29.4.10).  Who
+#: orders in stages 1, 3 and 4 no rule names: D-orderer (29.4.1 speaks of stage 2 only).
+_PREPARATION_RULES: dict[str, Any] = dict(needs_permission=True, attempts_once=True,
+                                          check_rule="29.4.10", no_hand_play=True)
+#: 29.4.5; what stage 1 (and the deferred Ép check before it) triggers waits for the stage-2
+#: pool: every preparation-phase effect happens in stage 2, ordered by the active player
+#: (29.4, 29.4.1, D-trigger-prep).
+_STAGE_1: dict[str, Any] = dict(_PREPARATION_RULES, this_turn_waits=True, triggers="wait")
+_STAGE_2: dict[str, Any] = dict(_PREPARATION_RULES, active_orders=True,  # 29.4, 29.4.1
+                                order_rule="29.4.1")
 
 DEFAULT_TURN: tuple[Step, ...] = (
     # Stage 1 is VP regeneration (29.3).  Effects that modify it already act in stage 1

@@ -258,29 +258,10 @@ class EventRenderer:
 # -- cards ---------------------------------------------------------------------------------------
 
 def describe_effect(effect: Any) -> str:
-    """``modify damage +1 own_creatures until_end_of_turn``: the primitive's fields in order."""
-    data = effect.model_dump()
-    do = data.pop("do")
-    if do == "custom":
-        params = ", ".join(f"{k}={v}" for k, v in data.get("params", {}).items())
-        return f"custom {data['name']}({params})"
-    words = [do]
-    for key, value in data.items():
-        if value is None or value == () or (key == "duration" and value == "turns"):
-            continue
-        if key == "by":
-            words.append(f"{value:+d}")
-        elif key == "turns":
-            words.append(f"for {value} turns")
-        elif isinstance(value, bool):
-            words.append(key if value else "")
-        elif isinstance(value, (list, tuple)):
-            words.append(",".join(str(v) for v in value))
-        elif do == "prevent":
-            words.append(f"{key}={value}")
-        else:
-            words.append(str(value))
-    return " ".join(w for w in words if w)
+    """``modify damage +1 own_creatures until_end_of_turn``: each verb says itself
+    (:meth:`hkk._cards.verbs.Verb.describe`)."""
+    text: str = effect.describe()
+    return text
 
 
 def _cost(cost: Any) -> str:
@@ -303,22 +284,12 @@ def _limit(limit: Any) -> str:
     return ", ".join(parts)
 
 
-_WHEN_SUBJECT = {"dies": "dies", "damaged": "is damaged", "enters_play": "enters play",
-                 "effect_ends": "loses an effect"}
-
-
 def describe_when(when: Any) -> str:
-    """A ``when`` table in words: "a creature of yours dies", "opponent plays a spell"."""
-    kind = when.card_kind or ("card" if when.event == "card_played" else "permanent")
-    if when.event == "card_played":
-        who = {"own": "you play", "opponent": "opponent plays", "any": "a player plays"}
-        return f"{who[when.whose]} a {kind}"
-    if when.which == "this":
-        subject = "this"
-    else:
-        owner = {"own": " of yours", "opponent": " of the opponent's", "any": ""}[when.whose]
-        subject = f"{'another' if when.which == 'another' else 'a'} {kind}{owner}"
-    return f"{subject} {_WHEN_SUBJECT[when.event]}"
+    """A ``when`` table in words: "a creature of yours dies", "opponent plays a spell" (each
+    trigger event says itself, :meth:`hkk._cards.trigger_events.TriggerEvent.describe`)."""
+    from hkk._cards.trigger_events import WHEN_EVENTS
+
+    return WHEN_EVENTS[when.event].describe(when)
 
 
 def card_lines(card: Any) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from hkk._errors import PASSTHROUGH
 from hkk._game import Game
-from hkk._hookcall import call, expect_pending, failure, implementations
+from hkk._hookcall import failure, implementations
 from hkk._pending import ACTION, ACTIVATED, Pending
 from hkk._phases import Step
 from hkk._prevention import preventer
@@ -32,11 +32,9 @@ def call_hook(game: Game, hook_name: str, **kwargs: Any) -> list[Pending]:
     never depends on install order")."""
     kwargs["game"] = game
     items: list[Pending] = []
-    impls = game.hook_impls.get(hook_name)  # implementations(), without a call per collection
-    if impls is None:
-        impls = implementations(game, hook_name)
-    for result in call(hook_name, impls, kwargs, expect_pending, game.hook_observers,
-                       game=game):
+    # implementations(), without a call per collection
+    impls = game.hook_impls.get(hook_name) or implementations(game, hook_name)
+    for result in game.pm._inner_hookexec(hook_name, impls, kwargs, False):  # hkk._hookcall
         items.extend(result)
     if len(items) > 1:
         items.sort(key=_order)
@@ -73,6 +71,12 @@ def usable(game: Game, item: Pending, step: Step) -> bool:
     if item.source is not None and item.source.uid not in game.permanents:
         return False
     return True
+
+
+def passed_the_turn(game: Game, player: int) -> bool:
+    """41.5: the active player who passed the turn "does not want to act in his turn": he uses
+    nothing optional any more and is not asked (what he must do still happens)."""
+    return game.turn_passed and player == game.active
 
 
 def pay(game: Game, item: Pending) -> None:

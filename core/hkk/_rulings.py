@@ -27,8 +27,9 @@ class Rulings:
     #: (as in 29.4.1) or "stable" (no decision: the stable order - controller, timestamp, set,
     #: card, ability).
     default_orderer: str = "active"
-    #: D-until-preparation: "until the preparation phase" ends at the beginning of stage 2 of
-    #: the "next" preparation phase (whoever's turn), or of the effect's "controller"'s next one.
+    #: D-until-preparation: "until the preparation phase" ends at the first beginning of stage 2
+    #: after it is made - of the "next" preparation phase (whoever's turn; the same one for an
+    #: effect made in stage 1), or of the effect's "controller"'s next one.
     until_preparation_ends: str = "next"
     #: D-counted-turns: which turns a "for N turns" effect counts: "every" turn (both players',
     #: the one it is made in included) or only its controller's "own" turns.
@@ -45,6 +46,15 @@ class Rulings:
     #: D-trigger-loop: a chain of triggers setting off triggers longer than this stops the
     #: game with a TriggerLoopError naming its cards.
     max_trigger_chain: int = 50
+    #: D-trigger-loop: the triggers one cause may set off, directly or through other triggers
+    #: (all set off while any waits; in prep stage 2, whose pool holds them all, the stage's):
+    #: more stop the game with a TriggerLoopError naming their cards.
+    max_triggers_per_cause: int = 500
+    #: D-work-limit: the triggered items a turn, and a whole game, may resolve; more stop the
+    #: game with a WorkLimitError naming the cards resolving (a runaway game, e.g. in
+    #: ``hkk simulate``, ends the same way on every machine).
+    max_triggers_per_turn: int = 2_000
+    max_triggers_per_game: int = 20_000
 
     def orderer(self, game: Game, step: Step) -> int | None:
         """Who orders the step's items; None: nobody decides, the stable order is used."""

@@ -18,7 +18,7 @@ from hkk._hookcall import notify
 from hkk._phases import Mode, Step
 from hkk._resolution import after_resolution
 from hkk._steps import RUNNERS
-from hkk._triggers import settle, step_over
+from hkk._triggers import step_over
 from hkk.events import (
     GameEnded,
     GameStarted,
@@ -49,7 +49,9 @@ def start_turn(game: Game) -> None:
     # start of this preparation phase, before VP regeneration, and gives no component.
     game.check_hp("41.4", components=game.rulings.deferred_check_gives_components,
                   changed_only=True)
-    settle(game, None)  # what those deaths trigger (D-trigger-wait)
+    # What those deaths trigger waits: it belongs to the preparation phase, so it joins the
+    # stage-2 pool the active player orders (29.4, 29.4.1, D-trigger-prep); stage 1's steps
+    # let it wait (``triggers="wait"``).
 
 
 #: Each mode's logged value (``Mode.value`` is a descriptor call; this is a dict lookup).

@@ -19,8 +19,10 @@ from packaging.version import Version
 
 from hkk._errors import HkkError
 from hkk._sets.manifest import SET_CODE_PATTERN, is_set_code
+from hkk._text import codepoint, first_control_character
 
-__all__ = ["ScaffoldError", "create", "engine_source", "placeholders"]
+__all__ = ["ScaffoldError", "check_source", "create", "engine_source", "local_engine_folder",
+           "placeholders"]
 
 _RENAMES = {"github": ".github", "gitignore": ".gitignore"}
 
@@ -30,8 +32,9 @@ class ScaffoldError(HkkError):
 
 
 def engine_source() -> str:
-    """Where the installed engine came from, as the generated CI workflow's ``HKK_SOURCE``: the
-    folder of a local (editable) install, a ``git+…`` URL, or "" (a package index)."""
+    """Where the installed engine came from, as the generated CI workflow's default
+    ``HKK_SOURCE``: a ``git+…`` URL, or "" (a package index).  Never the folder of a local
+    install: a path of the machine the project was made on means nothing to its CI."""
     import importlib_metadata
 
     try:
@@ -43,9 +46,37 @@ def engine_source() -> str:
     if "vcs_info" in info:
         commit = info["vcs_info"].get("requested_revision") or info["vcs_info"].get("commit_id")
         return f"git+{url}" + (f"@{commit}" if commit else "")
+    return ""
+
+
+def local_engine_folder() -> str | None:
+    """The folder of a local (editable) install of the engine, for the hint of ``hkk new-set``."""
+    import importlib_metadata
+
+    try:
+        text = importlib_metadata.distribution("hkk").read_text("direct_url.json")
+        info = json.loads(text) if text else {}
+    except (importlib_metadata.PackageNotFoundError, ValueError):
+        return None
+    url = str(info.get("url", ""))
     if url.startswith("file://") and "dir_info" in info:
         return unquote(urlparse(url).path)
-    return ""
+    return None
+
+
+def check_source(source: str) -> str:
+    """``source`` as it can stand in the workflow: one line of text with no GitHub expression
+    (``${{ … }}`` is evaluated wherever it stands, even inside quotes) and no control
+    character.  Raises :class:`ScaffoldError` naming what is wrong."""
+    bad = first_control_character(source)
+    if bad is not None or "\n" in source or "\t" in source:
+        what = codepoint(bad) if bad is not None else "a line break or tab"
+        raise ScaffoldError(f"--engine-source must be one line: it holds {what}")
+    if "${{" in source:
+        raise ScaffoldError("--engine-source may not hold a GitHub expression ('${{')")
+    if source.startswith("-"):
+        raise ScaffoldError("--engine-source may not start with '-' (pip would read an option)")
+    return source
 
 
 def placeholders(code: str, title: str | None = None,
@@ -61,7 +92,9 @@ def placeholders(code: str, title: str | None = None,
         "distribution": f"hkk-set-{code.replace('_', '-')}",
         "engine_requirement": f">={engine.major}.{engine.minor}",
         "api_requirement": f">={api.major}.{api.minor},<{api.major + 1}",
-        "engine_source": engine_source() if source is None else source,
+        # JSON's string is a YAML double-quoted scalar: quotes and backslashes stay text
+        "engine_source": json.dumps(check_source(engine_source() if source is None else source),
+                                    ensure_ascii=False),
     }
 
 

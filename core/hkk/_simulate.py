@@ -6,23 +6,32 @@ is played by :func:`play_chunk` wherever it runs (it builds its own engine from 
 and the results are put back in chunk order, so the outcomes - and every table made from them -
 are the same whatever the number of workers or the scheduler.  Each game is ``hkk play --seed S
 --decks A B --set ...`` again (:func:`replay_command`).
+
+A game stopped by a limit - a trigger loop or the work limit (D-trigger-loop, D-work-limit: counts,
+so the same seed stops the same way everywhere), a step that never ends, or the chunk's
+``game_timeout`` - comes back as an error row (``Outcome.error``) and the other games go on.
 """
 
 from __future__ import annotations
 
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hkk._engine import Engine
-from hkk._errors import HkkError
+from hkk._errors import GameTimeout, HkkError, StepLoopError, TriggerLoopError
+from hkk._limits import time_limit
 from hkk._outcome import Outcome, OutcomeRecorder
 from hkk._plugin import make_plugin_manager
 from hkk._runner import play_game
 from hkk._sets.discovery import discover
 from hkk.verify import play_command, resolve_deck_spec
+
+#: What stops one game and not the simulation: it becomes an error row.
+GAME_LIMITS = (TriggerLoopError, StepLoopError, GameTimeout)
 
 #: Games per chunk: small enough that Ctrl-C loses little and workers stay busy to the end,
 #: large enough that sending a chunk costs nothing beside playing it.
@@ -44,6 +53,9 @@ class Chunk:
     decks: tuple[str, str]
     seeds: tuple[int, int]
     max_turns: int | None = None
+    #: Seconds a game may take (None: no limit); only where an alarm can interrupt a game, the
+    #: main thread of a process (here and in local workers, not in a Dask worker's thread).
+    game_timeout: float | None = None
 
     @property
     def games(self) -> int:
@@ -74,7 +86,8 @@ def pairings(specs: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def plan(sets: Iterable[str], pairs: Sequence[tuple[str, str]], games: int, seed: int = 0,
-         max_turns: int | None = None, chunk_size: int = CHUNK_SIZE) -> list[Chunk]:
+         max_turns: int | None = None, chunk_size: int = CHUNK_SIZE,
+         game_timeout: float | None = None) -> list[Chunk]:
     """``games`` games split evenly over ``pairs`` (the first pairings get one more when it
     does not divide); each pairing plays seeds ``seed``, ``seed + 1``…"""
     if not pairs:
@@ -85,7 +98,8 @@ def plan(sets: Iterable[str], pairs: Sequence[tuple[str, str]], games: int, seed
         count = games // len(pairs) + (k < games % len(pairs))
         for start in range(0, count, chunk_size):
             stop = min(start + chunk_size, count)
-            chunks.append(Chunk(len(chunks), codes, pair, (seed + start, seed + stop), max_turns))
+            chunks.append(Chunk(len(chunks), codes, pair, (seed + start, seed + stop), max_turns,
+                                game_timeout or None))
     return chunks
 
 
@@ -124,18 +138,32 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
             lists.update(deck_lists(engine, [spec]))
     rulings = replace(engine.rulings, max_turns=chunk.max_turns) if chunk.max_turns \
         else engine.rulings
+    # an alarm interrupts only the main thread; elsewhere (Dask) the watchdog would end the
+    # worker's process: there the work limits are what stop a runaway game
+    timeout = chunk.game_timeout if threading.current_thread() is threading.main_thread() \
+        else None
     rows = []
     for seed in range(*chunk.seeds):
         game = engine.new_game([lists[d] for d in chunk.decks], seed=seed, rulings=rulings,
                                log_level=LOG_LEVEL)
         recorder = OutcomeRecorder(game.log, seed, chunk.decks)
         try:
-            play_game(game, max_turns=chunk.max_turns)
+            with time_limit(timeout, lambda g=game, s=seed: _where(chunk, s, g)):
+                play_game(game, max_turns=chunk.max_turns)
+        except GAME_LIMITS as exc:  # this game stops; the others go on
+            outcome = recorder.outcome
+            outcome.winner, outcome.reason, outcome.turns = None, "error", game.turn
+            outcome.error = f"{type(exc).__name__}: {exc}"
         except Exception as exc:
             raise HkkError(f"game failed in turn {game.turn}: {exc}; reproduce: "
                            f"{replay_command(chunk, seed)}") from exc
         rows.append(recorder.outcome.as_row())
     return rows
+
+
+def _where(chunk: Chunk, seed: int, game: Any) -> str:
+    return f"seed {seed}, turn {game.turn} ({game.log.step or 'start of turn'}); " \
+           f"reproduce: {replay_command(chunk, seed)}"
 
 
 def _ignore_sigint() -> None:

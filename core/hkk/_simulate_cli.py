@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import os
 import sys
@@ -13,16 +14,40 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from hkk._console import make_console
+from hkk._limits import DEFAULT_GAME_TIMEOUT
 from hkk._render import escape
 
 EXIT_FAILED = 1
+#: The most games one ``hkk simulate`` plays: days of work on one machine.  A larger -n is a
+#: typo (its plan alone would not fit in memory), refused with one line.
+MAX_GAMES = 10_000_000
 
 
 def _console(stderr: bool = False) -> Console:
-    console = Console(stderr=stderr, highlight=False, soft_wrap=True)
-    if not console.is_terminal:  # piped or captured: whole table rows, not 80 columns
-        console.width = 160
-    return console
+    return make_console(stderr=stderr)
+
+
+def _require(module: str, message: str, option: str) -> None:
+    """Exit 2 with one line when an option's optional dependency is missing."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise click.BadParameter(message, param_hint=option) from None
+
+
+def _check_scheduler(address: str) -> None:
+    """A Dask scheduler address Dask can parse (``tcp://HOST:PORT``), or exit 2 with one line."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as exc:
+        raise click.BadParameter(f"{address!r} is not a scheduler address like "
+                                 f"tcp://127.0.0.1:8786 ({exc})", param_hint="--scheduler") \
+            from None
 
 
 def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -56,8 +81,8 @@ def _found(set_codes: tuple[str, ...]) -> Any:
 # -- simulate ------------------------------------------------------------------------------------
 
 @click.command("simulate", short_help="Play many seeded games and report win rates.")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Games in all, split evenly over the pairings.")
+@click.option("--games", "-n", type=click.IntRange(min=1, max=MAX_GAMES), default=1000,
+              show_default=True, help="Games in all, split evenly over the pairings.")
 @click.option("--decks", nargs=2, multiple=True, metavar="A B",
               help="A pairing (repeatable); default: every ordered pairing of the installed "
                    "decks. 'DECK+SET' mixes in a set's cards.")
@@ -83,30 +108,43 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               help="Write the summary as JSON ('-': stdout, instead of the table).")
 @click.option("--html", "html_file", metavar="FILE", callback=_output_file,
               help="Write the report page (heat map, histogram, card table).")
+@click.option("--game-timeout", type=click.FloatRange(min=0), default=DEFAULT_GAME_TIMEOUT,
+              show_default=True, metavar="SECONDS",
+              help="Stop a game that runs longer: an error row, and the other games go on "
+                   "(0: no limit; not on Dask, where the work limits stop a runaway game).")
 def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: tuple[str, ...],
                      seed: int, max_turns: int | None, workers: int | None, use_dask: bool,
                      scheduler: str | None, chunk_size: int | None, csv_file: str | None,
                      parquet_file: str | None, json_file: str | None,
-                     html_file: str | None) -> None:
-    """Play many seeded games between random agents and report win rates (balance testing)."""
+                     html_file: str | None, game_timeout: float) -> None:
+    """Play many seeded games between random agents and report win rates (balance testing).
+
+    A game stopped by a limit (a trigger loop, the work limit, a step that never ends,
+    --game-timeout) is an error row with its replay command; the others go on, and the
+    command exits 1 at the end."""
     from hkk._engine import Engine
     from hkk._errors import HkkError
     from hkk._simulate import CHUNK_SIZE, deck_lists, pairings, plan, simulate
     from hkk._stats import summarize
 
+    # the optional extras an option needs, before any game is played
     if parquet_file:
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise click.BadParameter("writing Parquet needs pyarrow: pip install pyarrow",
-                                     param_hint="--parquet") from None
+        _require("pyarrow", "writing Parquet needs pyarrow: pip install pyarrow", "--parquet")
+    if html_file:
+        _require("plotly", "the HTML report draws its plots with Plotly: pip install 'hkk[html]'",
+                 "--html")
+    if use_dask or scheduler:
+        _require("distributed", "Dask is not installed: pip install 'hkk[dask]'",
+                 "--scheduler" if scheduler else "--dask")
+    if scheduler:
+        _check_scheduler(scheduler)
     found = _found(set_codes)
     engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
     pairs = [tuple(p) for p in decks] or pairings(sorted(engine.decks))
     try:
         lists = deck_lists(engine, sorted({d for p in pairs for d in p}))
         chunks = plan(found.sets, pairs, games, seed, max_turns,  # type: ignore[arg-type]
-                      chunk_size or CHUNK_SIZE)
+                      chunk_size or CHUNK_SIZE, game_timeout)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     local = workers or os.cpu_count() or 1
@@ -122,13 +160,20 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         result = simulate(chunks, **options)
     if result.interrupted:
         err.print(f"[red]interrupted[/red]: keeping the {len(result.outcomes)} finished games")
+    failed = _error_games(result)
+    for row in failed:
+        err.print(f"[red]error[/red] in the game of seed {row['seed']} ({escape(row['deck_1'])} "
+                  f"vs {escape(row['deck_2'])}), turn {row['turns']}: {escape(row['error'])}")
+        err.print(f"reproduce: {escape(row['replay'])}")
     names = {card_id: card.name for card_id, card in engine.cards.items()}
     summary = summarize(result.outcomes, lists, names)
     sets = sorted(found.sets)
     replay = f"hkk play --seed SEED --decks DECK_1 DECK_2 {' '.join('--set ' + s for s in sets)}"
     meta = {"games": len(result.outcomes), "planned": result.planned, "seed": seed,
             "sets": sets, "max_turns": max_turns, "interrupted": result.interrupted,
-            "seconds": round(result.seconds, 2), "replay": replay.strip()}
+            "seconds": round(result.seconds, 2), "replay": replay.strip(),
+            "errors": [{key: row[key] for key in ("seed", "deck_1", "deck_2", "turns", "error",
+                                                  "replay")} for row in failed]}
     if csv_file or parquet_file:
         rows = _rows(result)
         if csv_file:
@@ -147,8 +192,12 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         Path(html_file).write_text(report_page(summary, meta), encoding="utf-8")
     if json_file != "-":
         _print_table(summary, meta)
-    if result.interrupted:
+    if result.interrupted or failed:
         sys.exit(EXIT_FAILED)
+
+
+def _error_games(result: Any) -> list[dict[str, Any]]:
+    return [row for row in _rows(result) if row["error"] is not None]
 
 
 def _with_progress(err: Console, chunks: Any, options: dict[str, Any]) -> Any:
@@ -192,7 +241,7 @@ def _rows(result: Any) -> list[dict[str, Any]]:
 
 def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
     columns = ["seed", "deck_1", "deck_2", "winner", "reason", "turns", "first", "played",
-               "fired", "used", "replay"]
+               "fired", "used", "error", "replay"]
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()

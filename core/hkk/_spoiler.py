@@ -36,11 +36,15 @@ def read_spoiler(path: str | Path) -> list[dict[str, Any]]:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise SpoilerError(f"{path}: cannot read it: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SpoilerError(f"{path}: not UTF-8: {exc}") from None
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SpoilerError(f"{path}: not JSON: {exc}") from None
+        except RecursionError:  # a spoiler is a flat list of card objects
+            raise SpoilerError(f"{path}: nested too deeply to be a list of cards") from None
         rows = data.get("cards") if isinstance(data, dict) else data
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             raise SpoilerError(f"{path}: expected a list of card objects (or {{\"cards\": "

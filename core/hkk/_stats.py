@@ -39,7 +39,8 @@ def _rate(successes: int, trials: int) -> dict[str, Any]:
 def summarize(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Iterable[str]],
               card_names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The summary of ``outcomes``.  ``deck_cards``: deck spec -> its card ids (a card's "not
-    played" games are those of players whose deck held it but who did not play it)."""
+    played" games are those of players whose deck held it but who did not play it).  A game
+    stopped by an error (``Outcome.error``) is no result: it is only counted, in ``errors``."""
     names = card_names or {}
     decks_in = {spec: set(cards) for spec, cards in deck_cards.items()}
     pairings: dict[tuple[str, str], Counter[str]] = {}
@@ -52,6 +53,9 @@ def summarize(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Iterable[str
     def card_counter(card_id: str) -> Counter[str]:
         return card.setdefault(card_id, Counter())
 
+    errors = [o for o in outcomes if o.error is not None]
+    if errors:
+        outcomes = [o for o in outcomes if o.error is None]
     for o in outcomes:
         p = pairings.setdefault(o.decks, Counter())
         p["games"] += 1
@@ -91,6 +95,7 @@ def summarize(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Iterable[str
             matrix[-1].append(round(met["wins"] / met["games"], 4) if met else None)
     return {
         "games": len(outcomes),
+        "errors": len(errors),
         "pairings": [
             {"decks": list(pair), "games": c["games"], "wins_1": c["wins_1"],
              "wins_2": c["wins_2"], "draws": c["draws"],

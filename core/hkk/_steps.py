@@ -10,7 +10,7 @@ from hkk._decisions import Option
 from hkk._effects import Duration
 from hkk._errors import StepLoopError
 from hkk._game import Game
-from hkk._hookcall import expect_player, first, implementations, notify
+from hkk._hookcall import first, implementations, notify
 from hkk._pending import ACTION, ACTIVATED, PLAY, Pending
 from hkk._phases import Mode, Step
 from hkk._prevention import prevented_items
@@ -18,12 +18,13 @@ from hkk._resolution import (
     after_resolution,
     call_hook,
     guarded,
+    passed_the_turn,
     pay,
     prevented,
     resolve,
     usable,
 )
-from hkk._triggers import settle
+from hkk._triggers import settle, too_many_items
 from hkk.events import ItemDropped, Moment, Passed, Resolving, TurnPassed
 
 PASS = "pass"
@@ -69,33 +70,107 @@ def run_simultaneous(game: Game, step: Step) -> None:
 
 def _choose_for_moment(game: Game, step: Step, items: list[Pending]) -> list[Pending]:
     """The items that happen at the moment.  All are paid for from the state before it
-    (29.4.2), so what one player pays for must be affordable together: in the stable order,
-    each optional item's controller says whether he uses it, and an item whose cost no longer
-    fits beside those already chosen is left out (``item_dropped``), mandatory or not
-    (D-moment-payments)."""
-    chosen = []
-    committed: dict[int, list[int]] = {}  # player -> [VP, components] already promised
-    sacrificed: set[int] = set()
+    (29.4.2), so what one player pays for must be affordable together.  Where it is, each
+    optional item's controller says whether he uses it (stable order).  Where a player cannot
+    pay for all of his, their order may not decide it ("sorrendiségük nem vizsgálható"): his
+    mandatory items are paid first, then his optional ones, and between equals that do not
+    all fit he chooses; what no longer fits is left out, ``item_dropped`` (D-moment-payments)."""
+    if not items:
+        return items
+    paid: dict[int, list[Pending]] = {}
     for item in items:
-        price = item.price
-        paid = item.kind in (ACTIVATED, ACTION) and item.controller is not None and not price.free
-        if paid:
-            vp, components = committed.get(item.controller, (0, 0))
-            player = game.players[item.controller]
-            if (vp + price.vp > player.vp or components + price.components > player.components
-                    or (price.sacrifice_self and item.source.uid in sacrificed)):
+        if item.kind in (ACTIVATED, ACTION) and item.controller is not None \
+                and not item.price.free:
+            paid.setdefault(item.controller, []).append(item)
+    short = [player for player, theirs in sorted(paid.items())
+             if not _Budget(game, player).fits_all(theirs)] if paid else ()
+    chosen = []
+    for item in items:
+        if short and item.controller in short and any(i is item for i in paid[item.controller]):
+            continue  # chosen below
+        if not item.optional or _wants(game, item, step):
+            chosen.append(item)
+    if not short:  # everything fits: the usual moment
+        return chosen
+    for player in short:
+        budget = _Budget(game, player)
+        theirs = paid[player]
+        for mandatory in (True, False):
+            group = [i for i in theirs if i.optional is not mandatory]
+            chosen += _pay_for(game, step, player, group, budget, mandatory)
+    taken = {id(item) for item in chosen}
+    return [item for item in items if id(item) in taken]  # in the moment's order
+
+
+def _pay_for(game: Game, step: Step, player: int, group: list[Pending], budget: _Budget,
+             mandatory: bool) -> list[Pending]:
+    """Of one player's equal items (all mandatory or all optional) those he pays for."""
+    taken: list[Pending] = []
+    while group:
+        fitting = [i for i in group if budget.fits(i)]
+        for item in group:
+            if not budget.fits(item):
                 game.emit(ItemDropped, item=item.label, controller=item.controller,
                           reason="cannot be paid together with the moment's other items",
                           rule="29.4.2")
-                continue
-        if item.optional and not _wants(game, item, step):
-            continue
-        if paid:
-            committed[item.controller] = [vp + price.vp, components + price.components]
+        group = fitting
+        if not group:
+            break
+        if budget.fits_all(group):
+            for item in group:
+                if mandatory or _wants(game, item, step):
+                    budget.add(item)
+                    taken.append(item)
+            break
+        if not mandatory and passed_the_turn(game, player):  # 41.5
+            break
+        options = [Option(f"use {i.label}", i) for i in group]
+        if not mandatory:
+            options.append(Option("decline"))
+        answer = game.decide(player, "use", options, prompt="Which do you pay for?",
+                             rule="D-moment-payments")
+        if answer.label == "decline":
+            break
+        item = answer.value
+        group = [i for i in group if i is not item]
+        budget.add(item)
+        taken.append(item)
+    return taken
+
+
+class _Budget:
+    """What a player has promised to pay at a moment, against what he has before it."""
+
+    __slots__ = ("player", "vp", "components", "sacrificed")
+
+    def __init__(self, game: Game, player: int) -> None:
+        self.player = game.players[player]
+        self.vp = 0
+        self.components = 0
+        self.sacrificed: set[int] = set()
+
+    def fits(self, item: Pending) -> bool:
+        return self.fits_all([item])
+
+    def fits_all(self, items: list[Pending]) -> bool:
+        vp, components = self.vp, self.components
+        sacrificed = set(self.sacrificed)
+        for item in items:
+            price = item.price
+            vp += price.vp
+            components += price.components
             if price.sacrifice_self:
+                if item.source.uid in sacrificed:
+                    return False
                 sacrificed.add(item.source.uid)
-        chosen.append(item)
-    return chosen
+        return vp <= self.player.vp and components <= self.player.components
+
+    def add(self, item: Pending) -> None:
+        price = item.price
+        self.vp += price.vp
+        self.components += price.components
+        if price.sacrifice_self:
+            self.sacrificed.add(item.source.uid)
 
 
 def _until_preparation_owner(game: Game, step: Step) -> int | None:
@@ -110,7 +185,10 @@ def _end_rule(step: Step) -> str:
 
 
 def _wants(game: Game, item: Pending, step: Step) -> bool:
-    """An optional item's controller says whether he uses it."""
+    """An optional item's controller says whether he uses it (not the active player after
+    passing the turn: he uses nothing optional any more, 41.5)."""
+    if game.turn_passed and passed_the_turn(game, _owner(game, item)):
+        return False
     options = (Option(f"use {item.label}", item), Option("decline"))
     answer = game.decide(_owner(game, item), "use", options, prompt=f"Use {item.label}?",
                          rule=step.rules[0] if step.rules else None)
@@ -120,7 +198,7 @@ def _wants(game: Game, item: Pending, step: Step) -> bool:
 def _orderer(game: Game, step: Step) -> int | None:
     # 29.4.1; [D] the active player also orders where no rule names who does (41.2): the
     # ``orderer`` hook, answered by the built-in hkk.rules.orderer from the Rulings.
-    return first(game, "orderer", expect_player, step=step)
+    return first(game, "orderer", step=step)
 
 
 def run_ordered(game: Game, step: Step) -> None:
@@ -161,8 +239,8 @@ def run_ordered(game: Game, step: Step) -> None:
         resolve(game, item)
         after_resolution(game, step)
         settle(game, step)  # D-trigger-wait
-    raise StepLoopError(f"step {step.hook} resolved {limit} items without ending; an ability "
-                        "that costs nothing and has no usage limit repeats forever")
+    # a pool of triggers (prep stage 2) that keeps growing is a trigger loop (D-trigger-loop)
+    raise too_many_items(game, step, limit, [option.value for option in ready])
 
 
 def _position(options: list[Option], chosen: Option) -> int:
@@ -197,14 +275,11 @@ def _collect_ordered(game: Game, step: Step, finished: set[tuple],
 
 def _steady(game: Game, step: Step) -> bool:
     """Whether what the step's hook returns changes only when the ability index does
-    (``game.abilities_version``): no observer counts the hook's calls (``hkk verify``'s
-    coverage), and every implementation either returns nothing in this step (it is marked
-    ``only_in_steps`` and the step is not one of them) or says so of itself with
+    (``game.abilities_version``): every implementation either returns nothing in this step (it
+    is marked ``only_in_steps`` and the step is not one of them) or says so of itself with
     ``steady_in(game, step)`` (the card interpreter, unless an ability there has a condition).
     Any other implementation is asked again after every resolution, as a hook expects."""
-    if game.hook_observers:
-        return False
-    for impl in implementations(game, step.hook):
+    for impl in game.hook_impls.get(step.hook) or implementations(game, step.hook):
         applies = getattr(impl.function, "hkk_applies", None)
         if applies is not None and not applies(step, step.hook):
             continue

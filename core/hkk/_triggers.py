@@ -12,15 +12,21 @@ When they resolve is the step's ``triggers`` setting (:class:`hkk.Step`):
   the Ép check after it is done (:func:`settle`, called by the step runners); then the waiting
   items are ordered by the active player (D-trigger-order) and resolved one at a time, each
   followed by an Ép check.  What they trigger in turn joins the waiting ones.
-- ``"wait"``: they wait for the next step (the moment at the very beginning of preparation
-  stage 2: what the moment triggers waits until the moment and its check are over, 29.4.2);
+- ``"wait"``: they wait for the next step (stage 1 of the preparation phase, the deferred Ép
+  check before it and the moment at the very beginning of stage 2: all of it joins the stage-2
+  pool, 29.4, 29.4.1; what the moment triggers waits until the moment and its check are over,
+  29.4.2);
 - ``"pool"``: they join the step's own items, ordered with them (prep stage 2, 29.4.1,
   D-trigger-prep), so deaths they cause give no component there (29.4.11);
 - ``"none"``: nothing triggers (end stage 4: 41.4, D-trigger-end4).
 
-A chain of triggers setting off triggers longer than ``Rulings.max_trigger_chain``, or one that
-brings back the same state with the same triggers waiting, stops the game with a
-:class:`~hkk.TriggerLoopError` naming the cards of the chain (D-trigger-loop).
+A chain of triggers setting off triggers longer than ``Rulings.max_trigger_chain``, one that
+brings back the same state with the same triggers waiting, or a cause setting off more than
+``Rulings.max_triggers_per_cause`` triggers in all (a chain that branches: each trigger sets off
+several) stops the game with a :class:`~hkk.TriggerLoopError` naming the cards (D-trigger-loop).
+A turn or a game resolving more triggered items than ``max_triggers_per_turn`` or
+``max_triggers_per_game`` stops with a :class:`~hkk.WorkLimitError` (D-work-limit).  All are
+counts, never time: the same game stops at the same point on every machine.
 """
 
 from __future__ import annotations
@@ -28,15 +34,23 @@ from __future__ import annotations
 import dataclasses
 import json
 import weakref
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hkk._cards.interpret import EffectContext, apply_ability, bind_ability
+from hkk._cards.trigger_events import WHEN_EVENTS, Subject, TriggerEvent
 from hkk._conditions import holds
 from hkk._decisions import Option
-from hkk._errors import HkkError, HookError, TriggerLoopError, plugin_set
-from hkk._hookcall import call, expect_pending
+from hkk._errors import (
+    HkkError,
+    HookError,
+    StepLoopError,
+    TriggerLoopError,
+    WorkLimitError,
+    plugin_set,
+)
 from hkk._pending import AUTOMATIC, Pending
-from hkk._resolution import after_resolution, resolve
+from hkk._resolution import after_resolution, passed_the_turn, resolve
 from hkk._state import Permanent as PermanentOutOfPlay
 from hkk.events import KINDS, Triggered
 
@@ -50,19 +64,10 @@ if TYPE_CHECKING:
 __all__ = ["TriggerWatch", "restore_waiting", "saved_waiting", "settle", "step_over",
            "waiting_count", "watch"]
 
-#: The log kinds behind each ``when.event`` of card data.
-LOG_KINDS: dict[str, tuple[str, ...]] = {
-    "dies": ("died", "destroyed"),
-    "damaged": ("damaged",),
-    "enters_play": ("entered_play",),
-    "effect_ends": ("effect_ended",),
-    "card_played": ("card_played",),
-}
 _INDEXING = ("entered_play", "died", "destroyed")  # keep the index of card triggers current
 #: What an ``effect_ended`` event does not say, the effect's targets, is read from these.
 _EFFECTS_MADE = ("effect_started", "effect_created")
 _DEATHS = ("died", "destroyed")
-
 # An entry of the index: a permanent and one of its triggered abilities.
 Entry = tuple["Permanent", int, Any]
 
@@ -88,8 +93,17 @@ class TriggerWatch:
         #: continues the chain.
         self.cause: tuple[str, ...] = ()
         self._count = 0
-        #: log kind -> (permanent, ability index, ability) of cards in play; None until first
-        #: needed (a loaded save builds it from the permanents in play).
+        #: Triggers set off by the cause being settled now, through other triggers too
+        #: (D-trigger-loop): a new cause starts when one is set off with none waiting.
+        self._set_off = 0
+        #: Triggered items resolved in this game (D-work-limit), and the count at which the
+        #: next check is due: the turn's or the game's limit, whichever is nearer.
+        self.resolved = 0
+        self._work_turn = -1
+        self._turn_began_at = 0
+        self._work_stop = 0
+        #: trigger event -> (permanent, ability index, ability) of cards in play; None until
+        #: first needed (a loaded save builds it from the permanents in play).
         self._index: dict[str, list[Entry]] | None = None
         #: Permanents that left play since the last settle: "when ... dies" abilities of
         #: permanents dying together still see each other (D-trigger-lookback).
@@ -98,9 +112,14 @@ class TriggerWatch:
         #: (built from the effects in force: a loaded save has no log listeners).
         self._targets: dict[int, list[int]] | None = None
         self._plugins = self._plugin_kinds(game)
-        card_kinds = {kind for card in game.cards.values() for ability in card.abilities
-                      if ability.kind == "triggered" for kind in LOG_KINDS[ability.when.event]}
-        self._card_kinds = frozenset(card_kinds)
+        #: log kind -> the trigger events (``when.event``) of the game's cards it sets off
+        card_kinds: dict[str, list[TriggerEvent]] = {}
+        for name in sorted({ability.when.event for card in game.cards.values()
+                            for ability in card.abilities if ability.kind == "triggered"}):
+            trigger = WHEN_EVENTS[name]
+            for kind in trigger.log_kinds:
+                card_kinds.setdefault(kind, []).append(trigger)
+        self._card_kinds = card_kinds
         kinds = set(card_kinds) | set(self._plugins)
         if card_kinds:
             kinds |= set(_INDEXING)
@@ -117,7 +136,7 @@ class TriggerWatch:
         listeners = {impl.plugin_name: impl for impl in game.hook.triggered.get_hookimpls()}
         by_kind: dict[str, list[HookImpl]] = {}
         for impl in game.hook.trigger_kinds.get_hookimpls():
-            kinds = call("trigger_kinds", [impl], {}, _expect_kinds, game.hook_observers)
+            kinds = game.pm._inner_hookexec("trigger_kinds", [impl], {}, False)  # hkk._hookcall
             for kind in kinds[0] if kinds else ():
                 if kind not in KINDS:
                     raise HookError(f"trigger_kinds names the event kind {kind!r}, which the "
@@ -144,8 +163,7 @@ class TriggerWatch:
         assert self._index is not None
         for i, ability in enumerate(perm.card.abilities):
             if ability.kind == "triggered":
-                for kind in LOG_KINDS[ability.when.event]:
-                    self._index.setdefault(kind, []).append((perm, i, ability))
+                self._index.setdefault(ability.when.event, []).append((perm, i, ability))
 
     def _purge(self) -> None:
         """Forget the abilities of permanents that left play (after their deaths were seen)."""
@@ -185,14 +203,15 @@ class TriggerWatch:
                 self._left.append(_GonePermanent(event.uid))  # type: ignore[arg-type]
             return
         items: list[Pending] = []
-        if kind in self._card_kinds:
+        triggers = self._card_kinds.get(kind)
+        if triggers:
             index = index if index is not None else self.index()
-            items += self._card_items(event, index.get(kind, ()))
+            for trigger in triggers:
+                items += self._card_items(event, trigger, index.get(trigger.name, ()))
         impls = self._plugins.get(kind)
         if impls:
-            for found in call("triggered", impls, {"game": game, "event": event},
-                              expect_pending, game.hook_observers, game=game,
-                              rule="D-trigger-wait"):
+            for found in game.pm._inner_hookexec("triggered", impls,  # hkk._hookcall
+                                                 {"game": game, "event": event}, False):
                 items += found
         if kind in _DEATHS and self._card_kinds:
             self._left.append(_GonePermanent(event.uid))  # type: ignore[arg-type]
@@ -201,8 +220,18 @@ class TriggerWatch:
 
     def _queue(self, item: Pending, event: Any) -> None:
         self._count += 1
+        if self.waiting or self.cause:  # the same cause goes on setting off triggers
+            self._set_off += 1
+            if self._set_off > self.game.rulings.max_triggers_per_cause:
+                self._too_many(item)
+        else:
+            self._set_off = 1
         key = ("trigger", self._count)
-        waiting = dataclasses.replace(item, key=key)
+        if item.data.get("card_trigger"):  # made for this event alone: keyed in place
+            item.key = key
+            waiting = item
+        else:  # a plugin's item may be returned again: a keyed copy
+            waiting = dataclasses.replace(item, key=key)
         self.waiting.append(waiting)
         self.chains[key] = self.cause + (waiting.label,)
         self.game.emit(Triggered, item=waiting.label, controller=waiting.controller,
@@ -210,15 +239,22 @@ class TriggerWatch:
                        optional=waiting.optional, cause=event.kind, cause_seq=event.seq,
                        chain=len(self.chains[key]))
 
+    def _too_many(self, item: Pending) -> None:
+        limit = self.game.rulings.max_triggers_per_cause
+        _loop(self.cause + (item.label,),
+              f"one cause set off more than Rulings.max_triggers_per_cause = {limit} "
+              f"triggers (each trigger setting off several: the chain branches)",
+              self.waiting)
+
     # -- card abilities --------------------------------------------------------------------------
 
-    def _card_items(self, event: Any, entries: Any) -> list[Pending]:
+    def _card_items(self, event: Any, trigger: TriggerEvent, entries: Any) -> list[Pending]:
         if not entries:  # no card in play listens to this kind: no subject to read
             if event.kind == "effect_ended":  # ...but an ended effect's targets are let go
                 self.effect_targets().pop(event.effect, None)
             return []
         game = self.game
-        subjects = _subjects(game, event)
+        subjects = trigger.subjects(game, event)
         if not subjects:
             return []
         dying = event.kind in _DEATHS
@@ -245,38 +281,7 @@ class _GonePermanent:
         self.uid = uid
 
 
-class _Subject:
-    """What an event happened to: a permanent (or a card played) and the bindings it offers."""
-
-    __slots__ = ("uid", "controller", "card_kind", "permanent", "source")
-
-    def __init__(self, uid: int | None, controller: int, card_kind: str,
-                 permanent: Permanent | None = None, source: Permanent | None = None) -> None:
-        self.uid = uid
-        self.controller = controller
-        self.card_kind = card_kind
-        self.permanent = permanent
-        self.source = source
-
-
-def _subjects(game: Game, event: Any) -> list[_Subject]:
-    kind = event.kind
-    if kind in _DEATHS:
-        card = game.cards[event.card]
-        return [_Subject(event.uid, event.controller, card.kind)]
-    if kind == "card_played":
-        return [_Subject(None, event.player, game.cards[event.card].kind)]
-    if kind == "effect_ended":
-        targets = game.triggers.effect_targets().pop(event.effect, ())
-        perms = [game.permanents.get(uid) for uid in targets]
-    else:  # damaged, entered_play
-        perms = [game.permanents.get(event.uid)]
-    # D-trigger-source: the permanent whose ability or combat damage dealt it, while in play
-    source = game.permanents.get(event.source_uid) if kind == "damaged" else None
-    return [_Subject(p.uid, p.controller, p.kind, p, source) for p in perms if p is not None]
-
-
-def _matches(when: Any, perm: Permanent, subject: _Subject) -> bool:
+def _matches(when: Any, perm: Permanent, subject: Subject) -> bool:
     if when.which == "this":
         return subject.uid == perm.uid
     if when.which == "another" and subject.uid == perm.uid:
@@ -288,7 +293,7 @@ def _matches(when: Any, perm: Permanent, subject: _Subject) -> bool:
     return when.card_kind is None or when.card_kind == subject.card_kind
 
 
-def _card_item(perm: Permanent, index: int, ability: Any, event: Any, subject: _Subject,
+def _card_item(perm: Permanent, index: int, ability: Any, event: Any, subject: Subject,
                many: bool) -> Pending:
     card = perm.card
     # Unique within the step: the same ability may trigger more than once before resolving.
@@ -313,8 +318,8 @@ def _make_card_item(perm: Permanent, index: int, ability: Any, label: str,
 
 def saved_waiting(game: Game) -> list[dict[str, Any]]:
     """The waiting items as plain data.  Only card triggers can be saved: a plugin's item
-    holds code, so a save while one waits is refused (it waits only between the moment at
-    the start of preparation stage 2 and the stage's pool)."""
+    holds code, so a save while one waits is refused (items wait across step boundaries only
+    in the preparation phase, from the turn's deferred Ép check to the stage-2 pool)."""
     trigger_watch: TriggerWatch = game.triggers
     records = []
     for item in trigger_watch.waiting:
@@ -363,15 +368,9 @@ def waiting_count(game: Game) -> int:
     return count
 
 
-def _expect_kinds(result: Any) -> str | None:
-    if not isinstance(result, (list, tuple)) or not all(isinstance(k, str) for k in result):
-        return f"returned {result!r:.80}; expected a list of event kinds (str) or None"
-    return None
-
-
 # -- resolving what waits -----------------------------------------------------------------------
 
-def settle(game: Game, step: Step | None) -> None:
+def settle(game: Game, step: Step) -> None:
     """After an item or action and its Ép check: resolve the triggered items waiting, as the
     step's ``triggers`` says (D-trigger-wait)."""
     trigger_watch: TriggerWatch = game.triggers
@@ -380,7 +379,7 @@ def settle(game: Game, step: Step | None) -> None:
     if not trigger_watch.waiting:
         trigger_watch.cause = ()
         return
-    mode = step.triggers if step is not None else "resolve"
+    mode = step.triggers
     if mode == "resolve":
         _resolve_waiting(game, trigger_watch, step)
     elif mode == "pool":
@@ -415,13 +414,17 @@ def _from_pool(trigger_watch: TriggerWatch, item: Pending) -> Pending:
             trigger_watch.waiting.remove(item)
         chain = trigger_watch.chains.pop(item.key, (item.label,))
         _check_chain(game, chain)
+        trigger_watch.resolved += 1
+        if trigger_watch.resolved > trigger_watch._work_stop \
+                or trigger_watch._work_turn != game.turn:
+            _check_work(game, trigger_watch, chain)
         trigger_watch.cause = chain
         original(game, item, bound)
 
     return dataclasses.replace(item, apply=apply)
 
 
-def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step | None) -> None:
+def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> None:
     seen: set[str] = set()
     waiting = trigger_watch.waiting
     while waiting and not game.over:
@@ -434,6 +437,10 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step | None)
         waiting.remove(item)
         chain = trigger_watch.chains.pop(item.key, (item.label,))
         _check_chain(game, chain)
+        trigger_watch.resolved += 1  # D-work-limit: one increment; a check only when due
+        if trigger_watch.resolved > trigger_watch._work_stop \
+                or trigger_watch._work_turn != game.turn:
+            _check_work(game, trigger_watch, chain)
         if len(chain) > 1:
             _check_repeat(game, seen, chain, item, waiting)
         if item.optional and not _wants(game, item):
@@ -441,10 +448,7 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step | None)
         trigger_watch.cause = chain
         try:
             resolve(game, item)
-            if step is not None:
-                after_resolution(game, step)
-            else:  # between steps (the deferred check at the start of a turn)
-                game.check_hp("D-hp-check", changed_only=True)
+            after_resolution(game, step)
         finally:
             trigger_watch.cause = ()
         if trigger_watch._left:
@@ -457,6 +461,8 @@ def _order(item: Pending) -> tuple[Any, ...]:
 
 def _wants(game: Game, item: Pending) -> bool:
     controller = item.controller if item.controller is not None else game.active
+    if game.turn_passed and passed_the_turn(game, controller):  # 41.5: not asked, not used
+        return False
     answer = game.decide(controller, "use", (Option(f"use {item.label}", item),
                                              Option("decline")),
                          prompt=f"Use {item.label}?", rule="D-trigger-wait")
@@ -481,10 +487,63 @@ def _check_repeat(game: Game, seen: set[str], chain: tuple[str, ...], item: Pend
     seen.add(state)
 
 
-def _loop(chain: tuple[str, ...], why: str) -> None:
-    cards = list(dict.fromkeys(label.split("#", 1)[0] for label in chain))
-    shown = list(chain[:3]) + (["..."] if len(chain) > 6 else []) + list(chain[-3:]) \
-        if len(chain) > 6 else list(chain)
-    raise TriggerLoopError(f"trigger loop (D-trigger-loop): {why}; cards in the chain: "
-                           f"{', '.join(cards)}; chain: {' -> '.join(shown)}",
+def _check_work(game: Game, trigger_watch: TriggerWatch, chain: tuple[str, ...]) -> None:
+    """D-work-limit: the count of resolved triggers passed the next check point, or this is
+    the turn's first trigger (the turn's count starts with it)."""
+    rulings = game.rulings
+    count = trigger_watch.resolved
+    if trigger_watch._work_turn != game.turn:
+        trigger_watch._work_turn = game.turn
+        trigger_watch._turn_began_at = count - 1
+    per_turn = trigger_watch._turn_began_at + rulings.max_triggers_per_turn
+    trigger_watch._work_stop = min(per_turn, rulings.max_triggers_per_game)
+    if count <= trigger_watch._work_stop:
+        return
+    if count > rulings.max_triggers_per_game:
+        limit, what = "max_triggers_per_game", f"the game resolved {count - 1} triggered items"
+    else:
+        limit, what = "max_triggers_per_turn", \
+            f"turn {game.turn} resolved {count - 1 - trigger_watch._turn_began_at} triggered items"
+    step = game.step.hook if game.step is not None else ""
+    cards = _cards(chain, trigger_watch.waiting)
+    raise WorkLimitError(
+        f"work limit (D-work-limit): {what}, the most Rulings.{limit} = "
+        f"{getattr(rulings, limit)} allows, in turn {game.turn} ({step or 'start of turn'}); "
+        f"cards resolving: {', '.join(cards)}; chain: {_shown(chain)}",
+        chain=list(chain), cards=cards, limit=limit, turn=game.turn, step=step)
+
+
+def too_many_items(game: Game, step: Step, limit: int, items: list[Pending]) -> HkkError:
+    """What a step that resolved ``limit`` items without ending raises: a TriggerLoopError
+    when triggered items are among those left (a pool step: prep stage 2, D-trigger-loop),
+    else a StepLoopError; either names the cards of the items left."""
+    triggers = [i for i in items if i.key[:1] == ("trigger",)]
+    if triggers:
+        chain = game.triggers.chains.get(triggers[0].key, (triggers[0].label,))
+        cards = _cards(chain, triggers)
+        return TriggerLoopError(
+            f"trigger loop (D-trigger-loop): step {step.hook} resolved {limit} items "
+            f"(Rulings.max_items_per_step) and triggers still wait in its pool; cards: "
+            f"{', '.join(cards)}; chain: {_shown(chain)}", chain=list(chain), cards=cards)
+    cards = list(dict.fromkeys(i.card_id or i.label for i in items))
+    return StepLoopError(f"step {step.hook} resolved {limit} items (Rulings.max_items_per_step) "
+                         "without ending; an ability that costs nothing and has no usage limit "
+                         f"repeats forever; items left from: {', '.join(cards) or 'none'}")
+
+
+def _cards(chain: tuple[str, ...], waiting: Sequence[Pending] = ()) -> list[str]:
+    """The cards of a chain's labels (``<card id>#<uid>...``), then of the items waiting."""
+    return list(dict.fromkeys([*(label.split("#", 1)[0] for label in chain),
+                               *(i.card_id or i.label for i in waiting)]))
+
+
+def _shown(chain: tuple[str, ...]) -> str:
+    shown = list(chain[:3]) + ["..."] + list(chain[-3:]) if len(chain) > 6 else list(chain)
+    return " -> ".join(shown)
+
+
+def _loop(chain: tuple[str, ...], why: str, waiting: Sequence[Pending] = ()) -> None:
+    cards = _cards(chain, waiting)
+    raise TriggerLoopError(f"trigger loop (D-trigger-loop): {why}; cards: "
+                           f"{', '.join(cards)}; chain: {_shown(chain)}",
                            chain=list(chain), cards=cards)

@@ -39,10 +39,12 @@ DECISIONS: dict[str, DecisionKind] = {
         {"<item label>": "that item resolves next; the others are collected again after it"},
         ("29.4.1", "D-orderer", "R-enter-order")),
     "use": DecisionKind(
-        "Whether an optional item is used.",
+        "Whether an optional item is used; at a moment where a player cannot pay for all of "
+        "his items, which of the equal ones he pays for (D-moment-payments).",
         "the item's controller (the active player for the rules' own items)",
         {"use <item label>": "it happens (its cost is paid)",
-         "decline": "not this time; in an ordered step it is not offered again (D-declined)"},
+         "decline": "not this time; in an ordered step it is not offered again (D-declined); "
+                    "absent where he must pay for one of the options"},
         ("29.4.2", "29.4.7", "D-declined", "D-moment-payments")),
     "action": DecisionKind(
         "What a player does next in an action phase (main, combat) or in end stage 1.",

@@ -24,10 +24,12 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from hkk._console import make_console
 from hkk._errors import ConfigError, GameTimeout, HkkError, SetError, step_name
 from hkk._limits import DEFAULT_GAME_TIMEOUT
 from hkk._reference import SECTIONS as REFERENCE_SECTIONS
 from hkk._render import escape
+from hkk._text import printable
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -48,13 +50,12 @@ class _Console(Console):
 
 
 def _out() -> Console:
-    # Created per command so that it writes to whatever sys.stdout is then (CliRunner swaps it);
-    # soft wrap: long lines stay one line when piped.
-    return _Console(highlight=False, soft_wrap=True)
+    # Created per command so that it writes to whatever sys.stdout is then (CliRunner swaps it).
+    return make_console(_Console)
 
 
 def _err() -> Console:
-    return _Console(stderr=True, highlight=False, soft_wrap=True)
+    return make_console(_Console, stderr=True)
 
 
 # DEL and the C1 controls: json.dumps(ensure_ascii=False) leaves them raw, and U+009B alone
@@ -129,7 +130,9 @@ def _version_message() -> str:
 
     lines = [f"hkk {__version__} (hook API {HOOK_API_VERSION})"]
     sets = find_sets(failures=[])  # imports nothing
-    lines += [f"  set {c.code} {c.version or '?'} ({c.distribution or '?'})" for c in sets]
+    # the version and distribution name come from any installed package's metadata
+    lines += [printable(f"  set {c.code} {c.version or '?'} ({c.distribution or '?'})")
+              for c in sets]
     if not sets:
         lines.append("  no card sets installed")
     return "\n".join(lines)
@@ -511,12 +514,13 @@ def reference_command(section: str | None, as_markdown: bool) -> None:
     from hkk._reference import markdown
 
     text = markdown(section)
-    if as_markdown:
+    out = _out()
+    if as_markdown or not out.is_terminal:  # piped: the source, every line whole
         click.echo(text, nl=False)
     else:
         from rich.markdown import Markdown
 
-        _out().print(Markdown(text))
+        out.print(Markdown(text))
 
 
 # -- schema, new-set -----------------------------------------------------------------------------
@@ -547,7 +551,8 @@ def schema_command(kind: str, output: str | None) -> None:
                    "its workflow); default: where this hkk was installed from, '' for an index.")
 def new_set_command(name: str, directory: str, engine_source: str | None) -> None:
     """Create a new card set project NAME (the set code, e.g. 'sarkany')."""
-    from hkk._scaffold import ScaffoldError, create
+    from hkk._scaffold import ScaffoldError, create, local_engine_folder
+    from hkk._scaffold import engine_source as default_source
     from hkk._sets.discovery import find_sets
 
     installed = frozenset(c.code for c in find_sets(failures=[]))  # imports nothing
@@ -560,6 +565,11 @@ def new_set_command(name: str, directory: str, engine_source: str | None) -> Non
     out.print("next:\n"
               f"  pip install -e {escape(shlex.quote(f'{project}[test]'))}\n"
               f"  cd {escape(str(project))} && python -m pytest && hkk verify {name}")
+    local = local_engine_folder()
+    if engine_source is None and not default_source() and local:
+        out.print(f"note: this hkk runs from the folder {escape(local)}; the project's CI "
+                  "installs it from the package index (HKK_SOURCE in .github/workflows/ci.yml)"
+                  " - give --engine-source git+URL of its repository to install from there")
 
 
 # -- simulate, gallery (hkk._simulate_cli) ------------------------------------------------------

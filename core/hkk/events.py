@@ -651,7 +651,8 @@ class EffectCreated(Event):
     source: str | None = field(_SOURCE)
 
 
-@kind("effect_started", rules=("29.4.5", "D-counted-turns"), renamed={"by": "amount"})
+@kind("effect_started", rules=("29.4.5", "D-counted-turns", "D-own-preparation"),
+      renamed={"by": "amount"})
 class EffectStarted(Event):
     """A lasting effect starts: its modifier counts from now on."""
     effect: int = field(_EFFECT)
@@ -661,8 +662,10 @@ class EffectStarted(Event):
     targets: list[int] = field(_TARGETS)
     player: int | None = field(_EFFECT_PLAYER)
     source: str | None = field(_SOURCE)
-    ends_turn: int | None = field("only for a `turns` duration: the turn in whose end stage 4 "
-                                  "it ends", optional=True)
+    ends_turn: int | None = field("for a `turns` duration, the turn in whose end stage 4 it "
+                                  "ends; for `until_own_preparation` made in its controller's "
+                                  "own stage 1, the turn at whose stage 2 it ends",
+                                  optional=True)
     rule: str | None = field("only for an effect that waited (`effect_created`): `29.4.5`",
                              optional=True)
 

@@ -53,15 +53,18 @@ NUMBERS = ("hp", "vp", "components")
 
 
 class PassingAgent:
-    """Passes at every action decision (``pass turn`` where offered, else ``pass``); anything
-    else gets the first legal option.  Predictable players for tests."""
+    """Passes the current step at every action decision (``pass``); anything else gets the
+    first legal option.  Predictable players for tests.
+
+    It never passes the whole turn (``pass turn``, 41.5): that would skip combat and the
+    player's optional end-of-turn abilities unasked, so a test's unscripted decision could hide
+    the very thing it meant to test.  Passing the turn is only ever scripted."""
 
     def choose(self, game: Any, decision: Any) -> Any:
         if decision.kind == "action":
-            labels = decision.labels()
-            for label in ("pass turn", "pass"):
-                if label in labels:
-                    return decision.options[labels.index(label)]
+            for option in decision.options:
+                if option.label == "pass":
+                    return option
         return decision.options[0]
 
 

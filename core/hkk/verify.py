@@ -539,19 +539,25 @@ def _new_coverage(s: Any) -> Coverage:
 
 
 def _probe_hooks(engine: Any, coverage: dict[str, Coverage]) -> None:
-    """Count the calls of the sets' hook implementations in this engine's games: an observer of
-    :mod:`hkk._hookcall`, so nothing of the set or of pluggy is touched."""
-    def observe(hook_name: str, plugin_name: str, result: Any) -> None:
-        code = plugin_set(plugin_name)
-        cov = coverage.get(code) if code is not None else None
-        if cov is None:
-            return
-        counts = cov.hooks.setdefault(hook_name, {"calls": 0, "with_items": 0})
-        counts["calls"] += 1
-        if result:
-            counts["with_items"] += 1
+    """Count the calls of the sets' hook implementations in this engine's games, through
+    pluggy's own hook-call monitoring, so nothing of the set or of pluggy is patched: a call
+    counts for each set implementing the hook, and ``with_items`` when the call's result was
+    not empty."""
+    def before(hook_name: str, impls: Any, kwargs: Any) -> None:
+        pass
 
-    engine.hook_observers.append(observe)
+    def after(outcome: Any, hook_name: str, impls: Any, kwargs: Any) -> None:
+        result = outcome.get_result() if outcome.exception is None else None
+        for code in {plugin_set(impl.plugin_name) for impl in impls}:
+            cov = coverage.get(code) if code is not None else None
+            if cov is None:
+                continue
+            counts = cov.hooks.setdefault(hook_name, {"calls": 0, "with_items": 0})
+            counts["calls"] += 1
+            if result and any(result):
+                counts["with_items"] += 1
+
+    engine.pm.add_hookcall_monitoring(before, after)
 
 
 def _record(game: Any, coverage: dict[str, Coverage]) -> None:

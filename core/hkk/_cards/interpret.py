@@ -1,5 +1,5 @@
-"""Card data at work: abilities of cards in play become pending items; effect primitives
-become changes of the game.
+"""Card data at work: abilities of cards in play become pending items; their effects bind and
+apply themselves (each ``do`` verb is a class of :mod:`hkk._cards.verbs`).
 
 The :class:`CardAbilities` plugin answers every turn hook with the abilities indexed under that
 hook when their cards entered play (design: "per-card behaviour is indexed by hook point").
@@ -9,183 +9,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hkk._cards.model import TRIGGER_TARGETS
+from hkk._cards.context import EffectContext as EffectContext  # public: hkk.EffectContext
 from hkk._conditions import holds
-from hkk._decisions import Option
-from hkk._effects import Duration
 from hkk._errors import PASSTHROUGH
 from hkk._hookcall import failure
 from hkk._hookspecs import TURN_HOOKS, hookimpl
 from hkk._pending import ACTIVATED, AUTOMATIC, FREE, Pending, Price, Usage
 from hkk._phases import Step
-from hkk._state import Permanent, Player
+from hkk._state import Permanent
 
 if TYPE_CHECKING:
     from hkk._game import Game
 
 
-class EffectContext:
-    """What a custom (Python) effect gets besides the game."""
-
-    __slots__ = ("controller", "source", "card_id", "label", "targets", "trigger")
-
-    def __init__(self, controller: int, source: Permanent | None, card_id: str | None,
-                 label: str) -> None:
-        self.controller = controller
-        self.source = source
-        self.card_id = card_id
-        self.label = label
-        self.targets: list[Any] = []  # a custom effect's targets, chosen by the engine
-        #: For a triggered ability: what its event bound (``permanent``, ``source``,
-        #: ``player``), the ``trigger_*`` targets (hkk._triggers).
-        self.trigger: dict[str, Any] = {}
-
-
-# -- targets ----------------------------------------------------------------------------------
-
-def select_targets(game: Game, ctx: EffectContext, target: str) -> list[Any]:
-    """The targets an effect has right now; choices are asked of the controller."""
-    me = ctx.controller
-    if target == "self":
-        src = ctx.source
-        return [src] if src is not None and src.uid in game.permanents else []
-    if target == "controller":
-        return [game.players[me]]
-    if target == "opponent":
-        return [game.players[1 - me]]
-    if target == "each_player":
-        return list(game.players)
-    if target in TRIGGER_TARGETS:  # bound by the event that set the ability off
-        return _trigger_target(game, ctx, target)
-    if target == "chosen_player":  # "Válassz egy játékost: ..."
-        options = [Option(f"player {p.index} ({p.name})", p) for p in game.players]
-        return [game.decide(me, "target_player", options, prompt=ctx.label).value]
-    if target == "own_creatures":
-        return game.creatures(me)
-    if target == "opponent_creatures":
-        return game.creatures(1 - me)
-    if target == "all_creatures":
-        return game.creatures()
-    if target == "own_buildings":
-        return game.buildings(me)
-    if target == "all_buildings":
-        return game.buildings()
-    candidates = {
-        "chosen_creature": game.creatures,
-        "chosen_own_creature": lambda: game.creatures(me),
-        "chosen_opponent_creature": lambda: game.creatures(1 - me),
-        "chosen_building": game.buildings,
-    }[target]()
-    if not candidates:
-        return []
-    options = [Option(f"target {p.describe()}", p) for p in candidates]
-    return [game.decide(me, "target", options, prompt=ctx.label).value]
-
-
-def _trigger_target(game: Game, ctx: EffectContext, target: str) -> list[Any]:
-    if target == "trigger_player":
-        player = ctx.trigger.get("player")
-        return [] if player is None else [game.players[player]]
-    perm = ctx.trigger.get("permanent" if target == "trigger_permanent" else "source")
-    # a permanent that has left play is no target any more (D-trigger-targets)
-    return [perm] if perm is not None and perm.uid in game.permanents else []
-
+# -- binding and applying: each verb does its own (hkk._cards.verbs) ---------------------------
 
 def bind_effects(game: Game, ctx: EffectContext, effects: Any) -> list[tuple[Any, list[Any]]]:
-    return [(effect, select_targets(game, ctx, effect.target)
-             if getattr(effect, "target", None) is not None else []) for effect in effects]
-
-
-# -- primitives -------------------------------------------------------------------------------
-
-def _perms(targets: list[Any], game: Game) -> list[Permanent]:
-    return [t for t in targets if isinstance(t, Permanent) and t.uid in game.permanents]
-
-
-def _players(targets: list[Any]) -> list[int]:
-    return [t.index for t in targets if isinstance(t, Player)]
+    return [(effect, effect.bind(game, ctx)) for effect in effects]
 
 
 def apply_effects(game: Game, ctx: EffectContext, bound: list[tuple[Any, list[Any]]]) -> None:
-    label = ctx.label
     for effect, targets in bound:
-        do = effect.do
-        if do == "damage":
-            source_uid = ctx.source.uid if ctx.source is not None else None
-            for t in targets:
-                game.damage(t, effect.amount, source=label, source_uid=source_uid)
-        elif do == "heal":
-            for t in targets:
-                game.heal(t, effect.amount, source=label)
-        elif do == "modify":
-            if effect.stat == "vp_regen":
-                for p in _players(targets):
-                    game.add_effect("vp_regen", effect.by, effect.duration, player=p,
-                                    controller=ctx.controller, source=label, turns=effect.turns)
-            else:
-                perms = _perms(targets, game)
-                if perms:
-                    game.add_effect(effect.stat, effect.by, effect.duration, targets=perms,
-                                    controller=ctx.controller, source=label, turns=effect.turns)
-        elif do == "end_effects":  # D-dispel: all of them at one moment
-            durations = [Duration(d) for d in effect.durations]
-            if effect.target is None:
-                game.dispel("D-dispel", durations=durations)
-            else:
-                game.dispel("D-dispel", durations=durations,
-                            on=[*_perms(targets, game), *(t for t in targets
-                                                         if isinstance(t, Player))])
-        elif do == "gain_vp":
-            for p in _players(targets):
-                game.gain_vp(p, effect.amount, source=label)
-        elif do == "lose_vp":
-            for p in _players(targets):
-                game.lose_vp(p, effect.amount, source=label)
-        elif do == "draw":
-            for p in _players(targets):
-                game.draw(p, effect.count, source=label)
-        elif do == "gain_components":
-            for p in _players(targets):
-                game.gain_components(p, effect.count, source=label)
-        elif do == "pay_components":
-            for p in _players(targets):
-                game.pay_components(p, effect.count, source=label)
-        elif do == "destroy":
-            for t in _perms(targets, game):
-                game.destroy(t, "destroyed", rule=None)
-        elif do == "sacrifice":
-            for t in _perms(targets, game):
-                game.destroy(t, "sacrificed")
-        elif do == "add_counters":
-            for t in _perms(targets, game):
-                game.add_counters(t, effect.counter, effect.count, source=label)
-        elif do == "remove_counters":
-            for t in _perms(targets, game):
-                game.remove_counters(t, effect.counter, effect.count, source=label)
-        elif do == "give_defence_bonus":
-            for t in _perms(targets, game):
-                game.give_defence_bonus(t, effect.amount, source=label)
-        elif do == "remove_defence_bonus":
-            for t in _perms(targets, game):
-                game.remove_defence_bonus(t, source=label)
-        elif do == "custom":
-            function = game.custom_effects.get(effect.name)
-            if function is None:
-                raise LookupError(f"no set offers the custom effect {effect.name!r}")
-            ctx.targets = targets
-            function(game, ctx, **effect.params)
-        else:  # the model's union and this list must grow together
-            raise NotImplementedError(f"effect primitive {do!r}")
+        effect.apply(game, ctx, targets)
 
 
 # -- abilities as pending items ---------------------------------------------------------------
 
 def _bind(game: Game, item: Pending) -> Any:
-    return bind_effects(game, item.data["ctx"], item.data["effects"])
+    ctx = item.data["ctx"]  # bind_effects written out: this runs for every ability item
+    return [(effect, effect.bind(game, ctx)) for effect in item.data["effects"]]
 
 
 def _apply(game: Game, item: Pending, bound: Any) -> None:
-    apply_effects(game, item.data["ctx"], bound)
+    ctx = item.data["ctx"]  # apply_effects written out, as _bind
+    for effect, targets in bound:
+        effect.apply(game, ctx, targets)
 
 
 #: A card ability's ``bind`` and ``apply`` (hkk._triggers makes triggered items with them).

@@ -1,7 +1,9 @@
 """Card definitions as pydantic v2 models: the boundary between a set's TOML files and the engine.
 
 Every model is frozen and forbids unknown fields, so a typo in a card file is an error instead of
-a silently ignored key.  Abilities are discriminated by ``kind``, effect primitives by ``do``.
+a silently ignored key.  Abilities are discriminated by ``kind``, effects by ``do``: the verbs,
+trigger events and condition quantities are registered words, one class each
+(:mod:`hkk._cards.registry`), which the models below take their unions and literals from.
 Lists are stored as tuples so that a loaded card definition can be shared between games without
 anyone changing it.
 
@@ -14,7 +16,7 @@ TOML shorthands accepted on input (the canonical form is what ``model_dump`` giv
 """
 
 from functools import cached_property
-from typing import Annotated, Any, ClassVar, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
     AfterValidator,
@@ -23,99 +25,47 @@ from pydantic import (
     ConfigDict,
     Field,
     Strict,
-    StringConstraints,
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
 
-from hkk._phases import CARD_TIMINGS, PHASE_NAMES
-from hkk._text import codepoint, first_control_character
+from hkk._cards.quantities import QUANTITIES, quantity_names
+from hkk._cards.registry import NameOf, TaggedUnionOf
+from hkk._cards.trigger_events import WHEN_EVENTS
+from hkk._cards.types import (
+    CARD_ID_PATTERN,
+    CONFIG,
+    LIST_OK,
+    MAX_DECK_SIZE,
+    MAX_STAT,
+    PERMANENT_TARGETS,
+    PLAYER_TARGETS,
+    TRIGGER_TARGETS,
+    CardId,
+    Duration,
+    Slug,
+    Stat,
+    Target,
+    Text,
+    Timing,
+    invalid,
+)
+from hkk._cards.verbs import VERBS
+from hkk._cards.verbs.modify import Modify
+from hkk._cards.verbs.prevent import Prevent
 
-# -- basic types --------------------------------------------------------------------------------
-
-#: ``<set code>:<slug>``; the set code is the entry-point name of the set (design: sets).
-CARD_ID_PATTERN = r"^[a-z][a-z0-9_]{1,31}:[a-z0-9][a-z0-9_-]*$"
-CardId = Annotated[str, StringConstraints(pattern=CARD_ID_PATTERN)]
-Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
-CounterName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
-
-Target = Literal[
-    "self", "controller", "opponent", "each_player",
-    "own_creatures", "opponent_creatures", "all_creatures",
-    "chosen_creature", "chosen_own_creature", "chosen_opponent_creature",
-    "own_buildings", "all_buildings", "chosen_building", "chosen_player",
-    "trigger_permanent", "trigger_source", "trigger_player",
+#: Also read from here: the basic types (hkk._cards.types) and the verbs static abilities use.
+__all__ = [
+    "CARD_ID_PATTERN", "PERMANENT_TARGETS", "PLAYER_TARGETS", "TRIGGER_TARGETS", "Ability",
+    "ActivatedAbility", "AutomaticAbility", "BuildingCard", "Card", "CardFile", "Condition",
+    "Cost", "CreatureCard", "Deck", "DeckFile", "Duration", "Effect", "Limits", "Modify",
+    "Prevent", "SpellCard", "Stat", "StaticAbility", "Target", "Timing", "TriggeredAbility",
+    "When",
 ]
-#: Targets bound to the event that set off a triggered ability (``kind = "triggered"``): the
-#: permanent it happened to, the permanent that dealt the damage, the player who played the card
-#: (or controls the permanent).  Only triggered abilities may use them.
-TRIGGER_TARGETS: frozenset[str] = frozenset({"trigger_permanent", "trigger_source",
-                                             "trigger_player"})
-PLAYER_TARGETS: frozenset[str] = frozenset({"controller", "opponent", "each_player",
-                                            "chosen_player", "trigger_player"})
-PERMANENT_TARGETS: frozenset[str] = frozenset(Target.__args__) - PLAYER_TARGETS
-# Finer groups, used only to reject combinations that cannot mean anything ("self" may be either).
-_BUILDING_ONLY = frozenset({"own_buildings", "all_buildings", "chosen_building"})
-_CREATURE_ONLY = PERMANENT_TARGETS - _BUILDING_ONLY - {"self", "trigger_permanent",
-                                                        "trigger_source"}
-
-#: ``turns``: counted in turns (with ``turns = N``, D-counted-turns); ``until_own_preparation``:
-#: until the beginning of stage 2 of its controller's next preparation phase (29.4.4).
-Duration = Literal["permanent", "until_end_of_turn", "this_turn", "until_preparation",
-                   "until_own_preparation", "turns"]
-Stat = Literal["damage", "hp", "sp", "vp_regen"]
-
-#: A turn hook of :data:`hkk._phases.CARD_TIMINGS`, or ``on_enter``: when the card enters play.
-Timing = Literal[CARD_TIMINGS + ("on_enter",)]  # type: ignore[valid-type]
-
-# Strict types (issue 13): ``hp = "2"`` or ``optional = 1`` is refused, as the JSON Schema
-# (``hkk schema``) refuses it, instead of being coerced.  Only the tuple containers are lenient
-# (:data:`LIST_OK`): TOML gives lists, the frozen models keep tuples; their items stay strict.
-#
-# ``defer_build`` (start-up, issue 11): a model builds its validator when it is first used, not
-# when its class is made.  Loading a set validates only ``CardFile`` and ``DeckFile``, whose
-# validators hold every nested model, so the ~30 nested models never build one of their own
-# unless a caller validates or makes them directly.  Validation and JSON Schema are unchanged.
-_CONFIG = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict=True)
-#: On a ``tuple[...]`` field of a strict model: accept the TOML list too (items stay strict).
-LIST_OK = Strict(False)
-
-#: Upper bound of every number on a card (stats, costs, amounts, limits): far above any printed
-#: card, and it keeps a typo like Ép 10**100 from reaching a game.
-MAX_STAT = 999
-#: Upper bound of a deck's size (and so of one card's count): a count of 10**9 would otherwise
-#: validate and then exhaust memory when the deck is built.
-MAX_DECK_SIZE = 1000
-
-
-def _invalid(message: str, **context: Any) -> PydanticCustomError:
-    """A validation error whose message reads as written (no "Value error, " prefix)."""
-    return PydanticCustomError("hkk_card_rule", message, context or None)
-
-
-def _no_control_characters(value: str) -> str:
-    # Names and texts are printed on terminals: an escape sequence could drive the terminal.
-    char = first_control_character(value)
-    if char is not None:
-        raise _invalid(f"control character {codepoint(char)} is not allowed")
-    return value
-
-
-#: Text shown to players: no control characters but tab and newline (see :mod:`hkk._text`).
-Text = Annotated[str, AfterValidator(_no_control_characters)]
-
-
-def _require_target(target: str, allowed: frozenset[str], what: str, primitive: str) -> None:
-    if target not in allowed:
-        raise _invalid(
-            f"{primitive} needs {what} target, one of {', '.join(sorted(allowed))}; "
-            f"got '{target}'"
-        )
 
 
 class Cost(BaseModel):
-    model_config = _CONFIG
+    model_config = CONFIG
 
     vp: int = Field(0, ge=0, le=MAX_STAT)
     components: int = Field(0, ge=0, le=MAX_STAT)
@@ -123,233 +73,20 @@ class Cost(BaseModel):
     sacrifice_self: bool = False
 
 
-# -- effect primitives (discriminator ``do``) -----------------------------------------------------
+# -- effects: the registered ``do`` verbs (hkk._cards.verbs), discriminated by ``do`` -----------
 
-class Damage(BaseModel):
-    """Damage to players or permanents (a building's damage is taken from its Sp)."""
-
-    model_config = _CONFIG
-    do: Literal["damage"] = "damage"
-    amount: int = Field(gt=0, le=MAX_STAT)
-    target: Target
-
-
-class Heal(BaseModel):
-    model_config = _CONFIG
-    do: Literal["heal"] = "heal"
-    amount: int = Field(gt=0, le=MAX_STAT)
-    target: Target
-
-
-class Modify(BaseModel):
-    """A lasting change of a stat.  Raising max Ép is not healing (4.25.4)."""
-
-    model_config = _CONFIG
-    do: Literal["modify"] = "modify"
-    stat: Stat
-    by: int = Field(ge=-MAX_STAT, le=MAX_STAT)
-    target: Target
-    duration: Duration = "until_end_of_turn"
-    #: How many turns a ``duration = "turns"`` effect lasts ("3 körön át"; D-counted-turns).
-    turns: int | None = Field(None, gt=0, le=MAX_STAT)
-
-    @field_validator("by")
-    @classmethod
-    def _non_zero(cls, value: int) -> int:
-        if value == 0:
-            raise _invalid("modify by 0 changes nothing; use a non-zero amount")
-        return value
-
-    @model_validator(mode="after")
-    def _turns_go_with_duration(self) -> Self:
-        if (self.duration == "turns") != (self.turns is not None):
-            raise _invalid("a counted duration needs both duration = \"turns\" and turns = N "
-                           "(e.g. 3 for '3 körön át'); turns means nothing with another duration")
-        return self
-
-    @model_validator(mode="after")
-    def _stat_fits_target(self) -> Self:
-        if self.target == "chosen_player":
-            raise _invalid("modify cannot target chosen_player; a lasting effect on a player "
-                           "is modify vp_regen on controller, opponent or each_player")
-        if self.stat == "vp_regen":  # VP regeneration belongs to a player (29.3)
-            _require_target(self.target, PLAYER_TARGETS, "a player", "modify vp_regen")
-        elif self.stat == "sp":  # only buildings have Sp
-            _require_target(self.target, PERMANENT_TARGETS - _CREATURE_ONLY, "a building",
-                            "modify sp")
-        else:  # damage and hp are creature stats
-            _require_target(self.target, PERMANENT_TARGETS - _BUILDING_ONLY, "a creature",
-                            f"modify {self.stat}")
-        return self
-
-
-class _PlayerPrimitive(BaseModel):
-    """Primitives that only make sense for a player (VP, cards, components)."""
-
-    model_config = _CONFIG
-    target: Target = "controller"
-
-    @model_validator(mode="after")
-    def _player_target(self) -> Self:
-        _require_target(self.target, PLAYER_TARGETS, "a player", self.do)  # type: ignore[attr-defined]
-        return self
-
-
-class GainVp(_PlayerPrimitive):
-    do: Literal["gain_vp"] = "gain_vp"
-    amount: int = Field(gt=0, le=MAX_STAT)
-
-
-class LoseVp(_PlayerPrimitive):
-    do: Literal["lose_vp"] = "lose_vp"
-    amount: int = Field(gt=0, le=MAX_STAT)
-
-
-class Draw(_PlayerPrimitive):
-    do: Literal["draw"] = "draw"
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class GainComponents(_PlayerPrimitive):
-    do: Literal["gain_components"] = "gain_components"
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class PayComponents(_PlayerPrimitive):
-    do: Literal["pay_components"] = "pay_components"
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class _PermanentPrimitive(BaseModel):
-    """Primitives that only make sense for permanents on the table."""
-
-    model_config = _CONFIG
-    target: Target
-    #: Which permanents the primitive can act on; creatures only for defence bonuses.
-    allowed_targets: ClassVar[frozenset[str]] = PERMANENT_TARGETS
-    target_kind: ClassVar[str] = "a permanent"
-
-    @model_validator(mode="after")
-    def _permanent_target(self) -> Self:
-        _require_target(self.target, self.allowed_targets, self.target_kind,
-                        self.do)  # type: ignore[attr-defined]
-        return self
-
-
-class Destroy(_PermanentPrimitive):
-    do: Literal["destroy"] = "destroy"
-
-
-class AddCounters(_PermanentPrimitive):
-    do: Literal["add_counters"] = "add_counters"
-    counter: CounterName
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class RemoveCounters(_PermanentPrimitive):
-    do: Literal["remove_counters"] = "remove_counters"
-    counter: CounterName
-    count: int = Field(gt=0, le=MAX_STAT)
-
-
-class GiveDefenceBonus(_PermanentPrimitive):
-    do: Literal["give_defence_bonus"] = "give_defence_bonus"
-    amount: int = Field(gt=0, le=MAX_STAT)
-    allowed_targets = PERMANENT_TARGETS - _BUILDING_ONLY  # defending is what creatures do
-    target_kind = "a creature"
-
-
-class RemoveDefenceBonus(_PermanentPrimitive):
-    do: Literal["remove_defence_bonus"] = "remove_defence_bonus"
-    allowed_targets = PERMANENT_TARGETS - _BUILDING_ONLY
-    target_kind = "a creature"
-
-
-class Sacrifice(BaseModel):
-    """Sacrifice one's own permanent: the card itself or a chosen own creature."""
-
-    model_config = _CONFIG
-    do: Literal["sacrifice"] = "sacrifice"
-    target: Literal["self", "chosen_own_creature"] = "self"
-
-
-class EndEffects(BaseModel):
-    """End lasting effects at once (one moment, like 29.4.4 and 41.4): every effect on
-    ``target`` ("Egy általad választott lényről minden hatás megszűnik"), every effect of
-    ``durations`` ("A kör végéig tartó hatások azonnal megszűnnek"), or those matching both.
-    Only lasting effects (``effect_started``) end; static abilities, defence bonuses and counters
-    are not effects that end (D-dispel)."""
-
-    model_config = _CONFIG
-    do: Literal["end_effects"] = "end_effects"
-    #: The permanents (or players: their VP-regeneration effects) whose effects end; none: all.
-    target: Target | None = None
-    #: Only effects of these durations; none: of every duration.
-    durations: Annotated[tuple[Duration, ...], Strict(False)] = ()
-
-    @model_validator(mode="after")
-    def _says_which(self) -> Self:
-        if self.target is None and not self.durations:
-            raise _invalid("end_effects needs a target, durations, or both (ending every "
-                           "effect in the game is not a card text)")
-        return self
-
-
-#: A phase of the turn (:data:`hkk._phases.PHASE_NAMES`), or ``any``.
-Phase = Literal[PHASE_NAMES + ("any",)]  # type: ignore[valid-type]
-
-
-class Prevent(BaseModel):
-    """For static abilities: the abilities it names resolve without effect and are logged as
-    ``prevented`` ("Az ellenfeled előkészítő fázisban használt képességei hatástalanok").  A
-    prevented activated ability is still used: its cost is paid and, in the preparation phase,
-    it was the one attempt of the turn (29.4.9, D-prevented)."""
-
-    model_config = _CONFIG
-    do: Literal["prevent"] = "prevent"
-    #: Whose abilities: the static's controller's opponent, its controller, or each player's.
-    whose: Literal["opponent", "controller", "each_player"] = "opponent"
-    #: Which kind of ability: ``activated`` ("used"), ``automatic``, or ``all`` of both.
-    abilities: Literal["activated", "automatic", "all"] = "all"
-    #: In which phase (the ``phase`` of the turn's steps: preparation, main, combat, end).
-    phase: Phase = "any"
-
-
-class Custom(BaseModel):
-    """A named Python effect offered by a set's ``custom_effects`` hook, called with ``params``."""
-
-    model_config = _CONFIG
-    do: Literal["custom"] = "custom"
-    name: Text = Field(min_length=1)
-    #: Chosen by the engine before the effect runs (so also before a simultaneous moment,
-    #: 29.4.2) and handed to the function as ``ctx.targets``.
-    target: Target | None = None
-    params: dict[Text, int | Text | bool] = {}
-
-
-Effect = Annotated[
-    Damage | Heal | Modify | GainVp | LoseVp | Draw | Destroy | Sacrifice | AddCounters
-    | RemoveCounters | GiveDefenceBonus | RemoveDefenceBonus | GainComponents | PayComponents
-    | EndEffects | Custom,
-    Field(discriminator="do"),
-]
-
-
+#: Any verb but the static-only ones (``prevent``).
+Effect = Annotated[Any, TaggedUnionOf(VERBS, "do", keep=lambda verb: not verb.static_only)]
 #: What a static ability may hold: a permanent modifier, or a prevention.  Parsed as any effect
 #: so that a wrong one gets the static ability's own message, not a union error.
-StaticEffect = Annotated[
-    Damage | Heal | Modify | GainVp | LoseVp | Draw | Destroy | Sacrifice | AddCounters
-    | RemoveCounters | GiveDefenceBonus | RemoveDefenceBonus | GainComponents | PayComponents
-    | EndEffects | Custom | Prevent,
-    Field(discriminator="do"),
-]
+StaticEffect = Annotated[Any, TaggedUnionOf(VERBS, "do")]
 
 
 def _at_least_one(effects: tuple[Any, ...]) -> tuple[Any, ...]:
     # Checked after the items (not with min_length), so that a broken single effect is reported
     # once, not also as "too short".
     if not effects:
-        raise _invalid("at least one effect is needed")
+        raise invalid("at least one effect is needed")
     return effects
 
 
@@ -364,7 +101,7 @@ def _effect_shorthand(data: Any) -> Any:
     """``effect = {...}`` is written for ``effects = [{...}]``."""
     if isinstance(data, dict) and "effect" in data:
         if "effects" in data:
-            raise _invalid("give either 'effect' or 'effects', not both")
+            raise invalid("give either 'effect' or 'effects', not both")
         data = dict(data)
         data["effects"] = [data.pop("effect")]
     return data
@@ -387,7 +124,7 @@ _WITH_EFFECTS = ConfigDict(defer_build=True, frozen=True, extra="forbid", strict
 # -- usage limits (Kódex ch. 90) -------------------------------------------------------------------
 
 class Limits(BaseModel):
-    model_config = _CONFIG
+    model_config = CONFIG
 
     per_turn: int | None = Field(None, gt=0, le=MAX_STAT)
     per_game: int | None = Field(None, gt=0, le=MAX_STAT)
@@ -411,8 +148,8 @@ def _limit_from_shorthand(value: Any) -> Any:
     table: dict[str, Any] = {}
     for word in words:
         if word not in _LIMIT_SHORTHANDS:
-            raise _invalid(f"unknown limit '{word}'; use one of "
-                           f"{', '.join(_LIMIT_SHORTHANDS)} or a table")
+            raise invalid(f"unknown limit '{word}'; use one of "
+                          f"{', '.join(_LIMIT_SHORTHANDS)} or a table")
         table.update(_LIMIT_SHORTHANDS[word])
     return table
 
@@ -426,13 +163,9 @@ LimitSpec = Annotated[
 
 # -- conditions on the state ("Ha ...") --------------------------------------------------------
 
-#: A number of the game, seen from the ability's controller ("own") or his opponent.
-Quantity = Literal[
-    "own_vp", "opponent_vp", "own_hp", "opponent_hp", "own_components",
-    "opponent_components", "own_hand", "opponent_hand", "own_creatures",
-    "opponent_creatures", "own_buildings", "opponent_buildings",
-]
-QUANTITIES: tuple[str, ...] = Quantity.__args__
+#: A number of the game, seen from the ability's controller ("own") or his opponent: one of
+#: the registered quantities (:mod:`hkk._cards.quantities`), ``own_vp``, ``opponent_creatures``...
+Quantity = Annotated[str, NameOf(quantity_names)]
 _COMPARISONS = ("at_least", "at_most", "more_than", "fewer_than")
 _Bound = Annotated[int, Field(ge=-MAX_STAT, le=MAX_STAT)]
 
@@ -444,7 +177,7 @@ class Condition(BaseModel):
     "own_creatures" }``.  Evaluated by :mod:`hkk._conditions` whenever it is needed: statics
     follow it as the state changes (D-conditions)."""
 
-    model_config = _CONFIG
+    model_config = CONFIG
     of: Quantity
     at_least: _Bound | Quantity | None = None
     at_most: _Bound | Quantity | None = None
@@ -455,8 +188,8 @@ class Condition(BaseModel):
     def _one_comparison(self) -> Self:
         given = [name for name in _COMPARISONS if getattr(self, name) is not None]
         if len(given) != 1:
-            raise _invalid(f"a condition compares '{self.of}' in exactly one way, one of "
-                           f"{', '.join(_COMPARISONS)}; got {len(given)}")
+            raise invalid(f"a condition compares '{self.of}' in exactly one way, one of "
+                          f"{', '.join(_COMPARISONS)}; got {len(given)}")
         return self
 
     @cached_property  # read at every evaluation: found once
@@ -499,8 +232,8 @@ class StaticAbility(BaseModel):
         for effect in self.effects:
             if not (isinstance(effect, Modify) and effect.duration == "permanent"
                     or isinstance(effect, Prevent)):
-                raise _invalid("static abilities only use modify with duration = \"permanent\" "
-                               "or prevent")
+                raise invalid("static abilities only use modify with duration = \"permanent\" "
+                              "or prevent")
         return self
 
 
@@ -538,7 +271,7 @@ class AutomaticAbility(BaseModel):
     @classmethod
     def _before(cls, data: Any) -> Any:
         if isinstance(data, dict) and "cost" in data:
-            raise _invalid("automatic abilities never have a cost (133.1)")
+            raise invalid("automatic abilities never have a cost (133.1)")
         return _effect_shorthand(data)
 
     @field_validator("timing")
@@ -547,14 +280,14 @@ class AutomaticAbility(BaseModel):
         # Automatic abilities trigger at a moment; the main and combat phases are windows in
         # which players take actions, not moments something fires at.
         if timing in ("main_phase", "combat_phase"):
-            raise _invalid(f"automatic abilities trigger at a moment; '{timing}' is an action "
-                           "window, use an activated ability or another timing")
+            raise invalid(f"automatic abilities trigger at a moment; '{timing}' is an action "
+                          "window, use an activated ability or another timing")
         # 41.2: what happens automatically at the end of the turn happens in end stage 2.
         # Stage 1 is for abilities players use (41.1), stage 3 only restores (41.3), and stage
         # 4's moment is followed by no Ép check and no restoring (41.4).
         if timing in ("end_stage1", "end_stage3", "end_stage4"):
-            raise _invalid(f"automatic end-of-turn abilities happen in end stage 2 (41.2); "
-                           f"'{timing}' is for {_END_STAGE_USE[timing]}: use timing end_stage2")
+            raise invalid(f"automatic end-of-turn abilities happen in end stage 2 (41.2); "
+                          f"'{timing}' is for {_END_STAGE_USE[timing]}: use timing end_stage2")
         return timing
 
     @model_validator(mode="after")
@@ -564,9 +297,9 @@ class AutomaticAbility(BaseModel):
         if self.timing == "prep_stage1" and not all(
                 getattr(e, "do", None) == "modify" and getattr(e, "stat", None) == "vp_regen"
                 for e in self.effects):
-            raise _invalid("only VP-regeneration modifiers (modify vp_regen) may be timed on "
-                           "'prep_stage1' (29.4.5); other preparation-phase effects happen in "
-                           "stage 2: use prep_stage2 (29.4)")
+            raise invalid("only VP-regeneration modifiers (modify vp_regen) may be timed on "
+                          "'prep_stage1' (29.4.5); other preparation-phase effects happen in "
+                          "stage 2: use prep_stage2 (29.4)")
         return self
 
     @model_validator(mode="after")
@@ -574,41 +307,27 @@ class AutomaticAbility(BaseModel):
         # 41.2: end-of-turn automatic effects happen regardless of the players' decisions;
         # a "may" ability at the end of the turn belongs to end stage 1 (41.1).
         if self.optional and self.timing == "end_stage2":
-            raise _invalid("an automatic end_stage2 ability cannot be optional (41.2); write a "
-                           "conditional end-of-turn text as an activated ability timed "
-                           "end_stage1 with optional = true (41.1)")
+            raise invalid("an automatic end_stage2 ability cannot be optional (41.2); write a "
+                          "conditional end-of-turn text as an activated ability timed "
+                          "end_stage1 with optional = true (41.1)")
         return self
 
 
-TriggerEvent = Literal["dies", "damaged", "enters_play", "effect_ends", "card_played"]
+#: A registered trigger event (:mod:`hkk._cards.trigger_events`): ``dies``, ``damaged``...
+TriggerEvent = Annotated[str, NameOf(WHEN_EVENTS.names)]
 
-#: What each event of ``when`` means, for authors and their editors (``hkk schema``).
-TRIGGER_EVENTS: dict[str, str] = {
-    "dies": "a permanent goes from play to the graveyard or the void (a creature dies, a "
-            "building is destroyed)",
-    "damaged": "a permanent is dealt damage",
-    "enters_play": "a permanent enters play",
-    "effect_ends": "a lasting effect on a permanent ends",
-    "card_played": "a card is played from hand",
-}
-#: The events that happen to a permanent (``which`` and ``trigger_permanent`` apply).
-PERMANENT_EVENTS = frozenset({"dies", "damaged", "enters_play", "effect_ends"})
-#: Which event-bound targets each event offers.
-_EVENT_TARGETS: dict[str, frozenset[str]] = {
-    "dies": frozenset({"trigger_player"}),  # the permanent is gone: nothing to aim at
-    "damaged": frozenset({"trigger_permanent", "trigger_source", "trigger_player"}),
-    "enters_play": frozenset({"trigger_permanent", "trigger_player"}),
-    "effect_ends": frozenset({"trigger_permanent", "trigger_player"}),
-    "card_played": frozenset({"trigger_player"}),
-}
+
+def _when_description(schema: dict[str, Any]) -> None:
+    """What each event of ``when`` means, for authors and their editors (``hkk schema``)."""
+    schema["description"] = "When it triggers. event: " + "; ".join(
+        f"{name} = {WHEN_EVENTS[name].meaning}" for name in WHEN_EVENTS)
 
 
 class When(BaseModel):
     """What sets off a triggered ability: "Amikor ..." ("when ...")."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid", json_schema_extra={
-        "description": "When it triggers. event: " + "; ".join(
-            f"{k} = {v}" for k, v in TRIGGER_EVENTS.items())})
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid",
+                              json_schema_extra=_when_description)
     event: TriggerEvent
     #: Whose permanent it happens to (or who played the card), seen from this card's
     #: controller: "own", "opponent" or "any".
@@ -621,16 +340,17 @@ class When(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        if self.event == "card_played":
+        trigger = WHEN_EVENTS[self.event]
+        if not trigger.of_permanent:
             if self.which != "any":
-                raise _invalid("'which' is for the events of a permanent; card_played is about "
-                               "the card played (use whose and card_kind)")
+                raise invalid(f"'which' is for the events of a permanent; {self.event} is "
+                              f"about {trigger.subject} (use whose and card_kind)")
         elif self.card_kind == "spell":
-            raise _invalid(f"a spell is never a permanent, so it cannot be the subject of "
-                           f"'{self.event}'; card_kind = \"spell\" is for card_played")
+            raise invalid(f"a spell is never a permanent, so it cannot be the subject of "
+                          f"'{self.event}'; card_kind = \"spell\" is for card_played")
         if self.which == "this" and (self.whose != "any" or self.card_kind is not None):
-            raise _invalid("which = \"this\" already names the permanent: leave whose and "
-                           "card_kind out")
+            raise invalid("which = \"this\" already names the permanent: leave whose and "
+                          "card_kind out")
         return self
 
 
@@ -653,20 +373,20 @@ class TriggeredAbility(BaseModel):
     @classmethod
     def _before(cls, data: Any) -> Any:
         if isinstance(data, dict) and "cost" in data:
-            raise _invalid("triggered abilities never have a cost (133.1)")
+            raise invalid("triggered abilities never have a cost (133.1)")
         if isinstance(data, dict) and "timing" in data:
-            raise _invalid("triggered abilities have no timing: 'when' says what sets them off")
+            raise invalid("triggered abilities have no timing: 'when' says what sets them off")
         return _effect_shorthand(data)
 
     @model_validator(mode="after")
     def _targets_fit_the_event(self) -> Self:
-        offered = _EVENT_TARGETS[self.when.event]
+        offered = WHEN_EVENTS[self.when.event].offers
         for effect in self.effects:
             target = getattr(effect, "target", None)
             if target in TRIGGER_TARGETS and target not in offered:
-                raise _invalid(f"target '{target}' means nothing when the event is "
-                               f"'{self.when.event}'; it offers "
-                               f"{', '.join(sorted(offered))}")
+                raise invalid(f"target '{target}' means nothing when the event is "
+                              f"'{self.when.event}'; it offers "
+                              f"{', '.join(sorted(offered))}")
         return self
 
 
@@ -699,26 +419,26 @@ class ActivatedAbility(BaseModel):
     def _timing_allows_actions(self) -> Self:
         if self.must_use_in_preparation:
             if self.timing != "prep_stage2" or self.optional:
-                raise _invalid("must_use_in_preparation is for an ability timed prep_stage2 whose "
-                               "text orders its use (29.4.7); it cannot also be optional")
+                raise invalid("must_use_in_preparation is for an ability timed prep_stage2 whose "
+                              "text orders its use (29.4.7); it cannot also be optional")
         elif self.timing == "prep_stage2" and not self.usable_in_preparation:
-            raise _invalid("activated abilities may be used in preparation stage 2 only if their "
-                           "text allows it (usable_in_preparation = true) or orders it "
-                           "(must_use_in_preparation = true) (29.4.7)")
+            raise invalid("activated abilities may be used in preparation stage 2 only if their "
+                          "text allows it (usable_in_preparation = true) or orders it "
+                          "(must_use_in_preparation = true) (29.4.7)")
         # Nobody acts at these moments: they happen at once (29.4.2, 41.4), and "on_enter" is a
         # trigger, not a window for decisions.
         if self.timing in ("prep_stage2_start", "end_stage4", "on_enter"):
-            raise _invalid(f"activated abilities cannot be timed on '{self.timing}': nobody "
-                           "acts at that moment")
+            raise invalid(f"activated abilities cannot be timed on '{self.timing}': nobody "
+                          "acts at that moment")
         # 29.4: a preparation-phase ability is used in stage 2; stage 1 is the regeneration.
         if self.timing == "prep_stage1":
-            raise _invalid("activated abilities cannot be timed on 'prep_stage1': abilities "
-                           "usable in the preparation phase are used in stage 2 (29.4, 29.4.7)")
+            raise invalid("activated abilities cannot be timed on 'prep_stage1': abilities "
+                          "usable in the preparation phase are used in stage 2 (29.4, 29.4.7)")
         # End stage 2 carries out what must happen regardless of the players (41.2); end stage
         # 3 restores (41.3).  A player's end-of-turn ability is used in end stage 1 (41.1).
         if self.timing in ("end_stage2", "end_stage3"):
-            raise _invalid(f"activated abilities cannot be timed on '{self.timing}' (41.2, "
-                           "41.3): use end_stage1, where players use end-of-turn abilities")
+            raise invalid(f"activated abilities cannot be timed on '{self.timing}' (41.2, "
+                          "41.3): use end_stage1, where players use end-of-turn abilities")
         return self
 
 
@@ -732,14 +452,14 @@ def _no_trigger_targets(effects: Any, where: str) -> None:
     for effect in effects:
         target = getattr(effect, "target", None)
         if target in TRIGGER_TARGETS:
-            raise _invalid(f"{where}: target '{target}' is bound to a trigger's event; only "
-                           "triggered abilities (kind = \"triggered\") may use it")
+            raise invalid(f"{where}: target '{target}' is bound to a trigger's event; only "
+                          "triggered abilities (kind = \"triggered\") may use it")
 
 
 # -- cards (discriminator ``kind``) ------------------------------------------------------------
 
 class _CardBase(BaseModel):
-    model_config = _CONFIG
+    model_config = CONFIG
 
     id: CardId
     name: Text = Field(min_length=1)
@@ -800,7 +520,7 @@ class CardFile(BaseModel):
 
 
 class Deck(BaseModel):
-    model_config = _CONFIG
+    model_config = CONFIG
 
     name: Slug
     title: Text = ""
@@ -814,12 +534,30 @@ class Deck(BaseModel):
     @model_validator(mode="after")
     def _bounded_size(self) -> Self:
         if self.size > MAX_DECK_SIZE:
-            raise _invalid(f"deck '{self.name}' has {self.size} cards; at most {MAX_DECK_SIZE}")
+            raise invalid(f"deck '{self.name}' has {self.size} cards; at most {MAX_DECK_SIZE}")
         return self
 
 
 class DeckFile(BaseModel):
     """One ``decks/*.toml`` file of a set: ``[[decks]]`` tables."""
 
-    model_config = _CONFIG
+    model_config = CONFIG
     decks: Annotated[tuple[Deck, ...], LIST_OK]
+
+
+# -- a word registered later (a test's own verb) -----------------------------------------------
+
+#: The models whose schema holds a registry's words, inner ones first.
+_FROM_REGISTRIES: tuple[type[BaseModel], ...] = (
+    Condition, When, StaticAbility, AutomaticAbility, TriggeredAbility, ActivatedAbility,
+    CreatureCard, BuildingCard, SpellCard, CardFile)
+
+
+def _rebuild() -> None:
+    """Build the models again with what is registered now."""
+    for model in _FROM_REGISTRIES:
+        model.model_rebuild(force=True)
+
+
+for _registry in (VERBS, WHEN_EVENTS, QUANTITIES):
+    _registry.on_change(_rebuild)

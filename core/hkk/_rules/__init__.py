@@ -1,10 +1,16 @@
 """Built-in rules plugins: the standard rules that fill the turn's phases.
 
-They implement the same hook specs as card sets and are registered under the names in
-:data:`BUILTIN_RULES`, so a set or a tournament variant can replace any of them::
+They implement the same hook specs as card sets, use only what a set may use (the names in
+``hkk.__all__``: ``tests/test_builtin_twins.py`` checks every module's imports and plays the
+golden games with a twin of each, its source run outside hkk), and are registered under the
+names in :data:`BUILTIN_RULES` before the sets (so pluggy asks a set's answer to a firstresult
+hook first).  A set or a tournament variant can replace any of them::
 
     engine.pm.unregister(name="hkk.rules.combat")
     engine.pm.register(MyCombat(), name="hkk.rules.combat")
+
+or ``Engine(rules={**BUILTIN_RULES, "hkk.rules.combat": MyCombat})``.  The card interpreter's
+plugin (``hkk.rules.cards``, :class:`hkk._cards.interpret.CardAbilities`) is the engine's own.
 """
 
 from __future__ import annotations

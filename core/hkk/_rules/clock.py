@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hkk._hookcall import only_in_steps
-from hkk._hookspecs import hookimpl
+from hkk import hookimpl, only_in_steps
 
 if TYPE_CHECKING:
-    from hkk._game import Game
-    from hkk._phases import Step
+    from hkk import Game, Step
 
 __all__ = ["TurnClock"]
 

@@ -8,15 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hkk._decisions import Option
-from hkk._hookspecs import hookimpl
-from hkk._pending import ACTION, Pending, Usage
-from hkk._state import GUARD_POST
+from hkk import ACTION, GUARD_POST, Option, Pending, Usage, hookimpl
 from hkk.events import Attack
 
 if TYPE_CHECKING:
-    from hkk._game import Game
-    from hkk._state import Permanent
+    from hkk import Game, Permanent
 
 
 def _ready(game: Game, player: int) -> list[Permanent]:

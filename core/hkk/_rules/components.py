@@ -8,15 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hkk._changes import extract_components
-from hkk._decisions import Option
-from hkk._hookspecs import hookimpl
-from hkk._state import ExtractionOffer
+from hkk import ExtractionOffer, Option, hookimpl
 from hkk.events import ComponentsDeclined
 
 if TYPE_CHECKING:
-    from hkk._game import Game
-    from hkk._state import Permanent
+    from hkk import Game, Permanent
 
 __all__ = ["MonsterComponents", "close_offers"]
 
@@ -53,5 +49,5 @@ def close_offers(game: Game, phase: str) -> None:
             game.emit(ComponentsDeclined, player=offer.player, card=offer.card_id,
                       uid=offer.uid)
         else:
-            extract_components(game, offer)
+            game.extract_components(offer)
     game.offers = [o for o in game.offers if o.phase != phase]

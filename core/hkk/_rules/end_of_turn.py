@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hkk._hookspecs import hookimpl
-from hkk._pending import RULE, Pending
+from hkk import RULE, Pending, hookimpl
 
 if TYPE_CHECKING:
-    from hkk._game import Game
+    from hkk import Game
 
 
 def _restore(game: Game, item: Pending, bound: object) -> None:

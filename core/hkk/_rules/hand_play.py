@@ -1,27 +1,22 @@
 """Playing cards from hand (8.1; 29.4.6): which cards a player may play now, and playing one.
 
-A built-in rules plugin, ``hkk.rules.hand_play``: in every action step (``Mode.ACTIONS``) it
-contributes one item per card each player may play, offered as ``play <card id>`` in hand
-order, before every other action.  Replace it to change what may be played when (D-instants);
-``game.playable(player)`` and ``game.play_card(player, card_id)`` ask the plugin registered
-under that name."""
+A built-in rules plugin, ``hkk.rules.hand_play``: it answers the ``playable`` hook
+(D-instants), and in every action step (``Mode.ACTIONS``) it contributes one item per card each
+player may play, offered as ``play <card id>`` in hand order, before every other action;
+using one plays the card (``game.play_card``) and runs its "enters play" items.  A set changes
+what may be played when by answering ``playable`` itself (asked before the built-in), or
+replaces the plugin by name; ``game.playable(player)`` and ``game.play_card(player, card_id)``
+ask the hook."""
 
 from __future__ import annotations
 
+import types
 from typing import TYPE_CHECKING, Any
 
-from hkk._cards.interpret import resolve_spell
-from hkk._errors import RuleViolation
-from hkk._hookcall import only_in_steps
-from hkk._hookspecs import TURN_HOOKS, hookimpl
-from hkk._pending import PLAY, Pending
-from hkk._phases import Mode, Step
-from hkk._steps import run_entry_triggers
-from hkk.events import CardPlayed
+from hkk import PLAY, TURN_HOOKS, Mode, Pending, hookimpl, only_in_steps
 
 if TYPE_CHECKING:
-    from hkk._game import Game
-    from hkk._state import Permanent
+    from hkk import Game, Step
 
 __all__ = ["HandPlay"]
 
@@ -43,16 +38,39 @@ class HandPlay:
         #: for the card table ``_cards``.
         self._playable: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self._cards: Any = None
+        #: (active player, step allows hand play, both players' VP, components and hands) ->
+        #: the items of an action step, for the card table ``_cards``: every collection of an
+        #: action step asks, mostly about the same hands.
+        self._collected: dict[tuple[Any, ...], tuple[Pending, ...]] = {}
+        #: Whether this plugin alone answers ``playable`` in the game whose hook table
+        #: (``game.hook_impls``, one per game) ``_alone_in`` is: only then may ``_collected``
+        #: answer for it, since a set's answer may depend on anything.
+        self._alone_in: Any = None
+        self._alone = True
 
     def items(self, game: Game) -> list[Pending] | None:
         """Each player's ``play <card id>`` items, when the step is an action step."""
         step = game.step
-        if step is None or step.mode is not Mode.ACTIONS:
+        if step is None or step.mode is not _ACTIONS or game.over:
             return None
+        active = game.active
+        p, q = game.players[active], game.players[1 - active]
+        key = (active, step.hand_play, step.no_hand_play, p.vp, p.components, tuple(p.hand),
+               q.vp, q.components, tuple(q.hand))
+        if self._alone_in is not game.hook_impls:  # a game this plugin has not seen yet
+            self._alone_in = game.hook_impls
+            self._alone = [i.plugin for i in game.pm.hook.playable.get_hookimpls()] == [self]
+        known = self._collected.get(key) if self._alone else None
+        if known is None or self._cards is not game.cards:
+            known = self._collect(game, key)
+        return list(known)
+
+    def _collect(self, game: Game, key: tuple[Any, ...]) -> tuple[Pending, ...]:
         items = []
         made = self._items
+        playable = self.playable if self._alone else lambda game, player: game.playable(player)
         for player in (game.active, 1 - game.active):  # the active player, then his opponent
-            for index, card_id in enumerate(self.playable(game, player)):
+            for index, card_id in enumerate(playable(game, player)):
                 item = made.get((player, card_id, index))
                 if item is None:
                     item = made[player, card_id, index] = Pending(
@@ -60,13 +78,19 @@ class HandPlay:
                         card_id=card_id, rule="8.1")
                     item.order = (player, IN_HAND, index)  # hand order, before the others
                 items.append(item)
-        return items
+        collected = tuple(items)
+        if self._alone:
+            if len(self._collected) > 512:  # forgotten all at once: hands vary little
+                self._collected = {}
+            self._collected[key] = collected
+        return collected
 
     def _play(self, game: Game, item: Pending, bound: object) -> None:
-        perm = self.play_card(game, item.controller, item.card_id)
+        perm = game.play_card(item.controller, item.card_id)
         if perm is not None:
-            run_entry_triggers(game, perm)
+            game.run_entry_triggers(perm)
 
+    @hookimpl
     def playable(self, game: Game, player: int) -> list[str]:
         """Card ids in ``player``'s hand he may play now and can pay for, in hand order."""
         step = game.step
@@ -78,7 +102,7 @@ class HandPlay:
         # (forgotten all at once past a few hundred answers: hands vary little in a step).
         key = (player == game.active, step.hand_play, p.vp, p.components, tuple(p.hand))
         if self._cards is not game.cards or len(self._playable) > 512:
-            self._playable = {}
+            self._playable, self._collected = {}, {}
             self._cards = game.cards
         known = self._playable.get(key)
         if known is not None:
@@ -97,47 +121,24 @@ class HandPlay:
         self._playable[key] = tuple(result)
         return result
 
-    def play_card(self, game: Game, player: int, card_id: str) -> Permanent | None:
-        """Play a card from hand, paying its cost.  Refused, with nothing changed, when the
-        rules forbid it."""
-        step = game.step
-        if step is not None and step.no_hand_play:
-            raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
-                                "during the preparation phase")
-        p = game.players[player]
-        if card_id not in p.hand:
-            raise RuleViolation("8.1", f"{card_id} is not in player {player}'s hand")
-        if card_id not in self.playable(game, player):
-            raise RuleViolation("8.1", f"player {player} cannot play {card_id} now "
-                                f"(cost {game.cards[card_id].cost}, VP {p.vp})")
-        card = game.cards[card_id]
-        p.hand.remove(card_id)
-        p.vp -= card.cost.vp
-        p.components -= card.cost.components
-        game.emit(CardPlayed, player=player, card=card_id, vp=card.cost.vp,
-                  components=card.cost.components)
-        if card.kind == "spell":
-            try:
-                resolve_spell(game, player, card)
-            finally:  # even when its effect ends the game (GameOver): no card leaves every zone
-                p.graveyard.append(card_id)
-            return None
-        return game.enter_play(player, card_id)
-
 
 def _in_action_step(step: Step | None, hook: str) -> bool:
     return step is not None and step.mode is _ACTIONS
 
 
 def _make_impl(hook: str) -> object:
-    @only_in_steps(_in_action_step)
-    def impl(self: HandPlay, game: Game) -> list[Pending] | None:
-        step = game.step  # checked here: every collection of every step calls this
-        if step is not None and step.mode is _ACTIONS:
-            return self.items(game)
-        return None
-    impl.__name__ = hook
+    # items() checks the step itself: every collection of every step may call it
+    impl = only_in_steps(_in_action_step)(_named(HandPlay.items, hook))
     return hookimpl(specname=hook)(impl)
+
+
+def _named(function: Any, name: str) -> Any:
+    """A copy of ``function`` under the hook's name (one function per hook implemented)."""
+    copy = types.FunctionType(function.__code__, function.__globals__, name,
+                              function.__defaults__, function.__closure__)
+    copy.__qualname__ = f"HandPlay.{name}"
+    copy.__doc__ = function.__doc__
+    return copy
 
 
 _ACTIONS = Mode.ACTIONS

@@ -7,14 +7,11 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from hkk._hookspecs import hookimpl
-from hkk._pending import ACTION, Pending
-from hkk._state import GUARD_POST, RESERVE
+from hkk import ACTION, GUARD_POST, RESERVE, Pending, hookimpl
 from hkk.events import Moved
 
 if TYPE_CHECKING:
-    from hkk._game import Game
-    from hkk._state import Permanent
+    from hkk import Game, Permanent
 
 
 def _move(game: Game, item: Pending, bound: object) -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hkk._hookspecs import hookimpl
+from hkk import hookimpl
 
 if TYPE_CHECKING:
-    from hkk._game import Game
-    from hkk._phases import Step
+    from hkk import Game, Step
 
 __all__ = ["RulingsOrderer"]
 

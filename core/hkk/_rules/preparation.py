@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hkk._hookspecs import hookimpl
-from hkk._pending import RULE, Pending
-from hkk._state import RESERVE
+from hkk import RESERVE, RULE, Pending, hookimpl
 from hkk.events import BecameActive, VpRegenerated
 
 if TYPE_CHECKING:
-    from hkk._game import Game
+    from hkk import Game
 
 #: 29.3: VP received in the player's 1st, 2nd, 3rd, 4th and 5th-or-later turn.
 REGENERATION = (1, 2, 3, 4, 5)

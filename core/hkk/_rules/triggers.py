@@ -3,14 +3,12 @@ items and the active player orders them all (29.4.1, D-trigger-prep)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hkk._game import Game
-from hkk._hookcall import only_in_steps
-from hkk._hookspecs import TURN_HOOKS, hookimpl
-from hkk._pending import Pending
-from hkk._phases import Step
-from hkk._triggers import pooled
+from hkk import TURN_HOOKS, hookimpl, only_in_steps
+
+if TYPE_CHECKING:
+    from hkk import Game, Pending, Step
 
 
 class TriggerPool:
@@ -28,7 +26,7 @@ def _make_impl(hook: str) -> Any:
         step = game.step
         if step is not None and step.triggers == "pool" and game.triggers.waiting \
                 and step.hook == hook:
-            return pooled(game)
+            return game.pooled_triggers()
         return None
     impl.__name__ = hook
     return hookimpl(specname=hook)(impl)

@@ -22,8 +22,9 @@ class StepScript:
     whose label starts with it.  An answer that no option matches raises
     :class:`hkk.IllegalDecision` naming the step, the decision kind and the labels offered: the
     test is wrong, not the game.  Decisions in other steps, and in a step whose list is used
-    up, go to ``fallback`` (default :class:`pytest_hkk.PassingAgent`: passes at actions,
-    otherwise the first option).  ``remaining`` shows the answers not given yet.
+    up, go to ``fallback`` (default :class:`pytest_hkk.PassingAgent`: passes the step at
+    actions, never the whole turn; otherwise the first option).  ``remaining`` shows the
+    answers not given yet.
     """
 
     def __init__(self, steps: Mapping[str, Sequence[str]], fallback: Any = None) -> None:

@@ -1,0 +1,73 @@
+"""Targets: which players and permanents an effect's ``target`` names right now."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hkk._cards.types import TRIGGER_TARGETS
+from hkk._decisions import Option
+from hkk._state import Permanent, Player
+
+if TYPE_CHECKING:
+    from hkk._cards.context import EffectContext
+    from hkk._game import Game
+
+__all__ = ["permanents_in_play", "player_indexes", "select_targets"]
+
+
+def select_targets(game: Game, ctx: EffectContext, target: str) -> list[Any]:
+    """The targets an effect has right now; choices are asked of the controller."""
+    me = ctx.controller
+    if target == "self":
+        src = ctx.source
+        return [src] if src is not None and src.uid in game.permanents else []
+    if target == "controller":
+        return [game.players[me]]
+    if target == "opponent":
+        return [game.players[1 - me]]
+    if target == "each_player":
+        return list(game.players)
+    if target in TRIGGER_TARGETS:  # bound by the event that set the ability off
+        return _trigger_target(game, ctx, target)
+    if target == "chosen_player":  # "Válassz egy játékost: ..."
+        options = [Option(f"player {p.index} ({p.name})", p) for p in game.players]
+        return [game.decide(me, "target_player", options, prompt=ctx.label).value]
+    if target == "own_creatures":
+        return game.creatures(me)
+    if target == "opponent_creatures":
+        return game.creatures(1 - me)
+    if target == "all_creatures":
+        return game.creatures()
+    if target == "own_buildings":
+        return game.buildings(me)
+    if target == "all_buildings":
+        return game.buildings()
+    candidates = {
+        "chosen_creature": game.creatures,
+        "chosen_own_creature": lambda: game.creatures(me),
+        "chosen_opponent_creature": lambda: game.creatures(1 - me),
+        "chosen_building": game.buildings,
+    }[target]()
+    if not candidates:
+        return []
+    options = [Option(f"target {p.describe()}", p) for p in candidates]
+    return [game.decide(me, "target", options, prompt=ctx.label).value]
+
+
+def _trigger_target(game: Game, ctx: EffectContext, target: str) -> list[Any]:
+    if target == "trigger_player":
+        player = ctx.trigger.get("player")
+        return [] if player is None else [game.players[player]]
+    perm = ctx.trigger.get("permanent" if target == "trigger_permanent" else "source")
+    # a permanent that has left play is no target any more (D-trigger-targets)
+    return [perm] if perm is not None and perm.uid in game.permanents else []
+
+
+def permanents_in_play(targets: list[Any], game: Game) -> list[Permanent]:
+    """The permanents among ``targets`` still in play (one may have died since binding)."""
+    return [t for t in targets if isinstance(t, Permanent) and t.uid in game.permanents]
+
+
+def player_indexes(targets: list[Any]) -> list[int]:
+    """The indexes of the players among ``targets``."""
+    return [t.index for t in targets if isinstance(t, Player)]

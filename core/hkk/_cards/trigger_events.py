@@ -1,0 +1,155 @@
+"""The trigger events of the card-data language (``when = { event = "..." }``), one class each.
+
+A :class:`TriggerEvent` says what the word means (for ``hkk schema``), which logged event kinds
+set it off, what each such event happened to (its :class:`Subject`: the permanent or the card
+played, and what ``trigger_*`` targets bind to), which ``trigger_*`` targets it offers, and how
+``hkk cards`` reads it.  :mod:`hkk._triggers` listens to the log kinds and matches the subjects
+against each ability's ``when``.  Adding an event is one class here with ``@trigger_event``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from hkk._cards.registry import Registry
+
+if TYPE_CHECKING:
+    from hkk._game import Game
+    from hkk._state import Permanent
+
+__all__ = ["WHEN_EVENTS", "Subject", "TriggerEvent", "trigger_event"]
+
+
+class Subject:
+    """What an event happened to: a permanent (or a card played) and the bindings it offers."""
+
+    __slots__ = ("uid", "controller", "card_kind", "permanent", "source")
+
+    def __init__(self, uid: int | None, controller: int, card_kind: str,
+                 permanent: Permanent | None = None, source: Permanent | None = None) -> None:
+        self.uid = uid
+        self.controller = controller
+        self.card_kind = card_kind
+        self.permanent = permanent
+        self.source = source
+
+
+class TriggerEvent:
+    """One ``when.event`` word."""
+
+    name: ClassVar[str]
+    #: What it means, for authors and their editors (``hkk schema``).
+    meaning: ClassVar[str]
+    #: The logged event kinds that set it off.
+    log_kinds: ClassVar[tuple[str, ...]]
+    #: It happens to a permanent (``which`` and ``card_kind`` "creature"/"building" apply);
+    #: otherwise to ``subject``.
+    of_permanent: ClassVar[bool] = True
+    subject: ClassVar[str] = "a permanent"
+    #: The event-bound targets (``trigger_*``) its abilities may use.
+    offers: ClassVar[frozenset[str]] = frozenset({"trigger_permanent", "trigger_player"})
+    #: ``hkk cards``: what happens to the subject ("dies", "is damaged").
+    text: ClassVar[str]
+
+    def subjects(self, game: Game, event: Any) -> list[Subject]:
+        """What ``event`` (of one of :attr:`log_kinds`) happened to; [] if nothing in play."""
+        raise NotImplementedError
+
+    def describe(self, when: Any) -> str:
+        """A ``when`` table in words: "a creature of yours dies", "this is damaged"."""
+        kind = when.card_kind or "permanent"
+        if when.which == "this":
+            subject = "this"
+        else:
+            owner = {"own": " of yours", "opponent": " of the opponent's", "any": ""}[when.whose]
+            subject = f"{'another' if when.which == 'another' else 'a'} {kind}{owner}"
+        return f"{subject} {self.text}"
+
+
+#: Every ``when.event`` word by name.
+WHEN_EVENTS: Registry[TriggerEvent] = Registry("trigger event")
+
+E = TypeVar("E", bound=type[TriggerEvent])
+
+
+def trigger_event(cls: E) -> E:
+    """Class decorator: register an instance of ``cls`` as ``when.event = cls.name``."""
+    WHEN_EVENTS.register(cls.name, cls())
+    return cls
+
+
+def _permanent(game: Game, event: Any) -> list[Subject]:
+    perm = game.permanents.get(event.uid)
+    return [] if perm is None else [Subject(perm.uid, perm.controller, perm.kind, perm)]
+
+
+@trigger_event
+class Dies(TriggerEvent):
+    name = "dies"
+    meaning = ("a permanent goes from play to the graveyard or the void (a creature dies, a "
+               "building is destroyed)")
+    log_kinds = ("died", "destroyed")
+    offers = frozenset({"trigger_player"})  # the permanent is gone: nothing to aim at
+    text = "dies"
+
+    def subjects(self, game: Game, event: Any) -> list[Subject]:
+        return [Subject(event.uid, event.controller, game.cards[event.card].kind)]
+
+
+@trigger_event
+class Damaged(TriggerEvent):
+    name = "damaged"
+    meaning = "a permanent is dealt damage"
+    log_kinds = ("damaged",)
+    offers = frozenset({"trigger_permanent", "trigger_source", "trigger_player"})
+    text = "is damaged"
+
+    def subjects(self, game: Game, event: Any) -> list[Subject]:
+        found = _permanent(game, event)
+        if found and event.source_uid is not None:
+            # D-trigger-source: the permanent whose ability or combat dealt it, while in play
+            found[0].source = game.permanents.get(event.source_uid)
+        return found
+
+
+@trigger_event
+class EntersPlay(TriggerEvent):
+    name = "enters_play"
+    meaning = "a permanent enters play"
+    log_kinds = ("entered_play",)
+    text = "enters play"
+
+    def subjects(self, game: Game, event: Any) -> list[Subject]:
+        return _permanent(game, event)
+
+
+@trigger_event
+class EffectEnds(TriggerEvent):
+    name = "effect_ends"
+    meaning = "a lasting effect on a permanent ends"
+    log_kinds = ("effect_ended",)
+    text = "loses an effect"
+
+    def subjects(self, game: Game, event: Any) -> list[Subject]:
+        # the event does not name the effect's targets: the trigger watch kept them
+        targets = game.triggers.effect_targets().pop(event.effect, ())
+        perms = [game.permanents.get(uid) for uid in targets]
+        return [Subject(p.uid, p.controller, p.kind, p) for p in perms if p is not None]
+
+
+@trigger_event
+class CardPlayed(TriggerEvent):
+    name = "card_played"
+    meaning = "a card is played from hand"
+    log_kinds = ("card_played",)
+    of_permanent = False
+    subject = "the card played"
+    offers = frozenset({"trigger_player"})
+    text = "plays"
+
+    def subjects(self, game: Game, event: Any) -> list[Subject]:
+        return [Subject(None, event.player, game.cards[event.card].kind)]
+
+    def describe(self, when: Any) -> str:
+        who = {"own": "you play", "opponent": "opponent plays", "any": "a player plays"}
+        return f"{who[when.whose]} a {when.card_kind or 'card'}"

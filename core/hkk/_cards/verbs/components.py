@@ -1,0 +1,37 @@
+"""``do = "gain_components"`` and ``do = "pay_components"``: a player's monster components."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from pydantic import Field
+
+from hkk._cards.types import MAX_STAT
+from hkk._cards.verbs.base import PlayerVerb, register_verb
+from hkk.events import ComponentsGained, ComponentsPaid, Event
+
+if TYPE_CHECKING:
+    from hkk._cards.context import EffectContext
+    from hkk._game import Game
+
+
+@register_verb
+class GainComponents(PlayerVerb):
+    do: Literal["gain_components"] = "gain_components"
+    count: int = Field(gt=0, le=MAX_STAT)
+    emits: ClassVar[tuple[type[Event], ...]] = (ComponentsGained,)
+
+    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+        for p in targets:  # players: a player verb targets only players
+            game.gain_components(p.index, self.count, source=ctx.label)
+
+
+@register_verb
+class PayComponents(PlayerVerb):
+    do: Literal["pay_components"] = "pay_components"
+    count: int = Field(gt=0, le=MAX_STAT)
+    emits: ClassVar[tuple[type[Event], ...]] = (ComponentsPaid,)
+
+    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+        for p in targets:  # players: a player verb targets only players
+            game.pay_components(p.index, self.count, source=ctx.label)

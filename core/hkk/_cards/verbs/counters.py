@@ -1,0 +1,40 @@
+"""``do = "add_counters"`` and ``do = "remove_counters"``: named counters on a permanent."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from pydantic import Field
+
+from hkk._cards.targets import permanents_in_play
+from hkk._cards.types import MAX_STAT, CounterName
+from hkk._cards.verbs.base import PermanentVerb, register_verb
+from hkk.events import CountersAdded, CountersRemoved, Event
+
+if TYPE_CHECKING:
+    from hkk._cards.context import EffectContext
+    from hkk._game import Game
+
+
+@register_verb
+class AddCounters(PermanentVerb):
+    do: Literal["add_counters"] = "add_counters"
+    counter: CounterName
+    count: int = Field(gt=0, le=MAX_STAT)
+    emits: ClassVar[tuple[type[Event], ...]] = (CountersAdded,)
+
+    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+        for t in permanents_in_play(targets, game):
+            game.add_counters(t, self.counter, self.count, source=ctx.label)
+
+
+@register_verb
+class RemoveCounters(PermanentVerb):
+    do: Literal["remove_counters"] = "remove_counters"
+    counter: CounterName
+    count: int = Field(gt=0, le=MAX_STAT)
+    emits: ClassVar[tuple[type[Event], ...]] = (CountersRemoved,)
+
+    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+        for t in permanents_in_play(targets, game):
+            game.remove_counters(t, self.counter, self.count, source=ctx.label)
