@@ -31,10 +31,10 @@ CARD_EFFECTS = [
     {"do": "remove_counters", "counter": "x", "count": 1, "target": "all_creatures"},
     {"do": "give_defence_bonus", "amount": 1, "target": "own_creatures"},
     {"do": "remove_defence_bonus", "target": "opponent_creatures"},
-    # a chosen target: chosen against the state before the moment (D-simultaneous-bind); the
-    # tests' players choose by card name, so the choice cannot follow timestamps.  (A card's
-    # "destroy" is left out: a lasting effect given at the moment to a creature another item
-    # destroys exists or not by timestamps - test_simultaneity's xfail, reported in issue 19.)
+    # chosen targets: chosen against the state before the moment (D-simultaneous-bind); the
+    # tests' players choose by card name, so the choice cannot follow timestamps.  What another
+    # item gives a creature destroyed at the moment it gets: it leaves play as the moment ends.
+    {"do": "destroy", "target": "chosen_opponent_creature"},
     {"do": "damage", "amount": 1, "target": "chosen_creature"},
 ]
 

@@ -167,9 +167,33 @@ def kill_and_hurt_chosen(timing):
             ((1, 0, 2, 3), (), ()))
 
 
+WEAKEN_OPPONENTS = {"do": "modify", "stat": "damage", "by": -1, "target": "opponent_creatures",
+                    "duration": "permanent"}
+
+
+def weaken_and_kill(timing):
+    """Player 1's "-1 damage to the opponent's creatures" and "destroy a chosen opponent
+    creature" both reach player 0's only creature, the weakener entering last the second time:
+    destroyed at once, the creature would get the lasting effect only if the weakener came
+    first (D-moment-leaves)."""
+    return (example_scenario(timing, [(1, 1, 0, WEAKEN_OPPONENTS), (0, 1, 0, None),
+                                      (1, 1, 0, KILL_CHOSEN)]),
+            ((1, 2, 0), (), ()))
+
+
+def plugin_boost_and_kill(timing):
+    """Two plugins' items at the moment: "+1 Ép until end of turn" to a creature and "destroy"
+    it, registered in both orders: the creature is in play for both (D-moment-leaves)."""
+    return (example_scenario(timing, [(0, 2, 0, None), (1, 2, 0, None)],
+                             items=[("hp_until_eot", 0, 0, 1), ("destroy", 1, 0, 1)]),
+            ((0, 1), (), (1, 0)))
+
+
 @given(with_orders("prep_stage2_start"))
 @example(heal_and_hurt("prep_stage2_start"))
 @example(kill_and_hurt_chosen("prep_stage2_start"))
+@example(weaken_and_kill("prep_stage2_start"))
+@example(plugin_boost_and_kill("prep_stage2_start"))
 def test_29_4_2_beginning_of_stage_2_outcome_does_not_depend_on_creation_order(case):
     scenario, orders = case
     reference = outcome(build(scenario, "prep_stage2_start", *_identity(scenario)))
@@ -193,6 +217,8 @@ def test_29_4_4_and_29_4_5_after_the_moment_no_until_preparation_effect_and_none
 @given(with_orders("end_stage4"))
 @example(heal_and_hurt("end_stage4"))
 @example(kill_and_hurt_chosen("end_stage4"))
+@example(weaken_and_kill("end_stage4"))
+@example(plugin_boost_and_kill("end_stage4"))
 def test_41_4_end_stage_4_outcome_does_not_depend_on_creation_order(case):
     scenario, orders = case
 
@@ -207,18 +233,40 @@ def test_41_4_end_stage_4_outcome_does_not_depend_on_creation_order(case):
     assert run(orders) == run(_identity(scenario))
 
 
-@pytest.mark.xfail(strict=True, reason="engine deviation found by the property above (issue "
-                   "19 report): an item applied after a destroy of the same moment gives no "
-                   "effect to the destroyed creature, one applied before it does")
 @pytest.mark.parametrize("hook", ["prep_stage2_start", "end_stage4"])
 def test_29_4_2_and_41_4_an_effect_given_to_a_creature_destroyed_at_the_moment_is_order_free(
         hook):
-    weaken = {"do": "modify", "stat": "damage", "by": -1, "target": "opponent_creatures",
-              "duration": "permanent"}
-    scenario = example_scenario(hook, [(1, 1, 0, weaken), (0, 1, 0, None),
-                                       (1, 1, 0, KILL_CHOSEN)])
-    permuted = outcome(build(scenario, hook, (1, 2, 0), (), ()))
+    # Found by the end-stage-4 property (issue 19): the destroy took the creature out of play
+    # at once, and the weakener applied after it gave it nothing; applied before it, it did.
+    scenario, orders = weaken_and_kill(hook)
+    permuted = outcome(build(scenario, hook, *orders))
     assert permuted == outcome(build(scenario, hook, *_identity(scenario)))
+
+
+def _moment_events(game, hook):
+    return [e for e in game.log if e.step == hook]
+
+
+@pytest.mark.parametrize("hook", ["prep_stage2_start", "end_stage4"])
+@pytest.mark.parametrize("entry", [(0, 1, 2, 3), (1, 0, 2, 3)])
+def test_D_moment_leaves_a_creature_destroyed_at_the_moment_is_in_play_for_all_its_items(
+        hook, entry):
+    # "destroy a chosen creature" and "1 damage to a chosen creature" of one moment choose the
+    # same one (by name): in either order the damage is dealt to it and the lasting effect
+    # reaches it, and it leaves play only when the moment ends (29.4.2: no item sees another
+    # as earlier)
+    scenario = example_scenario(hook, [(0, 2, 0, KILL_CHOSEN), (0, 2, 0, HURT_CHOSEN),
+                                       (1, 2, 0, None), (1, 2, 0, None),
+                                       (0, 2, 0, WEAKEN_OPPONENTS)])
+    game = build(scenario, hook, entry + (4,), (), ())
+    events = _moment_events(game, hook)
+    doomed = next(e["uid"] for e in game.log.of_kind("entered_play") if e["card"] == "tt:c2")
+    kinds = [(e.kind, e.get("uid")) for e in events]
+    died = kinds.index(("died", doomed))
+    assert ("damaged", doomed) in kinds[:died]
+    assert any(doomed in e["targets"] for e in events if e.kind == "effect_started")
+    assert all(kind != "resolving" for kind, _ in kinds[died:])
+    assert doomed not in game.permanents
 
 
 #: An "until end of turn" effect made by an item of the end-stage-4 moment, as a card ability

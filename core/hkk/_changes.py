@@ -223,8 +223,12 @@ def destroy(game: Game, perm: Permanent, cause: str, *, rule: str | None = None,
     """Put a permanent from play into its owner's graveyard (or void).  The ``left_play`` hook
     says how many monster components its opponent is offered (the built-in
     ``hkk.rules.components``: until the end of the phase), none where ``components`` is False
-    (sacrificed as a cost [R], prep stage 2 29.4.11, deferred check [D])."""
+    (sacrificed as a cost [R], prep stage 2 29.4.11, deferred check [D]).  Inside a
+    simultaneous moment it leaves play when the moment ends (D-moment-leaves)."""
     if perm.uid not in game.permanents:
+        return
+    if game.in_moment:  # 29.4.2, 41.4: it leaves play when the moment ends (end_moment)
+        game.leaving_play.append((perm, cause, rule, components, to))
         return
     _leave_play(game, perm)
     owner = game.players[perm.owner]
@@ -376,16 +380,16 @@ def remove_defence_bonus(game: Game, perm: Permanent, rule: str | None = None,
 def begin_moment(game: Game) -> None:
     """From now until :func:`end_moment` changes are one moment: none of them may depend on
     the order they are applied in, so the primitives that stop at zero (heal, lose VP, pay
-    components, remove counters) add up freely and the limits apply once at the end, and a
-    defence bonus is lost after every gain of the moment."""
+    components, remove counters) add up freely and the limits apply once at the end, a
+    defence bonus is lost after every gain of the moment, and a permanent destroyed at it
+    leaves play when it ends: every item of the moment sees it in play (D-moment-leaves)."""
     game.in_moment = True
 
 
 def end_moment(game: Game) -> None:
     game.in_moment = False
-    for player in game.players:
-        player.vp = max(player.vp, 0)
-        player.components = max(player.components, 0)
+    for player in game.players:  # one line for both limits: this runs at every moment
+        player.vp, player.components = max(player.vp, 0), max(player.components, 0)
     for perm in game.permanents.values():
         if perm.damage_taken < 0:  # healed past max Ép: back to max, not above
             perm.damage_taken = 0
@@ -396,6 +400,10 @@ def end_moment(game: Game) -> None:
     losses, game.bonus_losses = game.bonus_losses, []
     for perm, rule, source in losses:
         remove_defence_bonus(game, perm, rule=rule, source=source)
+    if game.leaving_play:  # every item saw them in play (29.4.2): now they leave it
+        leaving, game.leaving_play = game.leaving_play, []
+        for perm, cause, rule, components, to in leaving:
+            destroy(game, perm, cause, rule=rule, components=components, to=to)
     if game.conditional_statics:  # the limits above changed numbers without an event
         refresh_statics(game)
 

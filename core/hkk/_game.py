@@ -105,6 +105,8 @@ class Game:
         self.started = False  # set up (shuffled, dealt); a test may build a game already set up
         self.in_moment = False  # a simultaneous moment is being applied (29.4.2, 41.4)
         self.bonus_losses: list[tuple[Permanent, str | None, str | None]] = []
+        #: destroyed at the moment, leaving play when it ends (29.4.2, 41.4)
+        self.leaving_play: list[tuple[Permanent, str, str | None, bool, str]] = []
         self.over = False
         self.winner: int | None = None
         self.clock = clock or GameClock()
