@@ -552,3 +552,10 @@ def test_play_explains_the_rule_points_in_its_first_lines(run):
     assert result.exit_code == 0
     first_lines = result.output.splitlines()[:3]
     assert any("rule points" in line and "RULINGS" in line for line in first_lines)
+
+
+def test_piped_output_respects_columns_when_set(run, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "50")
+    result = run("sets")
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.output.splitlines()) <= 50
