@@ -102,3 +102,11 @@ def _set_cost_on_a_fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
     ticking.now = 0.0  # type: ignore[attr-defined]
     monkeypatch.setattr(hkk.verify, "measure", functools.partial(measure, clock=ticking))
+
+
+@pytest.fixture(autouse=True)
+def _output_is_not_a_terminal_of_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-xdist's workers inherit ``COLUMNS=80``, which the commands respect; tests see
+    captured output as a pipe does, at full width, unless they set ``COLUMNS`` themselves."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)

@@ -156,7 +156,7 @@ def test_replay_of_a_file_that_is_not_a_save_is_one_error_line(run, tmp_path):
     result = CliRunner().invoke(main, ["replay", str(events)])
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0
-    assert "not an hkk save (hkk-save/2)" in result.output
+    assert "is a game's event log" in result.output and "--save" in result.output  # 24.14
 
 
 def test_play_with_a_mixed_deck_spec(run):
@@ -503,3 +503,59 @@ def test_simulate_refuses_a_malformed_scheduler_or_an_absurd_size_in_one_line(ar
     result = CliRunner().invoke(main, ["simulate", "--set", "alap", *args])
     assert result.exit_code == 2
     assert args[0] in _one_line_error(result)
+
+
+# -- smaller things (issue 24.14) ---------------------------------------------------------------
+
+def test_a_set_that_speeds_games_up_is_called_faster_not_0_98x_slower():
+    from hkk._setcost import SetCost
+
+    quicker = SetCost("xx", 4, base_rate=10.0, with_rate=12.5, factor=0.8, max_factor=3.0)
+    assert "1.25x faster" in quicker.message() and "0.80x" not in quicker.message()
+    slower = SetCost("xx", 4, base_rate=10.0, with_rate=5.0, factor=2.0, max_factor=3.0)
+    assert "2.00x slower" in slower.message()
+
+
+def test_verify_counts_one_deck_as_1_deck(fake_set):
+    from hkk.verify import verify
+
+    fake_set("egy")
+    report = verify(["egy"], games=0, max_slowdown=0)
+    found = next(c for c in report.checks if c.name == "discovery" and c.target == "egy")
+    assert "2 cards, 1 deck," in found.message
+
+
+def test_simulate_prints_endings_as_words_not_a_python_dict(run):
+    result = run("simulate", "-n", "4", "--set", "alap", "-w", "1")
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if "endings" in line)
+    assert "{" not in line and "'" not in line
+    assert re.search(r"endings (empty_deck|hp|turn_limit) \d+", line)
+
+
+def test_a_disabled_set_names_what_disabled_it(tmp_path, monkeypatch):
+    (tmp_path / "hkk.toml").write_text('[sets]\ndeny = ["mereg"]\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("HKK_SETS_ALLOW", raising=False)
+    monkeypatch.delenv("HKK_SETS_DENY", raising=False)
+    rows = json.loads(CliRunner().invoke(main, ["sets", "--json"]).output)["sets"]
+    mereg = next(r for r in rows if r["code"] == "mereg")
+    assert mereg["status"] == "disabled"
+    assert str(tmp_path / "hkk.toml") in mereg["reason"]
+    monkeypatch.setenv("HKK_SETS_DENY", "mereg")
+    rows = json.loads(CliRunner().invoke(main, ["sets", "--json"]).output)["sets"]
+    assert next(r for r in rows if r["code"] == "mereg")["reason"] == "by HKK_SETS_DENY=mereg"
+
+
+def test_play_explains_the_rule_points_in_its_first_lines(run):
+    result = run("play", "--seed", "4", "--max-turns", "1")
+    assert result.exit_code == 0
+    first_lines = result.output.splitlines()[:3]
+    assert any("rule points" in line and "RULINGS" in line for line in first_lines)
+
+
+def test_piped_output_respects_columns_when_set(run, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "50")
+    result = run("sets")
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.output.splitlines()) <= 50

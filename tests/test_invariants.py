@@ -101,6 +101,7 @@ def fuzz_results():
     return results
 
 
+@pytest.mark.slow  # 216 games, every invariant checked at every step
 def test_fuzz_every_pairing_keeps_every_invariant(fuzz_results):
     assert len(fuzz_results) == 9 * len(FUZZ_SEEDS)  # alap:tuz, alap:viz, mereg:mocsar
     messages = {key: str(error) for key, error in fuzz_results.items() if error is not None}

@@ -14,6 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# pip builds in the source tree (its build/ folder): one build at a time under pytest -n
+@pytest.mark.xdist_group("source-tree")
 @pytest.mark.parametrize("project", [".", "sets/alap", "sets/mereg", "plugins/pytest-hkk"])
 def test_issue13_wheel_metadata_has_spdx_license_and_python_versions(project, tmp_path):
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",

@@ -18,6 +18,9 @@ from click.testing import CliRunner
 
 from hkk.cli import main
 
+# under pytest -n, one worker opens one Chromium for all of them (--dist loadgroup, pyproject.toml)
+pytestmark = pytest.mark.xdist_group("chromium")
+
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 

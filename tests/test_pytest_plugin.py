@@ -305,3 +305,21 @@ def test_issue24_16_an_unscripted_decision_passes_the_step_not_the_turn() -> Non
     end_options = [labels for step, labels in player.offered if step == "end_stage1"]
     assert any(label.startswith("use ") for labels in end_options for label in labels), \
         player.offered
+
+
+def test_issue24_18_vp_can_be_set_as_of_a_step_after_the_turns_regeneration() -> None:
+    from hkk import Engine
+    from pytest_hkk import TurnDriver, build_game
+
+    from helpers import cards
+
+    engine = Engine(cards())
+    game = build_game(engine, [{"vp": 5}, {"vp": 2}])
+    run = TurnDriver()
+    run.to(game, "main_phase", vp=[5, None])
+    assert [p.vp for p in game.players] == [5, 2]  # the set-up 5 had become 6 (29.3)
+    regenerated = [e for e in game.log.of_kind("vp_regenerated") if e["player"] == 0]
+    assert len(regenerated) == 1
+    other = build_game(engine, [{"vp": 5}, {}])
+    TurnDriver().to(other, "main_phase")
+    assert other.players[0].vp == 6

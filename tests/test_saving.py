@@ -83,6 +83,7 @@ def test_resuming_at_every_step_boundary_of_the_first_turns_gives_the_same_game(
     assert cuts == 2 + 4 * (1 + len(ENGINE.turn) + 1)  # start, steps, end of each turn
 
 
+@pytest.mark.slow  # 25 whole games, each resumed
 @settings(max_examples=25, deadline=None)
 @given(decks=st.sampled_from(PAIRS), seed=st.integers(0, 10_000), where=st.integers(0, 10_000))
 def test_resuming_anywhere_in_a_fresh_engine_gives_the_same_game(decks, seed, where):

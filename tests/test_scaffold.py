@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 import tomllib
 from pathlib import Path
 
@@ -62,10 +63,16 @@ def test_bad_code_and_non_empty_folder_are_refused(tmp_path):
 
 def test_scaffolded_set_installs_and_its_tests_and_verify_pass(tmp_path):
     """pip install -e (no deps: the engine and pytest-hkk are here already), then the project's
-    own pytest run and ``hkk verify``; uninstalled afterwards.  About 6 s, so not marked slow."""
+    own pytest run and ``hkk verify``.  About 6 s, so not marked slow.  The set goes into a venv
+    of its own that sees this one's packages (a .pth), not into this one: tests running beside
+    this one (pytest -n) would otherwise find a set come and go."""
     code = "ujkeszlet"
     project = create(code, tmp_path)
-    pip = [sys.executable, "-m", "pip"]
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=300)
+    python = str(venv / "bin" / "python")
+    pip = [sys.executable, "-m", "pip", "--python", python]
     env = {**os.environ, "NO_COLOR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     # Only the new set: whatever state the other installed sets are in is not this test's.
     run_env = {**env, "HKK_SETS_ALLOW": code}
@@ -73,20 +80,21 @@ def test_scaffolded_set_installs_and_its_tests_and_verify_pass(tmp_path):
                               str(project)], capture_output=True, text=True, env=env,
                              timeout=300)
     assert install.returncode == 0, install.stderr
-    try:
-        tests = subprocess.run(check=False, args=[sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                "--hkk-verify-games", "2"], cwd=project, capture_output=True,
-                               text=True, env=run_env, timeout=300)
-        assert tests.returncode == 0, tests.stdout + tests.stderr
-        assert "passed" in tests.stdout
-        hkk = Path(sys.executable).parent / "hkk"
-        verify = subprocess.run(check=False, args=[str(hkk), "verify", code, "--games", "2"], cwd=project,
-                                capture_output=True, text=True, env=run_env, timeout=300)
-        assert verify.returncode == 0, verify.stdout + verify.stderr
-        assert f"✓ games [{code}]" in verify.stdout
-    finally:
-        subprocess.run(check=False, args=[*pip, "uninstall", "-y", "-q", f"hkk-set-{code}"], capture_output=True,
-                       env=env, timeout=300)
+    # the engine, pytest and pytest-hkk: this venv's (after the install, whose build needs a
+    # setuptools of its own)
+    own_site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                              check=True, capture_output=True, text=True).stdout.strip()
+    Path(own_site, "_outer.pth").write_text(
+        f"import site; site.addsitedir({sysconfig.get_path('purelib')!r})\n")
+    tests = subprocess.run(check=False, args=[python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                            "--hkk-verify-games", "2"], cwd=project, capture_output=True,
+                           text=True, env=run_env, timeout=300)
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "passed" in tests.stdout
+    verify = subprocess.run(check=False, args=[python, "-m", "hkk.cli", "verify", code, "--games", "2"],
+                            cwd=project, capture_output=True, text=True, env=run_env, timeout=300)
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    assert f"✓ games [{code}]" in verify.stdout
 
 
 # -- issue 13: a workflow that runs before the engine is on an index; a name that can load ----
@@ -190,6 +198,8 @@ def test_issue13_help_lines_are_not_cut():
             (name, shown, rest)
 
 
+@pytest.mark.slow  # a fresh venv with every dependency
+@pytest.mark.xdist_group("source-tree")  # pip builds the engine in the source tree
 def test_issue13_generated_workflow_steps_pass_with_the_engine_from_a_path(tmp_path):
     """The workflow's `run` steps, in order, in a fresh venv, with HKK_SOURCE = this checkout
     (what an author's CI does with a path or git URL before hkk is on an index)."""

@@ -98,6 +98,7 @@ def test_results_do_not_depend_on_the_chunk_size() -> None:
     assert len(small.outcomes) == 10
 
 
+@pytest.mark.slow  # starts worker processes and a Dask cluster
 def test_one_process_local_processes_and_dask_give_the_same_table() -> None:
     chunks = plan(BASE, BASE_PAIRS, 16, chunk_size=3)
     serial = simulate(chunks, workers=1)

@@ -25,8 +25,9 @@ class FirstLegalAgent:
 
 class RandomAgent:
     """Chooses uniformly at random; without its own seed it uses the game's RNG, so the game's
-    seed alone makes the game reproducible.  ``pass_weight`` lowers how often it passes so that
-    random games get somewhere."""
+    seed alone makes the game reproducible.  ``pass_bias`` (0 to 1) is the chance that it
+    considers passing at all when it has something else to do, so that random games get
+    somewhere (0: it never passes while it can act; 1: passing is one option among all)."""
 
     def __init__(self, seed: int | None = None, pass_bias: float = 0.25) -> None:
         self._rng = random.Random(seed) if seed is not None else None

@@ -36,9 +36,12 @@ class SetCost:
 
     def message(self) -> str:
         verdict = "within" if self.ok else "more than"
+        # a factor under 1 is a speed-up: "0.98x slower" would read as a slow-down
+        pace = f"{self.factor:.2f}x slower" if self.factor >= 1 else \
+            f"{1 / self.factor:.2f}x faster" if self.factor > 0 else "no slower"
         return (f"{self.games} game(s) on its dependencies' decks: {self.base_rate:,.1f} "
-                f"games/s without the set, {self.with_rate:,.1f} with it: {self.factor:.2f}x "
-                f"slower ({verdict} the limit of {self.max_factor:g}x)")
+                f"games/s without the set, {self.with_rate:,.1f} with it: {pace} "
+                f"({verdict} the limit of {self.max_factor:g}x slower)")
 
 
 def measure(code: str, without: Any, with_set: Any,

@@ -50,6 +50,11 @@ def _check_scheduler(address: str) -> None:
             from None
 
 
+def _tally(counts: dict[str, int]) -> str:
+    """``empty_deck 108, hp 92``: a count per name, most first, as words, not a Python dict."""
+    return ", ".join(f"{name} {n}" for name, n in sorted(counts.items(), key=lambda c: -c[1]))
+
+
 def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Checked before any game is played, so a typo in a folder name is not found at the end."""
     if value is None or value == "-":
@@ -71,7 +76,7 @@ def _found(set_codes: tuple[str, ...]) -> Any:
     unknown = sorted(set(set_codes) - set(everything.sets))
     if unknown:
         raise click.BadParameter(f"no loaded set {', '.join(unknown)}; loaded: "
-                                 f"{sorted(everything.sets)}", param_hint="--set")
+                                 f"{', '.join(sorted(everything.sets))}", param_hint="--set")
     if not set_codes:
         return everything
     allow = dependency_closure(set_codes, everything.sets)
@@ -274,7 +279,7 @@ def _print_table(summary: dict[str, Any], meta: dict[str, Any]) -> None:
         out.print(f"first player wins {first['rate']:.3f} (95% CI {first['ci_low']:.3f}-"
                   f"{first['ci_high']:.3f}); turns per game: mean {turns['mean']}, median "
                   f"{turns['median']}, {turns['min']}-{turns['max']}; endings "
-                  f"{summary['endings']}")
+                  f"{escape(_tally(summary['endings']))}")
     out.print(f"[dim]{meta['seconds']} s; replay a game: {escape(meta['replay'])}[/dim]")
 
 

@@ -176,7 +176,7 @@ def set_rows(found: Any) -> list[dict[str, Any]]:
         rows.append({"code": c.code, "distribution": c.distribution, "version": c.version,
                      "cards": None, "decks": [], "hooks": [], "requires": None, "depends": [],
                      "status": "disabled", "deprecated": [],
-                     "reason": "HKK_SETS_ALLOW / HKK_SETS_DENY or [sets] in hkk.toml"})
+                     "reason": f"by {found.disabled_by or 'the set selection'}"})
     return sorted(rows, key=lambda r: (r["code"] or "", r["distribution"] or ""))
 
 
@@ -289,7 +289,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         unknown = sorted(set(set_codes) - set(everything.sets))
         if unknown:
             raise click.BadParameter(f"no loaded set {', '.join(unknown)}; loaded: "
-                                     f"{sorted(everything.sets)}", param_hint="--set")
+                                     f"{', '.join(sorted(everything.sets))}", param_hint="--set")
         from hkk._sets.discovery import dependency_closure
 
         allow = dependency_closure(set_codes, everything.sets)
@@ -311,6 +311,8 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
                                  quiet_checks=brief)
         out.print(f"[bold]{escape(names[0])}[/bold] (P1) vs [bold]{escape(names[1])}[/bold] "
                   f"(P2), sets: {', '.join(sorted(found.sets))}")
+        out.print("[dim]Numbers in brackets are the rule points applied: (29.4.10) and (41.4) "
+                  "are Kódex rules, (D-…) our readings in docs/RULINGS.md.[/dim]")
 
         def show(event: Any) -> None:
             line = renderer.line(event)
@@ -374,6 +376,10 @@ def replay_command(file: str, force: bool) -> None:
     from hkk._saving import SaveError, parse_save, version_mismatches
 
     err = _err()
+    if _is_event_log(Path(file)):
+        err.print(f"[red]error:[/red] {escape(file)} is a game's event log (hkk play --json), "
+                  "not a save: replay a file written by hkk play --save FILE")
+        sys.exit(EXIT_USAGE)
     try:
         save = parse_save(Path(file).read_bytes())
     except SaveError as exc:
@@ -403,6 +409,16 @@ def replay_command(file: str, force: bool) -> None:
     out.print(f"  expected: {escape(_event_text(d.expected, 'nothing (the log ends here)'))}")
     out.print(f"  got:      {escape(_event_text(d.got, 'nothing (the game ended)'))}")
     sys.exit(EXIT_FAILED)
+
+
+def _is_event_log(path: Path) -> bool:
+    """Whether ``path`` holds what ``hkk play --json`` writes: a JSON list of events."""
+    try:
+        with path.open("rb") as stream:
+            start = stream.read(64).lstrip()
+    except OSError:
+        return False
+    return start.startswith(b"[") and b'"seq"' in start
 
 
 def _event_text(event: Any, none: str) -> str:

@@ -206,6 +206,11 @@ class VerifyReport:
         return ET.tostring(suite, encoding="unicode", xml_declaration=True)
 
 
+
+def _many(count: int, noun: str) -> str:
+    """``1 deck``, ``2 decks``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
 def _check_dict(check: Check) -> dict[str, Any]:
     data = asdict(check)
     data["status"] = "passed" if check.ok else "failed" if check.failed else "warning"
@@ -265,7 +270,8 @@ def resolve_deck_spec(engine: Any, spec: str, set_cards: dict[str, list[str]] | 
             cards.extend(c for c in set_cards[part] for _ in range(MIX_COPIES))
         else:
             raise HkkError(f"unknown deck or set {part!r} in deck spec {spec!r}; known decks: "
-                           f"{sorted(engine.decks)}, sets: {sorted(set_cards)}")
+                           f"{', '.join(sorted(engine.decks))}; sets: "
+                           f"{', '.join(sorted(set_cards))}")
     return sorted(cards)
 
 
@@ -382,7 +388,7 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
             s = by_code[code]
             report.checks.append(Check(
                 "discovery", code, True,
-                f"{s.label}: {len(s.cards)} cards, {len(s.decks)} decks, hooks "
+                f"{s.label}: {_many(len(s.cards), 'card')}, {_many(len(s.decks), 'deck')}, hooks "
                 f"{', '.join(s.hook_names) or 'none'}; requires hook API {s.manifest.requires}",
                 set_code=code))
     if not wanted:

@@ -121,6 +121,9 @@ class Discovery:
     cards: dict[str, Card]
     decks: dict[str, Deck]
     pm: pluggy.PluginManager
+    #: What disabled the sets in ``disabled``: the environment variable, the configuration
+    #: file (its path and table) or the caller's ``allow``/``deny``.
+    disabled_by: str = ""
 
 
 def _fail(failures: list[SetError] | None, error: SetError) -> None:
@@ -557,6 +560,17 @@ def register(pm: pluggy.PluginManager, loaded_sets: Iterable[LoadedSet], *,
 
 # -- all stages --------------------------------------------------------------------------------
 
+def _chosen(from_env: frozenset[str] | None, variable: str, from_file: frozenset[str] | None,
+            where: str | None, chosen_by: list[str]) -> frozenset[str] | None:
+    """The environment variable's codes, else the configuration file's; notes which chose."""
+    if from_env:
+        chosen_by.append(f"{variable}={','.join(sorted(from_env))}")
+        return from_env
+    if from_file is not None and where:
+        chosen_by.append(where)
+    return from_file
+
+
 def discover(*, entry_points: Iterable[EntryPointLike] | None = None,
              allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
              strict: bool = False, pm: pluggy.PluginManager | None = None) -> Discovery:
@@ -566,12 +580,17 @@ def discover(*, entry_points: Iterable[EntryPointLike] | None = None,
     ``Discovery.failures``."""
     failures: list[SetError] = []
     sink = None if strict else failures
+    chosen_by = ["the allow/deny given (hkk --set)"] if allow is not None or deny is not None \
+        else []
     if allow is None or deny is None:
         configured = load_set_selection()
+        where = f"{configured.source} [sets]" if configured.source else None
         if allow is None:
-            allow = codes_from_env(ENV_ALLOW) or configured.allow
+            allow = _chosen(codes_from_env(ENV_ALLOW), ENV_ALLOW, configured.allow, where,
+                            chosen_by)
         if deny is None:
-            deny = codes_from_env(ENV_DENY) or configured.deny
+            deny = _chosen(codes_from_env(ENV_DENY), ENV_DENY, configured.deny, where,
+                           chosen_by)
     if pm is None:
         pm = make_plugin_manager()
 
@@ -605,4 +624,5 @@ def discover(*, entry_points: Iterable[EntryPointLike] | None = None,
     cards = {card.id: card for s in usable for card in s.cards}
     decks = {f"{s.code}:{name}": deck for s in usable for name, deck in s.decks.items()}
     return Discovery(sets=sets, failures=failures, disabled=disabled, cards=cards, decks=decks,
+                     disabled_by=" and ".join(dict.fromkeys(chosen_by)),
                      pm=pm)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hkk import GameOver
@@ -15,7 +15,12 @@ class TurnDriver:
     ``to(game, "end_stage2")`` starts a turn if none is in progress and runs the steps before
     ``end_stage2`` (with ``inclusive=True`` that step too); a later ``to`` goes on from there and
     ``finish_turn`` ends the turn.  ``turn`` plays whole turns.  A game that ends on the way
-    just stops (``game.over``)."""
+    just stops (``game.over``).
+
+    A player's ``vp`` in :func:`pytest_hkk.build_game` is his VP *before* the turn's VP
+    regeneration (29.3: +1 in turn 1, more later), so a spec's 5 is 6 by the main phase.  To
+    have exactly 5 in a step, set it there: ``to(game, "main_phase", vp=[5, None])`` (None: that
+    player's VP is left as it is)."""
 
     def __init__(self) -> None:
         self._turns: dict[int, Turn] = {}  # id(game) -> its turn in progress
@@ -23,8 +28,12 @@ class TurnDriver:
     def in_turn(self, game: Any) -> bool:
         return id(game) in self._turns
 
-    def to(self, game: Any, hook: str, *, inclusive: bool = False) -> Any:
+    def to(self, game: Any, hook: str, *, inclusive: bool = False,
+           vp: Sequence[int | None] | None = None) -> Any:
         hooks = [s.hook for s in game.turn_steps]
+        if vp is not None and (len(vp) != 2 or inclusive):
+            raise ValueError("vp= takes one value (or None) per player, and only when the run "
+                             "stops before the step (not inclusive)")
         if hook not in hooks:
             raise LookupError(f"no step {hook!r}; the turn's steps are {hooks}")
         if game.over:
@@ -39,6 +48,10 @@ class TurnDriver:
                               f"the next step is {hooks[turn.index]!r}")
         if not _guard(lambda: turn.run_to(hook, inclusive=inclusive), game):
             self._turns.pop(id(game), None)
+        elif vp is not None:  # standing at the step, after this turn's VP regeneration
+            for player, value in zip(game.players, vp, strict=True):
+                if value is not None:
+                    player.vp = value
         return game
 
     def finish_turn(self, game: Any) -> Any:

@@ -170,7 +170,10 @@ def hkk_engine() -> Any:
 def hkk_game(hkk_engine: Any) -> Callable[..., Any]:
     """Factory: ``hkk_game(players=[{"hand": [...], "reserve": [...], "vp": 3}, {}],
     agents=[hkk_script("play alap:tuzmano"), None], seed=0, active=0)`` - a game with those
-    cards in those zones (see :func:`pytest_hkk.build_game`); ``engine=`` to use another."""
+    cards in those zones (see :func:`pytest_hkk.build_game`); ``engine=`` to use another.
+
+    ``vp`` is the VP *before* the first turn's VP regeneration (29.3), so 5 is 6 by the main
+    phase; ``hkk_run.to(game, "main_phase", vp=[5, None])`` sets it as of a step."""
     def make(players: Any = ({}, {}), *, engine: Any = None, **kwargs: Any) -> Any:
         return build_game(engine or hkk_engine, players, **kwargs)
     return make
@@ -195,7 +198,8 @@ def hkk_script() -> Scripts:
 
 @pytest.fixture
 def hkk_run() -> Iterator[TurnDriver]:
-    """Runs games: ``hkk_run.to(game, "end_stage2")``, ``.finish_turn(game)``,
+    """Runs games: ``hkk_run.to(game, "end_stage2")`` (``vp=[5, None]``: set VP as of that
+    step), ``.finish_turn(game)``,
     ``.turn(game, count=1)``, ``.game(game)`` (see :class:`pytest_hkk.TurnDriver`)."""
     yield TurnDriver()
 
