@@ -7,6 +7,7 @@ import email
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -80,8 +81,13 @@ def test_issue24_12_the_engine_alone_plays_the_base_set_in_a_fresh_venv(install,
            if not key.startswith("HKK_") and key != "PYTHONPATH"}
     env.update(NO_COLOR="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
     if install == "wheel":
+        # from a copy without build leftovers: a stale egg-info's SOURCES.txt would carry data
+        # files that the package-data settings no longer name, as a release build would not
+        source = tmp_path / "source"
+        shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+            ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".*cache", ".hypothesis"))
         build = subprocess.run([*pip, "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"),
-                                str(ROOT)], capture_output=True, text=True, env=env,
+                                str(source)], capture_output=True, text=True, env=env,
                                timeout=600, check=False)
         assert build.returncode == 0, build.stderr
         wheel = next((tmp_path / "dist").glob("hkk-*.whl"))
