@@ -1,7 +1,7 @@
 """Full random games per second on the base set's decks (one process, one core).
 
-Run with ``python benchmarks/bench_games.py``; needs the base set installed
-(``pip install -e sets/alap``).  Prints games/s, mean turns and events per game, and the winners.
+Run with ``python benchmarks/bench_games.py``; needs the base set, which ships in the engine
+(``pip install -e .``).  Prints games/s, mean turns and events per game, and the winners.
 """
 
 from __future__ import annotations

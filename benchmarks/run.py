@@ -17,9 +17,9 @@ Prints, each measured in this run and each also as a ratio to the bare-loop floo
 Timed parts are measured as this process's CPU time (``time.process_time``: on a shared
 machine, waiting for a core is not counted), in rounds, the configurations interleaved within
 each round, and the median round is printed.
-Needs the base set and mereg installed (``pip install -e sets/alap -e sets/mereg``).  Nothing
-here asserts anything: it prints figures (tests/test_work_scales.py asserts the counted linear
-cost).
+Needs the base set (it ships in the engine) and mereg installed (``pip install -e . -e
+sets/mereg``).  Nothing here asserts anything: it prints figures (tests/test_work_scales.py
+asserts the counted linear cost).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def run():
 def test_sets_lists_the_installed_sets(run):
     result = run("sets")
     assert result.exit_code == 0
-    assert "alap" in result.output and "hkk-set-alap" in result.output
+    assert re.search(r"alap +│ hkk +│", result.output)  # the base set ships in the engine
     assert "loaded" in result.output
 
 
@@ -44,7 +44,7 @@ def test_sets_json(run):
     data = json.loads(result.output)
     alap = next(s for s in data["sets"] if s["code"] == "alap")
     assert alap["status"] == "loaded" and alap["cards"] > 0 and alap["requires"]
-    assert alap["distribution"] == "hkk-set-alap" and alap["version"]
+    assert alap["distribution"] == "hkk" and alap["version"]
     assert data["hook_api"]
 
 
@@ -559,3 +559,25 @@ def test_piped_output_respects_columns_when_set(run, monkeypatch):
     result = run("sets")
     assert result.exit_code == 0
     assert max(len(line) for line in result.output.splitlines()) <= 50
+
+
+# -- issue 24.12: hints name what a user of the installed package can run --------------------
+
+def test_issue24_12_play_without_the_base_set_names_hkk_sets_not_a_checkout_path(monkeypatch):
+    monkeypatch.setenv("HKK_SETS_DENY", "alap,mereg")
+    result = CliRunner().invoke(main, ["play", "-q"])
+    assert result.exit_code == 2
+    assert "the base set alap, which ships with hkk, is not loaded ('hkk sets' says why)" \
+        in result.output
+    assert "sets/alap" not in result.output
+
+
+def test_issue24_12_sets_with_no_set_at_all_says_reinstall_hkk(monkeypatch):
+    import hkk._sets.discovery as discovery
+
+    monkeypatch.setattr(discovery.importlib_metadata, "entry_points", lambda group: [])
+    result = CliRunner().invoke(main, ["sets"])
+    assert result.exit_code == 0
+    assert "the base set alap ships with hkk. Try: pip install --force-reinstall hkk" in \
+        " ".join(result.output.split())
+    assert "sets/alap" not in result.output

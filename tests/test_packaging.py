@@ -4,8 +4,13 @@ versions it supports declared, and no packaging warning."""
 from __future__ import annotations
 
 import email
+import json
+import os
+import re
+import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -16,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # pip builds in the source tree (its build/ folder): one build at a time under pytest -n
 @pytest.mark.xdist_group("source-tree")
-@pytest.mark.parametrize("project", [".", "sets/alap", "sets/mereg", "plugins/pytest-hkk"])
+@pytest.mark.parametrize("project", [".", "sets/mereg", "plugins/pytest-hkk"])  # alap is in "."
 def test_issue13_wheel_metadata_has_spdx_license_and_python_versions(project, tmp_path):
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
                             str(tmp_path), str(ROOT / project)], capture_output=True, text=True,
@@ -37,3 +42,75 @@ def test_issue13_wheel_metadata_has_spdx_license_and_python_versions(project, tm
     for minor in (11, 12, 13):
         assert f"Programming Language :: Python :: 3.{minor}" in classifiers
     assert not any(c.startswith("License ::") for c in classifiers)  # PEP 639: the expression
+
+
+# -- issue 24.12: the engine's own install plays the base set ---------------------------------
+
+OUR_DISTRIBUTIONS = ("hkk", "pytest_hkk", "__editable__")
+
+
+def _fresh_venv_seeing_third_party(tmp_path: Path) -> Path:
+    """A venv without pip that sees this venv's third-party packages - the engine's
+    dependencies, nothing to download - but none of this repository's distributions: a folder
+    of links to everything in this venv's site-packages except them (and the .pth files, which
+    would add editable installs back), added to the new venv's path by a .pth of its own."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   timeout=300)
+    python = venv / "bin" / "python"
+    third_party = tmp_path / "third-party"
+    third_party.mkdir()
+    for entry in Path(sysconfig.get_path("purelib")).iterdir():
+        if not entry.name.lower().startswith(OUR_DISTRIBUTIONS) and entry.suffix != ".pth":
+            (third_party / entry.name).symlink_to(entry)
+    own_site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                              check=True, capture_output=True, text=True).stdout.strip()
+    Path(own_site, "_third_party.pth").write_text(f"{third_party}\n")
+    return venv
+
+
+@pytest.mark.slow  # a build and a fresh venv: seconds
+@pytest.mark.xdist_group("source-tree")  # pip builds the engine in the source tree
+@pytest.mark.parametrize("install", ["wheel", "editable"])
+def test_issue24_12_the_engine_alone_plays_the_base_set_in_a_fresh_venv(install, tmp_path):
+    """`pip install hkk` alone - no set distribution - finds the base set and plays a game:
+    from the built wheel (what PyPI and pipx give) and from `pip install -e .`."""
+    venv = _fresh_venv_seeing_third_party(tmp_path)
+    pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith("HKK_") and key != "PYTHONPATH"}
+    env.update(NO_COLOR="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    if install == "wheel":
+        # from a copy without build leftovers: a stale egg-info's SOURCES.txt would carry data
+        # files that the package-data settings no longer name, as a release build would not
+        source = tmp_path / "source"
+        shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+            ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".*cache", ".hypothesis"))
+        build = subprocess.run([*pip, "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"),
+                                str(source)], capture_output=True, text=True, env=env,
+                               timeout=600, check=False)
+        assert build.returncode == 0, build.stderr
+        wheel = next((tmp_path / "dist").glob("hkk-*.whl"))
+        with zipfile.ZipFile(wheel) as archive:
+            names = set(archive.namelist())
+        assert "hkk_set_alap/set.toml" in names
+        assert any(n.startswith("hkk_set_alap/cards/") and n.endswith(".toml") for n in names)
+        assert any(n.startswith("hkk_set_alap/decks/") and n.endswith(".toml") for n in names)
+        target = ["--no-index", str(wheel)]
+    else:  # its build needs a setuptools of its own, from where pip finds one
+        target = ["-e", str(ROOT)]
+    installed = subprocess.run([*pip, "install", "--no-deps", "-q", *target],
+                               capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert installed.returncode == 0, installed.stderr
+    hkk = str(venv / "bin" / "hkk")
+    sets = subprocess.run([hkk, "sets", "--json"], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300, check=False)
+    assert sets.returncode == 0, sets.stderr
+    rows = {row["code"]: row for row in json.loads(sets.stdout)["sets"]}
+    assert set(rows) == {"alap"}
+    assert rows["alap"]["distribution"] == "hkk" and rows["alap"]["status"] == "loaded"
+    assert rows["alap"]["cards"] == 53 and rows["alap"]["decks"] == ["tuz", "viz"]
+    play = subprocess.run([hkk, "play", "--seed", "1", "-q"], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=300, check=False)
+    assert play.returncode == 0, play.stdout + play.stderr
+    assert re.match(r"winner: P[12] after \d+ turns", play.stdout), play.stdout

@@ -154,7 +154,7 @@ def test_report_header_lists_sets_and_versions(pytester):
     pytester.makepyfile("def test_nothing():\n    pass\n")
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.stdout.fnmatch_lines([
-        f"hkk * (hook API *), sets: *alap {version('hkk-set-alap')} (hkk-set-alap)*"])
+        f"hkk * (hook API *), sets: *alap {version('hkk')} (hkk)*"])  # the base set ships in hkk
 
 
 def test_no_autouse_fixtures(pytester):

@@ -2,8 +2,8 @@
 expansion ``mereg`` (data plus the poison rule of Kódex 121.1).
 
 The sets are read from their source folders, so these tests need no install; the last test
-checks the installed distributions when they are installed (``pip install -e sets/alap -e
-sets/mereg``).
+checks the installed sets when they are installed (the base set ships inside the engine,
+``pip install -e .``; mereg is ``pip install -e sets/mereg``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ from hkk._state import Permanent
 
 from helpers import Passer, item, item_plugin  # noqa: E402
 
-SETS = Path(__file__).resolve().parent.parent / "sets"
+ROOT = Path(__file__).resolve().parent.parent
+SETS = ROOT / "sets"
 ALAP_ROOT = SETS / "alap" / "src" / "hkk_set_alap"
 MEREG_ROOT = SETS / "mereg" / "src" / "hkk_set_mereg"
 
@@ -87,6 +88,10 @@ def effects(cards: list[Any]) -> list[Any]:
 
 # -- manifests and packaging ------------------------------------------------------------------
 
+# The base set ships inside the engine (issue 24.12): its project is the root pyproject.toml.
+DISTRIBUTIONS = {"alap": "hkk", "mereg": "hkk-set-mereg"}
+
+
 @pytest.mark.parametrize("code, root, depends", [("alap", ALAP_ROOT, ()),
                                                   ("mereg", MEREG_ROOT, ("alap",))])
 def test_manifest_matches_entry_point_and_engine(code: str, root: Path,
@@ -95,17 +100,21 @@ def test_manifest_matches_entry_point_and_engine(code: str, root: Path,
     assert manifest.code == code
     assert manifest.depends == depends
     assert manifest.requires_specifier.contains(hkk.HOOK_API_VERSION)
-    project = tomllib.loads((root.parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["project"]["name"] == f"hkk-set-{code}"
+    project_root = ROOT if code == "alap" else root.parent.parent
+    project = tomllib.loads((project_root / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["name"] == DISTRIBUTIONS[code]
     assert project["project"]["entry-points"]["hkk.sets"] == {code: root.name}
-    assert project["project"]["version"] == manifest.version
     # the data travels with the package
-    package_data = project["tool"]["setuptools"]["package-data"][root.name]
-    assert {"set.toml", "cards/*.toml", "decks/*.toml"} <= set(package_data)
+    setuptools = project["tool"]["setuptools"]
+    assert {"set.toml", "cards/*.toml", "decks/*.toml"} <= set(setuptools["package-data"][root.name])
+    if code == "alap":  # the engine's own: its version is the engine's, its package a second root
+        assert "sets/alap/src" in setuptools["packages"]["find"]["where"]
+        return
+    assert project["project"]["version"] == manifest.version
     assert any(r.startswith("hkk") and not r.startswith("hkk-")
                for r in project["project"]["dependencies"])
     for dep in depends:
-        assert any(r.startswith(f"hkk-set-{dep}") for r in project["project"]["dependencies"])
+        assert any(r.startswith(DISTRIBUTIONS[dep]) for r in project["project"]["dependencies"])
 
 
 def test_alap_is_data_only() -> None:
@@ -450,7 +459,7 @@ def test_installed_sets_are_discovered() -> None:
 
     names = {ep.name for ep in importlib_metadata.entry_points(group="hkk.sets")}
     if not {"alap", "mereg"} <= names:
-        pytest.skip("hkk-set-alap / hkk-set-mereg are not installed")
+        pytest.skip("hkk (with the base set) and hkk-set-mereg are not installed")
     engine = Engine.installed(allow=["alap", "mereg"], strict=True)
     assert set(engine.discovery.sets) == {"alap", "mereg"}
     assert set(engine.cards) == ALL_IDS

@@ -43,7 +43,7 @@ class Recording:
 def engine() -> Engine:
     engine = Engine.installed(allow=["alap", "mereg"])
     if not {"alap", "mereg"} <= set(engine.discovery.sets):
-        pytest.skip("hkk-set-alap and hkk-set-mereg must be installed")
+        pytest.skip("the base set (in hkk) and hkk-set-mereg must be installed")
     return engine
 
 

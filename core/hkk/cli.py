@@ -192,8 +192,9 @@ def sets_command(as_json: bool) -> None:
         return
     out = _out()
     if not rows:
-        out.print("No card sets installed (entry-point group 'hkk.sets'). "
-                  "Try: pip install -e sets/alap")
+        # The base set ships with the engine: none at all means a broken or partial install.
+        out.print("No card sets installed (entry-point group 'hkk.sets'); the base set alap "
+                  "ships with hkk. Try: pip install --force-reinstall hkk")
         return
     table = Table(title=f"hkk card sets (engine hook API {HOOK_API_VERSION})", show_edge=False)
     # A hook name is never folded inside (one per line, the column as wide as the longest);
@@ -250,8 +251,9 @@ def _default_decks(engine: Any) -> list[str]:
     base = sorted(name for name in engine.decks if name.startswith("alap:"))
     names = base if len(base) >= 2 else sorted(engine.decks)
     if len(names) < 2:
-        raise click.UsageError("no two decks to play with: install the base set "
-                               "(pip install -e sets/alap) or name them with --decks")
+        raise click.UsageError("no two decks to play with: the base set alap, which ships with "
+                               "hkk, is not loaded ('hkk sets' says why) - or name two decks "
+                               "with --decks")
     return names[:2]
 
 

@@ -8,7 +8,8 @@ What it checks, in order:
    API and the sets it ``depends`` on load (all of this is :func:`hkk._sets.discover`; any set
    failure fails verification, as strict mode would);
 2. **packaging** - the set's distribution requires ``hkk`` with a specifier the installed engine
-   satisfies, and requires the distributions of the sets it depends on (warning);
+   satisfies (the base set is part of ``hkk`` itself), and requires the distributions of the
+   sets it depends on (warning);
 3. **custom effects** - every ``do = "custom"`` a card uses is offered by the set or a set it
    depends on, and no name is offered twice;
 4. **games** - N seeded games between two random agents for each set alone (with the sets it
@@ -455,7 +456,10 @@ def _packaging_checks(s: Any, by_code: dict[str, Any]) -> list[Check]:
     checks = []
     engine_version = importlib_metadata.version("hkk")
     engine_req = reqs.get(canonicalize_name("hkk"))
-    if engine_req is None:
+    if canonicalize_name(s.distribution) == "hkk":  # the base set ships inside the engine
+        checks.append(Check("packaging", s.code, True, f"ships with hkk {engine_version}",
+                            set_code=s.code))
+    elif engine_req is None:
         checks.append(Check("packaging", s.code, False, f"{s.distribution} does not require "
                             "'hkk' in its dependencies", severity="warning", set_code=s.code))
     elif not engine_req.specifier.contains(engine_version, prereleases=True):

@@ -43,7 +43,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def header_line(discovery: Any = None) -> str:
-    """``hkk 0.1.0 (hook API 1.0), sets: alap 1.0.0 (hkk-set-alap), …``"""
+    """``hkk 0.1.0 (hook API 1.0), sets: alap 0.1.0 (hkk), …``"""
     import hkk
     from hkk.testing import discover_sets
 
