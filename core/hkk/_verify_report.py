@@ -1,6 +1,6 @@
 """What ``hkk verify`` found, and its output formats: :class:`Check`, :class:`Coverage`,
 :class:`VerifyReport` (as a dict for ``--json``, as JUnit XML) and GitHub annotations.  The
-report as terminal lines is :func:`hkk._render_verify.verify_lines`."""
+report as terminal lines is :func:`hkk._verify_text.verify_lines`."""
 
 from __future__ import annotations
 
