@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hkk import Rulings
+from hkk._card_text import card_lines
 from hkk._cards.loader import card_file_schema, parse_card_data
 from hkk._characteristics import static_applies
 from hkk._conditions import holds
 from hkk._effects import Duration
 from hkk._errors import CardDataError
-from hkk._render import card_lines, plain
+from hkk._markup import plain
 from hkk._runner import play_turn
 from hkk._saving import load_game, save_game
 

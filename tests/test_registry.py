@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
+from hkk._card_text import card_lines
 from hkk._cards.loader import card_file_schema
 from hkk._cards.quantities import QUANTITIES
 from hkk._cards.trigger_events import WHEN_EVENTS
 from hkk._cards.verbs import VERBS
 from hkk._cards.verbs.base import Verb
 from hkk._errors import CardDataError
-from hkk._render import card_lines, plain
+from hkk._markup import plain
 from hkk._runner import play_turn
 from hkk.events import KINDS
 

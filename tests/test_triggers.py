@@ -880,8 +880,9 @@ def test_29_4_2_a_moments_triggers_resolve_the_same_whatever_order_effects_were_
 # -- what authors see --------------------------------------------------------------------------
 
 def test_D_trigger_hkk_cards_and_the_schema_show_the_when_table_readably():
+    from hkk._card_text import card_lines
     from hkk._cards.loader import card_file_schema
-    from hkk._render import card_lines, plain
+    from hkk._markup import plain
     (card,) = parse_card_data("tt", "cards/t.toml", {"cards": [
         creature("t2", abilities=[{**TEXT2, "optional": True}, TEXT3, TEXT4])]})
     text = [plain(line) for line in card_lines(card)]

@@ -14,7 +14,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hkk._render import EventRenderer, card_lines, plain
+from hkk._card_text import card_lines
+from hkk._event_text import EventRenderer
+from hkk._markup import plain
 
 
 def _environment() -> Any:

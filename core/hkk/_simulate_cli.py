@@ -16,7 +16,7 @@ from rich.table import Table
 
 from hkk._console import make_console
 from hkk._limits import DEFAULT_GAME_TIMEOUT
-from hkk._render import escape
+from hkk._markup import escape
 
 EXIT_FAILED = 1
 #: The most games one ``hkk simulate`` plays: days of work on one machine.  A larger -n is a

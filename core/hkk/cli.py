@@ -27,8 +27,8 @@ from rich.table import Table
 from hkk._console import make_console
 from hkk._errors import ConfigError, GameTimeout, HkkError, SetError, step_name
 from hkk._limits import DEFAULT_GAME_TIMEOUT
+from hkk._markup import escape
 from hkk._reference import SECTIONS as REFERENCE_SECTIONS
-from hkk._render import escape
 from hkk._text import printable
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -225,7 +225,7 @@ def sets_command(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the card definitions as JSON.")
 def cards_command(set_codes: tuple[str, ...], as_json: bool) -> None:
     """Show the cards with their stats and abilities."""
-    from hkk._render import card_lines
+    from hkk._card_text import card_lines
 
     found = _discover()
     _warn_failures(found)
@@ -279,8 +279,8 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
                  html_file: str | None, brief: bool, quiet: bool, game_timeout: float) -> None:
     """Play a whole game between two random agents, printed turn by turn."""
     from hkk._engine import Engine
+    from hkk._event_text import EventRenderer
     from hkk._limits import time_limit
-    from hkk._render import EventRenderer
     from hkk._runner import play_game
     from hkk.verify import play_command as play_command_line
     from hkk.verify import resolve_deck_spec
@@ -455,7 +455,7 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
                    against: str | None, max_slowdown: float,
                    game_timeout: float) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
-    from hkk._render import verify_lines
+    from hkk._verify_text import verify_lines
     from hkk.verify import verify
 
     _check_installed(codes)

@@ -33,12 +33,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hkk._engine import Engine
+from hkk._event_text import EventRenderer
 from hkk._game import Game
+from hkk._markup import plain
 from hkk._plugin import make_plugin_manager
-from hkk._render import EventRenderer, plain, verify_lines
 from hkk._runner import Turn, advance, play_game
 from hkk._sets.discovery import Discovery, discover
 from hkk._state import BUILDINGS, GUARD_POST, RESERVE
+from hkk._verify_text import verify_lines
 from hkk.events import GameStarted
 from hkk.verify import verify
 
