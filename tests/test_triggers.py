@@ -966,3 +966,25 @@ def test_D_trigger_lookback_a_loaded_game_still_sees_a_death_right_after_loading
     resumed.play()
     assert resumed.log.as_dicts() == whole.log.as_dicts()
     assert [e for e in whole.log.of_kind("triggered") if e.seq > len(part.log)]
+
+
+def test_issue24_9_every_event_kind_has_words_and_a_trigger_reads_as_one() -> None:
+    """``hkk play`` and the game page print every kind in words, never as a raw field dump:
+    each kind of hkk.events has its line (or is deliberately silent, like step_ended)."""
+    from hkk.events import KINDS
+    from hkk.testing import EventRenderer
+
+    renderer_methods = {name[1:] for name in dir(EventRenderer) if name.startswith("_")}
+    assert sorted(set(KINDS) - renderer_methods) == []
+    game = game_with([creature("t3", 1, 4, abilities=[TEXT3]), creature("zapper", 1, 5)],
+                     plugins=[item_plugin("end_stage2", lambda g: [Pending("hit", lambda g, i, b:
+                              g.damage(g.creatures(1)[0], 1))])],
+                     agents=[Passer(), Passer()])
+    game.enter_play(0, cid("zapper"))
+    game.enter_play(1, cid("t3"))
+    play_turn(game)
+    renderer = EventRenderer(game.cards, ["P1", "P2"])
+    (triggered,) = game.log.of_kind("triggered")
+    line = renderer.line(triggered)
+    assert line is not None and "=" not in line
+    assert "t3" in line and "triggers" in line and f"damaged #{triggered['cause_seq']}" in line

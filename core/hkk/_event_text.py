@@ -118,6 +118,15 @@ class EventRenderer:
         again = f", round {e.round}" if e.round else ""  # D-settled-check
         return f"{INDENT}[dim]Ép check ({e.rule}{again}):[/dim] {who}"
 
+    def _triggered(self, e: Any) -> str:
+        what = self.card(e.card) if e.card else escape(str(e.item))
+        if e.card and e.ability is not None:
+            what += f" ability {e.ability}"
+        optional = " [dim](optional)[/dim]" if e.optional else ""
+        chain = f", chain of {e.chain}" if e.chain > 1 else ""
+        return (f"{INDENT}[cyan]⚡ {what} triggers[/cyan]{optional} "
+                f"[dim](on {escape(e.cause)} #{e.cause_seq}{chain}, D-trigger-wait)[/dim]")
+
     def _item_dropped(self, e: Any) -> str:
         return (f"{INDENT}[yellow]left out[/yellow]: {escape(str(e.item))} - "
                 f"{escape(str(e.reason))} [dim]({e.rule})[/dim]")
@@ -253,3 +262,4 @@ def _demo() -> None:  # pragma: no cover - a module can demo itself (rich style)
 
 if __name__ == "__main__":  # pragma: no cover
     _demo()
+
