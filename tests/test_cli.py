@@ -350,6 +350,21 @@ def test_script_output_cut_short_by_its_reader_is_no_error(args):
         os.close(write_end)
     assert (result.returncode, result.stderr) == (0, "")
 
+
+@pytest.mark.parametrize("seed", ["3", "4"])
+def test_script_output_cut_short_in_the_middle_of_a_game_is_no_error(seed):
+    # `hkk play | grep -m2 …`: the reader goes while a set's ability runs; the broken pipe is
+    # not that set's failure
+    game = subprocess.Popen([HKK, "play", "--seed", seed], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "NO_COLOR": "1"})
+    assert game.stdout is not None and game.stderr is not None
+    lines = [game.stdout.readline() for _ in range(400)]
+    game.stdout.close()
+    stderr = game.stderr.read()
+    assert (game.wait(timeout=120), stderr) == (0, "")
+    assert any("P1" in line for line in lines)
+
 # -- a set's code cannot fool or hang the commands (issue 8) -----------------------------------
 
 def test_play_and_verify_with_a_set_calling_sys_exit_exit_1_naming_it(fake_set):

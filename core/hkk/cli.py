@@ -44,9 +44,15 @@ def _stop_quietly() -> NoReturn:
     raise SystemExit(EXIT_OK)
 
 
+class _ReaderGone(BaseException):
+    """Our output's reader went away while a game ran.  Not an Exception nor a SystemExit, so
+    no hook boundary takes it for the failure of the set whose code was running (as a
+    GameTimeout); :class:`_Main` ends the command quietly."""
+
+
 class _Console(Console):
     def on_broken_pipe(self) -> None:  # rich's default exits with 1
-        _stop_quietly()
+        raise _ReaderGone
 
 
 def _out() -> Console:
@@ -94,7 +100,7 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except BrokenPipeError:
+        except (BrokenPipeError, _ReaderGone):
             _stop_quietly()
         except KeyboardInterrupt as exc:
             _err().print(f"[red]interrupted[/red]: {escape(str(exc) or 'KeyboardInterrupt')}")
