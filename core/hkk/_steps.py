@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hkk._decisions import Option
 from hkk._effects import Duration
@@ -27,6 +27,9 @@ from hkk._resolution import (
 )
 from hkk._triggers import settle, too_many_items
 from hkk.events import ItemDropped, Moment, Passed, Resolving, TurnPassed
+
+if TYPE_CHECKING:
+    from hkk._state import Permanent
 
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
@@ -428,7 +431,7 @@ def _extract(offer: Any) -> Callable[[Game], None]:
     return lambda game: game.extract_components(offer)
 
 
-def run_entry_triggers(game: Game, perm: Any) -> None:
+def run_entry_triggers(game: Game, perm: Permanent) -> None:
     """A permanent's "enters play" automatic effects, ordered by its controller [R]."""
     items = call_hook(game, "entered_play", permanent=perm)
     while items:

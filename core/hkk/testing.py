@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from hkk._decisions import Decision, Option
 from hkk._engine import Engine
 from hkk._game import Game
 from hkk._plugin import make_plugin_manager
@@ -60,7 +61,7 @@ class PassingAgent:
     player's optional end-of-turn abilities unasked, so a test's unscripted decision could hide
     the very thing it meant to test.  Passing the turn is only ever scripted."""
 
-    def choose(self, game: Any, decision: Any) -> Any:
+    def choose(self, game: Game, decision: Decision) -> Option:
         if decision.kind == "action":
             for option in decision.options:
                 if option.label == "pass":
