@@ -33,11 +33,11 @@ class RandomAgent:
         self._rng = random.Random(seed) if seed is not None else None
         self.pass_bias = pass_bias
 
-    def rng_state(self) -> Any:
+    def rng_state(self) -> tuple[Any, ...] | None:
         """Its own RNG's state (None: it draws from the game's RNG, which a save holds)."""
         return self._rng.getstate() if self._rng is not None else None
 
-    def set_rng_state(self, state: Any) -> None:
+    def set_rng_state(self, state: tuple[Any, ...]) -> None:
         self._rng = random.Random()
         self._rng.setstate(state)
 

@@ -186,8 +186,8 @@ def _watch_condition(game: Game, condition: Any) -> None:
     kinds = events_changing(condition) - game.condition_events
     if kinds:
         game.condition_events |= kinds
-        game.log.subscribe(lambda _event: refresh_statics(game),
-                           kinds=sorted(kinds, key=lambda k: k.kind))
+        ordered = sorted(kinds, key=lambda k: k.kind)
+        game.log.subscribe(lambda _event: refresh_statics(game), kinds=ordered)
 
 
 def refresh_statics(game: Game) -> None:

@@ -13,6 +13,8 @@ from hkk._state import Permanent
 from hkk.events import HpCheck
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from hkk._game import Game
 
 __all__ = ["check_hp", "check_players", "lethal"]
@@ -42,6 +44,7 @@ def check_hp(game: Game, rule: str, *, components: bool = True,
     died: list[Permanent] = []
     for round_ in itertools.count(1):
         changed, game.hp_changed = game.hp_changed, set()
+        candidates: Collection[Permanent]  # (no code: an annotation only)
         if changed_only:
             present = game.permanents
             candidates = sorted((p for p in changed if present.get(p.uid) is p), key=_uid) \

@@ -56,7 +56,8 @@ def _table(data: dict[str, Any], keys: tuple[str, ...], path: Path) -> dict[str,
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: [{'.'.join(keys[:depth])}]: expected a table, got "
                               f"{table!r}")
-    return table
+    found: dict[str, Any] = table  # a TOML table: its keys are strings
+    return found
 
 
 def find_config(folder: Path | None = None) -> tuple[Path, tuple[str, ...]] | None:

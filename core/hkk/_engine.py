@@ -22,6 +22,7 @@ from hkk._sets.discovery import discover
 from hkk._triggers import pooled, watch
 
 if TYPE_CHECKING:
+    from hkk._hookcall import HookedManager
     from hkk._runner import play_game
     from hkk._saving import reduce_game, save_game
     from hkk._steps import run_entry_triggers
@@ -62,7 +63,8 @@ class Engine:
                  rules: Mapping[str, Callable[[], Any]] | None = None,
                  turn: Sequence[Step] = DEFAULT_TURN, rulings: Rulings = DEFAULT_RULINGS,
                  pm: pluggy.PluginManager | None = None, discovery: Any = None) -> None:
-        self.pm = pm or make_plugin_manager()
+        # install() below makes it a HookedManager (hkk._hookcall): its call loop is typed
+        self.pm = cast("HookedManager", pm or make_plugin_manager())
         install(self.pm)  # every hook call, the engine's and pm.hook's, runs at its seam
         _register_rules(self.pm, rules)
         for plugin in plugins:

@@ -256,7 +256,12 @@ def _demo() -> None:  # pragma: no cover - a module can demo itself (rich style)
     game = engine.new_game(seed=1)
     console = Console()
     renderer = EventRenderer(engine.cards, quiet_checks=True)
-    game.log.subscribe(lambda event: (line := renderer.line(event)) and console.print(line))
+    def show(event: Any) -> None:
+        line = renderer.line(event)
+        if line is not None:
+            console.print(line)
+
+    game.log.subscribe(show)
     game.play(max_turns=2)
 
 

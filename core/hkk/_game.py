@@ -29,6 +29,7 @@ from hkk.events import Decided, Event
 
 if TYPE_CHECKING:
     from hkk._engine import Engine
+    from hkk._pending import Pending
     from hkk._rulings import Rulings
 
 __all__ = ["ExtractionOffer", "Game", "GameOver"]  # the last two: old import paths
@@ -53,7 +54,7 @@ class Game:
 
     def __init__(self, engine: Engine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
                  *, seed: int = 0, names: Sequence[str] = ("P1", "P2"),
-                 rulings: Rulings | None = None, clock: Any = None,
+                 rulings: Rulings | None = None, clock: GameClock | None = None,
                  log_level: str = "full") -> None:
         self.engine = engine
         self.cards = engine.cards
@@ -211,10 +212,10 @@ class Game:
         controller [R], checking Ép after each (D-hp-check)."""
         self.engine.run_entry_triggers(self, permanent)
 
-    def pooled_triggers(self) -> list[Any]:
+    def pooled_triggers(self) -> list[Pending]:
         """The waiting triggered items as items of a pool step (prep stage 2, 29.4.1,
         D-trigger-prep): each resolves once, ordered with the step's other items."""
-        pooled: list[Any] = self.engine.pooled_triggers(self)
+        pooled: list[Pending] = self.engine.pooled_triggers(self)
         return pooled
 
     # -- playing cards (8.1): the ``playable`` hook decides (hkk.rules.hand_play answers) -------

@@ -39,6 +39,13 @@ if TYPE_CHECKING:
     import pluggy
     from pluggy import HookImpl
 
+    class HookedManager(pluggy.PluginManager):
+        """A plugin manager after :func:`install`: its call loop (:func:`hookexec`, or a monitor
+        wrapping it) returns what the implementations return, which pluggy types ``object``."""
+
+        def _inner_hookexec(self, hook_name: str, hook_impls: Sequence[HookImpl],
+                            caller_kwargs: Mapping[str, Any], firstresult: bool) -> Any: ...
+
 __all__ = ["EXPECT", "call", "expect_anything", "expect_card_ids", "expect_count", "expect_dict",
            "expect_kinds",
            "expect_lethal", "expect_pending", "expect_player", "failure", "first", "hookexec",
@@ -59,7 +66,7 @@ def install(pm: pluggy.PluginManager) -> None:
 def implementations(game: Any, hook_name: str) -> list[HookImpl]:
     """The hook's implementations as this game first saw them (plugins registered after a game
     started do not join it halfway through a turn)."""
-    impls = game.hook_impls.get(hook_name)
+    impls: list[HookImpl] | None = game.hook_impls.get(hook_name)
     if impls is None:
         impls = game.hook_impls[hook_name] = getattr(game.hook, hook_name).get_hookimpls()
     return impls
@@ -110,11 +117,11 @@ def first(game: Any, hook_name: str, **kwargs: Any) -> Any:
 
 # -- the seam ---------------------------------------------------------------------------------
 
-def hookexec(hook_name: str, hook_impls: Sequence[HookImpl], kwargs: Mapping[str, Any],
-             firstresult: bool) -> Any:
+def hookexec(hook_name: str, hook_impls: Sequence[HookImpl],
+             caller_kwargs: Mapping[str, Any], firstresult: bool) -> Any:
     """pluggy's ``_inner_hookexec``: the results of a hook call (a list; with ``firstresult``
     the first result that is not None, else None), as pluggy's ``_multicall`` returns them."""
-    game = kwargs.get("game")
+    game: Any = caller_kwargs.get("game")
     plans = getattr(game, "hook_plans", None)  # a game's (hkk.Game)
     if plans is not None:
         plan = plans.get(hook_name)
@@ -123,11 +130,11 @@ def hookexec(hook_name: str, hook_impls: Sequence[HookImpl], kwargs: Mapping[str
         entries = plan[1][id(game.step)]  # the step's entries, made on first use
         if entries is not None:
             if firstresult:
-                return _first_result(game, hook_name, entries, kwargs)
+                return _first_result(game, hook_name, entries, caller_kwargs)
             results = []
             for function, getter, impl, checked in entries:
                 try:
-                    result = function(game) if getter is None else function(*getter(kwargs))
+                    result = function(game) if getter is None else function(*getter(caller_kwargs))
                 except PASSTHROUGH:
                     raise
                 except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise it
@@ -139,7 +146,7 @@ def hookexec(hook_name: str, hook_impls: Sequence[HookImpl], kwargs: Mapping[str
                             raise _wrong_result(complaint, game, hook_name, impl.plugin_name)
                     results.append(result)
             return results
-    return _pluggy_call(hook_name, hook_impls, kwargs, firstresult, game)
+    return _pluggy_call(hook_name, hook_impls, caller_kwargs, firstresult, game)
 
 
 def _first_result(game: Any, hook_name: str, entries: list[Any],
@@ -166,7 +173,7 @@ def _pluggy_call(hook_name: str, impls: Sequence[HookImpl], kwargs: Mapping[str,
                  firstresult: bool, game: Any) -> Any:
     """The call by pluggy's own loop, at the same boundary as a plan's."""
     try:
-        outcome = _multicall(hook_name, impls, kwargs, firstresult)
+        outcome: Any = _multicall(hook_name, impls, kwargs, firstresult)  # pluggy: object
     except PASSTHROUGH:
         raise
     except (Exception, KeyboardInterrupt, SystemExit) as exc:  # a set may raise anything
@@ -263,6 +270,7 @@ _GETTERS: dict[tuple[str, ...], Callable[[Mapping[str, Any]], tuple[Any, ...]]] 
 
 
 def _getter(argnames: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    getter: Callable[[Mapping[str, Any]], tuple[Any, ...]]
     if len(argnames) == 1:
         name = argnames[0]
         def getter(kwargs: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -23,8 +23,12 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
+    from hkk._decisions import Decision, Option
     from hkk._game import Game
     from hkk._pending import Lethal, Pending
+    from hkk._phases import Step
+    from hkk._state import Permanent
+    from hkk.events import Event
 
 PROJECT = "hkk"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -204,7 +208,7 @@ def end_stage4(game: Game) -> list[Pending] | None:
 # -- moments that are not stages ------------------------------------------------------------
 
 @hookspec
-def entered_play(game: Game, permanent: Any) -> list[Pending] | None:
+def entered_play(game: Game, permanent: Permanent) -> list[Pending] | None:
     """A permanent just entered play from hand: its "when this enters play" automatic effects.
     They run right away in the order chosen by the player who brought it in [R] R-enter-order.
 
@@ -248,7 +252,7 @@ def trigger_kinds() -> list[str] | None:
 
 
 @hookspec
-def triggered(game: Game, event: Any) -> list[Pending] | None:
+def triggered(game: Game, event: Event) -> list[Pending] | None:
     """An event of a kind this plugin named in ``trigger_kinds`` has just been logged: the
     items returned are triggered.  They wait until the item or action that caused the event
     has finished resolving and the Ép check after it is done, then resolve one at a time in the
@@ -304,7 +308,7 @@ TURN_HOOKS: tuple[str, ...] = (
 # through :mod:`hkk._hookcall`, like every hook.
 
 @hookspec(firstresult=True)
-def orderer(game: Game, step: Any) -> int | None:
+def orderer(game: Game, step: Step) -> int | None:
     """Who orders the items of an ordered step when more than one is ready.
 
     :param game: the game.
@@ -320,7 +324,7 @@ def orderer(game: Game, step: Any) -> int | None:
 
 
 @hookspec(firstresult=True)
-def left_play(game: Game, permanent: Any, components: bool) -> int | None:
+def left_play(game: Game, permanent: Permanent, components: bool) -> int | None:
     """A permanent is leaving play to a graveyard or the void (it died, was destroyed or
     sacrificed); called before the ``died`` / ``destroyed`` event is logged.
 
@@ -382,7 +386,7 @@ def turn_started(game: Game) -> None:
 
 
 @hookspec
-def decided(game: Game, decision: Any, choice: Any) -> None:
+def decided(game: Game, decision: Decision, choice: Option) -> None:
     """A player has just answered a decision (before the ``decision`` event is logged).
 
     :param game: the game.
@@ -408,7 +412,7 @@ def turn_passed(game: Game, player: int) -> None:
 
 
 @hookspec
-def step_ended(game: Game, step: Any) -> None:
+def step_ended(game: Game, step: Step) -> None:
     """A step of the turn has ended (``step_ended`` is logged).
 
     :param game: the game.

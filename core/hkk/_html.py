@@ -116,7 +116,7 @@ class GameRecorder:
 
     def _board(self) -> dict[str, Any]:
         game = self.game
-        snap = game.snapshot()
+        snap: dict[str, Any] = game.snapshot()
         for uid, perm in snap["permanents"].items():
             card = game.cards.get(perm["card"])
             perm["name"] = card.name if card is not None else perm["card"]

@@ -104,7 +104,7 @@ def _check_zones(game: Any) -> None:
     decks = getattr(game, "invariant_decks", None)
     if decks is None:
         return  # not watched from the start: the decks it began with are not known
-    in_play = [Counter() for _ in game.players]
+    in_play: list[Counter[str]] = [Counter() for _ in game.players]
     for perm in game.permanents.values():
         in_play[perm.owner][perm.card.id] += 1
     for player, start in zip(game.players, decks, strict=True):

@@ -114,11 +114,11 @@ def create(code: str, directory: Path, title: str | None = None, *,
     if project.exists() and any(project.iterdir()):
         raise ScaffoldError(f"{project} exists and is not empty")
     root = importlib.resources.files("hkk") / "templates" / "newset"
-    for rel, source in _walk(root, ()):
+    for rel, template in _walk(root, ()):
         parts = rel[:-1] + (rel[-1].removesuffix(".tmpl"),)
         target = project.joinpath(*(_rename(part, values) for part in parts))
         target.parent.mkdir(parents=True, exist_ok=True)
-        text = source.read_text(encoding="utf-8")
+        text = template.read_text(encoding="utf-8")
         for key, value in values.items():
             text = text.replace("{{" + key + "}}", value)
         target.write_text(text, encoding="utf-8")

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from hkk._engine import Engine
@@ -148,7 +149,7 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
                                log_level=LOG_LEVEL)
         recorder = OutcomeRecorder(game.log, seed, chunk.decks)
         try:
-            with time_limit(timeout, lambda g=game, s=seed: _where(chunk, s, g)):
+            with time_limit(timeout, partial(_where, chunk, seed, game)):
                 play_game(game, max_turns=chunk.max_turns)
         except GAME_LIMITS as exc:  # this game stops; the others go on
             outcome = recorder.outcome

@@ -6,7 +6,10 @@ damage it took; :class:`hkk.Game` derives the current ones from the effects in f
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hkk._cards.model import BuildingCard, CreatureCard
 
 STARTING_HP = 20  # K 3.12
 STARTING_VP = 0  # K 3.12
@@ -56,7 +59,8 @@ class Permanent:
                  "defence_bonus", "counters", "base_damage", "base_hp", "damaged_turn",
                  "entered_turn", "mods", "hp_stat")
 
-    def __init__(self, uid: int, card: Any, owner: int, zone: str, turn: int) -> None:
+    def __init__(self, uid: int, card: CreatureCard | BuildingCard, owner: int, zone: str,
+                 turn: int) -> None:
         self.uid = uid  # also the timestamp: later permanents have larger uids
         self.card = card
         self.kind: str = card.kind

@@ -4,7 +4,8 @@ items ordered by one player, players alternating, players taking actions."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from hkk._decisions import Option
 from hkk._effects import Duration
@@ -27,6 +28,9 @@ from hkk._resolution import (
 from hkk._triggers import settle, too_many_items
 from hkk.events import ItemDropped, Moment, Passed, Resolving, TurnPassed
 
+if TYPE_CHECKING:
+    from hkk._state import Permanent
+
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
 
@@ -41,7 +45,7 @@ def run_simultaneous(game: Game, step: Step) -> None:
     # none (D-prevented)
     stopped = prevented_items(game, chosen)
     bound = [(item, None if item in stopped
-              else guarded(game, item, lambda i=item: i.bind(game, i))) for item in chosen]
+              else guarded(game, item, partial(item.bind, game, item))) for item in chosen]
     rule = step.rules[0] if step.rules else step.hook
     game.emit(Moment, rule=rule, items=[i.label for i, _ in bound],
               ends=sorted(step.ends))
@@ -61,7 +65,7 @@ def run_simultaneous(game: Game, step: Step) -> None:
             if item in stopped:
                 prevented(game, item, stopped[item])
                 continue
-            guarded(game, item, lambda i=item, b=b: i.apply(game, i, b))
+            guarded(game, item, partial(item.apply, game, item, b))
     if step.ends_created:
         game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
     after_resolution(game, step)
@@ -160,6 +164,7 @@ class _Budget:
             vp += price.vp
             components += price.components
             if price.sacrifice_self:
+                assert item.source is not None  # what sacrifices its source has one
                 if item.source.uid in sacrificed:
                     return False
                 sacrificed.add(item.source.uid)
@@ -170,6 +175,7 @@ class _Budget:
         self.vp += price.vp
         self.components += price.components
         if price.sacrifice_self:
+            assert item.source is not None  # as in fits_all
             self.sacrificed.add(item.source.uid)
 
 
@@ -198,7 +204,8 @@ def _wants(game: Game, item: Pending, step: Step) -> bool:
 def _orderer(game: Game, step: Step) -> int | None:
     # 29.4.1; [D] the active player also orders where no rule names who does (41.2): the
     # ``orderer`` hook, answered by the built-in hkk.rules.orderer from the Rulings.
-    return first(game, "orderer", step=step)
+    orderer: int | None = first(game, "orderer", step=step)
+    return orderer
 
 
 def run_ordered(game: Game, step: Step) -> None:
@@ -211,8 +218,8 @@ def run_ordered(game: Game, step: Step) -> None:
     The hook is collected again after every resolution, unless nothing it returns can have
     changed (:func:`_steady`): then the items left are the ones collected, less the one that
     resolved, and the step's cost grows with its items, not with their square."""
-    finished: set[tuple] = set()  # automatic items resolved and items declined this step
-    wanted: set[tuple] = set()
+    finished: set[tuple[Any, ...]] = set()  # automatic items resolved and items declined this step
+    wanted: set[tuple[Any, ...]] = set()
     limit = game.rulings.max_items_per_step
     ready: list[Option] = []
     kept_at: int | None = None  # the ability index's version the kept collection is valid for
@@ -248,8 +255,8 @@ def _position(options: list[Option], chosen: Option) -> int:
     return list(map(id, options)).index(id(chosen))
 
 
-def _collect_ordered(game: Game, step: Step, finished: set[tuple],
-                     wanted: set[tuple]) -> tuple[list[Option], bool]:
+def _collect_ordered(game: Game, step: Step, finished: set[tuple[Any, ...]],
+                     wanted: set[tuple[Any, ...]]) -> tuple[list[Option], bool]:
     """The step's items left to resolve, as the order decision's options; and whether they
     may be kept until the ability index changes: the hook is steady (:func:`_steady`) and
     every item it returned is automatic, so none of them can become usable or unusable, or
@@ -300,7 +307,7 @@ def run_alternating(game: Game, step: Step) -> None:
     one cannot pass.  The stage ends when both players pass one after the other."""
     player = game.active
     passes = 0
-    used: set[tuple] = set()  # mandatory items already used
+    used: set[tuple[Any, ...]] = set()  # mandatory items already used
     for _ in range(game.rulings.max_items_per_step):
         if passes >= 2:
             return
@@ -424,7 +431,7 @@ def _extract(offer: Any) -> Callable[[Game], None]:
     return lambda game: game.extract_components(offer)
 
 
-def run_entry_triggers(game: Game, perm: Any) -> None:
+def run_entry_triggers(game: Game, perm: Permanent) -> None:
     """A permanent's "enters play" automatic effects, ordered by its controller [R]."""
     items = call_hook(game, "entered_play", permanent=perm)
     while items:
@@ -434,6 +441,8 @@ def run_entry_triggers(game: Game, perm: Any) -> None:
             item = game.decide(perm.controller, "order", [Option(i.label, i) for i in items],
                                prompt="Which happens next?", rule="R-enter-order").value
         items.remove(item)
+        # a card enters play within a step: both calls below read it
+        assert game.step is not None
         if item.optional and not _wants(game, item, game.step):
             continue
         resolve(game, item)

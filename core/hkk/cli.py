@@ -413,6 +413,7 @@ def replay_command(file: str, force: bool) -> None:
         out.print(f"[green]OK[/green]: {result.events} events replayed, all as recorded")
         return
     d = result.divergence
+    assert d is not None  # not ok: it diverged
     out.print(f"[red]diverged[/red] at event {d.index} (after {result.events} identical):")
     out.print(f"  expected: {escape(_event_text(d.expected, 'nothing (the log ends here)'))}")
     out.print(f"  got:      {escape(_event_text(d.got, 'nothing (the game ended)'))}")
@@ -477,8 +478,9 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
             raise click.BadParameter(str(exc), param_hint="--against") from None
     err = _err()
     report = None
-    options = dict(games=games, seed=seed, max_turns=max_turns, game_timeout=game_timeout,
-                   against=against, max_slowdown=max_slowdown)
+    options: dict[str, Any] = dict(games=games, seed=seed, max_turns=max_turns,
+                                   game_timeout=game_timeout, against=against,
+                                   max_slowdown=max_slowdown)
     try:
         if err.is_terminal and not as_json and games:
             from rich.progress import Progress
@@ -518,7 +520,7 @@ def _check_installed(codes: Sequence[str]) -> None:
     from hkk._sets.discovery import find_sets
 
     invalid: list[SetError] = []
-    installed = {c.code for c in find_sets(failures=invalid)}  # imports nothing
+    installed: set[str | None] = {c.code for c in find_sets(failures=invalid)}  # imports nothing
     installed |= {e.code for e in invalid}
     unknown = sorted(set(codes) - installed)
     if unknown:

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from hkk._decisions import Decision, Option
 from hkk._engine import Engine
 from hkk._event_text import EventRenderer
 from hkk._game import Game
@@ -62,7 +63,7 @@ class PassingAgent:
     player's optional end-of-turn abilities unasked, so a test's unscripted decision could hide
     the very thing it meant to test.  Passing the turn is only ever scripted."""
 
-    def choose(self, game: Any, decision: Any) -> Any:
+    def choose(self, game: Game, decision: Decision) -> Option:
         if decision.kind == "action":
             for option in decision.options:
                 if option.label == "pass":

@@ -94,6 +94,7 @@ def items_at(game: Game, timing: str) -> list[Pending]:
 def condition_holds(game: Game, item: Pending) -> bool:
     """D-conditions: an automatic ability fires, an activated one can be used (like its cost,
     checked whenever it is offered), only while its condition holds."""
+    assert item.controller is not None  # a card's ability has a controller
     return holds(game, item.data["condition"], item.controller)
 
 

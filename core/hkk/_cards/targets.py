@@ -9,6 +9,8 @@ from hkk._decisions import Option
 from hkk._state import Permanent, Player
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from hkk._cards.context import EffectContext
     from hkk._game import Game
 
@@ -42,12 +44,13 @@ def select_targets(game: Game, ctx: EffectContext, target: str) -> list[Any]:
         return game.buildings(me)
     if target == "all_buildings":
         return game.buildings()
-    candidates = {
+    choices: dict[str, Callable[[], list[Permanent]]] = {
         "chosen_creature": game.creatures,
         "chosen_own_creature": lambda: game.creatures(me),
         "chosen_opponent_creature": lambda: game.creatures(1 - me),
         "chosen_building": game.buildings,
-    }[target]()
+    }
+    candidates = choices[target]()
     if not candidates:
         return []
     options = [Option(f"target {p.describe()}", p) for p in candidates]

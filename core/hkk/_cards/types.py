@@ -3,7 +3,7 @@
 quantities: targets, durations, stats, bounds, the strict model configuration and the error a
 card rule raises."""
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, ConfigDict, Strict, StringConstraints
 from pydantic_core import PydanticCustomError
@@ -33,7 +33,7 @@ TRIGGER_TARGETS: frozenset[str] = frozenset({"trigger_permanent", "trigger_sourc
                                              "trigger_player"})
 PLAYER_TARGETS: frozenset[str] = frozenset({"controller", "opponent", "each_player",
                                             "chosen_player", "trigger_player"})
-PERMANENT_TARGETS: frozenset[str] = frozenset(Target.__args__) - PLAYER_TARGETS
+PERMANENT_TARGETS: frozenset[str] = frozenset(get_args(Target)) - PLAYER_TARGETS
 # Finer groups, used only to reject combinations that cannot mean anything ("self" may be either).
 BUILDING_ONLY = frozenset({"own_buildings", "all_buildings", "chosen_building"})
 CREATURE_ONLY = PERMANENT_TARGETS - BUILDING_ONLY - {"self", "trigger_permanent",
@@ -46,7 +46,12 @@ Duration = Literal["permanent", "until_end_of_turn", "this_turn", "until_prepara
 Stat = Literal["damage", "hp", "sp", "vp_regen"]
 
 #: A turn hook of :data:`hkk._phases.CARD_TIMINGS`, or ``on_enter``: when the card enters play.
-Timing = Literal[CARD_TIMINGS + ("on_enter",)]  # type: ignore[valid-type]
+# Built from the tuple, so that it cannot go stale; mypy cannot read a computed Literal, so to
+# it a timing is a str (pydantic validates the Literal).
+if TYPE_CHECKING:
+    Timing = str
+else:
+    Timing = Literal[CARD_TIMINGS + ("on_enter",)]
 
 # Strict types (issue 13): ``hp = "2"`` or ``optional = 1`` is refused, as the JSON Schema
 # (``hkk schema``) refuses it, instead of being coerced.  Only the tuple containers are lenient
@@ -94,4 +99,7 @@ def require_target(target: str, allowed: frozenset[str], what: str, primitive: s
 
 
 #: A phase of the turn (:data:`hkk._phases.PHASE_NAMES`), or ``any``.
-Phase = Literal[PHASE_NAMES + ("any",)]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # a str to mypy, as Timing
+    Phase = str
+else:
+    Phase = Literal[PHASE_NAMES + ("any",)]

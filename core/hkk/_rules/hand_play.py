@@ -86,6 +86,7 @@ class HandPlay:
         return collected
 
     def _play(self, game: Game, item: Pending, bound: object) -> None:
+        assert item.controller is not None and item.card_id is not None  # a player's card
         perm = game.play_card(item.controller, item.card_id)
         if perm is not None:
             game.run_entry_triggers(perm)

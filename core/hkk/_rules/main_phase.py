@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 def _move(game: Game, item: Pending, bound: object) -> None:
     perm = item.source
+    assert perm is not None  # the item is offered by its creature (guard_post_items)
     perm.zone = GUARD_POST
     game.emit(Moved, uid=perm.uid, card=perm.card.id, zone=GUARD_POST, rule="D-guard-post")
 

@@ -612,9 +612,9 @@ def discover(*, entry_points: Iterable[EntryPointLike] | None = None,
             _fail(sink, error)
         except Exception as exc:  # a bug of ours must not stop the other sets either
             unavailable[c.code] = "failed at stage load"
-            error = c.error(f"unexpected error: {_describe(exc)}", "load")
-            error.__cause__ = exc
-            _fail(sink, error)
+            failure = c.error(f"unexpected error: {_describe(exc)}", "load")
+            failure.__cause__ = exc
+            _fail(sink, failure)
 
     usable = check_compatibility(loaded, unavailable=unavailable, failures=sink)
     usable = load_decks(usable, failures=sink)
