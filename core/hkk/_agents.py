@@ -1,5 +1,6 @@
 """The agents that answer decisions (:mod:`hkk._decisions`): seeded random, scripted (for
-tests), first legal option.  ``Option``, ``Decision`` and ``Agent`` are re-exported here."""
+tests), first legal option.  ``Option``, ``Decision`` and ``Agent`` (:mod:`hkk._view`) are
+re-exported here."""
 
 from __future__ import annotations
 
@@ -7,19 +8,21 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from hkk._decisions import Agent, Decision, Option
+from hkk._decisions import Decision, Option
 from hkk._errors import IllegalDecision
+from hkk._view import Agent
 
 __all__ = ["Agent", "Decision", "FirstLegalAgent", "Option", "RandomAgent", "ScriptedAgent"]
 
 if TYPE_CHECKING:
-    from hkk._game import Game
+    from hkk._view import GameView
+
 
 
 class FirstLegalAgent:
     """Always takes the first option offered."""
 
-    def choose(self, game: Game, decision: Decision) -> Option:
+    def choose(self, game: GameView, decision: Decision) -> Option:
         return decision.options[0]
 
 
@@ -41,7 +44,7 @@ class RandomAgent:
         self._rng = random.Random()
         self._rng.setstate(state)
 
-    def choose(self, game: Game, decision: Decision) -> Option:
+    def choose(self, game: GameView, decision: Decision) -> Option:
         rng = self._rng or game.rng
         options: Sequence[Option] = decision.options
         if decision.kind == "action" and len(options) > 1:
@@ -67,7 +70,7 @@ class ScriptedAgent:
         self.only = set(only) if only is not None else None
         self.seen: list[Decision] = []
 
-    def choose(self, game: Game, decision: Decision) -> Option:
+    def choose(self, game: GameView, decision: Decision) -> Option:
         self.seen.append(decision)
         if not self.script or (self.only is not None and decision.kind not in self.only):
             return self.fallback.choose(game, decision)

@@ -18,7 +18,7 @@ from hkk._cards.quantities import QUANTITIES, Quantity
 from hkk.events import Event, StepStarted
 
 if TYPE_CHECKING:
-    from hkk._game import Game
+    from hkk._view import GameView
 
 __all__ = ["events_changing", "holds", "quantity"]
 
@@ -37,14 +37,14 @@ def _parts(name: str) -> tuple[bool, Quantity]:
     return parts
 
 
-def quantity(game: Game, name: str, controller: int) -> int:
+def quantity(game: GameView, name: str, controller: int) -> int:
     """The value of a quantity such as ``own_vp`` or ``opponent_creatures`` for ``controller``
     (each quantity reads itself, :mod:`hkk._cards.quantities`)."""
     own, number = _PARTS.get(name) or _parts(name)
     return number.read(game, controller if own else 1 - controller)
 
 
-def holds(game: Game, condition: Any, controller: int) -> bool:
+def holds(game: GameView, condition: Any, controller: int) -> bool:
     """Does ``condition`` hold now for an ability controlled by ``controller``?"""
     # quantity() written out: read at every offer of a conditional ability
     own, number = _PARTS.get(condition.of) or _parts(condition.of)

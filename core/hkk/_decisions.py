@@ -1,17 +1,15 @@
 """Players' decisions go through one door: ``agent.choose(game, decision) -> Option``.
 
 A :class:`Decision` names its kind, the deciding player, the rule that gives him the choice and
-the legal options.  The agents themselves are in :mod:`hkk._agents`.
+the legal options.  The agents are in :mod:`hkk._agents`; the ``Agent`` protocol in
+:mod:`hkk._view`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-if TYPE_CHECKING:
-    from hkk._game import Game
-
-__all__ = ["Agent", "Decision", "Option"]
+__all__ = ["Decision", "Option"]
 
 
 class Option:
@@ -52,9 +50,3 @@ class Decision:
 
     def __repr__(self) -> str:
         return f"Decision({self.kind!r}, player={self.player}, options={self.labels()})"
-
-
-class Agent(Protocol):
-    """A player: ``choose(game, decision)`` returns one of ``decision.options``."""
-
-    def choose(self, game: Game, decision: Decision) -> Option: ...

@@ -18,7 +18,7 @@ from hkk import _changes as changes
 from hkk import _characteristics as characteristics
 from hkk import _checks as checks
 from hkk._clock import GameClock
-from hkk._decisions import Agent, Decision, Option
+from hkk._decisions import Decision, Option
 from hkk._effects import Effect
 from hkk._errors import GameOver, HkkError, IllegalDecision
 from hkk._events import EventLog
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from hkk._engine import Engine
     from hkk._pending import Pending
     from hkk._rulings import Rulings
+    from hkk._view import Agent
 
 __all__ = ["ExtractionOffer", "Game", "GameOver"]  # the last two: old import paths
 

@@ -24,10 +24,10 @@ import pluggy
 
 if TYPE_CHECKING:
     from hkk._decisions import Decision, Option
-    from hkk._game import Game
     from hkk._pending import Lethal, Pending
     from hkk._phases import Step
     from hkk._state import Permanent
+    from hkk._view import GameView
     from hkk.events import Event
 
 PROJECT = "hkk"
@@ -41,7 +41,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 # -- preparation phase (29) -------------------------------------------------------------------
 
 @hookspec
-def prep_stage1(game: Game) -> list[Pending] | None:
+def prep_stage1(game: GameView) -> list[Pending] | None:
     """Preparation stage 1, before the regeneration: effects that modify VP regeneration,
     which already act in stage 1 (29.4.5).
 
@@ -54,7 +54,7 @@ def prep_stage1(game: Game) -> list[Pending] | None:
 
 
 @hookspec
-def vp_regeneration(game: Game) -> list[Pending] | None:
+def vp_regeneration(game: GameView) -> list[Pending] | None:
     """Preparation stage 1, the VP regeneration itself (29.3), counting the modifiers in force
     (29.4.5).  The built-in ``hkk.rules.vp_regeneration`` plugin implements it.
 
@@ -66,7 +66,7 @@ def vp_regeneration(game: Game) -> list[Pending] | None:
 
 
 @hookspec
-def prep_stage2_start(game: Game) -> list[Pending] | None:
+def prep_stage2_start(game: GameView) -> list[Pending] | None:
     """The very beginning of preparation stage 2 ("beginning of the turn", "beginning of the
     preparation phase", 29.4.3).  Every item returned happens at one moment together with the
     expiry of "until the preparation phase" effects (29.4.4) and the start of "this turn" effects
@@ -83,7 +83,7 @@ def prep_stage2_start(game: Game) -> list[Pending] | None:
 
 
 @hookspec
-def prep_stage2(game: Game) -> list[Pending] | None:
+def prep_stage2(game: GameView) -> list[Pending] | None:
     """Preparation stage 2 (29.4): automatic effects of both players and the activated abilities
     that explicitly allow it (``usable_in_preparation``, 29.4.7).
 
@@ -99,7 +99,7 @@ def prep_stage2(game: Game) -> list[Pending] | None:
 
 
 @hookspec
-def prep_stage3(game: Game) -> list[Pending] | None:
+def prep_stage3(game: GameView) -> list[Pending] | None:
     """Preparation stage 3 [D] D-stage3: the active player's passive cards become active
     (the built-in ``hkk.rules.passive_become_active``).
 
@@ -111,7 +111,7 @@ def prep_stage3(game: Game) -> list[Pending] | None:
 
 
 @hookspec
-def prep_stage4(game: Game) -> list[Pending] | None:
+def prep_stage4(game: GameView) -> list[Pending] | None:
     """Preparation stage 4 [D] D-stage4: the active player draws a card (the built-in
     ``hkk.rules.draw``).
 
@@ -125,7 +125,7 @@ def prep_stage4(game: Game) -> list[Pending] | None:
 # -- main and combat phases ---------------------------------------------------------------------
 
 @hookspec
-def main_phase(game: Game) -> list[Pending] | None:
+def main_phase(game: GameView) -> list[Pending] | None:
     """Main phase: actions each player may take now besides playing cards (which the runner
     offers itself, 8.1).  Players act in turn, active player first, until both pass (4.11.6-8);
     the active player's pass for the whole turn follows 41.5.
@@ -139,7 +139,7 @@ def main_phase(game: Game) -> list[Pending] | None:
 
 
 @hookspec
-def combat_phase(game: Game) -> list[Pending] | None:
+def combat_phase(game: GameView) -> list[Pending] | None:
     """Combat phase [D] D-combat: actions available in combat (attacks, abilities).
 
     :param game: the game; ``game.active`` is the attacking player.
@@ -153,7 +153,7 @@ def combat_phase(game: Game) -> list[Pending] | None:
 # -- end-of-turn phase (41) ---------------------------------------------------------------------
 
 @hookspec
-def end_stage1(game: Game) -> list[Pending] | None:
+def end_stage1(game: GameView) -> list[Pending] | None:
     """End stage 1 (41.1): abilities usable at the end of the turn; players alternate, active
     player first.  Items with a cost or a conditional text (``optional``) may be used, the
     others must be (D-end1-mandatory).
@@ -167,7 +167,7 @@ def end_stage1(game: Game) -> list[Pending] | None:
 
 
 @hookspec
-def end_stage2(game: Game) -> list[Pending] | None:
+def end_stage2(game: GameView) -> list[Pending] | None:
     """End stage 2 (41.2): automatic end-of-turn effects; all are carried out, none can be
     declined (D-end2-mandatory).  [D] D-orderer: the active player orders them, as in 29.4.1.
 
@@ -180,7 +180,7 @@ def end_stage2(game: Game) -> list[Pending] | None:
 
 
 @hookspec
-def end_stage3(game: Game) -> list[Pending] | None:
+def end_stage3(game: GameView) -> list[Pending] | None:
     """End stage 3 (41.3): damaged creatures and buildings return to max Ép / Sp (the built-in
     ``hkk.rules.restore``).
 
@@ -192,7 +192,7 @@ def end_stage3(game: Game) -> list[Pending] | None:
 
 
 @hookspec
-def end_stage4(game: Game) -> list[Pending] | None:
+def end_stage4(game: GameView) -> list[Pending] | None:
     """End stage 4 (41.4): happens at the one moment when the active player's creatures lose
     their defence bonus and every "until end of turn" and "this turn" effect ends.
 
@@ -208,7 +208,7 @@ def end_stage4(game: Game) -> list[Pending] | None:
 # -- moments that are not stages ------------------------------------------------------------
 
 @hookspec
-def entered_play(game: Game, permanent: Permanent) -> list[Pending] | None:
+def entered_play(game: GameView, permanent: Permanent) -> list[Pending] | None:
     """A permanent just entered play from hand: its "when this enters play" automatic effects.
     They run right away in the order chosen by the player who brought it in [R] R-enter-order.
 
@@ -223,7 +223,7 @@ def entered_play(game: Game, permanent: Permanent) -> list[Pending] | None:
 
 
 @hookspec
-def lethal(game: Game) -> list[tuple[Any, Lethal]] | None:
+def lethal(game: GameView) -> list[tuple[Any, Lethal]] | None:
     """Asked at every Ép check: the permanents that go to the graveyard now for a reason besides
     Ép <= 0 (e.g. poison counters >= current Ép, K 121.1) [D] D-lethal.
 
@@ -252,7 +252,7 @@ def trigger_kinds() -> list[str] | None:
 
 
 @hookspec
-def triggered(game: Game, event: Event) -> list[Pending] | None:
+def triggered(game: GameView, event: Event) -> list[Pending] | None:
     """An event of a kind this plugin named in ``trigger_kinds`` has just been logged: the
     items returned are triggered.  They wait until the item or action that caused the event
     has finished resolving and the Ép check after it is done, then resolve one at a time in the
@@ -308,7 +308,7 @@ TURN_HOOKS: tuple[str, ...] = (
 # through :mod:`hkk._hookcall`, like every hook.
 
 @hookspec(firstresult=True)
-def orderer(game: Game, step: Step) -> int | None:
+def orderer(game: GameView, step: Step) -> int | None:
     """Who orders the items of an ordered step when more than one is ready.
 
     :param game: the game.
@@ -324,7 +324,7 @@ def orderer(game: Game, step: Step) -> int | None:
 
 
 @hookspec(firstresult=True)
-def left_play(game: Game, permanent: Permanent, components: bool) -> int | None:
+def left_play(game: GameView, permanent: Permanent, components: bool) -> int | None:
     """A permanent is leaving play to a graveyard or the void (it died, was destroyed or
     sacrificed); called before the ``died`` / ``destroyed`` event is logged.
 
@@ -342,7 +342,7 @@ def left_play(game: Game, permanent: Permanent, components: bool) -> int | None:
 
 
 @hookspec(firstresult=True)
-def playable(game: Game, player: int) -> list[str] | None:
+def playable(game: GameView, player: int) -> list[str] | None:
     """Which cards of his hand a player may play now (8.1, 29.4.6): ``game.playable(player)``
     asks, ``game.play_card()`` refuses any other, and the built-in ``hkk.rules.hand_play``
     offers these as ``play <card id>`` in action steps.
@@ -360,7 +360,7 @@ def playable(game: Game, player: int) -> list[str] | None:
 
 
 @hookspec
-def phase_ended(game: Game, phase: str) -> None:
+def phase_ended(game: GameView, phase: str) -> None:
     """The turn has moved past the last step of ``phase`` (the next step is in another phase,
     or the turn is over).  Rules that last "until the end of the phase" end here; unlike the
     turn hooks this one acts on the game (it may ask players and change the state).
@@ -375,7 +375,7 @@ def phase_ended(game: Game, phase: str) -> None:
 
 
 @hookspec
-def turn_started(game: Game) -> None:
+def turn_started(game: GameView) -> None:
     """A turn has just started (``turn_started`` is logged), before the deferred Ép check.
 
     :param game: the game; ``game.active`` is the player whose turn it is.
@@ -386,7 +386,7 @@ def turn_started(game: Game) -> None:
 
 
 @hookspec
-def decided(game: Game, decision: Decision, choice: Option) -> None:
+def decided(game: GameView, decision: Decision, choice: Option) -> None:
     """A player has just answered a decision (before the ``decision`` event is logged).
 
     :param game: the game.
@@ -400,7 +400,7 @@ def decided(game: Game, decision: Decision, choice: Option) -> None:
 
 
 @hookspec
-def turn_passed(game: Game, player: int) -> None:
+def turn_passed(game: GameView, player: int) -> None:
     """The active player has passed the turn (41.5; ``turn_passed`` is logged).
 
     :param game: the game.
@@ -412,7 +412,7 @@ def turn_passed(game: Game, player: int) -> None:
 
 
 @hookspec
-def step_ended(game: Game, step: Step) -> None:
+def step_ended(game: GameView, step: Step) -> None:
     """A step of the turn has ended (``step_ended`` is logged).
 
     :param game: the game.

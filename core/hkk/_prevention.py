@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 from hkk._pending import ACTIVATED, AUTOMATIC, Pending
 
 if TYPE_CHECKING:
-    from hkk._game import Game
     from hkk._state import Permanent
+    from hkk._view import GameView
 
 __all__ = ["preventer", "prevented_items"]
 
 
-def preventer(game: Game, item: Pending) -> Permanent | None:
+def preventer(game: GameView, item: Pending) -> Permanent | None:
     """The permanent whose static ability prevents ``item`` now, or None.  The first in
     timestamp order, if several do."""
     if not game.preventions or item.controller is None or item.kind not in (AUTOMATIC,
@@ -43,7 +43,7 @@ def preventer(game: Game, item: Pending) -> Permanent | None:
     return None
 
 
-def prevented_items(game: Game, items: Iterable[Pending]) -> dict[Pending, Permanent]:
+def prevented_items(game: GameView, items: Iterable[Pending]) -> dict[Pending, Permanent]:
     """Of ``items``, those prevented now, each with its preventer (for a simultaneous moment:
     read once, against the state before it, D-simultaneous-bind)."""
     if not game.preventions:

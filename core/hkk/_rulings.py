@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hkk._game import Game
     from hkk._phases import Step
+    from hkk._view import GameView
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Rulings:
     max_triggers_per_turn: int = 2_000
     max_triggers_per_game: int = 20_000
 
-    def orderer(self, game: Game, step: Step) -> int | None:
+    def orderer(self, game: GameView, step: Step) -> int | None:
         """Who orders the step's items; None: nobody decides, the stable order is used."""
         if step.active_orders or self.default_orderer == "active":
             return game.active  # 29.4.1 (and D-orderer)

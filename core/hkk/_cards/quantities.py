@@ -30,7 +30,7 @@ from hkk.events import (
 )
 
 if TYPE_CHECKING:
-    from hkk._game import Game
+    from hkk._view import GameView
 
 __all__ = ["QUANTITIES", "WHOSE", "Quantity", "quantity", "quantity_names"]
 
@@ -46,7 +46,7 @@ class Quantity:
     #: change of it logs one.
     changed_by: ClassVar[frozenset[type[Event]]]
 
-    def read(self, game: Game, player: int) -> int:
+    def read(self, game: GameView, player: int) -> int:
         """Its value for ``player`` now."""
         raise NotImplementedError
 
@@ -69,7 +69,7 @@ def quantity_names() -> tuple[str, ...]:
 
 
 class _PlayerNumber(Quantity):
-    def read(self, game: Game, player: int) -> int:
+    def read(self, game: GameView, player: int) -> int:
         value: int = getattr(game.players[player], self.kind)
         return value
 
@@ -97,7 +97,7 @@ class Hand(Quantity):
     kind = "hand"
     changed_by = frozenset({CardDrawn, CardPlayed})
 
-    def read(self, game: Game, player: int) -> int:
+    def read(self, game: GameView, player: int) -> int:
         return len(game.players[player].hand)
 
 
@@ -105,7 +105,7 @@ class _PermanentCount(Quantity):
     #: The card kind counted.
     card_kind: ClassVar[str]
 
-    def read(self, game: Game, player: int) -> int:
+    def read(self, game: GameView, player: int) -> int:
         card_kind = self.card_kind
         return sum(1 for p in game.permanents.values()
                    if p.kind == card_kind and p.controller == player)

@@ -12,12 +12,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 __all__ = ["permanents_in_play", "player_indexes", "select_targets"]
 
 
-def select_targets(game: Game, ctx: EffectContext, target: str) -> list[Any]:
+def select_targets(game: GameActions, ctx: EffectContext, target: str) -> list[Any]:
     """The targets an effect has right now; choices are asked of the controller."""
     me = ctx.controller
     if target == "self":
@@ -57,7 +57,7 @@ def select_targets(game: Game, ctx: EffectContext, target: str) -> list[Any]:
     return [game.decide(me, "target", options, prompt=ctx.label).value]
 
 
-def _trigger_target(game: Game, ctx: EffectContext, target: str) -> list[Any]:
+def _trigger_target(game: GameActions, ctx: EffectContext, target: str) -> list[Any]:
     if target == "trigger_player":
         player = ctx.trigger.get("player")
         return [] if player is None else [game.players[player]]
@@ -66,7 +66,7 @@ def _trigger_target(game: Game, ctx: EffectContext, target: str) -> list[Any]:
     return [perm] if perm is not None and perm.uid in game.permanents else []
 
 
-def permanents_in_play(targets: list[Any], game: Game) -> list[Permanent]:
+def permanents_in_play(targets: list[Any], game: GameActions) -> list[Permanent]:
     """The permanents among ``targets`` still in play (one may have died since binding)."""
     return [t for t in targets if isinstance(t, Permanent) and t.uid in game.permanents]
 

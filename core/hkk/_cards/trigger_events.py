@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from hkk._cards.registry import Registry
 
 if TYPE_CHECKING:
-    from hkk._game import Game
     from hkk._state import Permanent
+    from hkk._view import GameView
 
 __all__ = ["WHEN_EVENTS", "Subject", "TriggerEvent", "trigger_event"]
 
@@ -51,7 +51,7 @@ class TriggerEvent:
     #: ``hkk cards``: what happens to the subject ("dies", "is damaged").
     text: ClassVar[str]
 
-    def subjects(self, game: Game, event: Any) -> list[Subject]:
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
         """What ``event`` (of one of :attr:`log_kinds`) happened to; [] if nothing in play."""
         raise NotImplementedError
 
@@ -78,7 +78,7 @@ def trigger_event(cls: E) -> E:
     return cls
 
 
-def _permanent(game: Game, event: Any) -> list[Subject]:
+def _permanent(game: GameView, event: Any) -> list[Subject]:
     perm = game.permanents.get(event.uid)
     return [] if perm is None else [Subject(perm.uid, perm.controller, perm.kind, perm)]
 
@@ -92,7 +92,7 @@ class Dies(TriggerEvent):
     offers = frozenset({"trigger_player"})  # the permanent is gone: nothing to aim at
     text = "dies"
 
-    def subjects(self, game: Game, event: Any) -> list[Subject]:
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
         return [Subject(event.uid, event.controller, game.cards[event.card].kind)]
 
 
@@ -104,7 +104,7 @@ class Damaged(TriggerEvent):
     offers = frozenset({"trigger_permanent", "trigger_source", "trigger_player"})
     text = "is damaged"
 
-    def subjects(self, game: Game, event: Any) -> list[Subject]:
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
         found = _permanent(game, event)
         if found and event.source_uid is not None:
             # D-trigger-source: the permanent whose ability or combat dealt it, while in play
@@ -119,7 +119,7 @@ class EntersPlay(TriggerEvent):
     log_kinds = ("entered_play",)
     text = "enters play"
 
-    def subjects(self, game: Game, event: Any) -> list[Subject]:
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
         return _permanent(game, event)
 
 
@@ -130,7 +130,7 @@ class EffectEnds(TriggerEvent):
     log_kinds = ("effect_ended",)
     text = "loses an effect"
 
-    def subjects(self, game: Game, event: Any) -> list[Subject]:
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
         # the event does not name the effect's targets: the trigger watch kept them
         targets = game.triggers.effect_targets().pop(event.effect, ())
         perms = [game.permanents.get(uid) for uid in targets]
@@ -147,7 +147,7 @@ class CardPlayed(TriggerEvent):
     offers = frozenset({"trigger_player"})
     text = "plays"
 
-    def subjects(self, game: Game, event: Any) -> list[Subject]:
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
         return [Subject(None, event.player, game.cards[event.card].kind)]
 
     def describe(self, when: Any) -> str:

@@ -20,7 +20,7 @@ from hkk.events import Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 __all__ = ["VERBS", "PermanentVerb", "PlayerVerb", "Verb", "register_verb", "unregister_verb"]
 
@@ -38,12 +38,12 @@ class Verb(BaseModel):
     if TYPE_CHECKING:
         do: str  # each verb's own ``Literal`` field, its tag
 
-    def bind(self, game: Game, ctx: EffectContext) -> list[Any]:
+    def bind(self, game: GameActions, ctx: EffectContext) -> list[Any]:
         """The targets, chosen when the item is bound (before a simultaneous moment, 29.4.2)."""
         target = getattr(self, "target", None)
         return [] if target is None else select_targets(game, ctx, target)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         raise NotImplementedError(f"the verb {self.do!r} does not say how it applies")
 
     def describe(self) -> str:

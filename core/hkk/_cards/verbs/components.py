@@ -12,7 +12,7 @@ from hkk.events import ComponentsGained, ComponentsPaid, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -21,7 +21,7 @@ class GainComponents(PlayerVerb):
     count: int = Field(gt=0, le=MAX_STAT)
     emits: ClassVar[tuple[type[Event], ...]] = (ComponentsGained,)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for p in targets:  # players: a player verb targets only players
             game.gain_components(p.index, self.count, source=ctx.label)
 
@@ -32,6 +32,6 @@ class PayComponents(PlayerVerb):
     count: int = Field(gt=0, le=MAX_STAT)
     emits: ClassVar[tuple[type[Event], ...]] = (ComponentsPaid,)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for p in targets:  # players: a player verb targets only players
             game.pay_components(p.index, self.count, source=ctx.label)

@@ -13,7 +13,7 @@ from hkk.events import CountersAdded, CountersRemoved, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -23,7 +23,7 @@ class AddCounters(PermanentVerb):
     count: int = Field(gt=0, le=MAX_STAT)
     emits: ClassVar[tuple[type[Event], ...]] = (CountersAdded,)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.add_counters(t, self.counter, self.count, source=ctx.label)
 
@@ -35,6 +35,6 @@ class RemoveCounters(PermanentVerb):
     count: int = Field(gt=0, le=MAX_STAT)
     emits: ClassVar[tuple[type[Event], ...]] = (CountersRemoved,)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.remove_counters(t, self.counter, self.count, source=ctx.label)

@@ -11,7 +11,7 @@ from hkk._cards.verbs.base import Verb, register_verb
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -26,7 +26,7 @@ class Custom(Verb):
     params: dict[Text, int | Text | bool] = {}
     # emits: whatever the set's function changes (nothing of its own)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         function = game.custom_effects.get(self.name)
         if function is None:
             raise LookupError(f"no set offers the custom effect {self.name!r}")

@@ -12,7 +12,7 @@ from hkk.events import Damaged, Event, PlayerDamaged
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -24,7 +24,7 @@ class Damage(Verb):
     target: Target
     emits: ClassVar[tuple[type[Event], ...]] = (Damaged, PlayerDamaged)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         source_uid = ctx.source.uid if ctx.source is not None else None
         for t in targets:
             game.damage(t, self.amount, source=ctx.label, source_uid=source_uid)

@@ -14,7 +14,7 @@ from hkk.events import DefenceBonusGained, DefenceBonusLost, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 #: Defending is what creatures do.
 _CREATURES = PERMANENT_TARGETS - BUILDING_ONLY
@@ -28,7 +28,7 @@ class GiveDefenceBonus(PermanentVerb):
     target_kind = "a creature"
     emits: ClassVar[tuple[type[Event], ...]] = (DefenceBonusGained,)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.give_defence_bonus(t, self.amount, source=ctx.label)
 
@@ -40,6 +40,6 @@ class RemoveDefenceBonus(PermanentVerb):
     target_kind = "a creature"
     emits: ClassVar[tuple[type[Event], ...]] = (DefenceBonusLost,)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.remove_defence_bonus(t, source=ctx.label)

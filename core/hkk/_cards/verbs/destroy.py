@@ -10,7 +10,7 @@ from hkk.events import Destroyed, Died, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -18,7 +18,7 @@ class Destroy(PermanentVerb):
     do: Literal["destroy"] = "destroy"
     emits: ClassVar[tuple[type[Event], ...]] = (Died, Destroyed)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.destroy(t, "destroyed", rule=None)
 
@@ -31,6 +31,6 @@ class Sacrifice(Verb):
     target: Literal["self", "chosen_own_creature"] = "self"
     emits: ClassVar[tuple[type[Event], ...]] = (Died, Destroyed)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.destroy(t, "sacrificed")

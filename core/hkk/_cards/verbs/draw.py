@@ -12,7 +12,7 @@ from hkk.events import CardDrawn, DrawFailed, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -21,6 +21,6 @@ class Draw(PlayerVerb):
     count: int = Field(gt=0, le=MAX_STAT)
     emits: ClassVar[tuple[type[Event], ...]] = (CardDrawn, DrawFailed)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for p in targets:  # players: a player verb targets only players
             game.draw(p.index, self.count, source=ctx.label)

@@ -15,7 +15,7 @@ from hkk.events import EffectEnded, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -40,7 +40,7 @@ class EndEffects(Verb):
                           "effect in the game is not a card text)")
         return self
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         durations = [EffectDuration(d) for d in self.durations]
         if self.target is None:  # D-dispel: all of them at one moment
             game.dispel("D-dispel", durations=durations)

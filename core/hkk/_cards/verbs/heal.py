@@ -12,7 +12,7 @@ from hkk.events import Event, Healed, PlayerHealed
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -22,6 +22,6 @@ class Heal(Verb):
     target: Target
     emits: ClassVar[tuple[type[Event], ...]] = (Healed, PlayerHealed)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in targets:
             game.heal(t, self.amount, source=ctx.label)

@@ -24,7 +24,7 @@ from hkk.events import EffectCreated, EffectStarted, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -69,7 +69,7 @@ class Modify(Verb):
                            f"modify {self.stat}")
         return self
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         if self.stat == "vp_regen":
             for p in player_indexes(targets):
                 game.add_effect("vp_regen", self.by, self.duration, player=p,

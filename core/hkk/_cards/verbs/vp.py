@@ -12,7 +12,7 @@ from hkk.events import Event, VpGained, VpLost
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 @register_verb
@@ -21,7 +21,7 @@ class GainVp(PlayerVerb):
     amount: int = Field(gt=0, le=MAX_STAT)
     emits: ClassVar[tuple[type[Event], ...]] = (VpGained,)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for p in targets:  # players: a player verb targets only players
             game.gain_vp(p.index, self.amount, source=ctx.label)
 
@@ -32,6 +32,6 @@ class LoseVp(PlayerVerb):
     amount: int = Field(gt=0, le=MAX_STAT)
     emits: ClassVar[tuple[type[Event], ...]] = (VpLost,)
 
-    def apply(self, game: Game, ctx: EffectContext, targets: list[Any]) -> None:
+    def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for p in targets:  # players: a player verb targets only players
             game.lose_vp(p.index, self.amount, source=ctx.label)

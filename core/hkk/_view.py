@@ -1,0 +1,137 @@
+"""The game as the leaves see it: a small read-only Protocol instead of the whole ``Game``.
+
+Leaves (decisions, conditions, prevention, quantities, rulings) and the hookspecs name
+:class:`GameView` - what a hook or an agent may read - so that they need not import ``Game``,
+which imports them (issue 20 item 2: no import cycle, even counting type-only imports).  The
+engine passes the ``Game``, which satisfies it structurally (mypy checks that where a ``Game``
+is passed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from random import Random
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from hkk._decisions import Decision, Option
+    from hkk._effects import Duration, Effect
+    from hkk._events import EventLog
+    from hkk._phases import Step
+    from hkk._state import Permanent, Player
+
+
+class GameView(Protocol):
+    """What a hook may read of the game (read-only: properties, so a plain attribute fits)."""
+
+    @property
+    def turn(self) -> int:
+        """The turn number (1 is the first)."""
+
+    @property
+    def active(self) -> int:
+        """The active player's index."""
+
+    @property
+    def step(self) -> Step | None:
+        """The step the turn is in (None between turns)."""
+
+    @property
+    def players(self) -> Sequence[Player]:
+        """Both players, by index."""
+
+    @property
+    def permanents(self) -> Mapping[int, Permanent]:
+        """The permanents in play by uid, in timestamp order."""
+
+    @property
+    def preventions(self) -> Sequence[tuple[Permanent, Any]]:
+        """The prevention effects in force: (source, prevent)."""
+
+    @property
+    def log(self) -> EventLog:
+        """The game's event log so far."""
+
+    @property
+    def cards(self) -> Mapping[str, Any]:
+        """The engine's cards by id."""
+
+    @property
+    def custom_effects(self) -> Mapping[str, Callable[..., Any]]:
+        """Named Python effects offered by plugins."""
+
+    @property
+    def triggers(self) -> TriggerView:
+        """What is triggered and waiting (hkk._triggers)."""
+
+    def creatures(self, player: int | None = None) -> list[Permanent]:
+        """The creatures in play (of ``player``, if given)."""
+
+    def buildings(self, player: int | None = None) -> list[Permanent]:
+        """The buildings in play (of ``player``, if given)."""
+
+    @property
+    def rng(self) -> Random:
+        """The game's random number generator (agents without their own draw from it)."""
+
+
+class TriggerView(Protocol):
+    """What a card's trigger may read of the waiting triggered items."""
+
+    def effect_targets(self) -> dict[int, list[int]]:
+        """Lasting effect's id -> the uids it was made on."""
+
+
+class GameActions(GameView, Protocol):
+    """The game as a card's effect (a verb) sees it: the view and the change primitives, which
+    log (hkk._changes).  The engine passes the ``Game``."""
+
+    def decide(self, player: int, kind: str, options: Sequence[Option], prompt: str = "",
+               rule: str | None = None) -> Option:
+        """Ask ``player``'s agent (hkk._decisions)."""
+
+    def destroy(self, perm: Permanent, cause: str, *, rule: str | None = None,
+                components: bool = True, to: str = "graveyard") -> None: ...
+
+    def damage(self, target: Permanent | Player, amount: int, source: str | None = None,
+               source_uid: int | None = None) -> None: ...
+
+    def heal(self, target: Permanent | Player, amount: int, source: str | None = None) -> None: ...
+
+    def gain_vp(self, player: int, amount: int, source: str | None = None) -> None: ...
+
+    def lose_vp(self, player: int, amount: int, source: str | None = None) -> None: ...
+
+    def gain_components(self, player: int, count: int, source: str | None = None) -> None: ...
+
+    def pay_components(self, player: int, count: int, source: str | None = None) -> None: ...
+
+    def draw(self, player: int, count: int = 1, source: str | None = None) -> None: ...
+
+    def add_counters(self, perm: Permanent, counter: str, count: int,
+                     source: str | None = None) -> None: ...
+
+    def remove_counters(self, perm: Permanent, counter: str, count: int,
+                        source: str | None = None) -> None: ...
+
+    def give_defence_bonus(self, perm: Permanent, amount: int,
+                           source: str | None = None) -> None: ...
+
+    def remove_defence_bonus(self, perm: Permanent, rule: str | None = None,
+                             source: str | None = None) -> None: ...
+
+    def add_effect(self, stat: str, amount: int, duration: Duration | str, *,
+                   targets: Iterable[Permanent] = (), player: int | None = None,
+                   controller: int | None = None, source: str | None = None,
+                   turns: int | None = None) -> Effect: ...
+
+    def dispel(self, rule: str, *, durations: Iterable[Duration] = (),
+               on: Permanent | Player | Iterable[Permanent | Player] | None = None
+               ) -> list[Effect]: ...
+
+
+class Agent(Protocol):
+    """A player: ``choose(game, decision)`` returns one of ``decision.options``; it reads the
+    game through the view."""
+
+    def choose(self, game: GameView, decision: Decision) -> Option: ...
