@@ -6,10 +6,23 @@ damage it took; :class:`hkk.Game` derives the current ones from the effects in f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from hkk._cards.model import BuildingCard, CreatureCard
+
+class PermanentCard(Protocol):
+    """What the state reads of a permanent's card (a ``CreatureCard`` or ``BuildingCard`` of
+    hkk._cards.model, which sits above the state: naming them here would be an import cycle)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def abilities(self) -> Sequence[Any]: ...
+
 
 STARTING_HP = 20  # K 3.12
 STARTING_VP = 0  # K 3.12
@@ -59,7 +72,7 @@ class Permanent:
                  "defence_bonus", "counters", "base_damage", "base_hp", "damaged_turn",
                  "entered_turn", "mods", "hp_stat")
 
-    def __init__(self, uid: int, card: CreatureCard | BuildingCard, owner: int, zone: str,
+    def __init__(self, uid: int, card: PermanentCard, owner: int, zone: str,
                  turn: int) -> None:
         self.uid = uid  # also the timestamp: later permanents have larger uids
         self.card = card
@@ -73,8 +86,8 @@ class Permanent:
         self.counters: dict[str, int] = {}
         self.base_damage: int = getattr(card, "damage", 0)
         # a building's Sp plays the part of a creature's Ép (41.3)
-        self.base_hp: int = card.hp if card.kind == "creature" else card.sp
         self.hp_stat = "hp" if card.kind == "creature" else "sp"
+        self.base_hp: int = getattr(card, self.hp_stat)
         #: The turn it was last damaged in (0: never); 41.3 restores what was damaged "during
         #: the turn".
         self.damaged_turn = 0
