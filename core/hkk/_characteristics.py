@@ -10,20 +10,20 @@ from typing import TYPE_CHECKING
 from hkk._state import Permanent
 
 if TYPE_CHECKING:
-    from hkk._game import Game
+    from hkk._view import GameView
 
 __all__ = ["buildings", "creatures", "damage_value", "hp", "max_hp", "static_applies",
            "static_player", "vp_regen_modifier"]
 
 
-def creatures(game: Game, player: int | None = None) -> list[Permanent]:
+def creatures(game: GameView, player: int | None = None) -> list[Permanent]:
     if player is None:
         return [p for p in game.permanents.values() if p.kind == "creature"]
     return [p for p in game.permanents.values()
             if p.kind == "creature" and p.controller == player]
 
 
-def buildings(game: Game, player: int | None = None) -> list[Permanent]:
+def buildings(game: GameView, player: int | None = None) -> list[Permanent]:
     if player is None:
         return [p for p in game.permanents.values() if p.kind == "building"]
     return [p for p in game.permanents.values()
@@ -45,7 +45,7 @@ def hp(perm: Permanent) -> int:
             - perm.damage_taken)
 
 
-def vp_regen_modifier(game: Game, player: int) -> int:
+def vp_regen_modifier(game: GameView, player: int) -> int:
     """The VP-regeneration modifiers in force for ``player`` (29.4.5): effects and statics."""
     total = sum(e.amount for e in game.effects
                 if e.in_force and e.stat == "vp_regen" and e.player == player)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from hkk.events import ClockClosed
 
 if TYPE_CHECKING:
-    from hkk._game import Game
+    from hkk._view import GameActions
 
 
 class GameClock:
@@ -29,15 +29,15 @@ class GameClock:
         self._last_decision: float | None = None  # the active player's, this turn
         self._closed_turn = 0
 
-    def start_turn(self, game: Game) -> None:
+    def start_turn(self, game: GameActions) -> None:
         self._started = self.time_source()
         self._last_decision = None
 
-    def active_decided(self, game: Game) -> None:
+    def active_decided(self, game: GameActions) -> None:
         """The active player just decided: until he decides again, this was his last signal."""
         self._last_decision = self.time_source()
 
-    def close_turn(self, game: Game, rule: str = "41.7") -> None:
+    def close_turn(self, game: GameActions, rule: str = "41.7") -> None:
         """Close the current turn for the clock; later calls in the same turn do nothing."""
         if self._closed_turn == game.turn or self._started is None:
             return

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from hkk._events import EventLog
     from hkk._phases import Step
     from hkk._state import Permanent, Player
+    from hkk.events import Event
 
 
 class GameView(Protocol):
@@ -53,6 +54,14 @@ class GameView(Protocol):
         """The game's event log so far."""
 
     @property
+    def effects(self) -> Sequence[Effect]:
+        """The lasting effects in force or waiting (hkk._changes)."""
+
+    @property
+    def statics(self) -> Sequence[tuple[Permanent, Any]]:
+        """The static abilities in force: (source, modify primitive)."""
+
+    @property
     def cards(self) -> Mapping[str, Any]:
         """The engine's cards by id."""
 
@@ -85,6 +94,9 @@ class TriggerView(Protocol):
 class GameActions(GameView, Protocol):
     """The game as a card's effect (a verb) sees it: the view and the change primitives, which
     log (hkk._changes).  The engine passes the ``Game``."""
+
+    def emit(self, kind: type[Event], **data: Any) -> Any:
+        """Log an event of ``kind`` (hkk.events)."""
 
     def decide(self, player: int, kind: str, options: Sequence[Option], prompt: str = "",
                rule: str | None = None) -> Option:
