@@ -588,9 +588,9 @@ def test_issue24_12_play_without_the_base_set_names_hkk_sets_not_a_checkout_path
 
 
 def test_issue24_12_sets_with_no_set_at_all_says_reinstall_hkk(monkeypatch):
-    import hkk._sets.discovery as discovery
+    import hkk._sets.finding as finding  # the find stage reads the entry points
 
-    monkeypatch.setattr(discovery.importlib_metadata, "entry_points", lambda group: [])
+    monkeypatch.setattr(finding.importlib_metadata, "entry_points", lambda group: [])
     result = CliRunner().invoke(main, ["sets"])
     assert result.exit_code == 0
     assert "the base set alap ships with hkk. Try: pip install --force-reinstall hkk" in \

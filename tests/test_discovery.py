@@ -24,13 +24,13 @@ from hkk._sets import (
     SetManifest,
     check_compatibility,
     discover,
-    discovery,
     find_sets,
     load_candidate,
     parse_manifest,
     register,
     select_sets,
 )
+from hkk._sets import loading as set_loading  # the load stage, whose helpers two tests patch
 
 # -- test doubles --------------------------------------------------------------------------------
 
@@ -420,7 +420,7 @@ def test_duplicate_card_id_across_sets(sets: SetFactory, monkeypatch: pytest.Mon
                                        namespace: str, losers: list[str]) -> None:
     # The real loader already rejects ids outside a set's namespace; this proves the safety net
     # by loading both sets' cards under one namespace.
-    monkeypatch.setattr(discovery, "_load_cards",
+    monkeypatch.setattr(set_loading, "_load_cards",
                         lambda code, root: load_set_cards(
                             namespace if code in ("alpha", "beta") else code, root))
     eps = [sets.make(code, cards={"x.toml": creature(namespace, "same")})
@@ -478,13 +478,13 @@ def test_a_set_requiring_hook_api_1_is_told_what_2_0_changed(sets: SetFactory) -
 def test_an_unexpected_error_in_one_set_does_not_stop_the_others(sets: SetFactory,
                                                                  monkeypatch: pytest.MonkeyPatch
                                                                  ) -> None:
-    real = discovery._package_root
+    real = set_loading._package_root
 
     def buggy(c: Any) -> Any:
         if c.code == "bad":
             raise KeyError("a bug of ours")
         return real(c)
-    monkeypatch.setattr(discovery, "_package_root", buggy)
+    monkeypatch.setattr(set_loading, "_package_root", buggy)
     d = discover(entry_points=[sets.make("bad"), sets.make("good")])
     assert list(d.sets) == ["good"]
     (message,) = messages(d)

@@ -11,85 +11,31 @@ ends quietly with 0.
 from __future__ import annotations
 
 import json
-import os
-import re
-import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 
-from hkk._console import make_console
+from hkk._cli_output import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    _dumps,
+    _err,
+    _out,
+    _output_file,
+    _ReaderGone,
+    _safe_json,
+    _stop_quietly,
+)
 from hkk._errors import ConfigError, GameTimeout, HkkError, SetError, step_name
 from hkk._limits import DEFAULT_GAME_TIMEOUT
 from hkk._markup import escape
-from hkk._reference import SECTIONS as REFERENCE_SECTIONS
 from hkk._text import printable
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-def _stop_quietly() -> NoReturn:
-    """The reader of our output went away (``hkk play | head``): it has what it wanted."""
-    try:
-        # Point stdout at /dev/null so that the interpreter's last flush cannot fail either.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # no real file descriptor (e.g. under CliRunner)
-        pass
-    raise SystemExit(EXIT_OK)
-
-
-class _ReaderGone(BaseException):
-    """Our output's reader went away while a game ran.  Not an Exception nor a SystemExit, so
-    no hook boundary takes it for the failure of the set whose code was running (as a
-    GameTimeout); :class:`_Main` ends the command quietly."""
-
-
-class _Console(Console):
-    def on_broken_pipe(self) -> None:  # rich's default exits with 1
-        raise _ReaderGone
-
-
-def _out() -> Console:
-    # Created per command so that it writes to whatever sys.stdout is then (CliRunner swaps it).
-    return make_console(_Console)
-
-
-def _err() -> Console:
-    return make_console(_Console, stderr=True)
-
-
-# DEL and the C1 controls: json.dumps(ensure_ascii=False) leaves them raw, and U+009B alone
-# starts a terminal escape sequence.  \u escapes keep the JSON identical to a parser.
-_RAW_IN_JSON = re.compile("[\x7f-\x9f]")
-
-
-def _safe_json(text: str) -> str:
-    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
-
-
-def _dumps(data: Any) -> str:
-    return _safe_json(json.dumps(data, ensure_ascii=False, indent=2))
-
-
-def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Checked before the work, so a typo in a folder name is not found after every game."""
-    if value is None or value == "-":
-        return value
-    path = Path(value)
-    folder = path.parent
-    if path.is_dir():
-        raise click.BadParameter(f"{value!r} is a folder, not a file", ctx, param)
-    if not folder.is_dir():
-        raise click.BadParameter(f"folder {str(folder)!r} does not exist", ctx, param)
-    if not os.access(folder, os.W_OK):
-        raise click.BadParameter(f"folder {str(folder)!r} is not writable", ctx, param)
-    return value
 
 
 class _Main(click.Group):
@@ -528,74 +474,13 @@ def _check_installed(codes: Sequence[str]) -> None:
                                  f"{', '.join(sorted(c for c in installed if c)) or 'none'}",
                                  param_hint="CODES")
 
+# -- reference, schema, new-set (hkk._authoring_cli) ---------------------------------------------
 
-# -- reference -----------------------------------------------------------------------------------
+from hkk._authoring_cli import new_set_command, reference_command, schema_command  # noqa: E402
 
-@main.command("reference", short_help="The set authors' reference.")
-@click.argument("section", required=False, type=click.Choice(list(REFERENCE_SECTIONS)))
-@click.option("--markdown", "as_markdown", is_flag=True,
-              help="Print the Markdown source (docs/REFERENCE.md is the whole page).")
-def reference_command(section: str | None, as_markdown: bool) -> None:
-    """The set authors' reference: reading the game, hooks, Pending items, events, decisions."""
-    from hkk._reference import markdown
-
-    text = markdown(section)
-    out = _out()
-    if as_markdown or not out.is_terminal:  # piped: the source, every line whole
-        click.echo(text, nl=False)
-    else:
-        from rich.markdown import Markdown
-
-        out.print(Markdown(text))
-
-
-# -- schema, new-set -----------------------------------------------------------------------------
-
-@main.command("schema", short_help="JSON Schema of card, set and deck files.")
-@click.argument("kind", required=False, default="cards",
-                type=click.Choice(["cards", "set", "decks"]))
-@click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_output_file,
-              help="Write to FILE instead of stdout.")
-def schema_command(kind: str, output: str | None) -> None:
-    """Print the JSON Schema of card files (or of set.toml, deck files) for editors."""
-    from hkk._schema import SCHEMAS
-
-    text = json.dumps(SCHEMAS[kind](), ensure_ascii=False, indent=2)
-    if output:
-        Path(output).write_text(text + "\n", encoding="utf-8")
-        _err().print(f"wrote {escape(output)}")
-    else:
-        click.echo(text)
-
-
-@main.command("new-set", short_help="Create a new card set project.")
-@click.argument("name")
-@click.option("--dir", "directory", type=click.Path(file_okay=False), default=".",
-              show_default=True, help="Where to create the project folder hkk-set-NAME.")
-@click.option("--engine-source", metavar="PATH|GIT-URL",
-              help="Where the project's CI installs hkk and pytest-hkk from (HKK_SOURCE in "
-                   "its workflow); default: where this hkk was installed from, '' for an index.")
-def new_set_command(name: str, directory: str, engine_source: str | None) -> None:
-    """Create a new card set project NAME (the set code, e.g. 'sarkany')."""
-    from hkk._scaffold import ScaffoldError, create, local_engine_folder
-    from hkk._scaffold import engine_source as default_source
-    from hkk._sets.discovery import find_sets
-
-    installed = frozenset(c.code for c in find_sets(failures=[]))  # imports nothing
-    try:
-        project = create(name, Path(directory), source=engine_source, installed=installed)
-    except ScaffoldError as exc:
-        raise click.UsageError(str(exc)) from None
-    out = _out()
-    out.print(f"[green]created[/green] {escape(str(project))}")
-    out.print("next:\n"
-              f"  pip install -e {escape(shlex.quote(f'{project}[test]'))}\n"
-              f"  cd {escape(str(project))} && python -m pytest && hkk verify {name}")
-    local = local_engine_folder()
-    if engine_source is None and not default_source() and local:
-        out.print(f"note: this hkk runs from the folder {escape(local)}; the project's CI "
-                  "installs it from the package index (HKK_SOURCE in .github/workflows/ci.yml)"
-                  " - give --engine-source git+URL of its repository to install from there")
+main.add_command(reference_command)
+main.add_command(schema_command)
+main.add_command(new_set_command)
 
 
 # -- simulate, gallery (hkk._simulate_cli) ------------------------------------------------------

@@ -1,0 +1,77 @@
+"""How the ``hkk`` commands write: the console that ends a command quietly when its reader goes
+(``hkk play | head``), JSON safe for a terminal, and the check of an output file before the work
+(used by :mod:`hkk.cli` and :mod:`hkk._authoring_cli`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+
+from hkk._console import make_console
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _stop_quietly() -> NoReturn:
+    """The reader of our output went away (``hkk play | head``): it has what it wanted."""
+    try:
+        # Point stdout at /dev/null so that the interpreter's last flush cannot fail either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (e.g. under CliRunner)
+        pass
+    raise SystemExit(EXIT_OK)
+
+
+class _ReaderGone(BaseException):
+    """Our output's reader went away while a game ran.  Not an Exception nor a SystemExit, so
+    no hook boundary takes it for the failure of the set whose code was running (as a
+    GameTimeout); :class:`hkk.cli._Main` ends the command quietly."""
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:  # rich's default exits with 1
+        raise _ReaderGone
+
+
+def _out() -> Console:
+    # Created per command so that it writes to whatever sys.stdout is then (CliRunner swaps it).
+    return make_console(_Console)
+
+
+def _err() -> Console:
+    return make_console(_Console, stderr=True)
+
+
+# DEL and the C1 controls: json.dumps(ensure_ascii=False) leaves them raw, and U+009B alone
+# starts a terminal escape sequence.  \u escapes keep the JSON identical to a parser.
+_RAW_IN_JSON = re.compile("[\x7f-\x9f]")
+
+
+def _safe_json(text: str) -> str:
+    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def _dumps(data: Any) -> str:
+    return _safe_json(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Checked before the work, so a typo in a folder name is not found after every game."""
+    if value is None or value == "-":
+        return value
+    path = Path(value)
+    folder = path.parent
+    if path.is_dir():
+        raise click.BadParameter(f"{value!r} is a folder, not a file", ctx, param)
+    if not folder.is_dir():
+        raise click.BadParameter(f"folder {str(folder)!r} does not exist", ctx, param)
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"folder {str(folder)!r} is not writable", ctx, param)
+    return value
