@@ -24,8 +24,10 @@ ACYCLIC = ("hkk._view", "hkk._state", "hkk._cards.model") + tuple(
 #: one cycle around Game, the engine and the ``hkk`` facade (hkk._pending -> hkk._game: an item's
 #: apply/bind take the Game; hkk -> everything, the rules plugins -> hkk; hkk._engine ->
 #: hkk._runner/_saving/_steps; hkk._triggers, hkk._changes, hkk._checks... -> hkk._game).
-IN_CYCLES = 27
-LARGEST_CYCLE = 27
+#: 31 since issue 20 item 6 split `hkk._sets.discovery` (in the cycle) into four stage modules and
+#: `hkk._changes` into two: the same cycle, its modules named more finely, no new edge.
+IN_CYCLES = 31
+LARGEST_CYCLE = 31
 
 
 def cycles(graph: grimp.ImportGraph) -> list[set[str]]:
