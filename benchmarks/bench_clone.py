@@ -134,7 +134,8 @@ def game_figures(engine: Engine, seeds: range, repeat: int) -> list[str]:
             outside.append(game)
         t2 = time.process_time()
         rounds.append((t1 - t0, t2 - t1))
-        same = same and all(a.log.as_dicts() == b.log.as_dicts() for a, b in zip(direct, outside, strict=True))
+        same = same and all(a.log.as_dicts() == b.log.as_dicts()
+                            for a, b in zip(direct, outside, strict=True))
     d, o = (statistics.median(r[i] for r in rounds) for i in (0, 1))
     n = len(seeds)
     return [f"whole games, full log: seated agents {n / d:8.1f} games/s; answered from outside "
