@@ -130,6 +130,9 @@ def test_issue25_a_deck_naming_no_format_is_held_to_casual_and_meets_it(torna):
     report = verify(["torna"], games=0)
     assert "torna:laza" not in deck_format_failures(report)
     assert "torna:jo" not in deck_format_failures(report)
+    mereg = verify(["mereg"], games=0)
+    assert [(c.ok, c.message) for c in mereg.checks if c.name == "deck-format"] == [
+        (True, "decks meet their formats: mereg:mocsar (casual)")]
 
 
 def test_issue25_a_format_naming_a_card_its_set_lacks_fails_and_one_of_an_absent_set_does_not(
@@ -178,6 +181,8 @@ def test_issue25_verify_alap_passes_deck_format_and_its_decks_name_alap_kezdo():
     ("h.toml", 'title = "x"\n', "alap: formats/h.toml: missing [format] table"),
     ("i.toml", 'extra = 1\n[format]\n',
      "alap: formats/i.toml: line 1: unknown top-level keys ['extra']; only [format] is allowed"),
+    ("j.toml", '[format]\nextra = 1\n[extra]\n',
+     "alap: formats/j.toml: line 3: unknown top-level keys ['extra']; only [format] is allowed"),
     ("Nagy.toml", "[format]\n", "alap: formats/Nagy.toml: format file name 'Nagy' must be a "
                                 "slug (a-z, 0-9, '-', '_'): it names the format"),
 ])
