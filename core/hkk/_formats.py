@@ -105,10 +105,6 @@ class DeckFormat:
     #: ``formats/kezdo.toml`` in the package of the set ``name`` starts with; "" for casual.
     file: str = ""
 
-    @property
-    def set_code(self) -> str | None:
-        return self.name.partition(":")[0] if ":" in self.name else None
-
 
 @functools.cache
 def casual() -> DeckFormat:
@@ -277,8 +273,8 @@ def find_format(name: str, formats: Mapping[str, DeckFormat]) -> DeckFormat:
 
 
 def claimed_formats(deck: Deck) -> tuple[str, ...]:
-    """The formats a deck is held to: those it names, else casual."""
-    return deck.formats or (CASUAL,)
+    """The formats a deck is held to: those it names (each once), else casual."""
+    return tuple(dict.fromkeys(deck.formats)) or (CASUAL,)
 
 
 def gate(lists: Mapping[str, list[str]], *, decks: Mapping[str, Deck],
