@@ -35,13 +35,13 @@ def reference_command(section: str | None, as_markdown: bool) -> None:
 
 # -- schema, new-set -----------------------------------------------------------------------------
 
-@click.command("schema", short_help="JSON Schema of card, set and deck files.")
+@click.command("schema", short_help="JSON Schema of card, set, deck and format files.")
 @click.argument("kind", required=False, default="cards",
-                type=click.Choice(["cards", "set", "decks"]))
+                type=click.Choice(["cards", "set", "decks", "formats"]))
 @click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_output_file,
               help="Write to FILE instead of stdout.")
 def schema_command(kind: str, output: str | None) -> None:
-    """Print the JSON Schema of card files (or of set.toml, deck files) for editors."""
+    """Print the JSON Schema of card files (or of set.toml, deck or format files) for editors."""
     from hkk._schema import SCHEMAS
 
     text = json.dumps(SCHEMAS[kind](), ensure_ascii=False, indent=2)

@@ -1,6 +1,7 @@
 """How the ``hkk`` commands write: the console that ends a command quietly when its reader goes
 (``hkk play | head``), JSON safe for a terminal, and the check of an output file before the work
-(used by :mod:`hkk.cli` and :mod:`hkk._authoring_cli`)."""
+(used by :mod:`hkk.cli` and :mod:`hkk._authoring_cli`), and the deck-format gate's refusal or
+warnings (``hkk play`` and ``hkk simulate --format``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import click
 from rich.console import Console
 
 from hkk._console import make_console
+from hkk._errors import HkkError
+from hkk._markup import escape
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -75,3 +78,17 @@ def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) 
     if not os.access(folder, os.W_OK):
         raise click.BadParameter(f"folder {str(folder)!r} is not writable", ctx, param)
     return value
+
+
+def _check_formats(found: Any, lists: dict[str, list[str]], format_name: str | None) -> None:
+    """``--format``: refuse a deck that breaks it (exit 2); else warn of a deck breaking a
+    format it names (:func:`hkk._formats.gate`)."""
+    from hkk._formats import gate
+
+    try:
+        warnings = gate(lists, decks=found.decks, formats=found.formats, cards=found.cards,
+                        required=format_name)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--format") from None
+    for warning in warnings:
+        _err().print(f"[yellow]warning:[/yellow] {escape(warning)}")

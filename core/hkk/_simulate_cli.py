@@ -14,6 +14,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from hkk._cli_output import _check_formats
 from hkk._console import make_console
 from hkk._limits import DEFAULT_GAME_TIMEOUT
 from hkk._markup import escape
@@ -96,6 +97,9 @@ def _found(set_codes: tuple[str, ...]) -> Any:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of each pairing's first game (then seed+1, …).")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
+@click.option("--format", "format_name", metavar="NAME",
+              help="Refuse a deck that breaks this format (e.g. alap:kezdo, casual); without "
+                   "it a deck breaking a format it names is only warned about.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Local worker processes (default: every core); with --dask the workers of "
                    "a Dask LocalCluster.")
@@ -118,7 +122,8 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               help="Stop a game that runs longer: an error row, and the other games go on "
                    "(0: no limit; not on Dask, where the work limits stop a runaway game).")
 def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: tuple[str, ...],
-                     seed: int, max_turns: int | None, workers: int | None, use_dask: bool,
+                     seed: int, max_turns: int | None, format_name: str | None,
+                     workers: int | None, use_dask: bool,
                      scheduler: str | None, chunk_size: int | None, csv_file: str | None,
                      parquet_file: str | None, json_file: str | None,
                      html_file: str | None, game_timeout: float) -> None:
@@ -152,6 +157,7 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                       chunk_size or CHUNK_SIZE, game_timeout)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
+    _check_formats(found, lists, format_name)
     local = workers or os.cpu_count() or 1
     err = _console(stderr=True)
     where = f"Dask scheduler {scheduler}" if scheduler else \

@@ -24,6 +24,7 @@ from hkk._cli_output import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    _check_formats,
     _dumps,
     _err,
     _out,
@@ -221,6 +222,9 @@ def _default_decks(engine: Any) -> list[str]:
               help="Write the whole game (versions, seed, decks, state, log) to FILE for "
                    "'hkk replay'.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
+@click.option("--format", "format_name", metavar="NAME",
+              help="Refuse a deck that breaks this format (e.g. alap:kezdo, casual); without "
+                   "it a deck breaking a format it names is only warned about.")
 @click.option("--html", "html_file", metavar="FILE", callback=_output_file,
               help="Write the game's timeline with the board at every step as a page.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
@@ -228,7 +232,8 @@ def _default_decks(engine: Any) -> list[str]:
 @_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  json_file: str | None, save_file: str | None, max_turns: int | None,
-                 html_file: str | None, brief: bool, quiet: bool, game_timeout: float) -> None:
+                 format_name: str | None, html_file: str | None, brief: bool, quiet: bool,
+                 game_timeout: float) -> None:
     """Play a whole game between two random agents, printed turn by turn."""
     from hkk._engine import Engine
     from hkk._event_text import EventRenderer
@@ -258,6 +263,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         game = engine.new_game(lists, seed=seed, rulings=rulings)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
+    _check_formats(found, dict(zip(names, lists, strict=True)), format_name)
     to_stdout = json_file == "-"
     out = _out()
     if not (quiet or to_stdout):

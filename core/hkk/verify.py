@@ -11,7 +11,9 @@ What it checks, in order:
    satisfies (the base set is part of ``hkk`` itself), and requires the distributions of the
    sets it depends on (warning);
 3. **custom effects** - every ``do = "custom"`` a card uses is offered by the set or a set it
-   depends on, and no name is offered twice;
+   depends on, and no name is offered twice; **deck-format** - each of the set's decks meets
+   every format it names (``formats = [...]`` in its table; naming none, ``casual``), each
+   violation a failure, and the formats it ships name only existing cards (:mod:`hkk._formats`);
 4. **games** - N seeded games between two random agents for each set alone (with the sets it
    depends on) and for all installed sets together; anything a game raises fails it (a set's
    ``sys.exit()`` too), as does a game that runs past ``game_timeout`` seconds
@@ -54,6 +56,7 @@ from hkk._setcost import DEFAULT_MAX_FACTOR, measure
 from hkk._sets.discovery import discover
 from hkk._verify_checks import (
     custom_effect_checks,
+    deck_format_checks,
     deprecation_checks,
     packaging_checks,
     spoiler_checks,
@@ -139,6 +142,8 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
         report.checks.extend(packaging_checks(by_code[code], by_code))
         report.checks.extend(custom_effect_checks(code, by_code, entry_points))
         report.checks.extend(deprecation_checks(by_code[code]))
+        report.checks.extend(deck_format_checks(by_code[code], found.formats, found.cards,
+                                                by_code))
     if against is not None:
         report.checks.extend(spoiler_checks(targets, by_code, against))
 

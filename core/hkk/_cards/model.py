@@ -25,6 +25,7 @@ from pydantic import (
     ConfigDict,
     Field,
     Strict,
+    StringConstraints,
     field_validator,
     model_validator,
 )
@@ -519,6 +520,12 @@ class CardFile(BaseModel):
     cards: Annotated[tuple[Card, ...], LIST_OK]
 
 
+#: A deck format (:mod:`hkk._formats`): ``<set code>:<name>`` for a set's ``formats/NAME.toml``,
+#: or ``casual``, the format of every deck that names none.
+FORMAT_NAME_PATTERN = r"^(casual|" + CARD_ID_PATTERN[1:-1] + r")$"
+FormatName = Annotated[str, StringConstraints(pattern=FORMAT_NAME_PATTERN)]
+
+
 class Deck(BaseModel):
     model_config = CONFIG
 
@@ -526,6 +533,8 @@ class Deck(BaseModel):
     title: Text = ""
     #: Card id -> number of copies.
     cards: dict[CardId, Annotated[int, Field(gt=0, le=MAX_DECK_SIZE)]]
+    #: The formats the deck meets (``hkk verify``'s deck-format check holds it to them).
+    formats: Annotated[tuple[FormatName, ...], LIST_OK] = ()
 
     @property
     def size(self) -> int:
