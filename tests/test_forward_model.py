@@ -315,3 +315,15 @@ def test_21_3_a_game_not_driven_from_outside_is_not_saved_inside_a_step():
     game = ENGINE.new_game(PAIRS[0], seed=1, agents=[SavesInside(), SavesInside()])
     with pytest.raises(SaveError, match="inside one"):
         game.play()
+
+
+@PROPERTY
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000))
+def test_21_1_a_listener_of_a_game_answered_from_outside_hears_each_event_once(pair, seed):
+    game, me = driven(pair, seed)
+    heard = []
+    game.log.subscribe(heard.append)
+    log = game.log
+    play_out(game, me)
+    assert game.log is log  # running a step again keeps the game's log object
+    assert [e.as_dict() for e in heard] == game.log.as_dicts() == seated(pair, seed).log.as_dicts()

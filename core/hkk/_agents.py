@@ -41,8 +41,16 @@ class RandomAgent:
         return self._rng.getstate() if self._rng is not None else None
 
     def set_rng_state(self, state: tuple[Any, ...]) -> None:
-        self._rng = random.Random()
+        self._rng = random.Random.__new__(random.Random)  # not seeded from the OS: set below
         self._rng.setstate(state)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RandomAgent:
+        """A copy with its own RNG in the same state (a copy of a game copies its agents:
+        ``deepcopy`` of a ``Random`` would copy its 625-word state number by number)."""
+        new = RandomAgent(pass_bias=self.pass_bias)
+        if self._rng is not None:
+            new.set_rng_state(self._rng.getstate())
+        return new
 
     def choose(self, game: GameView, decision: Decision) -> Option:
         rng = self._rng or game.rng

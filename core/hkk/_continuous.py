@@ -14,7 +14,7 @@ from hkk._characteristics import static_applies
 from hkk._conditions import events_changing, holds
 from hkk._effects import Duration, Effect
 from hkk._state import Permanent, Player
-from hkk.events import EffectCreated, EffectEnded, EffectStarted
+from hkk.events import EffectCreated, EffectEnded, EffectStarted, Event
 
 if TYPE_CHECKING:
     from hkk._game import Game
@@ -82,8 +82,14 @@ def _watch_condition(game: Game, condition: Any) -> None:
     kinds = events_changing(condition) - game.condition_events
     if kinds:
         game.condition_events |= kinds
-        ordered = sorted(kinds, key=lambda k: k.kind)
-        game.log.subscribe(lambda _event: refresh_statics(game), kinds=ordered)
+        listen_to_conditions(game, kinds)
+
+
+def listen_to_conditions(game: Game, kinds: Iterable[type[Event]]) -> None:
+    """Re-read the conditional statics after every event of ``kinds`` (a copy of a game,
+    :mod:`hkk._clone`, listens again to the kinds its original listened to)."""
+    ordered = sorted(kinds, key=lambda k: k.kind)
+    game.log.subscribe(lambda _event: refresh_statics(game), kinds=ordered, own=True)
 
 
 def refresh_statics(game: Game) -> None:

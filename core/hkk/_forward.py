@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from hkk._game import Game
     from hkk._view import Agent, GameView
 
-__all__ = ["AwaitDecision", "Forward", "ReplayError", "Seat", "index_of"]
+__all__ = ["AwaitDecision", "Forward", "ReplayError", "Seat", "index_of", "unpark"]
 
 
 class AwaitDecision(BaseException):
@@ -52,10 +52,19 @@ class Forward:
     """Where a game answered from outside stands: the checkpoint, the answers since, and the
     decision it waits for."""
 
-    __slots__ = ("checkpoint", "answers", "labels", "pos", "decision", "asking")
+    __slots__ = ("checkpoint", "resume", "clean", "answers", "labels", "pos", "decision",
+                 "asking", "parked", "parked_at")
 
     def __init__(self) -> None:
+        #: a copy of the game at the last clean position: a step boundary, or a place in a
+        #: step where the runner keeps only plain values (``resume``)
         self.checkpoint: Game | None = None
+        #: where in its step the checkpoint stands: None at a boundary, else the runner's
+        #: position (:func:`hkk._runner.resume_step`)
+        self.resume: tuple[Any, ...] | None = None
+        #: the game itself stands at ``resume`` and has not moved since (no answers yet): it
+        #: is copied as it is, and ``checkpoint`` may be None (taken when it moves)
+        self.clean = False
         #: every decision's answer since the checkpoint, by either seat: option index and label
         self.answers: list[int] = []
         self.labels: list[str] = []
@@ -64,10 +73,16 @@ class Forward:
         self.decision: Decision | None = None
         #: the decision a seated agent is answering right now (it may copy the game there)
         self.asking: Decision | None = None
+        #: the caller's log listeners (a printer, a recorder), taken off while the step runs
+        #: again up to where they had heard it (the ``parked_at``-th answer): each event
+        #: reaches them once
+        self.parked: list[tuple[Any, Any]] | None = None
+        self.parked_at = 0
 
     def copy(self) -> Forward:
         new = Forward()
         new.checkpoint = self.checkpoint  # never changed in place: copied when used
+        new.resume, new.clean = self.resume, self.clean
         new.answers, new.labels = self.answers[:], self.labels[:]
         new.decision = self.decision
         return new
@@ -88,6 +103,8 @@ class Seat:
         game = self.game
         forward = game.forward
         assert forward is not None
+        if forward.parked is not None and forward.pos == forward.parked_at:
+            unpark(game, forward)
         if forward.pos < len(forward.answers):
             return _replayed(forward, decision)
         agent: Agent | None = game.agents[self.index]
@@ -105,6 +122,14 @@ class Seat:
         forward.labels.append(decision.options[index].label)
         forward.pos += 1
         return decision.options[index]
+
+
+def unpark(game: Game, forward: Forward) -> None:
+    """Give the caller's listeners back to the log: the step ran again up to where they had
+    heard it."""
+    parked, forward.parked = forward.parked, None
+    for listener, kinds in parked or ():
+        game.log.subscribe(listener, kinds)
 
 
 def _replayed(forward: Forward, decision: Decision) -> Option:

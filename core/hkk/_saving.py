@@ -111,6 +111,9 @@ class SaveFile(_Strict):
     #: answers given since (option index and label), by either seat; loading runs the step
     #: again with them, up to the decision (hkk._forward).
     answers: list[tuple[int, str]] = []
+    #: Saved inside a step at a clean position: where its runner goes on from
+    #: (hkk._runner.resume_step), e.g. ``["actions", 1, false]``.
+    resume: list[Any] | None = None
 
 
 # -- versions ------------------------------------------------------------------------------------
@@ -157,12 +160,16 @@ def save_game(game: Game) -> dict[str, Any]:
     answers given since).  Inside a step of a game not driven so, part of the state is on the
     runner's stack: refused."""
     forward = game.forward
-    if forward is not None and forward.checkpoint is not None and (
-            forward.decision is not None or forward.asking is not None):
-        data = _save_between_steps(forward.checkpoint)
+    if forward is not None and (forward.decision is not None or forward.asking is not None):
+        if forward.clean:  # it stands where its step can go on from: saved as it is
+            data = _save_between_steps(game)
+        else:  # its last clean position and the answers given since
+            assert forward.checkpoint is not None
+            data = _save_between_steps(forward.checkpoint)
+            data["answers"] = [[i, label] for i, label in zip(forward.answers, forward.labels,
+                                                              strict=True)]
+        data["resume"] = list(forward.resume) if forward.resume is not None else None
         data["agents"] = [_agent_state(a) for a in game.agents]
-        data["answers"] = [[i, label] for i, label in zip(forward.answers, forward.labels,
-                                                          strict=True)]
         return data
     if inside_step():
         raise SaveError("a game can be saved only between two steps, not inside one, unless "
@@ -336,7 +343,7 @@ def load_game(engine: Engine, data: Any, agents: Sequence[Agent] | None = None, 
         game = _build(engine, save, agents, clock)
     except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid JSON, broken state
         raise SaveError(f"the save's state is broken: {type(exc).__name__}: {exc}") from None
-    if save.answers:
+    if save.answers or save.resume is not None:
         _resume_at_decision(game, save)
     return game
 
@@ -347,6 +354,7 @@ def _resume_at_decision(game: Game, save: SaveFile) -> None:
     seated = game.agents
     if forward is None:  # every seat has an agent now: still run the step as saved
         forward = game.forward = Forward()
+    forward.resume = tuple(save.resume) if save.resume is not None else None
     forward.answers = [i for i, _ in save.answers]
     forward.labels = [label for _, label in save.answers]
     game.agents = [None, None]
