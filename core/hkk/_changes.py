@@ -209,6 +209,7 @@ def damage(game: Game, target: Permanent | Player, amount: int, source: str | No
     target.damage_taken += amount
     game.hp_changed.add(target)
     target.damaged_turn = game.turn
+    game.triggers.last_hit[target.uid] = (source_uid, game.turn)  # D-trigger-killer
     game.emit(Damaged, uid=target.uid, card=target.card.id, amount=amount, source=source,
               source_uid=source_uid, after=hp(target))
 

@@ -111,6 +111,9 @@ class TriggerWatch:
         #: effect uid -> the uids it modifies, for "an effect on it ends"; None until needed
         #: (built from the effects in force: a loaded save has no log listeners).
         self._targets: dict[int, list[int]] | None = None
+        #: A permanent's uid -> (the permanent whose damage it took last, the turn): its
+        #: killer, for a "dies" trigger's trigger_source (D-trigger-killer; hkk._changes.damage)
+        self.last_hit: dict[int, tuple[int | None, int]] = {}
         self._plugins = self._plugin_kinds(game)
         #: log kind -> the trigger events (``when.event``) of the game's cards it sets off
         card_kinds: dict[str, list[TriggerEvent]] = {}

@@ -29,7 +29,8 @@ from pydantic import (
     model_validator,
 )
 
-from hkk._cards.quantities import QUANTITIES, quantity_names
+from hkk._cards.amounts import Count, Where
+from hkk._cards.quantities import PERMANENT_QUANTITIES, QUANTITIES, quantity_names
 from hkk._cards.registry import NameOf, TaggedUnionOf
 from hkk._cards.trigger_events import WHEN_EVENTS
 from hkk._cards.types import (
@@ -234,6 +235,12 @@ class StaticAbility(BaseModel):
                     or isinstance(effect, Prevent)):
                 raise invalid("static abilities only use modify with duration = \"permanent\" "
                               "or prevent")
+            if isinstance(effect, Modify) and (isinstance(effect.by, Count)
+                                               or effect.where is not None):
+                # a static is in force all the time; a count or a filter is read once, when a
+                # lasting effect is made (hkk._cards.amounts)
+                raise invalid("a static modifier cannot count (by = { count = ... }) or filter "
+                              "(where): it is in force all the time; use a number and a target")
         return self
 
 
@@ -458,13 +465,28 @@ def _no_trigger_targets(effects: Any, where: str) -> None:
 
 # -- cards (discriminator ``kind``) ------------------------------------------------------------
 
+#: What ``play_condition`` means, for authors and their editors (``hkk schema``).
+_PLAY_CONDITION_DOC = (
+    "'Csak akkor játszható ki, ha ...': the card may be played from hand only while this "
+    "holds, seen from the player who would play it; checked whenever it is offered (the "
+    "playable answer), like its cost.")
+_TEXT_CHECKED_DOC = (
+    "false: the printed text is deliberately free, so hkk verify's card-text check does not "
+    "compare it with the text generated from the data (the check counts such cards).")
+
+
 class _CardBase(BaseModel):
     model_config = CONFIG
 
     id: CardId
     name: Text = Field(min_length=1)
+    #: The printed rules text (hkk verify's card-text check compares it with the data).
     text: Text = ""
+    #: Flavour text: printed, never compared, no rules meaning.
+    flavor: Text = ""
+    text_checked: bool = Field(True, description=_TEXT_CHECKED_DOC)
     cost: Cost = Cost()
+    play_condition: Condition | None = Field(None, description=_PLAY_CONDITION_DOC)
     abilities: Annotated[tuple[Ability, ...], LIST_OK] = ()
 
     @model_validator(mode="after")
@@ -549,15 +571,17 @@ class DeckFile(BaseModel):
 
 #: The models whose schema holds a registry's words, inner ones first.
 _FROM_REGISTRIES: tuple[type[BaseModel], ...] = (
-    Condition, When, StaticAbility, AutomaticAbility, TriggeredAbility, ActivatedAbility,
+    Count, Where, Condition, When, StaticAbility, AutomaticAbility, TriggeredAbility,
+    ActivatedAbility,
     CreatureCard, BuildingCard, SpellCard, CardFile)
 
 
 def _rebuild() -> None:
-    """Build the models again with what is registered now."""
-    for model in _FROM_REGISTRIES:
+    """Build the models again with what is registered now (the verbs hold counts and
+    filters, which hold quantities)."""
+    for model in (*_FROM_REGISTRIES[:2], *VERBS.values(), *_FROM_REGISTRIES[2:]):
         model.model_rebuild(force=True)
 
 
-for _registry in (VERBS, WHEN_EVENTS, QUANTITIES):
+for _registry in (VERBS, WHEN_EVENTS, QUANTITIES, PERMANENT_QUANTITIES):
     _registry.on_change(_rebuild)

@@ -87,13 +87,19 @@ def _permanent(game: GameView, event: Any) -> list[Subject]:
 class Dies(TriggerEvent):
     name = "dies"
     meaning = ("a permanent goes from play to the graveyard or the void (a creature dies, a "
-               "building is destroyed)")
+               "building is destroyed); trigger_source: the permanent whose damage killed it")
     log_kinds = ("died", "destroyed")
-    offers = frozenset({"trigger_player"})  # the permanent is gone: nothing to aim at
+    # the permanent is gone: nothing to aim at but its killer and its controller
+    offers = frozenset({"trigger_source", "trigger_player"})
     text = "dies"
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
-        return [Subject(event.uid, event.controller, game.cards[event.card].kind)]
+        subject = Subject(event.uid, event.controller, game.cards[event.card].kind)
+        if event.cause == "hp":  # D-trigger-killer: the last permanent to damage it this turn
+            hit = game.triggers.last_hit.get(event.uid)
+            if hit is not None and hit[1] == game.turn and hit[0] is not None:
+                subject.source = game.permanents.get(hit[0])
+        return [subject]
 
 
 @trigger_event
@@ -153,3 +159,42 @@ class CardPlayed(TriggerEvent):
     def describe(self, when: Any) -> str:
         who = {"own": "you play", "opponent": "opponent plays", "any": "a player plays"}
         return f"{who[when.whose]} a {when.card_kind or 'card'}"
+
+
+def _fighters(game: GameView, event: Any, blocking: bool) -> list[Subject]:
+    """The attackers (or the blockers) of an ``attack`` event still in play, each with the
+    creature it fights as its source (none: an unblocked attacker)."""
+    found = []
+    for attacker_uid, blocker_uid in zip(event.attackers, event.blockers, strict=True):
+        attacker = game.permanents.get(attacker_uid)
+        blocker = game.permanents.get(blocker_uid) if blocker_uid is not None else None
+        perm, other = (blocker, attacker) if blocking else (attacker, blocker)
+        if perm is not None:
+            found.append(Subject(perm.uid, perm.controller, perm.kind, perm, other))
+    return found
+
+
+@trigger_event
+class Attacks(TriggerEvent):
+    name = "attacks"
+    meaning = ("a creature attacks (declared an attacker, D-combat); it resolves before combat "
+               "damage (D-trigger-attack); trigger_source: the creature blocking it, if any")
+    log_kinds = ("attack",)
+    offers = frozenset({"trigger_permanent", "trigger_source", "trigger_player"})
+    text = "attacks"
+
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
+        return _fighters(game, event, blocking=False)
+
+
+@trigger_event
+class Blocks(TriggerEvent):
+    name = "blocks"
+    meaning = ("a creature blocks an attacker (D-combat); it resolves before combat damage "
+               "(D-trigger-attack); trigger_source: the attacker it blocks")
+    log_kinds = ("attack",)
+    offers = frozenset({"trigger_permanent", "trigger_source", "trigger_player"})
+    text = "blocks"
+
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
+        return _fighters(game, event, blocking=True)

@@ -14,6 +14,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from hkk import PLAY, TURN_HOOKS, Mode, Pending, hookimpl, only_in_steps
+from hkk._conditions import holds
 
 if TYPE_CHECKING:
     from hkk import Game, Step
@@ -47,6 +48,11 @@ class HandPlay:
         #: answer for it, since a set's answer may depend on anything.
         self._alone_in: Any = None
         self._alone = True
+        #: The cards of the card table ``_cards`` with a ``play_condition``, by id: an answer
+        #: that read one depends on the state, so it is never kept.
+        self._conditional: dict[str, Any] = {}
+        #: The last ``playable`` answer read a play condition (``_collect`` keeps none then).
+        self._volatile = False
 
     def items(self, game: Game) -> list[Pending] | None:
         """Each player's ``play <card id>`` items, when the step is an action step."""
@@ -67,6 +73,7 @@ class HandPlay:
 
     def _collect(self, game: Game, key: tuple[Any, ...]) -> tuple[Pending, ...]:
         items = []
+        self._volatile = False
         made = self._items
         playable = self.playable if self._alone else lambda game, player: game.playable(player)
         for player in (game.active, 1 - game.active):  # the active player, then his opponent
@@ -79,7 +86,7 @@ class HandPlay:
                     item.order = (player, IN_HAND, index)  # hand order, before the others
                 items.append(item)
         collected = tuple(items)
-        if self._alone:
+        if self._alone and not self._volatile:
             if len(self._collected) > 512:  # forgotten all at once: hands vary little
                 self._collected = {}
             self._collected[key] = collected
@@ -105,6 +112,8 @@ class HandPlay:
         if self._cards is not game.cards or len(self._playable) > 512:
             self._playable, self._collected = {}, {}
             self._cards = game.cards
+            self._conditional = {i: c for i, c in game.cards.items()
+                                 if getattr(c, "play_condition", None) is not None}
         known = self._playable.get(key)
         if known is not None:
             return list(known)
@@ -119,8 +128,20 @@ class HandPlay:
             if player != game.active and not instant:
                 continue
             result.append(card_id)
+        if self._conditional and not self._conditions_hold(game, player, result):
+            return result  # read the state: not kept
         self._playable[key] = tuple(result)
         return result
+
+    def _conditions_hold(self, game: Game, player: int, result: list[str]) -> bool:
+        """Drop from ``result`` the cards whose ``play_condition`` does not hold now ("Csak
+        akkor játszható ki, ha ..."); False if it read one (the answer depends on the state)."""
+        conditional = [card_id for card_id in result if card_id in self._conditional]
+        for card_id in conditional:
+            if not holds(game, self._conditional[card_id].play_condition, player):
+                result.remove(card_id)
+        self._volatile = self._volatile or bool(conditional)
+        return not conditional
 
 
 def _in_action_step(step: Step | None, hook: str) -> bool:

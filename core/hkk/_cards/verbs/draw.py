@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import Field
-
-from hkk._cards.types import MAX_STAT
+from hkk._cards.amounts import Amount
 from hkk._cards.verbs.base import PlayerVerb, register_verb
 from hkk.events import CardDrawn, DrawFailed, Event
 
@@ -18,9 +16,11 @@ if TYPE_CHECKING:
 @register_verb
 class Draw(PlayerVerb):
     do: Literal["draw"] = "draw"
-    count: int = Field(gt=0, le=MAX_STAT)
+    count: Amount
     emits: ClassVar[tuple[type[Event], ...]] = (CardDrawn, DrawFailed)
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
-        for p in targets:  # players: a player verb targets only players
-            game.draw(p.index, self.count, source=ctx.label)
+        count = self.count if isinstance(self.count, int) else \
+            self.count.value(game, ctx.controller)  # a count (hkk._cards.amounts)
+        for p in targets if count else ():  # a count of 0: nothing
+            game.draw(p.index, count, source=ctx.label)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import Field
-
-from hkk._cards.types import MAX_STAT, Target
-from hkk._cards.verbs.base import Verb, register_verb
+from hkk._cards.amounts import Amount
+from hkk._cards.types import Target
+from hkk._cards.verbs.base import FilteredVerb, register_verb
 from hkk.events import Event, Healed, PlayerHealed
 
 if TYPE_CHECKING:
@@ -16,12 +15,14 @@ if TYPE_CHECKING:
 
 
 @register_verb
-class Heal(Verb):
+class Heal(FilteredVerb):
     do: Literal["heal"] = "heal"
-    amount: int = Field(gt=0, le=MAX_STAT)
+    amount: Amount
     target: Target
     emits: ClassVar[tuple[type[Event], ...]] = (Healed, PlayerHealed)
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
-        for t in targets:
-            game.heal(t, self.amount, source=ctx.label)
+        amount = self.amount if isinstance(self.amount, int) else \
+            self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
+        for t in targets if amount else ():  # a count of 0: nothing
+            game.heal(t, amount, source=ctx.label)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from pydantic import Field, field_validator, model_validator
 
+from hkk._cards.amounts import Count, SignedAmount
 from hkk._cards.targets import permanents_in_play, player_indexes
 from hkk._cards.types import (
     BUILDING_ONLY,
@@ -19,7 +20,7 @@ from hkk._cards.types import (
     invalid,
     require_target,
 )
-from hkk._cards.verbs.base import Verb, register_verb
+from hkk._cards.verbs.base import FilteredVerb, counted, register_verb
 from hkk.events import EffectCreated, EffectStarted, Event
 
 if TYPE_CHECKING:
@@ -28,12 +29,13 @@ if TYPE_CHECKING:
 
 
 @register_verb
-class Modify(Verb):
-    """A lasting change of a stat.  Raising max Ép is not healing (4.25.4)."""
+class Modify(FilteredVerb):
+    """A lasting change of a stat.  Raising max Ép is not healing (4.25.4).  A counted ``by``
+    (``{ count = "own_creatures" }``) is read once, when the effect is made."""
 
     do: Literal["modify"] = "modify"
     stat: Stat
-    by: int = Field(ge=-MAX_STAT, le=MAX_STAT)
+    by: SignedAmount
     target: Target
     duration: Duration = "until_end_of_turn"
     #: How many turns a ``duration = "turns"`` effect lasts ("3 körön át"; D-counted-turns).
@@ -42,7 +44,7 @@ class Modify(Verb):
 
     @field_validator("by")
     @classmethod
-    def _non_zero(cls, value: int) -> int:
+    def _non_zero(cls, value: int | Count) -> int | Count:
         if value == 0:
             raise invalid("modify by 0 changes nothing; use a non-zero amount")
         return value
@@ -70,19 +72,20 @@ class Modify(Verb):
         return self
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
+        by = self.by if isinstance(self.by, int) else self.by.value(game, ctx.controller)
         if self.stat == "vp_regen":
-            for p in player_indexes(targets):
-                game.add_effect("vp_regen", self.by, self.duration, player=p,
+            for p in player_indexes(targets) if by else ():  # a count of 0: no effect
+                game.add_effect("vp_regen", by, self.duration, player=p,
                                 controller=ctx.controller, source=ctx.label, turns=self.turns)
         else:
             perms = permanents_in_play(targets, game)
-            if perms:
-                game.add_effect(self.stat, self.by, self.duration, targets=perms,
+            if perms and by:
+                game.add_effect(self.stat, by, self.duration, targets=perms,
                                 controller=ctx.controller, source=ctx.label, turns=self.turns)
 
     def describe_field(self, key: str, value: Any) -> str:
         if key == "by":
-            return f"{value:+d}"
+            return f"{value:+d}" if isinstance(value, int) else f"+{counted(value)}"
         if key == "turns":
             return f"for {value} turns"
         if key == "duration" and value == "turns":

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import Field
-
-from hkk._cards.types import MAX_STAT
+from hkk._cards.amounts import Amount
 from hkk._cards.verbs.base import PlayerVerb, register_verb
 from hkk.events import Event, VpGained, VpLost
 
@@ -18,20 +16,24 @@ if TYPE_CHECKING:
 @register_verb
 class GainVp(PlayerVerb):
     do: Literal["gain_vp"] = "gain_vp"
-    amount: int = Field(gt=0, le=MAX_STAT)
+    amount: Amount
     emits: ClassVar[tuple[type[Event], ...]] = (VpGained,)
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
-        for p in targets:  # players: a player verb targets only players
-            game.gain_vp(p.index, self.amount, source=ctx.label)
+        amount = self.amount if isinstance(self.amount, int) else \
+            self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
+        for p in targets if amount else ():  # a count of 0: nothing
+            game.gain_vp(p.index, amount, source=ctx.label)
 
 
 @register_verb
 class LoseVp(PlayerVerb):
     do: Literal["lose_vp"] = "lose_vp"
-    amount: int = Field(gt=0, le=MAX_STAT)
+    amount: Amount
     emits: ClassVar[tuple[type[Event], ...]] = (VpLost,)
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
-        for p in targets:  # players: a player verb targets only players
-            game.lose_vp(p.index, self.amount, source=ctx.label)
+        amount = self.amount if isinstance(self.amount, int) else \
+            self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
+        for p in targets if amount else ():  # a count of 0: nothing
+            game.lose_vp(p.index, amount, source=ctx.label)
