@@ -11,7 +11,8 @@ What it checks, in order:
    satisfies (the base set is part of ``hkk`` itself), and requires the distributions of the
    sets it depends on (warning);
 3. **custom effects** - every ``do = "custom"`` a card uses is offered by the set or a set it
-   depends on, and no name is offered twice;
+   depends on, and no name is offered twice; **card text** - every card's printed ``text``
+   says what its data does (:mod:`hkk._card_text_check`; ``text_checked = false`` opts out);
 4. **games** - N seeded games between two random agents for each set alone (with the sets it
    depends on) and for all installed sets together; anything a game raises fails it (a set's
    ``sys.exit()`` too), as does a game that runs past ``game_timeout`` seconds
@@ -40,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from hkk._card_text_check import card_text_checks
 from hkk._deck_specs import (
     MIX_COPIES,
     deck_pairs,
@@ -138,6 +140,7 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
     for code in targets:
         report.checks.extend(packaging_checks(by_code[code], by_code))
         report.checks.extend(custom_effect_checks(code, by_code, entry_points))
+        report.checks.extend(card_text_checks(by_code[code]))
         report.checks.extend(deprecation_checks(by_code[code]))
     if against is not None:
         report.checks.extend(spoiler_checks(targets, by_code, against))

@@ -29,6 +29,7 @@ from hkk.events import Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 __all__ = ["VERBS", "FilteredVerb", "PermanentVerb", "PlayerVerb", "Verb", "counted",
@@ -55,6 +56,13 @@ class Verb(BaseModel):
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         raise NotImplementedError(f"the verb {self.do!r} does not say how it applies")
+
+    def hu(self, voice: Voice) -> str:
+        """The printed text of this effect in Hungarian, as ``voice`` says it is worded where
+        it stands (hkk._cards.wording; a whole card: hkk._cards.printed)."""
+        from hkk._cards.wording import NoTemplate
+
+        raise NoTemplate(f"the verb {self.do!r} has no printed-text template")
 
     def describe(self) -> str:
         """``damage 2 opponent``: the verb and its fields' values in order (``hkk cards``)."""

@@ -11,6 +11,7 @@ from hkk.events import Damaged, Event, PlayerDamaged
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 
@@ -29,3 +30,12 @@ class Damage(FilteredVerb):
             self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
         for t in targets:
             game.damage(t, amount, source=ctx.label, source_uid=source_uid)
+
+    def hu(self, voice: Voice) -> str:
+        whom = voice.target(self.target, "dat", self.where)
+        if voice.nominal:  # "3 sebzés az ellenfél egy lényének"
+            amount, tail = voice.counted(self.amount, "sebzés")
+            return f"{amount} {whom}{tail}"
+        amount, tail = voice.counted(self.amount, "sebzést")
+        verb = "okozhatsz" if voice.optional else "okoz"  # "okozhatsz": you may (41.1)
+        return f"{amount} {verb} {whom}{tail}"

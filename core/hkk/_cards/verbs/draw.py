@@ -10,6 +10,7 @@ from hkk.events import CardDrawn, DrawFailed, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 
@@ -24,3 +25,13 @@ class Draw(PlayerVerb):
             self.count.value(game, ctx.controller)  # a count (hkk._cards.amounts)
         for p in targets if count else ():  # a count of 0: nothing
             game.draw(p.index, count, source=ctx.label)
+
+    def hu(self, voice: Voice) -> str:
+        from hkk._cards.wording import card_count, player_verb
+
+        if isinstance(self.count, int):
+            cards, tail = card_count(self.count, "lapot"), ""
+        else:
+            cards, tail = voice.counted(self.count, "lapot")
+        return player_verb(voice, self.target, f"húzol {cards}", may=f"húzhatsz {cards}",
+                           spell=f"húzz {cards}", third=f"húz {cards}", tail=tail)

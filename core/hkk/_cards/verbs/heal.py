@@ -11,6 +11,7 @@ from hkk.events import Event, Healed, PlayerHealed
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 
@@ -26,3 +27,14 @@ class Heal(FilteredVerb):
             self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
         for t in targets if amount else ():  # a count of 0: nothing
             game.heal(t, amount, source=ctx.label)
+
+    def hu(self, voice: Voice) -> str:
+        from hkk._cards.wording import player_verb
+
+        amount, tail = voice.counted(self.amount, "Ép-t")
+        if self.target == "controller":  # "1 Ép-t gyógyítasz", "gyógyíthatsz 2 Ép-t"
+            return player_verb(voice, "controller", f"{amount} gyógyítasz",
+                               may=f"gyógyíthatsz {amount}", spell=f"gyógyíts {amount}",
+                               third="", tail=tail)
+        whom = voice.target(self.target, "nom", self.where)
+        return f"{whom} {amount} gyógyul{tail}".strip()

@@ -25,6 +25,7 @@ from hkk.events import EffectCreated, EffectStarted, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 
@@ -83,6 +84,32 @@ class Modify(FilteredVerb):
                 game.add_effect(self.stat, by, self.duration, targets=perms,
                                 controller=ctx.controller, source=ctx.label, turns=self.turns)
 
+    def hu(self, voice: Voice) -> str:
+        """"minden lényed +1 sebzést kap a kör végéig", "a varázspont-regenerációd
+        véglegesen 1-gyel nő": the target, the change wrapped in its duration."""
+        from hkk._cards.wording import DURATIONS, may, times_hu, with_instrumental
+
+        tail = ""
+        if self.stat == "vp_regen":
+            subject = _REGEN_OF[self.target]
+            if isinstance(self.by, int):  # a standing state is "more", a change "grows"
+                up, down = ("több", "kevesebb") if voice.static else ("nő", "csökken")
+                change = f"{with_instrumental(abs(self.by))} {up if self.by > 0 else down}"
+            else:
+                many = "annyival" if self.by.times == 1 else f"{times_hu(self.by.times)} annyival"
+                change, tail = f"{many} nő", voice.counted(self.by)[1]
+        else:
+            subject = voice.target(self.target, "nom", self.where)
+            unit = _UNITS[self.stat]
+            if isinstance(self.by, int):
+                change = f"{self.by:+d} {unit} kap"
+            else:
+                amount, tail = voice.counted(self.by, f"plusz {unit}")
+                change = f"{amount} kap"
+        if not (voice.static and self.duration == "permanent"):  # a static is always on
+            change = DURATIONS[self.duration][0].format(change, turns=self.turns)
+        return may(voice, f"{subject} {change}{tail}".strip())
+
     def describe_field(self, key: str, value: Any) -> str:
         if key == "by":
             return f"{value:+d}" if isinstance(value, int) else f"+{counted(value)}"
@@ -91,3 +118,10 @@ class Modify(FilteredVerb):
         if key == "duration" and value == "turns":
             return ""  # said by "for N turns"
         return super().describe_field(key, value)
+
+
+_UNITS = {"damage": "sebzést", "hp": "Ép-t", "sp": "Sp-t"}
+_REGEN_OF = {"controller": "a varázspont-regenerációd",
+             "opponent": "az ellenfél varázspont-regenerációja",
+             "each_player": "minden játékos varázspont-regenerációja",
+             "trigger_player": "annak a játékosnak a varázspont-regenerációja"}

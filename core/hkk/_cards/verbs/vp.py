@@ -10,6 +10,7 @@ from hkk.events import Event, VpGained, VpLost
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 
@@ -25,6 +26,13 @@ class GainVp(PlayerVerb):
         for p in targets if amount else ():  # a count of 0: nothing
             game.gain_vp(p.index, amount, source=ctx.label)
 
+    def hu(self, voice: Voice) -> str:
+        from hkk._cards.wording import player_verb
+
+        amount, tail = voice.counted(self.amount, "VP-t")
+        return player_verb(voice, self.target, f"kapsz {amount}", may=f"kaphatsz {amount}",
+                           third=f"kap {amount}", tail=tail)
+
 
 @register_verb
 class LoseVp(PlayerVerb):
@@ -37,3 +45,10 @@ class LoseVp(PlayerVerb):
             self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
         for p in targets if amount else ():  # a count of 0: nothing
             game.lose_vp(p.index, amount, source=ctx.label)
+
+    def hu(self, voice: Voice) -> str:
+        from hkk._cards.wording import player_verb
+
+        amount, tail = voice.counted(self.amount, "VP-t")
+        return player_verb(voice, self.target, f"elvesztesz {amount}",
+                           may=f"elveszthetsz {amount}", third=f"elveszt {amount}", tail=tail)
