@@ -12,7 +12,9 @@ target keeps only the permanents it holds for, as they are when the targets are 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
+from operator import ge, gt, le, lt
 from typing import TYPE_CHECKING, Annotated, Any, Self
 
 from pydantic import BaseModel, Discriminator, Field, Tag, model_validator
@@ -25,21 +27,15 @@ if TYPE_CHECKING:
     from hkk._state import Permanent
     from hkk._view import GameView
 
-__all__ = ["COMPARISONS", "Amount", "Count", "SignedAmount", "Where", "compare"]
+__all__ = ["COMPARE", "COMPARISONS", "Amount", "Count", "SignedAmount", "Where"]
 
 #: The comparisons of a condition or a filter, exactly one of which is given.
 COMPARISONS = ("at_least", "at_most", "more_than", "fewer_than")
 
 
-def compare(name: str, left: int, right: int) -> bool:
-    """``left`` compared with ``right`` as the comparison ``name`` says."""
-    if name == "at_least":
-        return left >= right
-    if name == "at_most":
-        return left <= right
-    if name == "more_than":
-        return left > right
-    return left < right  # fewer_than
+#: Each comparison as a function of (left, right): operator.ge..., no Python call.
+COMPARE: dict[str, Callable[[int, int], bool]] = {"at_least": ge, "at_most": le,
+                                                  "more_than": gt, "fewer_than": lt}
 
 
 class Count(BaseModel):
@@ -110,4 +106,4 @@ class Where(BaseModel):
 
     def holds(self, game: GameView, perm: Permanent) -> bool:
         name, bound = self.comparison
-        return compare(name, PERMANENT_QUANTITIES[self.of].read(game, perm, self.counter), bound)
+        return COMPARE[name](PERMANENT_QUANTITIES[self.of].read(game, perm, self.counter), bound)

@@ -15,15 +15,11 @@ if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
     from hkk._view import GameActions
 
-__all__ = ["permanents_in_play", "player_indexes", "select_targets"]
+__all__ = ["filtered_targets", "permanents_in_play", "player_indexes", "select_targets"]
 
 
-def select_targets(game: GameActions, ctx: EffectContext, target: str,
-                   where: Where | None = None) -> list[Any]:
-    """The targets an effect has right now; choices are asked of the controller.  ``where``
-    keeps only the permanents it holds for (of a choice: the candidates)."""
-    if where is not None:
-        return _filtered(game, ctx, target, where)
+def select_targets(game: GameActions, ctx: EffectContext, target: str) -> list[Any]:
+    """The targets an effect has right now; choices are asked of the controller."""
     me = ctx.controller
     if target == "self":
         src = ctx.source
@@ -62,8 +58,10 @@ def select_targets(game: GameActions, ctx: EffectContext, target: str,
     return [game.decide(me, "target", options, prompt=ctx.label).value]
 
 
-def _filtered(game: GameActions, ctx: EffectContext, target: str, where: Where) -> list[Any]:
-    """A group's permanents that ``where`` holds for; a choice among those only."""
+def filtered_targets(game: GameActions, ctx: EffectContext, target: str,
+                     where: Where) -> list[Any]:
+    """The permanents of a group target that ``where`` holds for; of a choice, the controller
+    chooses among those only."""
     me = ctx.controller
     groups: dict[str, Callable[[], list[Permanent]]] = {
         "own_creatures": lambda: game.creatures(me),

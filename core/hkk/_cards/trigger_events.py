@@ -120,6 +120,10 @@ def _permanent(game: GameView, event: Any) -> list[Subject]:
     return [] if perm is None else [Subject(perm.uid, perm.controller, perm.kind, perm)]
 
 
+#: No damage remembered (D-trigger-killer).
+_NO_HIT: tuple[int | None, int] = (None, -1)
+
+
 @trigger_event
 class Dies(TriggerEvent):
     name = "dies"
@@ -139,12 +143,10 @@ class Dies(TriggerEvent):
                                                                    "elhagyja a játékot")
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
-        subject = Subject(event.uid, event.controller, game.cards[event.card].kind)
-        if event.cause == "hp":  # D-trigger-killer: the last permanent to damage it this turn
-            hit = game.triggers.last_hit.get(event.uid)
-            if hit is not None and hit[1] == game.turn and hit[0] is not None:
-                subject.source = game.permanents.get(hit[0])
-        return [subject]
+        # D-trigger-killer: died of Ép loss, the permanent whose damage it took last this turn
+        hit = game.triggers.last_hit.get(event.uid, _NO_HIT) if event.cause == "hp" else _NO_HIT
+        killer = game.permanents.get(hit[0]) if hit[1] == game.turn and hit[0] else None
+        return [Subject(event.uid, event.controller, game.cards[event.card].kind, None, killer)]
 
 
 @trigger_event

@@ -51,8 +51,6 @@ class HandPlay:
         #: The cards of the card table ``_cards`` with a ``play_condition``, by id: an answer
         #: that read one depends on the state, so it is never kept.
         self._conditional: dict[str, Any] = {}
-        #: The last ``playable`` answer read a play condition (``_collect`` keeps none then).
-        self._volatile = False
 
     def items(self, game: Game) -> list[Pending] | None:
         """Each player's ``play <card id>`` items, when the step is an action step."""
@@ -73,7 +71,6 @@ class HandPlay:
 
     def _collect(self, game: Game, key: tuple[Any, ...]) -> tuple[Pending, ...]:
         items = []
-        self._volatile = False
         made = self._items
         playable = self.playable if self._alone else lambda game, player: game.playable(player)
         for player in (game.active, 1 - game.active):  # the active player, then his opponent
@@ -86,7 +83,7 @@ class HandPlay:
                     item.order = (player, IN_HAND, index)  # hand order, before the others
                 items.append(item)
         collected = tuple(items)
-        if self._alone and not self._volatile:
+        if self._alone and not self._conditional:  # a play condition reads the state
             if len(self._collected) > 512:  # forgotten all at once: hands vary little
                 self._collected = {}
             self._collected[key] = collected
@@ -104,18 +101,14 @@ class HandPlay:
         step = game.step
         if step is None or game.over or step.no_hand_play:  # 29.4.6
             return []
-        p = game.players[player]
         # Asked for both players before every action decision, mostly about the same hand:
         # the answer depends only on what this key holds (and the card table), so it is kept
         # (forgotten all at once past a few hundred answers: hands vary little in a step).
+        p = game.players[player]
         key = (player == game.active, step.hand_play, p.vp, p.components, tuple(p.hand))
         if self._cards is not game.cards or len(self._playable) > 512:
-            self._playable, self._collected = {}, {}
-            self._cards = game.cards
-            self._conditional = {i: c for i, c in game.cards.items()
-                                 if getattr(c, "play_condition", None) is not None}
-        known = self._playable.get(key)
-        if known is not None:
+            self._forget(game)
+        if (known := self._playable.get(key)) is not None:  # one line: the hottest path
             return list(known)
         result = []
         for card_id in dict.fromkeys(p.hand):
@@ -133,6 +126,14 @@ class HandPlay:
         self._playable[key] = tuple(result)
         return result
 
+    def _forget(self, game: Game) -> None:
+        """Forget every answer kept (a new card table, or too many answers)."""
+        self._playable, self._collected = {}, {}
+        if self._cards is not game.cards:
+            self._cards = game.cards
+            self._conditional = {i: c for i, c in game.cards.items()
+                                 if getattr(c, "play_condition", None) is not None}
+
     def _conditions_hold(self, game: Game, player: int, result: list[str]) -> bool:
         """Drop from ``result`` the cards whose ``play_condition`` does not hold now ("Csak
         akkor játszható ki, ha ..."); False if it read one (the answer depends on the state)."""
@@ -140,7 +141,6 @@ class HandPlay:
         for card_id in conditional:
             if not holds(game, self._conditional[card_id].play_condition, player):
                 result.remove(card_id)
-        self._volatile = self._volatile or bool(conditional)
         return not conditional
 
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, model_validator
 
 from hkk._cards.amounts import Where
 from hkk._cards.registry import Registry
-from hkk._cards.targets import select_targets
+from hkk._cards.targets import filtered_targets, select_targets
 from hkk._cards.types import (
     CONFIG,
     PERMANENT_TARGETS,
@@ -108,9 +108,13 @@ class FilteredVerb(Verb):
                           f"'{getattr(self, 'target', None)}'")
         return self
 
+    if TYPE_CHECKING:
+        target: str  # each verb's own field: a permanent verb always has a target
+
     def bind(self, game: GameActions, ctx: EffectContext) -> list[Any]:
-        target = getattr(self, "target", None)  # as Verb.bind, the filter passed on
-        return [] if target is None else select_targets(game, ctx, target, self.where)
+        if self.where is None:  # as Verb.bind
+            return select_targets(game, ctx, self.target)
+        return filtered_targets(game, ctx, self.target, self.where)
 
 
 class PlayerVerb(Verb):

@@ -26,10 +26,10 @@ class Damage(FilteredVerb):
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         source_uid = ctx.source.uid if ctx.source is not None else None
-        amount = self.amount if isinstance(self.amount, int) else \
-            self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
+        # a number, or a count read now (hkk._cards.amounts)
+        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx.controller)
         for t in targets:
-            game.damage(t, amount, source=ctx.label, source_uid=source_uid)
+            game.damage(t, n, source=ctx.label, source_uid=source_uid)
 
     def hu(self, voice: Voice) -> str:
         whom = voice.target(self.target, "dat", self.where)

@@ -21,10 +21,10 @@ class Draw(PlayerVerb):
     emits: ClassVar[tuple[type[Event], ...]] = (CardDrawn, DrawFailed)
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
-        count = self.count if isinstance(self.count, int) else \
-            self.count.value(game, ctx.controller)  # a count (hkk._cards.amounts)
-        for p in targets if count else ():  # a count of 0: nothing
-            game.draw(p.index, count, source=ctx.label)
+        # a number, or a count read now (hkk._cards.amounts)
+        n = self.count if isinstance(self.count, int) else self.count.value(game, ctx.controller)
+        for p in targets if n else ():  # a count of 0: nothing
+            game.draw(p.index, n, source=ctx.label)
 
     def hu(self, voice: Voice) -> str:
         from hkk._cards.wording import card_count, player_verb

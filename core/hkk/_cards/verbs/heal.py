@@ -23,10 +23,10 @@ class Heal(FilteredVerb):
     emits: ClassVar[tuple[type[Event], ...]] = (Healed, PlayerHealed)
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
-        amount = self.amount if isinstance(self.amount, int) else \
-            self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
-        for t in targets if amount else ():  # a count of 0: nothing
-            game.heal(t, amount, source=ctx.label)
+        # a number, or a count read now (hkk._cards.amounts)
+        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx.controller)
+        for t in targets if n else ():  # a count of 0: nothing
+            game.heal(t, n, source=ctx.label)
 
     def hu(self, voice: Voice) -> str:
         from hkk._cards.wording import player_verb

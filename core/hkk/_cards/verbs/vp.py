@@ -21,10 +21,10 @@ class GainVp(PlayerVerb):
     emits: ClassVar[tuple[type[Event], ...]] = (VpGained,)
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
-        amount = self.amount if isinstance(self.amount, int) else \
-            self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
-        for p in targets if amount else ():  # a count of 0: nothing
-            game.gain_vp(p.index, amount, source=ctx.label)
+        # a number, or a count read now (hkk._cards.amounts)
+        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx.controller)
+        for p in targets if n else ():  # a count of 0: nothing
+            game.gain_vp(p.index, n, source=ctx.label)
 
     def hu(self, voice: Voice) -> str:
         from hkk._cards.wording import player_verb
@@ -41,10 +41,10 @@ class LoseVp(PlayerVerb):
     emits: ClassVar[tuple[type[Event], ...]] = (VpLost,)
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
-        amount = self.amount if isinstance(self.amount, int) else \
-            self.amount.value(game, ctx.controller)  # a count (hkk._cards.amounts)
-        for p in targets if amount else ():  # a count of 0: nothing
-            game.lose_vp(p.index, amount, source=ctx.label)
+        # a number, or a count read now (hkk._cards.amounts)
+        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx.controller)
+        for p in targets if n else ():  # a count of 0: nothing
+            game.lose_vp(p.index, n, source=ctx.label)
 
     def hu(self, voice: Voice) -> str:
         from hkk._cards.wording import player_verb
