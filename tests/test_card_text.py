@@ -187,3 +187,19 @@ def test_spoiler_names_cost_and_yield_components_apart(tmp_path):
     problems = compare(zsoldos, read_spoiler(spoiler))
     assert problems == [("alap:zsoldos", "alap:zsoldos: yield_components is 1 in the set, 2 in "
                                          "the spoiler")]
+
+
+def test_D_card_text_every_word_of_the_registry_has_its_template():
+    from typing import get_args
+
+    from hkk._cards.quantities import QUANTITIES
+    from hkk._cards.trigger_events import WHEN_EVENTS
+    from hkk._cards.types import Duration, Target
+    from hkk._cards.verbs import VERBS, Verb
+    from hkk._cards.wording import DURATIONS, TARGETS
+
+    assert [name for name in VERBS if VERBS[name].hu is Verb.hu] == ["custom"]
+    assert [name for name in WHEN_EVENTS if not WHEN_EVENTS[name].hu_text] == []
+    assert all(len(QUANTITIES[kind].hu) == 2 for kind in QUANTITIES)
+    assert set(get_args(Duration)) == set(DURATIONS)
+    assert set(get_args(Target)) == set(TARGETS)
