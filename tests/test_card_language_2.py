@@ -59,13 +59,19 @@ def test_D_trigger_attack_when_this_blocks_it_hits_the_attacker_before_combat_da
     assert not game.log.of_kind("player_damaged")
 
 
-def test_D_trigger_attack_an_unblocked_attacker_offers_no_source():
-    game = game_with([WARDEN, creature("brute", 2, 1)],
+def test_D_trigger_attack_an_unblocked_attacker_offers_no_source_and_no_blocks_trigger():
+    lancer = creature("lancer", 2, 3, abilities=[triggered(
+        {"event": "attacks", "which": "this"},
+        {"do": "damage", "amount": 1, "target": "trigger_source"})])
+    game = game_with([WARDEN, lancer],
                      agents=[Wants("use attack", pass_label="pass"), Wants("no block")])
-    game.enter_play(0, cid("brute"), zone="guard_post", active=True)
+    game.enter_play(0, cid("lancer"), zone="guard_post", active=True)
     game.enter_play(1, cid("warden"), zone="guard_post", active=True)
-    play_turn(game)  # the defender does not block: no "blocks" trigger
-    assert not game.log.of_kind("triggered")
+    play_turn(game)
+    # the lancer's trigger: its blocker is none, so no target; the warden did not block
+    assert [e["card"] for e in game.log.of_kind("triggered")] == [cid("lancer")]
+    assert not game.log.of_kind("damaged")
+    assert [e["amount"] for e in game.log.of_kind("player_damaged")] == [2]
 
 
 # 2. "Annyi sebzést okoz az ellenfélnek, ahány lényed van." (here: a spell, and a draw)
@@ -117,7 +123,9 @@ def test_D_trigger_killer_the_creature_whose_damage_killed_it_is_its_trigger_sou
 
 def test_D_trigger_killer_none_when_a_spell_killed_it():
     bolt = spell("bolt", [{"do": "damage", "amount": 1, "target": "chosen_opponent_creature"}])
-    game = game_with([AVENGER, bolt], agents=[Wants("play tt:bolt"), Passer()])
+    game = game_with([AVENGER, bolt, creature("pal", 0, 5)],
+                     agents=[Wants("play tt:bolt"), Passer()])
+    game.enter_play(0, cid("pal"))  # the caster's creature: no killer, so not hit
     game.enter_play(1, cid("avenger"))
     game.players[0].hand.append(cid("bolt"))
     play_turn(game)
@@ -149,14 +157,22 @@ def test_D_conditions_a_play_condition_is_checked_when_the_card_is_offered(mine,
 
 
 def test_D_conditions_a_play_condition_follows_the_state_within_a_turn():
-    # the opponent's creature dies in the main phase: the card is no longer offered
-    bolt = spell("bolt", [{"do": "damage", "amount": 1, "target": "chosen_opponent_creature"}])
-    game = game_with([UNDERDOG, bolt, creature("pal", 0, 1)],
-                     agents=[Wants("play tt:bolt", "play tt:underdog"), Passer()])
+    # a free ability kills the opponent's second creature: hand, VP and components are the
+    # same, yet the card is no longer offered (an answer that read the state is not kept)
+    zapper = creature("zapper", 0, 3, abilities=[{
+        "kind": "activated", "limit": "once_per_turn",
+        "effect": {"do": "damage", "amount": 1, "target": "chosen_opponent_creature"}}])
+    player = Wants("use tt:zapper", "play tt:underdog")
+    game = game_with([UNDERDOG, zapper, creature("pal", 0, 1)], agents=[player, Passer()])
+    game.enter_play(0, cid("zapper"))
     game.enter_play(1, cid("pal"))
-    game.players[0].hand.extend([cid("bolt"), cid("underdog")])
+    game.enter_play(1, cid("pal"))
+    game.players[0].hand.append(cid("underdog"))
     play_turn(game)
-    assert [e["card"] for e in game.log.of_kind("card_played")] == [cid("bolt")]
+    actions = [d.labels() for d in player.seen if d.kind == "action"]
+    assert "play tt:underdog" in actions[0]  # 2 against 1
+    assert len(game.log.of_kind("died")) == 1
+    assert not game.log.of_kind("card_played")  # 1 against 1: never offered again
 
 
 # 5. "Minden sérült lény 2 sebzést kap." / "2 sebzés az ellenfél minden lényének, amelynek
