@@ -178,6 +178,13 @@ class TriggerWatch:
 
     # -- an event is logged -------------------------------------------------------------------
 
+    def resolve_waiting(self) -> None:
+        """Resolve what waits now, as after an item (D-trigger-wait), in the middle of an
+        action: the combat plugin's declaration, before its damage (D-trigger-attack)."""
+        game = self.game
+        assert game.step is not None  # an action resolves in a step
+        settle(game, game.step)
+
     def effect_targets(self) -> dict[int, list[int]]:
         if self._targets is None:
             self._targets = {e.uid: sorted(e.targets) for e in self.game.effects}

@@ -16,7 +16,7 @@ TOML shorthands accepted on input (the canonical form is what ``model_dump`` giv
 """
 
 from functools import cached_property
-from typing import Annotated, Any, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import (
     AfterValidator,
@@ -29,8 +29,8 @@ from pydantic import (
     model_validator,
 )
 
-from hkk._cards.amounts import Count, Where
-from hkk._cards.quantities import PERMANENT_QUANTITIES, QUANTITIES, quantity_names
+from hkk._cards.amounts import COMPARE, Count, Where
+from hkk._cards.quantities import PERMANENT_QUANTITIES, QUANTITIES, quantity_names, value_of
 from hkk._cards.registry import NameOf, TaggedUnionOf
 from hkk._cards.trigger_events import WHEN_EVENTS
 from hkk._cards.types import (
@@ -54,6 +54,9 @@ from hkk._cards.types import (
 from hkk._cards.verbs import VERBS
 from hkk._cards.verbs.modify import Modify
 from hkk._cards.verbs.prevent import Prevent
+
+if TYPE_CHECKING:
+    from hkk._view import GameView
 
 #: Also read from here: the basic types (hkk._cards.types) and the verbs static abilities use.
 __all__ = [
@@ -202,6 +205,14 @@ class Condition(BaseModel):
     def describe(self) -> str:
         name, value = self.comparison
         return f"if {self.of} {name.replace('_', ' ')} {value}"
+
+    def holds(self, game: "GameView", controller: int) -> bool:
+        """Does it hold now, seen from ``controller``?  (The engine's abilities read it
+        through hkk._conditions, which keeps what each name means; a plugin - hand play's
+        ``play_condition``, D-play-condition - asks the card data itself.)"""
+        bound = self.comparison[1]
+        right = bound if isinstance(bound, int) else value_of(game, bound, controller)
+        return COMPARE[self.comparison[0]](value_of(game, self.of, controller), right)
 
 
 #: The reusable field: any ability kind may carry ``condition = {...}``.

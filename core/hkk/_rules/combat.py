@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hkk import ACTION, GUARD_POST, Option, Pending, Usage, hookimpl
-from hkk._triggers import settle
 from hkk.events import Attack
 
 if TYPE_CHECKING:
@@ -57,8 +56,7 @@ def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
     game.emit(Attack, attackers=[a.uid for a, _ in pairs],
               blockers=[b.uid if b is not None else None for _, b in pairs], rule="D-combat")
     if game.triggers.waiting:  # D-trigger-attack: "when this attacks / blocks" comes first
-        assert game.step is not None  # an action resolves in a step
-        settle(game, game.step)
+        game.triggers.resolve_waiting()
         pairs = _still_fighting(game, pairs)
     # every damage value is read before any damage is dealt: one moment
     hits = []

@@ -14,7 +14,6 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from hkk import PLAY, TURN_HOOKS, Mode, Pending, hookimpl, only_in_steps
-from hkk._conditions import holds
 
 if TYPE_CHECKING:
     from hkk import Game, Step
@@ -139,7 +138,7 @@ class HandPlay:
         akkor játszható ki, ha ..."); False if it read one (the answer depends on the state)."""
         conditional = [card_id for card_id in result if card_id in self._conditional]
         for card_id in conditional:
-            if not holds(game, self._conditional[card_id].play_condition, player):
+            if not self._conditional[card_id].play_condition.holds(game, player):
                 result.remove(card_id)
         return not conditional
 
