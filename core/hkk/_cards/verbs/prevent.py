@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from hkk._cards.types import Phase
 from hkk._cards.verbs.base import Verb, register_verb
+from hkk._phases import PHASE_NAMES
 from hkk.events import Event, Prevented
 
 if TYPE_CHECKING:
@@ -44,5 +45,7 @@ class Prevent(Verb):
         return f"{key}={value}"
 
 
-_PHASES = {"any": "", "preparation": "előkészítő fázisban", "main": "fő fázisban",
-           "combat": "harci fázisban", "end": "kör vége fázisban"}
+#: The printed text of each phase, in turn order (hkk._phases.PHASE_NAMES), or any.
+_PHASES = {"any": "", **dict(zip(PHASE_NAMES, ("előkészítő fázisban", "fő fázisban",
+                                                "harci fázisban", "kör vége fázisban"),
+                                 strict=True))}
