@@ -51,9 +51,7 @@ def _effects(effects: Any, voice: Voice) -> str:
 def _ability(ability: Any, card_kind: str) -> list[str]:
     kind = ability.kind
     if kind == "static":
-        voice = Voice("automatic")
-        voice.static = True
-        text = _effects(ability.effects, voice)
+        text = _effects(ability.effects, Voice("automatic", static=True))
         if ability.condition is not None:
             text = f"ha {condition_hu(ability.condition)}, {text}"
         return [("Hátrány: " if _drawback(ability) else "") + text]

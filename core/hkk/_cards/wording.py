@@ -31,11 +31,12 @@ class Voice:
 
     __slots__ = ("kind", "optional", "static", "trigger_targets")
 
-    def __init__(self, kind: str, *, optional: bool = False,
+    def __init__(self, kind: str, *, optional: bool = False, static: bool = False,
                  trigger_targets: dict[str, tuple[str, str, str, str]] | None = None) -> None:
         self.kind = kind  # "spell", "activated" or "automatic"
         self.optional = optional
-        self.static = False
+        #: In a static ability: a standing state ("1-gyel kevesebb", no "véglegesen").
+        self.static = static
         self.trigger_targets = trigger_targets or {}
 
     @property
