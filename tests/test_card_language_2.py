@@ -1,6 +1,6 @@
 """Card language 2 (issue 25): the five texts as data-only cards, each played and checked on the
 log - combat triggers (D-trigger-attack), counted amounts, the killer of a dying creature
-(D-trigger-killer), play conditions (D-conditions) and filtered targets."""
+(D-trigger-killer), play conditions (D-play-condition) and filtered targets."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ COUNTED = spell("swarm", [{"do": "damage", "amount": {"count": "own_creatures"},
 
 
 @pytest.mark.parametrize("creatures", [0, 1, 3])
-def test_counted_amount_reads_the_state_when_it_applies(creatures):
+def test_D_counted_amount_reads_the_state_when_it_applies(creatures):
     game = game_with([COUNTED, creature("pal", 0, 1)], agents=[Wants("play tt:swarm"), Passer()])
     for _ in range(creatures):
         game.enter_play(0, cid("pal"))
@@ -92,7 +92,7 @@ def test_counted_amount_reads_the_state_when_it_applies(creatures):
     assert not [e for e in game.log.of_kind("card_drawn") if e["source"] == "tt:swarm"]
 
 
-def test_counted_amount_of_poison_and_modify():
+def test_D_counted_amount_of_poison_and_modify():
     grow = spell("grow", [{"do": "modify", "stat": "damage", "by": {"count": "opponent_poison"},
                            "target": "chosen_own_creature"}])
     game = game_with([grow, creature("pal", 1, 3)], agents=[Wants("play tt:grow"), Passer()])
@@ -140,7 +140,7 @@ UNDERDOG["play_condition"] = {"of": "opponent_creatures", "more_than": "own_crea
 
 @pytest.mark.parametrize(("mine", "theirs", "offered"), [(0, 1, True), (1, 1, False),
                                                          (2, 1, False), (1, 3, True)])
-def test_D_conditions_a_play_condition_is_checked_when_the_card_is_offered(mine, theirs,
+def test_D_play_condition_is_checked_when_the_card_is_offered(mine, theirs,
                                                                            offered):
     player = Wants("play tt:underdog")
     game = game_with([UNDERDOG, creature("pal", 0, 1)], agents=[player, Passer()])
@@ -156,7 +156,7 @@ def test_D_conditions_a_play_condition_is_checked_when_the_card_is_offered(mine,
                  if e["card"] == cid("underdog")]) is offered
 
 
-def test_D_conditions_a_play_condition_follows_the_state_within_a_turn():
+def test_D_play_condition_follows_the_state_within_a_turn():
     # a free ability kills the opponent's second creature: hand, VP and components are the
     # same, yet the card is no longer offered (an answer that read the state is not kept)
     zapper = creature("zapper", 0, 3, abilities=[{
@@ -183,7 +183,7 @@ PURGE = spell("purge", [{"do": "destroy", "target": "opponent_creatures",
                          "where": {"of": "counters", "counter": "poison", "at_least": 2}}])
 
 
-def test_filtered_target_every_damaged_creature():
+def test_D_target_filter_every_damaged_creature():
     game = game_with([FINISHER, creature("pal", 0, 5)], agents=[Wants("play tt:finisher"),
                                                                Passer()])
     hurt, whole = game.enter_play(1, cid("pal")), game.enter_play(1, cid("pal"))
@@ -195,7 +195,7 @@ def test_filtered_target_every_damaged_creature():
     assert hits == [(hurt.uid, 2)] and whole.uid in game.permanents
 
 
-def test_filtered_target_every_enemy_creature_with_at_least_2_poison_counters():
+def test_D_target_filter_every_enemy_creature_with_at_least_2_poison_counters():
     game = game_with([PURGE, creature("pal", 0, 5)], agents=[Wants("play tt:purge"), Passer()])
     one, two, mine = (game.enter_play(1, cid("pal")), game.enter_play(1, cid("pal")),
                       game.enter_play(0, cid("pal")))
@@ -207,7 +207,7 @@ def test_filtered_target_every_enemy_creature_with_at_least_2_poison_counters():
     assert [e["uid"] for e in game.log.of_kind("died")] == [two.uid]
 
 
-def test_filtered_choice_offers_only_the_permanents_it_holds_for():
+def test_D_target_filter_a_choice_offers_only_the_permanents_it_holds_for():
     heal = spell("mend", [{"do": "heal", "amount": 2, "target": "chosen_own_creature",
                            "where": {"of": "damage_taken", "at_least": 1}}])
     game = game_with([heal, creature("pal", 0, 5)], agents=[Wants("play tt:mend"), Passer()])
