@@ -64,7 +64,8 @@ def test_issue13_against_json_compares_text_and_cost(fake_set, tmp_path):
                     against=_spoiler(tmp_path, json.dumps({"cards": cards}), "s.json"))
     messages = sorted(c.message for c in report.failures if c.name == "spoiler")
     assert messages == ["kiadas:baka: cost is 1 in the set, 2 in the spoiler",
-                        "kiadas:baka: text is '' in the set, 'Harcos' in the spoiler"]
+                        "kiadas:baka: the printed text differs: in the set '', in the spoiler "
+                        "'Harcos'"]
 
 
 def test_issue13_a_bad_spoiler_is_a_usage_error_before_any_game(fake_set, tmp_path):

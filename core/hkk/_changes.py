@@ -208,7 +208,8 @@ def damage(game: Game, target: Permanent | Player, amount: int, source: str | No
         return
     target.damage_taken += amount
     game.hp_changed.add(target)
-    target.damaged_turn = game.turn
+    # the turn (41.3 restores it) and its killer if it dies of it (D-trigger-killer): one line
+    target.damaged_turn, game.triggers.last_hit[target.uid] = game.turn, (source_uid, game.turn)
     game.emit(Damaged, uid=target.uid, card=target.card.id, amount=amount, source=source,
               source_uid=source_uid, after=hp(target))
 

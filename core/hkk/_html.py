@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hkk._card_text import card_lines
+from hkk._card_text import card_lines, text_from_data
 from hkk._event_text import EventRenderer
 from hkk._markup import plain
 
@@ -76,10 +76,12 @@ def card_entries(cards: Sequence[Any], decks: Mapping[str, Any]) -> list[dict[st
             stats = {"sp": card.sp}
         used_in = {name: deck.cards[card.id] for name, deck in sorted(decks.items())
                    if card.id in deck.cards}
+        generated = text_from_data(card)
         entries.append({"id": card.id, "name": card.name, "kind": card.kind,
                         "cost": {"vp": card.cost.vp, "components": card.cost.components},
                         "stats": stats, "text": card.text or "", "summary": lines[0],
-                        "abilities": lines[1:] if not card.text else lines[2:],
+                        "text_from_data": generated or "", "flavor": card.flavor,
+                        "abilities": lines[1 + bool(card.text) + bool(card.flavor):],
                         "decks": used_in})
     return entries
 

@@ -37,6 +37,7 @@ def tagged_unions_as_if_then(schema: Any) -> Any:
         return schema
     node = {key: tagged_unions_as_if_then(value) for key, value in schema.items()}
     _one_of_required_as_if_then(node)
+    _number_or_table_as_if_then(node)
     discriminator = node.pop("discriminator", None)
     if discriminator is None or "oneOf" not in node:
         if discriminator is not None:
@@ -69,6 +70,20 @@ def _one_of_required_as_if_then(node: dict[str, Any]) -> None:
         {"if": {"not": {"required": [second]}}, "then": {"required": [first]}},
         {"if": {"required": [second]}, "then": {"not": {"required": [first]}}},
     ])
+
+
+def _number_or_table_as_if_then(node: dict[str, Any]) -> None:
+    """``oneOf: [{type: integer}, {$ref: ...}]`` (an amount: a number or a count table,
+    :mod:`hkk._cards.amounts`) as: a table is the ``$ref``, anything else the integer - so a
+    validator says "'1' is not of type 'integer'"."""
+    options = node.get("oneOf")
+    if not (isinstance(options, list) and len(options) == 2):
+        return
+    numbers = [o for o in options if o.get("type") == "integer"]
+    tables = [o for o in options if "$ref" in o]
+    if len(numbers) == 1 and len(tables) == 1:
+        del node["oneOf"]
+        node.update({"if": {"type": "object"}, "then": tables[0], "else": numbers[0]})
 
 
 def _document(schema: dict[str, Any], schema_id: str, title: str,

@@ -3,9 +3,12 @@ list - every published card exists with the same name, kind, cost, stats and tex
 that is not published slipped in (the check publishers make by hand before printing).
 
 A spoiler is CSV with a header row, or JSON (a list of objects, or ``{"cards": [...]}``), with
-the columns ``id`` (required), ``name``, ``kind``, ``cost`` (VP), ``components`` (the cost in
-monster components), ``damage``, ``hp``, ``sp``, ``text``.  A column left out, or an empty
-cell, is not compared; numbers are compared as numbers, text with its whitespace collapsed.
+the columns ``id`` (required), ``name``, ``kind``, ``cost`` (VP), ``cost_components`` (the cost
+in monster components), ``yield_components`` (a creature's monster components, those its
+opponent may extract when it dies: ``components`` of a creature in ``hkk cards --json``),
+``damage``, ``hp``, ``sp``, ``text``.  A column left out, or an empty cell, is not compared;
+numbers are compared as numbers, text with its whitespace collapsed.  The old column
+``components`` meant either, so it is refused with the two names to use instead.
 """
 
 from __future__ import annotations
@@ -21,8 +24,13 @@ from hkk._errors import HkkError
 __all__ = ["COLUMNS", "SpoilerError", "compare", "read_spoiler"]
 
 #: Column -> how to read it off a card definition.
-COLUMNS = ("id", "name", "kind", "cost", "components", "damage", "hp", "sp", "text")
-_NUMBERS = {"cost", "components", "damage", "hp", "sp"}
+COLUMNS = ("id", "name", "kind", "cost", "cost_components", "yield_components", "damage", "hp",
+           "sp", "text")
+_NUMBERS = {"cost", "cost_components", "yield_components", "damage", "hp", "sp"}
+#: A column name that meant two things (issue 25).
+_AMBIGUOUS = {"components": "'components' is ambiguous: write cost_components (the cost in "
+                            "monster components) or yield_components (a creature's monster "
+                            "components when it dies)"}
 
 
 class SpoilerError(HkkError):
@@ -55,6 +63,9 @@ def read_spoiler(path: str | Path) -> list[dict[str, Any]]:
         raise SpoilerError(f"{path}: a spoiler is a .csv or .json file")
     cards = []
     for number, row in enumerate(rows, start=1):
+        ambiguous = sorted(set(row) & set(_AMBIGUOUS))
+        if ambiguous:
+            raise SpoilerError(f"{path}: {_AMBIGUOUS[ambiguous[0]]}")
         unknown = sorted(set(row) - set(COLUMNS))
         if unknown:
             raise SpoilerError(f"{path}: card {number}: unknown column(s) {unknown}; known: "
@@ -79,7 +90,9 @@ def read_spoiler(path: str | Path) -> list[dict[str, Any]]:
 def _published_view(card: Any) -> dict[str, Any]:
     """The spoiler's columns, read off a card definition."""
     return {"id": card.id, "name": card.name, "kind": card.kind, "cost": card.cost.vp,
-            "components": card.cost.components, "damage": getattr(card, "damage", None),
+            "cost_components": card.cost.components,
+            "yield_components": getattr(card, "components", None),
+            "damage": getattr(card, "damage", None),
             "hp": getattr(card, "hp", None), "sp": getattr(card, "sp", None),
             "text": card.text}
 
@@ -108,6 +121,11 @@ def compare(cards: list[Any], spoiler: list[dict[str, Any]]) -> list[tuple[str, 
         view = _published_view(card)
         for column in COLUMNS[1:]:
             if column in row and not _same(column, row[column], view[column]):
+                if column == "text":  # as hkk verify's card-text check says it
+                    problems.append((card_id, f"{card_id}: the printed text differs: in the set "
+                                              f"{view[column]!r}, in the spoiler "
+                                              f"{row[column]!r}"))
+                    continue
                 problems.append((card_id, f"{card_id}: {column} is {view[column]!r} in the set, "
                                           f"{row[column]!r} in the spoiler"))
     for card_id in sorted(set(defined) - seen):

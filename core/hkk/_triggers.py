@@ -112,6 +112,9 @@ class TriggerWatch:
         #: effect uid -> the uids it modifies, for "an effect on it ends"; None until needed
         #: (built from the effects in force: a loaded save has no log listeners).
         self._targets: dict[int, list[int]] | None = None
+        #: A permanent's uid -> (the permanent whose damage it took last, the turn): its
+        #: killer, for a "dies" trigger's trigger_source (D-trigger-killer; hkk._changes.damage)
+        self.last_hit: dict[int, tuple[int | None, int]] = {}
         self._plugins = self._plugin_kinds(game)
         #: log kind -> the trigger events (``when.event``) of the game's cards it sets off
         card_kinds: dict[str, list[TriggerEvent]] = {}
@@ -202,6 +205,13 @@ class TriggerWatch:
                 self._index[kind] = [e for e in entries if e[0].uid not in gone]
 
     # -- an event is logged -------------------------------------------------------------------
+
+    def resolve_waiting(self) -> None:
+        """Resolve what waits now, as after an item (D-trigger-wait), in the middle of an
+        action: the combat plugin's declaration, before its damage (D-trigger-attack)."""
+        game = self.game
+        assert game.step is not None  # an action resolves in a step
+        settle(game, game.step)
 
     def effect_targets(self) -> dict[int, list[int]]:
         if self._targets is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hkk._card_text_check import card_locations
 from hkk._deck_specs import needed_sets
 from hkk._deprecation import uses as deprecated_uses
 from hkk._errors import HkkError
@@ -81,7 +82,9 @@ def spoiler_checks(targets: list[str], by_code: dict[str, Any], against: str) ->
     except SpoilerError as exc:
         return [Check("spoiler", code, False, str(exc), set_code=code)]
     problems = compare(by_code[code].cards, spoiler)
-    return [Check("spoiler", code, False, message, set_code=code, card=card)
+    where = card_locations(by_code[code])
+    return [Check("spoiler", code, False, message, set_code=code, card=card,
+                  file=where.get(card, (None, None))[0], line=where.get(card, (None, None))[1])
             for card, message in problems] or [
         Check("spoiler", code, True, f"all {len(spoiler)} published cards match {against}, "
                                      "none unpublished", set_code=code)]

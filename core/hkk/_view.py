@@ -79,6 +79,12 @@ class GameView(Protocol):
     def buildings(self, player: int | None = None) -> list[Permanent]:
         """The buildings in play (of ``player``, if given)."""
 
+    def hp(self, perm: Permanent) -> int:
+        """A permanent's current Ép (Sp for a building)."""
+
+    def damage_value(self, perm: Permanent) -> int:
+        """A creature's current damage value."""
+
     @property
     def rng(self) -> Random:
         """The game's random number generator (agents without their own draw from it)."""
@@ -89,6 +95,11 @@ class TriggerView(Protocol):
 
     def effect_targets(self) -> dict[int, list[int]]:
         """Lasting effect's id -> the uids it was made on."""
+
+    @property
+    def last_hit(self) -> dict[int, tuple[int | None, int]]:
+        """A permanent's uid -> (the uid of the permanent whose damage it took last, or None,
+        and the turn), for "the creature that killed it" (D-trigger-killer)."""
 
 
 class GameActions(GameView, Protocol):

@@ -176,9 +176,12 @@ def sets_command(as_json: bool) -> None:
 @click.option("--set", "set_codes", metavar="CODE", multiple=True,
               help="Only the cards of this set (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the card definitions as JSON.")
-def cards_command(set_codes: tuple[str, ...], as_json: bool) -> None:
+@click.option("--text-from-data", "from_data", is_flag=True,
+              help="Also print each card's rules text generated from its data (Hungarian; "
+                   "JSON: text_from_data).")
+def cards_command(set_codes: tuple[str, ...], as_json: bool, from_data: bool) -> None:
     """Show the cards with their stats and abilities."""
-    from hkk._card_text import card_lines
+    from hkk._card_text import card_lines, text_from_data
 
     found = _discover()
     _warn_failures(found)
@@ -189,11 +192,13 @@ def cards_command(set_codes: tuple[str, ...], as_json: bool) -> None:
     cards = [c for c in found.cards.values() if not set_codes or c.set_code in set_codes]
     cards.sort(key=lambda c: c.id)
     if as_json:
-        click.echo(_dumps([c.model_dump(mode="json") for c in cards]))
+        click.echo(_dumps([{**c.model_dump(mode="json"),
+                            **({"text_from_data": text_from_data(c)} if from_data else {})}
+                           for c in cards]))
         return
     out = _out()
     for card in cards:
-        for line in card_lines(card):
+        for line in card_lines(card, from_data=from_data):
             out.print(line)
     out.print(f"[dim]{len(cards)} card(s)[/dim]")
 

@@ -11,7 +11,9 @@ What it checks, in order:
    satisfies (the base set is part of ``hkk`` itself), and requires the distributions of the
    sets it depends on (warning);
 3. **custom effects** - every ``do = "custom"`` a card uses is offered by the set or a set it
-   depends on, and no name is offered twice; **deck-format** - each of the set's decks meets
+   depends on, and no name is offered twice; **card text** - every card's printed ``text``
+   says what its data does (:mod:`hkk._card_text_check`; ``text_checked = false`` opts out);
+   **deck-format** - each of the set's decks meets
    every format it names (``formats = [...]`` in its table; naming none, ``casual``), each
    violation a failure, and the formats it ships name only existing cards (:mod:`hkk._formats`);
 4. **games** - N seeded games between two random agents for each set alone (with the sets it
@@ -42,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from hkk._card_text_check import card_text_checks
 from hkk._deck_specs import (
     MIX_COPIES,
     deck_pairs,
@@ -141,6 +144,7 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
     for code in targets:
         report.checks.extend(packaging_checks(by_code[code], by_code))
         report.checks.extend(custom_effect_checks(code, by_code, entry_points))
+        report.checks.extend(card_text_checks(by_code[code]))
         report.checks.extend(deprecation_checks(by_code[code]))
         report.checks.extend(deck_format_checks(by_code[code], found.formats, found.cards,
                                                 by_code))

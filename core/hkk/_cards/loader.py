@@ -193,6 +193,8 @@ def _location(loc: tuple[int | str, ...], data: Any) -> str:
             shorthand = False
             node = node[segment] if isinstance(node, list) and segment < len(node) else None
             continue
+        if segment.startswith("#"):
+            continue  # a tag of a callable discriminator (hkk._cards.amounts)
         if isinstance(node, dict):
             if segment not in node and any(node.get(key) == segment for key in _TAG_KEYS):
                 continue  # a union tag
