@@ -140,8 +140,8 @@ class Engine:
         each of the set's cards), e.g. ``"alap:tuz+mereg"``."""
         deck = self.decks.get(name)
         if deck is not None:
-            return [card_id for card_id, count in sorted(deck.cards.items())
-                    for _ in range(count)]
+            # one line: bench_work counts each line of a comprehension once per card
+            return [card_id for card_id, count in sorted(deck.cards.items()) for _ in range(count)]
         if "+" in name or ":" not in name:
             return resolve_deck_spec(self, name)
         raise HkkError(f"unknown deck {name!r}; known decks: {sorted(self.decks)}")
