@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -259,31 +258,10 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
                  html_file: str | None, brief: bool, game_timeout: float) -> None:
     """Play a whole game between two random agents, printed turn by turn (--output-format
     json: its event log)."""
-    with _play_output(output_format, output_file, json_file) as (output_format, out, log_file):
-        _play(seed, decks, set_codes, output_format, out, log_file, quiet, save_file,
-              max_turns, html_file, brief, game_timeout)
-
-
-@contextmanager
-def _play_output(output_format: str, output_file: str | None, json_file: str | None
-                 ) -> Iterator[tuple[str, Console, str | None]]:
-    """The output of ``hkk play``: its format, the console of its text, and the file of its
-    JSON log, if any.  The deprecated ``--json FILE|-`` keeps what it did for a release:
-    ``-`` the log on stdout instead of the text, FILE the log there and the text too."""
-    log_file = output_file if output_format == "json" else None
-    if json_file is not None:
-        deprecated(f"--json {json_file}", "--output-format json" if json_file == "-" else
-                   f"--output-format json -o {json_file} (which prints no text)")
-        output_format = "json" if json_file == "-" else output_format
-        log_file = None if json_file == "-" else json_file
-    with output_console(output_file if output_format == "text" else None) as out:
-        yield output_format, out, log_file
-
-
-def _play(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
-          output_format: str, out: Console, log_file: str | None, quiet: bool,
-          save_file: str | None, max_turns: int | None, html_file: str | None, brief: bool,
-          game_timeout: float) -> None:
+    output_format, log_file = _play_output(output_format, output_file, json_file)
+    # the text's console (its file, if -o) stays open until the command ends
+    out = click.get_current_context().with_resource(
+        output_console(output_file if output_format == "text" else None))
     from hkk._engine import Engine
     from hkk._event_text import EventRenderer
     from hkk._limits import time_limit
@@ -413,6 +391,20 @@ def replay_command(file: str, force: bool) -> None:
     out.print(f"  expected: {escape(_event_text(d.expected, 'nothing (the log ends here)'))}")
     out.print(f"  got:      {escape(_event_text(d.got, 'nothing (the game ended)'))}")
     sys.exit(EXIT_FAILED)
+
+
+def _play_output(output_format: str, output_file: str | None, json_file: str | None
+                 ) -> tuple[str, str | None]:
+    """What ``hkk play`` prints (its format) and the file of its JSON log, if any.  The
+    deprecated ``--json FILE|-`` does what it did, for a release: ``-`` the log on stdout
+    instead of the text, FILE the log there and the text too."""
+    log_file = output_file if output_format == "json" else None
+    if json_file is not None:
+        deprecated(f"--json {json_file}", "--output-format json" if json_file == "-" else
+                   f"--output-format json -o {json_file} (which prints no text)")
+        output_format = "json" if json_file == "-" else output_format
+        log_file = None if json_file == "-" else json_file
+    return output_format, log_file
 
 
 def _is_event_log(path: Path) -> bool:
