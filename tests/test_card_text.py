@@ -162,7 +162,7 @@ def test_hkk_cards_prints_the_text_generated_from_data():
     result = runner.invoke(main, ["cards", "--set", "alap", "--text-from-data"])
     assert result.exit_code == 0, result.output
     assert "from data: Húzz két lapot." in result.output
-    result = runner.invoke(main, ["cards", "--set", "alap", "--json", "--text-from-data"])
+    result = runner.invoke(main, ["cards", "--set", "alap", "--output-format", "json", "--text-from-data"])
     entry = next(c for c in json.loads(result.output) if c["id"] == "alap:arapaly")
     assert entry["text_from_data"] == "Húzz két lapot."
 

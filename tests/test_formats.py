@@ -196,9 +196,12 @@ def test_issue25_a_bad_format_file_is_one_line_naming_set_file_and_line(name, te
 def test_issue25_a_bad_format_file_fails_its_set_at_discovery_and_verify_names_it(torna):
     torna({"szigoru.toml": SZIGORU.replace("max_copies = 3", "max_copies = 0")})
     report = verify(["torna"], games=0)
-    assert [c.message for c in report.failures if c.name == "discovery"] == [
-        "set torna (hkk-set-torna 1.0), stage validate: formats/szigoru.toml: line 6: "
+    failures = [c for c in report.failures if c.name == "discovery"]
+    assert [c.message for c in failures] == [
+        "set torna (hkk-set-torna 1.0), stage validate: formats/szigoru.toml: "
         "format.max_copies: Input should be greater than or equal to 1"]
+    # the place is the check's, as for card files (issue 24 item 11)
+    assert failures[0].line == 6 and failures[0].file.endswith("formats/szigoru.toml")
 
 
 def test_issue25_format_set_codes_are_set_codes():

@@ -124,7 +124,7 @@ def test_simulate_report_page_shows_the_summary(browser: Any, tmp_path: Path) ->
 def test_gallery_page_lists_every_card_of_the_set(browser: Any, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["gallery", "alap", "--out", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
-    cards = json.loads(CliRunner().invoke(main, ["cards", "--set", "alap", "--json"]).output)
+    cards = json.loads(CliRunner().invoke(main, ["cards", "--set", "alap", "--output-format", "json"]).output)
     page = Page(browser, tmp_path / "site" / "index.html", tmp_path / "gallery.png")
     try:
         shown = page.page.eval_on_selector_all(

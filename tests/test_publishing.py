@@ -130,7 +130,7 @@ def test_issue13_verify_and_sets_report_a_sets_deprecated_hook_use(fake_set, mon
         f"{package}.end_stage2: hook end_stage2 is deprecated, removed in hook API 2.0; "
         "use end_stage3"]
     assert report.ok  # a warning: a release of notice, not a failure
-    result = CliRunner().invoke(main, ["sets", "--json"])
+    result = CliRunner().invoke(main, ["sets", "--output-format", "json"])
     row = next(r for r in json.loads(result.output)["sets"] if r["code"] == "regi")
     assert row["deprecated"] == [warnings[0].message]
     monkeypatch.setenv("COLUMNS", "300")

@@ -38,8 +38,8 @@ def reference_command(section: str | None, as_markdown: bool) -> None:
 @click.command("schema", short_help="JSON Schema of card, set, deck and format files.")
 @click.argument("kind", required=False, default="cards",
                 type=click.Choice(["cards", "set", "decks", "formats"]))
-@click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_output_file,
-              help="Write to FILE instead of stdout.")
+@click.option("-o", "--output-file", "--output", "output", type=click.Path(dir_okay=False),
+              callback=_output_file, metavar="FILE", help="Write to FILE instead of stdout.")
 def schema_command(kind: str, output: str | None) -> None:
     """Print the JSON Schema of card files (or of set.toml, deck or format files) for editors."""
     from hkk._schema import SCHEMAS

@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationError, model
 from hkk._cards.loader import _parse_toml, _toml_files
 from hkk._cards.model import FORMAT_NAME_PATTERN
 from hkk._cards.types import CONFIG, LIST_OK, MAX_DECK_SIZE, CardId, Text, invalid
-from hkk._errors import CardDataError, HkkError
+from hkk._errors import CardDataError, DataProblem, HkkError
 
 if TYPE_CHECKING:
     from hkk._cards.model import Card, Deck
@@ -191,10 +191,10 @@ def _error(set_code: str, rel_path: str,
         lines.append(f"{set_code}: {rel_path}: {where}{message}")
     message = lines[0] + (f" (and {len(lines) - 1} more)" if len(lines) > 1 else "")
     first_line, path, _ = problems[0]
-    error = CardDataError(message, code=set_code, file=rel_path, field=path or None)
-    error.line = first_line  # type: ignore[attr-defined]
-    error.errors = lines  # type: ignore[attr-defined]
-    return error
+    return CardDataError(message, code=set_code, file=rel_path, field=path or None,
+                         problems=tuple(DataProblem(rel_path, text, field=where or None,
+                                                    line=line)
+                                        for line, where, text in problems))
 
 
 # -- checking a deck ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from hkk._cli_output import _check_formats
+from hkk._cli_output import _check_formats, deprecated, output_console, output_options, write_output
 from hkk._console import make_console
 from hkk._limits import DEFAULT_GAME_TIMEOUT
 from hkk._markup import escape
@@ -113,8 +113,10 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               help="Write every game's outcome (with its replay command) as CSV.")
 @click.option("--parquet", "parquet_file", metavar="FILE", callback=_output_file,
               help="Write every game's outcome as Parquet (needs pyarrow).")
-@click.option("--json", "json_file", metavar="FILE|-", callback=_output_file,
-              help="Write the summary as JSON ('-': stdout, instead of the table).")
+@output_options("text", "json", what="text: a table of the pairings; json: the summary.",
+                quiet="Print only the result: no progress, no header line.")
+@click.option("--json", "json_file", metavar="FILE|-", callback=_output_file, hidden=True,
+              help="Deprecated: --output-format json [-o FILE].")
 @click.option("--html", "html_file", metavar="FILE", callback=_output_file,
               help="Write the report page (heat map, histogram, card table).")
 @click.option("--game-timeout", type=click.FloatRange(min=0), default=DEFAULT_GAME_TIMEOUT,
@@ -125,8 +127,9 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                      seed: int, max_turns: int | None, format_name: str | None,
                      workers: int | None, use_dask: bool,
                      scheduler: str | None, chunk_size: int | None, csv_file: str | None,
-                     parquet_file: str | None, json_file: str | None,
-                     html_file: str | None, game_timeout: float) -> None:
+                     parquet_file: str | None, output_format: str, output_file: str | None,
+                     quiet: bool, json_file: str | None, html_file: str | None,
+                     game_timeout: float) -> None:
     """Play many seeded games between random agents and report win rates (balance testing).
 
     A game stopped by a limit (a trigger loop, the work limit, a step that never ends,
@@ -137,6 +140,12 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     from hkk._simulate import CHUNK_SIZE, deck_lists, pairings, plan, simulate
     from hkk._stats import summarize
 
+    summary_file = output_file if output_format == "json" else None
+    if json_file is not None:  # kept for a release: "-" the JSON instead of the table
+        deprecated(f"--json {json_file}", "--output-format json" if json_file == "-" else
+                   f"--output-format json -o {json_file} (which prints no table)")
+        output_format = "json" if json_file == "-" else output_format
+        summary_file = None if json_file == "-" else json_file
     # the optional extras an option needs, before any game is played
     if parquet_file:
         _require("pyarrow", "writing Parquet needs pyarrow: pip install pyarrow", "--parquet")
@@ -162,10 +171,11 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     err = _console(stderr=True)
     where = f"Dask scheduler {scheduler}" if scheduler else \
         f"Dask LocalCluster of {local} worker(s)" if use_dask else f"{local} local process(es)"
-    err.print(f"{games} games over {len(pairs)} pairing(s) on {escape(where)}")
+    if not quiet:
+        err.print(f"{games} games over {len(pairs)} pairing(s) on {escape(where)}")
     options: dict[str, Any] = dict(workers=local, scheduler=scheduler,
                                    dask_workers=local if use_dask else None)
-    if err.is_terminal:
+    if err.is_terminal and not quiet:
         result = _with_progress(err, chunks, options)
     else:
         result = simulate(chunks, **options)
@@ -191,18 +201,16 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
             _write_csv(csv_file, rows)
         if parquet_file:
             _write_parquet(parquet_file, rows)
-    if json_file:
-        text = json.dumps({"meta": meta, **summary}, ensure_ascii=False, indent=1)
-        if json_file == "-":
-            click.echo(text)
-        else:
-            Path(json_file).write_text(text + "\n", encoding="utf-8")
+    if output_format == "json" or summary_file:
+        write_output(json.dumps({"meta": meta, **summary}, ensure_ascii=False, indent=1),
+                     summary_file)
     if html_file:
         from hkk._html import report_page
 
         Path(html_file).write_text(report_page(summary, meta), encoding="utf-8")
-    if json_file != "-":
-        _print_table(summary, meta)
+    if output_format == "text":
+        with output_console(output_file) as out:
+            _print_table(out, summary, meta)
     if result.interrupted or failed:
         sys.exit(EXIT_FAILED)
 
@@ -266,8 +274,7 @@ def _write_parquet(path: str, rows: list[dict[str, Any]]) -> None:
     pq.write_table(pa.Table.from_pylist(rows), path)
 
 
-def _print_table(summary: dict[str, Any], meta: dict[str, Any]) -> None:
-    out = _console()
+def _print_table(out: Console, summary: dict[str, Any], meta: dict[str, Any]) -> None:
     table = Table(title=f"{summary['games']} games ({', '.join(meta['sets'])}), seeds from "
                         f"{meta['seed']}")
     for column in ("P1 deck", "P2 deck", "games", "P1 won", "P2 won", "draws", "P1 rate",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hkk._card_text_check import card_locations
+from hkk._cards.loader import card_places
 from hkk._deck_specs import needed_sets
 from hkk._deprecation import uses as deprecated_uses
 from hkk._errors import HkkError
@@ -20,8 +20,8 @@ from hkk._formats import (
     unknown_cards,
     violations,
 )
-from hkk._spoiler import SpoilerError, compare, read_spoiler
-from hkk._verify_games import engine_for
+from hkk._spoiler import COLUMN_KEYS, SpoilerError, compare, read_spoiler, row_lines
+from hkk._verify_games import engine_for, shown_path
 from hkk._verify_report import Check
 
 
@@ -82,12 +82,27 @@ def spoiler_checks(targets: list[str], by_code: dict[str, Any], against: str) ->
     except SpoilerError as exc:
         return [Check("spoiler", code, False, str(exc), set_code=code)]
     problems = compare(by_code[code].cards, spoiler)
-    where = card_locations(by_code[code])
-    return [Check("spoiler", code, False, message, set_code=code, card=card,
-                  file=where.get(card, (None, None))[0], line=where.get(card, (None, None))[1])
-            for card, message in problems] or [
-        Check("spoiler", code, True, f"all {len(spoiler)} published cards match {against}, "
-                                     "none unpublished", set_code=code)]
+    if not problems:
+        return [
+            Check("spoiler", code, True, f"all {len(spoiler)} published cards match {against}, "
+                                         "none unpublished", set_code=code)]
+    # Where each difference is (issue 24 item 11): a problem of the spoiler at its row, else
+    # the card's definition, at the value that differs.
+    places = card_places(code, by_code[code].root)
+    rows = row_lines(against, spoiler)
+    checks = []
+    for problem in problems:
+        place = places.get(problem.card)
+        if problem.row is not None:
+            file, line = shown_path(str(against)), rows[problem.row]
+        elif place is not None:
+            keys = COLUMN_KEYS[problem.column] if problem.column else ()
+            file, line = shown_path(place.source or place.file), place.line(*keys)
+        else:
+            file, line = None, None
+        checks.append(Check("spoiler", code, False, problem.message, set_code=code,
+                            card=problem.card, file=file, line=line))
+    return checks
 
 
 def deprecation_checks(s: Any) -> list[Check]:

@@ -64,7 +64,15 @@ from hkk._verify_checks import (
     packaging_checks,
     spoiler_checks,
 )
-from hkk._verify_games import Progress, Run, engine_for, new_coverage, play_checked, play_run
+from hkk._verify_games import (
+    Progress,
+    Run,
+    engine_for,
+    new_coverage,
+    play_checked,
+    play_run,
+    shown_path,
+)
 from hkk._verify_report import Check, Coverage, VerifyReport, github_annotations
 
 __all__ = [
@@ -109,11 +117,7 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
 
     # 1. discovery
     for error in found.failures:
-        mine = error.code in relevant or not codes
-        report.checks.append(Check(
-            "discovery", error.code or "?", False, str(error), set_code=error.code,
-            severity="error" if mine else "warning",
-            command=f"hkk verify {error.code}" if error.code else "hkk sets"))
+        report.checks.extend(_failure_checks(error, mine=error.code in relevant or not codes))
     for code in sorted(disabled):
         report.checks.append(Check("discovery", code, False, f"set {code} is disabled by "
                                    "HKK_SETS_ALLOW / HKK_SETS_DENY or hkk.toml", set_code=code,
@@ -175,6 +179,19 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
                 report.checks.extend(_cost_checks(code, by_code, games, seed, max_turns,
                                                   max_slowdown, entry_points))
     return report
+
+
+def _failure_checks(error: SetError, *, mine: bool) -> list[Check]:
+    """A set that failed discovery: a check for each problem of its data files, at its file
+    and line (issue 24 item 11), or one check for the failure."""
+    options: dict[str, Any] = dict(
+        set_code=error.code, severity="error" if mine else "warning",
+        command=f"hkk verify {error.code}" if error.code else "hkk sets")
+    if not error.problems:
+        return [Check("discovery", error.code or "?", False, str(error), **options)]
+    return [Check("discovery", error.code or "?", False, f"{error.prefix}: {problem}",
+                  card=problem.card, file=shown_path(problem.source or problem.file),
+                  line=problem.line, **options) for problem in error.problems]
 
 
 # 7. cost: part of the run here, so it calls the ``measure`` of this module (the tests give it a

@@ -68,8 +68,9 @@ def _load_decks(code: str, root: Traversable, known_ids: set[str]) -> dict[str, 
 def _data_error(owner: Candidate | LoadedSet, exc: Exception, what: str) -> SetError:
     if isinstance(exc, SetError):
         # The loader's CardDataError lacks the distribution; re-issue with it, cause kept.
-        reason = exc.reason.removeprefix(f"{owner.code}: ").removeprefix(f"{owner.code}:")
-        return owner.error(reason, exc.stage or "validate")
+        reason = "\n".join(line.removeprefix(f"{owner.code}: ").removeprefix(f"{owner.code}:")
+                           for line in exc.reason.splitlines())
+        return owner.error(reason, exc.stage or "validate", exc.problems)
     return owner.error(f"{what} failed: {_describe(exc)}", "validate")
 
 

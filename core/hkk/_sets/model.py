@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
-from hkk._errors import SetError
+from hkk._errors import DataProblem, SetError
 from hkk._sets.manifest import SetManifest
 
 if TYPE_CHECKING:
@@ -39,9 +39,10 @@ class _Named:
     distribution: str | None
     version: str | None
 
-    def error(self, message: str, stage: str) -> SetError:
+    def error(self, message: str, stage: str, problems: tuple[DataProblem, ...] = ()
+              ) -> SetError:
         return SetError(message, code=self.code, distribution=self.distribution,
-                        version=self.version, stage=stage)
+                        version=self.version, stage=stage, problems=problems)
 
     @property
     def label(self) -> str:
