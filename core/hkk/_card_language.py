@@ -541,10 +541,10 @@ def _target_section(examples: _Examples) -> list[str]:
              "player takes a player target, one that acts on permanents a permanent target; "
              "the event-bound `trigger_*` targets only in triggered abilities.", ""]
     for target in get_args(card_types.Target):
-        what = "a player" if target in card_types.PLAYER_TARGETS else "permanents"
-        bound = "; only in a triggered ability" if target in card_types.TRIGGER_TARGETS else ""
-        lines += [f"### `{target}`", "", f"{_sentence(TARGETS.get(target, target))} "
-                                          f"({what}{bound}).", ""]
+        what = "player" if target in card_types.PLAYER_TARGETS else "permanent"
+        bound = ", only in a triggered ability" if target in card_types.TRIGGER_TARGETS else ""
+        lines += [f"### `{target}`", "", f"{_sentence(TARGETS.get(target, target))}. "
+                                          f"A {what} target{bound}.", ""]
         lines += _example(examples.of("target", target), f"an effect with target = \"{target}\"")
     return lines
 
@@ -555,7 +555,7 @@ def _duration_section(examples: _Examples) -> list[str]:
              "(`durations`).", ""]
     for duration in get_args(card_types.Duration):
         ends = [f"`{s.hook}`" for s in DEFAULT_TURN if duration in s.ends]
-        when = f" It ends at the moment of {', '.join(ends)}." if ends else ""
+        when = f" It ends in the moment of {', '.join(ends)}." if ends else ""
         lines += [f"### `{duration}`", "",
                   f"{_sentence(DURATIONS.get(duration, duration))}.{when}", ""]
         lines += _example(examples.of("duration", duration),
