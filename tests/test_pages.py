@@ -244,6 +244,26 @@ def test_game_page_boards_are_the_engines_at_every_event_forward_and_back(
         page.close()
 
 
+def test_game_page_holds_less_board_than_events() -> None:
+    """Issue 24.7: the page holds the boards at turn starts and each event's changes, not a
+    board after every event; what it holds of boards is less than its events (it was 6 times
+    as much), and it grows with the game, not with the game times the board."""
+    from hkk import Engine
+    from hkk._html import GameRecorder
+    from hkk._runner import play_game
+
+    engine = Engine.installed()
+    game = engine.new_game([engine.deck("alap:tuz"), engine.deck("alap:viz")], seed=3)
+    recorder = GameRecorder(game)
+    play_game(game)
+    boards = len(json.dumps(recorder.boards)) + sum(
+        len(json.dumps(e.get("changes", []))) for e in recorder.events)
+    events = sum(len(json.dumps({k: v for k, v in e.items() if k != "changes"}))
+                 for e in recorder.events)
+    assert boards < events / 2
+    assert len(recorder.boards) == game.turn + 1
+
+
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
                     lambda inner: st.lists(inner, max_size=3)
                     | st.dictionaries(st.text(max_size=2), inner, max_size=3), max_leaves=12),
