@@ -113,3 +113,8 @@ def test_24_15_a_verb_registered_later_is_on_the_page_at_once(unregister):
     assert "Puts the top cards of a player's deck into his graveyard." in entry
     assert "- `count`: an integer 1 to 9; required. How many cards." in entry
     assert "No example yet" in entry
+
+
+def test_24_15_the_guide_links_to_pages_that_exist():
+    for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", PAGE.read_text("utf-8")):
+        assert (PAGE.parent / target).exists(), f"CARD-LANGUAGE.md links to missing {target}"
