@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 from pydantic import Field
 
-from hkk._card_language import EXAMPLES, REGENERATE, example_cards, markdown, words
+from hkk._card_language import REGENERATE, example_cards, markdown, words
+from hkk._card_words import EXAMPLES
 from hkk._cards import model
 from hkk._cards.loader import parse_card_data
 from hkk._cards.quantities import QUANTITIES, WHOSE
