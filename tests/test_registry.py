@@ -208,7 +208,7 @@ def test_issue20_a_new_trigger_event_is_one_registered_class(tmp_path, unregiste
     [triggered] = game.log.of_kind("triggered")
     assert (triggered["cause"], triggered["card"]) == ("attack", cid("raider"))
     gained = [e for e in game.log.of_kind("vp_gained")
-              if e["source"].startswith(f"{cid('raider')}#{raider.uid}:0@")]
+              if e["source"] == f"{cid('raider')}#{raider.uid}:0"]
     assert [(e["player"], e["amount"]) for e in gained] == [(0, 1)]
     [card] = [c for c in cards(RAIDER) if c.id == cid("raider")]
     assert "when this charges" in plain(card_lines(card)[1])

@@ -108,9 +108,11 @@ class Pending:
     for it, resolves it (``bind`` then ``apply``) and checks Ép after it.  A hook returns a
     new or a stored ``Pending``; it never changes the game itself.
 
-    :param label: the item's name, unique within a step: players see it (``use <label>``, the
-        ``order`` options), the log records it (``resolving``, ``moment``).  Card abilities are
-        labelled ``<card id>#<uid>:<ability index>``.
+    :param label: the item's name, unique among the items ready at once: players see it
+        (``use <label>``, the ``order`` options), the log records it (``resolving``,
+        ``moment``).  Card abilities are labelled ``<card id>#<uid>:<ability index>``, triggered
+        ones too (stable for scripts: no event number); one set off again while the first still
+        waits gets a counter, ``<card id>#<uid>:<ability index> (2)``.
     :param apply: ``apply(game, item, bound) -> None``: changes the game through ``game``'s
         primitives (``damage``, ``add_counters``, ``add_effect``…); ``bound`` is what ``bind``
         returned.

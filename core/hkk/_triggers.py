@@ -34,6 +34,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import operator
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -296,8 +297,7 @@ class TriggerWatch:
         if not subjects:
             return []
         dying = event.kind in _DEATHS
-        many = len(subjects) > 1
-        items = []
+        items: list[Pending] = []
         for perm, i, ability in entries:
             if not dying and perm.uid not in game.permanents:
                 continue  # left play and not looking back at its own death
@@ -306,7 +306,7 @@ class TriggerWatch:
                 continue  # D-conditions: "Amikor ..., ha ..." is read when the event happens
             for subject in subjects:
                 if _matches(ability.when, perm, subject):
-                    items.append(_card_item(perm, i, ability, event, subject, many))
+                    items.append(_card_item(perm, i, ability, subject, items, self.waiting))
         return items
 
 
@@ -331,13 +331,31 @@ def _matches(when: Any, perm: Permanent, subject: Subject) -> bool:
     return when.card_kind is None or when.card_kind == subject.card_kind
 
 
-def _card_item(perm: Permanent, index: int, ability: Any, event: Any, subject: Subject,
-               many: bool) -> Pending:
-    card = perm.card
-    # Unique within the step: the same ability may trigger more than once before resolving.
-    label = f"{card.id}#{perm.uid}:{index}@{event.seq}" + (f".{subject.uid}" if many else "")
+def _card_item(perm: Permanent, index: int, ability: Any, subject: Subject,
+               made: list[Pending], waiting: list[Pending]) -> Pending:
+    # Stable (issue 24.17): the permanent and the ability, as every card ability is labelled,
+    # whatever else the game logged, so a script naming it keeps working; a counter only
+    # between equals (the same ability set off again while the first waits).
+    label = f"{perm.card.id}#{perm.uid}:{index}"
+    if waiting or (made and made[-1].source is perm and made[-1].ability_index == index):
+        label = _distinct(label, made, waiting)  # (this event's items of it come in a row)
     return _make_card_item(perm, index, ability, label, {
         "permanent": subject.permanent, "source": subject.source, "player": subject.controller})
+
+
+_LABEL = operator.attrgetter("label")
+
+
+def _distinct(name: str, made: list[Pending], waiting: list[Pending]) -> str:
+    """``name``, or if an item made for this event or waiting has it ``name (2)``,
+    ``name (3)``…: the first no other item has."""
+    taken = set(map(_LABEL, made)) | set(map(_LABEL, waiting))
+    if name not in taken:
+        return name
+    count = 2
+    while f"{name} ({count})" in taken:
+        count += 1
+    return f"{name} ({count})"
 
 
 def _make_card_item(perm: Permanent, index: int, ability: Any, label: str,
