@@ -78,7 +78,7 @@ def answer(game: Game, chosen: Any) -> None:
     run_on(game)
 
 
-def _restart(game: Game, forward: Forward) -> None:
+def _restart(game: Game, forward: Forward[Game]) -> None:
     """Set the game back to its checkpoint, to run the step again with the answers given."""
     checkpoint = forward.checkpoint
     assert checkpoint is not None
@@ -115,7 +115,7 @@ def play_forward(game: Game, max_turns: int | None = None) -> int | None:
 
 # -- copies ---------------------------------------------------------------------------------------
 
-def _at_decision(game: Game) -> tuple[Game, Forward] | None:
+def _at_decision(game: Game) -> tuple[Game, Forward[Game]] | None:
     """The checkpoint and position to copy from, if the game stands at a decision: waiting for
     an answer from outside, or asking a seated agent right now."""
     forward = game.forward
@@ -145,7 +145,7 @@ def clone(game: Game, *, log_level: str | None = None) -> Game:
     return _replayed_copy(checkpoint, forward, agents, log_level, None)
 
 
-def _replayed_copy(checkpoint: Game, forward: Forward, agents: list[Any],
+def _replayed_copy(checkpoint: Game, forward: Forward[Game], agents: list[Any],
                    log_level: str | None, change: Any) -> Game:
     """A copy of the checkpoint (changed by ``change``, if given) run again to the decision the
     game stands at, with the same answers."""

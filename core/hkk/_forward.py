@@ -22,14 +22,18 @@ determinizing, which need the runner, are :mod:`hkk._driving`'s.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from hkk._errors import HkkError, IllegalDecision
+from hkk._view import GameView
 
 if TYPE_CHECKING:
     from hkk._decisions import Decision, Option
-    from hkk._game import Game
-    from hkk._view import Agent, GameView
+    from hkk._view import Agent
+
+#: The game a :class:`Forward` keeps a copy of: a :class:`hkk.Game`, named by the type
+#: parameter (``Forward[Game]``), as the game imports this module (issue 20 item 2).
+GameT = TypeVar("GameT")
 
 __all__ = ["AwaitDecision", "Forward", "ReplayError", "Seat", "index_of"]
 
@@ -48,14 +52,14 @@ class ReplayError(HkkError):
     not in the game (a hook keeping state of its own, or drawing from another RNG)."""
 
 
-class Forward:
+class Forward(Generic[GameT]):
     """Where a game answered from outside stands: the checkpoint, the answers since, and the
     decision it waits for."""
 
     __slots__ = ("checkpoint", "answers", "labels", "pos", "decision", "asking")
 
     def __init__(self) -> None:
-        self.checkpoint: Game | None = None
+        self.checkpoint: GameT | None = None
         #: every decision's answer since the checkpoint, by either seat: option index and label
         self.answers: list[int] = []
         self.labels: list[str] = []
@@ -65,12 +69,20 @@ class Forward:
         #: the decision a seated agent is answering right now (it may copy the game there)
         self.asking: Decision | None = None
 
-    def copy(self) -> Forward:
-        new = Forward()
+    def copy(self) -> Forward[GameT]:
+        new: Forward[GameT] = Forward()
         new.checkpoint = self.checkpoint  # never changed in place: copied when used
         new.answers, new.labels = self.answers[:], self.labels[:]
         new.decision = self.decision
         return new
+
+
+class SeatedGame(GameView, Protocol):
+    """What a :class:`Seat` reads of its game (a :class:`hkk.Game`): the view it shows a seated
+    agent, where the game stands and the seats' agents."""
+
+    forward: Forward[Any] | None
+    agents: list[Agent | None]
 
 
 class Seat:
@@ -80,7 +92,7 @@ class Seat:
 
     __slots__ = ("game", "index")
 
-    def __init__(self, game: Game, index: int) -> None:
+    def __init__(self, game: SeatedGame, index: int) -> None:
         self.game = game
         self.index = index
 
@@ -107,7 +119,7 @@ class Seat:
         return decision.options[index]
 
 
-def _replayed(forward: Forward, decision: Decision) -> Option:
+def _replayed(forward: Forward[Any], decision: Decision) -> Option:
     index, label = forward.answers[forward.pos], forward.labels[forward.pos]
     forward.pos += 1
     options = decision.options
