@@ -1,10 +1,11 @@
-"""The game as the leaves see it: a small read-only Protocol instead of the whole ``Game``.
+"""The game as the layers below it see it: Protocols instead of the whole ``Game``.
 
-Leaves (decisions, conditions, prevention, quantities, rulings) and the hookspecs name
-:class:`GameView` - what a hook or an agent may read - so that they need not import ``Game``,
-which imports them (issue 20 item 2: no import cycle, even counting type-only imports).  The
-engine passes the ``Game``, which satisfies it structurally (mypy checks that where a ``Game``
-is passed).
+Leaves (decisions, conditions, prevention, quantities) and the hookspecs name
+:class:`GameView` - what a hook or an agent may read; a card's verbs :class:`GameActions` - the
+view and the change primitives; the modules ``Game`` is made of :class:`GameState` - the
+actions and the state they keep.  So they need not import ``Game``, which imports them (issue
+20 item 2: no import cycle, even counting type-only imports).  The engine passes the ``Game``,
+which satisfies them structurally (mypy checks that where a ``Game`` is passed).
 """
 
 from __future__ import annotations
