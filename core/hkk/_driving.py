@@ -112,7 +112,7 @@ def answer(game: Game, chosen: Any) -> None:
     run_on(game)
 
 
-def _restart(game: Game, forward: Forward) -> None:
+def _restart(game: Game, forward: Forward[Game]) -> None:
     """Set the game back to its checkpoint, to run the step again with the answers given."""
     checkpoint = forward.checkpoint
     assert checkpoint is not None
@@ -160,7 +160,7 @@ def play_forward(game: Game, max_turns: int | None = None) -> int | None:
 
 # -- copies ---------------------------------------------------------------------------------------
 
-def _at_decision(game: Game) -> tuple[Forward, tuple[Any, ...] | None] | None:
+def _at_decision(game: Game) -> tuple[Forward[Game], tuple[Any, ...] | None] | None:
     """Whether the game stands at a decision it can be copied at: waiting for an answer from
     outside, or asking a seated agent right now; and the clean position it stands at, if it
     does (then the game itself is copied; else its checkpoint, and the answers replayed)."""
@@ -213,14 +213,14 @@ def clone(game: Game, *, log_level: str | None = None) -> Game:
     return _replayed_copy(forward.checkpoint, forward, agents, log_level, None)
 
 
-def _clean_copy(game: Game, forward: Forward, position: tuple[Any, ...], agents: list[Any],
+def _clean_copy(game: Game, forward: Forward[Game], position: tuple[Any, ...], agents: list[Any],
                 log_level: str | None, change: Any) -> Game:
     """A copy of a game standing at a clean position: the game itself copied, waiting at the
     same decision (changed by ``change`` first, if given)."""
     new = copy_game(game, Game.__new__(Game), log_level=log_level)
     if change is not None:
         change(new)
-    new_forward = Forward()
+    new_forward: Forward[Game] = Forward()
     new_forward.resume, new_forward.clean = position, True
     new_forward.decision = forward.decision or forward.asking
     new.forward = new_forward
@@ -229,7 +229,7 @@ def _clean_copy(game: Game, forward: Forward, position: tuple[Any, ...], agents:
     return new
 
 
-def _replayed_copy(checkpoint: Game, forward: Forward, agents: list[Any],
+def _replayed_copy(checkpoint: Game, forward: Forward[Game], agents: list[Any],
                    log_level: str | None, change: Any) -> Game:
     """A copy of the checkpoint (changed by ``change``, if given) run again to the decision the
     game stands at, with the same answers."""

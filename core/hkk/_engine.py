@@ -80,7 +80,8 @@ class Engine:
         self.discovery = discovery
 
     # What a game needs from the layers above it, handed in so that the game imports neither
-    # the card interpreter nor the runner nor saving (design: "Layers inside the engine").
+    # the card interpreter nor the runner nor saving (design: "Layers inside the engine"); the
+    # game names them, and the rest it uses of its engine, as hkk._game.GameEngine.
     #: A card ability's pending item, made when its card enters play (hkk._cards.interpret).
     ability_item = staticmethod(ability_item)
     #: The game's trigger watch (hkk._triggers), made with the game.

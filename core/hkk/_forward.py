@@ -22,14 +22,18 @@ determinizing, which need the runner, are :mod:`hkk._driving`'s.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from hkk._errors import HkkError, IllegalDecision
+from hkk._view import GameView
 
 if TYPE_CHECKING:
     from hkk._decisions import Decision, Option
-    from hkk._game import Game
-    from hkk._view import Agent, GameView
+    from hkk._view import Agent
+
+#: The game a :class:`Forward` keeps a copy of: a :class:`hkk.Game`, named by the type
+#: parameter (``Forward[Game]``), as the game imports this module (issue 20 item 2).
+GameT = TypeVar("GameT")
 
 __all__ = ["AwaitDecision", "Forward", "ReplayError", "Seat", "index_of", "unpark"]
 
@@ -48,7 +52,7 @@ class ReplayError(HkkError):
     not in the game (a hook keeping state of its own, or drawing from another RNG)."""
 
 
-class Forward:
+class Forward(Generic[GameT]):
     """Where a game answered from outside stands: the checkpoint, the answers since, and the
     decision it waits for."""
 
@@ -58,7 +62,7 @@ class Forward:
     def __init__(self) -> None:
         #: a copy of the game at the last clean position: a step boundary, or a place in a
         #: step where the runner keeps only plain values (``resume``)
-        self.checkpoint: Game | None = None
+        self.checkpoint: GameT | None = None
         #: where in its step the checkpoint stands: None at a boundary, else the runner's
         #: position (:func:`hkk._runner.resume_step`)
         self.resume: tuple[Any, ...] | None = None
@@ -79,13 +83,21 @@ class Forward:
         self.parked: list[tuple[Any, Any]] | None = None
         self.parked_at = 0
 
-    def copy(self) -> Forward:
-        new = Forward()
+    def copy(self) -> Forward[GameT]:
+        new: Forward[GameT] = Forward()
         new.checkpoint = self.checkpoint  # never changed in place: copied when used
         new.resume, new.clean = self.resume, self.clean
         new.answers, new.labels = self.answers[:], self.labels[:]
         new.decision = self.decision
         return new
+
+
+class SeatedGame(GameView, Protocol):
+    """What a :class:`Seat` reads of its game (a :class:`hkk.Game`): the view it shows a seated
+    agent, where the game stands and the seats' agents."""
+
+    forward: Forward[Any] | None
+    agents: list[Agent | None]
 
 
 class Seat:
@@ -95,7 +107,7 @@ class Seat:
 
     __slots__ = ("game", "index")
 
-    def __init__(self, game: Game, index: int) -> None:
+    def __init__(self, game: SeatedGame, index: int) -> None:
         self.game = game
         self.index = index
 
@@ -124,7 +136,7 @@ class Seat:
         return decision.options[index]
 
 
-def unpark(game: Game, forward: Forward) -> None:
+def unpark(game: Any, forward: Forward[Any]) -> None:
     """Give the caller's listeners back to the log: the step ran again up to where they had
     heard it."""
     parked, forward.parked = forward.parked, None
@@ -132,7 +144,7 @@ def unpark(game: Game, forward: Forward) -> None:
         game.log.subscribe(listener, kinds)
 
 
-def _replayed(forward: Forward, decision: Decision) -> Option:
+def _replayed(forward: Forward[Any], decision: Decision) -> Option:
     index, label = forward.answers[forward.pos], forward.labels[forward.pos]
     forward.pos += 1
     options = decision.options

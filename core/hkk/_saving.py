@@ -30,7 +30,7 @@ from hkk._driving import inside_step, run_on
 from hkk._effects import Duration, Effect
 from hkk._errors import HkkError
 from hkk._forward import Forward, ReplayError
-from hkk._game import Game
+from hkk._game import Game, GameEngine
 from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._state import ExtractionOffer, Permanent
 from hkk._triggers import restore_waiting, saved_waiting, waiting_count
@@ -39,7 +39,6 @@ from hkk.events import Event, of
 
 if TYPE_CHECKING:
     from hkk._agents import Agent
-    from hkk._engine import Engine
 
 __all__ = ["FORMAT", "SaveError", "SaveFile", "engine_versions", "load_game", "parse_save",
            "reduce_game", "save_game", "unpickle", "version_mismatches"]
@@ -118,14 +117,14 @@ class SaveFile(_Strict):
 
 # -- versions ------------------------------------------------------------------------------------
 
-def engine_versions(engine: Engine) -> tuple[str, dict[str, str]]:
+def engine_versions(engine: GameEngine) -> tuple[str, dict[str, str]]:
     """This engine's version and each loaded set's code and version."""
     found = engine.discovery
     sets = {code: s.manifest.version for code, s in found.sets.items()} if found else {}
     return __version__, dict(sorted(sets.items()))
 
 
-def version_mismatches(engine: Engine, save: SaveFile) -> list[str]:
+def version_mismatches(engine: GameEngine, save: SaveFile) -> list[str]:
     """How the save's versions differ from this engine's ("engine 0.1.0 vs 0.2.0", …)."""
     version, sets = engine_versions(engine)
     problems = [f"engine {save.engine} vs {version}"] if save.engine != version else []
@@ -322,7 +321,7 @@ def _agents(save: SaveFile, agents: Sequence[Agent] | None) -> list[Any]:
     return agents
 
 
-def load_game(engine: Engine, data: Any, agents: Sequence[Agent] | None = None, *,
+def load_game(engine: GameEngine, data: Any, agents: Sequence[Agent] | None = None, *,
               clock: Any = None, force: bool = False) -> Game:
     """A game from a save (a dict or JSON text), ready to go on with ``game.play()``.
 
@@ -367,7 +366,7 @@ def _resume_at_decision(game: Game, save: SaveFile) -> None:
     game._seat()
 
 
-def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:
+def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:
     s = save.state
     rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
     game = Game(engine, save.decks, _agents(save, agents), seed=save.seed,
@@ -429,7 +428,7 @@ def reduce_game(game: Game) -> tuple[Any, ...]:
     return unpickle, (save_game(game), game.agents, type(game.engine))
 
 
-def unpickle(data: dict[str, Any], agents: Sequence[Agent], engine_type: type[Engine]) -> Game:
+def unpickle(data: dict[str, Any], agents: Sequence[Agent], engine_type: type[GameEngine]) -> Game:
     """``pickle.loads`` of a game: its save loaded into an engine of the installed sets it was
     played with (``engine_type`` is :class:`hkk.Engine`, pickled by reference: saving sits below
     the engine and does not import it)."""
