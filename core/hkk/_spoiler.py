@@ -118,7 +118,8 @@ class Mismatch(NamedTuple):
 
 #: Where each column's value is in a card file (``hkk._cards.loader.CardPlace.line``).
 COLUMN_KEYS = {"name": ("name",), "kind": ("kind",), "cost": ("cost", "vp"),
-               "components": ("cost", "components"), "damage": ("damage",), "hp": ("hp",),
+               "cost_components": ("cost", "components"), "yield_components": ("components",),
+               "damage": ("damage",), "hp": ("hp",),
                "sp": ("sp",), "text": ("text",)}
 
 

@@ -139,18 +139,14 @@ class TriggerWatch:
         counters and indexes, on the copy's permanents (``remap``: id of the original ->
         the copy); who listens to what is the engine's, shared."""
         new = TriggerWatch.__new__(TriggerWatch)
+        shared = ("_plugins", "_card_kinds", "_kinds")  # the engine's: who listens to what
+        for name, value in self.__dict__.items():  # every field, new ones included
+            new.__dict__[name] = value if name in shared or not isinstance(
+                value, (dict, list, set)) else value.copy()
         new._game = weakref.ref(game)
-        new._plugins, new._card_kinds, new._kinds = self._plugins, self._card_kinds, self._kinds
-        new.chains = dict(self.chains)
-        new.cause, new._count, new._set_off, new.resolved = \
-            self.cause, self._count, self._set_off, self.resolved
-        new._work_turn, new._turn_began_at, new._work_stop = \
-            self._work_turn, self._turn_began_at, self._work_stop
         new._index = None if self._index is None else {
             event: [(remap.get(id(p), p), i, ability) for p, i, ability in entries]
             for event, entries in self._index.items()}
-        new._left = list(self._left)
-        new._targets = None if self._targets is None else dict(self._targets)
         new.waiting = []
         if self._kinds:
             game.log.subscribe(new._on_event, kinds=self._kinds, own=True)

@@ -253,6 +253,9 @@ def _default_decks(engine: Any) -> list[str]:
 @click.option("--save", "save_file", metavar="FILE", callback=_output_file,
               help="Write the whole game (versions, seed, decks, state, log) to FILE for "
                    "'hkk replay'.")
+@click.option("--save-at", "save_at", type=click.IntRange(min=1), metavar="TURN",
+              help="With --save: write the save at the start of turn TURN (the game plays on; "
+                   "load it with hkk.load_game to go on from there) instead of at the end.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
 @click.option("--format", "format_name", metavar="NAME",
               help="Refuse a deck that breaks this format (e.g. alap:kezdo, casual); without "
@@ -263,7 +266,8 @@ def _default_decks(engine: Any) -> list[str]:
 @_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  output_format: str, output_file: str | None, quiet: bool,
-                 json_file: str | None, save_file: str | None, max_turns: int | None,
+                 json_file: str | None, save_file: str | None, save_at: int | None,
+                 max_turns: int | None,
                  format_name: str | None, html_file: str | None, brief: bool,
                  game_timeout: float) -> None:
     """Play a whole game between two random agents, printed turn by turn (--output-format
@@ -325,8 +329,13 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
             step = step_name(game.turn, game.log.step)
             return f"turn {game.turn} ({step}); reproduce: {reproduce}"
 
+        if save_at is not None and not save_file:
+            raise click.BadParameter("needs --save FILE", param_hint="--save-at")
         with time_limit(game_timeout, where):
-            play_game(game, max_turns=max_turns)
+            if save_at is not None and save_file:
+                _play_saving_at(game, max_turns, save_at, save_file)
+            else:
+                play_game(game, max_turns=max_turns)
     except (HkkError, GameTimeout) as exc:
         error = exc
     except KeyboardInterrupt as exc:  # Ctrl-C, or a set raising it: say where, exit 1
@@ -336,7 +345,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     if recorder is not None and html_file:
         Path(html_file).write_text(recorder.page(f"{' vs '.join(names)}, seed {seed}"),
                                    encoding="utf-8")
-    if save_file and error is None:  # a game stopped by an error is inside a step
+    if save_file and error is None and save_at is None:  # after an error: inside a step
         from hkk._saving import save_game
 
         Path(save_file).write_text(json.dumps(save_game(game), ensure_ascii=False) + "\n",
@@ -352,6 +361,22 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     if quiet and output_format == "text":
         winner = "draw" if game.winner is None else game.players[game.winner].name
         out.print(f"winner: {winner} after {game.turn} turns ({len(game.log)} events)")
+
+
+def _play_saving_at(game: Any, max_turns: int | None, turn: int, save_file: str) -> None:
+    """Play the game, writing its save when turn ``turn`` begins (between its start and its
+    first step), then on to the end."""
+    from hkk._runner import advance
+    from hkk._saving import save_game
+
+    saved = False
+    while advance(game, max_turns):
+        if not saved and game.turn == turn and game.step_index == 0:
+            Path(save_file).write_text(json.dumps(save_game(game), ensure_ascii=False) + "\n",
+                                       encoding="utf-8")
+            saved = True
+    if not saved:
+        raise HkkError(f"--save-at {turn}: the game ended in turn {game.turn}, before turn {turn}")
 
 
 # -- replay --------------------------------------------------------------------------------------
