@@ -419,10 +419,14 @@ def replay_command(file: str, force: bool) -> None:
         sys.exit(EXIT_FAILED)
     out = _out()
     if result.ok:
-        out.print(f"[green]OK[/green]: {result.events} events replayed, all as recorded")
+        out.print(f"[green]OK[/green]: {result.events} events replayed, all as recorded, and "
+                  "the saved state is where they lead")
         return
     d = result.divergence
-    assert d is not None  # not ok: it diverged
+    if d is None:  # the log replays, the state beside it does not follow from it
+        out.print(f"[red]state differs[/red]: {result.events} events replayed as recorded, but "
+                  f"the saved state is not where they lead: {escape(str(result.state_difference))}")
+        sys.exit(EXIT_FAILED)
     out.print(f"[red]diverged[/red] at event {d.index} (after {result.events} identical):")
     out.print(f"  expected: {escape(_event_text(d.expected, 'nothing (the log ends here)'))}")
     out.print(f"  got:      {escape(_event_text(d.got, 'nothing (the game ended)'))}")
