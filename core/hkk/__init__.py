@@ -10,7 +10,8 @@ kinds (the enum ``ItemKind``: ``AUTOMATIC``, ``ACTIVATED``, ``RULE``, ``ACTION``
 ``Price``, ``Usage``, ``Lethal``, ``EffectContext``, ``Game`` (read its state, change it through
 its methods), ``Permanent``, ``Player``, ``ExtractionOffer``, the zones and the errors.  The
 built-in rules plugins (``hkk._rules``) use nothing else.  For game and AI developers:
-``Engine``, ``Game``, the agents, ``advance``, ``save_game`` and ``load_game``.
+``Engine``, ``Game``, the agents and ``make_agent`` (an agent by its spec, from the
+``hkk.agents`` entry points), ``advance``, ``save_game`` and ``load_game``.
 """
 
 # ``import hkk`` loads no submodule: each public name is imported on first use (module
@@ -23,6 +24,7 @@ import typing as _typing
 from typing import Any as _Any
 
 if _typing.TYPE_CHECKING:
+    from hkk._agent_registry import make_agent
     from hkk._agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
     from hkk._cards.interpret import EffectContext
     from hkk._clock import GameClock
@@ -44,10 +46,13 @@ if _typing.TYPE_CHECKING:
         TriggerLoopError,
         WorkLimitError,
     )
+    from hkk._evaluation import Weights, evaluate
     from hkk._events import EventLog
     from hkk._game import Game
+    from hkk._greedy import GreedyAgent
     from hkk._hookcall import only_in_steps
     from hkk._hookspecs import TURN_HOOKS, hookimpl
+    from hkk._mcts import MctsAgent
     from hkk._pending import (
         ACTION,
         ACTIVATED,
@@ -71,6 +76,10 @@ if _typing.TYPE_CHECKING:
 
 #: Public name -> the private module defining it, by module.
 _MODULES: dict[str, tuple[str, ...]] = {
+    "hkk._agent_registry": ("make_agent",),
+    "hkk._evaluation": ("Weights", "evaluate"),
+    "hkk._greedy": ("GreedyAgent",),
+    "hkk._mcts": ("MctsAgent",),
     "hkk._agents": ("Agent", "Decision", "FirstLegalAgent", "Option", "RandomAgent",
                     "ScriptedAgent"),
     "hkk._cards.interpret": ("EffectContext",),
@@ -103,14 +112,14 @@ __all__ = [
     "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "ConfigError",
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
     "ExtractionOffer", "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver",
-    "GameTimeout",
+    "GameTimeout", "GreedyAgent", "MctsAgent", "Weights", "evaluate",
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent",
     "Player",
     "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
     "ScriptedAgent", "SetError", "Step", "StepLoopError", "TURN_HOOKS", "TriggerLoopError",
     "Usage", "WorkLimitError", "__version__", "advance",
-    "hookimpl", "load_game", "only_in_steps", "save_game",
+    "hookimpl", "load_game", "make_agent", "only_in_steps", "save_game",
 ]
 
 

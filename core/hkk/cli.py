@@ -11,6 +11,7 @@ ends quietly with 0.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -225,10 +226,14 @@ def _default_decks(engine: Any) -> list[str]:
               help="Write the game's timeline with the board at every step as a page.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
+@click.option("--agents", "agent_specs", nargs=2, metavar="A B",
+              help="Who plays P1 and P2 ('hkk agents' lists them), seeded from the game's seed "
+                   "as in 'hkk simulate --agents'. Default: random players.")
 @_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  json_file: str | None, save_file: str | None, max_turns: int | None,
-                 html_file: str | None, brief: bool, quiet: bool, game_timeout: float) -> None:
+                 html_file: str | None, brief: bool, quiet: bool,
+                 agent_specs: tuple[str, str] | None, game_timeout: float) -> None:
     """Play a whole game between two random agents, printed turn by turn."""
     from hkk._engine import Engine
     from hkk._event_text import EventRenderer
@@ -255,7 +260,20 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         lists = [resolve_deck_spec(engine, name) for name in names]
         # the turn limit as a ruling: a save then holds it, and a replay stops where this did
         rulings = replace(engine.rulings, max_turns=max_turns) if max_turns else engine.rulings
-        game = engine.new_game(lists, seed=seed, rulings=rulings)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--decks") from None
+    agents = None
+    if agent_specs:
+        from hkk._agent_registry import agent_entries, agent_seed
+
+        try:
+            registry = agent_entries()
+            agents = [registry.factory(spec)(agent_seed(seed, seat))
+                      for seat, spec in enumerate(agent_specs)]
+        except HkkError as exc:
+            raise click.BadParameter(str(exc), param_hint="--agents") from None
+    try:
+        game = engine.new_game(lists, agents, seed=seed, rulings=rulings)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     to_stdout = json_file == "-"
@@ -278,6 +296,8 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     recorder = GameRecorder(game) if html_file else None
     error: BaseException | None = None
     reproduce = play_command_line(seed, names, set_codes, max_turns)
+    if agent_specs:
+        reproduce += " --agents " + " ".join(shlex.quote(a) for a in agent_specs)
     try:
         def where() -> str:
             step = step_name(game.turn, game.log.step)
@@ -489,6 +509,12 @@ from hkk._simulate_cli import gallery_command, simulate_command  # noqa: E402
 
 main.add_command(simulate_command)
 main.add_command(gallery_command)
+
+# -- agents (hkk._agents_cli) -------------------------------------------------------------------
+
+from hkk._agents_cli import agents_command  # noqa: E402
+
+main.add_command(agents_command)
 
 
 if __name__ == "__main__":  # pragma: no cover
