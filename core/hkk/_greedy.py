@@ -16,11 +16,19 @@ from typing import Any
 from hkk._decisions import Decision, Option
 from hkk._evaluation import DEFAULT_WEIGHTS, Weights, evaluate
 
+#: The answer to the starting decision (K 28): taken without a search - nothing is known yet
+#: beyond the opening hand, and the report measures the first player's advantage.
+START = "start"
+
 __all__ = ["GreedyAgent", "greedy_agent"]
 
 
 class GreedyAgent:
     """One-ply lookahead: clone, answer, evaluate (see the module's docstring)."""
+
+    #: It plays the game forward from its view (issue 21): a game seating it keeps the
+    #: checkpoints ``view.determinize`` copies from.
+    uses_forward_model = True
 
     def __init__(self, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS,
                  samples: int = 1) -> None:
@@ -34,6 +42,8 @@ class GreedyAgent:
         options = decision.options
         if len(options) == 1:
             return options[0]
+        if decision.kind == "start":  # who starts: before any play, see START
+            return next((o for o in options if o.label == START), options[0])
         self.decisions += 1
         me = decision.player
         totals = [0.0] * len(options)

@@ -24,11 +24,23 @@ import math
 import random
 from typing import Any
 
-from hkk._agents import RandomAgent
 from hkk._decisions import Decision, Option
 from hkk._evaluation import DEFAULT_WEIGHTS, Weights, position_value
 
+#: The answer to the starting decision (K 28): taken without a search - nothing is known yet
+#: beyond the opening hand, and the report measures the first player's advantage.
+START = "start"
+
 __all__ = ["DEFAULT_BUDGET", "MctsAgent", "mcts_agent"]
+
+#: A win (a loss) scores 1 (-1) less this for each turn it took from the decision.
+WIN_DISCOUNT = 0.02
+
+#: ... and this less for each decision it took.
+DECISION_DISCOUNT = 0.0005
+
+#: A position where a rollout stopped scores its value times this: never as much as a win.
+POSITION_SCALE = 0.9
 
 #: Simulations per decision by default: at most about a second a decision on the base set on
 #: one core (benchmarks/bench_agents.py measures it).
@@ -49,8 +61,32 @@ class Node:
         self.children: dict[str, Node] = {}
 
 
+class RolloutPolicy:
+    """The cheap policy of the rollouts: uniformly random among the options, considering a pass
+    only with chance ``pass_bias`` when there is something else to do (as ``random``); counts
+    the decisions it answers."""
+
+    def __init__(self, rng: random.Random, pass_bias: float = 0.25) -> None:
+        self.rng = rng
+        self.pass_bias = pass_bias
+        self.decisions = 0
+
+    def choose(self, view: Any, decision: Decision) -> Option:
+        self.decisions += 1
+        options = decision.options
+        rng = self.rng
+        if decision.kind == "action" and len(options) > 1 and rng.random() >= self.pass_bias:
+            others = [o for o in options if not o.label.startswith("pass")]
+            options = others or options
+        return options[rng.randrange(len(options))]
+
+
 class MctsAgent:
     """Information-set MCTS (see the module's docstring)."""
+
+    #: It plays the game forward from its view (issue 21): a game seating it keeps the
+    #: checkpoints ``view.determinize`` copies from.
+    uses_forward_model = True
 
     def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET,
                  rollout_turns: int = 2, exploration: float = 0.7,
@@ -60,7 +96,7 @@ class MctsAgent:
         self.rollout_turns = max(0, int(rollout_turns))
         self.exploration = exploration
         self.weights = weights
-        self.rollout_agent = RandomAgent(seed=self.rng.getrandbits(32))
+        self.rollout_policy = RolloutPolicy(random.Random(self.rng.getrandbits(32)))
         #: Decisions it searched (the one-option ones are not counted) and simulations run.
         self.decisions = 0
         self.simulations = 0
@@ -69,21 +105,26 @@ class MctsAgent:
         options = decision.options
         if len(options) == 1:
             return options[0]
+        if decision.kind == "start":  # who starts: before any play, see START
+            return next((o for o in options if o.label == START), options[0])
         self.decisions += 1
         root = Node(decision.player)
         for _ in range(self.budget):
             self._simulate(view, root)
         self.simulations += self.budget
         labels = [o.label for o in options]
-        best = max(range(len(options)), key=lambda i: (
-            root.children[labels[i]].visits if labels[i] in root.children else -1, -i))
-        return options[best]
+        def rank(i: int) -> tuple[int, float, int]:  # most visited, then best scored, earlier
+            child = root.children.get(labels[i])
+            if child is None or not child.visits:
+                return (-1, 0.0, -i)
+            return (child.visits, child.total / child.visits, -i)
+        return options[max(range(len(options)), key=rank)]
 
     # -- one simulation ---------------------------------------------------------------------------
 
     def _simulate(self, view: Any, root: Node) -> None:
         world = view.determinize(self.rng)
-        me = root.player
+        me, start = root.player, world.turn
         node, path = root, []
         while not world.over:
             decision = world.decision
@@ -111,7 +152,7 @@ class MctsAgent:
             node = children[labels[index]]
             world.answer(index)
             path.append(node)
-        score = self._rollout(world, me)
+        score = self._rollout(world, me, start, len(path))
         for step in path:
             step.visits += 1
             step.total += score if step.player == me else -score
@@ -128,16 +169,26 @@ class MctsAgent:
                 best, best_value = i, value
         return best
 
-    def _rollout(self, world: Any, me: int) -> float:
+    def _rollout(self, world: Any, me: int, start: int, decisions: int) -> float:
+        """The score of the world for ``me`` after a rollout: a win sooner beats a win later
+        (:data:`WIN_DISCOUNT` a turn, :data:`DECISION_DISCOUNT` a decision), and any win beats
+        a position however good (a position's value is scaled by :data:`POSITION_SCALE`)."""
+        cut_off = False
+        policy = self.rollout_policy
+        before = policy.decisions
         if not world.over and self.rollout_turns:
-            world.agents[0] = world.agents[1] = self.rollout_agent
+            world.agents[0] = world.agents[1] = policy
             limit = world.turn + self.rollout_turns
             world.play(max_turns=limit)
-            if world.over and world.winner is None and world.turn >= limit:
-                return position_value(world.view(me), me, self.weights)  # cut off, not drawn
-        if world.over:
-            return 0.0 if world.winner is None else (1.0 if world.winner == me else -1.0)
-        return position_value(world.view(me), me, self.weights)
+            cut_off = world.over and world.winner is None and world.turn >= limit
+        if world.over and not cut_off:
+            if world.winner is None:
+                return 0.0
+            decisions += policy.decisions - before
+            won = 1.0 - WIN_DISCOUNT * max(0, world.turn - start) - \
+                DECISION_DISCOUNT * min(decisions, 100)
+            return won if world.winner == me else -won
+        return POSITION_SCALE * position_value(world.view(me), me, self.weights)
 
 
 def mcts_agent(seed: int | None = None, budget: int = DEFAULT_BUDGET, rollout_turns: int = 2,
