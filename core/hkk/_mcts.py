@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from hkk._decisions import Decision, Option
@@ -73,7 +74,7 @@ class RolloutPolicy:
 
     def choose(self, view: Any, decision: Decision) -> Option:
         self.decisions += 1
-        options = decision.options
+        options: Sequence[Option] = decision.options
         rng = self.rng
         if decision.kind == "action" and len(options) > 1 and rng.random() >= self.pass_bias:
             others = [o for o in options if not o.label.startswith("pass")]
@@ -185,7 +186,7 @@ class MctsAgent:
             if world.winner is None:
                 return 0.0
             decisions += policy.decisions - before
-            won = 1.0 - WIN_DISCOUNT * max(0, world.turn - start) - \
+            won: float = 1.0 - WIN_DISCOUNT * max(0, int(world.turn) - start) - \
                 DECISION_DISCOUNT * min(decisions, 100)
             return won if world.winner == me else -won
         return POSITION_SCALE * position_value(world.view(me), me, self.weights)
