@@ -251,3 +251,12 @@ def test_simulate_bad_agents_or_tiers_exit_2_before_any_game(args: list[str],
     result = CliRunner().invoke(main, ["simulate", "-n", "2", "-w", "1", "--set", "alap", *args])
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_searching_agents_play_in_small_chunks() -> None:
+    """A game of a searching agent takes seconds: 2 games a chunk keep the workers busy to the
+    end (the results never depend on the chunk size, test_simulate.py)."""
+    from hkk._simulate_cli import SEARCHING_CHUNK_SIZE, _chunk_size
+
+    assert _chunk_size([None], 25) == _chunk_size([("random", "first")], 25) == 25
+    assert _chunk_size([("random", "random"), ("greedy", "greedy")], 25) == SEARCHING_CHUNK_SIZE

@@ -104,7 +104,8 @@ def _found(set_codes: tuple[str, ...]) -> Any:
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run on a running Dask scheduler, e.g. tcp://host:8786.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
-              help="Games per unit of work (results never depend on it).")
+              help="Games per unit of work (default 25, 2 when an agent searches; results "
+                   "never depend on it).")
 @click.option("--csv", "csv_file", metavar="FILE", callback=_output_file,
               help="Write every game's outcome (with its replay command) as CSV.")
 @click.option("--parquet", "parquet_file", metavar="FILE", callback=_output_file,
@@ -159,8 +160,9 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     pairs = [(a, b) for a, b in decks] or pairings(sorted(engine.decks))
     try:
         lists = deck_lists(engine, sorted({d for p in pairs for d in p}))
-        chunks = plan(found.sets, pairs, games, seed, max_turns, chunk_size or CHUNK_SIZE,
-                      game_timeout, agents=players)
+        chunks = plan(found.sets, pairs, games, seed, max_turns,
+                      chunk_size or _chunk_size(players, CHUNK_SIZE), game_timeout,
+                      agents=players)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     local = workers or os.cpu_count() or 1
@@ -251,6 +253,22 @@ def _agent_pairings(agent_specs: tuple[str, str] | None, tiers: str | None
         raise click.BadParameter(str(exc), param_hint="--tiers" if tiers else "--agents") \
             from None
     return [None]
+
+
+#: Games per chunk when an agent searches (its games take seconds each, not milliseconds): the
+#: workers stay busy to the end and the progress bar moves (results never depend on it).
+SEARCHING_CHUNK_SIZE = 2
+
+
+def _chunk_size(players: list[tuple[str, str] | None], default: int) -> int:
+    from hkk._agent_registry import agent_entries
+
+    registry = agent_entries()
+    for pair in players:
+        for spec in pair or ():
+            if getattr(registry.factory(spec)(0), "uses_forward_model", False):
+                return SEARCHING_CHUNK_SIZE
+    return default
 
 
 def _error_games(result: Any) -> list[dict[str, Any]]:
