@@ -43,7 +43,9 @@ class Timed:
                 self.seconds += time.process_time() - start
                 self.decisions += 1
 
-    def __getattr__(self, name: str) -> Any:  # sees_everything and the like
+    def __getattr__(self, name: str) -> Any:  # uses_forward_model and the like
+        if name.startswith("__") or name == "agent":  # copying: no agent yet
+            raise AttributeError(name)
         return getattr(self.agent, name)
 
 
