@@ -33,6 +33,7 @@ class Timed:
         self.agent = agent
         self.seconds = 0.0
         self.decisions = 0
+        self.longest = 0.0
 
     def choose(self, view: Any, decision: Any) -> Any:
         start = time.process_time()
@@ -40,8 +41,10 @@ class Timed:
             return self.agent.choose(view, decision)
         finally:
             if len(decision.options) > 1:
-                self.seconds += time.process_time() - start
+                spent = time.process_time() - start
+                self.seconds += spent
                 self.decisions += 1
+                self.longest = max(self.longest, spent)
 
     def __getattr__(self, name: str) -> Any:  # uses_forward_model and the like
         if name.startswith("__") or name == "agent":  # copying: no agent yet
@@ -77,7 +80,9 @@ def play_row(engine: Engine, a: str, b: str, games: int, seed: int,
         decisions = sum(t.decisions for t in timed[name])
         spent = sum(t.seconds for t in timed[name])
         if name != "random" and decisions:
-            speed[name] = (decisions / spent if spent else float("inf"), spent / decisions)
+            longest = max(t.longest for t in timed[name])
+            speed[name] = (decisions / spent if spent else float("inf"), spent / decisions,
+                           longest)
     return {"a": a, "b": b, "games": played, "wins": wins, "rate": wins / played,
             "ci": (low, high), "endings": dict(endings), "games_per_s": played / seconds,
             "speed": speed}
@@ -102,11 +107,12 @@ def main() -> None:
         print(f"{a} vs {b}: {row['wins']}/{row['games']} = {row['rate']:.1%} "
               f"(95% CI {row['ci'][0]:.1%}-{row['ci'][1]:.1%}); endings {row['endings']}; "
               f"{row['games_per_s']:.2f} games/s; " + "; ".join(
-                  f"{name} {per_s:,.0f} decisions/s ({each * 1000:.1f} ms each)"
-                  for name, (per_s, each) in row["speed"].items()), flush=True)
+                  f"{name} {per_s:,.1f} decisions/s ({each * 1000:.1f} ms each, the longest "
+                  f"{longest * 1000:.0f} ms)"
+                  for name, (per_s, each, longest) in row["speed"].items()), flush=True)
     print()
     print("| A | B | games | A wins | 95% CI (Wilson) | endings | games/s (1 core) | "
-          "A's searched decisions/s (ms each) |")
+          "A's searched decisions/s (mean, longest ms) |")
     print("|---|---|---:|---:|---|---|---:|---:|")
     for row in rows:
         speed = row["speed"].get(row["a"])
@@ -114,7 +120,13 @@ def main() -> None:
               f"{row['ci'][0]:.0%}-{row['ci'][1]:.0%} | "
               f"{', '.join(f'{k} {v}' for k, v in sorted(row['endings'].items()))} | "
               f"{row['games_per_s']:.2f} | "
-              f"{f'{speed[0]:,.0f} ({speed[1] * 1000:.1f})' if speed else '-'} |")
+              f"{_speed(speed)} |")
+
+
+def _speed(speed: tuple[float, float, float] | None) -> str:
+    if not speed:
+        return "-"
+    return f"{speed[0]:,.1f} ({speed[1] * 1000:.0f}, {speed[2] * 1000:.0f})"
 
 
 if __name__ == "__main__":
