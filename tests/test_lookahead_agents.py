@@ -58,6 +58,25 @@ def test_an_agent_decides_the_same_when_the_hidden_cards_are_replaced(
         make(5).choose(game.view(me), d)
 
 
+class PublicOnly:
+    """A view of which only the public names can be read (no ``view._game``)."""
+
+    def __init__(self, view: Any) -> None:
+        self._view = view
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AssertionError(f"the agent read the view's private {name}")
+        return getattr(self._view, name)
+
+
+@pytest.mark.parametrize(("name", "make"), AGENTS, ids=[a[0] for a in AGENTS])
+def test_an_agent_reads_only_the_public_view(name: str, make: Any) -> None:
+    game = at_decision(8, 6)
+    d = game.decision
+    assert make(2).choose(PublicOnly(game.view(d.player)), d) in d.options
+
+
 @pytest.mark.parametrize(("name", "make"), AGENTS, ids=[a[0] for a in AGENTS])
 def test_an_agent_is_deterministic_for_its_seed(name: str, make: Any) -> None:
     def labels(agent_seed: int) -> list[str]:
@@ -137,7 +156,7 @@ def test_lookahead_agents_are_registered_with_their_options() -> None:
 
 
 @pytest.mark.parametrize("workers", [{"workers": 2}, {"dask_workers": 1}], ids=["local", "dask"])
-def test_greedy_plays_whole_games_in_simulate_the_same_anywhere(workers: dict[str, int]) -> None:
+def test_greedy_and_mcts_play_whole_games_in_simulate_the_same_anywhere(workers: dict[str, int]) -> None:
     if "dask_workers" in workers:
         pytest.importorskip("distributed")
     tiers = [("greedy", "random"), ("mcts:budget=4,rollout_turns=1", "greedy")]

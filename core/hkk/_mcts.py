@@ -112,7 +112,6 @@ class MctsAgent:
         root = Node(decision.player)
         for _ in range(self.budget):
             self._simulate(view, root)
-        self.simulations += self.budget
         labels = [o.label for o in options]
         def rank(i: int) -> tuple[int, float, int]:  # most visited, then best scored, earlier
             child = root.children.get(labels[i])
@@ -124,6 +123,7 @@ class MctsAgent:
     # -- one simulation ---------------------------------------------------------------------------
 
     def _simulate(self, view: Any, root: Node) -> None:
+        self.simulations += 1
         world = view.determinize(self.rng)
         me, start = root.player, world.turn
         node, path = root, []
