@@ -11,6 +11,7 @@ ends quietly with 0.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -263,15 +264,18 @@ def _default_decks(engine: Any) -> list[str]:
 @click.option("--html", "html_file", metavar="FILE", callback=_output_file,
               help="Write the game's timeline with the board at every step as a page.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
+@click.option("--agents", "agent_specs", nargs=2, metavar="A B",
+              help="Who plays P1 and P2 ('hkk agents' lists them), seeded from the game's seed "
+                   "as in 'hkk simulate --agents'. Default: random players.")
 @_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  output_format: str, output_file: str | None, quiet: bool,
                  json_file: str | None, save_file: str | None, save_at: int | None,
                  max_turns: int | None,
                  format_name: str | None, html_file: str | None, brief: bool,
-                 game_timeout: float) -> None:
-    """Play a whole game between two random agents, printed turn by turn (--output-format
-    json: its event log)."""
+                 agent_specs: tuple[str, str] | None, game_timeout: float) -> None:
+    """Play a whole game between two agents (random players unless --agents), printed turn
+    by turn (--output-format json: its event log)."""
     output_format, log_file = _play_output(output_format, output_file, json_file)
     # the text's console (its file, if -o) stays open until the command ends
     out = click.get_current_context().with_resource(
@@ -301,7 +305,20 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         lists = [resolve_deck_spec(engine, name) for name in names]
         # the turn limit as a ruling: a save then holds it, and a replay stops where this did
         rulings = replace(engine.rulings, max_turns=max_turns) if max_turns else engine.rulings
-        game = engine.new_game(lists, seed=seed, rulings=rulings)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--decks") from None
+    agents = None
+    if agent_specs:
+        from hkk._agent_registry import agent_entries, agent_seed
+
+        try:
+            registry = agent_entries()
+            agents = [registry.factory(spec)(agent_seed(seed, seat))
+                      for seat, spec in enumerate(agent_specs)]
+        except HkkError as exc:
+            raise click.BadParameter(str(exc), param_hint="--agents") from None
+    try:
+        game = engine.new_game(lists, agents, seed=seed, rulings=rulings)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     _check_formats(found, dict(zip(names, lists, strict=True)), format_name)
@@ -324,6 +341,8 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     recorder = GameRecorder(game) if html_file else None
     error: BaseException | None = None
     reproduce = play_command_line(seed, names, set_codes, max_turns)
+    if agent_specs:
+        reproduce += " --agents " + " ".join(shlex.quote(a) for a in agent_specs)
     try:
         def where() -> str:
             step = step_name(game.turn, game.log.step)
@@ -579,6 +598,12 @@ from hkk._simulate_cli import gallery_command, simulate_command  # noqa: E402
 
 main.add_command(simulate_command)
 main.add_command(gallery_command)
+
+# -- agents (hkk._agents_cli) -------------------------------------------------------------------
+
+from hkk._agents_cli import agents_command  # noqa: E402
+
+main.add_command(agents_command)
 
 
 if __name__ == "__main__":  # pragma: no cover
