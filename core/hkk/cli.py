@@ -225,11 +225,24 @@ def _default_decks(engine: Any) -> list[str]:
               help="Write the game's timeline with the board at every step as a page.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
+@click.option("--human", type=click.Choice(["1", "2", "both"]),
+              help="Play it yourself at the terminal: player 1, 2, or both (hot-seat).")
+@click.option("--opponent", default="random", show_default=True, metavar="NAME[:K=V,...]",
+              help="The agent at the seat you do not play (with --human or --load).")
+@click.option("--load", "load_file", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
+              help="Go on with a game saved at a decision (s FILE, or --save with --human).")
 @_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  json_file: str | None, save_file: str | None, max_turns: int | None,
-                 html_file: str | None, brief: bool, quiet: bool, game_timeout: float) -> None:
-    """Play a whole game between two random agents, printed turn by turn."""
+                 html_file: str | None, brief: bool, quiet: bool, human: str | None,
+                 opponent: str, load_file: str | None, game_timeout: float) -> None:
+    """Play a whole game between two random agents, printed turn by turn; or play it yourself
+    (--human) against an agent (--opponent)."""
+    if load_file:  # hkk._terminal: the person's game goes on at its decision
+        from hkk._terminal import play_saved
+
+        play_saved(load_file, human, opponent, save_file)
+        return
     from hkk._engine import Engine
     from hkk._event_text import EventRenderer
     from hkk._limits import time_limit
@@ -258,6 +271,11 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         game = engine.new_game(lists, seed=seed, rulings=rulings)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
+    if human:  # hkk._terminal: the person at his seats, the opponent agent at the other
+        from hkk._terminal import play_at_terminal
+
+        play_at_terminal(game, human, opponent, save_file)
+        return
     to_stdout = json_file == "-"
     out = _out()
     if not (quiet or to_stdout):
