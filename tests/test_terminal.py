@@ -4,8 +4,18 @@ pseudo-terminal."""
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from hkk import Engine
 from hkk._agents import FirstLegalAgent, RandomAgent
@@ -19,7 +29,8 @@ from hkk._board import (
 )
 from hkk._decisions import Decision, Option
 from hkk._markup import plain
-from hkk._terminal import make_agent, parse_agent_spec, parse_command, seats
+from hkk._saving import load_game
+from hkk._terminal import TerminalTable, make_agent, parse_agent_spec, parse_command, seats
 from hkk.cli import main
 
 
@@ -166,3 +177,168 @@ def test_play_human_refuses_what_does_not_go_with_it(args, says):
     result = CliRunner().invoke(main, ["play", *args], input="")
     assert result.exit_code == 2, result.output
     assert says in result.output
+
+
+# -- whole games: piped input, a pseudo-terminal, take-back, save and load --------------------
+
+
+HKK = shutil.which("hkk", path=str(Path(sys.executable).parent)) or "hkk"
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+#: A game the person answers always with "1" ends in 11 turns (seed 2, random opponent).
+GAME = ["play", "--human", "1", "--opponent", "random", "--seed", "2", "--decks", "alap:tuz",
+        "alap:viz"]
+
+
+def _hkk(*args, input):
+    return subprocess.run([HKK, *args], input=input, capture_output=True, text=True,
+                          check=False, timeout=600)
+
+
+def test_a_whole_game_through_piped_input_is_recorded_and_replays(tmp_path):
+    save = tmp_path / "game.json"
+    result = _hkk(*GAME, "--save", str(save), input="x\n9\n?\nu\n" + "1\n" * 2000)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "'x' is not understood: choose 1-2" in out  # the start decision: start / hand over
+    assert "no option 9: choose 1-2" in out
+    assert "Cards in your hand" in out
+    assert "nothing to take back" in out
+    assert re.search(r"Game over: P[12] wins after \d+ turns", out)
+    assert re.search(r"P1 decides action .*\n +1  ", out)  # the options, numbered
+    replayed = _hkk("replay", str(save), input="")
+    assert replayed.returncode == 0 and "all as recorded" in replayed.stdout, replayed.stdout
+    data = json.loads(save.read_text())
+    assert data["state"]["over"]
+    assert any(e["kind"] == "decision" and e["player"] == 0 for e in data["log"])
+
+
+def test_the_end_of_the_input_ends_cleanly_with_a_message(tmp_path):
+    save = tmp_path / "stopped.json"
+    result = _hkk(*GAME, "--save", str(save), input="1\n1\n")
+    assert result.returncode == 0, result.stderr
+    assert "input ended at a decision in turn" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+    assert not json.loads(save.read_text())["state"]["over"]  # saved at the decision
+
+
+def test_the_person_never_sees_the_opponents_drawn_cards():
+    out = _hkk(*GAME, input="1\n" * 2000).stdout
+    assert re.search(r"P1 draws alap:", out)
+    assert not re.search(r"P2 draws alap:", out)
+
+
+def _drive_pty(args, answers, limit=5000):
+    """Run ``hkk ARGS`` on a pseudo-terminal, answering each prompt (``NAME> `` at the end of
+    the output) with ``answers(screen)``; returns the exit code and everything it showed."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "COLUMNS": "120", "TERM": "xterm"}
+    proc = subprocess.Popen([HKK, *args], stdin=slave, stdout=slave, stderr=slave, env=env,
+                            close_fds=True)
+    os.close(slave)
+    shown, screen = [], ""
+    try:
+        for _ in range(limit * 50):
+            ready, _, _ = select.select([master], [], [], 120)
+            if not ready:
+                raise AssertionError("no output for 120 s; last: " + screen[-500:])
+            try:
+                chunk = os.read(master, 65536).decode("utf-8", "replace")
+            except OSError:  # EIO: the command ended and the terminal closed
+                break
+            if not chunk:
+                break
+            screen += ANSI.sub("", chunk)
+            if re.search(r"P[12]> $", screen):
+                shown.append(screen)
+                os.write(master, (answers(screen) + "\n").encode())
+                screen = ""
+        shown.append(screen)
+    finally:
+        os.close(master)
+        code = proc.wait(timeout=60)
+    return code, shown
+
+
+def test_a_whole_game_through_a_pseudo_terminal():
+    script = iter(["hold on", "?", "1", "u"])
+
+    def answer(screen):
+        return next(script, "1")
+
+    code, screens = _drive_pty(GAME, answer)
+    assert code == 0, screens[-1][-2000:]
+    assert "'hold on' is not understood" in screens[1]
+    assert screens[1].rstrip().endswith("P1>")  # the same decision asked again
+    assert "Cards in play" in screens[2]
+    assert "taken back" in screens[4]
+    assert re.search(r"Game over: P[12] wins", screens[-1])
+    assert len(screens) > 20  # a whole game, decision by decision
+
+
+class _Lines(io.StringIO):
+    """Input lines for a TerminalTable that note the game at every prompt."""
+
+    def __init__(self, text):
+        super().__init__(text)
+        self.table = None
+        self.seen = []
+
+    def readline(self, *args):
+        game = self.table.game
+        self.seen.append((game.snapshot(), game.log.as_dicts(), game.decision.player,
+                          [o.label for o in game.decision.options]))
+        return super().readline(*args)
+
+
+def _table(engine, lines, seed=2, game=None):
+    if game is None:
+        game = engine.new_game(["alap:tuz", "alap:viz"], [None, RandomAgent(seed=9)],
+                               seed=seed)
+    out = io.StringIO()
+    table = TerminalTable(game, {0}, Console(file=out, width=200), lines)
+    lines.table = table
+    return table, out
+
+
+def test_u_takes_back_the_last_decision_exactly(engine):
+    # prompts: 0 (1) 1 (1) 2 (1) 3 (u) -> 2 again (1) -> 3 again (q)
+    lines = _Lines("1\n1\n1\nu\n1\nq\n")
+    table, _ = _table(engine, lines)
+    assert table.run() == "quit"
+    seen = lines.seen
+    assert seen[4] == seen[2]  # the position before the decision, snapshot and log
+    assert seen[5] == seen[3]  # and the same answer gives the same game again
+    assert seen[3] != seen[2]
+
+
+def test_a_game_saved_at_a_decision_loads_at_the_same_decision(engine, tmp_path):
+    path = tmp_path / "at.json"
+    lines = _Lines(f"1\n1\n1\ns {path}\nq\n")
+    table, out = _table(engine, lines)
+    assert table.run() == "quit"
+    assert f"saved to {path}" in out.getvalue()
+    at_save = lines.seen[3]
+    loaded = load_game(engine, json.loads(path.read_text()), [None, RandomAgent(seed=9)])
+    again = _Lines("q\n")
+    _table(engine, again, game=loaded)[0].run()
+    assert again.seen[0] == at_save
+
+
+def test_play_load_goes_on_at_the_saved_decision(tmp_path):
+    path = tmp_path / "at.json"
+    first = _hkk(*GAME, input=f"1\n1\ns {path}\nq\n").stdout
+    asked = first[first.rindex("─") + 1:first.rindex("P1>")]  # the board and the options
+    then = _hkk("play", "--load", str(path), input="q\n").stdout
+    assert "P1 decides" in asked
+    assert then[then.index("─"):].lstrip("─").startswith(asked)
+
+
+def test_play_load_refuses_what_is_not_a_save(tmp_path):
+    path = tmp_path / "no.json"
+    path.write_text("{}")
+    result = CliRunner().invoke(main, ["play", "--load", str(path)], input="")
+    assert result.exit_code == 2
+    assert "not an hkk save" in result.output

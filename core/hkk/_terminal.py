@@ -181,8 +181,8 @@ class TerminalTable:
         for line in decision_lines(decision_data(decision, self.game.cards), self.names):
             self.out.print(line)
 
-    def _read(self) -> str | None:
-        self.out.print("[bold]>[/bold] ", end="")
+    def _read(self, player: int) -> str | None:
+        self.out.print(f"[bold]{escape(self.names[player])}>[/bold] ", end="")
         self.out.file.flush()
         line = self.input.readline()
         if not line:
@@ -201,7 +201,7 @@ class TerminalTable:
             self._show_events(decision.player)
             self._show_decision(decision)
             while True:
-                line = self._read()
+                line = self._read(decision.player)
                 if line is None:
                     return "eof"
                 command = parse_command(line, len(decision.options))
@@ -267,10 +267,12 @@ def play_saved(load_file: str, human: str | None, opponent: str, save_file: str 
 
     _refuse_flags(("decks", "set_codes", "seed", "max_turns", "json_file", "html_file", "quiet"),
                   "--load (the save holds the game)")
-    humans = seats(human or "1")
-    agents = [None if seat in humans else make_agent(opponent) for seat in range(2)]
     try:
         save = parse_save(Path(load_file).read_bytes())
+        # without --human: the seats the save says were answered from outside (the person's)
+        outside = {i for i, agent in enumerate(save.agents) if agent.kind == "outside"}
+        humans = seats(human) if human else outside or {0}
+        agents = [None if seat in humans else make_agent(opponent) for seat in range(2)]
         engine = Engine.installed(allow=list(save.sets))
         game = load_game(engine, save, agents)  # type: ignore[arg-type]
     except SaveError as exc:  # not a save, or one of other versions: said like hkk replay
