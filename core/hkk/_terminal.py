@@ -112,18 +112,26 @@ def _registry() -> dict[str, Callable[..., Any]]:
     return {"random": RandomAgent, "first": FirstLegalAgent}
 
 
-def make_agent(spec: str) -> Any:
-    """The agent ``spec`` names (``--opponent``); a usage error names what is known."""
+def make_agent(spec: str, seed: int | None = None) -> Any:
+    """The agent ``spec`` names (``--opponent``), with ``seed`` unless the spec gives one: its
+    own RNG, not the game's, which the forward model's re-runs of a step would not draw from
+    the same way; a usage error names what is known."""
     name, options = parse_agent_spec(spec)
     known = _registry()
     if name not in known:
         raise click.BadParameter(f"no agent {name!r}; known: {', '.join(sorted(known))}",
                                  param_hint="--opponent")
     try:
-        return known[name](**options)
+        seeded = {"seed": seed, **options} if name == "random" else options  # the one RNG
+        return known[name](**seeded)
     except TypeError as exc:
         raise click.BadParameter(f"agent {name!r} does not take {options}: {exc}",
                                  param_hint="--opponent") from None
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The opponent's seed in a game of ``game_seed``: its seat's own (as ``hkk simulate``'s)."""
+    return 2 * game_seed + seat
 
 
 def seats(human: str) -> set[int]:
@@ -175,7 +183,8 @@ class TerminalTable:
 
     def _show_decision(self, decision: Any) -> None:
         view = self.game.view(decision.player)
-        self.out.rule()
+        # a rule as wide as the terminal, but not as a pipe's 1000 columns
+        self.out.print("[dim]" + "─" * min(self.out.width, 100) + "[/dim]")
         for line in board_lines(board_data(view)):
             self.out.print(line)
         for line in decision_lines(decision_data(decision, self.game.cards), self.names):
@@ -205,7 +214,7 @@ class TerminalTable:
                 if line is None:
                     return "eof"
                 command = parse_command(line, len(decision.options))
-                if command.kind == "answer":
+                if command.kind == "answer" and command.index is not None:
                     self.history.append(self.game.clone())
                     self.game.answer(command.index)
                     break
@@ -251,12 +260,16 @@ def write_save(game: Game, path: str) -> None:
 # -- the commands: hkk play --human, hkk play --load ---------------------------------------------
 
 def play_at_terminal(game: Game, human: str, opponent: str, save_file: str | None) -> None:
-    """``hkk play --human N``: ``game`` (not started) with the person at his seats and the
-    ``opponent`` agent at the other."""
+    """``hkk play --human N``: the game ``hkk play`` made (not started: its decks, seed and
+    rulings) with the person at his seats and the ``opponent`` agent at the other."""
     _refuse_flags(("json_file", "html_file", "quiet"), "--human")
     humans = seats(human)
-    for seat in range(2):
-        game.agents[seat] = None if seat in humans else make_agent(opponent)  # type: ignore
+    agents = [None if seat in humans else make_agent(opponent, agent_seed(game.seed, seat))
+              for seat in range(2)]
+    # made again: who answers a seat is settled when a game is made (a seat answered from
+    # outside makes it a game of the forward model)
+    game = game.engine.new_game(game.decks, agents, seed=game.seed,  # type: ignore[arg-type]
+                                rulings=game.rulings, names=[p.name for p in game.players])
     _play(game, humans, save_file)
 
 
@@ -272,7 +285,8 @@ def play_saved(load_file: str, human: str | None, opponent: str, save_file: str 
         # without --human: the seats the save says were answered from outside (the person's)
         outside = {i for i, agent in enumerate(save.agents) if agent.kind == "outside"}
         humans = seats(human) if human else outside or {0}
-        agents = [None if seat in humans else make_agent(opponent) for seat in range(2)]
+        agents = [None if seat in humans else make_agent(opponent, agent_seed(save.seed, seat))
+                  for seat in range(2)]
         engine = Engine.installed(allow=list(save.sets))
         game = load_game(engine, save, agents)  # type: ignore[arg-type]
     except SaveError as exc:  # not a save, or one of other versions: said like hkk replay
