@@ -97,23 +97,7 @@ def test_human_names_the_seats():
 
 # -- the board as the deciding player may know it ---------------------------------------------
 
-class _StandIn:  # TEMPORARY until the forward model's game.view(player) is on main
-    def __init__(self, game, player):
-        from types import SimpleNamespace
-        self.player, self.turn, self.active, self.cards = player, game.turn, game.active, game.cards
-        self.permanents, self.hp, self.max_hp = game.permanents, game.hp, game.max_hp
-        self.damage_value, self.log = game.damage_value, list(game.log)
-        self.players = [SimpleNamespace(
-            name=p.name, hp=p.hp, vp=p.vp, components=p.components,
-            hand=tuple(p.hand) if p.index == player else None, hand_size=len(p.hand),
-            deck_size=len(p.deck), graveyard=tuple(p.graveyard)) for p in game.players]
-
-
-def view(game, player):
-    return game.view(player) if hasattr(game, "view") else _StandIn(game, player)
-
-
-def _game_in_turn(engine, turns=3):
+def _game_in_turn(engine, turns=6):
     game = engine.new_game(["alap:tuz", "alap:viz"], [RandomAgent(seed=1), RandomAgent(seed=2)],
                            seed=5)
     game.play(max_turns=turns)
@@ -121,8 +105,10 @@ def _game_in_turn(engine, turns=3):
 
 
 def test_the_board_shows_both_sides_and_only_the_viewers_hand(engine):
-    game = _game_in_turn(engine)
-    board = board_data(view(game, 0))
+    game = _game_in_turn(engine, 8)  # permanents on both sides
+    hurt = game.creatures(0)[0]
+    game.damage(hurt, 1)
+    board = board_data(game.view(0))
     me, other = board["players"]
     assert board["viewer"] == 0 and board["turn"] == game.turn
     assert [c["id"] for c in me["hand"]] == list(game.players[0].hand)
@@ -131,6 +117,8 @@ def test_the_board_shows_both_sides_and_only_the_viewers_hand(engine):
     in_play = {p["uid"]: (p["card"], p["hp"]) for side in board["players"]
                for p in side["permanents"]}
     assert in_play == {uid: (p.card.id, game.hp(p)) for uid, p in game.permanents.items()}
+    assert {p.controller for p in game.permanents.values()} == {0, 1}
+    assert in_play[hurt.uid][1] == game.max_hp(hurt) - 1
     text = "\n".join(plain(line) for line in board_lines(board))
     hidden = set(game.players[1].hand) - set(game.players[0].hand) - {
         p.card.id for p in game.permanents.values()}
@@ -159,7 +147,7 @@ def test_readable_names_cards_abilities_and_events(engine):
 
 def test_question_mark_shows_the_cards_in_play_and_in_hand_only(engine):
     game = _game_in_turn(engine)
-    text = "\n".join(plain(line) for line in card_text_lines(view(game, 0)))
+    text = "\n".join(plain(line) for line in card_text_lines(game.view(0)))
     for card_id in {p.card.id for p in game.permanents.values()} | set(game.players[0].hand):
         assert card_id in text
     hidden = set(game.players[1].hand) - set(game.players[0].hand) - {
@@ -346,3 +334,17 @@ def test_play_load_refuses_what_is_not_a_save(tmp_path):
     result = CliRunner().invoke(main, ["play", "--load", str(path)], input="")
     assert result.exit_code == 2
     assert "not an hkk save" in result.output
+
+
+def test_hot_seat_each_player_decides_from_his_own_view():
+    result = _hkk("play", "--human", "both", "--seed", "2", input="1\n" * 2000)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "You play P1 and P2" in out and re.search(r"Game over: P[12] wins", out)
+    screens = re.split("─{20,}", out)[1:]  # each from the rule before a decision on
+    deciders = [re.search(r"^(P[12]) decides", screen, re.M)[1] for screen in screens]
+    assert {"P1", "P2"} <= set(deciders)
+    for screen, me in zip(screens, deciders, strict=True):
+        other = "P2" if me == "P1" else "P1"
+        assert f"\n{me} (you" in screen and f"\n{other} (you" not in screen
+    assert re.search(r"^P2> 1$", out, re.M) and re.search(r"^P1> 1$", out, re.M)
