@@ -326,6 +326,10 @@ def test_play_load_goes_on_at_the_saved_decision(tmp_path):
         return shown[:shown.index("P1>")]
     assert "P1 decides" in asked(first, first.rindex("─"))
     assert asked(then, then.index("─")) == asked(first, first.rindex("─"))
+    done = tmp_path / "done.json"  # played on to the end, the whole game replays
+    end = _hkk("play", "--load", str(path), "--save", str(done), input="1\n" * 2000).stdout
+    assert re.search(r"Game over: P[12] wins", end)
+    assert "all as recorded" in _hkk("replay", str(done), input="").stdout
 
 
 def test_play_load_refuses_what_is_not_a_save(tmp_path):
