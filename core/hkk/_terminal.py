@@ -221,8 +221,8 @@ class TerminalTable:
                 if command.kind == "quit":
                     return "quit"
                 if command.kind == "undo" and self.history:
-                    self.game = self.history.pop()
-                    self.shown = len(self._log(self.game.decision.player))  # type: ignore
+                    self.game = self.history.pop()  # a clone at the decision before
+                    self.shown = len(self._log(decision.player))  # its events were shown
                     self.out.print("[yellow]taken back[/yellow]: the decision before, as it was")
                     break
                 self._answer_aside(command, decision)
