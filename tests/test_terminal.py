@@ -80,15 +80,15 @@ def test_the_opponent_is_made_from_its_spec():
 
 
 @pytest.mark.parametrize(("spec", "says"), [
-    ("nobody", "no agent 'nobody'; known: first, random"),
-    ("random:depth=3", "agent 'random' does not take {'depth': 3}"),
-    ("random:seed", "the option 'seed' is not KEY=VALUE")])
+    ("nobody", r"no agent 'nobody'; .*first, .*random"),
+    ("random:depth=3", r"agent 'random' has no option .*depth"),
+    ("random:seed", r"'seed' is not key=value")])
 def test_an_unknown_opponent_is_a_usage_error_naming_the_known(spec, says):
     import click
 
     with pytest.raises(click.BadParameter) as error:
         make_agent(spec)
-    assert says in error.value.message
+    assert re.search(says, error.value.message, re.I)
 
 
 def test_human_names_the_seats():

@@ -23,12 +23,14 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from hkk._board import board_data, board_lines, card_text_lines, decision_data, decision_lines
+from hkk._errors import HkkError
 from hkk._event_text import EventRenderer
 from hkk._markup import escape
 
@@ -105,19 +107,31 @@ def _number(value: str) -> Any:
     return value
 
 
-def _registry() -> dict[str, Callable[..., Any]]:
-    """The agents to play against by name: the built-in ones of :mod:`hkk._agents`."""
+def _builtin() -> dict[str, Callable[..., Any]]:
+    """The agents to play against by name without the agents registry: :mod:`hkk._agents`'."""
     from hkk._agents import FirstLegalAgent, RandomAgent
 
     return {"random": RandomAgent, "first": FirstLegalAgent}
 
 
 def make_agent(spec: str, seed: int | None = None) -> Any:
-    """The agent ``spec`` names (``--opponent``), with ``seed`` unless the spec gives one: its
-    own RNG, not the game's, which the forward model's re-runs of a step would not draw from
-    the same way; a usage error names what is known."""
+    """The agent ``spec`` names (``--opponent``), seeded with ``seed`` (its own RNG, not the
+    game's, which the forward model's re-runs of a step would not draw from the same way); a
+    usage error names what is known.  The agents registry (``hkk.agents`` entry points:
+    random, first, greedy, mcts, a third party's) makes it where it is installed."""
+    try:
+        registry = import_module("hkk._agent_registry")
+    except ImportError:  # an engine without the registry: the built-in random and first
+        return _builtin_agent(spec, seed)
+    try:
+        return registry.make_agent(spec, seed)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--opponent") from None
+
+
+def _builtin_agent(spec: str, seed: int | None) -> Any:
     name, options = parse_agent_spec(spec)
-    known = _registry()
+    known = _builtin()
     if name not in known:
         raise click.BadParameter(f"no agent {name!r}; known: {', '.join(sorted(known))}",
                                  param_hint="--opponent")
@@ -125,7 +139,7 @@ def make_agent(spec: str, seed: int | None = None) -> Any:
         seeded = {"seed": seed, **options} if name == "random" else options  # the one RNG
         return known[name](**seeded)
     except TypeError as exc:
-        raise click.BadParameter(f"agent {name!r} does not take {options}: {exc}",
+        raise click.BadParameter(f"agent {name!r} has no option {options}: {exc}",
                                  param_hint="--opponent") from None
 
 
