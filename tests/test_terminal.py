@@ -74,8 +74,9 @@ def test_an_agent_spec_is_a_name_and_its_options():
 
 
 def test_the_opponent_is_made_from_its_spec():
-    agent = make_agent("random:seed=4,pass_bias=0")
+    agent = make_agent("random:pass_bias=0", seed=4)
     assert isinstance(agent, RandomAgent) and agent.pass_bias == 0
+    assert agent.rng_state() == RandomAgent(seed=4).rng_state()  # its own RNG, not the game's
     assert isinstance(make_agent("first"), FirstLegalAgent)
 
 
@@ -352,3 +353,17 @@ def test_hot_seat_each_player_decides_from_his_own_view():
         other = "P2" if me == "P1" else "P1"
         assert f"\n{me} (you" in screen and f"\n{other} (you" not in screen
     assert re.search(r"^P2> 1$", out, re.M) and re.search(r"^P1> 1$", out, re.M)
+
+
+@pytest.mark.parametrize("opponent", ["greedy", "mcts:budget=10"])
+def test_a_whole_game_against_a_searching_agent_of_the_registry(opponent, tmp_path):
+    pytest.importorskip("hkk._agent_registry", reason="the agents registry (hkk.agents)")
+    save = tmp_path / "game.json"
+    game = [*GAME[:3], "--opponent", opponent, *GAME[5:], "--save", str(save)]
+    result = _hkk(*game, input="1\n" * 2000)
+    assert result.returncode == 0, result.stderr
+    over = re.search(r"Game over: (P[12] wins|a draw) after (\d+) turns", result.stdout)
+    assert over and int(over[2]) > 2
+    seated = json.loads(save.read_text())["agents"]
+    assert seated[0]["kind"] == "outside" and opponent.split(":")[0] in seated[1]["name"].lower()
+    assert "all as recorded" in _hkk("replay", str(save), input="").stdout
