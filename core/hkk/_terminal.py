@@ -37,6 +37,7 @@ from hkk._markup import escape
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from hkk._engine import Engine
     from hkk._game import Game
 
 __all__ = ["Command", "HELP", "TerminalTable", "make_agent", "parse_agent_spec",
@@ -273,17 +274,19 @@ def write_save(game: Game, path: str) -> None:
 
 # -- the commands: hkk play --human, hkk play --load ---------------------------------------------
 
-def play_at_terminal(game: Game, human: str, opponent: str, save_file: str | None) -> None:
+def play_at_terminal(engine: Engine, game: Game, human: str, opponent: str,
+                     save_file: str | None) -> None:
     """``hkk play --human N``: the game ``hkk play`` made (not started: its decks, seed and
     rulings) with the person at his seats and the ``opponent`` agent at the other."""
-    _refuse_flags(("json_file", "html_file", "quiet"), "--human")
+    _refuse_flags(("json_file", "html_file", "quiet", "output_format", "output_file", "save_at"),
+                  "--human")
     humans = seats(human)
     agents = [None if seat in humans else make_agent(opponent, agent_seed(game.seed, seat))
               for seat in range(2)]
     # made again: who answers a seat is settled when a game is made (a seat answered from
     # outside makes it a game of the forward model)
-    game = game.engine.new_game(game.decks, agents, seed=game.seed,  # type: ignore[arg-type]
-                                rulings=game.rulings, names=[p.name for p in game.players])
+    game = engine.new_game(game.decks, agents, seed=game.seed,  # type: ignore[arg-type]
+                           rulings=game.rulings, names=[p.name for p in game.players])
     _play(game, humans, save_file)
 
 
@@ -292,7 +295,8 @@ def play_saved(load_file: str, human: str | None, opponent: str, save_file: str 
     from hkk._engine import Engine
     from hkk._saving import SaveError, load_game, parse_save
 
-    _refuse_flags(("decks", "set_codes", "seed", "max_turns", "json_file", "html_file", "quiet"),
+    _refuse_flags(("decks", "set_codes", "seed", "max_turns", "format_name", "json_file",
+                   "html_file", "quiet", "output_format", "output_file", "save_at"),
                   "--load (the save holds the game)")
     try:
         save = parse_save(Path(load_file).read_bytes())
