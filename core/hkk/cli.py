@@ -267,15 +267,28 @@ def _default_decks(engine: Any) -> list[str]:
 @click.option("--agents", "agent_specs", nargs=2, metavar="A B",
               help="Who plays P1 and P2 ('hkk agents' lists them), seeded from the game's seed "
                    "as in 'hkk simulate --agents'. Default: random players.")
+@click.option("--human", type=click.Choice(["1", "2", "both"]),
+              help="Play it yourself at the terminal: player 1, 2, or both (hot-seat).")
+@click.option("--opponent", default="random", show_default=True, metavar="NAME[:K=V,...]",
+              help="The agent at the seat you do not play (with --human or --load).")
+@click.option("--load", "load_file", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
+              help="Go on with a game saved at a decision (s FILE, or --save with --human).")
 @_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  output_format: str, output_file: str | None, quiet: bool,
                  json_file: str | None, save_file: str | None, save_at: int | None,
                  max_turns: int | None,
                  format_name: str | None, html_file: str | None, brief: bool,
-                 agent_specs: tuple[str, str] | None, game_timeout: float) -> None:
+                 agent_specs: tuple[str, str] | None, human: str | None, opponent: str,
+                 load_file: str | None, game_timeout: float) -> None:
     """Play a whole game between two agents (random players unless --agents), printed turn
-    by turn (--output-format json: its event log)."""
+    by turn (--output-format json: its event log); or play it yourself (--human) against an
+    agent (--opponent)."""
+    if load_file:  # hkk._terminal: the person's game goes on at its decision
+        from hkk._terminal import play_saved
+
+        play_saved(load_file, human, opponent, save_file)
+        return
     output_format, log_file = _play_output(output_format, output_file, json_file)
     # the text's console (its file, if -o) stays open until the command ends
     out = click.get_current_context().with_resource(
@@ -322,6 +335,11 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     _check_formats(found, dict(zip(names, lists, strict=True)), format_name)
+    if human:  # hkk._terminal: the person at his seats, the opponent agent at the other
+        from hkk._terminal import play_at_terminal
+
+        play_at_terminal(engine, game, human, opponent, save_file)
+        return
     to_stdout = output_format == "json" and log_file is None
     if not (quiet or output_format == "json"):
         renderer = EventRenderer(engine.cards, [p.name for p in game.players],
