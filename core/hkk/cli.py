@@ -491,5 +491,12 @@ main.add_command(simulate_command)
 main.add_command(gallery_command)
 
 
+# -- serve (hkk._serve_cli) ---------------------------------------------------------------------
+
+from hkk._serve_cli import serve_command  # noqa: E402
+
+main.add_command(serve_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
