@@ -118,6 +118,22 @@ def test_issue23_serve_listens_on_loopback_by_default_and_warns_for_another_host
     assert "warning: serving on 0.0.0.0: anyone who can reach this machine" in result.output
 
 
+def test_issue23_an_illegal_answer_is_refused_and_leaves_the_position_as_it_was(sets):
+    table = _table(sets)
+    _play(table, 3)
+    before = table.state()
+    with pytest.raises(HkkError, match="no option 99"):
+        table.answer(99, 3)
+    assert table.state() == before
+
+
+def test_issue23_serve_without_its_extra_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn raises ImportError
+    result = CliRunner().invoke(main, ["serve"])
+    assert result.exit_code == 1
+    assert "hkk serve needs Starlette and uvicorn: pip install 'hkk[serve]'" in result.output
+
+
 # -- the web app in Chromium -----------------------------------------------------------------
 
 def _free_port() -> int:

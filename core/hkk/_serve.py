@@ -86,7 +86,11 @@ class Table:
         if at is not None and at != len(self.game.answers):
             raise HkkError("that decision was already answered (the page was out of date)")
         before = self.game.clone()
-        self.game.answer(index)
+        try:
+            self.game.answer(index)
+        except HkkError:  # an illegal answer, or a set's error on the way: as it was
+            self.game = before
+            raise
         self.history.append(before)
 
     def undo(self) -> None:
