@@ -90,6 +90,10 @@ def test_issue23_nothing_of_the_opponents_hand_reaches_the_page(sets):
     for card_id in hidden:
         assert card_id not in text and game.cards[card_id].name not in text
     assert any(line["text"] == "P2 (random) draws a card" for line in data["log"])
+    # how many options his decisions offered tells how many cards he could play: not shown
+    theirs = [line["text"] for line in data["log"] if line["kind"] == "decision"
+              and line["text"].startswith("P2")]
+    assert theirs and not any("(of " in text for text in theirs)
 
 
 def test_issue23_a_saved_game_loads_at_the_same_decision(sets):

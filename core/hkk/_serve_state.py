@@ -54,14 +54,19 @@ def named(text: str, cards: Mapping[str, Any]) -> str:
 
 def log_lines(view: Any) -> list[dict[str, str]]:
     """The log in words, each line with its kind (``turn`` lines start a turn).  The other
-    player's drawn cards are never named (the view hides them; this says so in words)."""
+    player's drawn cards are never named, nor how many options his decisions offered (the
+    view hides both; this says so in words)."""
     names = [p.name for p in view.players]
     renderer = EventRenderer(view.cards, names, quiet_checks=True)
     lines: list[dict[str, str]] = []
     for event in view.log:
+        theirs = getattr(event, "player", None) not in (None, view.player)
         if event.kind == "card_drawn":
-            drawn = "a card" if event.player != view.player else view.cards[event.card].name
+            drawn = "a card" if theirs else view.cards[event.card].name
             line: str | None = f"{INDENT}{names[event.player]} draws {drawn}"
+        elif event.kind == "decision" and theirs:  # how many options he had is his to know
+            rule = f" ({event.rule})" if event.rule else ""
+            line = f"{INDENT}{names[event.player]} {event.decision}: {event.choice}{rule}"
         else:
             line = renderer.line(event)
         if line is None:
