@@ -60,11 +60,12 @@ def log_lines(view: Any) -> list[dict[str, str]]:
     renderer = EventRenderer(view.cards, names, quiet_checks=True)
     lines: list[dict[str, str]] = []
     for event in view.log:
-        theirs = getattr(event, "player", None) not in (None, view.player)
-        if event.kind == "card_drawn":
+        kind = event.kind
+        theirs = kind in ("card_drawn", "decision") and event.player != view.player
+        if kind == "card_drawn":
             drawn = "a card" if theirs else view.cards[event.card].name
             line: str | None = f"{INDENT}{names[event.player]} draws {drawn}"
-        elif event.kind == "decision" and theirs:  # how many options he had is his to know
+        elif kind == "decision" and theirs:  # how many options he had is his to know
             rule = f" ({event.rule})" if event.rule else ""
             line = f"{INDENT}{names[event.player]} {event.decision}: {event.choice}{rule}"
         else:
