@@ -26,8 +26,11 @@ ACYCLIC = ("hkk._view", "hkk._state", "hkk._cards.model") + tuple(
 #: hkk._runner/_saving/_steps; hkk._triggers, hkk._changes, hkk._checks... -> hkk._game).
 #: 31 since issue 20 item 6 split `hkk._sets.discovery` (in the cycle) into four stage modules and
 #: `hkk._changes` into two: the same cycle, its modules named more finely, no new edge.
-IN_CYCLES = 31
-LARGEST_CYCLE = 31
+#: 35 since issue 21: the forward model's modules (`_forward`, `_player_view`, `_clone`,
+#: `_driving`) name the Game in annotations and are reached from the engine, so they sit in the
+#: same cycle through `hkk._game -> hkk._engine` (type-only); no new runtime edge.
+IN_CYCLES = 35
+LARGEST_CYCLE = 35  # issue 21: see IN_CYCLES
 
 
 def cycles(graph: grimp.ImportGraph) -> list[set[str]]:

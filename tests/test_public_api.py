@@ -23,13 +23,13 @@ ROOT = Path(__file__).resolve().parents[1]
 PUBLIC_MODULES = {"hkk", "hkk.events", "hkk.testing", "hkk.verify"}
 
 EXPORTED = [
-    "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "ConfigError",
-    "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
+    "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "CloneError",
+    "ConfigError", "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
     "ExtractionOffer", "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver", "GameTimeout",
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent", "Player",
-    "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
-    "ScriptedAgent", "SetError", "Step", "StepLoopError", "TURN_HOOKS", "TriggerLoopError",
+    "PlayerView", "Price", "RESERVE", "RULE", "RandomAgent", "ReplayError", "RuleViolation",
+    "Rulings", "SaveError", "ScriptedAgent", "SeatInfo", "SetError", "Step", "StepLoopError", "TURN_HOOKS", "TriggerLoopError",
     "Usage", "WorkLimitError", "__version__", "advance",
     "hookimpl", "load_game", "only_in_steps", "save_game",
 ]

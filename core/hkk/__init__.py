@@ -26,6 +26,7 @@ if _typing.TYPE_CHECKING:
     from hkk._agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
     from hkk._cards.interpret import EffectContext
     from hkk._clock import GameClock
+    from hkk._clone import CloneError
     from hkk._effects import Duration
     from hkk._engine import Engine
     from hkk._errors import (
@@ -45,6 +46,7 @@ if _typing.TYPE_CHECKING:
         WorkLimitError,
     )
     from hkk._events import EventLog
+    from hkk._forward import ReplayError
     from hkk._game import Game
     from hkk._hookcall import only_in_steps
     from hkk._hookspecs import TURN_HOOKS, hookimpl
@@ -61,6 +63,7 @@ if _typing.TYPE_CHECKING:
         Usage,
     )
     from hkk._phases import DEFAULT_TURN, Mode, Step
+    from hkk._player_view import PlayerView, SeatInfo
     from hkk._plugin import HOOK_API_VERSION
     from hkk._rulings import Rulings
     from hkk._runner import advance
@@ -75,6 +78,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
                     "ScriptedAgent"),
     "hkk._cards.interpret": ("EffectContext",),
     "hkk._clock": ("GameClock",),
+    "hkk._clone": ("CloneError",),
     "hkk._effects": ("Duration",),
     "hkk._engine": ("Engine",),
     "hkk._errors": ("CardDataError", "ConfigError", "GameOver", "GameTimeout", "HkkError",
@@ -82,6 +86,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
                     "RuleViolation", "SetError", "StepLoopError", "TriggerLoopError",
                     "WorkLimitError"),
     "hkk._events": ("EventLog",),
+    "hkk._forward": ("ReplayError",),
     "hkk.events": ("Event",),
     "hkk._game": ("Game",),
     "hkk._hookcall": ("only_in_steps",),
@@ -89,6 +94,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "hkk._pending": ("ACTION", "ACTIVATED", "AUTOMATIC", "PLAY", "RULE", "ItemKind", "Lethal",
                      "Pending", "Price", "Usage"),
     "hkk._phases": ("DEFAULT_TURN", "Mode", "Step"),
+    "hkk._player_view": ("PlayerView", "SeatInfo"),
     "hkk._plugin": ("HOOK_API_VERSION",),
     "hkk._rulings": ("Rulings",),
     "hkk._runner": ("advance",),
@@ -100,14 +106,16 @@ _MODULES: dict[str, tuple[str, ...]] = {
 _PUBLIC = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = [
-    "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "ConfigError",
+    "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "CloneError",
+    "ConfigError",
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
     "ExtractionOffer", "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver",
     "GameTimeout",
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent",
-    "Player",
-    "Price", "RESERVE", "RULE", "RandomAgent", "RuleViolation", "Rulings", "SaveError",
+    "Player", "PlayerView",
+    "Price", "RESERVE", "RULE", "RandomAgent", "ReplayError", "RuleViolation", "Rulings",
+    "SaveError", "SeatInfo",
     "ScriptedAgent", "SetError", "Step", "StepLoopError", "TURN_HOOKS", "TriggerLoopError",
     "Usage", "WorkLimitError", "__version__", "advance",
     "hookimpl", "load_game", "only_in_steps", "save_game",

@@ -22,6 +22,7 @@ from hkk._sets.discovery import discover
 from hkk._triggers import pooled, watch
 
 if TYPE_CHECKING:
+    from hkk._driving import answer, clone, decision, determinize, play_forward
     from hkk._hookcall import HookedManager
     from hkk._runner import play_game
     from hkk._saving import reduce_game, save_game
@@ -94,11 +95,23 @@ class Engine:
         save_game = staticmethod(save_game)
         reduce_game = staticmethod(reduce_game)
         run_entry_triggers = staticmethod(run_entry_triggers)
+        decision_of = staticmethod(decision)
+        answer_game = staticmethod(answer)
+        clone_game = staticmethod(clone)
+        determinize_game = staticmethod(determinize)
+        play_forward = staticmethod(play_forward)
     else:  # imported on first use: building an engine needs neither
         run_entry_triggers = _ImportedOnUse("hkk._steps", "run_entry_triggers")
         play_game = _ImportedOnUse("hkk._runner", "play_game")
         save_game = _ImportedOnUse("hkk._saving", "save_game")
         reduce_game = _ImportedOnUse("hkk._saving", "reduce_game")
+        #: the forward model's: ``game.decision``, ``answer``, ``clone``, ``determinize`` and
+        #: ``play`` of a game answered from outside (hkk._driving)
+        decision_of = _ImportedOnUse("hkk._driving", "decision")
+        answer_game = _ImportedOnUse("hkk._driving", "answer")
+        clone_game = _ImportedOnUse("hkk._driving", "clone")
+        determinize_game = _ImportedOnUse("hkk._driving", "determinize")
+        play_forward = _ImportedOnUse("hkk._driving", "play_forward")
 
     @classmethod
     def installed(cls, *, allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,
@@ -163,5 +176,5 @@ class Engine:
              max_turns: int | None = None, **kwargs: Any) -> Game:
         """Play a whole game and return it (its ``log``, ``winner``…)."""
         game = self.new_game(decks, agents, seed=seed, **kwargs)
-        self.play_game(game, max_turns=max_turns)
+        game.play(max_turns=max_turns)
         return game

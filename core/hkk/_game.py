@@ -22,8 +22,10 @@ from hkk._decisions import Decision, Option
 from hkk._effects import Effect
 from hkk._errors import GameOver, HkkError, IllegalDecision
 from hkk._events import EventLog
+from hkk._forward import Forward, Seat
 from hkk._hookcall import first, notify
 from hkk._phases import Step
+from hkk._player_view import PlayerView
 from hkk._state import ExtractionOffer, Permanent, Player
 from hkk.events import Decided, Event
 
@@ -71,7 +73,15 @@ class Game:
         self.emit = self.log.emitter  # type: ignore[method-assign]  # hot path: a call less
         self.decks = [list(deck) for deck in decks]  # as dealt, unshuffled: saves replay them
         self.players = [Player(i, names[i], list(decks[i])) for i in range(2)]
-        self.agents = list(agents)
+        #: The seats' agents; None: the seat is answered from outside (``game.decision``,
+        #: ``game.answer``, :mod:`hkk._forward`).
+        self.agents: list[Agent | None] = list(agents)
+        #: Where a game answered from outside stands (None: every seat has an agent and the
+        #: runner calls them directly, as it always did).
+        self.forward: Forward | None = None
+        #: Each set's per-game data, by set code: plain data a set's Python hooks keep here
+        #: (not in their modules), so that a copy of the game (``clone``) copies it too.
+        self.set_data: dict[str, Any] = {}
         self.permanents: dict[int, Permanent] = {}  # insertion order is timestamp order
         self.effects: list[Effect] = []
         self.statics: list[tuple[Permanent, Any]] = []  # (source, static modify primitive)
@@ -123,6 +133,23 @@ class Game:
         #: Listens to the log for what sets off triggered abilities and plugins' ``triggered``
         #: hooks, and keeps what they triggered until it resolves (hkk._triggers).
         self.triggers = engine.watch_triggers(self)
+        self._seat()
+
+    def _seat(self) -> None:
+        """Who answers each seat's decisions (``seats``, what ``decide`` asks) and what each is
+        shown (``views``): the agents themselves and the players' fair views, or, with a seat
+        answered from outside or an agent that searches (``uses_forward_model``: it copies the
+        game at its decisions), the forward model's seats (:mod:`hkk._forward`)."""
+        agents = self.agents
+        if self.forward is None and None not in agents and not any(
+                getattr(agent, "uses_forward_model", False) for agent in agents):
+            self.seats: list[Any] = agents
+        else:
+            if self.forward is None:
+                self.forward = Forward()
+            self.seats = [Seat(self, 0), Seat(self, 1)]
+        self.views: list[Any] = [self if getattr(agent, "sees_everything", False)
+                                 else PlayerView(self, i) for i, agent in enumerate(self.agents)]
 
     def opponent(self, player: int) -> int:
         return 1 - player
@@ -142,7 +169,7 @@ class Game:
             raise ValueError("a decision needs at least one option")
         options = tuple(options)
         decision = Decision(kind, player, options, prompt, rule)
-        chosen = self.agents[player].choose(self, decision)
+        chosen: Option = self.seats[player].choose(self.views[player], decision)
         if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
             if chosen not in options:  # nor an equal Option made by the agent
                 raise IllegalDecision(
@@ -236,8 +263,44 @@ class Game:
         return self.engine.play_game(self, max_turns=max_turns)
 
     def save(self) -> dict[str, Any]:
-        """The game as plain JSON-ready data, between two steps (:mod:`hkk._saving`)."""
+        """The game as plain JSON-ready data, between two steps or at the decision it waits
+        for (:mod:`hkk._saving`)."""
         return self.engine.save_game(self)
+
+    # -- the forward model (issue 21): answered from outside, copied, seen fairly ---------------
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision the game waits for from a seat without an agent (reading it the first
+        time runs the game up to it); None once the game is over, or if every seat has an
+        agent (:mod:`hkk._forward`)."""
+        waiting: Decision | None = self.engine.decision_of(self)
+        return waiting
+
+    def answer(self, option: Option | int | str) -> None:
+        """Answer :attr:`decision` - with one of its options, its index or its label - and run
+        on to the next decision of a seat without an agent, or the end.  An option not offered
+        is an :class:`hkk.IllegalDecision`."""
+        self.engine.answer_game(self, option)
+
+    def clone(self, *, log_level: str | None = None) -> Game:
+        """An independent copy, between two steps or at a decision: given the same answers it
+        goes on exactly as this game, and nothing done to it reaches this one.  Its agents are
+        copies of these; ``log_level="outcome"`` drops the log's past (the cheapest copy)."""
+        copied: Game = self.engine.clone_game(self, log_level=log_level)
+        return copied
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know of the game (:class:`hkk.PlayerView`)."""
+        return PlayerView(self, player)
+
+    def determinize(self, player: int, rng: random.Random, *,
+                    log_level: str | None = None) -> Game:
+        """A copy in which everything hidden from ``player`` (the opponent's hand, the order of
+        both decks) is resampled consistently with his view; both seats answered from outside:
+        what information-set search plays forward."""
+        copied: Game = self.engine.determinize_game(self, player, rng, log_level=log_level)
+        return copied
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its save: the engine holds modules, which do not pickle, so unpickling

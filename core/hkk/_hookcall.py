@@ -229,6 +229,20 @@ class _Steps(dict[int, Any]):
 Plan = tuple[Any, _Steps]
 
 
+def copy_plans(plans: dict[str, Plan], game: Any) -> dict[str, Plan]:
+    """A copy of the game's plans for ``game`` (a copy of the game, :mod:`hkk._clone`): the
+    entries made so far are shared (they depend on the step alone), each ``_Steps`` is the
+    copy's own, so the entries it makes later are made in the copy's step."""
+    copied: dict[str, Plan] = {}
+    for name, (impls, steps) in plans.items():
+        new = _Steps.__new__(_Steps)
+        dict.update(new, steps)
+        new.game = weakref.ref(game)
+        new.hook_name, new.impls, new.by_step = steps.hook_name, steps.impls, steps.by_step
+        copied[name] = (impls, new)
+    return copied
+
+
 def _plan(game: Any, hook_name: str, impls: Sequence[HookImpl]) -> Plan:
     """The plan for the game's own implementation list of a hook, kept for the game: pluggy's
     loop runs a call that is not one of those and a hook with a wrapper (which wraps the

@@ -196,6 +196,9 @@ def setup(game: Game) -> None:
 def play_game(game: Game, max_turns: int | None = None) -> int | None:
     """Play until a player loses; returns the winner (None for a draw).  A game loaded in the
     middle of a turn goes on from its next step."""
+    if game.forward is not None:  # answered from outside, or an agent searches (hkk._driving)
+        winner: int | None = game.engine.play_forward(game, max_turns)
+        return winner
     while advance(game, max_turns):
         pass
     return game.winner

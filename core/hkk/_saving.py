@@ -26,8 +26,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from hkk._agents import FirstLegalAgent, RandomAgent
 from hkk._changes import count_effect, refresh_statics
 from hkk._clock import GameClock
+from hkk._driving import inside_step, run_on
 from hkk._effects import Duration, Effect
 from hkk._errors import HkkError
+from hkk._forward import Forward, ReplayError
 from hkk._game import Game
 from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._state import ExtractionOffer, Permanent
@@ -42,8 +44,10 @@ if TYPE_CHECKING:
 __all__ = ["FORMAT", "SaveError", "SaveFile", "engine_versions", "load_game", "parse_save",
            "reduce_game", "save_game", "unpickle", "version_mismatches"]
 
-#: 2: hook API 2.0's typed events (field names of the log, issue 20); a 1 is refused by name.
-FORMAT = "hkk-save/2"
+#: 3: saved at a decision too (issue 21: the step's answers so far, seats answered from
+#: outside); 2: hook API 2.0's typed events (issue 20), read as a 3 saved between steps; a 1 is
+#: refused by name.
+FORMAT = "hkk-save/3"
 #: Slots that are not saved as they are: the card (saved by id) and a derived cache.
 _PERMANENT_SKIP = ("card", "mods")
 _EVENT_FIELDS = ("seq", "turn", "step", "kind")
@@ -58,7 +62,7 @@ class _Strict(BaseModel):
 
 
 class AgentState(_Strict):
-    kind: Literal["random", "first", "other"]
+    kind: Literal["random", "first", "other", "outside"]
     name: str
     pass_bias: float | None = None
     rng: tuple[int, list[int], float | None] | None = None
@@ -93,7 +97,7 @@ class GameState(_Strict):
 class SaveFile(_Strict):
     """The saved form, validated when it is read."""
 
-    format: Literal["hkk-save/2"]
+    format: Literal["hkk-save/3"]
     engine: str
     sets: dict[str, str]  # set code -> version
     seed: int
@@ -103,6 +107,10 @@ class SaveFile(_Strict):
     agents: list[AgentState]
     state: GameState
     log: list[dict[str, Any]]
+    #: Saved at a decision: the state above is the last step boundary, and these are the
+    #: answers given since (option index and label), by either seat; loading runs the step
+    #: again with them, up to the decision (hkk._forward).
+    answers: list[tuple[int, str]] = []
 
 
 # -- versions ------------------------------------------------------------------------------------
@@ -132,6 +140,8 @@ def _slots(obj: Any, skip: Sequence[str] = ()) -> dict[str, Any]:
 
 
 def _agent_state(agent: Any) -> dict[str, Any]:
+    if agent is None:
+        return {"kind": "outside", "name": "answered from outside"}
     name = f"{type(agent).__module__}.{type(agent).__qualname__}"
     if type(agent) is RandomAgent:
         return {"kind": "random", "name": name, "pass_bias": agent.pass_bias,
@@ -142,8 +152,25 @@ def _agent_state(agent: Any) -> dict[str, Any]:
 
 
 def save_game(game: Game) -> dict[str, Any]:
-    """The game as JSON-ready data.  Only between two steps (or before, or after, the game):
-    inside a step, part of the state is on the runner's stack."""
+    """The game as JSON-ready data: between two steps (or before, or after, the game), or at
+    the decision a game answered from outside waits for (its last step boundary and the
+    answers given since).  Inside a step of a game not driven so, part of the state is on the
+    runner's stack: refused."""
+    forward = game.forward
+    if forward is not None and forward.checkpoint is not None and (
+            forward.decision is not None or forward.asking is not None):
+        data = _save_between_steps(forward.checkpoint)
+        data["agents"] = [_agent_state(a) for a in game.agents]
+        data["answers"] = [[i, label] for i, label in zip(forward.answers, forward.labels,
+                                                          strict=True)]
+        return data
+    if inside_step():
+        raise SaveError("a game can be saved only between two steps, not inside one, unless "
+                        "it is answered from outside (agents=[None, ...]) and waits at a decision")
+    return _save_between_steps(game)
+
+
+def _save_between_steps(game: Game) -> dict[str, Any]:
     if game.in_moment or game.bonus_losses:
         raise SaveError("a game can be saved only between two steps, not inside one")
     if game.log.level != "full":  # saves and replays are built from the whole log
@@ -201,6 +228,7 @@ def save_game(game: Game) -> dict[str, Any]:
         "agents": [_agent_state(a) for a in game.agents],
         "state": state,
         "log": game.log.as_dicts(),
+        "answers": [],
     }
     plain: dict[str, Any] = json.loads(json.dumps(data))  # JSON types only (tuples: lists)
     return plain
@@ -222,8 +250,13 @@ def _rulings_diff(rulings: Rulings) -> dict[str, Any]:
 
 def parse_save(data: Any) -> SaveFile:
     """Validate a save (a dict, or JSON text); a foreign or broken one is a :class:`SaveError`
-    with one line naming the first problem."""
-    if _format_of(data) == "hkk-save/1":
+    with one line naming the first problem.  A save of format 2 is read as a 3 made between
+    two steps (the same fields, no answers)."""
+    found = _format_of(data)
+    if found == "hkk-save/2":
+        data = dict(json.loads(data) if isinstance(data, (str, bytes)) else data)
+        data["format"] = FORMAT
+    if found == "hkk-save/1":
         raise SaveError("a save of hook API 1 (hkk-save/1): its log names event fields the "
                         "old way; load it with the engine that made it (this one reads "
                         f"{FORMAT})")
@@ -266,6 +299,9 @@ def _agents(save: SaveFile, agents: Sequence[Agent] | None) -> list[Any]:
     if agents is None:
         made: list[Any] = []
         for index, saved in enumerate(save.agents):
+            if saved.kind == "outside":
+                made.append(None)
+                continue
             if saved.kind == "other":
                 raise SaveError(f"player {index + 1}'s agent was a {saved.name}, not a built-in "
                                 "one: pass the agents to load_game(…, agents=…)")
@@ -297,9 +333,30 @@ def load_game(engine: Engine, data: Any, agents: Sequence[Agent] | None = None, 
     if unknown:
         raise SaveError(f"the save's decks have cards this engine does not know: {unknown}")
     try:
-        return _build(engine, save, agents, clock)
+        game = _build(engine, save, agents, clock)
     except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid JSON, broken state
         raise SaveError(f"the save's state is broken: {type(exc).__name__}: {exc}") from None
+    if save.answers:
+        _resume_at_decision(game, save)
+    return game
+
+
+def _resume_at_decision(game: Game, save: SaveFile) -> None:
+    """Run the saved step again with its answers, up to the decision it was saved at."""
+    forward = game.forward
+    seated = game.agents
+    if forward is None:  # every seat has an agent now: still run the step as saved
+        forward = game.forward = Forward()
+    forward.answers = [i for i, _ in save.answers]
+    forward.labels = [label for _, label in save.answers]
+    game.agents = [None, None]
+    game._seat()
+    try:
+        run_on(game)
+    except ReplayError as exc:
+        raise SaveError(f"the save's answers do not replay: {exc}") from None
+    game.agents = seated
+    game._seat()
 
 
 def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:

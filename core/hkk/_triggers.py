@@ -31,6 +31,7 @@ counts, never time: the same game stops at the same point on every machine.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import weakref
@@ -61,8 +62,8 @@ if TYPE_CHECKING:
     from hkk._phases import Step
     from hkk._state import Permanent
 
-__all__ = ["TriggerWatch", "restore_waiting", "saved_waiting", "settle", "step_over",
-           "waiting_count", "watch"]
+__all__ = ["TriggerWatch", "copy_waiting", "restore_waiting", "saved_waiting", "settle",
+           "step_over", "waiting_count", "watch"]
 
 _INDEXING = ("entered_play", "died", "destroyed")  # keep the index of card triggers current
 #: What an ``effect_ended`` event does not say, the effect's targets, is read from these.
@@ -326,17 +327,21 @@ def saved_waiting(game: Game) -> list[dict[str, Any]]:
         if not item.data.get("card_trigger"):
             raise HkkError(f"a plugin's triggered item ({item.label}) is waiting for the next "
                            "step: the game cannot be saved here")
-        perm = item.source
-        assert perm is not None and item.ability_index is not None
-        bound = item.data["ctx"].trigger
-        records.append({
-            "label": item.label, "key": list(item.key), "uid": perm.uid,
-            "card": perm.card.id, "controller": perm.controller, "ability": item.ability_index,
-            "chain": list(trigger_watch.chains.get(item.key, (item.label,))),
-            "permanent": bound["permanent"].uid if bound["permanent"] is not None else None,
-            "source": bound["source"].uid if bound["source"] is not None else None,
-            "player": bound["player"]})
+        records.append(_card_record(trigger_watch, item))
     return records
+
+
+def _card_record(trigger_watch: TriggerWatch, item: Pending) -> dict[str, Any]:
+    perm = item.source
+    assert perm is not None and item.ability_index is not None
+    bound = item.data["ctx"].trigger
+    return {
+        "label": item.label, "key": list(item.key), "uid": perm.uid,
+        "card": perm.card.id, "controller": perm.controller, "ability": item.ability_index,
+        "chain": list(trigger_watch.chains.get(item.key, (item.label,))),
+        "permanent": bound["permanent"].uid if bound["permanent"] is not None else None,
+        "source": bound["source"].uid if bound["source"] is not None else None,
+        "player": bound["player"]}
 
 
 def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> None:
@@ -361,6 +366,51 @@ def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> No
         item.key = tuple(record["key"])
         trigger_watch.waiting.append(item)
         trigger_watch.chains[item.key] = tuple(record["chain"])
+
+
+def copy_waiting(src: Game, dst: Game, remap: dict[int, Any]) -> None:
+    """Give ``dst`` (a copy of ``src``, :mod:`hkk._clone`) what ``src``'s watch holds: the
+    waiting items with their chains, the counters and the indexes.  A card's item is rebuilt on
+    the copy's permanents as a save rebuilds it; a set's item is copied with its ``data``, the
+    permanents in it (``remap``: id of the original -> the copy) replaced by the copy's.  What
+    cannot be copied is a :class:`HkkError` naming the set."""
+    old: TriggerWatch = src.triggers
+    new: TriggerWatch = dst.triggers
+    records = saved_waiting_cards(src)
+    restore_waiting(dst, [r for r in records if r is not None], old._count)
+    if any(r is None for r in records):
+        memo = dict(remap)
+        for card in src.cards.values():
+            memo[id(card)] = card
+        waiting: list[Pending] = []
+        cards = iter(new.waiting)
+        for item, record in zip(old.waiting, records, strict=True):
+            if record is not None:
+                waiting.append(next(cards))
+                continue
+            try:
+                waiting.append(dataclasses.replace(
+                    item, source=memo.get(id(item.source), item.source),
+                    data=copy.deepcopy(item.data, memo)))
+            except Exception as exc:  # noqa: BLE001 - any failure is the set's, named
+                raise HkkError(f"a set's triggered item {item.label!r} (card "
+                               f"{item.card_id}) holds data that cannot be copied: "
+                               f"{type(exc).__name__}: {exc}") from None
+        new.waiting = waiting
+    new.chains = dict(old.chains)
+    new.cause, new._set_off, new.resolved = old.cause, old._set_off, old.resolved
+    new._work_turn, new._turn_began_at, new._work_stop = \
+        old._work_turn, old._turn_began_at, old._work_stop
+
+
+def saved_waiting_cards(game: Game) -> list[dict[str, Any] | None]:
+    """:func:`saved_waiting`'s records, None in place of each plugin's item."""
+    trigger_watch: TriggerWatch = game.triggers
+    records: list[dict[str, Any] | None] = []
+    for item in trigger_watch.waiting:
+        records.append(_card_record(trigger_watch, item) if item.data.get("card_trigger")
+                       else None)
+    return records
 
 
 def waiting_count(game: Game) -> int:

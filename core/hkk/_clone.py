@@ -1,0 +1,156 @@
+"""Copying a game between two steps (issue 21): what ``game.clone()`` and the forward model's
+checkpoints are made of.
+
+A game's state is plain data (players and their zones, permanents and their counters, lasting
+effects, offers, usage counts, the RNG, the clock's bookkeeping, the trigger queue and a
+per-game slot for sets, ``set_data``); the copy takes all of it.  What is derived from it (the
+static abilities in force, the ability index, the permanents' modifier sums, the trigger watch's
+indexes) is rebuilt as :func:`hkk._saving.load_game` rebuilds it.  What belongs to the engine
+(cards, plugin manager, hook caches, the turn's steps) is shared.
+
+Only between two steps: inside one, part of the position is on the runner's stack, which is
+why the forward model (:mod:`hkk._forward`) copies at step boundaries and replays the answers
+given since.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import TYPE_CHECKING, Any
+
+from hkk._changes import count_effect, index_abilities, refresh_statics
+from hkk._clock import GameClock
+from hkk._errors import HkkError
+from hkk._events import EventLog
+from hkk._hookcall import copy_plans
+from hkk._state import Permanent, Player
+from hkk._triggers import copy_waiting, watch
+
+if TYPE_CHECKING:
+    from hkk._game import Game
+
+__all__ = ["CloneError", "copy_game"]
+
+
+class CloneError(HkkError):
+    """A game that cannot be copied: inside a step, or a set's item that holds what cannot be
+    copied (the message names the set)."""
+
+
+def _copier(cls: Any) -> Any:
+    """A function copying an instance of the slotted ``cls`` attribute by attribute: one
+    straight-line function per class, made from its ``__slots__`` (a loop of getattr/setattr
+    costs three times as much, and copies are what searching agents do most)."""
+    lines = [f"    new.{name} = obj.{name}" for name in cls.__slots__]
+    source = "def copy(obj):\n    new = make(cls)\n" + "\n".join(lines) + "\n    return new\n"
+    namespace: dict[str, Any] = {"make": object.__new__, "cls": cls}
+    exec(source, namespace)  # noqa: S102 - the source is made here from __slots__ names only
+    return namespace["copy"]
+
+
+_COPIERS: dict[type, Any] = {}
+
+
+def _slots(obj: Any, cls: Any) -> Any:
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _copier(cls)
+    return copier(obj)
+
+
+def copy_game(src: Game, dst: Game, *, log_level: str | None = None) -> Game:
+    """Make ``dst`` (a bare ``Game.__new__`` or a game to overwrite) an independent copy of
+    ``src``: the same answers give the same events from here on.  ``log_level`` gives the copy
+    a log of another level ("outcome": no past at all, the cheapest; default: ``src``'s, whose
+    past the copy shares: events are immutable)."""
+    if src.in_moment or src.bonus_losses or src.leaving_play:
+        raise CloneError("a game can be copied only between two steps, not inside one")
+    state = dict(src.__dict__)
+    players = []
+    for p in src.players:
+        q = _slots(p, Player)
+        q.deck, q.hand, q.graveyard, q.void = p.deck[:], p.hand[:], p.graveyard[:], p.void[:]
+        players.append(q)
+    state["players"] = players
+    permanents: dict[int, Permanent] = {}
+    remap: dict[int, Any] = {}  # id of an original permanent -> its copy (for sets' items)
+    for uid, perm in src.permanents.items():
+        new = _slots(perm, type(perm))
+        new.counters = dict(perm.counters)
+        new.mods = {}
+        permanents[uid] = new
+        remap[id(perm)] = new
+    state["permanents"] = {}  # filled below, one by one as they entered play
+    state["effects"] = [_slots(e, type(e)) for e in src.effects]
+    state["offers"] = [_slots(o, type(o)) for o in src.offers]
+    state["usage_turn"] = dict(src.usage_turn)
+    state["usage_game"] = dict(src.usage_game)
+    state["attempted"] = set(src.attempted)
+    state["decks"] = [d[:] for d in src.decks]
+    state["agents"] = list(src.agents)
+    state["bonus_losses"], state["leaving_play"] = [], []
+    rng = random.Random.__new__(random.Random)  # not seeded from the OS: its state follows
+    rng.setstate(src.rng.getstate())
+    state["rng"] = rng
+    state["set_data"] = _copy_set_data(src, remap)
+    state["log"] = log = _copy_log(src.log, log_level)
+    state["emit"] = log.emitter
+    state["statics"], state["conditional_statics"], state["preventions"] = [], [], []
+    state["abilities_at"], state["condition_events"] = {}, set()
+    state["hp_changed"] = {permanents[p.uid] for p in src.hp_changed if p.uid in permanents}
+    state["clock"] = _copy_clock(src.clock)
+    state["hook_plans"] = copy_plans(src.hook_plans, dst)  # type: ignore[arg-type]
+    state["forward"] = None  # the caller's to set: a copy at a decision carries its answers
+    dst.__dict__.clear()
+    dst.__dict__.update(state)
+    # what is derived, rebuilt in timestamp order as load_game rebuilds it: a static ability
+    # counts itself on the permanents already in play, and the newcomer counts those in force
+    in_play = dst.permanents
+    for uid, perm in permanents.items():
+        in_play[uid] = perm
+        index_abilities(dst, perm)
+    for effect in dst.effects:
+        if effect.in_force:
+            count_effect(dst, effect, +1)
+    refresh_statics(dst)
+    dst.hp_changed = {permanents[p.uid] for p in src.hp_changed if p.uid in permanents}
+    dst.abilities_version = src.abilities_version
+    dst.triggers = watch(dst)
+    copy_waiting(src, dst, remap)
+    dst._seat()
+    return dst
+
+
+def _copy_log(log: EventLog, level: str | None) -> EventLog:
+    new = EventLog(level or log.level)
+    if new.level == log.level:
+        new._events = log._events[:]  # the spine only: events are immutable
+        new._emitted = log._emitted
+    else:
+        new._emitted = log.emitted
+    new.turn, new.step = log.turn, log.step
+    return new
+
+
+def _copy_clock(clock: Any) -> Any:
+    if type(clock) is not GameClock:  # a clock of the caller's: its own business
+        return copy.copy(clock)
+    new = GameClock(clock.time_source)
+    new.turn_times = dict(clock.turn_times)
+    new._started, new._last_decision, new._closed_turn = \
+        clock._started, clock._last_decision, clock._closed_turn
+    return new
+
+
+def _copy_set_data(src: Game, remap: dict[int, Any]) -> dict[str, Any]:
+    """Each set's per-game data (``game.set_data[code]``), deep-copied; a permanent in it
+    becomes the copy's permanent of the same uid."""
+    data: dict[str, Any] = {}
+    for code, value in src.set_data.items():
+        try:
+            data[code] = copy.deepcopy(value, dict(remap))
+        except Exception as exc:  # noqa: BLE001 - any failure is the set's, named
+            raise CloneError(f"set {code!r} keeps per-game data that cannot be copied "
+                             f"(game.set_data[{code!r}]): {type(exc).__name__}: {exc}") from None
+    return data

@@ -1,0 +1,317 @@
+"""Issue 21: the game as a forward model - answered from outside, copied at any decision, saved
+at any decision, and seen fairly by each player.
+
+Every property plays seeded games of the base set and of ``mereg`` (whose Python hooks and
+triggers take part) to the end, player 1 answered from outside by a seeded random agent, player
+2 a seated one, and compares with the same game played by the two agents seated."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hkk import (
+    CloneError,
+    Engine,
+    IllegalDecision,
+    PlayerView,
+    RandomAgent,
+    SaveError,
+    load_game,
+)
+
+ENGINE = Engine.installed()
+PAIRS = [["alap:tuz", "alap:viz"], ["mereg:mocsar", "alap:tuz"], ["alap:viz", "mereg:mocsar"]]
+PROPERTY = settings(max_examples=12, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def seated(pair: list[str], seed: int):
+    return ENGINE.play(pair, seed=seed, agents=[RandomAgent(seed), RandomAgent(seed + 1)])
+
+
+def driven(pair: list[str], seed: int):
+    game = ENGINE.new_game(pair, seed=seed, agents=[None, RandomAgent(seed + 1)])
+    return game, RandomAgent(seed)
+
+
+def answer_one(game, me: RandomAgent) -> None:
+    decision = game.decision
+    game.answer(me.choose(game.view(decision.player), decision))
+
+
+def play_out(game, me: RandomAgent) -> None:
+    while game.decision is not None:
+        answer_one(game, me)
+
+
+def copy_agent(agent: RandomAgent) -> RandomAgent:
+    new = RandomAgent(pass_bias=agent.pass_bias)
+    new.set_rng_state(agent.rng_state())
+    return new
+
+
+def outcome(game) -> tuple:
+    return game.winner, game.log.as_dicts(), game.snapshot()
+
+
+@PROPERTY
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000))
+def test_21_1_a_game_answered_from_outside_is_the_game_of_seated_agents(pair, seed):
+    game, me = driven(pair, seed)
+    decisions = 0
+    while game.decision is not None:
+        assert game.decision.player == 0  # only the seat without an agent is asked
+        answer_one(game, me)
+        decisions += 1
+    direct = seated(pair, seed)
+    assert decisions > 0 and game.over
+    assert outcome(game) == outcome(direct)
+
+
+@PROPERTY
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000),
+       cut=st.integers(0, 400), other=st.integers(1, 50))
+def test_21_2_a_clone_goes_on_as_the_original_and_never_changes_it(pair, seed, cut, other):
+    game, me = driven(pair, seed)
+    for _ in range(cut):
+        if game.decision is None:
+            break
+        answer_one(game, me)
+    if game.decision is None:
+        return
+    before = (game.log.as_dicts(), game.snapshot(), game.decision.labels())
+    clone = game.clone()
+    assert (clone.log.as_dicts(), clone.snapshot(), clone.decision.labels()) == before
+    # answered differently, played to its end: the original does not move
+    options = clone.decision.options
+    clone.answer(options[other % len(options)])
+    play_out(clone, RandomAgent(seed + 7))
+    assert (game.log.as_dicts(), game.snapshot(), game.decision.labels()) == before
+    # answered the same, the original and a second clone end the same
+    twin, twin_me = game.clone(), copy_agent(me)
+    play_out(game, me)
+    play_out(twin, twin_me)
+    assert outcome(twin) == outcome(game) == outcome(seated(pair, seed))
+
+
+@PROPERTY
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000), cut=st.integers(0, 400))
+def test_21_3_saved_at_a_decision_a_game_resumes_there(pair, seed, cut):
+    game, me = driven(pair, seed)
+    for _ in range(cut):
+        if game.decision is None:
+            break
+        answer_one(game, me)
+    if game.decision is None:
+        return
+    text = json.dumps(game.save())
+    loaded = load_game(ENGINE, text, agents=[None, copy_agent(game.agents[1])])
+    assert loaded.decision.labels() == game.decision.labels()
+    assert loaded.snapshot() == game.snapshot()
+    assert loaded.log.as_dicts() == game.log.as_dicts()
+    play_out(loaded, me)
+    assert outcome(loaded) == outcome(seated(pair, seed))
+
+
+def test_21_3_a_save_of_format_2_loads_as_a_save_between_steps():
+    from hkk import advance
+    game = ENGINE.new_game(PAIRS[0], seed=3)
+    while game.turn < 3:
+        advance(game)
+    data = game.save()
+    assert data["format"] == "hkk-save/3" and data["answers"] == []
+    data["format"] = "hkk-save/2"
+    del data["answers"]
+    loaded = load_game(ENGINE, data)
+    loaded.play()
+    game.play()
+    assert outcome(loaded) == outcome(game)
+
+
+def test_21_1_an_option_not_offered_is_refused_and_the_game_stays_where_it_was():
+    game, _ = driven(PAIRS[0], 1)
+    waiting = game.decision
+    before = game.snapshot()
+    for wrong in (len(waiting.options), -1, "no such option", 2.5):
+        with pytest.raises(IllegalDecision, match="options were"):
+            game.answer(wrong)
+    assert game.decision is waiting and game.snapshot() == before
+    game.answer(waiting.options[0].label)  # by label; by index and by Option work the same
+    assert game.decision is not waiting
+
+
+def test_21_1_a_game_over_or_fully_seated_waits_for_nothing():
+    game = ENGINE.new_game(PAIRS[0], seed=2, agents=[RandomAgent(1), RandomAgent(2)])
+    assert game.decision is None
+    with pytest.raises(IllegalDecision, match="every seat has an agent"):
+        game.answer(0)
+    outside, me = driven(PAIRS[0], 2)
+    play_out(outside, me)
+    assert outside.over and outside.decision is None
+    with pytest.raises(IllegalDecision, match="it is over"):
+        outside.answer(0)
+
+
+def test_21_1_seating_an_agent_at_a_decision_plays_the_game_on():
+    game, me = driven(PAIRS[1], 4)
+    for _ in range(60):
+        answer_one(game, me)
+    game.agents[0] = me
+    game.play()
+    assert outcome(game) == outcome(seated(PAIRS[1], 4))
+
+
+@PROPERTY
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000), cut=st.integers(0, 400))
+def test_21_4_a_view_holds_nothing_its_player_may_not_know(pair, seed, cut):
+    game, me = driven(pair, seed)
+    for _ in range(cut):
+        if game.decision is None:
+            break
+        answer_one(game, me)
+    for player in (0, 1):
+        view = game.view(player)
+        other = 1 - player
+        snap, full = view.snapshot(), game.snapshot()
+        assert snap["players"][other]["hand"] == len(game.players[other].hand)
+        full["players"][other]["hand"] = len(game.players[other].hand)
+        assert snap == full
+        seats = view.players
+        assert seats[other].hand is None and seats[player].hand == tuple(
+            game.players[player].hand)
+        assert seats[other].hand_size == len(game.players[other].hand)
+        drawn_by_other = [e for e in view.log if e.kind == "card_drawn" and e.player == other]
+        assert all(e.card == "?" for e in drawn_by_other)
+        assert not any(e.kind == "decision" and e.player == other and e.options
+                       for e in view.log)
+        assert not hasattr(view, "__dict__")  # nothing to hang the game's secrets on
+
+
+@PROPERTY
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000), cut=st.integers(0, 400),
+       shuffle=st.integers(0, 2**32))
+def test_21_4_determinize_keeps_what_the_player_knows_and_deals_the_hidden_again(
+        pair, seed, cut, shuffle):
+    game, me = driven(pair, seed)
+    for _ in range(cut):
+        if game.decision is None:
+            break
+        answer_one(game, me)
+    if game.decision is None:
+        return
+    player = game.decision.player
+    other = 1 - player
+    copy = game.determinize(player, random.Random(shuffle))
+    assert copy.view(player).snapshot() == game.view(player).snapshot()
+    assert copy.decision.labels() == game.decision.labels()
+    theirs = game.players[other]
+    dealt = copy.players[other]
+    # the opponent's hidden cards are the same cards, dealt again
+    assert Counter(dealt.hand + dealt.deck) == Counter(theirs.hand + theirs.deck)
+    assert Counter(copy.players[player].deck) == Counter(game.players[player].deck)
+    assert all(e.card == "?" for e in copy.log if e.kind == "card_drawn"
+               and e.player == other and e.seq < len(game.log) - 50)
+    # and the copy plays on to an end without touching the original
+    before = game.snapshot()
+    play_out(copy, RandomAgent(shuffle))
+    assert copy.over and game.snapshot() == before
+
+
+def test_21_4_determinize_changes_the_hidden_cards():
+    changed = 0
+    for seed in range(20):
+        game, me = driven(PAIRS[0], seed)
+        for _ in range(40):
+            answer_one(game, me)
+        copy = game.determinize(game.decision.player, random.Random(seed))
+        other = 1 - game.decision.player
+        changed += copy.players[other].hand != game.players[other].hand
+    assert changed >= 10
+
+
+class Searching:
+    """A seated agent that searches: it determinizes and clones at each of its decisions,
+    plays the copies a little, and then answers as a random agent would."""
+
+    uses_forward_model = True
+
+    def __init__(self, seed: int) -> None:
+        self.random = RandomAgent(seed)
+        self.rng = random.Random(seed)
+
+    def choose(self, view, decision):
+        assert isinstance(view, PlayerView)
+        copy = view.determinize(self.rng)
+        if copy.decision is not None:
+            copy.answer(0)
+        return self.random.choose(view, decision)
+
+
+def test_21_2_an_agent_that_searches_plays_the_game_a_random_agent_would():
+    for seed in range(3):
+        game = ENGINE.new_game(PAIRS[1], seed=seed,
+                               agents=[Searching(seed), RandomAgent(seed + 1)])
+        game.play()
+        assert outcome(game) == outcome(seated(PAIRS[1], seed))
+
+
+class Peeking:
+    """An omniscient agent that tries to copy the game in the middle of a step it runs in."""
+
+    sees_everything = True
+
+    def choose(self, game, decision):
+        game.clone()
+        return decision.options[0]
+
+
+def test_21_2_a_game_inside_a_step_not_driven_from_outside_is_not_copied():
+    game = ENGINE.new_game(PAIRS[0], seed=1, agents=[Peeking(), Peeking()])
+    with pytest.raises(CloneError, match="inside a step"):
+        game.play()
+
+
+class Uncopyable(RandomAgent):
+    def __deepcopy__(self, memo):
+        raise TypeError("holds a socket")
+
+
+def test_21_2_an_agent_that_cannot_be_copied_is_named():
+    game = ENGINE.new_game(PAIRS[0], seed=1, agents=[None, Uncopyable(3)])
+    assert game.decision is not None
+    with pytest.raises(CloneError, match="Uncopyable cannot be copied.*holds a socket"):
+        game.clone()
+
+
+def test_21_2_a_sets_per_game_data_is_copied_with_the_game():
+    from hkk import advance
+    game = ENGINE.new_game(PAIRS[0], seed=5)
+    while game.turn < 2:
+        advance(game)
+    game.set_data["mine"] = {"counter": 1, "seen": [1, 2]}
+    clone = game.clone()
+    assert clone.set_data == game.set_data
+    clone.set_data["mine"]["seen"].append(3)
+    assert game.set_data["mine"]["seen"] == [1, 2]
+    game.set_data["bad"] = {"lock": __import__("threading").Lock()}
+    with pytest.raises(CloneError, match="set 'bad' keeps per-game data that cannot be copied"):
+        game.clone()
+
+
+def test_21_3_a_game_not_driven_from_outside_is_not_saved_inside_a_step():
+    class SavesInside:
+        sees_everything = True
+
+        def choose(self, g, decision):
+            g.save()
+            return decision.options[0]
+
+    game = ENGINE.new_game(PAIRS[0], seed=1, agents=[SavesInside(), SavesInside()])
+    with pytest.raises(SaveError, match="inside one"):
+        game.play()
