@@ -48,7 +48,7 @@ def _play(table: Table, answers: int) -> None:
     for _ in range(answers):
         decision = table.game.decision
         assert decision is not None, "the game ended too early for this test"
-        table.answer(len(decision.options) - 1, len(table.game.answers))
+        table.answer(len(decision.options) - 1, table.game.answered)
 
 
 # -- the table -------------------------------------------------------------------------------
@@ -104,7 +104,7 @@ def test_issue23_a_saved_game_loads_at_the_same_decision(sets):
     other.load(saved)
     assert {k: v for k, v in other.state().items() if k != "can_undo"} == \
         {k: v for k, v in state.items() if k != "can_undo"}
-    with pytest.raises(HkkError, match="not a saved browser game"):
+    with pytest.raises(HkkError, match="not a save of a game a person played"):
         other.load({"format": "something else"})
 
 
@@ -176,12 +176,12 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., str]]:
         process.wait(timeout=10)
 
 
-class Table_page:
+class TablePage:
     """The page of a server, with every console error, page error and outside request."""
 
-    def __init__(self, browser: Any, url: str) -> None:
+    def __init__(self, chromium: Any, url: str) -> None:
         self.errors: list[str] = []
-        self.page = browser.new_page(viewport={"width": 1400, "height": 900})
+        self.page = chromium.new_page(viewport={"width": 1400, "height": 900})
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error"
                      else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -216,10 +216,10 @@ class Table_page:
         return shown
 
 
-def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(browser, serve,
-                                                                            tmp_path):
+def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
+        browser, serve, tmp_path):  # noqa: F811 - the fixture imported from test_pages
     url = serve("--seed", "3", "--decks", "alap:tuz", "alap:viz", "--opponent", "random")
-    page = Table_page(browser, url)
+    page = TablePage(browser, url)
     p = page.page
     assert p.locator("#undo").is_disabled()
     for _ in range(15):
@@ -256,6 +256,9 @@ def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(browse
     with p.expect_download() as download:
         p.locator("#save").click()
     download.value.save_as(saved)
+    replayed = subprocess.run([sys.executable, "-m", "hkk.cli", "replay", str(saved)],
+                              capture_output=True, text=True)
+    assert replayed.returncode == 0 and "all as recorded" in replayed.stdout, replayed.stdout
     page.click("#new-game", "/api/new")
     assert not p.locator("#winner").is_visible()
     with p.expect_response(lambda r: r.url.endswith("/api/load")):
@@ -270,13 +273,13 @@ WATCHED_SET = CARDS.replace('name = "Baka"', 'name = "Kis Baka"')
 
 
 def test_issue23_watch_shows_a_card_file_error_as_verify_says_it_then_offers_the_new_cards(
-        browser, serve, tmp_path):
+        browser, serve, tmp_path):  # noqa: F811 - the fixture imported from test_pages
     site = tmp_path / "site"
     site.mkdir()
     package = write_set(site, "web", cards=WATCHED_SET)
     env = {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
     url = serve("--watch", "--seed", "2", "--decks", "web:start", "web:start", env=env)
-    page = Table_page(browser, url)
+    page = TablePage(browser, url)
     p = page.page
     for _ in range(4):
         page.answer()

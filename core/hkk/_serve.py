@@ -62,8 +62,8 @@ class Table:
 
     def _start(self, seed: int) -> PlayedGame:
         engine = self.sets.engine
-        game = PlayedGame(engine, deck_lists(engine, self.deck_names), seed, self.make_opponent,
-                          names=self.names)
+        game = PlayedGame.new(engine, deck_lists(engine, self.deck_names), seed,
+                              self.make_opponent, names=self.names)
         self.cards_version = self.sets.version
         self.history = []
         return game
@@ -74,7 +74,7 @@ class Table:
         game = self.game
         data = position_json(game.view(), game.decision)
         data.update(seed=game.seed, decks=self.deck_names, opponent=self.opponent_name,
-                    answers=len(game.answers), can_undo=bool(self.history), watch=self.watch,
+                    answers=game.answered, can_undo=bool(self.history), watch=self.watch,
                     message=self.message, cards=self.cards_status())
         return data
 
@@ -83,7 +83,7 @@ class Table:
                 "newer": self.sets.version != self.cards_version}
 
     def answer(self, index: int, at: int | None) -> None:
-        if at is not None and at != len(self.game.answers):
+        if at is not None and at != self.game.answered:
             raise HkkError("that decision was already answered (the page was out of date)")
         before = self.game.clone()
         try:
@@ -107,7 +107,7 @@ class Table:
         self.game = self._start(self.game.seed)
 
     def load(self, data: Any) -> None:
-        self.game = PlayedGame.load(self.sets.engine, data, self.make_opponent, names=self.names)
+        self.game = PlayedGame.load(self.sets.engine, data, self.make_opponent)
         self.history = []
 
     def poll(self) -> dict[str, Any]:
