@@ -131,6 +131,33 @@ def test_issue23_an_illegal_answer_is_refused_and_leaves_the_position_as_it_was(
     assert table.state() == before
 
 
+class _BreaksAfter:
+    """An opponent whose agent raises an HkkError at its n-th decision (as a set's hook may)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def choose(self, view: Any, decision: Any) -> Any:
+        self.n -= 1
+        if self.n < 0:
+            raise HkkError("the opponent's agent broke")
+        return decision.options[-1]
+
+
+def test_issue23_an_error_while_the_computer_plays_leaves_the_position_before_the_answer(sets):
+    table = Table(sets, ["alap:tuz", "alap:viz"], "broken", lambda: _BreaksAfter(40), seed=3)
+    for _ in range(500):
+        before, snapshot = table.state(), table.game.game.snapshot()
+        try:
+            _play(table, 1)
+        except HkkError as exc:
+            assert str(exc) == "the opponent's agent broke"
+            break
+    else:
+        pytest.fail("the opponent never decided 40 times")
+    assert table.state() == before and table.game.game.snapshot() == snapshot
+
+
 def test_issue23_serve_without_its_extra_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn raises ImportError
     result = CliRunner().invoke(main, ["serve"])
