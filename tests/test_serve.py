@@ -228,8 +228,13 @@ class TablePage:
         return data
 
     def click(self, selector: str, path: str) -> None:
+        """Click, wait for the server's answer and for the page to show it."""
         with self.page.expect_response(lambda r: r.url.endswith(path)):
             self.page.locator(selector).click()
+        self.settled()
+
+    def settled(self) -> None:
+        self.page.locator("body:not(.busy)").wait_for(state="attached")
 
     def answer(self) -> None:
         """Clicks the last option (after passing comes what does something)."""
@@ -290,6 +295,7 @@ def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
     assert not p.locator("#winner").is_visible()
     with p.expect_response(lambda r: r.url.endswith("/api/load")):
         p.locator("#replay").set_input_files(str(saved))
+    page.settled()
     assert p.locator("#winner").inner_text() == winner
     p.screenshot(path=str(tmp_path / "serve-end.png"))
     assert page.errors == []
