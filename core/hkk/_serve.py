@@ -66,6 +66,7 @@ class Table:
                               self.make_opponent, names=self.names)
         self.cards_version = self.sets.version
         self.history = []
+        self.loaded = False  # a saved game: its decks are what the save holds
         return game
 
     # -- what the person does -----------------------------------------------------------------
@@ -73,7 +74,8 @@ class Table:
     def state(self) -> dict[str, Any]:
         game = self.game
         data = position_json(game.view(), game.decision)
-        data.update(seed=game.seed, decks=self.deck_names, opponent=self.opponent_name,
+        decks = ["a saved game"] if self.loaded else self.deck_names
+        data.update(seed=game.seed, decks=decks, opponent=self.opponent_name,
                     answers=game.answered, can_undo=bool(self.history), watch=self.watch,
                     message=self.message, cards=self.cards_status())
         return data
@@ -109,6 +111,7 @@ class Table:
     def load(self, data: Any) -> None:
         self.game = PlayedGame.load(self.sets.engine, data, self.make_opponent)
         self.history = []
+        self.loaded = True
 
     def poll(self) -> dict[str, Any]:
         if self.watch:
