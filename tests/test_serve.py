@@ -40,7 +40,8 @@ def sets() -> CardSets:
 
 
 def _table(sets: CardSets, seed: int = 3) -> Table:
-    return Table(sets, ["alap:tuz", "alap:viz"], "random", RandomAgent, seed=seed)
+    return Table(sets, ["alap:tuz", "alap:viz"], "random", lambda seed, seat: RandomAgent(),
+                 seed=seed)
 
 
 def _play(table: Table, answers: int) -> None:
@@ -147,7 +148,8 @@ class _BreaksAfter:
 
 
 def test_issue23_an_error_while_the_computer_plays_leaves_the_position_before_the_answer(sets):
-    table = Table(sets, ["alap:tuz", "alap:viz"], "broken", lambda: _BreaksAfter(40), seed=3)
+    table = Table(sets, ["alap:tuz", "alap:viz"], "broken",
+                  lambda seed, seat: _BreaksAfter(40), seed=3)
     for _ in range(500):
         before, snapshot = table.state(), table.game.game.snapshot()
         try:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hkk._errors import HkkError
-from hkk._serve_game import PlayedGame
+from hkk._serve_game import OpponentMaker, PlayedGame
 from hkk._serve_state import position_json
 from hkk._serve_watch import CardSets, deck_lists
 
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from hkk._view import Agent
 
 #: The page's files.
 ASSETS = Path(__file__).parent / "templates" / "serve"
@@ -45,7 +44,7 @@ class Table:
     """The one game a server plays with its person, and what he can do with it."""
 
     def __init__(self, sets: CardSets, decks: Sequence[str], opponent: str,
-                 make_opponent: Callable[[], Agent], *, seed: int = 0,
+                 make_opponent: OpponentMaker, *, seed: int = 0,
                  watch: bool = False) -> None:
         self.sets = sets
         self.deck_names = list(decks)

@@ -18,8 +18,10 @@ from hkk._errors import HkkError
 from hkk._markup import escape
 from hkk._view import Agent
 
-#: The opponents ``--opponent`` names (the agents registry, issue 22, will replace this).
-OPPONENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "first": FirstLegalAgent}
+#: The opponents ``--opponent`` names (the agents registry, issue 22, will replace this):
+#: ``maker(game_seed, seat)``.
+OPPONENTS: dict[str, Callable[[int, int], Agent]] = {
+    "random": lambda seed, seat: RandomAgent(), "first": lambda seed, seat: FirstLegalAgent()}
 
 #: Hosts that only this machine reaches.
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from hkk._player_view import PlayerView
     from hkk._view import Agent
 
+#: Makes the computer's agent for a game: ``maker(game_seed, seat)`` (an agent with a seed of
+#: its own takes it from these, so the same game seed gives the same game).
+OpponentMaker = Callable[[int, int], "Agent"]
+
 
 class PlayedGame:
     """A game between the person (seat ``person``) and an agent, waiting at the person's
@@ -34,10 +38,10 @@ class PlayedGame:
 
     @classmethod
     def new(cls, engine: Engine, decks: Sequence[Sequence[str]], seed: int,
-            opponent: Callable[[], Agent], *, person: int = 0,
+            opponent: OpponentMaker, *, person: int = 0,
             names: Sequence[str] = ("P1", "P2")) -> PlayedGame:
         agents: list[Agent | None] = [None, None]
-        agents[1 - person] = opponent()
+        agents[1 - person] = opponent(seed, 1 - person)
         # the person's seat is None: answered from outside (issue 21)
         return cls(engine.new_game(decks, cast("list[Agent]", agents), seed=seed, names=names),
                    person)
@@ -82,7 +86,7 @@ class PlayedGame:
         return self.game.save()
 
     @classmethod
-    def load(cls, engine: Engine, data: Any, opponent: Callable[[], Agent]) -> PlayedGame:
+    def load(cls, engine: Engine, data: Any, opponent: OpponentMaker) -> PlayedGame:
         """The saved game, waiting at the decision it was saved at, the computer's seat given
         ``opponent``.  HkkError (SaveError) for a file that is not a save of a game a person
         played, or does not fit the installed sets."""
@@ -94,5 +98,5 @@ class PlayedGame:
                            "(hkk serve's Save): one seat must be answered from outside")
         person = outside[0]
         agents: list[Agent | None] = [None, None]
-        agents[1 - person] = opponent()
+        agents[1 - person] = opponent(int(data.get("seed", 0)), 1 - person)
         return cls(load_game(engine, data, cast("list[Agent]", agents)), person)
