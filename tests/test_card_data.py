@@ -135,11 +135,17 @@ def test_hp_zero_exact_message() -> None:
     assert isinstance(error, SetError)
 
 
-def test_several_errors_are_counted_and_kept() -> None:
+def test_issue24_11_every_problem_of_a_file_is_reported_each_with_its_line() -> None:
+    # lines 1-7 the first card (hp on 6), 8-14 the second (hp on 13, damage2 on 14)
     error = error_of(creature("a", hp=0) + creature("b", hp=-1, extra="damage2 = 3"))
-    assert str(error).endswith("(and 2 more)")
-    assert len(error.errors) == 3
-    assert all(line.startswith("alap: cards/creatures.toml: cards[") for line in error.errors)
+    assert str(error).splitlines() == error.errors == [
+        "alap: cards/creatures.toml: cards[0].hp: Input should be greater than 0",
+        "alap: cards/creatures.toml: cards[1].hp: Input should be greater than 0",
+        "alap: cards/creatures.toml: cards[1].damage2: Extra inputs are not permitted"]
+    assert [(p.file, p.line, p.field, p.card) for p in error.problems] == [
+        (FILE, 6, "cards[0].hp", "alap:a"), (FILE, 13, "cards[1].hp", "alap:b"),
+        (FILE, 14, "cards[1].damage2", "alap:b")]
+    assert error.line == 6
 
 
 def test_unknown_field_rejected() -> None:

@@ -40,7 +40,7 @@ def test_sets_lists_the_installed_sets(run):
 
 
 def test_sets_json(run):
-    result = run("sets", "--json")
+    result = run("sets", "--output-format", "json")
     data = json.loads(result.output)
     alap = next(s for s in data["sets"] if s["code"] == "alap")
     assert alap["status"] == "loaded" and alap["cards"] > 0 and alap["requires"]
@@ -50,7 +50,7 @@ def test_sets_json(run):
 
 def test_sets_shows_a_broken_set_with_its_reason(run, fake_set):
     fake_set("rossz", cards=CARDS.replace("hp = 2", "hp = 0"))
-    result = run("sets", "--json")
+    result = run("sets", "--output-format", "json")
     assert result.exit_code == 0
     broken = next(s for s in json.loads(result.output)["sets"] if s["code"] == "rossz")
     assert broken["status"] == "failed"
@@ -83,11 +83,12 @@ def test_play_prints_the_game_turn_by_turn(run):
 
 def test_play_json_to_a_file_and_to_stdout(run, tmp_path):
     target = tmp_path / "log.json"
-    result = run("play", "--seed", "5", "--max-turns", "4", "--json", str(target), "-q")
-    assert result.exit_code == 0 and "winner: draw after 4 turns" in result.output
+    result = run("play", "--seed", "5", "--max-turns", "4", "--output-format", "json", "-o",
+                 str(target))
+    assert (result.exit_code, result.output) == (0, "")  # the output went to the file
     events = json.loads(target.read_text())
     assert events[0]["kind"] == "game_started" and events[-1]["kind"] == "game_over"
-    again = run("play", "--seed", "5", "--max-turns", "4", "--json", "-")
+    again = run("play", "--seed", "5", "--max-turns", "4", "--output-format", "json")
     assert json.loads(again.output) == events  # the same seed gives the same log
 
 
@@ -152,7 +153,7 @@ def test_replay_refuses_other_versions_unless_forced(saved, tmp_path):
 
 def test_replay_of_a_file_that_is_not_a_save_is_one_error_line(run, tmp_path):
     events = tmp_path / "events.json"
-    assert run("play", "--max-turns", "2", "--json", str(events), "-q").exit_code == 0
+    assert run("play", "--max-turns", "2", "--output-format", "json", "-o", str(events)).exit_code == 0
     result = CliRunner().invoke(main, ["replay", str(events)])
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0
@@ -195,7 +196,7 @@ def test_verify_passes_on_the_base_set(run, tmp_path):
 
 
 def test_verify_json(run):
-    result = CliRunner().invoke(main, ["verify", "alap", "--games", "1", "--json"])
+    result = CliRunner().invoke(main, ["verify", "alap", "--games", "1", "--output-format", "json"])
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert data["ok"] is True and data["coverage"]["alap"]["cards"] > 0
@@ -286,7 +287,7 @@ def test_card_names_print_literally_and_no_escape_reaches_the_terminal(run, fake
     assert "[bold]Baka[/bold]" in result.output  # markup in data is text
     # An escape sequence in a deck's card key is rejected; the message quoting it stays inert.
     fake_set("rossz", decks='[[decks]]\nname = "d"\ncards = {{ "\\u001b]0;owned\\u0007\\u009b" = 1 }}\n')
-    for args in (["sets"], ["sets", "--json"], ["cards"]):
+    for args in (["sets"], ["sets", "--output-format", "json"], ["cards"]):
         result = run(*args)
         assert result.exit_code == 0
         assert not {"\x1b", "\x07", "\x9b"} & set(result.output), args
@@ -307,12 +308,12 @@ def test_configuration_is_found_in_parent_folders(run, tmp_path, monkeypatch):
     (tmp_path / "hkk.toml").write_text('[sets]\ndeny = ["mereg"]\n')
     (tmp_path / "sub").mkdir()
     monkeypatch.chdir(tmp_path / "sub")
-    rows = {s["code"]: s["status"] for s in json.loads(run("sets", "--json").output)["sets"]}
+    rows = {s["code"]: s["status"] for s in json.loads(run("sets", "--output-format", "json").output)["sets"]}
     assert (rows["alap"], rows["mereg"]) == ("loaded", "disabled")
 
 
 @pytest.mark.parametrize("args", [
-    ["play", "--json", "{missing}/log.json", "--max-turns", "2"],
+    ["play", "--output-format", "json", "-o", "{missing}/log.json", "--max-turns", "2"],
     ["verify", "alap", "--games", "1", "--junit-xml", "{missing}/verify.xml"],
     ["schema", "-o", "{missing}/cards.schema.json"],
 ])
@@ -338,7 +339,8 @@ def test_verify_unknown_code_is_a_usage_error(run):
     assert "no installed set 'nincs'; installed: alap, mereg" in result.output
 
 
-@pytest.mark.parametrize("args", [["play"], ["play", "--json", "-"], ["cards", "--json"]])
+@pytest.mark.parametrize("args", [["play"], ["play", "--output-format", "json"],
+                                  ["cards", "--output-format", "json"]])
 def test_script_output_cut_short_by_its_reader_is_no_error(args):
     # `hkk play | head`: the reader has gone before we write (its end of the pipe is closed).
     read_end, write_end = os.pipe()
@@ -553,12 +555,12 @@ def test_a_disabled_set_names_what_disabled_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("HKK_SETS_ALLOW", raising=False)
     monkeypatch.delenv("HKK_SETS_DENY", raising=False)
-    rows = json.loads(CliRunner().invoke(main, ["sets", "--json"]).output)["sets"]
+    rows = json.loads(CliRunner().invoke(main, ["sets", "--output-format", "json"]).output)["sets"]
     mereg = next(r for r in rows if r["code"] == "mereg")
     assert mereg["status"] == "disabled"
     assert str(tmp_path / "hkk.toml") in mereg["reason"]
     monkeypatch.setenv("HKK_SETS_DENY", "mereg")
-    rows = json.loads(CliRunner().invoke(main, ["sets", "--json"]).output)["sets"]
+    rows = json.loads(CliRunner().invoke(main, ["sets", "--output-format", "json"]).output)["sets"]
     assert next(r for r in rows if r["code"] == "mereg")["reason"] == "by HKK_SETS_DENY=mereg"
 
 

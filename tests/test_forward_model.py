@@ -315,3 +315,34 @@ def test_21_3_a_game_not_driven_from_outside_is_not_saved_inside_a_step():
     game = ENGINE.new_game(PAIRS[0], seed=1, agents=[SavesInside(), SavesInside()])
     with pytest.raises(SaveError, match="inside one"):
         game.play()
+
+
+@PROPERTY
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000))
+def test_21_1_a_listener_of_a_game_answered_from_outside_hears_each_event_once(pair, seed):
+    game, me = driven(pair, seed)
+    heard = []
+    game.log.subscribe(heard.append)
+    log = game.log
+    play_out(game, me)
+    assert game.log is log  # running a step again keeps the game's log object
+    assert [e.as_dict() for e in heard] == game.log.as_dicts() == seated(pair, seed).log.as_dicts()
+
+
+def test_21_3_hkk_play_save_at_writes_the_game_as_its_turn_begins(tmp_path):
+    from click.testing import CliRunner
+
+    from hkk.cli import main
+    save = tmp_path / "at5.json"
+    runner = CliRunner()
+    done = runner.invoke(main, ["play", "--seed", "3", "-q", "--save", str(save),
+                                "--save-at", "5"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(save.read_text("utf-8"))
+    assert data["state"]["turn"] == 5 and data["state"]["step_index"] == 0
+    whole = runner.invoke(main, ["play", "--seed", "3", "--output-format", "json"])
+    loaded = load_game(ENGINE, data)
+    loaded.play()
+    assert loaded.log.as_dicts() == json.loads(whole.stdout)
+    refused = runner.invoke(main, ["play", "--seed", "3", "--save-at", "5"])
+    assert refused.exit_code == 2 and "needs --save FILE" in refused.output

@@ -1,13 +1,23 @@
 """Import cycles in core/hkk, counting type-only (``if TYPE_CHECKING:``) imports (issue 20 item 2).
 
-pyproject's import-linter contract skips type-only imports; this test does not.  Leaves name the
-read-only :class:`hkk._view.GameView` instead of ``Game``, so they stay out of every cycle.
-The cycle that remains (around ``Game``, the engine and the ``hkk`` facade) may only shrink.
+There are none.  Where two concepts name each other, the lower one names a Protocol the higher
+satisfies: leaves read the game through :class:`hkk._view.GameView` (hooks) or ``GameActions``
+(cards' effects), the modules ``Game`` is made of through ``GameState``; the game names what it
+uses of its engine (``hkk._game.GameEngine``), a view and a seat what they read of the game
+(``hkk._player_view.ViewedGame``, ``hkk._forward.SeatedGame``); the ``hkk`` package imports
+nothing (its types are in ``hkk/__init__.pyi``).  pyproject's import-linter contract counts
+type-only imports too; the last test here checks it places every module.
 """
 
 from __future__ import annotations
 
+import re
+import tomllib
+from pathlib import Path
+
 import grimp
+
+PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 #: Modules that read the game through hkk._view (GameView, GameActions), never naming ``Game``.
 VIEW_READERS = (
@@ -17,20 +27,6 @@ VIEW_READERS = (
     "hkk._cards.trigger_events", "hkk._cards.verbs.base", "hkk._cards.verbs.damage",
     "hkk._cards.verbs.heal", "hkk._cards.verbs.modify", "hkk._cards.verbs.vp",
 )
-#: Modules in no cycle at all: the view, the state below it, the card language and the readers.
-ACYCLIC = ("hkk._view", "hkk._state", "hkk._cards.model") + tuple(
-    m for m in VIEW_READERS if m not in ("hkk._hookspecs", "hkk._prevention"))
-#: A ratchet, until there is no cycle: 44 modules were in one cycle before the view; now 27, in
-#: one cycle around Game, the engine and the ``hkk`` facade (hkk._pending -> hkk._game: an item's
-#: apply/bind take the Game; hkk -> everything, the rules plugins -> hkk; hkk._engine ->
-#: hkk._runner/_saving/_steps; hkk._triggers, hkk._changes, hkk._checks... -> hkk._game).
-#: 31 since issue 20 item 6 split `hkk._sets.discovery` (in the cycle) into four stage modules and
-#: `hkk._changes` into two: the same cycle, its modules named more finely, no new edge.
-#: 35 since issue 21: the forward model's modules (`_forward`, `_player_view`, `_clone`,
-#: `_driving`) name the Game in annotations and are reached from the engine, so they sit in the
-#: same cycle through `hkk._game -> hkk._engine` (type-only); no new runtime edge.
-IN_CYCLES = 35
-LARGEST_CYCLE = 35  # issue 21: see IN_CYCLES
 
 
 def cycles(graph: grimp.ImportGraph) -> list[set[str]]:
@@ -82,13 +78,25 @@ def test_20_2_leaves_do_not_name_game() -> None:
     assert not naming, f"these modules must read the game through hkk._view, not Game: {naming}"
 
 
-def test_20_2_import_cycles_counting_type_only_imports() -> None:
+def test_20_2_no_import_cycle_counting_type_only_imports() -> None:
     graph = grimp.build_graph("hkk", include_external_packages=False)
     found = cycles(graph)
-    print(f"\nimport cycles in hkk (type-only imports counted): {[len(c) for c in found]}")
-    for component in found:
-        print(sorted(component))
-    in_cycle = sorted(m for m in ACYCLIC if any(m in c for c in found))
-    assert not in_cycle, f"these modules must be in no import cycle: {in_cycle}"
-    assert sum(map(len, found)) <= IN_CYCLES, "more modules are in import cycles"
-    assert max(map(len, found), default=0) <= LARGEST_CYCLE, "the largest import cycle grew"
+    assert not found, "import cycles in hkk (type-only imports counted): " + "; ".join(
+        " <-> ".join(sorted(component)) for component in found)
+
+
+def test_20_2_the_layer_contract_places_every_module() -> None:
+    """Every module of hkk is in one layer of pyproject's import-linter contract (a layer names
+    a module or a package; ``hkk`` itself, the facade, and ``hkk._cards``, the package whose
+    modules sit in two layers, are no layer's)."""
+    contracts = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["importlinter"]
+    layers = next(c for c in contracts["contracts"] if c["name"].startswith("hkk layers"))
+    placed = [name for layer in layers["layers"] for name in re.split(r"[:|]", layer)]
+    placed = [name.strip() for name in placed]
+    graph = grimp.build_graph("hkk", include_external_packages=False)
+    unplaced = sorted(m for m in graph.modules if m not in ("hkk", "hkk._cards")
+                      and not any(m == p or m.startswith(p + ".") for p in placed))
+    assert not unplaced, f"modules in no layer of pyproject's import-linter contract: {unplaced}"
+    twice = sorted(m for m in graph.modules
+                   if sum(m == p or m.startswith(p + ".") for p in placed) > 1)
+    assert not twice, f"modules in two layers: {twice}"

@@ -42,6 +42,8 @@ def test_issue13_wheel_metadata_has_spdx_license_and_python_versions(project, tm
     for minor in (11, 12, 13):
         assert f"Programming Language :: Python :: 3.{minor}" in classifiers
     assert not any(c.startswith("License ::") for c in classifiers)  # PEP 639: the expression
+    if project == ".":  # typed (PEP 561): the marker and the package's stub (issue 20 item 2)
+        assert {"hkk/py.typed", "hkk/__init__.pyi"} <= set(names)
 
 
 # -- issue 24.12: the engine's own install plays the base set ---------------------------------

@@ -6,6 +6,7 @@ Skipped when no browser (or Playwright) is present, unless ``HKK_REQUIRE_BROWSER
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
@@ -15,6 +16,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hkk.cli import main
 
@@ -124,7 +127,7 @@ def test_simulate_report_page_shows_the_summary(browser: Any, tmp_path: Path) ->
 def test_gallery_page_lists_every_card_of_the_set(browser: Any, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["gallery", "alap", "--out", str(tmp_path / "site")])
     assert result.exit_code == 0, result.output
-    cards = json.loads(CliRunner().invoke(main, ["cards", "--set", "alap", "--json"]).output)
+    cards = json.loads(CliRunner().invoke(main, ["cards", "--set", "alap", "--output-format", "json"]).output)
     page = Page(browser, tmp_path / "site" / "index.html", tmp_path / "gallery.png")
     try:
         shown = page.page.eval_on_selector_all(
@@ -176,6 +179,119 @@ def test_game_page_shows_the_timeline_and_the_board(browser: Any, tmp_path: Path
         assert page.errors == []
     finally:
         page.close()
+
+
+def _engine_boards(game: Any) -> list[Any]:
+    """The engine's own board after every event, as JSON would carry it."""
+    boards: list[Any] = []
+    game.log.subscribe(lambda event: boards.append(json.loads(json.dumps(game.snapshot()))))
+    return boards
+
+
+def _page_board(board: dict[str, Any]) -> dict[str, Any]:
+    """A board of the page without the names and uids it adds to each permanent."""
+    perms = {uid: {k: v for k, v in p.items() if k not in ("name", "uid")}
+             for uid, p in board["permanents"].items()}
+    return {**board, "permanents": perms}
+
+
+def test_game_page_boards_are_the_engines_at_every_event_forward_and_back(
+        browser: Any, tmp_path: Path) -> None:
+    """Issue 24.7: the page holds whole boards only at turn starts and rebuilds the others from
+    each event's changes; stepping through it (forwards, then backwards and at random) shows
+    the engine's board after every event, mid-turn ones included, in the data and the tables."""
+    import random
+
+    from hkk import Engine
+    from hkk._html import GameRecorder
+    from hkk._runner import play_game
+
+    engine = Engine.installed()
+    game = engine.new_game([engine.deck("alap:tuz"), engine.deck("alap:viz")], seed=3)
+    recorder = GameRecorder(game)
+    expected = _engine_boards(game)
+    play_game(game)
+    full = [i for i, e in enumerate(recorder.events) if "board" in e]
+    assert len(full) == game.turn + 1, "a whole board at the start and at each turn's start"
+    (tmp_path / "game.html").write_text(recorder.page("boards"), encoding="utf-8")
+    page = Page(browser, tmp_path / "game.html", tmp_path / "boards.png")
+    try:
+        p = page.page
+        forward = p.evaluate("() => data.events.map((_, i) => JSON.stringify(boardAt(i)))")
+        assert len(forward) == len(expected)
+        for i, text in enumerate(forward):
+            assert _page_board(json.loads(text)) == expected[i], f"board after event {i}"
+        order = list(reversed(range(len(expected))))[::7] + random.Random(1).sample(
+            range(len(expected)), 300)
+        shown = p.evaluate("order => order.map(i => JSON.stringify(boardAt(i)))", order)
+        for i, text in zip(order, shown, strict=True):
+            assert _page_board(json.loads(text)) == expected[i], f"board after event {i}"
+        # mid-turn, clicked in the timeline: the tables show the engine's board of that event,
+        # one that differs from its turn's first board
+        mid = next(i for i, e in enumerate(recorder.events)
+                   if e["kind"] == "player_damaged" and e["turn"] > 3
+                   and expected[i] != expected[max(f for f in full if f <= i)])
+        p.locator(f"#timeline .ev[data-index='{mid}']").click()
+        board = expected[mid]
+        players = page.cells("#players-table")
+        assert [row[1:] for row in players] == [
+            [str(q["hp"]), str(q["vp"]), str(q["components"]), str(len(q["hand"])),
+             str(q["deck"]), str(len(q["graveyard"]))] for q in board["players"]]
+        assert [row[0] for row in page.cells("#permanents-table")] == \
+            [str(uid) for uid in sorted(map(int, board["permanents"]))]
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_game_page_holds_less_board_than_events() -> None:
+    """Issue 24.7: the page holds the boards at turn starts and each event's changes, not a
+    board after every event; what it holds of boards is less than its events (it was 6 times
+    as much), and it grows with the game, not with the game times the board."""
+    from hkk import Engine
+    from hkk._html import GameRecorder
+    from hkk._runner import play_game
+
+    engine = Engine.installed()
+    game = engine.new_game([engine.deck("alap:tuz"), engine.deck("alap:viz")], seed=3)
+    recorder = GameRecorder(game)
+    play_game(game)
+    boards = len(json.dumps(recorder.boards)) + sum(
+        len(json.dumps(e.get("changes", []))) for e in recorder.events)
+    events = sum(len(json.dumps({k: v for k, v in e.items() if k != "changes"}))
+                 for e in recorder.events)
+    assert boards < events / 2
+    assert len(recorder.boards) == game.turn + 1
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=2), inner, max_size=3), max_leaves=12),
+       st.data())
+def test_board_changes_turn_one_board_into_the_next(old: Any, data: Any) -> None:
+    """Issue 24.7: what the page applies between two boards makes the second from the first
+    (here applied as the page's script does: set at a path, or remove a key)."""
+    from hkk._html import board_changes
+
+    new = data.draw(st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.just(old),
+        lambda inner: st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(max_size=2), inner, max_size=3), max_leaves=12))
+    board = copy.deepcopy(old)
+    for change in board_changes(old, new):
+        path = change[0]
+        if not path:
+            board = change[1]
+            continue
+        place = board
+        for key in path[:-1]:
+            place = place[key]
+        if len(change) == 1:
+            del place[path[-1]]
+        else:
+            place[path[-1]] = change[1]
+    assert board == new
+    assert board_changes(new, new) == []
 
 
 #: Strings that have broken pages elsewhere: comment and script delimiters, CDATA, entities,

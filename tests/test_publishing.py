@@ -64,7 +64,8 @@ def test_issue13_against_json_compares_text_and_cost(fake_set, tmp_path):
                     against=_spoiler(tmp_path, json.dumps({"cards": cards}), "s.json"))
     messages = sorted(c.message for c in report.failures if c.name == "spoiler")
     assert messages == ["kiadas:baka: cost is 1 in the set, 2 in the spoiler",
-                        "kiadas:baka: text is '' in the set, 'Harcos' in the spoiler"]
+                        "kiadas:baka: the printed text differs: in the set '', in the spoiler "
+                        "'Harcos'"]
 
 
 def test_issue13_a_bad_spoiler_is_a_usage_error_before_any_game(fake_set, tmp_path):
@@ -129,7 +130,7 @@ def test_issue13_verify_and_sets_report_a_sets_deprecated_hook_use(fake_set, mon
         f"{package}.end_stage2: hook end_stage2 is deprecated, removed in hook API 2.0; "
         "use end_stage3"]
     assert report.ok  # a warning: a release of notice, not a failure
-    result = CliRunner().invoke(main, ["sets", "--json"])
+    result = CliRunner().invoke(main, ["sets", "--output-format", "json"])
     row = next(r for r in json.loads(result.output)["sets"] if r["code"] == "regi")
     assert row["deprecated"] == [warnings[0].message]
     monkeypatch.setenv("COLUMNS", "300")

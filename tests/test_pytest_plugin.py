@@ -85,6 +85,20 @@ def test_scripted_player_with_an_illegal_step_names_the_options(pytester):
     result.stdout.fnmatch_lines(["*IllegalDecision: script says 'play alap:nincs'*offers*"])
 
 
+def test_scripted_player_answers_by_the_start_of_a_label(pytester):
+    """Issue 24.17: ``hkk_script`` (hkk.ScriptedAgent) matches a label by its start, as
+    ``hkk_script.steps`` does."""
+    pytester.makepyfile('''
+        def test_prefix(hkk_game, hkk_script, hkk_run, hkk_log):
+            game = hkk_game([{"hand": ["alap:tuzmano"], "vp": 1, "components": 1}, {}],
+                            agents=[hkk_script("play alap:tuz", only=["action"]), None])
+            hkk_run.turn(game)
+            hkk_log(game).has("card_played", card="alap:tuzmano", step="main_phase")
+    ''')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
 def test_step_script_answers_each_step_from_its_own_list(pytester):
     pytester.makepyfile('''
         def test_steps(hkk_game, hkk_script, hkk_run, hkk_log):

@@ -176,16 +176,16 @@ def test_issue20_every_verb_is_registered_under_its_do():
 # -- a trigger event ---------------------------------------------------------------------------
 
 ATTACKS = '''
-    """A trigger event of its own: "Amikor ez a lény támad, ..." (issue 25, text 1)."""
+    """A trigger event of its own: "Amikor ez a lény rohamoz, ..." (an attack under another name)."""
     from hkk._cards.trigger_events import Subject, TriggerEvent, trigger_event
 
 
     @trigger_event
     class Attacks(TriggerEvent):
-        name = "attacks"
-        meaning = "a creature attacks"
+        name = "charges"
+        meaning = "a creature charges"
         log_kinds = ("attack",)
-        text = "attacks"
+        text = "charges"
 
         def subjects(self, game, event):
             perms = [game.permanents.get(uid) for uid in event.attackers]
@@ -193,28 +193,28 @@ ATTACKS = '''
 '''
 
 RAIDER = creature("raider", 1, 3, abilities=[{
-    "kind": "triggered", "when": {"event": "attacks", "which": "this"},
+    "kind": "triggered", "when": {"event": "charges", "which": "this"},
     "effect": {"do": "gain_vp", "amount": 1}}])
 
 
 def test_issue20_a_new_trigger_event_is_one_registered_class(tmp_path, unregister):
     with pytest.raises(CardDataError, match="abilities\\[0\\].when.event"):
         cards(RAIDER)
-    _module(tmp_path, "hkk_test_attacks", ATTACKS)
-    unregister.append((WHEN_EVENTS, "attacks"))
+    _module(tmp_path, "hkk_test_charges", ATTACKS)
+    unregister.append((WHEN_EVENTS, "charges"))
     game = game_with([RAIDER], agents=[Wants("use attack", pass_label="pass"), Passer()])
     raider = game.enter_play(0, cid("raider"), zone="guard_post", active=True)
     play_turn(game)
     [triggered] = game.log.of_kind("triggered")
     assert (triggered["cause"], triggered["card"]) == ("attack", cid("raider"))
     gained = [e for e in game.log.of_kind("vp_gained")
-              if e["source"].startswith(f"{cid('raider')}#{raider.uid}:0@")]
+              if e["source"] == f"{cid('raider')}#{raider.uid}:0"]
     assert [(e["player"], e["amount"]) for e in gained] == [(0, 1)]
     [card] = [c for c in cards(RAIDER) if c.id == cid("raider")]
-    assert "when this attacks" in plain(card_lines(card)[1])
+    assert "when this charges" in plain(card_lines(card)[1])
     when = card_file_schema()["$defs"]["When"]
-    assert "attacks" in when["properties"]["event"]["enum"]
-    assert "attacks = a creature attacks" in when["description"]
+    assert "charges" in when["properties"]["event"]["enum"]
+    assert "charges = a creature charges" in when["description"]
 
 
 # -- a quantity --------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ def test_issue13_workflow_installs_the_engine_from_one_place_and_keeps_verify_xm
     engine = next(i for i, r in enumerate(runs) if "HKK_SOURCE" in r)
     the_set = next(i for i, r in enumerate(runs) if "install -e '.[test]'" in r)
     assert engine < the_set  # the engine first: the set's `hkk>=…` is then satisfied
-    assert any("--junit-xml verify.xml" in r and "--format github" in r for r in runs)
+    assert any("--junit-xml verify.xml" in r and "--output-format github" in r for r in runs)
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     assert upload["with"]["path"] == "verify.xml" and upload["if"] == "always()"
 

@@ -91,7 +91,7 @@ def test_verify_reports_the_cost_of_a_set_with_dependencies(monkeypatch: Any) ->
 
 def test_verify_max_slowdown_0_does_not_measure() -> None:
     result = CliRunner().invoke(main, ["verify", "mereg", "--games", "1", "--max-slowdown", "0",
-                                       "--json"])
+                                       "--output-format", "json"])
     assert result.exit_code == 0, result.output
     assert "cost" not in {c["name"] for c in json.loads(result.output)["checks"]}
 

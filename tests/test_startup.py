@@ -11,6 +11,7 @@ from pathlib import Path
 import hkk
 
 INIT = Path(hkk.__file__)
+STUB = INIT.with_suffix(".pyi")  # what type checkers read of hkk (issue 20 item 2)
 
 
 def _run(code: str) -> str:
@@ -42,15 +43,22 @@ def test_issue11_star_import_gives_every_public_name() -> None:
 
 
 def test_issue11_type_checking_imports_match_the_runtime_table() -> None:
-    """The imports type checkers see and the table ``__getattr__`` uses name the same modules."""
-    tree = ast.parse(INIT.read_text(encoding="utf-8"))
-    guarded = next(node for node in tree.body if isinstance(node, ast.If))
+    """The imports type checkers see (``hkk/__init__.pyi``) and the table ``__getattr__`` uses
+    name the same modules, and both export ``__all__``."""
+    tree = ast.parse(STUB.read_text(encoding="utf-8"))
     seen: dict[str, str] = {}
-    for node in guarded.body:
-        assert isinstance(node, ast.ImportFrom) and node.module
-        seen.update({alias.name: node.module for alias in node.names})
+    exported: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            assert node.module and node.module.startswith("hkk.")
+            seen.update({alias.name: node.module for alias in node.names})
+        elif isinstance(node, ast.Assign):
+            assert [t.id for t in node.targets if isinstance(t, ast.Name)] == ["__all__"]
+            exported = ast.literal_eval(node.value)
+        else:
+            assert isinstance(node, ast.Expr), f"the stub holds only imports: {ast.dump(node)}"
     assert seen == hkk._PUBLIC
-    assert sorted(seen) == sorted(hkk.__all__)
+    assert sorted(seen) == sorted(hkk.__all__) == sorted(exported)
 
 
 def test_issue11_engine_imports_runner_and_saving_on_first_use() -> None:

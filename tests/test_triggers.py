@@ -23,6 +23,7 @@ from hkk import (
     RandomAgent,
     Rulings,
     SaveError,
+    ScriptedAgent,
     StepLoopError,
     TriggerLoopError,
     Usage,
@@ -148,7 +149,7 @@ def test_D_trigger_text1_fires_when_an_effect_on_it_ends_mid_turn():
     t1 = game.enter_play(0, cid("t1"))
     game.add_effect("damage", 1, "permanent", targets=[t1], controller=0)
     play_turn(game)
-    assert trigger_labels(game) == [f"tt:t1#{t1.uid}:0@{game.log.of_kind('effect_ended')[0].seq}"]
+    assert trigger_labels(game) == [f"tt:t1#{t1.uid}:0"]
     assert [e.step for e in game.log.of_kind("triggered")] == ["main_phase"]
     assert game.players[1].hp == 18
     assert resolves_before_anyone_acts_again(game, trigger_labels(game)[0])
@@ -236,12 +237,8 @@ def test_D_trigger_text3_damaged_deals_1_to_the_source_of_the_damage_in_combat()
     t3 = game.enter_play(1, cid("t3"), zone="guard_post", active=True)
     play_turn(game)
     assert [e["source"] for e in game.log.of_kind("damaged") if e["uid"] == brute.uid] == [
-        t3.describe(), f"tt:t3#{t3.uid}:0@{_damage_seq(game, t3)}"]
+        t3.describe(), f"tt:t3#{t3.uid}:0"]
     assert [e["amount"] for e in game.log.of_kind("damaged") if e["uid"] == brute.uid] == [1, 1]
-
-
-def _damage_seq(game, perm) -> int:
-    return next(e.seq for e in game.log.of_kind("damaged") if e["uid"] == perm.uid)
 
 
 def test_D_trigger_source_damage_from_an_ability_hits_its_permanent_a_spell_none():
@@ -260,7 +257,7 @@ def test_D_trigger_source_damage_from_an_ability_hits_its_permanent_a_spell_none
         f"tt:zapper#{z.uid}:0", "tt:bolt"]
     assert len(trigger_labels(game)) == 2
     # hit once: by the trigger of the ability's damage; a spell names no permanent
-    assert [e["source"].split("@")[0] for e in game.log.of_kind("damaged")
+    assert [e["source"] for e in game.log.of_kind("damaged")
             if e["uid"] == z.uid] == [f"tt:t3#{t3.uid}:0"]
     assert all(resolves_before_anyone_acts_again(game, label) for label in trigger_labels(game))
 
@@ -343,18 +340,22 @@ def test_D_trigger_wait_a_trigger_waits_for_its_cause_and_the_hp_check_after_it(
     assert [e["uid"] for e in game.log.of_kind("damaged")][-1] == zapper.uid
 
 
-def _two_t3_hit_at_once(active: int = 0, **kwargs):
+def _two_t3_hit_at_once(active: int = 0, *, agent=None, noise: int = 0, **kwargs):
     """Both players' t3 are hit at once in end stage 2 (the zapper is the source): two
     triggers wait.  ``active`` plays the turn; he wants player 1's trigger first (``tt:t3#2``,
-    not the stable order's first), his opponent takes the first option offered."""
+    not the stable order's first), or answers as ``agent``; his opponent takes the first
+    option offered.  ``noise``: as many unrelated events logged just before the hits."""
     agents = [Passer(), Passer()]
-    agents[active] = Wants("tt:t3#2")
+    agents[active] = agent or Wants("tt:t3#2")
+
+    def sweep(g, i, b):
+        for _ in range(noise):
+            g.gain_vp(0, 1, source="noise")
+        for c in [c for c in g.creatures() if c.card.id == cid("t3")]:
+            g.damage(c, 1, source="sweep", source_uid=g.creatures(1)[-1].uid)
+
     game = game_with([creature("t3", 1, 4, abilities=[TEXT3]), creature("zapper", 1, 5)],
-                     plugins=[item_plugin("end_stage2", lambda g: [Pending(
-                         "sweep", lambda g, i, b: [g.damage(c, 1, source="sweep",
-                                                            source_uid=g.creatures(1)[-1].uid)
-                                                   for c in g.creatures() if c.card.id
-                                                   == cid("t3")])])],
+                     plugins=[item_plugin("end_stage2", lambda g: [Pending("sweep", sweep)])],
                      agents=agents, active=active, **kwargs)
     game.enter_play(0, cid("t3"))
     game.enter_play(1, cid("t3"))
@@ -369,9 +370,68 @@ def test_D_trigger_order_the_active_player_orders_waiting_triggers(active):
     # whoever controls the first of them (player 1 active: not the stable order's first)
     game = _two_t3_hit_at_once(active=active)
     orders = [e for e in game.log.of_kind("decision") if e["rule"] == "D-trigger-order"]
-    assert [(e["player"], e["choice"].split("@")[0]) for e in orders] == [(active, "tt:t3#2:0")]
+    assert [(e["player"], e["choice"]) for e in orders] == [(active, "tt:t3#2:0")]
     assert [e["controller"] for e in game.log.of_kind("resolving")
             if e["card"] == cid("t3")] == [1, 0]  # his choice, not the stable order
+
+
+class _Recording:
+    """Answers as ``agent`` and keeps the options of every trigger order it is asked."""
+
+    def __init__(self, agent) -> None:
+        self.agent, self.orders = agent, []
+
+    def choose(self, game, decision):
+        if decision.rule == "D-trigger-order":
+            self.orders.append(list(decision.labels()))
+        return self.agent.choose(game, decision)
+
+
+def test_D_trigger_order_labels_are_stable_when_unrelated_events_are_added():
+    """Issue 24.17: the order options name the permanent and the ability, not the event that
+    set them off, so a script answering them survives events added before; ScriptedAgent
+    matches a label by its start."""
+    quiet, noisy = _Recording(Wants("tt:t3#2")), _Recording(Wants("tt:t3#2"))
+    games = [_two_t3_hit_at_once(agent=quiet), _two_t3_hit_at_once(agent=noisy, noise=3)]
+    assert len(games[1].log) == len(games[0].log) + 3
+    assert quiet.orders == noisy.orders == [["tt:t3#1:0", "tt:t3#2:0"]]
+    for answer in ("tt:t3#2:0", "tt:t3#2"):  # exactly, or by its start
+        game = _two_t3_hit_at_once(agent=ScriptedAgent([answer], fallback=Passer(),
+                                                       only=("order",)), noise=2)
+        assert [e["controller"] for e in game.log.of_kind("resolving")
+                if e["card"] == cid("t3")] == [1, 0]
+
+
+def test_D_trigger_order_a_counter_tells_apart_one_ability_set_off_twice():
+    """Issue 24.17: one ability triggered twice while both wait (two creatures die at once):
+    the second is ``<label> (2)``; a label that is all of one option picks it, not a longer
+    one it starts."""
+    mourner = creature("mourner", 0, 5, abilities=[TEXT2])
+    doomed = creature("doomed", 1, 1)
+    watcher = creature("watcher", 0, 5, abilities=[TEXT2])
+
+    def play(agent):
+        game = game_with([mourner, doomed, watcher], agents=[agent, Passer()],
+                         plugins=[item_plugin("end_stage2", lambda g: [Pending(
+                             "sweep", lambda g, i, b: [g.damage(c, 1, source="sweep") for c in
+                                                       g.creatures(0) if c.card.id
+                                                       == cid("doomed")])])])
+        game.enter_play(0, cid("mourner"))
+        game.enter_play(0, cid("watcher"))
+        game.enter_play(0, cid("doomed"))
+        game.enter_play(0, cid("doomed"))
+        play_turn(game)
+        return game
+
+    labels = ["tt:mourner#1:0", "tt:mourner#1:0 (2)", "tt:watcher#2:0", "tt:watcher#2:0 (2)"]
+    agent = _Recording(ScriptedAgent(["tt:watcher#2:0 (2)", "tt:mourner#1:0", "tt:watcher"],
+                                     fallback=Passer(), only=("order",)))
+    game = play(agent)
+    # each death sets off both abilities; the options are in the stable order
+    assert [e["item"] for e in game.log.of_kind("triggered")] == [labels[i] for i in (0, 2, 1, 3)]
+    assert agent.orders[0] == labels
+    assert resolved(game, "end_stage2")[1:] == [
+        "tt:watcher#2:0 (2)", "tt:mourner#1:0", "tt:watcher#2:0", "tt:mourner#1:0 (2)"]
 
 
 def test_D_trigger_order_stable_ruling_asks_nobody():

@@ -99,7 +99,7 @@ def test_issue13_abilities_fired_counts_data_abilities_only(fake_set):
 
 
 def test_issue13_json_passing_checks_carry_no_error_severity():
-    result = CliRunner().invoke(main, ["verify", "alap", "--games", "1", "--json"])
+    result = CliRunner().invoke(main, ["verify", "alap", "--games", "1", "--output-format", "json"])
     checks = json.loads(result.output)["checks"]
     passing = [c for c in checks if c["ok"]]
     assert passing and all(c["severity"] is None and c["status"] == "passed" for c in passing)
@@ -117,10 +117,10 @@ def test_issue13_github_annotations_point_at_the_authors_line(fake_set):
     assert "\n" not in line
 
 
-def test_issue13_cli_format_github(fake_set):
+def test_issue13_cli_output_format_github(fake_set):
     fake_set("hibas", python=CRASHING)
     result = CliRunner().invoke(main, ["verify", "hibas", "--games", "1", "--seed", "40",
-                                       "--format", "github"])
+                                       "--output-format", "github"])
     assert result.exit_code == 1
     assert any(line.startswith("::error file=") for line in result.output.splitlines())
 

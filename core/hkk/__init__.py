@@ -15,62 +15,12 @@ built-in rules plugins (``hkk._rules``) use nothing else.  For game and AI devel
 
 # ``import hkk`` loads no submodule: each public name is imported on first use (module
 # ``__getattr__``, PEP 562), so a tool that needs only a part of hkk does not pay for the rest
-# (pydantic and the card models, saving, the agents, ...).  The imports below are what type
-# checkers and readers see (``_typing.TYPE_CHECKING``, which import-linter also reads as
-# type-only: a built-in rules plugin importing public names from ``hkk`` imports nothing else);
-# ``_MODULES`` says where each name lives at run time.
-import typing as _typing
+# (pydantic and the card models, saving, the agents, ...).  ``_MODULES`` says where each name
+# lives; type checkers read the same from ``__init__.pyi`` beside this file (tests check they
+# agree).  This module imports nothing of hkk, not even for type checking: the built-in rules
+# plugins import public names from ``hkk``, and the engine imports them (issue 20 item 2: no
+# import cycle counting type-only imports).
 from typing import Any as _Any
-
-if _typing.TYPE_CHECKING:
-    from hkk._agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
-    from hkk._cards.interpret import EffectContext
-    from hkk._clock import GameClock
-    from hkk._clone import CloneError
-    from hkk._effects import Duration
-    from hkk._engine import Engine
-    from hkk._errors import (
-        CardDataError,
-        ConfigError,
-        GameOver,
-        GameTimeout,
-        HkkError,
-        HookError,
-        IllegalDecision,
-        Interrupted,
-        InvariantViolation,
-        RuleViolation,
-        SetError,
-        StepLoopError,
-        TriggerLoopError,
-        WorkLimitError,
-    )
-    from hkk._events import EventLog
-    from hkk._forward import ReplayError
-    from hkk._game import Game
-    from hkk._hookcall import only_in_steps
-    from hkk._hookspecs import TURN_HOOKS, hookimpl
-    from hkk._pending import (
-        ACTION,
-        ACTIVATED,
-        AUTOMATIC,
-        PLAY,
-        RULE,
-        ItemKind,
-        Lethal,
-        Pending,
-        Price,
-        Usage,
-    )
-    from hkk._phases import DEFAULT_TURN, Mode, Step
-    from hkk._player_view import PlayerView, SeatInfo
-    from hkk._plugin import HOOK_API_VERSION
-    from hkk._rulings import Rulings
-    from hkk._runner import advance
-    from hkk._saving import SaveError, load_game, save_game
-    from hkk._state import BUILDINGS, GUARD_POST, RESERVE, ExtractionOffer, Permanent, Player
-    from hkk._version import __version__
-    from hkk.events import Event
 
 #: Public name -> the private module defining it, by module.
 _MODULES: dict[str, tuple[str, ...]] = {

@@ -41,8 +41,16 @@ class RandomAgent:
         return self._rng.getstate() if self._rng is not None else None
 
     def set_rng_state(self, state: tuple[Any, ...]) -> None:
-        self._rng = random.Random()
+        self._rng = random.Random.__new__(random.Random)  # not seeded from the OS: set below
         self._rng.setstate(state)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RandomAgent:
+        """A copy with its own RNG in the same state (a copy of a game copies its agents:
+        ``deepcopy`` of a ``Random`` would copy its 625-word state number by number)."""
+        new = RandomAgent(pass_bias=self.pass_bias)
+        if self._rng is not None:
+            new.set_rng_state(self._rng.getstate())
+        return new
 
     def choose(self, game: GameView, decision: Decision) -> Option:
         rng = self._rng or game.rng
@@ -59,9 +67,12 @@ Step = str | int | Callable[[Decision], Option | None]
 
 class ScriptedAgent:
     """Answers from a script, in order; each entry is an option label, an option index or a
-    function of the decision.  A decision whose kind is in ``only`` consumes the script;
-    everything else - and everything once the script is used up - goes to ``fallback``.
-    A script entry that names no legal option is an error: the test is wrong, not the game."""
+    function of the decision.  A label picks the option with exactly that label, else the
+    first option whose label starts with it (``"tt:t3"`` picks ``"tt:t3#2:0"``; ``"x#1:0"``
+    picks ``"x#1:0"``, not ``"x#1:0 (2)"``).  A decision whose kind is in ``only`` consumes
+    the script; everything else - and everything once the script is used up - goes to
+    ``fallback``.  A script entry that names no legal option is an error: the test is wrong,
+    not the game."""
 
     def __init__(self, script: Iterable[Step] = (), fallback: Agent | None = None,
                  only: Iterable[str] | None = None) -> None:
@@ -84,6 +95,9 @@ class ScriptedAgent:
             return decision.options[entry]
         for option in decision.options:
             if option.label == entry:
+                return option
+        for option in decision.options:  # by its start (issue 24.17): "tt:t3" picks "tt:t3#2:0"
+            if option.label.startswith(entry):
                 return option
         raise IllegalDecision(
             f"script says {entry!r} but the {decision.kind} decision of player "

@@ -16,14 +16,22 @@ from hkk._reference import SECTIONS as REFERENCE_SECTIONS
 # -- reference -----------------------------------------------------------------------------------
 
 @click.command("reference", short_help="The set authors' reference.")
-@click.argument("section", required=False, type=click.Choice(list(REFERENCE_SECTIONS)))
+@click.argument("section", required=False,
+                type=click.Choice([*REFERENCE_SECTIONS, "card-language"]))
 @click.option("--markdown", "as_markdown", is_flag=True,
-              help="Print the Markdown source (docs/REFERENCE.md is the whole page).")
+              help="Print the Markdown source (docs/REFERENCE.md is the whole page, "
+                   "docs/CARD-LANGUAGE.md the card-language guide).")
 def reference_command(section: str | None, as_markdown: bool) -> None:
-    """The set authors' reference: reading the game, hooks, Pending items, events, decisions."""
-    from hkk._reference import markdown
+    """The set authors' reference: reading the game, hooks, Pending items, events, decisions;
+    'card-language': the guide to the card-data language, every word with an example card."""
+    if section == "card-language":  # a page of its own
+        from hkk._card_language import markdown as guide
 
-    text = markdown(section)
+        text = guide()
+    else:
+        from hkk._reference import markdown
+
+        text = markdown(section)
     out = _out()
     if as_markdown or not out.is_terminal:  # piped: the source, every line whole
         click.echo(text, nl=False)
@@ -35,13 +43,13 @@ def reference_command(section: str | None, as_markdown: bool) -> None:
 
 # -- schema, new-set -----------------------------------------------------------------------------
 
-@click.command("schema", short_help="JSON Schema of card, set and deck files.")
+@click.command("schema", short_help="JSON Schema of card, set, deck and format files.")
 @click.argument("kind", required=False, default="cards",
-                type=click.Choice(["cards", "set", "decks"]))
-@click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_output_file,
-              help="Write to FILE instead of stdout.")
+                type=click.Choice(["cards", "set", "decks", "formats"]))
+@click.option("-o", "--output-file", "--output", "output", type=click.Path(dir_okay=False),
+              callback=_output_file, metavar="FILE", help="Write to FILE instead of stdout.")
 def schema_command(kind: str, output: str | None) -> None:
-    """Print the JSON Schema of card files (or of set.toml, deck files) for editors."""
+    """Print the JSON Schema of card files (or of set.toml, deck or format files) for editors."""
     from hkk._schema import SCHEMAS
 
     text = json.dumps(SCHEMAS[kind](), ensure_ascii=False, indent=2)

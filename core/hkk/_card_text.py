@@ -43,8 +43,20 @@ def describe_when(when: Any) -> str:
     return WHEN_EVENTS[when.event].describe(when)
 
 
-def card_lines(card: Any) -> list[str]:
-    """A card as a few markup lines: header with stats, its text, one line per ability."""
+def text_from_data(card: Any) -> str | None:
+    """The card's rules text generated from its data (hkk._cards.printed); None if its data
+    has no template (a custom effect)."""
+    from hkk._cards.printed import NoTemplate, card_text
+
+    try:
+        return card_text(card)
+    except NoTemplate:
+        return None
+
+
+def card_lines(card: Any, *, from_data: bool = False) -> list[str]:
+    """A card as a few markup lines: header with stats, its text (and, ``from_data``, the
+    text generated from its data), one line per ability."""
     if card.kind == "creature":
         stats = f"{card.damage}/{card.hp}" + (f", {card.components} comp." if card.components
                                               else "")
@@ -56,6 +68,12 @@ def card_lines(card: Any) -> list[str]:
               f"{card.kind}, {_cost(card.cost)}, {stats}")]
     if card.text:
         lines.append(f"{INDENT}[italic]{escape(card.text)}[/italic]")
+    if from_data:
+        generated = text_from_data(card)
+        shown = "(no template: a custom effect)" if generated is None else generated or "-"
+        lines.append(f"{INDENT}from data: [italic]{escape(shown)}[/italic]")
+    if card.flavor:
+        lines.append(f"{INDENT}[dim italic]{escape(card.flavor)}[/dim italic]")
     if card.kind == "spell":
         lines.append(f"{INDENT}effect: "
                      + escape("; ".join(describe_effect(e) for e in card.effects)))

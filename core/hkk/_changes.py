@@ -55,7 +55,7 @@ from hkk.events import (
 )
 
 if TYPE_CHECKING:
-    from hkk._game import Game
+    from hkk._view import GameState
 
 __all__ = ["add_counters", "add_effect", "begin_moment", "count_effect", "count_static", "damage",
            "destroy", "dispel", "draw", "end_effects", "end_game", "end_moment", "enter_play",
@@ -67,7 +67,7 @@ __all__ = ["add_counters", "add_effect", "begin_moment", "count_effect", "count_
 
 # -- entering and leaving play ----------------------------------------------------------------
 
-def play_card(game: Game, player: int, card_id: str) -> Permanent | None:
+def play_card(game: GameState, player: int, card_id: str) -> Permanent | None:
     """Play a card from hand (8.1), paying its cost: a spell's effects resolve and it goes to
     the graveyard (None is returned), any other card enters play (its permanent is returned;
     the caller runs its "enters play" items, ``game.run_entry_triggers``).  Refused, with
@@ -97,7 +97,7 @@ def play_card(game: Game, player: int, card_id: str) -> Permanent | None:
     return enter_play(game, player, card_id)
 
 
-def enter_play(game: Game, player: int, card_id: str, zone: str | None = None,
+def enter_play(game: GameState, player: int, card_id: str, zone: str | None = None,
                *, active: bool = False) -> Permanent:
     card = game.cards[card_id]
     if card.kind not in ("creature", "building"):
@@ -112,7 +112,7 @@ def enter_play(game: Game, player: int, card_id: str, zone: str | None = None,
     return perm
 
 
-def index_abilities(game: Game, perm: Permanent) -> None:
+def index_abilities(game: GameState, perm: Permanent) -> None:
     """Index a permanent just put in play: its abilities by timing (as the pending items the
     engine's card interpreter makes of them, ``game.ability_item``), its static modifiers
     counted in the sums (loading a save calls this too, to rebuild what is derived)."""
@@ -136,7 +136,7 @@ def index_abilities(game: Game, perm: Permanent) -> None:
             game.abilities_version += 1
 
 
-def _leave_play(game: Game, perm: Permanent) -> None:
+def _leave_play(game: GameState, perm: Permanent) -> None:
     del game.permanents[perm.uid]
     if perm.card.abilities:
         for source, mod in game.statics:
@@ -153,7 +153,7 @@ def _leave_play(game: Game, perm: Permanent) -> None:
                 game.abilities_version += 1
 
 
-def destroy(game: Game, perm: Permanent, cause: str, *, rule: str | None = None,
+def destroy(game: GameState, perm: Permanent, cause: str, *, rule: str | None = None,
             components: bool = True, to: str = "graveyard") -> None:
     """Put a permanent from play into its owner's graveyard (or void).  The ``left_play`` hook
     says how many monster components its opponent is offered (the built-in
@@ -174,7 +174,7 @@ def destroy(game: Game, perm: Permanent, cause: str, *, rule: str | None = None,
               components_offered=offered or 0)
 
 
-def extract_components(game: Game, offer: ExtractionOffer) -> None:
+def extract_components(game: GameState, offer: ExtractionOffer) -> None:
     """The offer's player takes the dead creature's monster components (D-components-window)."""
     game.offers.remove(offer)
     gain_components(game, offer.player, offer.count, source=f"{offer.card_id}#{offer.uid}")
@@ -184,7 +184,7 @@ def extract_components(game: Game, offer: ExtractionOffer) -> None:
 
 # -- the game's end (K 3.12) --------------------------------------------------------------------
 
-def end_game(game: Game, winner: int | None, reason: str, rule: str | None = None) -> None:
+def end_game(game: GameState, winner: int | None, reason: str, rule: str | None = None) -> None:
     game.over = True
     game.winner = winner
     game.emit(GameEnded, winner=winner, reason=reason, rule=rule)
@@ -193,7 +193,7 @@ def end_game(game: Game, winner: int | None, reason: str, rule: str | None = Non
 
 # -- players and permanents ---------------------------------------------------------------------
 
-def damage(game: Game, target: Permanent | Player, amount: int, source: str | None = None,
+def damage(game: GameState, target: Permanent | Player, amount: int, source: str | None = None,
            source_uid: int | None = None) -> None:
     """``source``: what dealt it (a label); ``source_uid``: the permanent whose ability or combat
     damage dealt it, if one did ("the source of the damage" of triggers, D-trigger-source)."""
@@ -208,12 +208,14 @@ def damage(game: Game, target: Permanent | Player, amount: int, source: str | No
         return
     target.damage_taken += amount
     game.hp_changed.add(target)
-    target.damaged_turn = game.turn
+    # the turn (41.3 restores it) and its killer if it dies of it (D-trigger-killer): one line
+    target.damaged_turn, game.triggers.last_hit[target.uid] = game.turn, (source_uid, game.turn)
     game.emit(Damaged, uid=target.uid, card=target.card.id, amount=amount, source=source,
               source_uid=source_uid, after=hp(target))
 
 
-def heal(game: Game, target: Permanent | Player, amount: int, source: str | None = None) -> None:
+def heal(game: GameState, target: Permanent | Player, amount: int,
+         source: str | None = None) -> None:
     if isinstance(target, Player):
         target.hp += amount
         game.emit(PlayerHealed, player=target.index, amount=amount, source=source)
@@ -226,39 +228,39 @@ def heal(game: Game, target: Permanent | Player, amount: int, source: str | None
         game.emit(Healed, uid=target.uid, card=target.card.id, amount=healed, source=source)
 
 
-def restore(game: Game, perm: Permanent, rule: str) -> None:
+def restore(game: GameState, perm: Permanent, rule: str) -> None:
     """Back to max Ép / Sp (41.3)."""
     if perm.damage_taken:
         perm.damage_taken = 0
         game.emit(Restored, uid=perm.uid, card=perm.card.id, after=hp(perm), rule=rule)
 
 
-def gain_vp(game: Game, player: int, amount: int, source: str | None = None) -> None:
+def gain_vp(game: GameState, player: int, amount: int, source: str | None = None) -> None:
     game.players[player].vp += amount
     game.emit(VpGained, player=player, amount=amount, source=source,
               after=game.players[player].vp)
 
 
-def lose_vp(game: Game, player: int, amount: int, source: str | None = None) -> None:
+def lose_vp(game: GameState, player: int, amount: int, source: str | None = None) -> None:
     p = game.players[player]
     lost = amount if game.in_moment else min(amount, p.vp)  # a moment nets out: end_moment
     p.vp -= lost
     game.emit(VpLost, player=player, amount=lost, source=source, after=p.vp)
 
 
-def gain_components(game: Game, player: int, count: int, source: str | None = None) -> None:
+def gain_components(game: GameState, player: int, count: int, source: str | None = None) -> None:
     game.players[player].components += count
     game.emit(ComponentsGained, player=player, amount=count, source=source)
 
 
-def pay_components(game: Game, player: int, count: int, source: str | None = None) -> None:
+def pay_components(game: GameState, player: int, count: int, source: str | None = None) -> None:
     p = game.players[player]
     paid = count if game.in_moment else min(count, p.components)  # nets out: end_moment
     p.components -= paid
     game.emit(ComponentsPaid, player=player, amount=paid, source=source)
 
 
-def draw(game: Game, player: int, count: int = 1, source: str | None = None) -> None:
+def draw(game: GameState, player: int, count: int = 1, source: str | None = None) -> None:
     p = game.players[player]
     for _ in range(count):
         if not p.deck:
@@ -271,14 +273,14 @@ def draw(game: Game, player: int, count: int = 1, source: str | None = None) -> 
         game.emit(CardDrawn, player=player, card=card_id, source=source)
 
 
-def add_counters(game: Game, perm: Permanent, counter: str, count: int,
+def add_counters(game: GameState, perm: Permanent, counter: str, count: int,
                  source: str | None = None) -> None:
     perm.counters[counter] = perm.counters.get(counter, 0) + count
     game.emit(CountersAdded, uid=perm.uid, card=perm.card.id, counter=counter, amount=count,
               after=perm.counters[counter], source=source)
 
 
-def remove_counters(game: Game, perm: Permanent, counter: str, count: int,
+def remove_counters(game: GameState, perm: Permanent, counter: str, count: int,
                     source: str | None = None) -> None:
     have = perm.counters.get(counter, 0)
     removed = count if game.in_moment else min(have, count)  # nets out: end_moment
@@ -290,14 +292,14 @@ def remove_counters(game: Game, perm: Permanent, counter: str, count: int,
               amount=removed, after=have - removed, source=source)
 
 
-def give_defence_bonus(game: Game, perm: Permanent, amount: int,
+def give_defence_bonus(game: GameState, perm: Permanent, amount: int,
                        source: str | None = None) -> None:
     perm.defence_bonus += amount
     game.emit(DefenceBonusGained, uid=perm.uid, card=perm.card.id, amount=amount,
               source=source)
 
 
-def remove_defence_bonus(game: Game, perm: Permanent, rule: str | None = None,
+def remove_defence_bonus(game: GameState, perm: Permanent, rule: str | None = None,
                          source: str | None = None) -> None:
     if game.in_moment:  # losing it comes after every gain of the moment: end_moment
         game.bonus_losses.append((perm, rule, source))
@@ -312,7 +314,7 @@ def remove_defence_bonus(game: Game, perm: Permanent, rule: str | None = None,
 
 # -- simultaneous moments (29.4.2, 41.4) --------------------------------------------------------
 
-def begin_moment(game: Game) -> None:
+def begin_moment(game: GameState) -> None:
     """From now until :func:`end_moment` changes are one moment: none of them may depend on
     the order they are applied in, so the primitives that stop at zero (heal, lose VP, pay
     components, remove counters) add up freely and the limits apply once at the end, a
@@ -321,7 +323,7 @@ def begin_moment(game: Game) -> None:
     game.in_moment = True
 
 
-def end_moment(game: Game) -> None:
+def end_moment(game: GameState) -> None:
     game.in_moment = False
     for player in game.players:  # one line for both limits: this runs at every moment
         player.vp, player.components = max(player.vp, 0), max(player.components, 0)
@@ -344,7 +346,7 @@ def end_moment(game: Game) -> None:
 
 
 @contextmanager
-def moment(game: Game) -> Iterator[None]:
+def moment(game: GameState) -> Iterator[None]:
     """``with game.moment(): ...``: the changes of the body are one simultaneous moment
     (29.4.2, 41.4); the limits apply when it ends, even if the body raises."""
     begin_moment(game)

@@ -15,12 +15,12 @@ from hkk.events import HpCheck
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from hkk._game import Game
+    from hkk._view import GameState
 
 __all__ = ["check_hp", "check_players", "lethal"]
 
 
-def check_hp(game: Game, rule: str, *, components: bool = True,
+def check_hp(game: GameState, rule: str, *, components: bool = True,
              changed_only: bool = False) -> list[Permanent]:
     """Every permanent at 0 Ép (Sp) or below goes to the graveyard, and every one a
     ``lethal`` hook names: all found first, then all destroyed, one round.  A death can take
@@ -78,7 +78,7 @@ def check_hp(game: Game, rule: str, *, components: bool = True,
 _uid = attrgetter("uid")
 
 
-def _found_nobody(game: Game, rule: str) -> None:
+def _found_nobody(game: GameState, rule: str) -> None:
     """Log a check that found nobody (one empty round), unless nobody would receive it."""
     log = game.log
     if HpCheck in log.quiet:  # not built
@@ -87,7 +87,7 @@ def _found_nobody(game: Game, rule: str) -> None:
         game.emit(HpCheck, rule=rule, dead=[])
 
 
-def lethal(game: Game, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
+def lethal(game: GameState, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
     """The permanents the ``lethal`` hook names (D-lethal), besides those already ``dead``,
     each with its reason; in timestamp order."""
     doomed: dict[int, tuple[Permanent, Any]] = {}
@@ -98,7 +98,7 @@ def lethal(game: Game, dead: list[Permanent]) -> list[tuple[Permanent, Any]]:
     return [doomed[uid] for uid in sorted(doomed)]  # stable: by timestamp
 
 
-def check_players(game: Game) -> None:
+def check_players(game: GameState) -> None:
     """K 3.12: a player at 0 Ép or below loses; both at once: a draw (D-both-lose)."""
     for player in game.players:
         if player.hp <= 0:

@@ -1,6 +1,17 @@
 """How the ``hkk`` commands write: the console that ends a command quietly when its reader goes
-(``hkk play | head``), JSON safe for a terminal, and the check of an output file before the work
-(used by :mod:`hkk.cli` and :mod:`hkk._authoring_cli`)."""
+(``hkk play | head``), JSON safe for a terminal, the check of an output file before the work,
+and the output options every command spells the same way (used by :mod:`hkk.cli`,
+:mod:`hkk._simulate_cli` and :mod:`hkk._authoring_cli`).
+
+The convention (issue 24 item 13, ruff's names): ``--output-format FORMAT`` chooses what a
+command prints (``text``, the default; ``json``; for ``verify`` also ``github`` and ``junit``),
+``-o/--output-file FILE`` writes it to FILE instead of stdout, ``-q/--quiet`` prints only the
+result.  Files a command writes besides its output have options named after what they hold
+(``--save``, ``--html``, ``--csv``, ``--parquet``, ``--junit-xml``).  It also holds the
+deck-format gate's refusal or warnings (``hkk play`` and ``hkk simulate --format``).
+The spellings this replaces (``--json``, ``verify --format``) still work for one release, with
+a warning.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +19,17 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
 
 from hkk._console import make_console
+from hkk._errors import HkkError
+from hkk._markup import escape
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -75,3 +90,64 @@ def _output_file(ctx: click.Context, param: click.Parameter, value: str | None) 
     if not os.access(folder, os.W_OK):
         raise click.BadParameter(f"folder {str(folder)!r} is not writable", ctx, param)
     return value
+
+
+def _check_formats(found: Any, lists: dict[str, list[str]], format_name: str | None) -> None:
+    """``--format``: refuse a deck that breaks it (exit 2); else warn of a deck breaking a
+    format it names (:func:`hkk._formats.gate`)."""
+    from hkk._formats import gate
+
+    try:
+        warnings = gate(lists, decks=found.decks, formats=found.formats, cards=found.cards,
+                        required=format_name)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--format") from None
+    for warning in warnings:
+        _err().print(f"[yellow]warning:[/yellow] {escape(warning)}")
+
+
+# -- the output options ----------------------------------------------------------------------
+
+#: The release that drops the spellings deprecated in this one.
+REMOVED_IN = "0.3"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def output_options(*formats: str, what: str, quiet: str | None = None) -> Callable[[F], F]:
+    """``--output-format`` (one of ``formats``, the first the default; ``what`` says what each
+    prints), ``-o/--output-file`` and, with its help text, ``-q/--quiet``."""
+    def decorate(command: F) -> F:
+        if quiet is not None:
+            command = click.option("-q", "--quiet", is_flag=True, help=quiet)(command)
+        command = click.option(
+            "-o", "--output-file", metavar="FILE", callback=_output_file,
+            help="Write the output to FILE instead of stdout.")(command)
+        return click.option(
+            "--output-format", type=click.Choice(formats), default=formats[0],
+            show_default=True, help=what)(command)
+    return decorate
+
+
+def deprecated(old: str, new: str) -> None:
+    """A spelling kept for a release: one warning line on stderr saying what replaces it."""
+    _err().print(f"[yellow]warning:[/yellow] {old} is deprecated and will be removed in hkk "
+                 f"{REMOVED_IN}: use {new}")
+
+
+@contextmanager
+def output_console(path: str | None) -> Iterator[Console]:
+    """The console a command's text output goes to: stdout, or the ``--output-file``."""
+    if path is None or path == "-":
+        yield _out()
+        return
+    with open(path, "w", encoding="utf-8") as stream:
+        yield make_console(_Console, file=stream)
+
+
+def write_output(text: str, path: str | None) -> None:
+    """A command's output that is not text lines (JSON, XML): on stdout, or in the file."""
+    if path is None or path == "-":
+        click.echo(text)
+    else:
+        Path(path).write_text(text + "\n", encoding="utf-8")

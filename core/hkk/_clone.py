@@ -5,7 +5,8 @@ A game's state is plain data (players and their zones, permanents and their coun
 effects, offers, usage counts, the RNG, the clock's bookkeeping, the trigger queue and a
 per-game slot for sets, ``set_data``); the copy takes all of it.  What is derived from it (the
 static abilities in force, the ability index, the permanents' modifier sums, the trigger watch's
-indexes) is rebuilt as :func:`hkk._saving.load_game` rebuilds it.  What belongs to the engine
+indexes) is copied onto the copy's permanents (the same sums, the same items, each
+pointing at the copy's permanent of the same uid).  What belongs to the engine
 (cards, plugin manager, hook caches, the turn's steps) is shared.
 
 Only between two steps: inside one, part of the position is on the runner's stack, which is
@@ -19,13 +20,13 @@ import copy
 import random
 from typing import TYPE_CHECKING, Any
 
-from hkk._changes import count_effect, index_abilities, refresh_statics
 from hkk._clock import GameClock
+from hkk._continuous import listen_to_conditions
 from hkk._errors import HkkError
 from hkk._events import EventLog
 from hkk._hookcall import copy_plans
+from hkk._pending import Pending
 from hkk._state import Permanent, Player
-from hkk._triggers import copy_waiting, watch
 
 if TYPE_CHECKING:
     from hkk._game import Game
@@ -59,7 +60,8 @@ def _slots(obj: Any, cls: Any) -> Any:
     return copier(obj)
 
 
-def copy_game(src: Game, dst: Game, *, log_level: str | None = None) -> Game:
+def copy_game(src: Game, dst: Game, *, log_level: str | None = None,
+              into_log: EventLog | None = None) -> Game:
     """Make ``dst`` (a bare ``Game.__new__`` or a game to overwrite) an independent copy of
     ``src``: the same answers give the same events from here on.  ``log_level`` gives the copy
     a log of another level ("outcome": no past at all, the cheapest; default: ``src``'s, whose
@@ -74,52 +76,65 @@ def copy_game(src: Game, dst: Game, *, log_level: str | None = None) -> Game:
         players.append(q)
     state["players"] = players
     permanents: dict[int, Permanent] = {}
-    remap: dict[int, Any] = {}  # id of an original permanent -> its copy (for sets' items)
+    remap: dict[int, Any] = {}  # id of an original permanent -> its copy
     for uid, perm in src.permanents.items():
         new = _slots(perm, type(perm))
         new.counters = dict(perm.counters)
-        new.mods = {}
+        new.mods = dict(perm.mods)  # the sums as they are: the same effects are in force
         permanents[uid] = new
         remap[id(perm)] = new
-    state["permanents"] = {}  # filled below, one by one as they entered play
+    state["permanents"] = permanents
     state["effects"] = [_slots(e, type(e)) for e in src.effects]
     state["offers"] = [_slots(o, type(o)) for o in src.offers]
     state["usage_turn"] = dict(src.usage_turn)
     state["usage_game"] = dict(src.usage_game)
     state["attempted"] = set(src.attempted)
-    state["decks"] = [d[:] for d in src.decks]
     state["agents"] = list(src.agents)
     state["bonus_losses"], state["leaving_play"] = [], []
     rng = random.Random.__new__(random.Random)  # not seeded from the OS: its state follows
     rng.setstate(src.rng.getstate())
     state["rng"] = rng
     state["set_data"] = _copy_set_data(src, remap)
-    state["log"] = log = _copy_log(src.log, log_level)
+    if into_log is not None:  # the same log object goes back to the copy's past
+        into_log.go_back(src.log)
+        log = into_log
+    else:
+        log = _copy_log(src.log, log_level)
+    state["log"] = log
     state["emit"] = log.emitter
-    state["statics"], state["conditional_statics"], state["preventions"] = [], [], []
-    state["abilities_at"], state["condition_events"] = {}, set()
-    state["hp_changed"] = {permanents[p.uid] for p in src.hp_changed if p.uid in permanents}
+    # what is derived from the permanents in play: the same, on the copy's permanents
+    state["statics"] = [(remap.get(id(p), p), mod) for p, mod in src.statics]
+    state["conditional_statics"] = [[remap.get(id(p), p), *rest]
+                                    for p, *rest in src.conditional_statics]
+    state["preventions"] = [(remap.get(id(p), p), prevent) for p, prevent in src.preventions]
+    state["condition_events"] = set(src.condition_events)
+    state["abilities_at"] = {timing: [_copy_item(item, remap) for item in items]
+                             for timing, items in src.abilities_at.items()}
+    state["hp_changed"] = {remap[id(p)] for p in src.hp_changed if id(p) in remap}
     state["clock"] = _copy_clock(src.clock)
     state["hook_plans"] = copy_plans(src.hook_plans, dst)  # type: ignore[arg-type]
     state["forward"] = None  # the caller's to set: a copy at a decision carries its answers
     dst.__dict__.clear()
     dst.__dict__.update(state)
-    # what is derived, rebuilt in timestamp order as load_game rebuilds it: a static ability
-    # counts itself on the permanents already in play, and the newcomer counts those in force
-    in_play = dst.permanents
-    for uid, perm in permanents.items():
-        in_play[uid] = perm
-        index_abilities(dst, perm)
-    for effect in dst.effects:
-        if effect.in_force:
-            count_effect(dst, effect, +1)
-    refresh_statics(dst)
-    dst.hp_changed = {permanents[p.uid] for p in src.hp_changed if p.uid in permanents}
-    dst.abilities_version = src.abilities_version
-    dst.triggers = watch(dst)
-    copy_waiting(src, dst, remap)
+    dst.triggers = src.triggers.copy_for(dst, remap)
+    if dst.condition_events:  # after the watch, as the original subscribed them
+        listen_to_conditions(dst, dst.condition_events)
     dst._seat()
     return dst
+
+
+def _copy_item(item: Pending, remap: dict[int, Any]) -> Pending:
+    """A card ability's pending item (``abilities_at``) for the copy's permanent."""
+    new: Pending = _slots(item, Pending)
+    new.source = remap.get(id(item.source), item.source)
+    data = new.data = dict(item.data)
+    ctx = data.get("ctx")
+    if ctx is not None:
+        ctx = data["ctx"] = _slots(ctx, type(ctx))
+        ctx.source = remap.get(id(ctx.source), ctx.source)
+        ctx.targets = list(ctx.targets)
+        ctx.trigger = dict(ctx.trigger)
+    return new
 
 
 def _copy_log(log: EventLog, level: str | None) -> EventLog:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from hkk._cards.amounts import COMPARE
 from hkk._cards.quantities import QUANTITIES, Quantity
 from hkk.events import Event, StepStarted
 
@@ -52,16 +53,8 @@ def holds(game: GameView, condition: Any, controller: int) -> bool:
     name, bound = condition.comparison
     if isinstance(bound, str):
         own, number = _PARTS.get(bound) or _parts(bound)
-        right = number.read(game, controller if own else 1 - controller)
-    else:
-        right = bound
-    if name == "at_least":
-        return left >= right
-    if name == "at_most":
-        return left <= right
-    if name == "more_than":
-        return left > right
-    return left < right  # fewer_than
+        bound = number.read(game, controller if own else 1 - controller)
+    return COMPARE[name](left, bound)  # operator.ge...: no Python call
 
 
 def _quantities(condition: Any) -> Iterable[str]:

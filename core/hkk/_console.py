@@ -10,7 +10,7 @@ of 80 columns: it is printed at :data:`PIPED_WIDTH` unless ``COLUMNS`` says othe
 from __future__ import annotations
 
 import os
-from typing import TypeVar
+from typing import IO, TypeVar
 
 from rich.console import Console
 
@@ -22,8 +22,10 @@ PIPED_WIDTH = 1000
 C = TypeVar("C", bound=Console)
 
 
-def make_console(cls: type[C] = Console, *, stderr: bool = False) -> C:  # type: ignore[assignment]
-    console = cls(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
+def make_console(cls: type[C] = Console, *, stderr: bool = False,  # type: ignore[assignment]
+                 file: IO[str] | None = None) -> C:
+    """A console on stdout (stderr, or ``file``: a command's ``--output-file``)."""
+    console = cls(stderr=stderr, file=file, highlight=False, soft_wrap=True, emoji=False)
     if not console.is_terminal and "COLUMNS" not in os.environ:
         console.width = PIPED_WIDTH
     return console

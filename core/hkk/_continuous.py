@@ -14,14 +14,14 @@ from hkk._characteristics import static_applies
 from hkk._conditions import events_changing, holds
 from hkk._effects import Duration, Effect
 from hkk._state import Permanent, Player
-from hkk.events import EffectCreated, EffectEnded, EffectStarted
+from hkk.events import EffectCreated, EffectEnded, EffectStarted, Event
 
 if TYPE_CHECKING:
-    from hkk._game import Game
+    from hkk._view import GameState
 
 
 # The timestamp counter effects share with permanents (hkk._changes.enter_play).
-def new_uid(game: Game) -> int:
+def new_uid(game: GameState) -> int:
     """The next uid: permanents' and effects' timestamps."""
     uid = game.next_uid
     game.next_uid += 1
@@ -30,7 +30,7 @@ def new_uid(game: Game) -> int:
 
 # -- the sums of modifiers (a cache of the derivation, see hkk._characteristics) -----------------
 
-def count_static(game: Game, source: Permanent, mod: Any, sign: int) -> None:
+def count_static(game: GameState, source: Permanent, mod: Any, sign: int) -> None:
     """Add (or take back) a static ability's modifier to every permanent it affects now."""
     for perm in game.permanents.values():
         if static_applies(source, mod.target, perm):
@@ -38,7 +38,7 @@ def count_static(game: Game, source: Permanent, mod: Any, sign: int) -> None:
             game.hp_changed.add(perm)
 
 
-def count_effect(game: Game, effect: Effect, sign: int) -> None:
+def count_effect(game: GameState, effect: Effect, sign: int) -> None:
     """Add (or take back) an effect's modifier to the sums of the permanents it affects."""
     for uid in effect.targets:
         perm = game.permanents.get(uid)
@@ -49,7 +49,7 @@ def count_effect(game: Game, effect: Effect, sign: int) -> None:
 
 # -- static abilities (D-conditions) -----------------------------------------------------------
 
-def _switch_static(game: Game, source: Permanent, effect: Any, sign: int) -> None:
+def _switch_static(game: GameState, source: Permanent, effect: Any, sign: int) -> None:
     """Put a static ability's effect in force (+1) or take it out (-1): a modifier is counted
     in the sums, a prevention is listed for :mod:`hkk._prevention`."""
     if effect.do == "prevent":
@@ -76,17 +76,23 @@ def _static_order(entry: tuple[Permanent, Any]) -> tuple[int, int]:
     return source.uid, next(i for i, e in enumerate(effects) if e is effect)
 
 
-def _watch_condition(game: Game, condition: Any) -> None:
+def _watch_condition(game: GameState, condition: Any) -> None:
     """Re-read the conditional statics after every event that may change what ``condition``
     reads (one listener per event kind, for the whole game)."""
     kinds = events_changing(condition) - game.condition_events
     if kinds:
         game.condition_events |= kinds
-        ordered = sorted(kinds, key=lambda k: k.kind)
-        game.log.subscribe(lambda _event: refresh_statics(game), kinds=ordered)
+        listen_to_conditions(game, kinds)
 
 
-def refresh_statics(game: Game) -> None:
+def listen_to_conditions(game: GameState, kinds: Iterable[type[Event]]) -> None:
+    """Re-read the conditional statics after every event of ``kinds`` (a copy of a game,
+    :mod:`hkk._clone`, listens again to the kinds its original listened to)."""
+    ordered = sorted(kinds, key=lambda k: k.kind)
+    game.log.subscribe(lambda _event: refresh_statics(game), kinds=ordered, own=True)
+
+
+def refresh_statics(game: GameState) -> None:
     """Switch every conditional static ability on or off as its condition now reads
     (D-conditions); what it modifies is counted again at once, so derived values stay right."""
     for entry in game.conditional_statics:
@@ -99,7 +105,7 @@ def refresh_statics(game: Game) -> None:
 
 # -- lasting effects ----------------------------------------------------------------------------
 
-def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
+def add_effect(game: GameState, stat: str, amount: int, duration: Duration | str, *,
                targets: Iterable[Permanent] = (), player: int | None = None,
                controller: int | None = None, source: str | None = None,
                turns: int | None = None) -> Effect:
@@ -132,7 +138,7 @@ def add_effect(game: Game, stat: str, amount: int, duration: Duration | str, *,
     return effect
 
 
-def _own_expiry_ahead(game: Game) -> bool:
+def _own_expiry_ahead(game: GameState) -> bool:
     """Whether this turn's moment that ends "until your own preparation" effects is still to
     come (``step_index`` is the step after the one running; None between turns)."""
     index = game.step_index
@@ -140,7 +146,7 @@ def _own_expiry_ahead(game: Game) -> bool:
                                      for step in game.turn_steps[index:])
 
 
-def _counted_end(game: Game, turns: int, controller: int | None) -> int:
+def _counted_end(game: GameState, turns: int, controller: int | None) -> int:
     """The turn in whose end stage 4 a counted effect ends (D-counted-turns): every turn counts,
     the one it is made in included; with ``Rulings(counted_turns="own")`` only its controller's
     own turns count (turns alternate, 41.6)."""
@@ -150,7 +156,7 @@ def _counted_end(game: Game, turns: int, controller: int | None) -> int:
     return game.turn + turns - 1
 
 
-def end_effects(game: Game, durations: Iterable[Duration], rule: str,
+def end_effects(game: GameState, durations: Iterable[Duration], rule: str,
                 only_controller: int | None = None) -> list[Effect]:
     """End the effects of these durations whose time is up, at one moment (29.4.4, 41.4): they
     are removed together, so no order between them exists.  "Until your own preparation" ends
@@ -173,7 +179,7 @@ def end_effects(game: Game, durations: Iterable[Duration], rule: str,
     return _end(game, [e for e in game.effects if due(e)], rule)
 
 
-def dispel(game: Game, rule: str, *, durations: Iterable[Duration] = (),
+def dispel(game: GameState, rule: str, *, durations: Iterable[Duration] = (),
            on: Permanent | Player | Iterable[Permanent | Player] | None = None) -> list[Effect]:
     """End lasting effects now, all at one moment (D-dispel): those of ``durations`` (any, if
     none given) that affect ``on`` - a permanent, a player (his VP-regeneration effects) or
@@ -203,7 +209,7 @@ def dispel(game: Game, rule: str, *, durations: Iterable[Duration] = (),
     return _end(game, ending, rule, partly)
 
 
-def _end(game: Game, ending: list[Effect], rule: str,
+def _end(game: GameState, ending: list[Effect], rule: str,
          partly: dict[int, frozenset[int]] | None = None) -> list[Effect]:
     """End ``ending`` at one moment: every one is removed (or, in ``partly``, taken off those
     permanents only) before any is logged, so no order between them exists and whatever
@@ -237,7 +243,7 @@ def _end(game: Game, ending: list[Effect], rule: str,
     return ending
 
 
-def start_waiting_effects(game: Game, rule: str) -> None:
+def start_waiting_effects(game: GameState, rule: str) -> None:
     for effect in game.effects:
         if not effect.in_force:
             effect.in_force = True

@@ -1,7 +1,9 @@
 """The deck-spec language of ``hkk verify`` and ``hkk play --decks``: ``+``-joined parts, each a
 deck name (``alap:tuz``) or a set code (``mereg``: :data:`MIX_COPIES` copies of each of its
-cards); which specs a run plays (:func:`deck_specs`, see :mod:`hkk.verify`), which of them meet
-(:func:`deck_pairs`), and the ``hkk play`` command that replays a game (:func:`play_command`)."""
+cards), read by :func:`resolve_deck_spec` (in :mod:`hkk._engine`, so that ``Engine.deck`` and
+``engine.play`` take specs too); which specs a run plays (:func:`deck_specs`, see
+:mod:`hkk.verify`), which of them meet (:func:`deck_pairs`), and the ``hkk play`` command that
+replays a game (:func:`play_command`)."""
 
 from __future__ import annotations
 
@@ -10,42 +12,11 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
-from hkk._errors import HkkError
+from hkk._engine import MIX_COPIES, cards_by_set, resolve_deck_spec
 from hkk._sets.discovery import dependency_closure
 
-#: Copies of each card of a deck-less set mixed into a deck of the sets it depends on.
-MIX_COPIES = 2
-
-
-def resolve_deck_spec(engine: Any, spec: str, set_cards: dict[str, list[str]] | None = None
-                      ) -> list[str]:
-    """Card ids of a deck spec: ``+``-joined parts, each a deck name (``alap:tuz``, has a colon)
-    or a set code (``mereg``: :data:`MIX_COPIES` copies of each of its cards)."""
-    if set_cards is None:
-        set_cards = cards_by_set(engine)
-    cards: list[str] = []
-    for part in spec.split("+"):
-        part = part.strip()
-        if ":" in part:
-            cards.extend(engine.deck(part))
-        elif part in set_cards:
-            cards.extend(c for c in set_cards[part] for _ in range(MIX_COPIES))
-        else:
-            raise HkkError(f"unknown deck or set {part!r} in deck spec {spec!r}; known decks: "
-                           f"{', '.join(sorted(engine.decks))}; sets: "
-                           f"{', '.join(sorted(set_cards))}")
-    return sorted(cards)
-
-
-def cards_by_set(engine: Any) -> dict[str, list[str]]:
-    by_set: dict[str, list[str]] = {}
-    for card_id in sorted(engine.cards):
-        by_set.setdefault(card_id.split(":", 1)[0], []).append(card_id)
-    if engine.discovery is not None:  # a set with no cards is still a known set
-        for code in engine.discovery.sets:
-            by_set.setdefault(code, [])
-    return by_set
-
+__all__ = ["MIX_COPIES", "cards_by_set", "deck_pairs", "deck_specs", "needed_sets",
+           "play_command", "resolve_deck_spec"]
 
 def deck_specs(sets: Sequence[Any]) -> list[str]:
     """The deck specs a run with these (loaded) sets plays; see :mod:`hkk.verify`."""

@@ -14,6 +14,7 @@ import copy
 import random
 import sys
 from collections import Counter
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from hkk._clone import CloneError, copy_game
@@ -21,7 +22,8 @@ from hkk._errors import HkkError, IllegalDecision
 from hkk._forward import AwaitDecision, Forward, ReplayError, index_of
 from hkk._game import Game
 from hkk._player_view import hide_event
-from hkk._runner import advance, play_game, run_step
+from hkk._runner import advance, play_game, resume_step, run_step
+from hkk._steps import run_actions
 
 if TYPE_CHECKING:
     from hkk._decisions import Decision
@@ -31,7 +33,8 @@ __all__ = ["answer", "clone", "decision", "determinize", "inside_step", "play_fo
 
 def run_on(game: Game, max_turns: int | None = None) -> None:
     """Run the game from where it stands to the next decision of a seat without an agent, or
-    to its end (or ``max_turns``), copying it at every step boundary on the way."""
+    to its end (or ``max_turns``), copying it at every clean position on the way (each step
+    boundary, and where it stops at a clean position, when it moves on from there)."""
     forward = game.forward
     assert forward is not None
     while True:
@@ -39,17 +42,44 @@ def run_on(game: Game, max_turns: int | None = None) -> None:
             if game.over:
                 return
             forward.checkpoint = copy_game(game, Game.__new__(Game))
+        forward.clean = False
         try:
-            going = advance(game, max_turns)
+            if forward.resume is None:
+                going = advance(game, max_turns)
+            else:
+                going = resume_step(game, forward.resume)
         except AwaitDecision as stop:
             forward.decision = stop.decision
+            position = clean_position(stop.__traceback__)
+            if position is not None:  # the game stands where it can go on from: no replay
+                forward.checkpoint, forward.resume, forward.clean = None, position, True
+                forward.answers.clear()
+                forward.labels.clear()
+                forward.pos = 0
             return
-        forward.checkpoint = None  # the step is over: the next one starts from here
+        forward.checkpoint, forward.resume = None, None  # the next step starts from here
         forward.answers.clear()
         forward.labels.clear()
         forward.pos = 0
         if not going:
             return
+
+
+def clean_position(tb: TracebackType | None) -> tuple[Any, ...] | None:
+    """Where the runner stood when a decision stopped it, if that is a clean position: the
+    decision asked by an action step's loop itself, whose place is two plain values (whose
+    action, whether the active player's pass stands; :func:`hkk._runner.resume_step`)."""
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    # ... run_actions -> Game.decide -> Seat.choose (which raised)
+    if len(frames) >= 3 and frames[-3].f_code is run_actions.__code__ \
+            and frames[-2].f_code is Game.decide.__code__:
+        local = frames[-3].f_locals
+        if sum(f.f_code is run_actions.__code__ for f in frames) == 1:
+            return ("actions", local["player"], local["active_passed"])
+    return None
 
 
 def decision(game: Game) -> Decision | None:
@@ -72,18 +102,26 @@ def answer(game: Game, chosen: Any) -> None:
             " (it is over)" if game.over else
             " (every seat has an agent: play it with game.play())" if forward is None else ""))
     index = index_of(waiting, chosen)
-    _restart(game, forward)
+    if forward.clean:  # it stands where it can go on from: no need to go back
+        forward.decision = None
+        forward.pos = 0
+    else:
+        _restart(game, forward)
     forward.answers.append(index)
     forward.labels.append(waiting.options[index].label)
     run_on(game)
 
 
-def _restart(game: Game, forward: Forward) -> None:
+def _restart(game: Game, forward: Forward[Game]) -> None:
     """Set the game back to its checkpoint, to run the step again with the answers given."""
     checkpoint = forward.checkpoint
     assert checkpoint is not None
     agents = game.agents
-    copy_game(checkpoint, game)
+    log = game.log
+    if forward.parked is None:  # (still parked if the last run stopped before they came back)
+        forward.parked = log.callers_listeners()
+    forward.parked_at = len(forward.answers)
+    copy_game(checkpoint, game, into_log=log)
     game.agents = agents  # the seats' agents are not the checkpoint's: they went on deciding
     game.forward = forward
     game._seat()
@@ -101,13 +139,20 @@ def play_forward(game: Game, max_turns: int | None = None) -> int | None:
         seat = game.agents.index(None) + 1
         raise HkkError(f"player {seat}'s seat has no agent: answer game.decision with "
                        "game.answer(...), or seat an agent (game.agents[i] = agent)")
-    if forward.decision is not None:
+    if forward.decision is not None and not forward.clean:
         _restart(game, forward)
+    forward.decision = None
     if any(getattr(agent, "uses_forward_model", False) for agent in game.agents):
         run_on(game, max_turns)
         return game.winner
-    if forward.checkpoint is not None:  # finish the step with the answers, then go direct
-        advance(game, max_turns)
+    if forward.checkpoint is not None or forward.clean:  # finish the step, then go direct
+        try:
+            if forward.resume is None:
+                advance(game, max_turns)
+            else:
+                resume_step(game, forward.resume)
+        except AwaitDecision:  # every seat has an agent: nothing waits
+            raise AssertionError("a seated game stopped") from None
     game.forward = None
     game._seat()
     return play_game(game, max_turns)
@@ -115,15 +160,35 @@ def play_forward(game: Game, max_turns: int | None = None) -> int | None:
 
 # -- copies ---------------------------------------------------------------------------------------
 
-def _at_decision(game: Game) -> tuple[Game, Forward] | None:
-    """The checkpoint and position to copy from, if the game stands at a decision: waiting for
-    an answer from outside, or asking a seated agent right now."""
+def _at_decision(game: Game) -> tuple[Forward[Game], tuple[Any, ...] | None] | None:
+    """Whether the game stands at a decision it can be copied at: waiting for an answer from
+    outside, or asking a seated agent right now; and the clean position it stands at, if it
+    does (then the game itself is copied; else its checkpoint, and the answers replayed)."""
     forward = game.forward
-    if forward is None or forward.checkpoint is None:
+    if forward is None:
         return None
-    if forward.decision is None and forward.asking is None:
-        return None
-    return forward.checkpoint, forward
+    if forward.decision is not None:
+        return forward, forward.resume if forward.clean else None
+    if forward.asking is not None and forward.checkpoint is not None:
+        return forward, _asked_at(sys._getframe(2))
+    return None
+
+
+def _asked_at(frame: Any) -> tuple[Any, ...] | None:
+    """The clean position the stack stands at, if the decision being asked was asked by an
+    action step's loop itself (as :func:`clean_position`, on a live stack)."""
+    frames = []
+    while frame is not None:
+        frames.append(frame)
+        frame = frame.f_back
+    for i, f in enumerate(frames):
+        if f.f_code is Game.decide.__code__:
+            caller = frames[i + 1] if i + 1 < len(frames) else None
+            if caller is not None and caller.f_code is run_actions.__code__ and sum(
+                    g.f_code is run_actions.__code__ for g in frames) == 1:
+                return ("actions", caller.f_locals["player"], caller.f_locals["active_passed"])
+            return None
+    return None
 
 
 def clone(game: Game, *, log_level: str | None = None) -> Game:
@@ -141,11 +206,30 @@ def clone(game: Game, *, log_level: str | None = None) -> Game:
         new.forward = Forward() if game.forward is not None else None
         new._seat()
         return new
-    checkpoint, forward = at
-    return _replayed_copy(checkpoint, forward, agents, log_level, None)
+    forward, position = at
+    if position is not None:
+        return _clean_copy(game, forward, position, agents, log_level, None)
+    assert forward.checkpoint is not None
+    return _replayed_copy(forward.checkpoint, forward, agents, log_level, None)
 
 
-def _replayed_copy(checkpoint: Game, forward: Forward, agents: list[Any],
+def _clean_copy(game: Game, forward: Forward[Game], position: tuple[Any, ...], agents: list[Any],
+                log_level: str | None, change: Any) -> Game:
+    """A copy of a game standing at a clean position: the game itself copied, waiting at the
+    same decision (changed by ``change`` first, if given)."""
+    new = copy_game(game, Game.__new__(Game), log_level=log_level)
+    if change is not None:
+        change(new)
+    new_forward: Forward[Game] = Forward()
+    new_forward.resume, new_forward.clean = position, True
+    new_forward.decision = forward.decision or forward.asking
+    new.forward = new_forward
+    new.agents = agents
+    new._seat()
+    return new
+
+
+def _replayed_copy(checkpoint: Game, forward: Forward[Game], agents: list[Any],
                    log_level: str | None, change: Any) -> Game:
     """A copy of the checkpoint (changed by ``change``, if given) run again to the decision the
     game stands at, with the same answers."""
@@ -173,8 +257,11 @@ def _replayed_copy(checkpoint: Game, forward: Forward, agents: list[Any],
 def _copied_agents(agents: list[Any]) -> list[Any]:
     """The seats' agents for a copy: their own copies, so that what an agent remembers or
     draws in the copy never changes the original's."""
-    copied = []
+    copied: list[Any] = []
     for agent in agents:
+        if agent is None:
+            copied.append(None)
+            continue
         try:
             copied.append(copy.deepcopy(agent))
         except Exception as exc:  # noqa: BLE001 - any failure is the agent's, named
@@ -226,8 +313,11 @@ def determinize(game: Game, player: int, rng: random.Random, *,
         new.forward = Forward()
         new._seat()
         return new
-    checkpoint, forward = at
-    return _replayed_copy(checkpoint, forward, [None, None], log_level, change)
+    forward, position = at
+    if position is not None:
+        return _clean_copy(game, forward, position, [None, None], log_level, change)
+    assert forward.checkpoint is not None
+    return _replayed_copy(forward.checkpoint, forward, [None, None], log_level, change)
 
 
 def _resample(new: Game, live: Game, player: int, rng: random.Random) -> None:

@@ -80,7 +80,8 @@ class Engine:
         self.discovery = discovery
 
     # What a game needs from the layers above it, handed in so that the game imports neither
-    # the card interpreter nor the runner nor saving (design: "Layers inside the engine").
+    # the card interpreter nor the runner nor saving (design: "Layers inside the engine"); the
+    # game names them, and the rest it uses of its engine, as hkk._game.GameEngine.
     #: A card ability's pending item, made when its card enters play (hkk._cards.interpret).
     ability_item = staticmethod(ability_item)
     #: The game's trigger watch (hkk._triggers), made with the game.
@@ -147,12 +148,17 @@ class Engine:
         return found
 
     def deck(self, name: str) -> list[str]:
-        """Card ids of a named deck ("alap:tuz"), each as many times as it is in the deck."""
-        try:
-            deck = self.decks[name]
-        except KeyError:
-            raise HkkError(f"unknown deck {name!r}; known decks: {sorted(self.decks)}") from None
-        return [card_id for card_id, count in sorted(deck.cards.items()) for _ in range(count)]
+        """Card ids of a deck, each as many times as it is in the deck: a named deck
+        ("alap:tuz"), or a deck spec as ``hkk play --decks`` takes it (issue 24 item 13):
+        ``+``-joined parts, each a deck's name or a set's code (:data:`MIX_COPIES` copies of
+        each of the set's cards), e.g. ``"alap:tuz+mereg"``."""
+        deck = self.decks.get(name)
+        if deck is not None:
+            # one line: bench_work counts each line of a comprehension once per card
+            return [card_id for card_id, count in sorted(deck.cards.items()) for _ in range(count)]
+        if "+" in name or ":" not in name:
+            return resolve_deck_spec(self, name)
+        raise HkkError(f"unknown deck {name!r}; known decks: {sorted(self.decks)}")
 
     def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
                  agents: Sequence[Agent] | None = None, *, seed: int = 0,
@@ -178,3 +184,41 @@ class Engine:
         game = self.new_game(decks, agents, seed=seed, **kwargs)
         game.play(max_turns=max_turns)
         return game
+
+
+# -- deck specs --------------------------------------------------------------------------------
+
+#: Copies of each card of a set mixed into a deck by a deck spec (``alap:tuz+mereg``).
+MIX_COPIES = 2
+
+
+def resolve_deck_spec(engine: Engine, spec: str, set_cards: dict[str, list[str]] | None = None
+                      ) -> list[str]:
+    """Card ids of a deck spec: ``+``-joined parts, each a deck name (``alap:tuz``) or a set
+    code (``mereg``: :data:`MIX_COPIES` copies of each of its cards).  ``set_cards``: the
+    cards of each set, if the caller has them (:func:`cards_by_set`)."""
+    if set_cards is None:
+        set_cards = cards_by_set(engine)
+    cards: list[str] = []
+    for part in spec.split("+"):
+        part = part.strip()
+        if part in engine.decks or ":" in part:
+            cards.extend(engine.deck(part))
+        elif part in set_cards:
+            cards.extend(c for c in set_cards[part] for _ in range(MIX_COPIES))
+        else:
+            raise HkkError(f"unknown deck or set {part!r} in deck spec {spec!r}; known decks: "
+                           f"{', '.join(sorted(engine.decks))}; sets: "
+                           f"{', '.join(sorted(set_cards))}")
+    return sorted(cards)
+
+
+def cards_by_set(engine: Engine) -> dict[str, list[str]]:
+    """The card ids of each set, known sets without cards included."""
+    by_set: dict[str, list[str]] = {}
+    for card_id in sorted(engine.cards):
+        by_set.setdefault(card_id.split(":", 1)[0], []).append(card_id)
+    if engine.discovery is not None:  # a set with no cards is still a known set
+        for code in engine.discovery.sets:
+            by_set.setdefault(code, [])
+    return by_set

@@ -7,7 +7,8 @@ The hierarchy::
     ├── IllegalDecision           an agent answered with an option that was not offered
     ├── ConfigError               hkk.toml / [tool.hkk] is unreadable or invalid; names the file
     ├── SetError                  a card set could not be used; names set, distribution, stage
-    │   └── CardDataError         a card file is invalid; names set, file, card and field
+    │   └── CardDataError         a card or deck file is invalid; names set, file and each
+    │                             problem's line, card and field (DataProblem)
     ├── HookError                 code of a set raised inside a hook (any exception, SystemExit
     │                             included) or returned the wrong type; names set, card, hook
     ├── StepLoopError             a step never ended: an ability usable over and over for nothing
@@ -36,6 +37,7 @@ Every error keeps the game state unchanged where it is raised before anything re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -60,8 +62,28 @@ class ConfigError(HkkError):
     read or is invalid; the message names the file and the key.  A usage error for the CLI."""
 
 
+@dataclass(frozen=True)
+class DataProblem:
+    """One problem in a set's data file: the file (relative to the set's package), the line
+    (None for a problem of the whole file, e.g. too big), the key's path (``cards[3].hp``), the
+    card's id, what is wrong, and the file on disk (None if the package is not a folder).
+    ``str()``: ``cards/creatures.toml: cards[3].hp: Input should be greater than 0``."""
+
+    file: str
+    message: str
+    field: str | None = None
+    line: int | None = None
+    card: str | None = None
+    source: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.field}: {self.message}" if self.field \
+            else f"{self.file}: {self.message}"
+
+
 class SetError(HkkError):
-    """A card set failed to load at some discovery stage."""
+    """A card set failed to load at some discovery stage.  ``problems``: each problem of its
+    data files, with its place (issue 24 item 11); ``prefix`` names the set and stage."""
 
     def __init__(
         self,
@@ -71,27 +93,31 @@ class SetError(HkkError):
         distribution: str | None = None,
         version: str | None = None,
         stage: str | None = None,
+        problems: tuple[DataProblem, ...] = (),
     ) -> None:
         self.code = code
         self.distribution = distribution
         self.version = version
         self.stage = stage
         self.reason = message
+        self.problems = problems
         where = code or "?"
         if distribution:
             where += f" ({distribution} {version or ''}".rstrip() + ")"
-        prefix = f"set {where}"
+        self.prefix = f"set {where}"
         if stage:
-            prefix += f", stage {stage}"
-        super().__init__(f"{prefix}: {message}")
+            self.prefix += f", stage {stage}"
+        super().__init__(f"{self.prefix}: {message}")
 
 
 class CardDataError(SetError):
-    """Invalid card data. ``str()`` reads like
-    ``alap: cards/creatures.toml: cards[3].hp: Input should be greater than 0``."""
+    """Invalid card data.  ``str()`` has a line per problem, each reading like
+    ``alap: cards/creatures.toml: cards[3].hp: Input should be greater than 0``; ``card``,
+    ``field`` and ``line`` are the first problem's, ``problems`` all of them."""
 
     def __init__(self, message: str, *, code: str, file: str, card: str | None = None,
-                 field: str | None = None, stage: str | None = "validate") -> None:
+                 field: str | None = None, stage: str | None = "validate",
+                 problems: tuple[DataProblem, ...] = ()) -> None:
         self.file = file
         self.card = card
         self.field = field
@@ -101,6 +127,17 @@ class CardDataError(SetError):
         self.version = None
         self.stage = stage
         self.reason = message
+        self.prefix = code
+        self.problems = problems
+
+    @property
+    def line(self) -> int | None:
+        return self.problems[0].line if self.problems else None
+
+    @property
+    def errors(self) -> list[str]:
+        """Each problem as a line of ``str()``."""
+        return [f"{self.code}: {problem}" for problem in self.problems] or [str(self)]
 
 
 class HookError(HkkError):

@@ -43,7 +43,7 @@ class EventLog:
     """Append-only list of :class:`Event`."""
 
     __slots__ = ("_events", "turn", "step", "_listeners", "_listeners_of", "level", "_emitted",
-                 "quiet", "_silent")
+                 "quiet", "_silent", "_own")
 
     def __init__(self, level: str = "full") -> None:
         if level not in LOG_LEVELS:
@@ -63,6 +63,9 @@ class EventLog:
         #: Kinds seen to be neither kept at this level nor received by anybody, whatever their
         #: data (:meth:`_silent_kind`): :meth:`_append_lean` only counts them.
         self._silent: set[type[Event]] = set()
+        #: ids of the listeners the game's own machinery subscribed (``own=True``): a copy of
+        #: the game makes its own; the others are the caller's (a printer, a recorder)
+        self._own: set[int] = set()
         self._update_quiet()
 
     def _update_quiet(self) -> None:
@@ -156,17 +159,44 @@ class EventLog:
         self._events.extend(events)
 
     def subscribe(self, listener: Callable[[Event], Any],
-                  kinds: Iterable[str | type[Event]] | None = None) -> None:
+                  kinds: Iterable[str | type[Event]] | None = None, *, own: bool = False) -> None:
         """Call ``listener(event)`` for every event from now on (the CLI prints live), or only
         for events of ``kinds`` (classes or kind names; an unknown name is a KeyError).  Naming
         the kinds is the cheap way to listen: whatever a game keeps of its log, the events of a
         kind someone listens to are still made."""
+        if own:  # the engine's (the trigger watch, conditions): not handed to a copy
+            self._own.add(id(listener))
         if kinds is None:
             self._listeners.append(listener)
         else:
             for kind in kinds:
                 cls = of(kind) if isinstance(kind, str) else kind
                 self._listeners_of.setdefault(cls, []).append(listener)
+        self._update_quiet()
+
+    def callers_listeners(self) -> list[tuple[Callable[[Event], Any], list[type[Event]] | None]]:
+        """The listeners the caller subscribed (not the game's own), each with its kinds (None:
+        every kind), in the order they were subscribed per kind."""
+        found: dict[int, tuple[Callable[[Event], Any], list[type[Event]] | None]] = {}
+        for listener in self._listeners:
+            if id(listener) not in self._own:
+                found.setdefault(id(listener), (listener, None))
+        for kind, listeners in self._listeners_of.items():
+            for listener in listeners:
+                if id(listener) not in self._own and id(listener) not in found:
+                    found[id(listener)] = (listener, [])
+                entry = found.get(id(listener))
+                if entry is not None and entry[1] is not None and id(listener) not in self._own:
+                    entry[1].append(kind)
+        return list(found.values())
+
+    def go_back(self, to: EventLog) -> None:
+        """Become ``to`` (this log as it was earlier: a copy kept of it), keeping no listener:
+        the forward model runs a step again from its checkpoint into the same log object, so
+        that whoever holds the log keeps reading the game's log."""
+        self._events = to._events[:]
+        self._emitted, self.turn, self.step = to._emitted, to.turn, to.step
+        self._listeners, self._listeners_of, self._own = [], {}, set()
         self._update_quiet()
 
     def __iter__(self) -> Iterator[Event]:

@@ -22,16 +22,20 @@ determinizing, which need the runner, are :mod:`hkk._driving`'s.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from hkk._errors import HkkError, IllegalDecision
+from hkk._view import GameView
 
 if TYPE_CHECKING:
     from hkk._decisions import Decision, Option
-    from hkk._game import Game
-    from hkk._view import Agent, GameView
+    from hkk._view import Agent
 
-__all__ = ["AwaitDecision", "Forward", "ReplayError", "Seat", "index_of"]
+#: The game a :class:`Forward` keeps a copy of: a :class:`hkk.Game`, named by the type
+#: parameter (``Forward[Game]``), as the game imports this module (issue 20 item 2).
+GameT = TypeVar("GameT")
+
+__all__ = ["AwaitDecision", "Forward", "ReplayError", "Seat", "index_of", "unpark"]
 
 
 class AwaitDecision(BaseException):
@@ -48,14 +52,23 @@ class ReplayError(HkkError):
     not in the game (a hook keeping state of its own, or drawing from another RNG)."""
 
 
-class Forward:
+class Forward(Generic[GameT]):
     """Where a game answered from outside stands: the checkpoint, the answers since, and the
     decision it waits for."""
 
-    __slots__ = ("checkpoint", "answers", "labels", "pos", "decision", "asking")
+    __slots__ = ("checkpoint", "resume", "clean", "answers", "labels", "pos", "decision",
+                 "asking", "parked", "parked_at")
 
     def __init__(self) -> None:
-        self.checkpoint: Game | None = None
+        #: a copy of the game at the last clean position: a step boundary, or a place in a
+        #: step where the runner keeps only plain values (``resume``)
+        self.checkpoint: GameT | None = None
+        #: where in its step the checkpoint stands: None at a boundary, else the runner's
+        #: position (:func:`hkk._runner.resume_step`)
+        self.resume: tuple[Any, ...] | None = None
+        #: the game itself stands at ``resume`` and has not moved since (no answers yet): it
+        #: is copied as it is, and ``checkpoint`` may be None (taken when it moves)
+        self.clean = False
         #: every decision's answer since the checkpoint, by either seat: option index and label
         self.answers: list[int] = []
         self.labels: list[str] = []
@@ -64,13 +77,27 @@ class Forward:
         self.decision: Decision | None = None
         #: the decision a seated agent is answering right now (it may copy the game there)
         self.asking: Decision | None = None
+        #: the caller's log listeners (a printer, a recorder), taken off while the step runs
+        #: again up to where they had heard it (the ``parked_at``-th answer): each event
+        #: reaches them once
+        self.parked: list[tuple[Any, Any]] | None = None
+        self.parked_at = 0
 
-    def copy(self) -> Forward:
-        new = Forward()
+    def copy(self) -> Forward[GameT]:
+        new: Forward[GameT] = Forward()
         new.checkpoint = self.checkpoint  # never changed in place: copied when used
+        new.resume, new.clean = self.resume, self.clean
         new.answers, new.labels = self.answers[:], self.labels[:]
         new.decision = self.decision
         return new
+
+
+class SeatedGame(GameView, Protocol):
+    """What a :class:`Seat` reads of its game (a :class:`hkk.Game`): the view it shows a seated
+    agent, where the game stands and the seats' agents."""
+
+    forward: Forward[Any] | None
+    agents: list[Agent | None]
 
 
 class Seat:
@@ -80,7 +107,7 @@ class Seat:
 
     __slots__ = ("game", "index")
 
-    def __init__(self, game: Game, index: int) -> None:
+    def __init__(self, game: SeatedGame, index: int) -> None:
         self.game = game
         self.index = index
 
@@ -88,6 +115,8 @@ class Seat:
         game = self.game
         forward = game.forward
         assert forward is not None
+        if forward.parked is not None and forward.pos == forward.parked_at:
+            unpark(game, forward)
         if forward.pos < len(forward.answers):
             return _replayed(forward, decision)
         agent: Agent | None = game.agents[self.index]
@@ -107,7 +136,15 @@ class Seat:
         return decision.options[index]
 
 
-def _replayed(forward: Forward, decision: Decision) -> Option:
+def unpark(game: Any, forward: Forward[Any]) -> None:
+    """Give the caller's listeners back to the log: the step ran again up to where they had
+    heard it."""
+    parked, forward.parked = forward.parked, None
+    for listener, kinds in parked or ():
+        game.log.subscribe(listener, kinds)
+
+
+def _replayed(forward: Forward[Any], decision: Decision) -> Option:
     index, label = forward.answers[forward.pos], forward.labels[forward.pos]
     forward.pos += 1
     options = decision.options

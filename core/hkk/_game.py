@@ -11,8 +11,8 @@ happen is the runner's business (:mod:`hkk._runner`); what cards do is the card 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hkk import _changes as changes
 from hkk import _characteristics as characteristics
@@ -30,12 +30,60 @@ from hkk._state import ExtractionOffer, Permanent, Player
 from hkk.events import Decided, Event
 
 if TYPE_CHECKING:
-    from hkk._engine import Engine
+    from hkk._hookcall import HookedManager
     from hkk._pending import Pending
     from hkk._rulings import Rulings
     from hkk._view import Agent
 
 __all__ = ["ExtractionOffer", "Game", "GameOver"]  # the last two: old import paths
+
+
+class GameEngine(Protocol):
+    """What a game uses of its engine (:class:`hkk.Engine` satisfies it): the cards, the
+    plugins, the turn and the rulings, and the functions of the layers above the game that the
+    engine hands in (the card interpreter, the triggers, the runner, the forward model, saving).
+    The game names this, not ``Engine``, which imports it (issue 20 item 2: no import cycle)."""
+
+    cards: dict[str, Any]
+    pm: HookedManager
+    turn: tuple[Step, ...]
+    rulings: Rulings
+    #: what ``Engine.installed()`` found (None: an engine made by hand; saves name its sets)
+    discovery: Any
+
+    @classmethod
+    def installed(cls, *, allow: Iterable[str] | None = None) -> GameEngine: ...
+
+    def custom_effects(self) -> dict[str, Callable[..., Any]]: ...
+
+    def ability_item(self, perm: Permanent, index: int, ability: Any) -> Pending: ...
+
+    #: the game's trigger watch (``hkk._triggers.TriggerWatch``, a layer above the game, which
+    #: reads it as that; the game's hooks read it as ``hkk._view.TriggerView``)
+    def watch_triggers(self, game: Game) -> Any: ...
+
+    def resolve_spell(self, game: Game, player: int, card: Any) -> None: ...
+
+    def pooled_triggers(self, game: Game) -> list[Pending]: ...
+
+    def run_entry_triggers(self, game: Game, perm: Permanent) -> None: ...
+
+    def play_game(self, game: Game, max_turns: int | None = None) -> int | None: ...
+
+    def play_forward(self, game: Game, max_turns: int | None = None) -> int | None: ...
+
+    def save_game(self, game: Game) -> dict[str, Any]: ...
+
+    def reduce_game(self, game: Game) -> tuple[Any, ...]: ...
+
+    def decision_of(self, game: Game) -> Decision | None: ...
+
+    def answer_game(self, game: Game, chosen: Any) -> None: ...
+
+    def clone_game(self, game: Game, *, log_level: str | None = None) -> Game: ...
+
+    def determinize_game(self, game: Game, player: int, rng: random.Random, *,
+                         log_level: str | None = None) -> Game: ...
 
 
 class Game:
@@ -55,7 +103,7 @@ class Game:
       (the :class:`hkk.EventLog`), ``rng`` (the game's one RNG), ``over``, ``winner``.
     """
 
-    def __init__(self, engine: Engine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
+    def __init__(self, engine: GameEngine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
                  *, seed: int = 0, names: Sequence[str] = ("P1", "P2"),
                  rulings: Rulings | None = None, clock: GameClock | None = None,
                  log_level: str = "full") -> None:
@@ -78,7 +126,7 @@ class Game:
         self.agents: list[Agent | None] = list(agents)
         #: Where a game answered from outside stands (None: every seat has an agent and the
         #: runner calls them directly, as it always did).
-        self.forward: Forward | None = None
+        self.forward: Forward[Game] | None = None
         #: Each set's per-game data, by set code: plain data a set's Python hooks keep here
         #: (not in their modules), so that a copy of the game (``clone``) copies it too.
         self.set_data: dict[str, Any] = {}

@@ -15,8 +15,13 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hkk._game import Game
     from hkk._state import Permanent
+
+# An item's ``bind`` and ``apply`` receive the game (a :class:`hkk.Game`) first; it is typed
+# ``Any`` here.  Not ``Game``: the game holds pending items and sits above this module (no
+# import cycle, issue 20 item 2).  Not a Protocol either: a callable's parameter is
+# contravariant, so the ``apply(game: Game, item, bound)`` that set authors and the built-in
+# rules write would not fit a field typed with a Protocol of the game.
 
 class ItemKind(StrEnum):
     """What a pending item is (``Pending.kind``).  A ``str``: it compares equal to its value and
@@ -43,7 +48,7 @@ AUTOMATIC, ACTIVATED, RULE, ACTION, PLAY = (ItemKind.AUTOMATIC, ItemKind.ACTIVAT
                                             ItemKind.ACTION, ItemKind.PLAY)
 
 
-def _no_bind(game: Game, item: Pending) -> None:
+def _no_bind(game: Any, item: Pending) -> None:
     return None
 
 
@@ -108,9 +113,11 @@ class Pending:
     for it, resolves it (``bind`` then ``apply``) and checks Ép after it.  A hook returns a
     new or a stored ``Pending``; it never changes the game itself.
 
-    :param label: the item's name, unique within a step: players see it (``use <label>``, the
-        ``order`` options), the log records it (``resolving``, ``moment``).  Card abilities are
-        labelled ``<card id>#<uid>:<ability index>``.
+    :param label: the item's name, unique among the items ready at once: players see it
+        (``use <label>``, the ``order`` options), the log records it (``resolving``,
+        ``moment``).  Card abilities are labelled ``<card id>#<uid>:<ability index>``, triggered
+        ones too (stable for scripts: no event number); one set off again while the first still
+        waits gets a counter, ``<card id>#<uid>:<ability index> (2)``.
     :param apply: ``apply(game, item, bound) -> None``: changes the game through ``game``'s
         primitives (``damage``, ``add_counters``, ``add_effect``…); ``bound`` is what ``bind``
         returned.
@@ -145,11 +152,11 @@ class Pending:
     """
 
     label: str
-    apply: Callable[[Game, Pending, Any], None]
+    apply: Callable[[Any, Pending, Any], None]  # the game first (see above)
     controller: int | None = None  # None: the rules themselves
     kind: str = AUTOMATIC
     optional: bool = False
-    bind: Callable[[Game, Pending], Any] = _no_bind
+    bind: Callable[[Any, Pending], Any] = _no_bind
     price: Price = FREE
     usage: Usage = UNLIMITED
     usable_in_preparation: bool = False  # 29.4.7

@@ -15,21 +15,76 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hkk.events import CardDrawn, Decided, Event
 
 if TYPE_CHECKING:
-    from hkk._decisions import Decision
+    from hkk._decisions import Decision, Option
     from hkk._effects import Effect
-    from hkk._game import Game
+    from hkk._events import EventLog
     from hkk._phases import Step
+    from hkk._rulings import Rulings
     from hkk._state import ExtractionOffer, Permanent, Player
 
 __all__ = ["HIDDEN", "LogView", "PlayerView", "SeatInfo", "hide_event"]
 
 #: What stands in the log for a card the player may not know.
 HIDDEN = "?"
+
+
+class ViewedGame(Protocol):
+    """The game a view is of (a :class:`hkk.Game`): what the view reads, and what an agent that
+    searches does with the copy :meth:`PlayerView.determinize` makes - play it forward from
+    outside.  Named here, not ``Game``, which makes the views (issue 20 item 2: no import
+    cycle); the ``Game`` satisfies it (mypy checks that where it makes a view)."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def active(self) -> int: ...
+    @property
+    def step(self) -> Step | None: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def cards(self) -> Mapping[str, Any]: ...
+    @property
+    def rulings(self) -> Rulings: ...
+    @property
+    def permanents(self) -> Mapping[int, Permanent]: ...
+    @property
+    def effects(self) -> Sequence[Effect]: ...
+    @property
+    def offers(self) -> Sequence[ExtractionOffer]: ...
+    @property
+    def turn_passed(self) -> bool: ...
+    @property
+    def players(self) -> Sequence[Player]: ...
+    @property
+    def turn_steps(self) -> Sequence[Step]: ...
+    @property
+    def log(self) -> EventLog: ...
+    @property
+    def rng(self) -> random.Random: ...
+    def creatures(self, player: int | None = None) -> list[Permanent]: ...
+    def buildings(self, player: int | None = None) -> list[Permanent]: ...
+    def hp(self, perm: Permanent) -> int: ...
+    def max_hp(self, perm: Permanent) -> int: ...
+    def damage_value(self, perm: Permanent) -> int: ...
+    def snapshot(self) -> dict[str, Any]: ...
+
+    # -- played forward from outside (hkk._forward) --------------------------------------------
+    @property
+    def decision(self) -> Decision | None: ...
+    def answer(self, option: Option | int | str) -> None: ...
+    def clone(self, *, log_level: str | None = None) -> ViewedGame: ...
+    def determinize(self, player: int, rng: random.Random, *,
+                    log_level: str | None = None) -> ViewedGame: ...
+    def view(self, player: int) -> PlayerView: ...
+    def play(self, max_turns: int | None = None) -> int | None: ...
 
 
 class SeatInfo:
@@ -61,7 +116,7 @@ class PlayerView:
 
     __slots__ = ("_game", "player", "rng", "_log", "_log_of", "_log_len")
 
-    def __init__(self, game: Game, player: int) -> None:
+    def __init__(self, game: ViewedGame, player: int) -> None:
         self._game = game
         self.player = player
         #: The game's RNG, for agents that keep no RNG of their own (``RandomAgent()``): draw
@@ -176,13 +231,11 @@ class PlayerView:
         other["hand"] = len(other["hand"])
         return snap
 
-    def determinize(self, rng: random.Random, *, log_level: str | None = None) -> Game:
+    def determinize(self, rng: random.Random, *, log_level: str | None = None) -> ViewedGame:
         """A copy of the game in which everything hidden from this player - the opponent's
         hand, the order of both decks - is a random assignment consistent with this view;
         both of its seats are answered from outside (:func:`hkk._driving.determinize`)."""
-        game: Game = self._game.engine.determinize_game(self._game, self.player, rng,
-                                                        log_level=log_level)
-        return game
+        return self._game.determinize(self.player, rng, log_level=log_level)
 
     def __repr__(self) -> str:
         return f"<PlayerView of player {self.player}, turn {self.turn}>"

@@ -8,11 +8,19 @@ rules that live in built-in plugins are overridden by replacing the plugin inste
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from hkk._phases import Step
-    from hkk._view import GameView
+
+
+class ActiveTurn(Protocol):
+    """What :meth:`Rulings.orderer` reads of the game: whose turn it is.  (Not
+    ``hkk._view.GameView``, which has it too: the view names the rulings, so the rulings do not
+    name the view - issue 20 item 2.)"""
+
+    @property
+    def active(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -56,7 +64,7 @@ class Rulings:
     max_triggers_per_turn: int = 2_000
     max_triggers_per_game: int = 20_000
 
-    def orderer(self, game: GameView, step: Step) -> int | None:
+    def orderer(self, game: ActiveTurn, step: Step) -> int | None:
         """Who orders the step's items; None: nobody decides, the stable order is used."""
         if step.active_orders or self.default_orderer == "active":
             return game.active  # 29.4.1 (and D-orderer)

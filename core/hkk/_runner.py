@@ -17,7 +17,7 @@ from hkk._game import Game
 from hkk._hookcall import notify
 from hkk._phases import Mode, Step
 from hkk._resolution import after_resolution
-from hkk._steps import RUNNERS
+from hkk._steps import RUNNERS, run_actions
 from hkk._triggers import step_over
 from hkk.events import (
     GameEnded,
@@ -30,7 +30,7 @@ from hkk.events import (
 )
 
 __all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game", "run_next_step",
-           "play_turn", "run_step", "setup", "start_turn"]
+           "play_turn", "resume_step", "run_step", "setup", "start_turn"]
 
 
 def start_turn(game: Game) -> None:
@@ -139,6 +139,33 @@ def run_next_step(game: Game) -> None:
     following = steps[index].phase if index < len(steps) else None
     if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
         notify(game, "phase_ended", phase=step.phase)
+
+
+def resume_step(game: Game, position: tuple[Any, ...]) -> bool:
+    """Go on with the step the game stands in from ``position``, a place in it where the
+    runner keeps nothing on its stack but plain values (the forward model's clean position,
+    :mod:`hkk._driving`): ``("actions", player, active_passed)``, the top of an action
+    step's loop.  Then end the step as :func:`run_step` and :func:`run_next_step` end it.
+    Returns False once the game is over."""
+    steps = game.turn_steps
+    index = game.step_index or 0  # the step running is the one before the cursor
+    step = steps[index - 1]
+    try:
+        _, player, active_passed = position
+        run_actions(game, step, player, active_passed)
+        step_over(game, step)  # the rest as run_step and run_next_step do it
+        log = game.log
+        if StepEnded in log.quiet:
+            log.skip()
+        else:
+            game.emit(StepEnded, hook=step.hook)
+        notify(game, "step_ended", step=step)
+        following = steps[index].phase if index < len(steps) else None
+        if following != step.phase:
+            notify(game, "phase_ended", phase=step.phase)
+    except GameOver:
+        pass
+    return not game.over
 
 
 def end_turn(game: Game) -> None:

@@ -30,7 +30,7 @@ from hkk._driving import inside_step, run_on
 from hkk._effects import Duration, Effect
 from hkk._errors import HkkError
 from hkk._forward import Forward, ReplayError
-from hkk._game import Game
+from hkk._game import Game, GameEngine
 from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._state import ExtractionOffer, Permanent
 from hkk._triggers import restore_waiting, saved_waiting, waiting_count
@@ -39,7 +39,6 @@ from hkk.events import Event, of
 
 if TYPE_CHECKING:
     from hkk._agents import Agent
-    from hkk._engine import Engine
 
 __all__ = ["FORMAT", "SaveError", "SaveFile", "engine_versions", "load_game", "parse_save",
            "reduce_game", "save_game", "unpickle", "version_mismatches"]
@@ -111,18 +110,21 @@ class SaveFile(_Strict):
     #: answers given since (option index and label), by either seat; loading runs the step
     #: again with them, up to the decision (hkk._forward).
     answers: list[tuple[int, str]] = []
+    #: Saved inside a step at a clean position: where its runner goes on from
+    #: (hkk._runner.resume_step), e.g. ``["actions", 1, false]``.
+    resume: list[Any] | None = None
 
 
 # -- versions ------------------------------------------------------------------------------------
 
-def engine_versions(engine: Engine) -> tuple[str, dict[str, str]]:
+def engine_versions(engine: GameEngine) -> tuple[str, dict[str, str]]:
     """This engine's version and each loaded set's code and version."""
     found = engine.discovery
     sets = {code: s.manifest.version for code, s in found.sets.items()} if found else {}
     return __version__, dict(sorted(sets.items()))
 
 
-def version_mismatches(engine: Engine, save: SaveFile) -> list[str]:
+def version_mismatches(engine: GameEngine, save: SaveFile) -> list[str]:
     """How the save's versions differ from this engine's ("engine 0.1.0 vs 0.2.0", …)."""
     version, sets = engine_versions(engine)
     problems = [f"engine {save.engine} vs {version}"] if save.engine != version else []
@@ -157,12 +159,16 @@ def save_game(game: Game) -> dict[str, Any]:
     answers given since).  Inside a step of a game not driven so, part of the state is on the
     runner's stack: refused."""
     forward = game.forward
-    if forward is not None and forward.checkpoint is not None and (
-            forward.decision is not None or forward.asking is not None):
-        data = _save_between_steps(forward.checkpoint)
+    if forward is not None and (forward.decision is not None or forward.asking is not None):
+        if forward.clean:  # it stands where its step can go on from: saved as it is
+            data = _save_between_steps(game)
+        else:  # its last clean position and the answers given since
+            assert forward.checkpoint is not None
+            data = _save_between_steps(forward.checkpoint)
+            data["answers"] = [[i, label] for i, label in zip(forward.answers, forward.labels,
+                                                              strict=True)]
+        data["resume"] = list(forward.resume) if forward.resume is not None else None
         data["agents"] = [_agent_state(a) for a in game.agents]
-        data["answers"] = [[i, label] for i, label in zip(forward.answers, forward.labels,
-                                                          strict=True)]
         return data
     if inside_step():
         raise SaveError("a game can be saved only between two steps, not inside one, unless "
@@ -315,7 +321,7 @@ def _agents(save: SaveFile, agents: Sequence[Agent] | None) -> list[Any]:
     return agents
 
 
-def load_game(engine: Engine, data: Any, agents: Sequence[Agent] | None = None, *,
+def load_game(engine: GameEngine, data: Any, agents: Sequence[Agent] | None = None, *,
               clock: Any = None, force: bool = False) -> Game:
     """A game from a save (a dict or JSON text), ready to go on with ``game.play()``.
 
@@ -336,7 +342,7 @@ def load_game(engine: Engine, data: Any, agents: Sequence[Agent] | None = None, 
         game = _build(engine, save, agents, clock)
     except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid JSON, broken state
         raise SaveError(f"the save's state is broken: {type(exc).__name__}: {exc}") from None
-    if save.answers:
+    if save.answers or save.resume is not None:
         _resume_at_decision(game, save)
     return game
 
@@ -347,6 +353,7 @@ def _resume_at_decision(game: Game, save: SaveFile) -> None:
     seated = game.agents
     if forward is None:  # every seat has an agent now: still run the step as saved
         forward = game.forward = Forward()
+    forward.resume = tuple(save.resume) if save.resume is not None else None
     forward.answers = [i for i, _ in save.answers]
     forward.labels = [label for _, label in save.answers]
     game.agents = [None, None]
@@ -359,7 +366,7 @@ def _resume_at_decision(game: Game, save: SaveFile) -> None:
     game._seat()
 
 
-def _build(engine: Engine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:
+def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:
     s = save.state
     rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
     game = Game(engine, save.decks, _agents(save, agents), seed=save.seed,
@@ -421,7 +428,7 @@ def reduce_game(game: Game) -> tuple[Any, ...]:
     return unpickle, (save_game(game), game.agents, type(game.engine))
 
 
-def unpickle(data: dict[str, Any], agents: Sequence[Agent], engine_type: type[Engine]) -> Game:
+def unpickle(data: dict[str, Any], agents: Sequence[Agent], engine_type: type[GameEngine]) -> Game:
     """``pickle.loads`` of a game: its save loaded into an engine of the installed sets it was
     played with (``engine_type`` is :class:`hkk.Engine`, pickled by reference: saving sits below
     the engine and does not import it)."""

@@ -1,4 +1,5 @@
-"""JSON Schemas of a set's data files (``hkk schema``): card files, ``set.toml``, deck files.
+"""JSON Schemas of a set's data files (``hkk schema``): card files, ``set.toml``, deck files,
+format files.
 
 They are generated from the pydantic models, then post-processed for editors and validators:
 pydantic writes a discriminated union as ``oneOf`` + ``discriminator``, an OpenAPI keyword that
@@ -19,10 +20,11 @@ from typing import Any
 
 from hkk._cards.loader import card_file_schema as _pydantic_card_file_schema
 from hkk._cards.model import DeckFile
+from hkk._formats import FormatFile
 from hkk._sets.manifest import SetManifest
 
-__all__ = ["SCHEMAS", "card_file_schema", "deck_file_schema", "set_file_schema",
-           "tagged_unions_as_if_then"]
+__all__ = ["SCHEMAS", "card_file_schema", "deck_file_schema", "format_file_schema",
+           "set_file_schema", "tagged_unions_as_if_then"]
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -35,6 +37,7 @@ def tagged_unions_as_if_then(schema: Any) -> Any:
         return schema
     node = {key: tagged_unions_as_if_then(value) for key, value in schema.items()}
     _one_of_required_as_if_then(node)
+    _number_or_table_as_if_then(node)
     discriminator = node.pop("discriminator", None)
     if discriminator is None or "oneOf" not in node:
         if discriminator is not None:
@@ -69,6 +72,20 @@ def _one_of_required_as_if_then(node: dict[str, Any]) -> None:
     ])
 
 
+def _number_or_table_as_if_then(node: dict[str, Any]) -> None:
+    """``oneOf: [{type: integer}, {$ref: ...}]`` (an amount: a number or a count table,
+    :mod:`hkk._cards.amounts`) as: a table is the ``$ref``, anything else the integer - so a
+    validator says "'1' is not of type 'integer'"."""
+    options = node.get("oneOf")
+    if not (isinstance(options, list) and len(options) == 2):
+        return
+    numbers = [o for o in options if o.get("type") == "integer"]
+    tables = [o for o in options if "$ref" in o]
+    if len(numbers) == 1 and len(tables) == 1:
+        del node["oneOf"]
+        node.update({"if": {"type": "object"}, "then": tables[0], "else": numbers[0]})
+
+
 def _document(schema: dict[str, Any], schema_id: str, title: str,
               description: str) -> dict[str, Any]:
     body = {key: value for key, value in schema.items()
@@ -101,5 +118,14 @@ def set_file_schema() -> dict[str, Any]:
                      "The set.toml of a Hatalom Kártyái card set: its [set] table.")
 
 
+def format_file_schema() -> dict[str, Any]:
+    """A ``formats/NAME.toml`` file: one ``[format]`` table (:mod:`hkk._formats`)."""
+    return _document(FormatFile.model_json_schema(), "urn:hkk:schema:format-file",
+                     "HKK deck format file",
+                     "A formats/NAME.toml file of a Hatalom Kártyái card set: its [format] "
+                     "table, the deck rules of the format <set code>:NAME.")
+
+
 #: ``hkk schema KIND``: the schema of each kind of data file.
-SCHEMAS = {"cards": card_file_schema, "set": set_file_schema, "decks": deck_file_schema}
+SCHEMAS = {"cards": card_file_schema, "set": set_file_schema, "decks": deck_file_schema,
+           "formats": format_file_schema}

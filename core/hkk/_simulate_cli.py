@@ -14,6 +14,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from hkk._cli_output import _check_formats, deprecated, output_console, output_options, write_output
 from hkk._console import make_console
 from hkk._limits import DEFAULT_GAME_TIMEOUT
 from hkk._markup import escape
@@ -96,6 +97,9 @@ def _found(set_codes: tuple[str, ...]) -> Any:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of each pairing's first game (then seed+1, …).")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
+@click.option("--format", "format_name", metavar="NAME",
+              help="Refuse a deck that breaks this format (e.g. alap:kezdo, casual); without "
+                   "it a deck breaking a format it names is only warned about.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
               help="Local worker processes (default: every core); with --dask the workers of "
                    "a Dask LocalCluster.")
@@ -109,8 +113,10 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               help="Write every game's outcome (with its replay command) as CSV.")
 @click.option("--parquet", "parquet_file", metavar="FILE", callback=_output_file,
               help="Write every game's outcome as Parquet (needs pyarrow).")
-@click.option("--json", "json_file", metavar="FILE|-", callback=_output_file,
-              help="Write the summary as JSON ('-': stdout, instead of the table).")
+@output_options("text", "json", what="text: a table of the pairings; json: the summary.",
+                quiet="Print only the result: no progress, no header line.")
+@click.option("--json", "json_file", metavar="FILE|-", callback=_output_file, hidden=True,
+              help="Deprecated: --output-format json [-o FILE].")
 @click.option("--html", "html_file", metavar="FILE", callback=_output_file,
               help="Write the report page (heat map, histogram, card table).")
 @click.option("--game-timeout", type=click.FloatRange(min=0), default=DEFAULT_GAME_TIMEOUT,
@@ -118,10 +124,12 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               help="Stop a game that runs longer: an error row, and the other games go on "
                    "(0: no limit; not on Dask, where the work limits stop a runaway game).")
 def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: tuple[str, ...],
-                     seed: int, max_turns: int | None, workers: int | None, use_dask: bool,
+                     seed: int, max_turns: int | None, format_name: str | None,
+                     workers: int | None, use_dask: bool,
                      scheduler: str | None, chunk_size: int | None, csv_file: str | None,
-                     parquet_file: str | None, json_file: str | None,
-                     html_file: str | None, game_timeout: float) -> None:
+                     parquet_file: str | None, output_format: str, output_file: str | None,
+                     quiet: bool, json_file: str | None, html_file: str | None,
+                     game_timeout: float) -> None:
     """Play many seeded games between random agents and report win rates (balance testing).
 
     A game stopped by a limit (a trigger loop, the work limit, a step that never ends,
@@ -132,6 +140,12 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     from hkk._simulate import CHUNK_SIZE, deck_lists, pairings, plan, simulate
     from hkk._stats import summarize
 
+    summary_file = output_file if output_format == "json" else None
+    if json_file is not None:  # kept for a release: "-" the JSON instead of the table
+        deprecated(f"--json {json_file}", "--output-format json" if json_file == "-" else
+                   f"--output-format json -o {json_file} (which prints no table)")
+        output_format = "json" if json_file == "-" else output_format
+        summary_file = None if json_file == "-" else json_file
     # the optional extras an option needs, before any game is played
     if parquet_file:
         _require("pyarrow", "writing Parquet needs pyarrow: pip install pyarrow", "--parquet")
@@ -152,14 +166,16 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                       chunk_size or CHUNK_SIZE, game_timeout)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
+    _check_formats(found, lists, format_name)
     local = workers or os.cpu_count() or 1
     err = _console(stderr=True)
     where = f"Dask scheduler {scheduler}" if scheduler else \
         f"Dask LocalCluster of {local} worker(s)" if use_dask else f"{local} local process(es)"
-    err.print(f"{games} games over {len(pairs)} pairing(s) on {escape(where)}")
+    if not quiet:
+        err.print(f"{games} games over {len(pairs)} pairing(s) on {escape(where)}")
     options: dict[str, Any] = dict(workers=local, scheduler=scheduler,
                                    dask_workers=local if use_dask else None)
-    if err.is_terminal:
+    if err.is_terminal and not quiet:
         result = _with_progress(err, chunks, options)
     else:
         result = simulate(chunks, **options)
@@ -185,18 +201,16 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
             _write_csv(csv_file, rows)
         if parquet_file:
             _write_parquet(parquet_file, rows)
-    if json_file:
-        text = json.dumps({"meta": meta, **summary}, ensure_ascii=False, indent=1)
-        if json_file == "-":
-            click.echo(text)
-        else:
-            Path(json_file).write_text(text + "\n", encoding="utf-8")
+    if output_format == "json" or summary_file:
+        write_output(json.dumps({"meta": meta, **summary}, ensure_ascii=False, indent=1),
+                     summary_file)
     if html_file:
         from hkk._html import report_page
 
         Path(html_file).write_text(report_page(summary, meta), encoding="utf-8")
-    if json_file != "-":
-        _print_table(summary, meta)
+    if output_format == "text":
+        with output_console(output_file) as out:
+            _print_table(out, summary, meta)
     if result.interrupted or failed:
         sys.exit(EXIT_FAILED)
 
@@ -260,8 +274,7 @@ def _write_parquet(path: str, rows: list[dict[str, Any]]) -> None:
     pq.write_table(pa.Table.from_pylist(rows), path)
 
 
-def _print_table(summary: dict[str, Any], meta: dict[str, Any]) -> None:
-    out = _console()
+def _print_table(out: Console, summary: dict[str, Any], meta: dict[str, Any]) -> None:
     table = Table(title=f"{summary['games']} games ({', '.join(meta['sets'])}), seeds from "
                         f"{meta['seed']}")
     for column in ("P1 deck", "P2 deck", "games", "P1 won", "P2 won", "draws", "P1 rate",

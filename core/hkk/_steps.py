@@ -340,16 +340,21 @@ def run_alternating(game: Game, step: Step) -> None:
                         "of alternation; an ability without cost or limit repeats forever")
 
 
-def run_actions(game: Game, step: Step) -> None:
+def run_actions(game: Game, step: Step, player: int | None = None,
+                active_passed: bool = False) -> None:
     """Players act in turn, the active player first (4.11.6).  The phase ends when both have
     passed, the active player first: his pass, then his opponent's (4.11.7); an action by
     either reopens it.  An action: play a card from hand (8.1), use an activated ability or an
     action a rules plugin offers, extract monster components.  The active player may pass for
     the whole turn (41.5): from then on only his opponent acts, in this phase and in every
-    action phase left; each ends when the opponent passes."""
+    action phase left; each ends when the opponent passes.
+
+    ``player`` and ``active_passed`` are where a resumed step goes on (the forward model,
+    :func:`hkk._runner.resume_step`): whose action it is, and whether the active player's
+    pass stands."""
     active = game.active
-    player = active
-    active_passed = False
+    if player is None:
+        player = active
     offered: dict[int, tuple[Any, Option]] = {}  # the step's options, made once per item
     for _ in range(game.rulings.max_items_per_step):
         if game.over:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import operator
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -112,6 +113,9 @@ class TriggerWatch:
         #: effect uid -> the uids it modifies, for "an effect on it ends"; None until needed
         #: (built from the effects in force: a loaded save has no log listeners).
         self._targets: dict[int, list[int]] | None = None
+        #: A permanent's uid -> (the permanent whose damage it took last, the turn): its
+        #: killer, for a "dies" trigger's trigger_source (D-trigger-killer; hkk._changes.damage)
+        self.last_hit: dict[int, tuple[int | None, int]] = {}
         self._plugins = self._plugin_kinds(game)
         #: log kind -> the trigger events (``when.event``) of the game's cards it sets off
         card_kinds: dict[str, list[TriggerEvent]] = {}
@@ -126,8 +130,31 @@ class TriggerWatch:
             kinds |= set(_INDEXING)
         if "effect_ended" in card_kinds:
             kinds |= set(_EFFECTS_MADE)
+        self._kinds = sorted(kinds)
         if kinds:
-            game.log.subscribe(self._on_event, kinds=sorted(kinds))
+            game.log.subscribe(self._on_event, kinds=self._kinds, own=True)
+
+    def copy_for(self, game: Game, remap: dict[int, Any]) -> TriggerWatch:
+        """This watch for ``game``, a copy of its game (:mod:`hkk._clone`): the same queue,
+        counters and indexes, on the copy's permanents (``remap``: id of the original ->
+        the copy); who listens to what is the engine's, shared."""
+        new = TriggerWatch.__new__(TriggerWatch)
+        shared = ("_plugins", "_card_kinds", "_kinds")  # the engine's: who listens to what
+        for name, value in self.__dict__.items():  # every field, new ones included
+            new.__dict__[name] = value if name in shared or not isinstance(
+                value, (dict, list, set)) else value.copy()
+        new._game = weakref.ref(game)
+        new._index = None if self._index is None else {
+            event: [(remap.get(id(p), p), i, ability) for p, i, ability in entries]
+            for event, entries in self._index.items()}
+        new.waiting = []
+        if self._kinds:
+            game.log.subscribe(new._on_event, kinds=self._kinds, own=True)
+        if self.waiting:
+            src = self.game
+            game.triggers = new
+            copy_waiting(src, game, remap)
+        return new
 
     # -- who listens ------------------------------------------------------------------------
 
@@ -175,6 +202,13 @@ class TriggerWatch:
                 self._index[kind] = [e for e in entries if e[0].uid not in gone]
 
     # -- an event is logged -------------------------------------------------------------------
+
+    def resolve_waiting(self) -> None:
+        """Resolve what waits now, as after an item (D-trigger-wait), in the middle of an
+        action: the combat plugin's declaration, before its damage (D-trigger-attack)."""
+        game = self.game
+        assert game.step is not None  # an action resolves in a step
+        settle(game, game.step)
 
     def effect_targets(self) -> dict[int, list[int]]:
         if self._targets is None:
@@ -259,8 +293,7 @@ class TriggerWatch:
         if not subjects:
             return []
         dying = event.kind in _DEATHS
-        many = len(subjects) > 1
-        items = []
+        items: list[Pending] = []
         for perm, i, ability in entries:
             if not dying and perm.uid not in game.permanents:
                 continue  # left play and not looking back at its own death
@@ -269,7 +302,7 @@ class TriggerWatch:
                 continue  # D-conditions: "Amikor ..., ha ..." is read when the event happens
             for subject in subjects:
                 if _matches(ability.when, perm, subject):
-                    items.append(_card_item(perm, i, ability, event, subject, many))
+                    items.append(_card_item(perm, i, ability, subject, items, self.waiting))
         return items
 
 
@@ -294,13 +327,31 @@ def _matches(when: Any, perm: Permanent, subject: Subject) -> bool:
     return when.card_kind is None or when.card_kind == subject.card_kind
 
 
-def _card_item(perm: Permanent, index: int, ability: Any, event: Any, subject: Subject,
-               many: bool) -> Pending:
-    card = perm.card
-    # Unique within the step: the same ability may trigger more than once before resolving.
-    label = f"{card.id}#{perm.uid}:{index}@{event.seq}" + (f".{subject.uid}" if many else "")
+def _card_item(perm: Permanent, index: int, ability: Any, subject: Subject,
+               made: list[Pending], waiting: list[Pending]) -> Pending:
+    # Stable (issue 24.17): the permanent and the ability, as every card ability is labelled,
+    # whatever else the game logged, so a script naming it keeps working; a counter only
+    # between equals (the same ability set off again while the first waits).
+    label = f"{perm.card.id}#{perm.uid}:{index}"
+    if waiting or (made and made[-1].source is perm and made[-1].ability_index == index):
+        label = _distinct(label, made, waiting)  # (this event's items of it come in a row)
     return _make_card_item(perm, index, ability, label, {
         "permanent": subject.permanent, "source": subject.source, "player": subject.controller})
+
+
+_LABEL = operator.attrgetter("label")
+
+
+def _distinct(name: str, made: list[Pending], waiting: list[Pending]) -> str:
+    """``name``, or if an item made for this event or waiting has it ``name (2)``,
+    ``name (3)``…: the first no other item has."""
+    taken = set(map(_LABEL, made)) | set(map(_LABEL, waiting))
+    if name not in taken:
+        return name
+    count = 2
+    while f"{name} ({count})" in taken:
+        count += 1
+    return f"{name} ({count})"
 
 
 def _make_card_item(perm: Permanent, index: int, ability: Any, label: str,

@@ -1,16 +1,27 @@
 """The checks of ``hkk verify`` that play no game (checks 2-3 of :mod:`hkk.verify`, and the
-spoiler and deprecation checks): a set's packaging, its custom effects, its published card
-list, its uses of a deprecated hook API."""
+spoiler, deprecation and deck-format checks): a set's packaging, its custom effects, its
+published card list, its uses of a deprecated hook API, its decks against their formats."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hkk._cards.loader import card_places
 from hkk._deck_specs import needed_sets
 from hkk._deprecation import uses as deprecated_uses
 from hkk._errors import HkkError
-from hkk._spoiler import SpoilerError, compare, read_spoiler
-from hkk._verify_games import engine_for
+from hkk._formats import (
+    DeckFormat,
+    Violation,
+    claimed_formats,
+    describe_rules,
+    find_format,
+    unknown_cards,
+    violations,
+)
+from hkk._spoiler import COLUMN_KEYS, SpoilerError, compare, read_spoiler, row_lines
+from hkk._verify_games import engine_for, shown_path
 from hkk._verify_report import Check
 
 
@@ -71,10 +82,27 @@ def spoiler_checks(targets: list[str], by_code: dict[str, Any], against: str) ->
     except SpoilerError as exc:
         return [Check("spoiler", code, False, str(exc), set_code=code)]
     problems = compare(by_code[code].cards, spoiler)
-    return [Check("spoiler", code, False, message, set_code=code, card=card)
-            for card, message in problems] or [
-        Check("spoiler", code, True, f"all {len(spoiler)} published cards match {against}, "
-                                     "none unpublished", set_code=code)]
+    if not problems:
+        return [
+            Check("spoiler", code, True, f"all {len(spoiler)} published cards match {against}, "
+                                         "none unpublished", set_code=code)]
+    # Where each difference is (issue 24 item 11): a problem of the spoiler at its row, else
+    # the card's definition, at the value that differs.
+    places = card_places(code, by_code[code].root)
+    rows = row_lines(against, spoiler)
+    checks = []
+    for problem in problems:
+        place = places.get(problem.card)
+        if problem.row is not None:
+            file, line = shown_path(str(against)), rows[problem.row]
+        elif place is not None:
+            keys = COLUMN_KEYS[problem.column] if problem.column else ()
+            file, line = shown_path(place.source or place.file), place.line(*keys)
+        else:
+            file, line = None, None
+        checks.append(Check("spoiler", code, False, problem.message, set_code=code,
+                            card=problem.card, file=file, line=line))
+    return checks
 
 
 def deprecation_checks(s: Any) -> list[Check]:
@@ -111,3 +139,36 @@ def _effects_of(card: Any) -> list[Any]:
     return effects
 
 
+def deck_format_checks(s: Any, formats: Mapping[str, DeckFormat], cards: Mapping[str, Any],
+                       loaded: Iterable[str]) -> list[Check]:
+    """Each deck of the set against every format it names, or casual (:mod:`hkk._formats`): a
+    failure per violation, naming deck, format, kind and card; and each format the set ships
+    bans or restricts only cards its sets define."""
+    codes = list(loaded)
+    checks = [Check("deck-format", s.code, False, f"format {name} ({fmt.file}) names card "
+                    f"{card_id!r}, which set {card_id.partition(':')[0]} does not define",
+                    set_code=s.code, card=card_id)
+              for name, fmt in sorted(s.formats.items())
+              for card_id in unknown_cards(fmt, cards, codes)]
+    met = []
+    for deck_name, deck in sorted(s.decks.items()):
+        full = f"{s.code}:{deck_name}"
+        found: list[tuple[str, Violation]] = []
+        for format_name in claimed_formats(deck):
+            try:
+                fmt = find_format(format_name, formats)
+            except HkkError as exc:
+                found.append((format_name, Violation("unknown-format", str(exc))))
+                continue
+            found.extend((format_name, v) for v in violations(fmt, deck.cards, cards))
+        checks.extend(Check("deck-format", s.code, False, v.describe(full, format_name),
+                            set_code=s.code, card=v.card) for format_name, v in found)
+        if not found:
+            met.append(f"{full} ({', '.join(claimed_formats(deck))})")
+    if not checks and (met or s.formats):
+        shipped = "; ".join(f"ships {name}: {describe_rules(fmt)}"
+                            for name, fmt in sorted(s.formats.items()))
+        checks.append(Check("deck-format", s.code, True, "; ".join(
+            part for part in (f"decks meet their formats: {', '.join(met)}" if met else "",
+                              shipped) if part), set_code=s.code))
+    return checks

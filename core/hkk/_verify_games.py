@@ -213,7 +213,7 @@ def _game_failure(run: Run, game: Any, error: BaseException, seed: int, command:
     if frames:  # the author's own lines first: the engine's frames say little to them
         details = "in the set's code (innermost last):\n" + "".join(
             traceback.format_list(frames)) + "\n" + details
-    file, line = (_shown_path(frames[-1].filename), frames[-1].lineno) if frames else (None, None)
+    file, line = (shown_path(frames[-1].filename), frames[-1].lineno) if frames else (None, None)
     signature = f"{type(error).__name__}: {error}"
     if isinstance(error, GameTimeout):
         signature = f"{type(error).__name__}: {set_code}"  # where it was differs per game
@@ -253,7 +253,7 @@ def _author_frames(error: BaseException, engine: Any) -> list[traceback.FrameSum
     return frames
 
 
-def _shown_path(path: str) -> str:
+def shown_path(path: str) -> str:
     """Relative to the current folder when inside it (GitHub annotations want repo paths)."""
     try:
         rel = os.path.relpath(path)

@@ -7,12 +7,15 @@ from typing import Any
 from hkk._markup import escape
 
 
-def verify_lines(report: Any) -> list[str]:
+def verify_lines(report: Any, *, quiet: bool = False) -> list[str]:
     """An :class:`hkk.verify.VerifyReport` as markup lines: checks, coverage, verdict.  The same
-    failure in several games is printed once, with its seeds (issue 13)."""
+    failure in several games is printed once, with its seeds (issue 13).  ``quiet``: only the
+    failures, the warnings and the verdict."""
     lines = []
     for group in report.groups():
         check = group[0]
+        if quiet and check.ok:
+            continue
         mark = "[green]✓[/green]" if check.ok else \
             "[red]✗[/red]" if check.failed else "[yellow]![/yellow]"
         headline = check.headline()
@@ -21,14 +24,16 @@ def verify_lines(report: Any) -> list[str]:
             headline += f" [{len(group)} games alike: seeds {seeds}]"
         lines.append(f"{mark} {escape(headline)}")
         if check.file and not check.ok:
-            lines.append(f"    at [bold]{escape(check.file)}:{check.line}[/bold]")
+            place = check.file if check.line is None else f"{check.file}:{check.line}"
+            lines.append(f"    at [bold]{escape(place)}[/bold]")
         if check.command and not check.ok:
             lines.append(f"    reproduce: [bold]{escape(check.command)}[/bold]")
         if check.details and not check.ok:
             lines.extend(f"    [dim]{escape(line)}[/dim]" for line in check.details.splitlines())
-    if report.coverage:
+    coverage = {} if quiet else report.coverage
+    if coverage:
         lines.append("[bold]coverage[/bold]")
-    for code, cov in report.coverage.items():
+    for code, cov in coverage.items():
         data = cov.as_dict()
         hooks = ", ".join(f"{name} {counts['calls']} calls/{counts['with_items']} with items"
                           for name, counts in sorted(cov.hooks.items())) or "none"

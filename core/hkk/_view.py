@@ -1,10 +1,11 @@
-"""The game as the leaves see it: a small read-only Protocol instead of the whole ``Game``.
+"""The game as the layers below it see it: Protocols instead of the whole ``Game``.
 
-Leaves (decisions, conditions, prevention, quantities, rulings) and the hookspecs name
-:class:`GameView` - what a hook or an agent may read - so that they need not import ``Game``,
-which imports them (issue 20 item 2: no import cycle, even counting type-only imports).  The
-engine passes the ``Game``, which satisfies it structurally (mypy checks that where a ``Game``
-is passed).
+Leaves (decisions, conditions, prevention, quantities) and the hookspecs name
+:class:`GameView` - what a hook or an agent may read; a card's verbs :class:`GameActions` - the
+view and the change primitives; the modules ``Game`` is made of :class:`GameState` - the
+actions and the state they keep.  So they need not import ``Game``, which imports them (issue
+20 item 2: no import cycle, even counting type-only imports).  The engine passes the ``Game``,
+which satisfies them structurally (mypy checks that where a ``Game`` is passed).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ if TYPE_CHECKING:
     from hkk._decisions import Decision, Option
     from hkk._effects import Duration, Effect
     from hkk._events import EventLog
+    from hkk._pending import Pending
     from hkk._phases import Step
-    from hkk._state import Permanent, Player
+    from hkk._rulings import Rulings
+    from hkk._state import ExtractionOffer, Permanent, Player
     from hkk.events import Event
 
 
@@ -79,6 +82,12 @@ class GameView(Protocol):
     def buildings(self, player: int | None = None) -> list[Permanent]:
         """The buildings in play (of ``player``, if given)."""
 
+    def hp(self, perm: Permanent) -> int:
+        """A permanent's current Ép (Sp for a building)."""
+
+    def damage_value(self, perm: Permanent) -> int:
+        """A creature's current damage value."""
+
     @property
     def rng(self) -> Random:
         """The game's random number generator (agents without their own draw from it)."""
@@ -89,6 +98,11 @@ class TriggerView(Protocol):
 
     def effect_targets(self) -> dict[int, list[int]]:
         """Lasting effect's id -> the uids it was made on."""
+
+    @property
+    def last_hit(self) -> dict[int, tuple[int | None, int]]:
+        """A permanent's uid -> (the uid of the permanent whose damage it took last, or None,
+        and the turn), for "the creature that killed it" (D-trigger-killer)."""
 
 
 class GameActions(GameView, Protocol):
@@ -147,3 +161,40 @@ class Agent(Protocol):
     game through the view."""
 
     def choose(self, game: GameView, decision: Decision) -> Option: ...
+
+
+class GameState(GameActions, Protocol):
+    """The game as the modules it is made of see it: the view, the change primitives and the
+    state they keep.  :mod:`hkk._changes`, :mod:`hkk._continuous` and :mod:`hkk._checks` sit
+    below :class:`hkk.Game` (which offers their functions as its methods) and name this, not
+    ``Game`` (issue 20 item 2); the ``Game`` satisfies it (mypy checks that where
+    ``game.damage(...)`` and the rest are called).  The attributes are ``Game``'s: read and
+    written in place."""
+
+    permanents: dict[int, Permanent]
+    effects: list[Effect]
+    statics: list[tuple[Permanent, Any]]
+    preventions: list[tuple[Permanent, Any]]
+    conditional_statics: list[list[Any]]
+    condition_events: set[type[Event]]
+    abilities_at: dict[str, list[Any]]
+    abilities_version: int
+    hp_changed: set[Permanent]
+    offers: list[ExtractionOffer]
+    next_uid: int
+    step_index: int | None
+    turn_steps: tuple[Step, ...]
+    in_moment: bool
+    bonus_losses: list[tuple[Permanent, str | None, str | None]]
+    leaving_play: list[tuple[Permanent, str, str | None, bool, str]]
+    over: bool
+    winner: int | None
+    rulings: Rulings
+    hook_impls: dict[str, list[Any]]
+
+    def opponent(self, player: int) -> int: ...
+
+    def ability_item(self, perm: Permanent, index: int, ability: Any) -> Pending:
+        """A card ability's pending item (the engine's card interpreter)."""
+
+    def resolve_spell(self, player: int, card_id: str) -> None: ...

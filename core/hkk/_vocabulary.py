@@ -36,7 +36,11 @@ DECISIONS: dict[str, DecisionKind] = {
         "Which pending item happens next (asked only when more than one is ready).",
         "the active player (29.4.1; D-orderer elsewhere); for \"enters play\" effects the "
         "permanent's controller",
-        {"<item label>": "that item resolves next; the others are collected again after it"},
+        {"<item label>": "that item resolves next; the others are collected again after it. "
+                         "A triggered ability's label is its permanent and ability, "
+                         "`<card id>#<uid>:<ability index>`, the same whatever else was logged; "
+                         "one ability set off twice while both wait is told apart by a counter: "
+                         "`alap:langorzo#3:1`, `alap:langorzo#3:1 (2)` (D-trigger-order)"},
         ("29.4.1", "D-orderer", "R-enter-order")),
     "use": DecisionKind(
         "Whether an optional item is used; at a moment where a player cannot pay for all of "
@@ -112,8 +116,9 @@ def decisions_markdown() -> str:
              "Players decide through one door, `agent.choose(game, decision) -> option`: "
              "`decision.kind`, `decision.player`, `decision.options` (each an `Option` with a "
              "`label`), `decision.labels()`, `decision.rule`. Scripts and agents match on the "
-             "labels below (`<…>` is a variable part). Each decision is logged as a `decision` "
-             "event.", ""]
+             "labels below (`<…>` is a variable part): `hkk.ScriptedAgent` and pytest-hkk's "
+             "scripts take the option with exactly the label scripted, else the first whose "
+             "label starts with it. Each decision is logged as a `decision` event.", ""]
     for kind, d in DECISIONS.items():
         lines += [f"### `{kind}`", "", d.meaning, "", f"Who decides: {d.who}.", ""]
         lines += [f"- `{shape}`: {meaning}" for shape, meaning in d.options.items()]

@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
 from rich.table import Table
 
 from hkk._cli_output import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    _check_formats,
     _dumps,
     _err,
     _out,
@@ -31,6 +33,10 @@ from hkk._cli_output import (
     _ReaderGone,
     _safe_json,
     _stop_quietly,
+    deprecated,
+    output_console,
+    output_options,
+    write_output,
 )
 from hkk._errors import ConfigError, GameTimeout, HkkError, SetError, step_name
 from hkk._limits import DEFAULT_GAME_TIMEOUT
@@ -132,23 +138,41 @@ def set_rows(found: Any) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["code"] or "", r["distribution"] or ""))
 
 
+#: ``--json``, the flag the ``--output-format json`` of ``sets``, ``cards`` and ``verify``
+#: replaces: kept for a release, hidden.
+_json_flag = click.option("--json", "as_json", is_flag=True, hidden=True,
+                          help="Deprecated: --output-format json.")
+
+
+def _json_format(as_json: bool, output_format: str) -> str:
+    if as_json:
+        deprecated("--json", "--output-format json")
+        return "json"
+    return output_format
+
+
 @main.command("sets")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def sets_command(as_json: bool) -> None:
+@output_options("text", "json", what="text: a table; json: the rows, decks and dependencies.")
+@_json_flag
+def sets_command(output_format: str, output_file: str | None, as_json: bool) -> None:
     """List the installed card sets and their status."""
     from hkk._plugin import HOOK_API_VERSION
 
     rows = set_rows(_discover())
-    if as_json:
-        click.echo(_dumps({"hook_api": HOOK_API_VERSION, "sets": rows}))
+    if _json_format(as_json, output_format) == "json":
+        write_output(_dumps({"hook_api": HOOK_API_VERSION, "sets": rows}), output_file)
         return
-    out = _out()
+    with output_console(output_file) as out:
+        _print_sets(out, rows, HOOK_API_VERSION)
+
+
+def _print_sets(out: Console, rows: list[dict[str, Any]], hook_api: str) -> None:
     if not rows:
         # The base set ships with the engine: none at all means a broken or partial install.
         out.print("No card sets installed (entry-point group 'hkk.sets'); the base set alap "
                   "ships with hkk. Try: pip install --force-reinstall hkk")
         return
-    table = Table(title=f"hkk card sets (engine hook API {HOOK_API_VERSION})", show_edge=False)
+    table = Table(title=f"hkk card sets (engine hook API {hook_api})", show_edge=False)
     # A hook name is never folded inside (one per line, the column as wide as the longest);
     # the status column takes what is left and wraps at word boundaries.
     longest_hook = max((len(h) for r in rows for h in r["hooks"]), default=1)
@@ -174,10 +198,15 @@ def sets_command(as_json: bool) -> None:
 @main.command("cards")
 @click.option("--set", "set_codes", metavar="CODE", multiple=True,
               help="Only the cards of this set (repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="Print the card definitions as JSON.")
-def cards_command(set_codes: tuple[str, ...], as_json: bool) -> None:
+@output_options("text", "json", what="text: each card; json: the validated definitions.")
+@_json_flag
+@click.option("--text-from-data", "from_data", is_flag=True,
+              help="Also print each card's rules text generated from its data (Hungarian; "
+                   "JSON: text_from_data).")
+def cards_command(set_codes: tuple[str, ...], output_format: str, output_file: str | None,
+                  as_json: bool, from_data: bool) -> None:
     """Show the cards with their stats and abilities."""
-    from hkk._card_text import card_lines
+    from hkk._card_text import card_lines, text_from_data
 
     found = _discover()
     _warn_failures(found)
@@ -187,14 +216,16 @@ def cards_command(set_codes: tuple[str, ...], as_json: bool) -> None:
                                  f"{sorted(found.sets)}", param_hint="--set")
     cards = [c for c in found.cards.values() if not set_codes or c.set_code in set_codes]
     cards.sort(key=lambda c: c.id)
-    if as_json:
-        click.echo(_dumps([c.model_dump(mode="json") for c in cards]))
+    if _json_format(as_json, output_format) == "json":
+        write_output(_dumps([{**c.model_dump(mode="json"),
+                              **({"text_from_data": text_from_data(c)} if from_data else {})}
+                             for c in cards]), output_file)
         return
-    out = _out()
-    for card in cards:
-        for line in card_lines(card):
-            out.print(line)
-    out.print(f"[dim]{len(cards)} card(s)[/dim]")
+    with output_console(output_file) as out:
+        for card in cards:
+            for line in card_lines(card, from_data=from_data):
+                out.print(line)
+        out.print(f"[dim]{len(cards)} card(s)[/dim]")
 
 
 # -- play ----------------------------------------------------------------------------------------
@@ -215,21 +246,36 @@ def _default_decks(engine: Any) -> list[str]:
               help="Two decks, e.g. alap:tuz alap:viz; 'DECK+SET' mixes in a set's cards.")
 @click.option("--set", "set_codes", multiple=True, metavar="CODE",
               help="Play with only these sets (and those they depend on). Repeatable.")
-@click.option("--json", "json_file", metavar="FILE|-", callback=_output_file,
-              help="Write the event log as JSON to FILE ('-': stdout, instead of the text).")
+@output_options("text", "json", what="text: the game turn by turn; json: its event log.",
+                quiet="Print only the result (text).")
+@click.option("--json", "json_file", metavar="FILE|-", callback=_output_file, hidden=True,
+              help="Deprecated: --output-format json [-o FILE].")
 @click.option("--save", "save_file", metavar="FILE", callback=_output_file,
               help="Write the whole game (versions, seed, decks, state, log) to FILE for "
                    "'hkk replay'.")
+@click.option("--save-at", "save_at", type=click.IntRange(min=1), metavar="TURN",
+              help="With --save: write the save at the start of turn TURN (the game plays on; "
+                   "load it with hkk.load_game to go on from there) instead of at the end.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Stop (a draw) after N turns.")
+@click.option("--format", "format_name", metavar="NAME",
+              help="Refuse a deck that breaks this format (e.g. alap:kezdo, casual); without "
+                   "it a deck breaking a format it names is only warned about.")
 @click.option("--html", "html_file", metavar="FILE", callback=_output_file,
               help="Write the game's timeline with the board at every step as a page.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
-@click.option("-q", "--quiet", is_flag=True, help="Print only the result.")
 @_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
-                 json_file: str | None, save_file: str | None, max_turns: int | None,
-                 html_file: str | None, brief: bool, quiet: bool, game_timeout: float) -> None:
-    """Play a whole game between two random agents, printed turn by turn."""
+                 output_format: str, output_file: str | None, quiet: bool,
+                 json_file: str | None, save_file: str | None, save_at: int | None,
+                 max_turns: int | None,
+                 format_name: str | None, html_file: str | None, brief: bool,
+                 game_timeout: float) -> None:
+    """Play a whole game between two random agents, printed turn by turn (--output-format
+    json: its event log)."""
+    output_format, log_file = _play_output(output_format, output_file, json_file)
+    # the text's console (its file, if -o) stays open until the command ends
+    out = click.get_current_context().with_resource(
+        output_console(output_file if output_format == "text" else None))
     from hkk._engine import Engine
     from hkk._event_text import EventRenderer
     from hkk._limits import time_limit
@@ -258,9 +304,9 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         game = engine.new_game(lists, seed=seed, rulings=rulings)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
-    to_stdout = json_file == "-"
-    out = _out()
-    if not (quiet or to_stdout):
+    _check_formats(found, dict(zip(names, lists, strict=True)), format_name)
+    to_stdout = output_format == "json" and log_file is None
+    if not (quiet or output_format == "json"):
         renderer = EventRenderer(engine.cards, [p.name for p in game.players],
                                  quiet_checks=brief)
         out.print(f"[bold]{escape(names[0])}[/bold] (P1) vs [bold]{escape(names[1])}[/bold] "
@@ -283,22 +329,23 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
             step = step_name(game.turn, game.log.step)
             return f"turn {game.turn} ({step}); reproduce: {reproduce}"
 
+        if save_at is not None and not save_file:
+            raise click.BadParameter("needs --save FILE", param_hint="--save-at")
         with time_limit(game_timeout, where):
-            play_game(game, max_turns=max_turns)
+            if save_at is not None and save_file:
+                _play_saving_at(game, max_turns, save_at, save_file)
+            else:
+                play_game(game, max_turns=max_turns)
     except (HkkError, GameTimeout) as exc:
         error = exc
     except KeyboardInterrupt as exc:  # Ctrl-C, or a set raising it: say where, exit 1
         error = exc
-    if json_file:
-        text = _safe_json(game.log.to_json(indent=None if to_stdout else 1))
-        if to_stdout:
-            click.echo(text)
-        else:
-            Path(json_file).write_text(text + "\n", encoding="utf-8")
+    if output_format == "json" or log_file:
+        write_output(_safe_json(game.log.to_json(indent=None if to_stdout else 1)), log_file)
     if recorder is not None and html_file:
         Path(html_file).write_text(recorder.page(f"{' vs '.join(names)}, seed {seed}"),
                                    encoding="utf-8")
-    if save_file and error is None:  # a game stopped by an error is inside a step
+    if save_file and error is None and save_at is None:  # after an error: inside a step
         from hkk._saving import save_game
 
         Path(save_file).write_text(json.dumps(save_game(game), ensure_ascii=False) + "\n",
@@ -311,9 +358,25 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
                   f"{escape(str(error) or 'KeyboardInterrupt')}")
         err.print(f"reproduce: {reproduce}")
         sys.exit(EXIT_FAILED)
-    if quiet and not to_stdout:
+    if quiet and output_format == "text":
         winner = "draw" if game.winner is None else game.players[game.winner].name
         out.print(f"winner: {winner} after {game.turn} turns ({len(game.log)} events)")
+
+
+def _play_saving_at(game: Any, max_turns: int | None, turn: int, save_file: str) -> None:
+    """Play the game, writing its save when turn ``turn`` begins (between its start and its
+    first step), then on to the end."""
+    from hkk._runner import advance
+    from hkk._saving import save_game
+
+    saved = False
+    while advance(game, max_turns):
+        if not saved and game.turn == turn and game.step_index == 0:
+            Path(save_file).write_text(json.dumps(save_game(game), ensure_ascii=False) + "\n",
+                                       encoding="utf-8")
+            saved = True
+    if not saved:
+        raise HkkError(f"--save-at {turn}: the game ended in turn {game.turn}, before turn {turn}")
 
 
 # -- replay --------------------------------------------------------------------------------------
@@ -366,6 +429,20 @@ def replay_command(file: str, force: bool) -> None:
     sys.exit(EXIT_FAILED)
 
 
+def _play_output(output_format: str, output_file: str | None, json_file: str | None
+                 ) -> tuple[str, str | None]:
+    """What ``hkk play`` prints (its format) and the file of its JSON log, if any.  The
+    deprecated ``--json FILE|-`` does what it did, for a release: ``-`` the log on stdout
+    instead of the text, FILE the log there and the text too."""
+    log_file = output_file if output_format == "json" else None
+    if json_file is not None:
+        deprecated(f"--json {json_file}", "--output-format json" if json_file == "-" else
+                   f"--output-format json -o {json_file} (which prints no text)")
+        output_format = "json" if json_file == "-" else output_format
+        log_file = None if json_file == "-" else json_file
+    return output_format, log_file
+
+
 def _is_event_log(path: Path) -> bool:
     """Whether ``path`` holds what ``hkk play --json`` writes: a JSON list of events."""
     try:
@@ -390,13 +467,16 @@ def _event_text(event: Any, none: str) -> str:
               help="Seeded random games per run.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game.")
 @click.option("--max-turns", type=click.IntRange(min=1), help="Turn limit of each game.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@output_options("text", "json", "github", "junit",
+                what="text: the checks and coverage; json: the report; github: each failure "
+                     "as a GitHub Actions annotation at its file and line, then the text; "
+                     "junit: JUnit XML.",
+                quiet="Print only the failures, warnings and the verdict (text, github).")
+@_json_flag
 @click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False),
-              callback=_output_file, help="Also write the checks as JUnit XML.")
-@click.option("--format", "output_format", type=click.Choice(["text", "github"]),
-              default="text", show_default=True,
-              help="github: also print each failure as a GitHub Actions annotation "
-                   "(::error file=…,line=…::).")
+              callback=_output_file, help="Also write the checks as JUnit XML to this file.")
+@click.option("--format", "old_format", type=click.Choice(["text", "github"]), hidden=True,
+              help="Deprecated: --output-format.")
 @click.option("--against", metavar="SPOILER", type=click.Path(exists=True, dir_okay=False),
               help="Check the set (one CODE) against its published card list (.csv/.json).")
 @click.option("--max-slowdown", type=click.FloatRange(min=0), default=3.0, show_default=True,
@@ -404,12 +484,17 @@ def _event_text(event: Any, none: str) -> str:
                                      "FACTOR times slower (0: do not measure).")
 @_timeout_option
 def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
-                   as_json: bool, junit_xml: str | None, output_format: str,
-                   against: str | None, max_slowdown: float,
-                   game_timeout: float) -> None:
+                   output_format: str, output_file: str | None, quiet: bool, as_json: bool,
+                   junit_xml: str | None, old_format: str | None, against: str | None,
+                   max_slowdown: float, game_timeout: float) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
     from hkk._verify_text import verify_lines
     from hkk.verify import verify
+
+    if old_format is not None:
+        deprecated(f"--format {old_format}", f"--output-format {old_format}")
+        output_format = old_format
+    output_format = _json_format(as_json, output_format)
 
     _check_installed(codes)
     if against is not None:  # a usage error, found before any game is played
@@ -428,7 +513,7 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
                                    game_timeout=game_timeout, against=against,
                                    max_slowdown=max_slowdown)
     try:
-        if err.is_terminal and not as_json and games:
+        if err.is_terminal and output_format in ("text", "github") and not quiet and games:
             from rich.progress import Progress
 
             with Progress(console=err, transient=True) as bar:
@@ -447,17 +532,18 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
         err.print("[red]interrupted[/red]: the report so far")
     if junit_xml:
         Path(junit_xml).write_text(report.junit_xml() + "\n", encoding="utf-8")
-    if output_format == "github":
+    if output_format == "json":
+        write_output(_dumps(report.as_dict()), output_file)
+    elif output_format == "junit":
+        write_output(report.junit_xml(), output_file)
+    else:
         from hkk.verify import github_annotations
 
-        for line in github_annotations(report):
-            click.echo(line)
-    if as_json:
-        click.echo(_dumps(report.as_dict()))
-    else:
-        out = _out()
-        for line in verify_lines(report):
-            out.print(line)
+        with output_console(output_file) as out:
+            if output_format == "github":  # workflow commands: written as they are
+                out.file.write("".join(f"{line}\n" for line in github_annotations(report)))
+            for line in verify_lines(report, quiet=quiet):
+                out.print(line)
     sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
 
 

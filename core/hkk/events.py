@@ -142,8 +142,8 @@ class Triggered(Event):
     """Something set off a triggered ability or a plugin's `triggered` hook: the item waits
     until the cause has finished and its Ép check is done (a `resolving` follows, or a `use`
     decision for an optional one)."""
-    item: str = field("the triggered item's label (`<card id>#<uid>:<ability>@<seq>` for a "
-                      "card)")
+    item: str = field("the triggered item's label (`<card id>#<uid>:<ability>` for a card, "
+                      "` (2)`… after it for the same ability set off again while it waits)")
     controller: int | None = field("its controller")
     card: str | None = field("the card id, or null")
     ability: int | None = field("the ability index on the card, or null")

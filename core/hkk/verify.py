@@ -11,7 +11,11 @@ What it checks, in order:
    satisfies (the base set is part of ``hkk`` itself), and requires the distributions of the
    sets it depends on (warning);
 3. **custom effects** - every ``do = "custom"`` a card uses is offered by the set or a set it
-   depends on, and no name is offered twice;
+   depends on, and no name is offered twice; **card text** - every card's printed ``text``
+   says what its data does (:mod:`hkk._card_text_check`; ``text_checked = false`` opts out);
+   **deck-format** - each of the set's decks meets
+   every format it names (``formats = [...]`` in its table; naming none, ``casual``), each
+   violation a failure, and the formats it ships name only existing cards (:mod:`hkk._formats`);
 4. **games** - N seeded games between two random agents for each set alone (with the sets it
    depends on) and for all installed sets together; anything a game raises fails it (a set's
    ``sys.exit()`` too), as does a game that runs past ``game_timeout`` seconds
@@ -40,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from hkk._card_text_check import card_text_checks
 from hkk._deck_specs import (
     MIX_COPIES,
     deck_pairs,
@@ -54,11 +59,20 @@ from hkk._setcost import DEFAULT_MAX_FACTOR, measure
 from hkk._sets.discovery import discover
 from hkk._verify_checks import (
     custom_effect_checks,
+    deck_format_checks,
     deprecation_checks,
     packaging_checks,
     spoiler_checks,
 )
-from hkk._verify_games import Progress, Run, engine_for, new_coverage, play_checked, play_run
+from hkk._verify_games import (
+    Progress,
+    Run,
+    engine_for,
+    new_coverage,
+    play_checked,
+    play_run,
+    shown_path,
+)
 from hkk._verify_report import Check, Coverage, VerifyReport, github_annotations
 
 __all__ = [
@@ -103,11 +117,7 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
 
     # 1. discovery
     for error in found.failures:
-        mine = error.code in relevant or not codes
-        report.checks.append(Check(
-            "discovery", error.code or "?", False, str(error), set_code=error.code,
-            severity="error" if mine else "warning",
-            command=f"hkk verify {error.code}" if error.code else "hkk sets"))
+        report.checks.extend(_failure_checks(error, mine=error.code in relevant or not codes))
     for code in sorted(disabled):
         report.checks.append(Check("discovery", code, False, f"set {code} is disabled by "
                                    "HKK_SETS_ALLOW / HKK_SETS_DENY or hkk.toml", set_code=code,
@@ -138,7 +148,10 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
     for code in targets:
         report.checks.extend(packaging_checks(by_code[code], by_code))
         report.checks.extend(custom_effect_checks(code, by_code, entry_points))
+        report.checks.extend(card_text_checks(by_code[code]))
         report.checks.extend(deprecation_checks(by_code[code]))
+        report.checks.extend(deck_format_checks(by_code[code], found.formats, found.cards,
+                                                by_code))
     if against is not None:
         report.checks.extend(spoiler_checks(targets, by_code, against))
 
@@ -166,6 +179,19 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
                 report.checks.extend(_cost_checks(code, by_code, games, seed, max_turns,
                                                   max_slowdown, entry_points))
     return report
+
+
+def _failure_checks(error: SetError, *, mine: bool) -> list[Check]:
+    """A set that failed discovery: a check for each problem of its data files, at its file
+    and line (issue 24 item 11), or one check for the failure."""
+    options: dict[str, Any] = dict(
+        set_code=error.code, severity="error" if mine else "warning",
+        command=f"hkk verify {error.code}" if error.code else "hkk sets")
+    if not error.problems:
+        return [Check("discovery", error.code or "?", False, str(error), **options)]
+    return [Check("discovery", error.code or "?", False, f"{error.prefix}: {problem}",
+                  card=problem.card, file=shown_path(problem.source or problem.file),
+                  line=problem.line, **options) for problem in error.problems]
 
 
 # 7. cost: part of the run here, so it calls the ``measure`` of this module (the tests give it a

@@ -16,7 +16,7 @@ TOML shorthands accepted on input (the canonical form is what ``model_dump`` giv
 """
 
 from functools import cached_property
-from typing import Annotated, Any, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import (
     AfterValidator,
@@ -25,11 +25,13 @@ from pydantic import (
     ConfigDict,
     Field,
     Strict,
+    StringConstraints,
     field_validator,
     model_validator,
 )
 
-from hkk._cards.quantities import QUANTITIES, quantity_names
+from hkk._cards.amounts import COMPARE, Count, Where
+from hkk._cards.quantities import PERMANENT_QUANTITIES, QUANTITIES, quantity_names, value_of
 from hkk._cards.registry import NameOf, TaggedUnionOf
 from hkk._cards.trigger_events import WHEN_EVENTS
 from hkk._cards.types import (
@@ -53,6 +55,9 @@ from hkk._cards.types import (
 from hkk._cards.verbs import VERBS
 from hkk._cards.verbs.modify import Modify
 from hkk._cards.verbs.prevent import Prevent
+
+if TYPE_CHECKING:
+    from hkk._view import GameView
 
 #: Also read from here: the basic types (hkk._cards.types) and the verbs static abilities use.
 __all__ = [
@@ -202,6 +207,14 @@ class Condition(BaseModel):
         name, value = self.comparison
         return f"if {self.of} {name.replace('_', ' ')} {value}"
 
+    def holds(self, game: "GameView", controller: int) -> bool:
+        """Does it hold now, seen from ``controller``?  (The engine's abilities read it
+        through hkk._conditions, which keeps what each name means; a plugin - hand play's
+        ``play_condition``, D-play-condition - asks the card data itself.)"""
+        bound = self.comparison[1]
+        right = bound if isinstance(bound, int) else value_of(game, bound, controller)
+        return COMPARE[self.comparison[0]](value_of(game, self.of, controller), right)
+
 
 #: The reusable field: any ability kind may carry ``condition = {...}``.
 _CONDITION_DOC = ("Only while this holds: a static ability is in force, an automatic ability "
@@ -234,6 +247,12 @@ class StaticAbility(BaseModel):
                     or isinstance(effect, Prevent)):
                 raise invalid("static abilities only use modify with duration = \"permanent\" "
                               "or prevent")
+            if isinstance(effect, Modify) and (isinstance(effect.by, Count)
+                                               or effect.where is not None):
+                # a static is in force all the time; a count or a filter is read once, when a
+                # lasting effect is made (hkk._cards.amounts)
+                raise invalid("a static modifier cannot count (by = { count = ... }) or filter "
+                              "(where): it is in force all the time; use a number and a target")
         return self
 
 
@@ -458,13 +477,28 @@ def _no_trigger_targets(effects: Any, where: str) -> None:
 
 # -- cards (discriminator ``kind``) ------------------------------------------------------------
 
+#: What ``play_condition`` means, for authors and their editors (``hkk schema``).
+_PLAY_CONDITION_DOC = (
+    "'Csak akkor játszható ki, ha ...': the card may be played from hand only while this "
+    "holds, seen from the player who would play it; checked whenever it is offered (the "
+    "playable answer), like its cost.")
+_TEXT_CHECKED_DOC = (
+    "false: the printed text is deliberately free, so hkk verify's card-text check does not "
+    "compare it with the text generated from the data (the check counts such cards).")
+
+
 class _CardBase(BaseModel):
     model_config = CONFIG
 
     id: CardId
     name: Text = Field(min_length=1)
+    #: The printed rules text (hkk verify's card-text check compares it with the data).
     text: Text = ""
+    #: Flavour text: printed, never compared, no rules meaning.
+    flavor: Text = ""
+    text_checked: bool = Field(True, description=_TEXT_CHECKED_DOC)
     cost: Cost = Cost()
+    play_condition: Condition | None = Field(None, description=_PLAY_CONDITION_DOC)
     abilities: Annotated[tuple[Ability, ...], LIST_OK] = ()
 
     @model_validator(mode="after")
@@ -519,6 +553,12 @@ class CardFile(BaseModel):
     cards: Annotated[tuple[Card, ...], LIST_OK]
 
 
+#: A deck format (:mod:`hkk._formats`): ``<set code>:<name>`` for a set's ``formats/NAME.toml``,
+#: or ``casual``, the format of every deck that names none.
+FORMAT_NAME_PATTERN = r"^(casual|" + CARD_ID_PATTERN[1:-1] + r")$"
+FormatName = Annotated[str, StringConstraints(pattern=FORMAT_NAME_PATTERN)]
+
+
 class Deck(BaseModel):
     model_config = CONFIG
 
@@ -526,6 +566,8 @@ class Deck(BaseModel):
     title: Text = ""
     #: Card id -> number of copies.
     cards: dict[CardId, Annotated[int, Field(gt=0, le=MAX_DECK_SIZE)]]
+    #: The formats the deck meets (``hkk verify``'s deck-format check holds it to them).
+    formats: Annotated[tuple[FormatName, ...], LIST_OK] = ()
 
     @property
     def size(self) -> int:
@@ -549,15 +591,17 @@ class DeckFile(BaseModel):
 
 #: The models whose schema holds a registry's words, inner ones first.
 _FROM_REGISTRIES: tuple[type[BaseModel], ...] = (
-    Condition, When, StaticAbility, AutomaticAbility, TriggeredAbility, ActivatedAbility,
+    Count, Where, Condition, When, StaticAbility, AutomaticAbility, TriggeredAbility,
+    ActivatedAbility,
     CreatureCard, BuildingCard, SpellCard, CardFile)
 
 
 def _rebuild() -> None:
-    """Build the models again with what is registered now."""
-    for model in _FROM_REGISTRIES:
+    """Build the models again with what is registered now (the verbs hold counts and
+    filters, which hold quantities)."""
+    for model in (*_FROM_REGISTRIES[:2], *VERBS.values(), *_FROM_REGISTRIES[2:]):
         model.model_rebuild(force=True)
 
 
-for _registry in (VERBS, WHEN_EVENTS, QUANTITIES):
+for _registry in (VERBS, WHEN_EVENTS, QUANTITIES, PERMANENT_QUANTITIES):
     _registry.on_change(_rebuild)

@@ -11,10 +11,11 @@ from hkk._state import Permanent, Player
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from hkk._cards.amounts import Where
     from hkk._cards.context import EffectContext
     from hkk._view import GameActions
 
-__all__ = ["permanents_in_play", "player_indexes", "select_targets"]
+__all__ = ["filtered_targets", "permanents_in_play", "player_indexes", "select_targets"]
 
 
 def select_targets(game: GameActions, ctx: EffectContext, target: str) -> list[Any]:
@@ -54,6 +55,29 @@ def select_targets(game: GameActions, ctx: EffectContext, target: str) -> list[A
     if not candidates:
         return []
     options = [Option(f"target {p.describe()}", p) for p in candidates]
+    return [game.decide(me, "target", options, prompt=ctx.label).value]
+
+
+def filtered_targets(game: GameActions, ctx: EffectContext, target: str,
+                     where: Where) -> list[Any]:
+    """The permanents of a group target that ``where`` holds for; of a choice, the controller
+    chooses among those only."""
+    me = ctx.controller
+    groups: dict[str, Callable[[], list[Permanent]]] = {
+        "own_creatures": lambda: game.creatures(me),
+        "opponent_creatures": lambda: game.creatures(1 - me),
+        "all_creatures": game.creatures,
+        "own_buildings": lambda: game.buildings(me),
+        "all_buildings": game.buildings,
+        "chosen_creature": game.creatures,
+        "chosen_own_creature": lambda: game.creatures(me),
+        "chosen_opponent_creature": lambda: game.creatures(1 - me),
+        "chosen_building": game.buildings,
+    }
+    found = [p for p in groups[target]() if where.holds(game, p)]
+    if not target.startswith("chosen_") or not found:
+        return found
+    options = [Option(f"target {p.describe()}", p) for p in found]
     return [game.decide(me, "target", options, prompt=ctx.label).value]
 
 

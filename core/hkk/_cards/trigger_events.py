@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from hkk._state import Permanent
     from hkk._view import GameView
 
-__all__ = ["WHEN_EVENTS", "Subject", "TriggerEvent", "trigger_event"]
+__all__ = ["WHEN_EVENTS", "Subject", "TriggerEvent", "hu_subject", "trigger_event"]
 
 
 class Subject:
@@ -50,6 +50,12 @@ class TriggerEvent:
     offers: ClassVar[frozenset[str]] = frozenset({"trigger_permanent", "trigger_player"})
     #: ``hkk cards``: what happens to the subject ("dies", "is damaged").
     text: ClassVar[str]
+    #: The printed text (Hungarian): what happens to the subject ("sérülést szenved"); none:
+    #: the printed text of its abilities cannot be generated.
+    hu_text: ClassVar[str] = ""
+    #: The printed text of its ``trigger_*`` targets, in the cases of
+    #: :data:`hkk._cards.wording.TARGETS` (nom, dat, dels, acc).
+    hu_targets: ClassVar[dict[str, tuple[str, str, str, str]]] = {}
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
         """What ``event`` (of one of :attr:`log_kinds`) happened to; [] if nothing in play."""
@@ -64,6 +70,37 @@ class TriggerEvent:
             owner = {"own": " of yours", "opponent": " of the opponent's", "any": ""}[when.whose]
             subject = f"{'another' if when.which == 'another' else 'a'} {kind}{owner}"
         return f"{subject} {self.text}"
+
+    def hu(self, when: Any, own_kind: str) -> str:
+        """The ``when`` of the printed text, after "Amikor": "egy lényed meghal", "ez a lény
+        sérülést szenved"; ``own_kind`` is the kind of the ability's card ("this")."""
+        return f"{hu_subject(when, own_kind)} {self.hu_verb(when, own_kind)}"
+
+    def hu_verb(self, when: Any, own_kind: str) -> str:
+        if not self.hu_text:
+            from hkk._cards.wording import NoTemplate
+
+            raise NoTemplate(f"the trigger event {self.name!r} has no printed-text template")
+        return self.hu_text
+
+
+#: A permanent's kind: (noun, the controller's, the opponent's possessive).
+_NOUNS = {"creature": ("lény", "lényed", "lénye"), "building": ("építmény", "építményed",
+                                                                  "építménye"),
+          None: ("lap", "lapod", "lapja")}
+
+
+def hu_subject(when: Any, own_kind: str) -> str:
+    """"ez a lény", "egy másik lényed", "az ellenfél egy építménye", "egy lap"."""
+    if when.which == "this":
+        return "ez a lény" if own_kind == "creature" else "ez az építmény"
+    noun, mine, theirs = _NOUNS[when.card_kind]
+    other = "másik " if when.which == "another" else ""
+    if when.whose == "own":
+        return f"egy {other}{mine}"
+    if when.whose == "opponent":
+        return f"az ellenfél egy {other}{theirs}"
+    return f"egy {other}{noun}"
 
 
 #: Every ``when.event`` word by name.
@@ -83,17 +120,33 @@ def _permanent(game: GameView, event: Any) -> list[Subject]:
     return [] if perm is None else [Subject(perm.uid, perm.controller, perm.kind, perm)]
 
 
+#: No damage remembered (D-trigger-killer).
+_NO_HIT: tuple[int | None, int] = (None, -1)
+
+
 @trigger_event
 class Dies(TriggerEvent):
     name = "dies"
     meaning = ("a permanent goes from play to the graveyard or the void (a creature dies, a "
-               "building is destroyed)")
+               "building is destroyed); trigger_source: the permanent whose damage killed it")
     log_kinds = ("died", "destroyed")
-    offers = frozenset({"trigger_player"})  # the permanent is gone: nothing to aim at
+    # the permanent is gone: nothing to aim at but its killer and its controller
+    offers = frozenset({"trigger_source", "trigger_player"})
     text = "dies"
+    hu_text = "meghal"
+    hu_targets = {"trigger_source": ("az őt elpusztító lény", "az őt elpusztító lénynek",
+                                     "az őt elpusztító lényről", "az őt elpusztító lényt")}
+
+    def hu_verb(self, when: Any, own_kind: str) -> str:
+        kind = own_kind if when.which == "this" else when.card_kind
+        return {"creature": "meghal", "building": "elpusztul"}.get(kind or "",
+                                                                   "elhagyja a játékot")
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
-        return [Subject(event.uid, event.controller, game.cards[event.card].kind)]
+        # D-trigger-killer: died of Ép loss, the permanent whose damage it took last this turn
+        hit = game.triggers.last_hit.get(event.uid, _NO_HIT) if event.cause == "hp" else _NO_HIT
+        killer = game.permanents.get(hit[0]) if hit[1] == game.turn and hit[0] else None
+        return [Subject(event.uid, event.controller, game.cards[event.card].kind, None, killer)]
 
 
 @trigger_event
@@ -103,6 +156,9 @@ class Damaged(TriggerEvent):
     log_kinds = ("damaged",)
     offers = frozenset({"trigger_permanent", "trigger_source", "trigger_player"})
     text = "is damaged"
+    hu_text = "sérülést szenved"
+    hu_targets = {"trigger_source": ("a sebzés forrása", "a sebzés forrásának",
+                                     "a sebzés forrásáról", "a sebzés forrását")}
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
         found = _permanent(game, event)
@@ -118,6 +174,7 @@ class EntersPlay(TriggerEvent):
     meaning = "a permanent enters play"
     log_kinds = ("entered_play",)
     text = "enters play"
+    hu_text = "játékba kerül"
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
         return _permanent(game, event)
@@ -129,6 +186,19 @@ class EffectEnds(TriggerEvent):
     meaning = "a lasting effect on a permanent ends"
     log_kinds = ("effect_ended",)
     text = "loses an effect"
+    hu_text = "ható hatás véget ér"
+
+    def hu(self, when: Any, own_kind: str) -> str:
+        """"egy rá ható hatás véget ér", "egy lényedre ható hatás véget ér"."""
+        if when.which == "this":
+            return "egy rá ható hatás véget ér"
+        noun = {"creature": ("lényre", "lényedre", "lényére"),
+                "building": ("építményre", "építményedre", "építményére"),
+                None: ("lapra", "lapodra", "lapjára")}[when.card_kind]
+        other = "másik " if when.which == "another" else ""
+        subject = {"own": f"egy {other}{noun[1]}", "opponent": f"az ellenfél egy {other}{noun[2]}",
+                   "any": f"egy {other}{noun[0]}"}[when.whose]
+        return f"{subject} {self.hu_text}"
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
         # the event does not name the effect's targets: the trigger watch kept them
@@ -146,6 +216,14 @@ class CardPlayed(TriggerEvent):
     subject = "the card played"
     offers = frozenset({"trigger_player"})
     text = "plays"
+    hu_text = "kijátszik"
+
+    def hu(self, when: Any, own_kind: str) -> str:
+        """"varázslatot játszol ki", "az ellenfeled varázslatot játszik ki"."""
+        what = {"spell": "varázslatot", "creature": "lényt", "building": "építményt",
+                None: "lapot"}[when.card_kind]
+        return {"own": f"{what} játszol ki", "opponent": f"az ellenfeled {what} játszik ki",
+                "any": f"egy játékos {what} játszik ki"}[when.whose]
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
         return [Subject(None, event.player, game.cards[event.card].kind)]
@@ -153,3 +231,48 @@ class CardPlayed(TriggerEvent):
     def describe(self, when: Any) -> str:
         who = {"own": "you play", "opponent": "opponent plays", "any": "a player plays"}
         return f"{who[when.whose]} a {when.card_kind or 'card'}"
+
+
+def _fighters(game: GameView, event: Any, blocking: bool) -> list[Subject]:
+    """The attackers (or the blockers) of an ``attack`` event still in play, each with the
+    creature it fights as its source (none: an unblocked attacker)."""
+    found = []
+    for attacker_uid, blocker_uid in zip(event.attackers, event.blockers, strict=True):
+        attacker = game.permanents.get(attacker_uid)
+        blocker = game.permanents.get(blocker_uid) if blocker_uid is not None else None
+        perm, other = (blocker, attacker) if blocking else (attacker, blocker)
+        if perm is not None:
+            found.append(Subject(perm.uid, perm.controller, perm.kind, perm, other))
+    return found
+
+
+@trigger_event
+class Attacks(TriggerEvent):
+    name = "attacks"
+    meaning = ("a creature attacks (declared an attacker, D-combat); it resolves before combat "
+               "damage (D-trigger-attack); trigger_source: the creature blocking it, if any")
+    log_kinds = ("attack",)
+    offers = frozenset({"trigger_permanent", "trigger_source", "trigger_player"})
+    text = "attacks"
+    hu_text = "támad"
+    hu_targets = {"trigger_source": ("az őt blokkoló lény", "az őt blokkoló lénynek",
+                                     "az őt blokkoló lényről", "az őt blokkoló lényt")}
+
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
+        return _fighters(game, event, blocking=False)
+
+
+@trigger_event
+class Blocks(TriggerEvent):
+    name = "blocks"
+    meaning = ("a creature blocks an attacker (D-combat); it resolves before combat damage "
+               "(D-trigger-attack); trigger_source: the attacker it blocks")
+    log_kinds = ("attack",)
+    offers = frozenset({"trigger_permanent", "trigger_source", "trigger_player"})
+    text = "blocks"
+    hu_text = "blokkol"
+    hu_targets = {"trigger_source": ("az általa blokkolt lény", "az általa blokkolt lénynek",
+                                     "az általa blokkolt lényről", "az általa blokkolt lényt")}
+
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
+        return _fighters(game, event, blocking=True)

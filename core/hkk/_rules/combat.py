@@ -2,7 +2,12 @@
 
 Once per turn the active player may attack: he picks attackers among his active creatures on
 the guard post (they become passive); the defender assigns to each attacker at most one of his
-active guard-post creatures; damage is dealt at one moment; unblocked damage hits the player."""
+active guard-post creatures; damage is dealt at one moment; unblocked damage hits the player.
+
+[D] D-trigger-attack: what the declaration (the ``attack`` event) triggers - "Amikor ez a lény
+támad / blokkol" - resolves before the combat damage, each trigger followed by its Ép check; a
+creature that has left play meanwhile deals and takes no combat damage, and an attacker whose
+blocker has left play stays blocked."""
 
 from __future__ import annotations
 
@@ -50,6 +55,9 @@ def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
         attacker.active = False
     game.emit(Attack, attackers=[a.uid for a, _ in pairs],
               blockers=[b.uid if b is not None else None for _, b in pairs], rule="D-combat")
+    if game.triggers.waiting:  # D-trigger-attack: "when this attacks / blocks" comes first
+        game.triggers.resolve_waiting()
+        pairs = _still_fighting(game, pairs)
     # every damage value is read before any damage is dealt: one moment
     hits = []
     defender = game.players[game.opponent(game.active)]
@@ -61,6 +69,19 @@ def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
             hits.append((attacker, game.damage_value(blocker), blocker))
     for target, amount, source in hits:
         game.damage(target, amount, source=source.describe(), source_uid=source.uid)
+
+
+def _still_fighting(game: Game, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """D-trigger-attack: the pairs after the triggers of the declaration.  A creature out of
+    play deals and takes nothing; a blocked attacker stays blocked (its damage goes nowhere)."""
+    fighting = []
+    for attacker, blocker in pairs:
+        if attacker.uid not in game.permanents:
+            continue
+        if blocker is not None and blocker.uid not in game.permanents:
+            continue  # blocked: no damage reaches the player
+        fighting.append((attacker, blocker))
+    return fighting
 
 
 class SimpleCombat:

@@ -47,6 +47,9 @@ class HandPlay:
         #: answer for it, since a set's answer may depend on anything.
         self._alone_in: Any = None
         self._alone = True
+        #: The cards of the card table ``_cards`` with a ``play_condition``, by id: an answer
+        #: that read one depends on the state, so it is never kept.
+        self._conditional: dict[str, Any] = {}
 
     def items(self, game: Game) -> list[Pending] | None:
         """Each player's ``play <card id>`` items, when the step is an action step."""
@@ -79,7 +82,7 @@ class HandPlay:
                     item.order = (player, IN_HAND, index)  # hand order, before the others
                 items.append(item)
         collected = tuple(items)
-        if self._alone:
+        if self._alone and not self._conditional:  # a play condition reads the state
             if len(self._collected) > 512:  # forgotten all at once: hands vary little
                 self._collected = {}
             self._collected[key] = collected
@@ -97,16 +100,14 @@ class HandPlay:
         step = game.step
         if step is None or game.over or step.no_hand_play:  # 29.4.6
             return []
-        p = game.players[player]
         # Asked for both players before every action decision, mostly about the same hand:
         # the answer depends only on what this key holds (and the card table), so it is kept
         # (forgotten all at once past a few hundred answers: hands vary little in a step).
+        p = game.players[player]
         key = (player == game.active, step.hand_play, p.vp, p.components, tuple(p.hand))
         if self._cards is not game.cards or len(self._playable) > 512:
-            self._playable, self._collected = {}, {}
-            self._cards = game.cards
-        known = self._playable.get(key)
-        if known is not None:
+            self._forget(game)
+        if (known := self._playable.get(key)) is not None:  # one line: the hottest path
             return list(known)
         result = []
         for card_id in dict.fromkeys(p.hand):
@@ -119,8 +120,27 @@ class HandPlay:
             if player != game.active and not instant:
                 continue
             result.append(card_id)
+        if self._conditional and not self._conditions_hold(game, player, result):
+            return result  # read the state: not kept
         self._playable[key] = tuple(result)
         return result
+
+    def _forget(self, game: Game) -> None:
+        """Forget every answer kept (a new card table, or too many answers)."""
+        self._playable, self._collected = {}, {}
+        if self._cards is not game.cards:
+            self._cards = game.cards
+            self._conditional = {i: c for i, c in game.cards.items()
+                                 if getattr(c, "play_condition", None) is not None}
+
+    def _conditions_hold(self, game: Game, player: int, result: list[str]) -> bool:
+        """Drop from ``result`` the cards whose ``play_condition`` does not hold now ("Csak
+        akkor játszható ki, ha ..."); False if it read one (the answer depends on the state)."""
+        conditional = [card_id for card_id in result if card_id in self._conditional]
+        for card_id in conditional:
+            if not self._conditional[card_id].play_condition.holds(game, player):
+                result.remove(card_id)
+        return not conditional
 
 
 def _in_action_step(step: Step | None, hook: str) -> bool:

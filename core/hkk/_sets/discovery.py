@@ -117,6 +117,7 @@ def discover(*, entry_points: Iterable[EntryPointLike] | None = None,
     sets = {s.code: s for s in usable}
     cards = {card.id: card for s in usable for card in s.cards}
     decks = {f"{s.code}:{name}": deck for s in usable for name, deck in s.decks.items()}
+    formats = {name: fmt for s in usable for name, fmt in s.formats.items()}
     return Discovery(sets=sets, failures=failures, disabled=disabled, cards=cards, decks=decks,
                      disabled_by=" and ".join(dict.fromkeys(chosen_by)),
-                     pm=pm)
+                     pm=pm, formats=formats)

@@ -1,4 +1,4 @@
-"""Discovery stage 2, load and validate: a set's package, its manifest, cards and decks
+"""Discovery stage 2, load and validate: a set's package, its manifest, cards, formats and decks
 (importing its code only if ``set.toml`` says ``python = true``; see :mod:`hkk._sets.discovery`)."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from hkk._sets.model import Candidate, LoadedSet
 
 if TYPE_CHECKING:
     from hkk._cards.model import Card, Deck
+    from hkk._formats import DeckFormat
 
 # -- stage 2: load and validate ----------------------------------------------------------------
 
@@ -52,6 +53,12 @@ def _load_cards(code: str, root: Traversable) -> list[Card]:
     return load_set_cards(code, root)
 
 
+def _load_formats(code: str, root: Traversable) -> dict[str, DeckFormat]:
+    from hkk._formats import load_set_formats
+
+    return load_set_formats(code, root)
+
+
 def _load_decks(code: str, root: Traversable, known_ids: set[str]) -> dict[str, Deck]:
     from hkk._cards.loader import load_set_decks
 
@@ -61,8 +68,9 @@ def _load_decks(code: str, root: Traversable, known_ids: set[str]) -> dict[str, 
 def _data_error(owner: Candidate | LoadedSet, exc: Exception, what: str) -> SetError:
     if isinstance(exc, SetError):
         # The loader's CardDataError lacks the distribution; re-issue with it, cause kept.
-        reason = exc.reason.removeprefix(f"{owner.code}: ").removeprefix(f"{owner.code}:")
-        return owner.error(reason, exc.stage or "validate")
+        reason = "\n".join(line.removeprefix(f"{owner.code}: ").removeprefix(f"{owner.code}:")
+                           for line in exc.reason.splitlines())
+        return owner.error(reason, exc.stage or "validate", exc.problems)
     return owner.error(f"{what} failed: {_describe(exc)}", "validate")
 
 
@@ -144,10 +152,14 @@ def load_candidate(c: Candidate) -> LoadedSet:
         cards = list(_load_cards(c.code, root))
     except Exception as exc:
         raise _data_error(c, exc, "loading cards") from exc
+    try:
+        formats = _load_formats(c.code, root)
+    except Exception as exc:
+        raise _data_error(c, exc, "loading formats") from exc
     if not manifest.python:
         _refuse_undeclared_code(c, root)
     module = _import_package(c) if manifest.python else None
     hook_names = _hook_names(module) if module is not None else []
     return LoadedSet(code=c.code, distribution=c.distribution, version=c.version,
                      manifest=manifest, module=module, root=root, cards=cards, decks={},
-                     has_hooks=bool(hook_names), hook_names=hook_names)
+                     has_hooks=bool(hook_names), hook_names=hook_names, formats=formats)

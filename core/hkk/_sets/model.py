@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
-from hkk._errors import SetError
+from hkk._errors import DataProblem, SetError
 from hkk._sets.manifest import SetManifest
 
 if TYPE_CHECKING:
     from hkk._cards.model import Card, Deck
+    from hkk._formats import DeckFormat
 
 
 ENTRY_POINT_GROUP = "hkk.sets"
@@ -38,9 +39,10 @@ class _Named:
     distribution: str | None
     version: str | None
 
-    def error(self, message: str, stage: str) -> SetError:
+    def error(self, message: str, stage: str, problems: tuple[DataProblem, ...] = ()
+              ) -> SetError:
         return SetError(message, code=self.code, distribution=self.distribution,
-                        version=self.version, stage=stage)
+                        version=self.version, stage=stage, problems=problems)
 
     @property
     def label(self) -> str:
@@ -73,6 +75,8 @@ class LoadedSet(_Named):
     decks: dict[str, Deck] = field(repr=False)
     has_hooks: bool
     hook_names: list[str]
+    #: The deck formats it ships (``formats/*.toml``, :mod:`hkk._formats`), by full name.
+    formats: dict[str, DeckFormat] = field(default_factory=dict, repr=False)
 
     @property
     def plugin_name(self) -> str:
@@ -92,6 +96,8 @@ class Discovery:
     #: What disabled the sets in ``disabled``: the environment variable, the configuration
     #: file (its path and table) or the caller's ``allow``/``deny``.
     disabled_by: str = ""
+    #: Every loaded set's deck formats by name (``alap:kezdo``).
+    formats: dict[str, DeckFormat] = field(default_factory=dict)
 
 
 def _fail(failures: list[SetError] | None, error: SetError) -> None:

@@ -30,6 +30,7 @@ from pkgutil import iter_modules
 
 from hkk._cards.verbs.base import (
     VERBS,
+    FilteredVerb,
     PermanentVerb,
     PlayerVerb,
     Verb,
@@ -37,7 +38,8 @@ from hkk._cards.verbs.base import (
     unregister_verb,
 )
 
-__all__ = ["VERBS", "PermanentVerb", "PlayerVerb", "Verb", "register_verb", "unregister_verb"]
+__all__ = ["VERBS", "FilteredVerb", "PermanentVerb", "PlayerVerb", "Verb", "register_verb",
+           "unregister_verb"]
 
 for _module in iter_modules(__path__):
     if _module.name != "base":

@@ -13,16 +13,27 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, model_validator
 
+from hkk._cards.amounts import Where
 from hkk._cards.registry import Registry
-from hkk._cards.targets import select_targets
-from hkk._cards.types import CONFIG, PERMANENT_TARGETS, PLAYER_TARGETS, Target, require_target
+from hkk._cards.targets import filtered_targets, select_targets
+from hkk._cards.types import (
+    CONFIG,
+    PERMANENT_TARGETS,
+    PLAYER_TARGETS,
+    TRIGGER_TARGETS,
+    Target,
+    invalid,
+    require_target,
+)
 from hkk.events import Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
-__all__ = ["VERBS", "PermanentVerb", "PlayerVerb", "Verb", "register_verb", "unregister_verb"]
+__all__ = ["VERBS", "FilteredVerb", "PermanentVerb", "PlayerVerb", "Verb", "counted",
+           "register_verb", "unregister_verb"]
 
 
 class Verb(BaseModel):
@@ -46,6 +57,13 @@ class Verb(BaseModel):
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         raise NotImplementedError(f"the verb {self.do!r} does not say how it applies")
 
+    def hu(self, voice: Voice) -> str:
+        """The printed text of this effect in Hungarian, as ``voice`` says it is worded where
+        it stands (hkk._cards.wording; a whole card: hkk._cards.printed)."""
+        from hkk._cards.wording import NoTemplate
+
+        raise NoTemplate(f"the verb {self.do!r} has no printed-text template")
+
     def describe(self) -> str:
         """``damage 2 opponent``: the verb and its fields' values in order (``hkk cards``)."""
         data = self.model_dump()
@@ -60,7 +78,43 @@ class Verb(BaseModel):
             return key if value else ""
         if isinstance(value, (list, tuple)):
             return ",".join(str(v) for v in value)
+        if isinstance(value, dict) and "count" in value:  # a counted amount
+            return counted(value)
+        if isinstance(value, dict) and key == "where":  # a filter on each permanent
+            return "where " + " ".join(str(v) for v in value.values() if v is not None)
         return str(value)
+
+
+def counted(count: dict[str, Any]) -> str:
+    """A counted amount in ``hkk cards`` (``model_dump`` gives it as a dict): ``own_creatures``,
+    ``2x own_creatures``."""
+    times = count.get("times", 1)
+    return f"{times}x {count['count']}" if times != 1 else str(count["count"])
+
+
+#: The targets a filter (``where``) may narrow: groups and choices of permanents.
+FILTERABLE = PERMANENT_TARGETS - TRIGGER_TARGETS - {"self"}
+
+
+class FilteredVerb(Verb):
+    # Verbs that may act on permanents: ``where`` keeps those of the target it holds for.
+    where: Where | None = None
+
+    @model_validator(mode="after")
+    def _filter_fits_target(self) -> Self:
+        if self.where is not None and getattr(self, "target", None) not in FILTERABLE:
+            raise invalid(f"where filters a group or a choice of permanents, one of "
+                          f"{', '.join(sorted(FILTERABLE))}; not target "
+                          f"'{getattr(self, 'target', None)}'")
+        return self
+
+    if TYPE_CHECKING:
+        target: str  # each verb's own field: a permanent verb always has a target
+
+    def bind(self, game: GameActions, ctx: EffectContext) -> list[Any]:
+        if self.where is None:  # as Verb.bind
+            return select_targets(game, ctx, self.target)
+        return filtered_targets(game, ctx, self.target, self.where)
 
 
 class PlayerVerb(Verb):
@@ -73,7 +127,7 @@ class PlayerVerb(Verb):
         return self
 
 
-class PermanentVerb(Verb):
+class PermanentVerb(FilteredVerb):
     # Verbs that only make sense for permanents on the table.
     target: Target
     #: Which permanents the verb can act on; creatures only for defence bonuses.

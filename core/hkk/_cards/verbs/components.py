@@ -12,6 +12,7 @@ from hkk.events import ComponentsGained, ComponentsPaid, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 
@@ -25,6 +26,13 @@ class GainComponents(PlayerVerb):
         for p in targets:  # players: a player verb targets only players
             game.gain_components(p.index, self.count, source=ctx.label)
 
+    def hu(self, voice: Voice) -> str:
+        from hkk._cards.wording import card_count, player_verb
+
+        count = card_count(self.count, "szörnykomponenst")
+        return player_verb(voice, self.target, f"kapsz {count}", may=f"kaphatsz {count}",
+                           third=f"kap {count}")
+
 
 @register_verb
 class PayComponents(PlayerVerb):
@@ -35,3 +43,10 @@ class PayComponents(PlayerVerb):
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for p in targets:  # players: a player verb targets only players
             game.pay_components(p.index, self.count, source=ctx.label)
+
+    def hu(self, voice: Voice) -> str:
+        from hkk._cards.wording import card_count, player_verb
+
+        count = card_count(self.count, "szörnykomponenst")
+        return player_verb(voice, self.target, f"fizetsz {count}", may=f"fizethetsz {count}",
+                           spell=f"fizess {count}", third=f"fizet {count}")

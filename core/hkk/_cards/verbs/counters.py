@@ -13,6 +13,7 @@ from hkk.events import CountersAdded, CountersRemoved, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 
@@ -27,6 +28,13 @@ class AddCounters(PermanentVerb):
         for t in permanents_in_play(targets, game):
             game.add_counters(t, self.counter, self.count, source=ctx.label)
 
+    def hu(self, voice: Voice) -> str:  # "3 rúnajelzőt kap"
+        from hkk._cards.wording import card_count, counter_hu, may
+
+        whom = voice.target(self.target, "nom", self.where)
+        counters = card_count(self.count, f"{counter_hu(self.counter)}t")
+        return may(voice, f"{whom} {counters} kap".strip())
+
 
 @register_verb
 class RemoveCounters(PermanentVerb):
@@ -38,3 +46,11 @@ class RemoveCounters(PermanentVerb):
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.remove_counters(t, self.counter, self.count, source=ctx.label)
+
+    def hu(self, voice: Voice) -> str:  # "levesz róla egy rúnajelzőt"
+        from hkk._cards.wording import card_count, counter_hu, may
+
+        whence = voice.target(self.target, "dels", self.where)
+        counters = card_count(self.count, f"{counter_hu(self.counter)}t")
+        verb = "vegyél le" if voice.kind == "spell" else "levesz"
+        return may(voice, f"{verb} {whence} {counters}")

@@ -14,6 +14,7 @@ from hkk.events import DefenceBonusGained, DefenceBonusLost, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 #: Defending is what creatures do.
@@ -32,6 +33,12 @@ class GiveDefenceBonus(PermanentVerb):
         for t in permanents_in_play(targets, game):
             game.give_defence_bonus(t, self.amount, source=ctx.label)
 
+    def hu(self, voice: Voice) -> str:  # "minden lényed +1 védekezés bónuszt kap"
+        from hkk._cards.wording import may
+
+        whom = voice.target(self.target, "nom", self.where)
+        return may(voice, f"{whom} +{self.amount} védekezés bónuszt kap".strip())
+
 
 @register_verb
 class RemoveDefenceBonus(PermanentVerb):
@@ -43,3 +50,9 @@ class RemoveDefenceBonus(PermanentVerb):
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.remove_defence_bonus(t, source=ctx.label)
+
+    def hu(self, voice: Voice) -> str:
+        from hkk._cards.wording import may
+
+        whom = voice.target(self.target, "nom", self.where)
+        return may(voice, f"{whom} elveszti a védekezés bónuszát".strip())

@@ -10,6 +10,7 @@ from hkk.events import Destroyed, Died, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 
@@ -21,6 +22,11 @@ class Destroy(PermanentVerb):
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.destroy(t, "destroyed", rule=None)
+
+    def hu(self, voice: Voice) -> str:  # "minden lény elpusztul"
+        from hkk._cards.wording import may
+
+        return may(voice, f"{voice.target(self.target, 'nom', self.where)} elpusztul".strip())
 
 
 @register_verb
@@ -34,3 +40,11 @@ class Sacrifice(Verb):
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         for t in permanents_in_play(targets, game):
             game.destroy(t, "sacrificed")
+
+    def hu(self, voice: Voice) -> str:
+        from hkk._cards.wording import may
+
+        if self.target == "self":
+            return may(voice, "feláldozod")
+        verb = "áldozz fel" if voice.kind == "spell" else "feláldozol"
+        return may(voice, f"{verb} {voice.target(self.target, 'acc')}")

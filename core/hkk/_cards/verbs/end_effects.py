@@ -15,6 +15,7 @@ from hkk.events import EffectEnded, Event
 
 if TYPE_CHECKING:
     from hkk._cards.context import EffectContext
+    from hkk._cards.wording import Voice
     from hkk._view import GameActions
 
 
@@ -48,3 +49,16 @@ class EndEffects(Verb):
             game.dispel("D-dispel", durations=durations,
                         on=[*permanents_in_play(targets, game),
                             *(t for t in targets if isinstance(t, Player))])
+
+    def hu(self, voice: Voice) -> str:
+        """"Egy általad választott lényről minden hatás megszűnik", "A kör végéig tartó
+        hatások azonnal megszűnnek"."""
+        from hkk._cards.wording import DURATIONS, join, may
+
+        which = join([DURATIONS[d][1] for d in self.durations])
+        if self.target is None:
+            return may(voice, f"{which} hatások azonnal megszűnnek")
+        whence = voice.target(self.target, "dels")
+        if not self.durations:
+            return may(voice, f"{whence} minden hatás megszűnik")
+        return may(voice, f"{whence} {which} hatások megszűnnek")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from hkk._cards.types import Phase
 from hkk._cards.verbs.base import Verb, register_verb
+from hkk._phases import PHASE_NAMES
 from hkk.events import Event, Prevented
+
+if TYPE_CHECKING:
+    from hkk._cards.wording import Voice
 
 
 @register_verb
@@ -27,5 +31,21 @@ class Prevent(Verb):
     static_only: ClassVar[bool] = True
     emits: ClassVar[tuple[type[Event], ...]] = (Prevented,)
 
+    def hu(self, voice: Voice) -> str:
+        """"Az ellenfeled előkészítő fázisban működő képességei hatástalanok"."""
+        phase = _PHASES.get(self.phase, f"{self.phase} fázisban")
+        kind = {"all": "működő", "activated": "használt",
+                "automatic": "automatikusan működő"}[self.abilities]
+        whose, abilities = {"opponent": ("az ellenfeled", "képességei"),
+                            "controller": ("a", "képességeid"),
+                            "each_player": ("minden játékos", "képességei")}[self.whose]
+        return " ".join(w for w in (whose, phase, kind, abilities, "hatástalanok") if w)
+
     def describe_field(self, key: str, value: Any) -> str:
         return f"{key}={value}"
+
+
+#: The printed text of each phase, in turn order (hkk._phases.PHASE_NAMES), or any.
+_PHASES = {"any": "", **dict(zip(PHASE_NAMES, ("előkészítő fázisban", "fő fázisban",
+                                                "harci fázisban", "kör vége fázisban"),
+                                 strict=True))}

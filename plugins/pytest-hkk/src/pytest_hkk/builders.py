@@ -14,6 +14,8 @@ __all__ = ["NUMBERS", "PassingAgent", "ZONES", "build_game", "filler_card", "scr
 def script(*steps: Any, only: Iterable[str] | None = None,
            fallback: Any = None) -> ScriptedAgent:
     """A :class:`hkk.ScriptedAgent`: each step is an option label ("play alap:tuzmano",
-    "pass"), an index or a function of the decision.  Decisions outside ``only`` kinds and
-    those after the script go to ``fallback`` (default :class:`PassingAgent`)."""
+    "pass"), an index or a function of the decision.  A label picks the option with exactly
+    that label, else the first whose label starts with it ("play alap:tuz", or "alap:langorzo"
+    for a trigger to order).  Decisions outside ``only`` kinds and those after the script go
+    to ``fallback`` (default :class:`PassingAgent`)."""
     return ScriptedAgent(list(steps), fallback=fallback or PassingAgent(), only=only)
