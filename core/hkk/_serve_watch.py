@@ -17,16 +17,17 @@ from typing import Any
 from hkk._engine import Engine
 from hkk._plugin import make_plugin_manager
 from hkk._sets.discovery import discover, find_sets
-from hkk._verify_report import Check
 
 #: The files of a set that ``hkk serve --watch`` reloads: its manifest, cards and decks.
 WATCHED = ("*.toml",)
 
 
-def failure_line(error: Any) -> str:
-    """A set's load failure as ``hkk verify`` says it (``discovery [code]: ...``)."""
-    code = error.code or "?"
-    return Check("discovery", code, False, str(error), set_code=error.code).headline()
+def failure_lines(error: Any) -> list[str]:
+    """A set's load failure as ``hkk verify`` says it: a line for each problem of its data
+    files (``discovery [code], card ...: ...``), or one for the failure."""
+    from hkk.verify import _failure_checks
+
+    return [check.headline() for check in _failure_checks(error, mine=True)]
 
 
 def set_folders() -> list[Path]:
@@ -70,7 +71,7 @@ class CardSets:
 
     def load(self) -> Engine:
         found = discover(allow=self.allow, pm=make_plugin_manager())
-        self.errors = [failure_line(e) for e in found.failures]
+        self.errors = [line for e in found.failures for line in failure_lines(e)]
         return Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
 
     def poll(self, usable: Any = None) -> bool:
