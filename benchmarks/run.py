@@ -11,6 +11,8 @@ Prints, each measured in this run and each also as a ratio to the bare-loop floo
 - counted work (``bench_work.py``): the Python lines a base-set turn executes, step by step,
   next to the floor's turn, and lines per creature per turn on the synthetic board; counts,
   not times, so the same on every machine and under any load;
+- the forward model (``bench_clone.py``): ``game.clone()``, ``determinize`` and ``answer`` at
+  a decision, and games answered from outside against games of seated agents;
 - start-up (``bench_startup.py``): ``import hkk``, importing the engine and building it with
   every installed set, in fresh interpreters; loading and validating 1,000 cards.
 
@@ -35,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import bench_clone  # noqa: E402
 import bench_startup  # noqa: E402
 import bench_turns  # noqa: E402
 import bench_work  # noqa: E402
@@ -160,6 +163,9 @@ def main() -> None:
     bench_memory(engine)
     bench_work.bench_work(min(args.games, 10), tuple(args.sizes), 1 if args.quick else 6)
     bench_startup.bench_startup(args.rounds)
+    # the forward model (issue 21): clone, determinize and answer at a decision
+    bench_clone.main(["--seeds", "1" if args.quick else "4", "--repeat",
+                      "1" if args.quick else "20"])
 
 
 if __name__ == "__main__":

@@ -91,7 +91,7 @@ def test_benchmark_suite_runs() -> None:
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     for heading in ("the floor:", "## games/s", "## synthetic board", "## memory per game",
-                    "## start-up"):
+                    "## start-up", "## the forward model"):
         assert heading in done.stdout
     for level in ("full", "compact", "outcome"):
         assert f"base set       {level}" in done.stdout
