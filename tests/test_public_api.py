@@ -32,6 +32,8 @@ EXPORTED = [
     "Rulings", "SaveError", "ScriptedAgent", "SeatInfo", "SetError", "Step", "StepLoopError", "TURN_HOOKS", "TriggerLoopError",
     "Usage", "WorkLimitError", "__version__", "advance",
     "hookimpl", "load_game", "only_in_steps", "save_game",
+    # issue 22: the agents worth simulating, their evaluation, agents by spec
+    "GreedyAgent", "MctsAgent", "Weights", "evaluate", "make_agent",
 ]
 
 TESTING_EXPORTED = [

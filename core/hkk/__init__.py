@@ -10,7 +10,8 @@ kinds (the enum ``ItemKind``: ``AUTOMATIC``, ``ACTIVATED``, ``RULE``, ``ACTION``
 ``Price``, ``Usage``, ``Lethal``, ``EffectContext``, ``Game`` (read its state, change it through
 its methods), ``Permanent``, ``Player``, ``ExtractionOffer``, the zones and the errors.  The
 built-in rules plugins (``hkk._rules``) use nothing else.  For game and AI developers:
-``Engine``, ``Game``, the agents, ``advance``, ``save_game`` and ``load_game``.
+``Engine``, ``Game``, the agents and ``make_agent`` (an agent by its spec, from the
+``hkk.agents`` entry points), ``advance``, ``save_game`` and ``load_game``.
 """
 
 # ``import hkk`` loads no submodule: each public name is imported on first use (module
@@ -24,6 +25,10 @@ from typing import Any as _Any
 
 #: Public name -> the private module defining it, by module.
 _MODULES: dict[str, tuple[str, ...]] = {
+    "hkk._agent_registry": ("make_agent",),
+    "hkk._evaluation": ("Weights", "evaluate"),
+    "hkk._greedy": ("GreedyAgent",),
+    "hkk._mcts": ("MctsAgent",),
     "hkk._agents": ("Agent", "Decision", "FirstLegalAgent", "Option", "RandomAgent",
                     "ScriptedAgent"),
     "hkk._cards.interpret": ("EffectContext",),
@@ -60,7 +65,7 @@ __all__ = [
     "ConfigError",
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
     "ExtractionOffer", "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver",
-    "GameTimeout",
+    "GameTimeout", "GreedyAgent", "MctsAgent", "Weights", "evaluate",
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent",
     "Player", "PlayerView",
@@ -68,7 +73,7 @@ __all__ = [
     "SaveError", "SeatInfo",
     "ScriptedAgent", "SetError", "Step", "StepLoopError", "TURN_HOOKS", "TriggerLoopError",
     "Usage", "WorkLimitError", "__version__", "advance",
-    "hookimpl", "load_game", "only_in_steps", "save_game",
+    "hookimpl", "load_game", "make_agent", "only_in_steps", "save_game",
 ]
 
 

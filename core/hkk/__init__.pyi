@@ -1,6 +1,7 @@
 """Type information for the ``hkk`` package (its ``__init__.py`` imports each public name on
 first use, which type checkers cannot follow): where each public name comes from."""
 
+from hkk._agent_registry import make_agent
 from hkk._agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, ScriptedAgent
 from hkk._cards.interpret import EffectContext
 from hkk._clock import GameClock
@@ -23,11 +24,14 @@ from hkk._errors import (
     TriggerLoopError,
     WorkLimitError,
 )
+from hkk._evaluation import Weights, evaluate
 from hkk._events import EventLog
 from hkk._forward import ReplayError
 from hkk._game import Game
+from hkk._greedy import GreedyAgent
 from hkk._hookcall import only_in_steps
 from hkk._hookspecs import TURN_HOOKS, hookimpl
+from hkk._mcts import MctsAgent
 from hkk._pending import (
     ACTION,
     ACTIVATED,
@@ -55,7 +59,7 @@ __all__ = [
     "ConfigError",
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
     "ExtractionOffer", "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver",
-    "GameTimeout",
+    "GameTimeout", "GreedyAgent", "MctsAgent", "Weights", "evaluate",
     "HOOK_API_VERSION", "HkkError", "HookError", "IllegalDecision", "Interrupted",
     "InvariantViolation", "ItemKind", "Lethal", "Mode", "Option", "PLAY", "Pending", "Permanent",
     "Player", "PlayerView",
@@ -63,5 +67,5 @@ __all__ = [
     "SaveError", "SeatInfo",
     "ScriptedAgent", "SetError", "Step", "StepLoopError", "TURN_HOOKS", "TriggerLoopError",
     "Usage", "WorkLimitError", "__version__", "advance",
-    "hookimpl", "load_game", "only_in_steps", "save_game",
+    "hookimpl", "load_game", "make_agent", "only_in_steps", "save_game",
 ]

@@ -329,7 +329,7 @@ def _resample(new: Game, live: Game, player: int, rng: random.Random) -> None:
     now_me, now_them = live.players[player], live.players[1 - player]
     drawn = max(0, len(me.deck) - len(now_me.deck))  # the top of a deck is its end
     if len(me.deck) - drawn > 1:
-        rest = me.deck[:len(me.deck) - drawn]
+        rest = sorted(me.deck[:len(me.deck) - drawn])  # sorted: the true order never shows
         rng.shuffle(rest)
         me.deck[:len(rest)] = rest
     # the opponent's cards that leave his hand or deck before the decision are seen: they stay
@@ -347,7 +347,9 @@ def _resample(new: Game, live: Game, player: int, rng: random.Random) -> None:
             seen[card] -= 1
         else:
             free.append((zone, i))
-    cards = [zone[i] for zone, i in free]
+    # sorted first: the deal depends on what he may know (which cards, not where they are), so
+    # two games that differ only in what is hidden from him give him the same copies
+    cards = sorted(zone[i] for zone, i in free)
     rng.shuffle(cards)
     for (zone, i), card in zip(free, cards, strict=True):
         zone[i] = card

@@ -182,7 +182,7 @@ class Engine:
              max_turns: int | None = None, **kwargs: Any) -> Game:
         """Play a whole game and return it (its ``log``, ``winner``…)."""
         game = self.new_game(decks, agents, seed=seed, **kwargs)
-        game.play(max_turns=max_turns)
+        self.play_game(game, max_turns=max_turns)  # a game driven from outside too
         return game
 
 

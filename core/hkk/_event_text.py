@@ -71,9 +71,11 @@ class EventRenderer:
         return None
 
     def _decision(self, e: Any) -> str:
-        rule = f", {e.rule}" if e.rule else ""
+        # 0 options: a player's view hides how many his opponent had (hkk._player_view)
+        of = [f"of {e.options}"] if e.options else []
+        said = ", ".join(of + ([e.rule] if e.rule else []))
         return (f"{INDENT}{self.player(e.player)} [yellow]{e.decision}[/yellow]: "
-                f"{escape(str(e.choice))} [dim](of {e.options}{rule})[/dim]")
+                f"{escape(str(e.choice))}" + (f" [dim]({said})[/dim]" if said else ""))
 
     def _resolving(self, e: Any) -> str:
         where = ""
@@ -152,7 +154,9 @@ class EventRenderer:
         return f"{INDENT}{self.player(e.player)} plays {self.card(e.card)} ({e.vp} VP)"
 
     def _card_drawn(self, e: Any) -> str:
-        return f"{INDENT}[dim]{plain(self.player(e.player))} draws {e.card}[/dim]"
+        # "?": a card the viewer may not know (hkk._player_view.HIDDEN)
+        card = "a card" if e.card == "?" else escape(str(e.card))
+        return f"{INDENT}[dim]{plain(self.player(e.player))} draws {card}[/dim]"
 
     def _damaged(self, e: Any) -> str:
         return (f"{INDENT}{self.card(e.card, e.uid)} takes [red]{e.amount}[/red] "

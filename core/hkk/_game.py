@@ -189,15 +189,19 @@ class Game:
         answered from outside or an agent that searches (``uses_forward_model``: it copies the
         game at its decisions), the forward model's seats (:mod:`hkk._forward`)."""
         agents = self.agents
-        if self.forward is None and None not in agents and not any(
-                getattr(agent, "uses_forward_model", False) for agent in agents):
+        driven = self.forward is not None or None in agents
+        views: list[Any] = []
+        for i, agent in enumerate(agents):  # plain loops: every game is made through here
+            driven = driven or getattr(agent, "uses_forward_model", False)
+            views.append(self if getattr(agent, "sees_everything", False)
+                         else PlayerView(self, i))
+        self.views = views
+        if not driven:
             self.seats: list[Any] = agents
         else:
             if self.forward is None:
                 self.forward = Forward()
             self.seats = [Seat(self, 0), Seat(self, 1)]
-        self.views: list[Any] = [self if getattr(agent, "sees_everything", False)
-                                 else PlayerView(self, i) for i, agent in enumerate(self.agents)]
 
     def opponent(self, player: int) -> int:
         return 1 - player

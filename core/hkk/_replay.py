@@ -43,10 +43,17 @@ class Divergence(HkkError):
 class Replay:
     events: int  # events replayed identically
     divergence: Divergence | None
+    #: The first field of the saved state that is not what the replayed log leads to, e.g.
+    #: ``players[0].vp: saved 999, replayed 7`` (None: the same state, or not compared).
+    state_difference: str | None = None
 
     @property
     def ok(self) -> bool:
-        return self.divergence is None
+        return self.divergence is None and self.state_difference is None
+
+
+class _LogEnds(BaseException):
+    """The replay reached the end of the log inside a step (a save made at a decision)."""
 
 
 class RecordedAgent:
@@ -60,6 +67,8 @@ class RecordedAgent:
     def choose(self, game: GameView, decision: Decision) -> Option:
         at = len(game.log)  # where this decision's event will be
         expected = self.log[at] if at < len(self.log) else None
+        if at == len(self.log):  # saved at this decision: the replay is where the save is
+            raise _LogEnds
         if not self.choices:
             raise Divergence(at, expected, f"a {decision.kind} decision of player "
                              f"{decision.player} the log does not have")
@@ -76,7 +85,7 @@ def replay(engine: Engine, save: SaveFile) -> Replay:
     log = save.log
     agents = [RecordedAgent(log, player) for player in range(len(save.decks))]
     rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
-    names = [p["name"] for p in save.state.players]
+    names = [p.name for p in save.state.players]
     game = engine.new_game(save.decks, agents, seed=save.seed, rulings=rulings, names=names)
 
     def compare(event: Any) -> None:
@@ -89,6 +98,8 @@ def replay(engine: Engine, save: SaveFile) -> Replay:
     try:
         while len(game.log) < len(log) and advance(game):
             pass
+    except _LogEnds:
+        pass
     except Divergence as divergence:
         return Replay(divergence.index, divergence)
     except HkkError as exc:  # a set's code or a rule failed where the recorded game went on
@@ -97,4 +108,45 @@ def replay(engine: Engine, save: SaveFile) -> Replay:
                                      f"error: {type(exc).__name__}: {exc}"))
     if len(game.log) < len(log):  # the game ended before the log did
         return Replay(len(game.log), Divergence(len(game.log), log[len(game.log)], None))
-    return Replay(len(game.log), None)
+    return Replay(len(game.log), None, _state_difference(game, save))
+
+
+#: Saved fields a replay does not rebuild: the clock measures time, not the game.
+_NOT_COMPARED = ("clock",)
+
+
+def _state_difference(game: Any, save: SaveFile) -> str | None:
+    """The first field where the saved state differs from the replayed game's (the state the
+    log leads to), or None.  A save is trusted only as far as its log goes (issue 24 item 2)."""
+    from hkk._saving import saved_state  # saving sits above replaying's runner use
+
+    rebuilt = saved_state(game)
+    saved = save.state.model_dump(mode="json")
+    skip = set(_NOT_COMPARED)
+    if any(a.kind == "random" and a.rng is None for a in save.agents):
+        skip.add("rng")  # a RandomAgent without a seed drew from it: no log records its draws
+    for name in saved:
+        if name in skip:
+            continue
+        difference = _first_difference(name, saved[name], rebuilt.get(name))
+        if difference is not None:
+            return difference
+    return None
+
+
+def _first_difference(path: str, saved: Any, rebuilt: Any) -> str | None:
+    if isinstance(saved, dict) and isinstance(rebuilt, dict):
+        for key in sorted(set(saved) | set(rebuilt), key=str):
+            found = _first_difference(f"{path}.{key}", saved.get(key), rebuilt.get(key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(saved, list) and isinstance(rebuilt, list) and len(saved) == len(rebuilt):
+        for i, (a, b) in enumerate(zip(saved, rebuilt, strict=True)):
+            found = _first_difference(f"{path}[{i}]", a, b)
+            if found is not None:
+                return found
+        return None
+    if saved != rebuilt:
+        return f"{path}: saved {saved!r}, replayed {rebuilt!r}"
+    return None

@@ -173,7 +173,7 @@ def end_turn(game: Game) -> None:
     game.step_index = None
     game.log.step = ""
     game.emit(TurnEnded, player=game.active, rule="41.6")
-    game.active = game.opponent(game.active)
+    game.active = 1 - game.active  # game.opponent, without a call (every turn)
 
 
 def play_turn(game: Game) -> None:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hkk._agents import FirstLegalAgent, RandomAgent
 from hkk._changes import count_effect, refresh_statics
@@ -41,7 +42,8 @@ if TYPE_CHECKING:
     from hkk._agents import Agent
 
 __all__ = ["FORMAT", "SaveError", "SaveFile", "engine_versions", "load_game", "parse_save",
-           "reduce_game", "save_game", "unpickle", "version_mismatches"]
+           "reduce_game", "save_game", "saved_state", "state_problem", "unpickle",
+           "version_mismatches"]
 
 #: 3: saved at a decision too (issue 21: the step's answers so far, seats answered from
 #: outside); 2: hook API 2.0's typed events (issue 20), read as a 3 saved between steps; a 1 is
@@ -67,8 +69,24 @@ class AgentState(_Strict):
     rng: tuple[int, list[int], float | None] | None = None
 
 
+class PlayerState(_Strict):
+    """A player as saved (the slots of :class:`hkk.Player`), with the ranges the game keeps."""
+
+    index: Annotated[int, Field(ge=0, le=1)]
+    name: str
+    hp: int  # below 0 after the blow that decides the game
+    vp: Annotated[int, Field(ge=0)]
+    components: Annotated[int, Field(ge=0)]
+    deck: list[str]
+    hand: list[str]
+    graveyard: list[str]
+    void: list[str]
+    turns_taken: Annotated[int, Field(ge=0)]
+    vp_received: Annotated[int, Field(ge=0)]
+
+
 class GameState(_Strict):
-    players: list[dict[str, Any]]
+    players: Annotated[list[PlayerState], Field(min_length=2, max_length=2)]
     permanents: list[dict[str, Any]]
     effects: list[dict[str, Any]]
     offers: list[dict[str, Any]]
@@ -78,9 +96,9 @@ class GameState(_Strict):
     rng: tuple[int, list[int], float | None]
     clock: dict[str, Any] | None
     next_uid: int
-    turn: int
-    active: int
-    step_index: int | None
+    turn: Annotated[int, Field(ge=0)]
+    active: Annotated[int, Field(ge=0, le=1)]
+    step_index: Annotated[int, Field(ge=0)] | None
     step: int | None  # index in the turn's steps of ``game.step``
     turn_passed: bool
     started: bool
@@ -184,6 +202,27 @@ def _save_between_steps(game: Game) -> dict[str, Any]:
                         f"{game.log.level!r} log (Engine.new_game(..., log_level='full'))")
     steps = list(game.turn_steps)
     version, sets = engine_versions(game.engine)
+    state = saved_state(game)
+    data = {
+        "format": FORMAT,
+        "engine": version,
+        "sets": sets,
+        "seed": game.seed,
+        "decks": [list(d) for d in game.decks],
+        "rulings": _rulings_diff(game.rulings),
+        "turn_steps": [s.hook for s in steps],
+        "agents": [_agent_state(a) for a in game.agents],
+        "state": state,
+        "log": game.log.as_dicts(),
+        "answers": [],
+    }
+    plain: dict[str, Any] = json.loads(json.dumps(data))  # JSON types only (tuples: lists)
+    return plain
+
+
+def saved_state(game: Game) -> dict[str, Any]:
+    """The game's state as a save holds it (JSON types: what ``hkk replay`` compares)."""
+    steps = list(game.turn_steps)
     permanents = []
     for perm in game.permanents.values():
         data = _slots(perm, _PERMANENT_SKIP)
@@ -197,7 +236,7 @@ def _save_between_steps(game: Game) -> dict[str, Any]:
         data["targets"] = sorted(effect.targets)
         effects.append(data)
     clock = game.clock.save() if isinstance(game.clock, GameClock) else None
-    state = {
+    state: dict[str, Any] = {
         "players": [{name: list(v) if isinstance(v, list) else v
                      for name, v in _slots(p).items()} for p in game.players],
         "permanents": permanents,
@@ -223,20 +262,7 @@ def _save_between_steps(game: Game) -> dict[str, Any]:
         "triggers": _waiting_triggers(game),
         "trigger_count": waiting_count(game),
     }
-    data = {
-        "format": FORMAT,
-        "engine": version,
-        "sets": sets,
-        "seed": game.seed,
-        "decks": [list(d) for d in game.decks],
-        "rulings": _rulings_diff(game.rulings),
-        "turn_steps": [s.hook for s in steps],
-        "agents": [_agent_state(a) for a in game.agents],
-        "state": state,
-        "log": game.log.as_dicts(),
-        "answers": [],
-    }
-    plain: dict[str, Any] = json.loads(json.dumps(data))  # JSON types only (tuples: lists)
+    plain: dict[str, Any] = json.loads(json.dumps(state))
     return plain
 
 
@@ -338,6 +364,9 @@ def load_game(engine: GameEngine, data: Any, agents: Sequence[Agent] | None = No
     unknown = sorted({c for deck in save.decks for c in deck if c not in engine.cards})
     if unknown:
         raise SaveError(f"the save's decks have cards this engine does not know: {unknown}")
+    problem = state_problem(save, len(hooks))
+    if problem is not None:
+        raise SaveError(f"the save's state is not a game's: {problem}")
     try:
         game = _build(engine, save, agents, clock)
     except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid JSON, broken state
@@ -345,6 +374,38 @@ def load_game(engine: GameEngine, data: Any, agents: Sequence[Agent] | None = No
     if save.answers or save.resume is not None:
         _resume_at_decision(game, save)
     return game
+
+
+def state_problem(save: SaveFile, steps: int) -> str | None:
+    """What makes the saved state one no game can be in, or None: a permanent listed twice, a
+    player's cards that do not add up to the deck dealt to him (each card in exactly one zone:
+    deck, hand, graveyard, void or in play, by owner; not for a game set up by hand, whose
+    test put cards where it wanted), a cursor past the turn's steps."""
+    s = save.state
+    uids = [p.get("uid") for p in s.permanents]
+    twice = sorted({uid for uid in uids if uids.count(uid) > 1}, key=str)
+    if twice:
+        return f"permanents: uid {twice[0]} is listed twice"
+    for i, perm in enumerate(s.permanents):
+        for name in ("owner", "controller"):
+            if perm.get(name) not in (0, 1):
+                return f"permanents[{i}].{name}: {perm.get(name)!r} is no player (0 or 1)"
+    if s.step_index is not None and s.step_index > steps:
+        return f"step_index: {s.step_index} is past the turn's {steps} steps"
+    started = next((e for e in save.log if e.get("kind") == "game_started"), None)
+    if started is None or started.get("by_hand"):  # a test's board: cards put where it says
+        return None
+    for index, (player, dealt) in enumerate(zip(s.players, save.decks, strict=False)):
+        held = Counter(player.deck + player.hand + player.graveyard + player.void)
+        held.update(str(p.get("card")) for p in s.permanents if p.get("owner") == index)
+        extra, missing = held - Counter(dealt), Counter(dealt) - held
+        if extra or missing:
+            card = sorted(extra or missing)[0]
+            what = (f"{card} of the deck dealt is in no zone" if not extra
+                    else f"{card} is not in the deck dealt to him" if card not in dealt
+                    else f"{card} is in one zone more than the deck dealt holds")
+            return f"players[{index}]: {what} (each card is in exactly one zone)"
+    return None
 
 
 def _resume_at_decision(game: Game, save: SaveFile) -> None:
@@ -370,9 +431,9 @@ def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, c
     s = save.state
     rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
     game = Game(engine, save.decks, _agents(save, agents), seed=save.seed,
-                names=[p["name"] for p in s.players], rulings=rulings, clock=clock)
-    for player, saved in zip(game.players, s.players, strict=True):
-        _restore(player, saved, "player")
+                names=[p.name for p in s.players], rulings=rulings, clock=clock)
+    for player, saved_player in zip(game.players, s.players, strict=True):
+        _restore(player, saved_player.model_dump(), "player")
     for saved in s.permanents:
         saved = dict(saved)
         card = engine.cards[saved.pop("card")]

@@ -14,6 +14,7 @@ so the same seed stops the same way everywhere), a step that never ends, or the 
 
 from __future__ import annotations
 
+import shlex
 import signal
 import threading
 import time
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
+from hkk._agent_registry import agent_entries, agent_seed
 from hkk._engine import Engine
 from hkk._errors import GameTimeout, HkkError, StepLoopError, TriggerLoopError
 from hkk._limits import time_limit
@@ -54,6 +56,9 @@ class Chunk:
     decks: tuple[str, str]
     seeds: tuple[int, int]
     max_turns: int | None = None
+    #: The agents' specs, seat 1 and seat 2 (None: the engine's default random players, which
+    #: draw from the game's RNG, as ``hkk play`` without ``--agents``).
+    agents: tuple[str, str] | None = None
     #: Seconds a game may take (None: no limit); only where an alarm can interrupt a game, the
     #: main thread of a process (here and in local workers, not in a Dask worker's thread).
     game_timeout: float | None = None
@@ -88,25 +93,32 @@ def pairings(specs: Sequence[str]) -> list[tuple[str, str]]:
 
 def plan(sets: Iterable[str], pairs: Sequence[tuple[str, str]], games: int, seed: int = 0,
          max_turns: int | None = None, chunk_size: int = CHUNK_SIZE,
-         game_timeout: float | None = None) -> list[Chunk]:
+         game_timeout: float | None = None,
+         agents: Sequence[tuple[str, str] | None] = (None,)) -> list[Chunk]:
     """``games`` games split evenly over ``pairs`` (the first pairings get one more when it
-    does not divide); each pairing plays seeds ``seed``, ``seed + 1``…"""
+    does not divide); each pairing plays seeds ``seed``, ``seed + 1``…  With several agent
+    pairings (``hkk simulate --tiers``) each plays all of that again: the same games under
+    each tier, the same seeds, so the tiers differ only in who plays."""
     if not pairs:
         raise HkkError("no deck pairings to simulate")
     codes = tuple(sorted(sets))
     chunks: list[Chunk] = []
-    for k, pair in enumerate(pairs):
-        count = games // len(pairs) + (k < games % len(pairs))
-        for start in range(0, count, chunk_size):
-            stop = min(start + chunk_size, count)
-            chunks.append(Chunk(len(chunks), codes, pair, (seed + start, seed + stop), max_turns,
-                                game_timeout or None))
+    for players in agents:
+        for k, pair in enumerate(pairs):
+            count = games // len(pairs) + (k < games % len(pairs))
+            for start in range(0, count, chunk_size):
+                stop = min(start + chunk_size, count)
+                chunks.append(Chunk(len(chunks), codes, pair, (seed + start, seed + stop),
+                                    max_turns, players, game_timeout or None))
     return chunks
 
 
 def replay_command(chunk: Chunk, seed: int) -> str:
     """The ``hkk play`` command line that plays game ``seed`` of ``chunk`` again."""
-    return play_command(seed, chunk.decks, chunk.sets, chunk.max_turns)
+    line = play_command(seed, chunk.decks, chunk.sets, chunk.max_turns)
+    if chunk.agents is not None:
+        line += f" --agents {shlex.quote(chunk.agents[0])} {shlex.quote(chunk.agents[1])}"
+    return line
 
 
 # -- playing a chunk (in whichever process it lands) ------------------------------------------
@@ -143,11 +155,17 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     # worker's process: there the work limits are what stop a runaway game
     timeout = chunk.game_timeout if threading.current_thread() is threading.main_thread() \
         else None
+    makers = None
+    if chunk.agents is not None:
+        registry = agent_entries()
+        makers = [registry.factory(spec) for spec in chunk.agents]
     rows = []
     for seed in range(*chunk.seeds):
-        game = engine.new_game([lists[d] for d in chunk.decks], seed=seed, rulings=rulings,
-                               log_level=LOG_LEVEL)
-        recorder = OutcomeRecorder(game.log, seed, chunk.decks)
+        agents = None if makers is None else \
+            [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
+        game = engine.new_game([lists[d] for d in chunk.decks], agents, seed=seed,
+                               rulings=rulings, log_level=LOG_LEVEL)
+        recorder = OutcomeRecorder(game.log, seed, chunk.decks, chunk.agents)
         try:
             with time_limit(timeout, partial(_where, chunk, seed, game)):
                 play_game(game, max_turns=chunk.max_turns)

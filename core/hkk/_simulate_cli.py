@@ -108,7 +108,8 @@ def _found(set_codes: tuple[str, ...]) -> Any:
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run on a running Dask scheduler, e.g. tcp://host:8786.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
-              help="Games per unit of work (results never depend on it).")
+              help="Games per unit of work (default 25, 2 when an agent searches; results "
+                   "never depend on it).")
 @click.option("--csv", "csv_file", metavar="FILE", callback=_output_file,
               help="Write every game's outcome (with its replay command) as CSV.")
 @click.option("--parquet", "parquet_file", metavar="FILE", callback=_output_file,
@@ -123,18 +124,28 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               show_default=True, metavar="SECONDS",
               help="Stop a game that runs longer: an error row, and the other games go on "
                    "(0: no limit; not on Dask, where the work limits stop a runaway game).")
+@click.option("--agents", "agent_specs", nargs=2, metavar="A B",
+              help="Who plays seat 1 and seat 2: registered agents with options, e.g. "
+                   "'mcts:budget=400' random ('hkk agents' lists them). Default: random "
+                   "players drawing from the game's RNG.")
+@click.option("--tiers", metavar="A,B,...",
+              help="Play the same games under each tier (both seats the same agent), weakest "
+                   "first, e.g. random,greedy,mcts: -n games per tier, and the skill gap per "
+                   "deck.")
 def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: tuple[str, ...],
                      seed: int, max_turns: int | None, format_name: str | None,
                      workers: int | None, use_dask: bool,
                      scheduler: str | None, chunk_size: int | None, csv_file: str | None,
                      parquet_file: str | None, output_format: str, output_file: str | None,
                      quiet: bool, json_file: str | None, html_file: str | None,
-                     game_timeout: float) -> None:
-    """Play many seeded games between random agents and report win rates (balance testing).
+                     game_timeout: float, agent_specs: tuple[str, str] | None,
+                     tiers: str | None) -> None:
+    """Play many seeded games and report win rates, per tier of players (balance testing).
 
     A game stopped by a limit (a trigger loop, the work limit, a step that never ends,
     --game-timeout) is an error row with its replay command; the others go on, and the
     command exits 1 at the end."""
+    from hkk._balance import balance
     from hkk._engine import Engine
     from hkk._errors import HkkError
     from hkk._simulate import CHUNK_SIZE, deck_lists, pairings, plan, simulate
@@ -157,13 +168,15 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                  "--scheduler" if scheduler else "--dask")
     if scheduler:
         _check_scheduler(scheduler)
+    players = _agent_pairings(agent_specs, tiers)
     found = _found(set_codes)
     engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
-    pairs = [tuple(p) for p in decks] or pairings(sorted(engine.decks))
+    pairs = [(a, b) for a, b in decks] or pairings(sorted(engine.decks))
     try:
         lists = deck_lists(engine, sorted({d for p in pairs for d in p}))
-        chunks = plan(found.sets, pairs, games, seed, max_turns,  # type: ignore[arg-type]
-                      chunk_size or CHUNK_SIZE, game_timeout)
+        chunks = plan(found.sets, pairs, games, seed, max_turns,
+                      chunk_size or _chunk_size(players, CHUNK_SIZE), game_timeout,
+                      agents=players)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     _check_formats(found, lists, format_name)
@@ -172,7 +185,9 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     where = f"Dask scheduler {scheduler}" if scheduler else \
         f"Dask LocalCluster of {local} worker(s)" if use_dask else f"{local} local process(es)"
     if not quiet:
-        err.print(f"{games} games over {len(pairs)} pairing(s) on {escape(where)}")
+        err.print(f"{result_games(chunks)} games over {len(pairs)} pairing(s)"
+                  f"{f' under {len(players)} tiers' if len(players) > 1 else ''} on "
+                  f"{escape(where)}")
     options: dict[str, Any] = dict(workers=local, scheduler=scheduler,
                                    dask_workers=local if use_dask else None)
     if err.is_terminal and not quiet:
@@ -187,11 +202,16 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                   f"vs {escape(row['deck_2'])}), turn {row['turns']}: {escape(row['error'])}")
         err.print(f"reproduce: {escape(row['replay'])}")
     names = {card_id: card.name for card_id, card in engine.cards.items()}
+    kinds = {card_id: card.kind for card_id, card in engine.cards.items()}
     summary = summarize(result.outcomes, lists, names)
+    summary["balance"] = balance(result.outcomes, lists, names, kinds, tiers=players)
     sets = sorted(found.sets)
     replay = f"hkk play --seed SEED --decks DECK_1 DECK_2 {' '.join('--set ' + s for s in sets)}"
+    if players != [None]:
+        replay += " --agents AGENT_1 AGENT_2"
     meta = {"games": len(result.outcomes), "planned": result.planned, "seed": seed,
             "sets": sets, "max_turns": max_turns, "interrupted": result.interrupted,
+            "tiers": [list(p) if p is not None else None for p in players],
             "seconds": round(result.seconds, 2), "replay": replay.strip(),
             "errors": [{key: row[key] for key in ("seed", "deck_1", "deck_2", "turns", "error",
                                                   "replay")} for row in failed]}
@@ -213,6 +233,57 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
             _print_table(out, summary, meta)
     if result.interrupted or failed:
         sys.exit(EXIT_FAILED)
+
+
+def result_games(chunks: Any) -> int:
+    return sum(c.games for c in chunks)
+
+
+def _agent_pairings(agent_specs: tuple[str, str] | None, tiers: str | None
+                    ) -> list[tuple[str, str] | None]:
+    """The agents of each tier, checked (names registered, options known) before any game."""
+    from hkk._agent_registry import agent_entries, canonical_spec
+    from hkk._errors import HkkError
+
+    if agent_specs and tiers:
+        raise click.UsageError("--agents and --tiers exclude each other: a tier is both seats "
+                               "played by one agent")
+    registry = agent_entries()
+    try:
+        if tiers:
+            specs = [canonical_spec(t) for t in tiers.split(",") if t.strip()]
+            if not specs:
+                raise HkkError("no tier named")
+            if len(set(specs)) < len(specs):
+                raise HkkError(f"a tier is named twice in {tiers!r}")
+            for spec in specs:
+                registry.factory(spec)(0)  # one made: a factory that fails, fails here
+            return [(spec, spec) for spec in specs]
+        if agent_specs:
+            pair = (canonical_spec(agent_specs[0]), canonical_spec(agent_specs[1]))
+            for spec in pair:
+                registry.factory(spec)(0)
+            return [pair]
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--tiers" if tiers else "--agents") \
+            from None
+    return [None]
+
+
+#: Games per chunk when an agent searches (its games take seconds each, not milliseconds): the
+#: workers stay busy to the end and the progress bar moves (results never depend on it).
+SEARCHING_CHUNK_SIZE = 2
+
+
+def _chunk_size(players: list[tuple[str, str] | None], default: int) -> int:
+    from hkk._agent_registry import agent_entries
+
+    registry = agent_entries()
+    for pair in players:
+        for spec in pair or ():
+            if getattr(registry.factory(spec)(0), "uses_forward_model", False):
+                return SEARCHING_CHUNK_SIZE
+    return default
 
 
 def _error_games(result: Any) -> list[dict[str, Any]]:
@@ -247,20 +318,20 @@ def _rows(result: Any) -> list[dict[str, Any]]:
     """Flat rows: counters as JSON text, and the command that plays the game again."""
     from hkk._simulate import replay_command
 
-    by_key = {(c.decks, s): c for c in result.chunks for s in range(*c.seeds)}
+    by_key = {(c.agents, c.decks, s): c for c in result.chunks for s in range(*c.seeds)}
     rows = []
     for o in result.outcomes:
         row = o.as_row()
-        for key in ("played", "fired", "used"):
+        for key in ("drawn", "played", "fired", "used", "acted"):
             row[key] = json.dumps(row[key], ensure_ascii=False, sort_keys=True)
-        row["replay"] = replay_command(by_key[(o.decks, o.seed)], o.seed)
+        row["replay"] = replay_command(by_key[(o.agents, o.decks, o.seed)], o.seed)
         rows.append(row)
     return rows
 
 
 def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
-    columns = ["seed", "deck_1", "deck_2", "winner", "reason", "turns", "first", "played",
-               "fired", "used", "error", "replay"]
+    columns = ["seed", "deck_1", "deck_2", "agent_1", "agent_2", "winner", "reason", "turns",
+               "first", "drawn", "played", "fired", "used", "acted", "error", "replay"]
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
@@ -293,7 +364,74 @@ def _print_table(out: Console, summary: dict[str, Any], meta: dict[str, Any]) ->
                   f"{first['ci_high']:.3f}); turns per game: mean {turns['mean']}, median "
                   f"{turns['median']}, {turns['min']}-{turns['max']}; endings "
                   f"{escape(_tally(summary['endings']))}")
+    _print_balance(out, summary["balance"])
     out.print(f"[dim]{meta['seconds']} s; replay a game: {escape(meta['replay'])}[/dim]")
+
+
+def _rate_text(rate: dict[str, Any]) -> str:
+    if rate["rate"] is None:
+        return "-"
+    return f"{rate['rate']:.3f} ({rate['ci_low']:.3f}-{rate['ci_high']:.3f})"
+
+
+def _print_balance(out: Console, report: dict[str, Any]) -> None:
+    """The tiers, the skill gap, how games ended, the warnings and the flagged cards."""
+    from hkk._balance import ENDINGS
+
+    tiers = report["tiers"]
+    if len(tiers) > 1 or (tiers and tiers[0]["agents"] is not None):
+        table = Table(title="Tiers: P1 win rate (95% Wilson CI) per pairing")
+        for column in ("tier", "P1 deck", "P2 deck", "games", "P1 rate", *ENDINGS):
+            table.add_column(column, no_wrap=True,
+                             justify="left" if column in ("tier", "P1 deck", "P2 deck")
+                             else "right")
+        for t in tiers:
+            for p in t["pairings"]:
+                table.add_row(escape(t["label"]), escape(p["decks"][0]), escape(p["decks"][1]),
+                              str(p["games"]), _rate_text(p["win_rate_1"]),
+                              *(str(p["endings"][e]) for e in ENDINGS))
+        out.print(table)
+        for t in tiers:
+            first = t["first_player"]
+            if first["games"]:
+                out.print(f"{escape(t['label'])}: first player wins {_rate_text(first)}; "
+                          f"endings {escape(_tally(t['endings']))}")
+    else:
+        for t in tiers:
+            out.print("endings per pairing: " + "; ".join(
+                f"{escape(p['decks'][0])} vs {escape(p['decks'][1])}: "
+                f"{escape(_tally(p['endings']))}" for p in t["pairings"]))
+    if report["skill_gap"]:
+        gap = Table(title="Skill gap: each deck's win rate per tier (both seats)")
+        gap.add_column("deck", no_wrap=True)
+        for t in tiers:
+            gap.add_column(escape(t["label"]), justify="right", no_wrap=True)
+        gap.add_column("gap", justify="right", no_wrap=True)
+        for row in report["skill_gap"]:
+            gap.add_row(escape(row["deck"]), *("-" if row["rates"][t["label"]] is None
+                                               else f"{row['rates'][t['label']]:.3f}"
+                                               for t in tiers),
+                        "-" if row["gap"] is None else f"{row['gap']:+.3f}")
+        out.print(gap)
+    for warning in report["warnings"]:
+        out.print(f"[yellow]warning[/yellow]: {escape(warning)}")
+    flagged = report["flagged"]
+    if flagged:
+        table = Table(title="Flagged cards: the deck's win rate when the card was drawn differs "
+                            "(95% intervals apart)")
+        for column in ("tier", "deck", "vs", "seat", "card", "drawn games", "win drawn",
+                       "win not drawn"):
+            table.add_column(column, no_wrap=True)
+        for c in flagged:
+            table.add_row(escape(c["tier"]), escape(c["deck"]), escape(c["opponent"]),
+                          str(c["seat"]), escape(c["name"]), str(c["win_rate_drawn"]["games"]),
+                          _rate_text(c["win_rate_drawn"]), _rate_text(c["win_rate_not_drawn"]))
+        out.print(table)
+    for key, words in (("never_played", "never played"), ("never_useful", "never useful")):
+        if report[key]:
+            out.print(f"{words}: " + ", ".join(
+                f"{escape(c['name'])} ({escape(c['deck'])}, {escape(c['tier'])})"
+                for c in report[key]))
 
 
 # -- gallery -------------------------------------------------------------------------------------

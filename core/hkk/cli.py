@@ -11,6 +11,7 @@ ends quietly with 0.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -263,15 +264,31 @@ def _default_decks(engine: Any) -> list[str]:
 @click.option("--html", "html_file", metavar="FILE", callback=_output_file,
               help="Write the game's timeline with the board at every step as a page.")
 @click.option("--brief", is_flag=True, help="Hide Ép checks in which nobody dies.")
+@click.option("--agents", "agent_specs", nargs=2, metavar="A B",
+              help="Who plays P1 and P2 ('hkk agents' lists them), seeded from the game's seed "
+                   "as in 'hkk simulate --agents'. Default: random players.")
+@click.option("--human", type=click.Choice(["1", "2", "both"]),
+              help="Play it yourself at the terminal: player 1, 2, or both (hot-seat).")
+@click.option("--opponent", default="random", show_default=True, metavar="NAME[:K=V,...]",
+              help="The agent at the seat you do not play (with --human or --load).")
+@click.option("--load", "load_file", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
+              help="Go on with a game saved at a decision (s FILE, or --save with --human).")
 @_timeout_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  output_format: str, output_file: str | None, quiet: bool,
                  json_file: str | None, save_file: str | None, save_at: int | None,
                  max_turns: int | None,
                  format_name: str | None, html_file: str | None, brief: bool,
-                 game_timeout: float) -> None:
-    """Play a whole game between two random agents, printed turn by turn (--output-format
-    json: its event log)."""
+                 agent_specs: tuple[str, str] | None, human: str | None, opponent: str,
+                 load_file: str | None, game_timeout: float) -> None:
+    """Play a whole game between two agents (random players unless --agents), printed turn
+    by turn (--output-format json: its event log); or play it yourself (--human) against an
+    agent (--opponent)."""
+    if load_file:  # hkk._terminal: the person's game goes on at its decision
+        from hkk._terminal import play_saved
+
+        play_saved(load_file, human, opponent, save_file)
+        return
     output_format, log_file = _play_output(output_format, output_file, json_file)
     # the text's console (its file, if -o) stays open until the command ends
     out = click.get_current_context().with_resource(
@@ -301,10 +318,28 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         lists = [resolve_deck_spec(engine, name) for name in names]
         # the turn limit as a ruling: a save then holds it, and a replay stops where this did
         rulings = replace(engine.rulings, max_turns=max_turns) if max_turns else engine.rulings
-        game = engine.new_game(lists, seed=seed, rulings=rulings)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--decks") from None
+    agents = None
+    if agent_specs:
+        from hkk._agent_registry import agent_entries, agent_seed
+
+        try:
+            registry = agent_entries()
+            agents = [registry.factory(spec)(agent_seed(seed, seat))
+                      for seat, spec in enumerate(agent_specs)]
+        except HkkError as exc:
+            raise click.BadParameter(str(exc), param_hint="--agents") from None
+    try:
+        game = engine.new_game(lists, agents, seed=seed, rulings=rulings)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     _check_formats(found, dict(zip(names, lists, strict=True)), format_name)
+    if human:  # hkk._terminal: the person at his seats, the opponent agent at the other
+        from hkk._terminal import play_at_terminal
+
+        play_at_terminal(engine, game, human, opponent, save_file)
+        return
     to_stdout = output_format == "json" and log_file is None
     if not (quiet or output_format == "json"):
         renderer = EventRenderer(engine.cards, [p.name for p in game.players],
@@ -324,6 +359,8 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     recorder = GameRecorder(game) if html_file else None
     error: BaseException | None = None
     reproduce = play_command_line(seed, names, set_codes, max_turns)
+    if agent_specs:
+        reproduce += " --agents " + " ".join(shlex.quote(a) for a in agent_specs)
     try:
         def where() -> str:
             step = step_name(game.turn, game.log.step)
@@ -419,10 +456,14 @@ def replay_command(file: str, force: bool) -> None:
         sys.exit(EXIT_FAILED)
     out = _out()
     if result.ok:
-        out.print(f"[green]OK[/green]: {result.events} events replayed, all as recorded")
+        out.print(f"[green]OK[/green]: {result.events} events replayed, all as recorded, and "
+                  "the saved state is where they lead")
         return
     d = result.divergence
-    assert d is not None  # not ok: it diverged
+    if d is None:  # the log replays, the state beside it does not follow from it
+        out.print(f"[red]state differs[/red]: {result.events} events replayed as recorded, but "
+                  f"the saved state is not where they lead: {escape(str(result.state_difference))}")
+        sys.exit(EXIT_FAILED)
     out.print(f"[red]diverged[/red] at event {d.index} (after {result.events} identical):")
     out.print(f"  expected: {escape(_event_text(d.expected, 'nothing (the log ends here)'))}")
     out.print(f"  got:      {escape(_event_text(d.got, 'nothing (the game ended)'))}")
@@ -575,6 +616,12 @@ from hkk._simulate_cli import gallery_command, simulate_command  # noqa: E402
 
 main.add_command(simulate_command)
 main.add_command(gallery_command)
+
+# -- agents (hkk._agents_cli) -------------------------------------------------------------------
+
+from hkk._agents_cli import agents_command  # noqa: E402
+
+main.add_command(agents_command)
 
 
 # -- serve (hkk._serve_cli) ---------------------------------------------------------------------

@@ -1,0 +1,222 @@
+"""The balance report of ``hkk simulate``: what a designer may trust in many games' outcomes.
+
+Random-vs-random win rates are no verdict (issue 22): many games end by an empty deck, so a
+longer deck "wins"; and a card's "win rate when played" is biased, since the games in which a
+card is not played are mostly short losses.  So the report, for each *tier* (the agents that
+played: ``--tiers random,greedy,mcts`` plays the same games under each), shows:
+
+- the pairings' win rates with Wilson intervals, how the games ended (``hp``: Ép, ``empty_deck``,
+  ``turn_limit``) and the first player's advantage;
+- each deck's win rate under each tier, and its **skill gap**: its win rate under the last tier
+  minus under the first (tiers are given weakest first) - how much better players gain with it;
+- **warnings**: decks of different sizes, and a tier in which more than a quarter of the games
+  end by an empty deck (its win rates then measure deck length more than play);
+- per card, within one tier, deck and pairing (a deck's strength never hides its card's): how
+  often it was drawn and played, and the deck's win rate in the games the card was drawn vs the
+  games it was not (HSReplay's "drawn win rate"), each with its Wilson interval; a card is
+  **flagged** when the two 95% intervals do not overlap (a conservative test: about p < 0.006
+  for equal sample sizes, so few flags come from chance among many cards);
+- the cards **never played** (in the deck, not once played under the tier) and **never useful**
+  (played, but no ability fired or was used and the permanent never attacked, blocked or dealt
+  damage; spells count as useful when played; a static ability alone is not counted).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from hkk._outcome import Outcome
+from hkk._stats import summarize, wilson
+
+#: More than this share of a tier's games ending by an empty deck is warned about.
+EMPTY_DECK_WARNING = 0.25
+
+#: The ways a game ends (``game_over``'s reason), in the order the report shows them.
+ENDINGS = ("hp", "empty_deck", "turn_limit")
+
+
+def tier_label(agents: tuple[str, str] | None) -> str:
+    """``greedy`` for a mirrored tier, ``mcts vs random`` otherwise; the engine's default
+    random players (no ``--agents``) are ``random (game RNG)``."""
+    if agents is None:
+        return "random (game RNG)"
+    return agents[0] if agents[0] == agents[1] else f"{agents[0]} vs {agents[1]}"
+
+
+def _rate(wins: int, games: int) -> dict[str, Any]:
+    low, high = wilson(wins, games)
+    return {"wins": wins, "games": games, "rate": round(wins / games, 4) if games else None,
+            "ci_low": round(low, 4), "ci_high": round(high, 4)}
+
+
+def _endings(outcomes: Iterable[Outcome]) -> dict[str, int]:
+    counts = Counter(o.reason or "unfinished" for o in outcomes)
+    ordered = {reason: counts.pop(reason, 0) for reason in ENDINGS}
+    return {**ordered, **dict(sorted(counts.items()))}
+
+
+def balance(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Sequence[str]],
+            card_names: Mapping[str, str] | None = None,
+            card_kinds: Mapping[str, str] | None = None,
+            tiers: Sequence[tuple[str, str] | None] | None = None) -> dict[str, Any]:
+    """The balance report of ``outcomes`` (errors left out).  ``deck_cards``: deck spec -> its
+    card ids, each copy once; ``card_kinds``: card id -> kind (spells are useful when played);
+    ``tiers``: the agent pairings in their order (default: as first met)."""
+    names = card_names or {}
+    kinds = card_kinds or {}
+    played_games = [o for o in outcomes if o.error is None]
+    order = list(tiers) if tiers is not None else list(dict.fromkeys(o.agents for o in outcomes))
+    by_tier: dict[tuple[str, str] | None, list[Outcome]] = {t: [] for t in order}
+    for o in played_games:
+        by_tier.setdefault(o.agents, []).append(o)
+    report_tiers = [_tier(agents, games, deck_cards) for agents, games in by_tier.items()]
+    cards = [row for agents, games in by_tier.items()
+             for row in _card_rows(agents, games, deck_cards, names)]
+    unplayed, useless = _idle_cards(by_tier, deck_cards, names, kinds)
+    return {
+        "tiers": report_tiers,
+        "skill_gap": _skill_gap(report_tiers),
+        "warnings": _warnings(report_tiers, deck_cards),
+        "cards": cards,
+        "flagged": [row for row in cards if row["significant"]],
+        "never_played": unplayed,
+        "never_useful": useless,
+    }
+
+
+def _tier(agents: tuple[str, str] | None, outcomes: list[Outcome],
+          deck_cards: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    summary = summarize(outcomes, {spec: [] for spec in deck_cards})
+    by_pair: dict[tuple[str, str], list[Outcome]] = {}
+    deck_wins: dict[str, Counter[str]] = {}
+    for o in outcomes:
+        by_pair.setdefault(o.decks, []).append(o)
+        for seat in (0, 1):
+            c = deck_wins.setdefault(o.decks[seat], Counter())
+            c["games"] += 1
+            c["wins"] += o.winner == seat
+    pairings = []
+    for p in summary["pairings"]:
+        games = by_pair[(p["decks"][0], p["decks"][1])]
+        endings = _endings(games)
+        pairings.append({**p, "endings": endings,
+                         "empty_deck_share": round(endings["empty_deck"] / len(games), 4)})
+    endings = _endings(outcomes)
+    return {
+        "label": tier_label(agents),
+        "agents": list(agents) if agents is not None else None,
+        "games": len(outcomes),
+        "pairings": pairings,
+        "decks": [{"deck": deck, **_rate(c["wins"], c["games"])}
+                  for deck, c in sorted(deck_wins.items())],
+        "first_player": summary["first_player"],
+        "turns": summary["turns"],
+        "endings": endings,
+        "empty_deck_share": round(endings["empty_deck"] / len(outcomes), 4) if outcomes
+        else None,
+    }
+
+
+def _skill_gap(tiers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each deck's win rate per tier, and the last tier's minus the first's."""
+    if len(tiers) < 2:
+        return []
+    decks = sorted({d["deck"] for t in tiers for d in t["decks"]})
+    rows = []
+    for deck in decks:
+        rates = {t["label"]: next((d["rate"] for d in t["decks"] if d["deck"] == deck), None)
+                 for t in tiers}
+        first, last = rates[tiers[0]["label"]], rates[tiers[-1]["label"]]
+        rows.append({"deck": deck, "rates": rates, "from": tiers[0]["label"],
+                     "to": tiers[-1]["label"],
+                     "gap": round(last - first, 4) if first is not None and last is not None
+                     else None})
+    return rows
+
+
+def _warnings(tiers: list[dict[str, Any]], deck_cards: Mapping[str, Sequence[str]]
+              ) -> list[str]:
+    warnings = []
+    met = sorted({tuple(sorted(p["decks"])) for t in tiers for p in t["pairings"]})
+    for a, b in met:
+        if a != b and len(deck_cards.get(a, ())) != len(deck_cards.get(b, ())):
+            warnings.append(
+                f"decks differ in size: {a} has {len(deck_cards.get(a, ()))} cards, {b} "
+                f"{len(deck_cards.get(b, ()))}; the longer deck wins the games that end by an "
+                f"empty deck (D-empty-deck)")
+    for t in tiers:
+        share = t["empty_deck_share"]
+        if share is not None and share > EMPTY_DECK_WARNING:
+            warnings.append(
+                f"{share:.0%} of the games under {t['label']} ended by an empty deck (more than "
+                f"{EMPTY_DECK_WARNING:.0%}): its win rates measure deck length more than play")
+    return warnings
+
+
+def _card_rows(agents: tuple[str, str] | None, outcomes: list[Outcome],
+               deck_cards: Mapping[str, Sequence[str]], names: Mapping[str, str]
+               ) -> list[dict[str, Any]]:
+    """Per (pairing, seat) - one deck in one pairing - and card: the drawn win rate."""
+    cells: dict[tuple[tuple[str, str], int], dict[str, Counter[str]]] = {}
+    for o in outcomes:
+        for seat in (0, 1):
+            cell = cells.setdefault((o.decks, seat), {})
+            won = o.winner == seat
+            in_deck = set(deck_cards.get(o.decks[seat], ())) | set(o.drawn[seat])
+            for card in in_deck:
+                c = cell.setdefault(card, Counter())
+                key = "drawn" if o.drawn[seat][card] else "not_drawn"
+                c[f"games_{key}"] += 1
+                c[f"wins_{key}"] += won
+                c["drawn"] += o.drawn[seat][card]
+                c["played"] += o.played[seat][card]
+                c["games_played"] += bool(o.played[seat][card])
+    rows = []
+    label = tier_label(agents)
+    for ((pair, seat), cell) in sorted(cells.items()):
+        for card, c in sorted(cell.items()):
+            drawn = _rate(c["wins_drawn"], c["games_drawn"])
+            not_drawn = _rate(c["wins_not_drawn"], c["games_not_drawn"])
+            both = drawn["games"] and not_drawn["games"]
+            rows.append({
+                "tier": label, "deck": pair[seat], "opponent": pair[1 - seat], "seat": seat + 1,
+                "card": card, "name": names.get(card, card),
+                "games": c["games_drawn"] + c["games_not_drawn"], "drawn": c["drawn"],
+                "played": c["played"], "games_played": c["games_played"],
+                "win_rate_drawn": drawn, "win_rate_not_drawn": not_drawn,
+                "difference": round(drawn["rate"] - not_drawn["rate"], 4) if both else None,
+                # the two 95% intervals do not overlap
+                "significant": bool(both) and (drawn["ci_low"] > not_drawn["ci_high"]
+                                               or drawn["ci_high"] < not_drawn["ci_low"]),
+            })
+    return rows
+
+
+def _idle_cards(by_tier: Mapping[tuple[str, str] | None, list[Outcome]],
+                deck_cards: Mapping[str, Sequence[str]], names: Mapping[str, str],
+                kinds: Mapping[str, str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    unplayed, useless = [], []
+    for agents, outcomes in by_tier.items():
+        per_deck: dict[str, dict[str, Counter[str]]] = {}
+        for o in outcomes:
+            for seat in (0, 1):
+                deck = per_deck.setdefault(o.decks[seat], {})
+                for card in set(deck_cards.get(o.decks[seat], ())) | set(o.played[seat]):
+                    c = deck.setdefault(card, Counter())
+                    c["games"] += 1
+                    c["games_drawn"] += bool(o.drawn[seat][card])
+                    c["played"] += o.played[seat][card]
+                    c["useful"] += o.fired[seat][card] + o.used[seat][card] + \
+                        o.acted[seat][card]
+        for deck_spec, cards in sorted(per_deck.items()):
+            for card, counts in sorted(cards.items()):
+                row = {"tier": tier_label(agents), "deck": deck_spec, "card": card,
+                       "name": names.get(card, card), "games": counts["games"],
+                       "games_drawn": counts["games_drawn"], "played": counts["played"]}
+                if not counts["played"]:
+                    unplayed.append(row)
+                elif not counts["useful"] and kinds.get(card) != "spell":
+                    useless.append(row)
+    return unplayed, useless

@@ -1,0 +1,69 @@
+"""The ``greedy`` agent: one-ply lookahead over the forward model (issue 21).
+
+For a decision with more than one option it samples a world consistent with its view
+(``view.determinize(rng)``: the opponent's hand and both decks' order resampled, nothing peeked
+at), and for each option clones that world, answers, lets the game run on to its next decision
+(or its end) and scores the result with :func:`hkk._evaluation.evaluate`.  The best score wins;
+ties go to the earlier option.  ``samples`` worlds (default 1) are averaged.  A decision with
+one option costs nothing.  Deterministic for its seed: its only randomness is its own RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hkk._decisions import Decision, Option
+from hkk._evaluation import DEFAULT_WEIGHTS, Weights, evaluate
+
+#: The answer to the starting decision (K 28): taken without a search - nothing is known yet
+#: beyond the opening hand, and the report measures the first player's advantage.
+START = "start"
+
+__all__ = ["GreedyAgent", "greedy_agent"]
+
+
+class GreedyAgent:
+    """One-ply lookahead: clone, answer, evaluate (see the module's docstring)."""
+
+    #: It plays the game forward from its view (issue 21): a game seating it keeps the
+    #: checkpoints ``view.determinize`` copies from.
+    uses_forward_model = True
+
+    def __init__(self, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS,
+                 samples: int = 1) -> None:
+        self.rng = random.Random(seed)
+        self.weights = weights
+        self.samples = max(1, int(samples))
+        #: Decisions it looked ahead for (the one-option ones are not counted).
+        self.decisions = 0
+
+    def choose(self, view: Any, decision: Decision) -> Option:
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        if decision.kind == "start":  # who starts: before any play, see START
+            return next((o for o in options if o.label == START), options[0])
+        self.decisions += 1
+        me = decision.player
+        totals = [0.0] * len(options)
+        for _ in range(self.samples):
+            world = view.determinize(self.rng)
+            for index in range(len(options)):
+                game = world.clone()
+                game.answer(index)
+                totals[index] += evaluate(game.view(me), me, self.weights) \
+                    if not game.over else _final(game, me)
+        best = max(range(len(options)), key=lambda i: (totals[i], -i))
+        return options[best]
+
+
+def _final(game: Any, player: int) -> float:
+    return 0.0 if game.winner is None else (1.0 if game.winner == player else -1.0)
+
+
+def greedy_agent(seed: int | None = None, samples: int = 1, **weights: float) -> GreedyAgent:
+    """One-ply lookahead: for each option, clone a determinized world, answer and score the
+    position (hkk._evaluation); samples worlds per decision; any evaluation weight by name
+    (hp=, creature=, hand=, threat=...)."""
+    return GreedyAgent(seed, DEFAULT_WEIGHTS.with_options(**weights), samples)

@@ -1,0 +1,172 @@
+"""The greedy and mcts agents (issue 22 item 1) on the forward model (issue 21): each plays
+only from its view - given a game whose hidden cards were replaced it decides the same - is
+deterministic for its seed, spends nothing on a decision with one option, finds a move that wins
+at once, and plays whole games, in ``hkk simulate`` too.  Their strength is measured by
+benchmarks/bench_agents.py, not here."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from hkk import Engine, GreedyAgent, MctsAgent, RandomAgent, make_agent
+from hkk._agent_registry import agent_seed
+from hkk._simulate import pairings, plan, simulate
+
+ENGINE = Engine.installed(allow=["alap"])
+DECKS = ["alap:tuz", "alap:viz"]
+
+
+def drive(game: Any, agents: list[Any], until: Any = None) -> Any:
+    """Answer the game's decisions from outside with ``agents`` until ``until(game)`` or the
+    end; the game stands at the decision where it stopped."""
+    while game.decision is not None and not (until and until(game)):
+        d = game.decision
+        game.answer(agents[d.player].choose(game.view(d.player), d))
+    return game
+
+
+def at_decision(seed: int, turn: int, options: int = 3) -> Any:
+    """A base-set game answered from outside by random players, stopped at the first decision
+    of ``turn`` or later with at least ``options`` options."""
+    game = ENGINE.new_game(DECKS, [None, None], seed=seed, log_level="outcome")
+    players = [RandomAgent(seed=seed), RandomAgent(seed=seed + 1)]
+    drive(game, players, lambda g: g.turn >= turn and len(g.decision.options) >= options)
+    assert game.decision is not None, "the game ended before the test position"
+    return game
+
+
+AGENTS = [("greedy", lambda seed: GreedyAgent(seed)),
+          ("mcts", lambda seed: MctsAgent(seed, budget=24))]
+
+
+@pytest.mark.parametrize(("name", "make"), AGENTS, ids=[a[0] for a in AGENTS])
+@pytest.mark.parametrize(("seed", "turn"), [(1, 4), (2, 7), (3, 10)])
+def test_an_agent_decides_the_same_when_the_hidden_cards_are_replaced(
+        name: str, make: Any, seed: int, turn: int) -> None:
+    game = at_decision(seed, turn)
+    d = game.decision
+    me = d.player
+    other = game.determinize(me, random.Random(seed * 7))
+    # the copy hides other cards from him: the opponent's hand and the decks' order differ
+    assert other.players[1 - me].hand != game.players[1 - me].hand or \
+        other.players[me].deck != game.players[me].deck
+    assert other.view(me).snapshot() == game.view(me).snapshot()
+    assert make(5).choose(other.view(me), other.decision) == \
+        make(5).choose(game.view(me), d)
+
+
+class PublicOnly:
+    """A view of which only the public names can be read (no ``view._game``)."""
+
+    def __init__(self, view: Any) -> None:
+        self._view = view
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AssertionError(f"the agent read the view's private {name}")
+        return getattr(self._view, name)
+
+
+@pytest.mark.parametrize(("name", "make"), AGENTS, ids=[a[0] for a in AGENTS])
+def test_an_agent_reads_only_the_public_view(name: str, make: Any) -> None:
+    game = at_decision(8, 6)
+    d = game.decision
+    assert make(2).choose(PublicOnly(game.view(d.player)), d) in d.options
+
+
+@pytest.mark.parametrize(("name", "make"), AGENTS, ids=[a[0] for a in AGENTS])
+def test_an_agent_is_deterministic_for_its_seed(name: str, make: Any) -> None:
+    def labels(agent_seed: int) -> list[str]:
+        game = at_decision(4, 6)
+        agent = make(agent_seed)
+        chosen = []
+        for _ in range(6):
+            if game.decision is None:
+                break
+            d = game.decision
+            option = agent.choose(game.view(d.player), d)
+            chosen.append(option.label)
+            game.answer(option)
+        return chosen
+
+    assert labels(11) == labels(11)
+
+
+class NoForwardModel:
+    """A view that fails if anything beyond the decision is read."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the agent read view.{name}")
+
+
+@pytest.mark.parametrize(("name", "make"), AGENTS, ids=[a[0] for a in AGENTS])
+def test_a_decision_with_one_option_costs_nothing(name: str, make: Any) -> None:
+    game = at_decision(5, 3, options=1)
+    while len(game.decision.options) != 1:
+        game.answer(0)
+    agent = make(1)
+    assert agent.choose(NoForwardModel(), game.decision) == game.decision.options[0]
+    assert agent.decisions == 0
+
+
+def _winning_position() -> tuple[Any, int]:
+    """A decision (from random games) where exactly some options win the game at once."""
+    for seed in range(200):
+        game = ENGINE.new_game(DECKS, [None, None], seed=seed, log_level="outcome")
+        players = [RandomAgent(seed=seed), RandomAgent(seed=seed + 1)]
+        while game.decision is not None:
+            d = game.decision
+            if len(d.options) > 2 and game.players[1 - d.player].hp <= 6:
+                wins = []
+                for i in range(len(d.options)):
+                    copy = game.clone()
+                    copy.answer(i)
+                    wins.append(copy.over and copy.winner == d.player)
+                if any(wins) and not all(wins):
+                    return game, sum(wins)
+            game.answer(players[d.player].choose(game.view(d.player), d))
+    raise AssertionError("no position with a winning move in 200 games")
+
+
+@pytest.mark.parametrize(("name", "make"), AGENTS, ids=[a[0] for a in AGENTS])
+def test_an_agent_takes_a_move_that_wins_at_once(name: str, make: Any) -> None:
+    game, _ = _winning_position()
+    d = game.decision
+    choice = make(3).choose(game.view(d.player), d)
+    game.answer(choice)
+    assert game.over and game.winner == d.player
+
+
+def test_mcts_spends_its_budget_on_each_decision_with_options() -> None:
+    game = at_decision(6, 5)
+    agent = MctsAgent(2, budget=7)
+    d = game.decision
+    agent.choose(game.view(d.player), d)
+    assert (agent.decisions, agent.simulations) == (1, 7)
+
+
+def test_lookahead_agents_are_registered_with_their_options() -> None:
+    mcts: Any = make_agent("mcts:budget=9,rollout_turns=1,hp=2", seed=1)
+    assert (mcts.budget, mcts.rollout_turns, mcts.weights.hp) == (9, 1, 2.0)
+    greedy: Any = make_agent("greedy:samples=2,threat=0", seed=1)
+    assert (greedy.samples, greedy.weights.threat) == (2, 0.0)
+
+
+@pytest.mark.parametrize("workers", [{"workers": 2}, {"dask_workers": 1}], ids=["local", "dask"])
+def test_greedy_and_mcts_play_whole_games_in_simulate_the_same_anywhere(workers: dict[str, int]) -> None:
+    if "dask_workers" in workers:
+        pytest.importorskip("distributed")
+    tiers = [("greedy", "random"), ("mcts:budget=4,rollout_turns=1", "greedy")]
+    chunks = plan(["alap"], pairings(DECKS), 2, chunk_size=1, agents=tiers, max_turns=12)
+    serial = simulate(chunks, workers=1)
+    assert [o.error for o in serial.outcomes] == [None] * 4
+    assert serial.outcomes == simulate(chunks, **workers).outcomes
+    # and a game of it is the game the agents play seated in one process
+    first = serial.outcomes[0]
+    agents = [make_agent(spec, seed=agent_seed(first.seed, i)) for i, spec in enumerate(tiers[0])]
+    game = ENGINE.new_game(list(first.decks), agents, seed=first.seed, log_level="outcome")
+    game.play(max_turns=12)
+    assert (game.winner, game.turn) == (first.winner, first.turns)
