@@ -162,6 +162,15 @@ def test_issue23_an_error_while_the_computer_plays_leaves_the_position_before_th
     assert table.state() == before and table.game.game.snapshot() == snapshot
 
 
+def test_issue23_serve_refuses_an_unknown_opponent_naming_the_registered_agents(monkeypatch):
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: pytest.fail("must not start"))
+    result = CliRunner().invoke(main, ["serve", "--opponent", "nosuch"])
+    assert result.exit_code == 2
+    assert "no agent 'nosuch'; registered agents: first, greedy, mcts, random" in result.output
+
+
 def test_issue23_serve_without_its_extra_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn raises ImportError
     result = CliRunner().invoke(main, ["serve"])
@@ -252,9 +261,10 @@ class TablePage:
         return shown
 
 
+@pytest.mark.parametrize("opponent", ["random", "greedy", "mcts:budget=20"])
 def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
-        browser, serve, tmp_path):  # noqa: F811 - the fixture imported from test_pages
-    url = serve("--seed", "3", "--decks", "alap:tuz", "alap:viz", "--opponent", "random")
+        browser, serve, tmp_path, opponent):  # noqa: F811 - the fixture imported from test_pages
+    url = serve("--seed", "3", "--decks", "alap:tuz", "alap:viz", "--opponent", opponent)
     page = TablePage(browser, url)
     p = page.page
     assert p.locator("#undo").is_disabled()
@@ -277,14 +287,14 @@ def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
     assert page.shown() == shown
     assert {k: v for k, v in page.state().items() if k != "can_undo"} == \
         {k: v for k, v in before.items() if k != "can_undo"}
-    p.screenshot(path=str(tmp_path / "serve-game.png"))
+    p.screenshot(path=str(tmp_path / f"serve-game-{opponent.replace(":", "-")}.png"))
     for _ in range(3000):  # a whole game, to the winner
         if p.locator("#winner").is_visible():
             break
         page.answer()
     winner = p.locator("#winner").inner_text()
     end = page.state()["winner"]
-    assert re.fullmatch(r"(You win|P2 \(random\) wins|Draw): .+", winner)
+    assert re.fullmatch(rf"(You win|P2 \({re.escape(opponent)}\) wins|Draw): .+", winner)
     assert winner == end["text"] and end["reason"] in ("hp", "empty_deck", "turn_limit")
     assert p.locator("#options button").count() == 0
     # a save of the finished game replays to the same end
@@ -301,7 +311,7 @@ def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
         p.locator("#replay").set_input_files(str(saved))
     page.settled()
     assert p.locator("#winner").inner_text() == winner
-    p.screenshot(path=str(tmp_path / "serve-end.png"))
+    p.screenshot(path=str(tmp_path / f"serve-end-{opponent.replace(":", "-")}.png"))
     assert page.errors == []
     p.close()
 

@@ -7,21 +7,14 @@ need no web server, and a missing one is a one-line error naming the install com
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import click
 from rich.console import Console
 
-from hkk._agents import FirstLegalAgent, RandomAgent
+from hkk._agent_registry import agent_entries, agent_seed
 from hkk._console import make_console
 from hkk._errors import HkkError
 from hkk._markup import escape
-from hkk._view import Agent
-
-#: The opponents ``--opponent`` names (the agents registry, issue 22, will replace this):
-#: ``maker(game_seed, seat)``.
-OPPONENTS: dict[str, Callable[[int, int], Agent]] = {
-    "random": lambda seed, seat: RandomAgent(), "first": lambda seed, seat: FirstLegalAgent()}
 
 #: Hosts that only this machine reaches.
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -45,8 +38,9 @@ def _default_decks(engine: object) -> list[str]:
 @click.option("--decks", nargs=2, metavar="A B",
               help="Your deck and the computer's, e.g. alap:tuz alap:viz; 'DECK+SET' mixes in "
                    "a set's cards.")
-@click.option("--opponent", type=click.Choice(sorted(OPPONENTS)), default="random",
-              show_default=True, help="The computer's agent.")
+@click.option("--opponent", default="random", show_default=True, metavar="NAME[:K=V,...]",
+              help="The computer's agent: a registered one (hkk agents lists them), e.g. greedy "
+                   "or mcts:budget=200.")
 @click.option("--seed", type=int, help="The first game's seed (default: a random one); each "
                                        "new game takes the next.")
 @click.option("--watch", is_flag=True,
@@ -71,7 +65,12 @@ def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent:
         err.print(f"[yellow]warning:[/yellow] {escape(line)}")
     names = list(decks) if decks else _default_decks(sets.engine)
     try:
-        table = Table(sets, names, opponent, OPPONENTS[opponent],
+        maker = agent_entries().factory(opponent)  # the spec checked once, here
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--opponent") from None
+    try:
+        # each game's agent seeded from the game's seed and its seat, as hkk simulate's
+        table = Table(sets, names, opponent, lambda seed, seat: maker(agent_seed(seed, seat)),
                       seed=random.randrange(1_000_000) if seed is None else seed, watch=watch)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
