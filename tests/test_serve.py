@@ -287,7 +287,7 @@ def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
     assert page.shown() == shown
     assert {k: v for k, v in page.state().items() if k != "can_undo"} == \
         {k: v for k, v in before.items() if k != "can_undo"}
-    p.screenshot(path=str(tmp_path / f"serve-game-{opponent.replace(":", "-")}.png"))
+    p.screenshot(path=str(tmp_path / f"serve-game-{opponent.replace(':', '-')}.png"))
     for _ in range(3000):  # a whole game, to the winner
         if p.locator("#winner").is_visible():
             break
@@ -311,7 +311,7 @@ def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
         p.locator("#replay").set_input_files(str(saved))
     page.settled()
     assert p.locator("#winner").inner_text() == winner
-    p.screenshot(path=str(tmp_path / f"serve-end-{opponent.replace(":", "-")}.png"))
+    p.screenshot(path=str(tmp_path / f"serve-end-{opponent.replace(':', '-')}.png"))
     assert page.errors == []
     p.close()
 
