@@ -624,5 +624,12 @@ from hkk._agents_cli import agents_command  # noqa: E402
 main.add_command(agents_command)
 
 
+# -- serve (hkk._serve_cli) ---------------------------------------------------------------------
+
+from hkk._serve_cli import serve_command  # noqa: E402
+
+main.add_command(serve_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

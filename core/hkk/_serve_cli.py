@@ -1,0 +1,84 @@
+"""``hkk serve``: the command that starts the web app (:mod:`hkk._serve`) on uvicorn.
+
+Starlette and uvicorn are the optional extra ``hkk[serve]``: playing, verifying and simulating
+need no web server, and a missing one is a one-line error naming the install command.
+"""
+
+from __future__ import annotations
+
+import random
+
+import click
+from rich.console import Console
+
+from hkk._agent_registry import agent_entries, agent_seed
+from hkk._console import make_console
+from hkk._errors import HkkError
+from hkk._markup import escape
+
+#: Hosts that only this machine reaches.
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def _default_decks(engine: object) -> list[str]:
+    decks = sorted(getattr(engine, "decks", {}))
+    base = [name for name in decks if name.startswith("alap:")]
+    names = base if len(base) >= 2 else decks
+    if len(names) < 2:
+        raise click.UsageError("no two decks to play with: name them with --decks")
+    return names[:2]
+
+
+@click.command("serve", short_help="Play against the computer in the browser.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,
+              help="The port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; another than 127.0.0.1 shares the game on a "
+                   "network (with a warning).")
+@click.option("--decks", nargs=2, metavar="A B",
+              help="Your deck and the computer's, e.g. alap:tuz alap:viz; 'DECK+SET' mixes in "
+                   "a set's cards.")
+@click.option("--opponent", default="random", show_default=True, metavar="NAME[:K=V,...]",
+              help="The computer's agent: a registered one (hkk agents lists them), e.g. greedy "
+                   "or mcts:budget=200.")
+@click.option("--seed", type=int, help="The first game's seed (default: a random one); each "
+                                       "new game takes the next.")
+@click.option("--watch", is_flag=True,
+              help="Reload the sets' card files when they change on disk and offer to restart "
+                   "the game with the new cards.")
+def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent: str,
+                  seed: int | None, watch: bool) -> None:
+    """Start a local web app where you play a game against the computer: open the address it
+    prints in a browser.  Ctrl-C stops it."""
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError:
+        raise click.ClickException("hkk serve needs Starlette and uvicorn: "
+                                   "pip install 'hkk[serve]'") from None
+    from hkk._serve import Table, make_app
+    from hkk._serve_watch import CardSets
+
+    err: Console = make_console(stderr=True)
+    sets = CardSets()
+    for line in sets.errors:
+        err.print(f"[yellow]warning:[/yellow] {escape(line)}")
+    names = list(decks) if decks else _default_decks(sets.engine)
+    try:
+        maker = agent_entries().factory(opponent)  # the spec checked once, here
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--opponent") from None
+    try:
+        # each game's agent seeded from the game's seed and its seat, as hkk simulate's
+        table = Table(sets, names, opponent, lambda seed, seat: maker(agent_seed(seed, seat)),
+                      seed=random.randrange(1_000_000) if seed is None else seed, watch=watch)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--decks") from None
+    if host not in LOOPBACK:
+        err.print(f"[yellow]warning:[/yellow] serving on {escape(host)}: anyone who can reach "
+                  f"this machine on port {port} can play this game; there is no login")
+    shown = f"[{host}]" if ":" in host else host
+    make_console().print(f"hkk serve: http://{shown}:{port}/ ({' vs '.join(names)}, "
+                         f"opponent {opponent}{', watching the card files' if watch else ''}); "
+                         "Ctrl-C stops it")
+    uvicorn.run(make_app(table), host=host, port=port, log_level="warning")
