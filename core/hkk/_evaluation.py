@@ -27,6 +27,7 @@ import math
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from hkk._decisions import Decision, Option
 from hkk._errors import HkkError
 from hkk._state import GUARD_POST
 
@@ -118,3 +119,19 @@ def evaluate(view: Any, player: int | None = None, weights: Weights = DEFAULT_WE
         winner = getattr(view, "winner", None)
         return 0.0 if winner is None else (1.0 if winner == player else -1.0)
     return position_value(view, player, weights)
+
+
+#: The answer to the starting decision (K 28): taken without a search - nothing is known yet
+#: beyond the opening hand, and the report measures the first player's advantage.
+START = "start"
+
+
+def without_search(decision: Decision) -> Option | None:
+    """The answer a searching agent gives without looking ahead: the only option, or "start"
+    at the starting decision (see :data:`START`); None where it must search."""
+    options = decision.options
+    if len(options) == 1:
+        return options[0]
+    if decision.kind == "start":
+        return next((o for o in options if o.label == START), options[0])
+    return None

@@ -14,11 +14,7 @@ import random
 from typing import Any
 
 from hkk._decisions import Decision, Option
-from hkk._evaluation import DEFAULT_WEIGHTS, Weights, evaluate
-
-#: The answer to the starting decision (K 28): taken without a search - nothing is known yet
-#: beyond the opening hand, and the report measures the first player's advantage.
-START = "start"
+from hkk._evaluation import DEFAULT_WEIGHTS, Weights, evaluate, without_search
 
 __all__ = ["GreedyAgent", "greedy_agent"]
 
@@ -39,11 +35,10 @@ class GreedyAgent:
         self.decisions = 0
 
     def choose(self, view: Any, decision: Decision) -> Option:
+        trivial = without_search(decision)
+        if trivial is not None:
+            return trivial
         options = decision.options
-        if len(options) == 1:
-            return options[0]
-        if decision.kind == "start":  # who starts: before any play, see START
-            return next((o for o in options if o.label == START), options[0])
         self.decisions += 1
         me = decision.player
         totals = [0.0] * len(options)

@@ -26,11 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hkk._decisions import Decision, Option
-from hkk._evaluation import DEFAULT_WEIGHTS, Weights, position_value
-
-#: The answer to the starting decision (K 28): taken without a search - nothing is known yet
-#: beyond the opening hand, and the report measures the first player's advantage.
-START = "start"
+from hkk._evaluation import DEFAULT_WEIGHTS, Weights, position_value, without_search
 
 __all__ = ["DEFAULT_BUDGET", "MctsAgent", "mcts_agent"]
 
@@ -103,11 +99,10 @@ class MctsAgent:
         self.simulations = 0
 
     def choose(self, view: Any, decision: Decision) -> Option:
+        trivial = without_search(decision)
+        if trivial is not None:
+            return trivial
         options = decision.options
-        if len(options) == 1:
-            return options[0]
-        if decision.kind == "start":  # who starts: before any play, see START
-            return next((o for o in options if o.label == START), options[0])
         self.decisions += 1
         root = Node(decision.player)
         for _ in range(self.budget):
