@@ -19,7 +19,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -151,3 +151,17 @@ def write_output(text: str, path: str | None) -> None:
         click.echo(text)
     else:
         Path(path).write_text(text + "\n", encoding="utf-8")
+
+
+# -- the sets the commands see ---------------------------------------------------------------
+
+def _discover(allow: Sequence[str] | None = None) -> Any:
+    from hkk._plugin import make_plugin_manager
+    from hkk._sets.discovery import discover
+
+    return discover(allow=allow, pm=make_plugin_manager())
+
+
+def _warn_failures(found: Any) -> None:
+    for error in found.failures:
+        _err().print(f"[yellow]warning:[/yellow] {escape(str(error))}")
