@@ -69,16 +69,23 @@ def clean_position(tb: TracebackType | None) -> tuple[Any, ...] | None:
     """Where the runner stood when a decision stopped it, if that is a clean position: the
     decision asked by an action step's loop itself, whose place is two plain values (whose
     action, whether the active player's pass stands; :func:`hkk._runner.resume_step`)."""
-    frames = []
+    frames = []  # innermost last, as a live stack read from its top
     while tb is not None:
         frames.append(tb.tb_frame)
         tb = tb.tb_next
-    # ... run_actions -> Game.decide -> Seat.choose (which raised)
-    if len(frames) >= 3 and frames[-3].f_code is run_actions.__code__ \
-            and frames[-2].f_code is Game.decide.__code__:
-        local = frames[-3].f_locals
-        if sum(f.f_code is run_actions.__code__ for f in frames) == 1:
-            return ("actions", local["player"], local["active_passed"])
+    return _action_loop_position(frames[::-1])
+
+
+def _action_loop_position(frames: list[Any]) -> tuple[Any, ...] | None:
+    """The clean position of a stack (innermost frame first) whose decision was asked by an
+    action step's loop itself: ... run_actions -> Game.decide -> (the seat)."""
+    for i, frame in enumerate(frames):
+        if frame.f_code is Game.decide.__code__:
+            caller = frames[i + 1] if i + 1 < len(frames) else None
+            if caller is not None and caller.f_code is run_actions.__code__ and sum(
+                    f.f_code is run_actions.__code__ for f in frames) == 1:
+                return ("actions", caller.f_locals["player"], caller.f_locals["active_passed"])
+            return None
     return None
 
 
@@ -175,20 +182,12 @@ def _at_decision(game: Game) -> tuple[Forward[Game], tuple[Any, ...] | None] | N
 
 
 def _asked_at(frame: Any) -> tuple[Any, ...] | None:
-    """The clean position the stack stands at, if the decision being asked was asked by an
-    action step's loop itself (as :func:`clean_position`, on a live stack)."""
+    """The clean position the live stack from ``frame`` outwards stands at, if any."""
     frames = []
     while frame is not None:
         frames.append(frame)
         frame = frame.f_back
-    for i, f in enumerate(frames):
-        if f.f_code is Game.decide.__code__:
-            caller = frames[i + 1] if i + 1 < len(frames) else None
-            if caller is not None and caller.f_code is run_actions.__code__ and sum(
-                    g.f_code is run_actions.__code__ for g in frames) == 1:
-                return ("actions", caller.f_locals["player"], caller.f_locals["active_passed"])
-            return None
-    return None
+    return _action_loop_position(frames)
 
 
 def clone(game: Game, *, log_level: str | None = None) -> Game:

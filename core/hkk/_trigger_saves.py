@@ -76,9 +76,9 @@ def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> No
 
 
 def copy_waiting(src: Game, dst: Game, remap: dict[int, Any]) -> None:
-    """Give ``dst`` (a copy of ``src``, :mod:`hkk._clone`) what ``src``'s watch holds: the
-    waiting items with their chains, the counters and the indexes.  A card's item is rebuilt on
-    the copy's permanents as a save rebuilds it; a set's item is copied with its ``data``, the
+    """Give ``dst`` (a copy of ``src``, :mod:`hkk._clone`) the waiting items of ``src``'s watch
+    (its counters, chains and indexes are copied by ``TriggerWatch.copy_for``).  A card's item
+    is rebuilt on the copy's permanents as a save rebuilds it; a set's item is copied with its ``data``, the
     permanents in it (``remap``: id of the original -> the copy) replaced by the copy's.  What
     cannot be copied is a :class:`HkkError` naming the set."""
     old: TriggerWatch = src.triggers
@@ -104,10 +104,6 @@ def copy_waiting(src: Game, dst: Game, remap: dict[int, Any]) -> None:
                                f"{item.card_id}) holds data that cannot be copied: "
                                f"{type(exc).__name__}: {exc}") from None
         new.waiting = waiting
-    new.chains = dict(old.chains)
-    new.cause, new._set_off, new.resolved = old.cause, old._set_off, old.resolved
-    new._work_turn, new._turn_began_at, new._work_stop = \
-        old._work_turn, old._turn_began_at, old._work_stop
 
 
 def saved_waiting_cards(game: Game) -> list[dict[str, Any] | None]:
