@@ -78,9 +78,9 @@ def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> No
 def copy_waiting(src: Game, dst: Game, remap: dict[int, Any]) -> None:
     """Give ``dst`` (a copy of ``src``, :mod:`hkk._clone`) the waiting items of ``src``'s watch
     (its counters, chains and indexes are copied by ``TriggerWatch.copy_for``).  A card's item
-    is rebuilt on the copy's permanents as a save rebuilds it; a set's item is copied with its ``data``, the
-    permanents in it (``remap``: id of the original -> the copy) replaced by the copy's.  What
-    cannot be copied is a :class:`HkkError` naming the set."""
+    is rebuilt on the copy's permanents as a save rebuilds it; a set's item is copied with its
+    ``data``, the permanents in it (``remap``: id of the original -> the copy) replaced by the
+    copy's.  What cannot be copied is a :class:`HkkError` naming the set."""
     old: TriggerWatch = src.triggers
     new: TriggerWatch = dst.triggers
     records = saved_waiting_cards(src)
