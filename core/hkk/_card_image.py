@@ -119,7 +119,7 @@ _FRAMES = {"creature": ("#8c3b1c", "#e9b48f", "Lény"),
 _PAPER, _INK, _VP, _COMPONENT = "#f6efdc", "#201a14", "#1f5fa8", "#2e7d32"
 #: The rules text's box (x, y, width, height) and its sizes, largest first.
 _TEXT_BOX = (4.5, 57.5, 54.0, 21.5)
-_TEXT_SIZES = tuple(s / 10 for s in range(30, 17, -1))
+_TEXT_SIZES = tuple(s / 10 for s in range(34, 17, -1))
 
 
 def card_svg(card: Any, *, art: bytes | None = None, bleed: float = 0.0) -> str:

@@ -19,7 +19,7 @@ from hkk._cli_output import EXIT_USAGE, _discover, _err, _out, _output_file
 from hkk._errors import HkkError
 from hkk._markup import escape
 
-__all__ = ["export_command", "print_command"]
+__all__ = ["Selection", "export_command", "print_command", "write_card_images"]
 
 
 def _fail(message: str) -> NoReturn:
@@ -62,6 +62,24 @@ class Selection:
     def set_names(self) -> list[tuple[str, str]]:
         codes = dict.fromkeys(card.set_code for card, _ in self.cards)
         return [(code, str(self.sets[code].manifest.name)) for code in codes]
+
+
+def write_card_images(found: Any, cards: Sequence[Any], folder: Path) -> dict[str, str]:
+    """Each card's SVG (with its art) in ``folder``, named after its id; returns the file name
+    of each card id (``hkk gallery`` shows them)."""
+    from hkk._card_image import art_for, card_svg
+
+    folder.mkdir(parents=True, exist_ok=True)
+    names = {}
+    for card in cards:
+        name = card.id.replace(":", "-") + ".svg"
+        try:
+            svg = card_svg(card, art=art_for(found.sets[card.set_code].root, card))
+        except HkkError as exc:
+            _fail(str(exc))
+        (folder / name).write_text(svg, encoding="utf-8")
+        names[card.id] = name
+    return names
 
 
 def _extra_missing(exc: HkkError) -> NoReturn:
