@@ -5,7 +5,6 @@ in an error when it cannot be)."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from pathlib import Path
@@ -31,24 +30,9 @@ from hkk._card_image import (
 from hkk._cards.printed import NoTemplate, card_text
 from hkk._cli_output import _discover
 
+from print_tools import cairo_present, needs
+
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def needs(what: str, present: bool) -> None:
-    """Skip without the print tools, with the reason; CI (HKK_REQUIRE_BROWSER=1) fails."""
-    if present:
-        return
-    if os.environ.get("HKK_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"HKK_REQUIRE_BROWSER=1 but {what} is missing")
-    pytest.skip(f"{what} is missing")
-
-
-def cairo_present() -> bool:
-    try:
-        import cairosvg  # noqa: F401
-    except (ImportError, OSError):
-        return False
-    return True
 
 
 @pytest.fixture(scope="module")
