@@ -31,8 +31,9 @@ __all__ = ["SHEET_COLUMNS", "SHEET_ROWS", "cockatrice_database", "cockatrice_dec
 #: A TTS deck sheet's grid; its last slot stays empty (TTS's hidden card).
 SHEET_COLUMNS, SHEET_ROWS = 10, 7
 _PER_SHEET = SHEET_COLUMNS * SHEET_ROWS - 1
-#: Pixels of one card on a sheet: 10 across stay under TTS's 4096-pixel limit.
-_CARD_PX = 400
+#: Pixels of one card on a sheet, 6 a millimetre (378 x 528, whole pixels both ways): 10 across
+#: stay under TTS's 4096-pixel limit.
+_CARD_PX = 378
 #: Each kind's row on Cockatrice's table (its tablerow: 1 other permanents, 2 creatures,
 #: 3 spells).
 _TABLE_ROWS = {"building": 1, "creature": 2, "spell": 3}
