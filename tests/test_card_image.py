@@ -60,16 +60,16 @@ def test_each_card_image_prints_the_text_generated_from_its_data(found: Any) -> 
 
 
 def test_a_card_shows_its_name_cost_kind_set_and_stats(found: Any) -> None:
-    card = found.cards["alap:langelemental"]  # a 4 VP creature, 3 damage, 3 Ép, 2 components
+    card = found.cards["alap:sarkanyfioka"]  # a 3 VP creature, 4 damage, 3 Ép, 2 components
     root = ET.fromstring(card_svg(card))
     texts = {t.get("class"): "".join(t.itertext()) for t in root.iter(f"{SVG}text")
              if t.get("class")}
-    assert texts["name"] == "Lángelementál"
-    assert texts["cost"] == "4"
+    assert texts["name"] == "Sárkányfióka"
+    assert texts["cost"] == "3"
     assert texts["kind"] == "Lény"
     assert texts["set"] == "ALAP"
     stats = [" ".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("class") == "stat"]
-    assert stats == ["3 sebzés", "3 Ép"]
+    assert stats == ["4 sebzés", "3 Ép"]
     assert texts["yield"] == "2 SzK"
 
 

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from hkk._card_image import BLEED, CARD_HEIGHT, CARD_WIDTH, inner_svg, printed_text, svg_to_png
 from hkk._cli_output import _discover
-from hkk._print_sheet import A4, CUT_GAP, layout, write_pdf
+from hkk._print_sheet import A4, layout, write_pdf
 from hkk.cli import main
 
 from print_tools import cairo_present, needs
@@ -71,7 +71,7 @@ def test_nine_cards_a_page_in_reading_order_the_last_page_partly_filled() -> Non
     assert layout(0) == []
 
 
-def test_cut_marks_lie_on_every_trim_line_and_cross_no_card() -> None:
+def test_cut_marks_lie_on_every_trim_line_and_stop_half_a_millimetre_from_any_card() -> None:
     (page,) = layout(9)
     xs = {round(x + dx, 6) for s in page.slots for x in (s.trim_box[0],)
           for dx in (0, CARD_WIDTH)}
@@ -86,8 +86,7 @@ def test_cut_marks_lie_on_every_trim_line_and_cross_no_card() -> None:
             assert 0 <= point[0] <= A4[0] and 0 <= point[1] <= A4[1]
             for slot in page.slots:
                 x, y, w, h = slot.trim_box
-                grown = (x - CUT_GAP + 1e-6, y - CUT_GAP + 1e-6, w + 2 * CUT_GAP - 2e-6,
-                         h + 2 * CUT_GAP - 2e-6)
+                grown = (x - 0.5 + 1e-6, y - 0.5 + 1e-6, w + 1 - 2e-6, h + 1 - 2e-6)
                 assert not _inside(point, grown), (start, end, slot)
     # each trim line is marked beside each card it bounds (in the margin or the gap)
     for x in xs:
@@ -144,8 +143,8 @@ def test_hkk_print_alap_writes_a_pdf_of_a4_pages_nine_cards_each(tmp_path: Path,
     for page in pages:
         box = page.mediabox
         assert (float(box.left), float(box.bottom)) == (0, 0)
-        assert float(box.width) * MM_PER_PT == pytest.approx(A4[0], abs=0.01)
-        assert float(box.height) * MM_PER_PT == pytest.approx(A4[1], abs=0.01)
+        assert float(box.width) * MM_PER_PT == pytest.approx(210, abs=0.01)  # A4
+        assert float(box.height) * MM_PER_PT == pytest.approx(297, abs=0.01)
         assert page.cropbox == box
     assert f"{cards} cards on 6 page(s)" in result.output
 
