@@ -13,6 +13,7 @@ import math
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -313,3 +314,12 @@ def test_the_page_screenshot_in_docs_is_a_printed_page() -> None:
     assert shot.is_file() and shot.read_bytes().startswith(b"\x89PNG")
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     assert re.search(r"\]\(docs/print\.png\)", readme)
+
+
+def test_without_the_print_extra_print_says_how_to_install_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if not installed
+    line = _one_line_error(CliRunner().invoke(main, ["print", "alap", "-o",
+                                                     str(tmp_path / "x.pdf")]))
+    assert "pip install 'hkk[print]'" in line
+    assert not (tmp_path / "x.pdf").exists()

@@ -39,6 +39,8 @@ class Selection:
         if deck is None:
             self.name, self.title = code, str(s.manifest.name)
             self.cards: list[tuple[Any, int]] = [(card, 1) for card in s.cards]
+            if not self.cards:
+                _fail(f"set {code!r} has no cards to print")
             return
         key = deck if ":" in deck else f"{code}:{deck}"
         if key not in found.decks:
@@ -48,6 +50,8 @@ class Selection:
         chosen = found.decks[key]
         self.name, self.title = key.replace(":", "-"), str(chosen.title or key)
         self.cards = [(found.cards[card_id], copies) for card_id, copies in chosen.cards.items()]
+        if not self.cards:
+            _fail(f"{self.title}: no cards to print")
 
     def faces(self) -> list[str]:
         """Each distinct card's drawing, with its art, in the order of :attr:`cards`."""
@@ -121,8 +125,8 @@ def print_command(code: str, deck: str | None, backs: bool, output_file: str) ->
                    "card pictures and the deck file.")
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False),
               metavar="DIR", help="Folder to write into (made if missing).")
-@click.option("--image-url", metavar="URL", help="Where the images will be on the web (a URL "
-              "ending in /): written instead of their file paths.")
+@click.option("--image-url", metavar="URL", help="The web folder the images will be put in: "
+              "URL followed by each file's name is written instead of its path.")
 def export_command(code: str, deck: str | None, target: str, out_dir: str,
                    image_url: str | None) -> None:
     """Export set CODE's cards, or a deck, for Tabletop Simulator or Cockatrice
@@ -132,6 +136,8 @@ def export_command(code: str, deck: str | None, target: str, out_dir: str,
 
     chosen = Selection(_discover(), code, deck)
     faces = chosen.faces()
+    if image_url and not image_url.endswith("/"):
+        image_url += "/"  # a folder on the web: the file names follow it
     folder = Path(out_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
