@@ -132,12 +132,19 @@ def _pdf_pages(path: Path) -> list[Any]:
     return list(PdfReader(path).pages)
 
 
-def test_hkk_print_alap_writes_a_pdf_of_a4_pages_nine_cards_each(tmp_path: Path,
-                                                                  found: Any) -> None:
+@pytest.fixture(scope="module")
+def alap_pdf(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """``hkk print alap``'s PDF and what it said (printed once for the tests that read it)."""
     needs("CairoSVG (pip install 'hkk[print]')", cairo_present())
-    pdf = tmp_path / "alap.pdf"
+    pdf = tmp_path_factory.mktemp("print") / "alap.pdf"
     result = CliRunner().invoke(main, ["print", "alap", "-o", str(pdf)])
     assert result.exit_code == 0, result.output
+    return pdf, result.output
+
+
+def test_hkk_print_alap_writes_a_pdf_of_a4_pages_nine_cards_each(
+        alap_pdf: tuple[Path, str], found: Any) -> None:
+    pdf, output = alap_pdf
     cards = len(found.sets["alap"].cards)
     pages = _pdf_pages(pdf)
     assert len(pages) == math.ceil(cards / 9) == 6
@@ -147,7 +154,7 @@ def test_hkk_print_alap_writes_a_pdf_of_a4_pages_nine_cards_each(tmp_path: Path,
         assert float(box.width) * MM_PER_PT == pytest.approx(210, abs=0.01)  # A4
         assert float(box.height) * MM_PER_PT == pytest.approx(297, abs=0.01)
         assert page.cropbox == box
-    assert f"{cards} cards on 6 page(s)" in result.output
+    assert f"{cards} cards on 6 page(s)" in output
 
 
 def test_hkk_print_a_deck_with_backs_prints_each_copy_and_a_back_page_after_each(
@@ -177,15 +184,14 @@ def _px(mm: float) -> int:
     return round(mm / 25.4 * DPI)
 
 
-def test_printed_pages_show_each_card_where_the_layout_puts_it(tmp_path: Path,
-                                                              found: Any) -> None:
+def test_printed_pages_show_each_card_where_the_layout_puts_it(
+        tmp_path: Path, alap_pdf: tuple[Path, str]) -> None:
     """The last page of the set's sheet, turned into a picture: the frame of each card in
     its bleed box, paper where no card is, and the cut marks in the margins."""
     _poppler()
     from PIL import Image
 
-    pdf = tmp_path / "alap.pdf"
-    assert CliRunner().invoke(main, ["print", "alap", "-o", str(pdf)]).exit_code == 0
+    pdf = alap_pdf[0]
     subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-f", "6", "-l", "6", str(pdf),
                     str(tmp_path / "page")], check=True)
     (png,) = tmp_path.glob("page*.png")
@@ -297,16 +303,17 @@ def test_a_sets_art_file_is_printed_on_its_card(tmp_path: Path,
         '<rect width="20" height="20" fill="#00ff00"/></svg>', width_px=20))
     _with_art(monkeypatch, tmp_path)
     pdf = tmp_path / "x.pdf"
-    assert CliRunner().invoke(main, ["print", "alap", "-o", str(pdf)]).exit_code == 0
+    assert CliRunner().invoke(main, ["print", "alap", "--deck", "tuz", "-o",
+                                     str(pdf)]).exit_code == 0
     subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-f", "1", "-l", "1", str(pdf),
                     str(tmp_path / "page")], check=True)
     image = Image.open(next(tmp_path.glob("page*.png"))).convert("RGB")
-    first = [card.id for card in _discover().sets["alap"].cards].index("alap:tuzmano")
-    slot = layout(9)[0].slots[first]
-    x, y, _, _ = slot.trim_box
-    assert image.getpixel((_px(x + 31.5), _px(y + 31.5))) == (0, 255, 0)
-    other = layout(9)[0].slots[(first + 1) % 9].trim_box
-    assert image.getpixel((_px(other[0] + 31.5), _px(other[1] + 31.5))) != (0, 255, 0)
+    slots = layout(9)[0].slots  # the deck's first two cards are Tűzmanó, then Gyilkos imp
+    assert list(_discover().decks["alap:tuz"].cards.items())[:2] == [("alap:tuzmano", 2),
+                                                                     ("alap:gyilkos-imp", 1)]
+    for slot, art in zip(slots[:3], (True, True, False), strict=True):
+        x, y, _, _ = slot.trim_box
+        assert (image.getpixel((_px(x + 31.5), _px(y + 31.5))) == (0, 255, 0)) == art
 
 
 def test_the_page_screenshot_in_docs_is_a_printed_page() -> None:

@@ -21,8 +21,8 @@ from xml.sax.saxutils import escape, quoteattr
 from hkk._errors import HkkError
 
 __all__ = ["BLEED", "CARD_HEIGHT", "CARD_WIDTH", "ArtError", "PrintExtraMissing", "art_for",
-           "back_svg", "card_svg", "document", "inner_svg", "printed_text", "svg_to_pdf",
-           "svg_to_png", "text_width", "wrap"]
+           "back_drawing", "back_svg", "card_svg", "document", "inner_svg", "printed_text",
+           "svg_to_pdf", "svg_to_png", "text_width", "wrap"]
 
 #: A card's trim size and the bleed around it for print, in millimetres.
 CARD_WIDTH, CARD_HEIGHT, BLEED = 63.0, 88.0, 3.0
@@ -129,7 +129,7 @@ def card_svg(card: Any, *, art: bytes | None = None, bleed: float = 0.0) -> str:
 
 def back_svg(*, bleed: float = 0.0) -> str:
     """The back every card shares, so that a face-down card tells nothing."""
-    return document(_back(), bleed)
+    return document(back_drawing(), bleed)
 
 
 def document(body: str, bleed: float = 0.0) -> str:
@@ -263,7 +263,8 @@ def _text(text: str, x: float, y: float, size: float, *, fill: str = _INK, bold:
     return f"<text {' '.join(attributes)}>{escape(text)}</text>"
 
 
-def _back() -> str:
+def back_drawing() -> str:
+    """The back's drawing in the card's own millimetres, as :func:`inner_svg` for a face."""
     rings = "".join(f'<circle cx="31.5" cy="44" r="{r:g}" fill="none" stroke="#c9a44c"'
                     f' stroke-width="0.5" stroke-opacity="{1.5 - r / 30:.2f}"/>'
                     for r in (16, 19, 22, 25))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from io import BytesIO
 
-from hkk._card_image import BLEED, CARD_HEIGHT, CARD_WIDTH, back_svg, svg_to_pdf
+from hkk._card_image import BLEED, CARD_HEIGHT, CARD_WIDTH, back_drawing, svg_to_pdf
 
 __all__ = ["A4", "COLUMNS", "CUT_GAP", "ROWS", "Page", "Slot", "layout", "page_svg",
            "write_pdf"]
@@ -107,14 +107,10 @@ def _cut_marks() -> tuple[tuple[tuple[float, float], tuple[float, float]], ...]:
 def page_svg(page: Page, faces: Sequence[str]) -> str:
     """The SVG of one page; ``faces`` are the cards' drawings (:func:`hkk._card_image.inner_svg`)
     by card index."""
-    back = back_svg(bleed=BLEED)
     parts = []
     for slot in page.slots:
         x, y, width, height = slot.bleed_box
-        if page.side == "back":
-            inner = back[back.index(">") + 1:-len("</svg>")]
-        else:
-            inner = faces[slot.card]
+        inner = back_drawing() if page.side == "back" else faces[slot.card]
         parts.append(f'<svg x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}"'
                      f' viewBox="{-BLEED:g} {-BLEED:g} {width:g} {height:g}">{inner}</svg>')
     for (x1, y1), (x2, y2) in page.cut_marks:  # a white halo, so a mark shows on any frame
