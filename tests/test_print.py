@@ -89,17 +89,19 @@ def test_cut_marks_lie_on_every_trim_line_and_stop_half_a_millimetre_from_any_ca
                 x, y, w, h = slot.trim_box
                 grown = (x - 0.5 + 1e-6, y - 0.5 + 1e-6, w + 1 - 2e-6, h + 1 - 2e-6)
                 assert not _inside(point, grown), (start, end, slot)
-    # each trim line is marked beside each card it bounds (in the margin or the gap)
-    for x in xs:
-        for slot in page.slots:
-            top, bottom = slot.trim_box[1], slot.trim_box[1] + CARD_HEIGHT
-            if slot.trim_box[0] <= x <= slot.trim_box[0] + CARD_WIDTH:
-                assert any(a[0] == b[0] == pytest.approx(x)
-                           and min(a[1], b[1]) < top and max(a[1], b[1]) >= top - BLEED
-                           for a, b in page.cut_marks)
-                assert any(a[0] == b[0] == pytest.approx(x)
-                           and max(a[1], b[1]) > bottom
-                           for a, b in page.cut_marks)
+    # every strip cut away between two columns (or at a side) carries a mark of each horizontal
+    # line, and every band between two rows (or above, below) one of each vertical line: the
+    # marks docs/PRINT.md tells a person to cut along once the first cuts are made
+    columns = [0.0, *sorted(xs), A4[0]]
+    rows = [0.0, *sorted(ys), A4[1]]
+    for left, right in zip(columns[::2], columns[1::2], strict=True):
+        for y in ys:
+            assert any(a[1] == b[1] == pytest.approx(y) and left <= a[0] < b[0] <= right
+                       for a, b in page.cut_marks), (left, right, y)
+    for top, bottom in zip(rows[::2], rows[1::2], strict=True):
+        for x in xs:
+            assert any(a[0] == b[0] == pytest.approx(x) and top <= a[1] < b[1] <= bottom
+                       for a, b in page.cut_marks), (top, bottom, x)
 
 
 def test_backs_are_mirrored_for_long_edge_duplex() -> None:
