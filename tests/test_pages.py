@@ -134,6 +134,11 @@ def test_gallery_page_lists_every_card_of_the_set(browser: Any, tmp_path: Path) 
             "section.card", "cs => cs.map(c => [c.dataset.id, c.querySelector('.name')"
             ".textContent, (c.querySelector('.text') || {textContent: ''}).textContent])")
         assert shown == [[c["id"], c["name"], c["text"] or ""] for c in cards]
+        # each card's image (site/cards/, drawn from its data) is shown
+        images = page.page.eval_on_selector_all(
+            "section.card", "cs => cs.map(c => { const i = c.querySelector('img.face');"
+            " return i && i.complete && i.naturalWidth > 0 ? i.getAttribute('src') : null; })")
+        assert images == [f"cards/{c['id'].replace(':', '-')}.svg" for c in cards]
         # a creature's stats and a deck that holds it
         first = next(c for c in cards if c["kind"] == "creature")
         summary = page.page.locator(f"section[data-id='{first['id']}'] .summary").text_content()

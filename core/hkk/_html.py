@@ -1,5 +1,6 @@
 """Self-contained HTML pages: the ``hkk simulate --html`` report, the ``hkk gallery`` spoiler
-page of a set's cards and the ``hkk play --html`` game timeline.
+page of a set's cards (its card images are files beside it, ``cards/*.svg``) and the ``hkk play
+--html`` game timeline.
 
 Jinja2 templates (``hkk/templates/pages``) with autoescaping: names and texts from a set's files
 are shown as text, never as markup.  Each page carries its data as JSON in a ``<script

@@ -441,8 +441,10 @@ def _print_balance(out: Console, report: dict[str, Any]) -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Folder to write index.html into (made if missing).")
 def gallery_command(code: str, out_dir: str) -> None:
-    """Write a static spoiler page of set CODE's cards (DIR/index.html)."""
+    """Write a static spoiler page of set CODE's cards (DIR/index.html, each card's image in
+    DIR/cards/)."""
     from hkk._html import card_entries, gallery_page
+    from hkk._print_cli import write_card_images
 
     found = _found(())
     if code not in found.sets:
@@ -453,6 +455,9 @@ def gallery_command(code: str, out_dir: str) -> None:
     entries = card_entries(cards, found.decks)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
+    images = write_card_images(found, cards, folder / "cards")
+    for entry in entries:
+        entry["image"] = f"cards/{images[entry['id']]}"
     target = folder / "index.html"
     target.write_text(gallery_page(code, s.label, entries), encoding="utf-8")
     _console().print(f"wrote {escape(str(target))} ({len(cards)} cards)")

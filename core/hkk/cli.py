@@ -551,6 +551,13 @@ from hkk._serve_cli import serve_command  # noqa: E402
 main.add_command(serve_command)
 main.add_command(replay_command)
 
+# -- print, export (hkk._print_cli) ------------------------------------------------------------
+
+from hkk._print_cli import export_command, print_command  # noqa: E402, I001
+
+main.add_command(print_command)
+main.add_command(export_command)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()
