@@ -48,7 +48,9 @@ def engine_for(codes: Sequence[str], entry_points: Any) -> Any:
     for error in found.failures:
         if error.code in codes or error.code is None:
             raise error
-    return Engine(found.cards, decks=found.decks, pm=pm, discovery=found)
+    # every loaded set's hooks in every game, not only the decks' sets' (hkk._game_sets):
+    # verify checks how the sets of a run get on with each other
+    return Engine(found.cards, decks=found.decks, pm=pm, discovery=found, set_hooks="all")
 
 
 def new_coverage(s: Any) -> Coverage:
