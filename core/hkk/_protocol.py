@@ -16,7 +16,7 @@ engine object: every core offers the same labels, so the same data.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableSequence, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -134,6 +134,10 @@ class ForwardModel(Protocol):
     def seed(self) -> int: ...
     @property
     def log(self) -> GameLog: ...
+    @property
+    def agents(self) -> MutableSequence[Any]:
+        """The seats' agents (None: a seat answered from outside): a search seats its rollout
+        policy in its own copy by assigning ``copy.agents[seat] = policy``."""
 
 
 class Core(Protocol):
