@@ -100,3 +100,15 @@ def test_a_copy_and_a_save_of_a_game_keep_its_sets() -> None:
     copy.play(max_turns=8)
     again.play(max_turns=8)
     assert copy.turn == again.turn == 8 and calls == Counter()
+
+
+def test_a_built_position_calls_the_hooks_of_the_sets_of_every_card_it_holds() -> None:
+    from hkk import build_position
+
+    engine = Engine.installed()
+    mereg_card = next(c for c in sorted(engine.cards) if c.startswith("mereg:"))
+    game = build_position(engine, [{"hand": [mereg_card]}, {}])  # an alap filler deck
+    assert game.players[0].deck[0].startswith("alap:") and len(game.players[0].deck) == 20
+    assert "hkk.sets.mereg" in [i.plugin_name for i in game.hook.lethal.get_hookimpls()]
+    plain = build_position(engine)
+    assert "hkk.sets.mereg" not in [i.plugin_name for i in plain.hook.lethal.get_hookimpls()]

@@ -78,7 +78,8 @@ def build_position(engine: Engine, players: Sequence[Mapping[str, Any]] = ({}, {
     player without ``deck`` gets 20 copies of a vanilla creature; an agent that is None (or no
     ``agents``) is a :class:`PassingAgent`.  No setup happens (no shuffle, no opening hand:
     :func:`set_up_by_hand`); ``active`` plays the first turn.  Permanents entering here fire
-    no entry triggers."""
+    no entry triggers.  The game's sets are those of every card in the spec (and their
+    dependencies): only their hooks are called."""
     if len(players) != 2:
         raise ValueError("a game has two players")
     for index, spec in enumerate(players):
@@ -92,7 +93,14 @@ def build_position(engine: Engine, players: Sequence[Mapping[str, Any]] = ({}, {
              for spec in players]
     agents = agents or (PassingAgent(), PassingAgent())
     agents = [a if a is not None else PassingAgent() for a in agents]
-    game = engine.new_game(decks, agents=agents, seed=seed)
+    # the game is dealt every card of the spec (its deck and the cards put in other zones): so
+    # its sets are the sets of all of them (hkk._game_sets: a hand of a set's cards calls the
+    # set's hooks), and its save finds each card in exactly one zone
+    dealt = [deck + [c for zone in ZONES if zone != "deck" for c in spec.get(zone, ())]
+             for deck, spec in zip(decks, players, strict=True)]
+    game = engine.new_game(dealt, agents=agents, seed=seed)
+    for player, deck in zip(game.players, decks, strict=True):
+        player.deck = deck
     set_up_by_hand(game, active=active)
     for index, spec in enumerate(players):
         player = game.players[index]
