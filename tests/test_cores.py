@@ -79,6 +79,8 @@ def fake_core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Calla
     root = tmp_path / "cores-site"
     root.mkdir()
     monkeypatch.syspath_prepend(str(root))
+    # hkk simulate keeps an engine per process, which read the cores when it was made
+    monkeypatch.setattr("hkk._simulate._ENGINES", {})
     packages: list[str] = []
 
     def make(entries: dict[str, str], **options: Any) -> Any:

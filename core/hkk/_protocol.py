@@ -20,16 +20,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableSequen
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from hkk._clock import GameClock
     from hkk._decisions import Decision, Option
     from hkk._effects import Effect
     from hkk._phases import Step
-    from hkk._player_view import SeatInfo
-    from hkk._rulings import Rulings
     from hkk._state import ExtractionOffer, Permanent
     from hkk.events import Event
 
-__all__ = ["Core", "FairView", "ForwardModel", "GameLog"]
+__all__ = ["Core", "FairView", "ForwardModel", "GameLog", "SeatView"]
 
 
 class GameLog(Protocol):
@@ -52,6 +49,32 @@ class GameLog(Protocol):
     def to_json(self, **kwargs: Any) -> str: ...
     def subscribe(self, listener: Callable[[Event], Any],
                   kinds: Iterable[str | type[Event]] | None = None) -> None: ...
+
+
+class SeatView(Protocol):
+    """What a player may know of one player (``view.players[i]``, an :class:`hkk.SeatInfo`):
+    everything but a hand not his own (``hand`` None then) and the order of the decks."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def hp(self) -> int: ...
+    @property
+    def vp(self) -> int: ...
+    @property
+    def components(self) -> int: ...
+    @property
+    def hand(self) -> tuple[str, ...] | None: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def deck_size(self) -> int: ...
+    @property
+    def graveyard(self) -> tuple[str, ...]: ...
+    @property
+    def void(self) -> tuple[str, ...]: ...
 
 
 class FairView(Protocol):
@@ -83,7 +106,7 @@ class FairView(Protocol):
     @property
     def turn_passed(self) -> bool: ...
     @property
-    def players(self) -> tuple[SeatInfo, SeatInfo]: ...
+    def players(self) -> Sequence[SeatView]: ...
     @property
     def hand(self) -> tuple[str, ...]: ...
     @property
@@ -158,7 +181,7 @@ class Core(Protocol):
 
     def new_game(self, engine: Any, decks: Sequence[Sequence[str]], *, seed: int,
                  agents: Sequence[Any], log_level: str = "full",
-                 rulings: Rulings | None = None, clock: GameClock | None = None,
+                 rulings: Any = None, clock: Any = None,
                  names: Sequence[str] = ("P1", "P2")) -> ForwardModel:
         """A new game (not started: reading ``decision`` or ``play`` sets it up).  An agent
         that is None is a seat answered from outside."""
