@@ -196,3 +196,21 @@ def test_a_core_name_registered_twice_is_loaded_once_and_reported(fake_core: Any
 def test_the_core_protocol_is_public() -> None:
     assert {"Core", "ForwardModel", "FairView", "GameLog", "CoreError"} <= set(hkk.__all__)
     assert hkk.CoreError.__mro__[1] is HkkError
+
+
+def test_an_engine_runs_games_on_a_core_object_handed_to_it() -> None:
+    made = []
+
+    class Counting:
+        name = "counting"
+
+        def refuses(self, engine: Any, decks: Any) -> str | None:
+            return None
+
+        def new_game(self, engine: Any, decks: Any, **options: Any) -> Any:
+            made.append(decks)
+            return PYTHON.new_game(engine, decks, **options)
+
+    engine = Engine.installed(allow=["alap"], core=Counting())
+    game = engine.start(BASE, seed=2)
+    assert made == [[engine.deck("alap:viz")] * 2] and game.decision is None

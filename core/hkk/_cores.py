@@ -100,6 +100,12 @@ class CoreRegistry:
     def names(self) -> list[str]:
         return sorted(self.entries)
 
+    def add(self, core: Core) -> None:
+        """Take a core object handed to ``Engine(core=...)`` under its name."""
+        self._loaded[core.name] = core
+        self.entries[core.name] = CoreEntry(
+            core.name, f"{type(core).__module__}:{type(core).__qualname__}", None)
+
     def get(self, name: str) -> Core:
         """The core named ``name``; an unknown name is a :class:`CoreError` listing them."""
         if name not in self._loaded:

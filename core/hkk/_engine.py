@@ -11,7 +11,7 @@ import pluggy
 
 from hkk._agents import Agent, RandomAgent
 from hkk._cards.interpret import ability_item, resolve_spell
-from hkk._cores import AUTO, CoreChoice, CoreEntry, CoreRegistry, core_entries
+from hkk._cores import AUTO, CoreChoice, CoreRegistry, core_entries
 from hkk._errors import HkkError
 from hkk._game import Game
 from hkk._game_sets import SET_HOOKS, GameScope, game_scope, game_sets, hooks_for
@@ -101,8 +101,7 @@ class Engine:
                 self.registry().get(core)  # an unknown name is an error now, not at a game
         else:
             self.core_name = core.name
-            self.registry()._loaded[core.name] = core
-            self.registry().entries.setdefault(core.name, _given(core))
+            self.registry().add(core)
 
     # What a game needs from the layers above it, handed in so that the game imports neither
     # the card interpreter nor the runner nor saving (design: "Layers inside the engine"); the
@@ -198,7 +197,7 @@ class Engine:
         lists = self._deck_lists(decks)
         if agents is None:
             agents = (RandomAgent(), RandomAgent())
-        core = self.choose_core(lists).core
+        core = self.registry().choose(self.core_name, self, lists).core
         return core.new_game(self, lists, seed=seed, agents=list(agents), **options)
 
     def custom_effects(self, hooks: Any = None) -> dict[str, Callable[..., Any]]:
@@ -268,11 +267,6 @@ class Engine:
         game = self.new_game(decks, agents, seed=seed, **kwargs)
         self.play_game(game, max_turns=max_turns)  # a game driven from outside too
         return game
-
-
-def _given(core: Core) -> CoreEntry:
-    """The registry's entry of a core object handed to ``Engine(core=...)``."""
-    return CoreEntry(core.name, f"{type(core).__module__}:{type(core).__qualname__}", None)
 
 
 # -- deck specs --------------------------------------------------------------------------------
