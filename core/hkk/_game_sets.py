@@ -110,7 +110,7 @@ def game_scope(pm: pluggy.PluginManager, decks: Iterable[Iterable[str]],
                depends: Mapping[str, Sequence[str]], set_hooks: str) -> GameScope:
     """The scope of a game of ``decks`` in an engine whose plugins are ``pm``'s."""
     needed = game_sets(decks, depends)
-    left_out = set()
+    left_out: set[str] = set()
     if set_hooks == "decks":
         for name, _plugin in pm.list_name_plugin():
             code = plugin_set(name)
@@ -123,10 +123,12 @@ def game_scope(pm: pluggy.PluginManager, decks: Iterable[Iterable[str]],
         for impl in caller.get_hookimpls():
             if impl.plugin_name not in left_out and not _engines(impl.function):
                 python_hooks.append((impl.plugin_name, hook_name))
-    sets = sorted(set(needed) | {plugin_set(n) or n for n, _ in pm.list_name_plugin()
-                                 if plugin_set(n) is not None and n not in left_out})
-    return GameScope(tuple(s for s in sets if s), tuple(sorted(plugin_set(n) or n
-                                                                for n in left_out)),
+    sets = set(needed)
+    if set_hooks == "all":  # every registered set's hooks too
+        sets.update(code for name, _ in pm.list_name_plugin()
+                    if (code := plugin_set(name)) is not None)
+    return GameScope(tuple(sorted(sets)),
+                     tuple(sorted(name.removeprefix("hkk.sets.") for name in left_out)),
                      tuple(sorted(set(python_hooks))))
 
 
