@@ -68,7 +68,7 @@ def play_row(engine: Engine, a: str, b: str, games: int, seed: int,
                           for i, spec in enumerate(specs)]
                 timed[a].append(agents[seat_of_a])
                 timed[b].append(agents[1 - seat_of_a])
-                game = engine.new_game(decks, agents, seed=s, log_level="outcome")
+                game = engine.start(decks, agents, seed=s, log_level="outcome")
                 game.play(max_turns=max_turns)
                 played += 1
                 wins += game.winner == seat_of_a

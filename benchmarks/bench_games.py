@@ -17,13 +17,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--decks", nargs=2, default=("alap:tuz", "alap:viz"))
+    parser.add_argument("--core", default="auto", help="the core to run them on (hkk cores)")
     args = parser.parse_args()
-    engine = Engine.installed(allow=["alap"])
+    engine = Engine.installed(allow=["alap"], core=args.core)
     turns = events = 0
     results: Counter[str] = Counter()
     start = time.perf_counter()
     for seed in range(args.games):
-        game = engine.play(list(args.decks), seed=seed)
+        game = engine.start(list(args.decks), seed=seed)
+        game.play()
         turns += game.turn
         events += len(game.log)
         last = game.log[-1]

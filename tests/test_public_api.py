@@ -34,6 +34,8 @@ EXPORTED = [
     "hookimpl", "load_game", "only_in_steps", "save_game",
     # issue 22: the agents worth simulating, their evaluation, agents by spec
     "GreedyAgent", "MctsAgent", "Weights", "evaluate", "make_agent",
+    # the forward-model protocol, the cores that run games, a game's sets, the position builder
+    "Core", "CoreError", "FairView", "ForwardModel", "GameLog", "GameScope", "build_position",
 ]
 
 TESTING_EXPORTED = [

@@ -337,3 +337,18 @@ def test_issue24_18_vp_can_be_set_as_of_a_step_after_the_turns_regeneration() ->
     other = build_game(engine, [{"vp": 5}, {}])
     TurnDriver().to(other, "main_phase")
     assert other.players[0].vp == 6
+
+
+def test_a_sets_tests_see_its_hooks_act_on_any_card_of_a_built_position(pytester):
+    """pytest-hkk's engine calls every installed set's hooks in every game: a set's test puts
+    its counters on a base-set creature and sees its rule (here mereg's 121.1) act."""
+    pytest.importorskip("hkk_set_mereg")
+    pytester.makepyfile('''
+        def test_poisoned_to_death(hkk_game, hkk_run, hkk_log):
+            game = hkk_game([{"reserve": ["alap:tuzmano"]}, {}])
+            perm = game.permanents[1]
+            game.add_counters(perm, "poison", game.hp(perm))
+            hkk_run.to(game, "prep_stage2", inclusive=True)
+            hkk_log(game).has("died", uid=1)
+    ''')
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)

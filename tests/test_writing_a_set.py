@@ -31,7 +31,8 @@ def hkk_engine():
     from hkk import Engine
     from hkk._cards.loader import parse_card_file
 
-    engine = Engine.installed(allow=["alap"])
+    # as pytest-hkk's own hkk_engine: every set's hooks in every game (set_hooks="all")
+    engine = Engine.installed(allow=["alap"], set_hooks="all")
     engine.pm.register(hkk_set_sarkany, name="hkk.sets.sarkany")
     text = (Path(__file__).parent / "src/hkk_set_sarkany/cards/cards.toml").read_text("utf-8")
     engine.cards.update({c.id: c for c in parse_card_file("sarkany", "cards/cards.toml", text)})

@@ -11,7 +11,11 @@ kinds (the enum ``ItemKind``: ``AUTOMATIC``, ``ACTIVATED``, ``RULE``, ``ACTION``
 its methods), ``Permanent``, ``Player``, ``ExtractionOffer``, the zones and the errors.  The
 built-in rules plugins (``hkk._rules``) use nothing else.  For game and AI developers:
 ``Engine``, ``Game``, the agents and ``make_agent`` (an agent by its spec, from the
-``hkk.agents`` entry points), ``advance``, ``save_game`` and ``load_game``.
+``hkk.agents`` entry points), ``advance``, ``save_game`` and ``load_game``; the forward-model
+protocol ``ForwardModel`` (a game played from outside, on any core), ``FairView`` (what one
+player may know), ``GameLog``, ``Core`` (what runs games: the ``hkk.cores`` entry points,
+docs/CORES.md), ``GameScope`` (``engine.scope(decks)``: the sets a game loads, data-only or not)
+and ``build_position`` (a game in a given position).
 """
 
 # ``import hkk`` loads no submodule: each public name is imported on first use (module
@@ -34,6 +38,10 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "hkk._cards.interpret": ("EffectContext",),
     "hkk._clock": ("GameClock",),
     "hkk._clone": ("CloneError",),
+    "hkk._cores": ("CoreError",),
+    "hkk._game_sets": ("GameScope",),
+    "hkk._position": ("build_position",),
+    "hkk._protocol": ("Core", "FairView", "ForwardModel", "GameLog"),
     "hkk._effects": ("Duration",),
     "hkk._engine": ("Engine",),
     "hkk._errors": ("CardDataError", "ConfigError", "GameOver", "GameTimeout", "HkkError",
@@ -62,7 +70,8 @@ _PUBLIC = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = [
     "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "CloneError",
-    "ConfigError",
+    "ConfigError", "Core", "CoreError", "FairView", "ForwardModel", "GameLog", "GameScope",
+    "build_position",
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
     "ExtractionOffer", "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver",
     "GameTimeout", "GreedyAgent", "MctsAgent", "Weights", "evaluate",

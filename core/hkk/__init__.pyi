@@ -6,6 +6,7 @@ from hkk._agents import Agent, Decision, FirstLegalAgent, Option, RandomAgent, S
 from hkk._cards.interpret import EffectContext
 from hkk._clock import GameClock
 from hkk._clone import CloneError
+from hkk._cores import CoreError
 from hkk._effects import Duration
 from hkk._engine import Engine
 from hkk._errors import (
@@ -28,6 +29,7 @@ from hkk._evaluation import Weights, evaluate
 from hkk._events import EventLog
 from hkk._forward import ReplayError
 from hkk._game import Game
+from hkk._game_sets import GameScope
 from hkk._greedy import GreedyAgent
 from hkk._hookcall import only_in_steps
 from hkk._hookspecs import TURN_HOOKS, hookimpl
@@ -47,6 +49,8 @@ from hkk._pending import (
 from hkk._phases import DEFAULT_TURN, Mode, Step
 from hkk._player_view import PlayerView, SeatInfo
 from hkk._plugin import HOOK_API_VERSION
+from hkk._position import build_position
+from hkk._protocol import Core, FairView, ForwardModel, GameLog
 from hkk._rulings import Rulings
 from hkk._runner import advance
 from hkk._saving import SaveError, load_game, save_game
@@ -56,7 +60,8 @@ from hkk.events import Event
 
 __all__ = [
     "ACTION", "ACTIVATED", "AUTOMATIC", "Agent", "BUILDINGS", "CardDataError", "CloneError",
-    "ConfigError",
+    "ConfigError", "Core", "CoreError", "FairView", "ForwardModel", "GameLog", "GameScope",
+    "build_position",
     "DEFAULT_TURN", "Decision", "Duration", "EffectContext", "Engine", "Event", "EventLog",
     "ExtractionOffer", "FirstLegalAgent", "GUARD_POST", "Game", "GameClock", "GameOver",
     "GameTimeout", "GreedyAgent", "MctsAgent", "Weights", "evaluate",

@@ -15,14 +15,14 @@ from hkk._view import Agent
 __all__ = ["Agent", "Decision", "FirstLegalAgent", "Option", "RandomAgent", "ScriptedAgent"]
 
 if TYPE_CHECKING:
-    from hkk._view import GameView
+    from hkk._protocol import FairView
 
 
 
 class FirstLegalAgent:
     """Always takes the first option offered."""
 
-    def choose(self, game: GameView, decision: Decision) -> Option:
+    def choose(self, game: FairView, decision: Decision) -> Option:
         return decision.options[0]
 
 
@@ -52,7 +52,7 @@ class RandomAgent:
             new.set_rng_state(self._rng.getstate())
         return new
 
-    def choose(self, game: GameView, decision: Decision) -> Option:
+    def choose(self, game: FairView, decision: Decision) -> Option:
         rng = self._rng or game.rng
         options: Sequence[Option] = decision.options
         if decision.kind == "action" and len(options) > 1:
@@ -81,7 +81,7 @@ class ScriptedAgent:
         self.only = set(only) if only is not None else None
         self.seen: list[Decision] = []
 
-    def choose(self, game: GameView, decision: Decision) -> Option:
+    def choose(self, game: FairView, decision: Decision) -> Option:
         self.seen.append(decision)
         if not self.script or (self.only is not None and decision.kind not in self.only):
             return self.fallback.choose(game, decision)

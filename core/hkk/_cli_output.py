@@ -165,3 +165,40 @@ def _discover(allow: Sequence[str] | None = None) -> Any:
 def _warn_failures(found: Any) -> None:
     for error in found.failures:
         _err().print(f"[yellow]warning:[/yellow] {escape(str(error))}")
+
+
+# -- the core games run on (hkk._cores) -------------------------------------------------------
+
+#: ``--core NAME`` of the commands that play games: the ``hkk.cores`` entry point to run them on.
+core_option = click.option(
+    "--core", "core", default="auto", show_default=True, metavar="NAME",
+    help="The core that runs the games ('hkk cores' lists them): auto takes the best installed "
+         "one that accepts the game, else python, and says why it fell back.")
+
+
+def engine_with_core(found: Any, core: str, **options: Any) -> Any:
+    """The engine of the sets ``found`` running games on ``core``; an unknown core is a usage
+    error listing the installed ones."""
+    from hkk._engine import Engine
+
+    try:
+        return Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found, core=core,
+                      **options)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--core") from None
+
+
+def check_core(engine: Any, games: Sequence[Sequence[Sequence[str]]],
+               said: set[str] | None = None) -> None:
+    """Each game (two card lists) on the engine's core: a named core that refuses one is a
+    usage error naming why; ``auto`` falling back to python says so on stderr, once per
+    reason (``said``: the reasons said already)."""
+    said = set() if said is None else said
+    for decks in games:
+        try:
+            fallback = engine.choose_core(decks).fallback
+        except HkkError as exc:
+            raise click.BadParameter(str(exc), param_hint="--core") from None
+        if fallback is not None and fallback not in said:
+            said.add(fallback)
+            _err().print(f"[yellow]note:[/yellow] {escape(fallback)}")

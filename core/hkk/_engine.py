@@ -11,11 +11,14 @@ import pluggy
 
 from hkk._agents import Agent, RandomAgent
 from hkk._cards.interpret import ability_item, resolve_spell
+from hkk._cores import AUTO, CoreChoice, CoreRegistry, core_entries
 from hkk._errors import HkkError
 from hkk._game import Game
+from hkk._game_sets import SET_HOOKS, GameScope, game_scope, game_sets, hooks_for
 from hkk._hookcall import install
 from hkk._phases import DEFAULT_TURN, Step
 from hkk._plugin import make_plugin_manager
+from hkk._protocol import Core, ForwardModel
 from hkk._rules import BUILTIN_RULES
 from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._sets.discovery import discover
@@ -57,13 +60,22 @@ def _register_rules(pm: pluggy.PluginManager,
 
 class Engine:
     """Cards, plugins, decks, the turn and the rulings: makes and plays games
-    (``Engine.installed()`` loads every installed set)."""
+    (``Engine.installed()`` loads every installed set).
+
+    ``core``: what :meth:`start` runs games on, by its name in the ``hkk.cores`` entry-point
+    group (docs/CORES.md): ``"auto"`` (the default: the best installed core that accepts the
+    game, else ``"python"``), ``"python"`` (this engine), or a core object.  An unknown name is a
+    :class:`hkk.HkkError` listing the installed ones.  ``set_hooks``: which loaded sets' hooks a
+    game calls - ``"decks"`` (the default: the sets of its cards and those they depend on) or
+    ``"all"`` (every loaded set's, in every game: what ``hkk verify`` checks interactions with).
+    """
 
     def __init__(self, cards: Mapping[str, Any] | Iterable[Any] = (), *,
                  plugins: Iterable[Any] = (), decks: Mapping[str, Any] | None = None,
                  rules: Mapping[str, Callable[[], Any]] | None = None,
                  turn: Sequence[Step] = DEFAULT_TURN, rulings: Rulings = DEFAULT_RULINGS,
-                 pm: pluggy.PluginManager | None = None, discovery: Any = None) -> None:
+                 pm: pluggy.PluginManager | None = None, discovery: Any = None,
+                 core: str | Core = AUTO, set_hooks: str = "decks") -> None:
         # install() below makes it a HookedManager (hkk._hookcall): its call loop is typed
         self.pm = cast("HookedManager", pm or make_plugin_manager())
         install(self.pm)  # every hook call, the engine's and pm.hook's, runs at its seam
@@ -78,6 +90,18 @@ class Engine:
         self.turn = tuple(turn)
         self.rulings = rulings
         self.discovery = discovery
+        if set_hooks not in SET_HOOKS:
+            raise HkkError(f"set_hooks={set_hooks!r}; it is one of {list(SET_HOOKS)}")
+        self.set_hooks = set_hooks
+        self._relays: dict[frozenset[str], Any] = {}  # the games' hook relays (hkk._game_sets)
+        self.cores: CoreRegistry | None = None  # the installed cores, read on first use
+        if isinstance(core, str):
+            self.core_name = core
+            if core != AUTO:
+                self.registry().get(core)  # an unknown name is an error now, not at a game
+        else:
+            self.core_name = core.name
+            self.registry().add(core)
 
     # What a game needs from the layers above it, handed in so that the game imports neither
     # the card interpreter nor the runner nor saving (design: "Layers inside the engine"); the
@@ -126,11 +150,62 @@ class Engine:
         found = discover(pm=pm, allow=allow, deny=deny, strict=strict)
         return cls(found.cards, decks=found.decks, pm=pm, discovery=found, **kwargs)
 
-    def custom_effects(self) -> dict[str, Callable[..., Any]]:
-        """Named Python effects offered by plugins; two plugins offering one name is an error."""
+    # -- which sets a game loads (hkk._game_sets) -------------------------------------------------
+
+    def _depends(self) -> dict[str, list[str]]:
+        """Each loaded set's code -> the codes it depends on."""
+        sets = self.discovery.sets if self.discovery is not None else {}
+        return {code: list(s.manifest.depends) for code, s in sets.items()}
+
+    def game_hooks(self, decks: Sequence[Sequence[str]]) -> Any:
+        """The hook relay of a game of ``decks`` (``game.hook``): the plugin manager's hooks
+        without those of the loaded sets the decks do not need (``set_hooks="decks"``)."""
+        pm = self.pm
+        set_plugins = [name for name, _ in pm.list_name_plugin() if name.startswith("hkk.sets.")]
+        if not set_plugins or self.set_hooks == "all":
+            return pm.hook
+        needed = game_sets(decks, self._depends())
+        left_out = frozenset(name for name in set_plugins if name[9:] not in needed)
+        return hooks_for(pm, left_out, self._relays)
+
+    def scope(self, decks: Sequence[str | Sequence[str]]) -> GameScope:
+        """Which sets a game of ``decks`` (deck names or card lists) calls the hooks of, and
+        whether it is data-only (``.data_only``; ``.reason`` names the set and hook that make it
+        not): what a compiled core decides on."""
+        return game_scope(self.pm, self._deck_lists(decks), self._depends(), self.set_hooks)
+
+    # -- the cores (hkk._cores) ---------------------------------------------------------------
+
+    def registry(self) -> CoreRegistry:
+        """The installed cores (the ``hkk.cores`` entry points), read once per engine."""
+        if self.cores is None:
+            self.cores = core_entries()
+        return self.cores
+
+    def choose_core(self, decks: Sequence[str | Sequence[str]]) -> CoreChoice:
+        """The core :meth:`start` runs a game of ``decks`` on, and why ``auto`` fell back to
+        python, if it did.  A named core that refuses the game is a :class:`hkk.HkkError`
+        naming why (the set, hook, card or word)."""
+        return self.registry().choose(self.core_name, self, self._deck_lists(decks))
+
+    def start(self, decks: Sequence[str | Sequence[str]] | None = None,
+              agents: Sequence[Agent | None] | None = None, *, seed: int = 0,
+              **options: Any) -> ForwardModel:
+        """A new game on the engine's core (:class:`hkk.ForwardModel`): ``decks`` by name or
+        as card lists, ``agents`` (None: random players; an agent that is None: a seat answered
+        from outside), ``options`` among ``log_level``, ``rulings``, ``clock``, ``names``."""
+        lists = self._deck_lists(decks)
+        if agents is None:
+            agents = (RandomAgent(), RandomAgent())
+        core = self.registry().choose(self.core_name, self, lists).core
+        return core.new_game(self, lists, seed=seed, agents=list(agents), **options)
+
+    def custom_effects(self, hooks: Any = None) -> dict[str, Callable[..., Any]]:
+        """Named Python effects offered by plugins (those of ``hooks``, a game's relay, if
+        given); two plugins offering one name is an error."""
         found: dict[str, Callable[..., Any]] = {}
         owners: dict[str, str] = {}
-        impls = self.pm.hook.custom_effects.get_hookimpls()
+        impls = (hooks or self.pm.hook).custom_effects.get_hookimpls()
         wrappers = [impl for impl in impls if impl.wrapper or impl.hookwrapper]
         for impl in impls:
             if impl in wrappers:
@@ -160,9 +235,8 @@ class Engine:
             return resolve_deck_spec(self, name)
         raise HkkError(f"unknown deck {name!r}; known decks: {sorted(self.decks)}")
 
-    def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
-                 agents: Sequence[Agent] | None = None, *, seed: int = 0,
-                 **kwargs: Any) -> Game:
+    def _deck_lists(self, decks: Sequence[str | Sequence[str]] | None) -> list[list[str]]:
+        """Two decks' card lists (a name is looked up; None: the first two decks by name)."""
         if decks is None:
             names = sorted(self.decks)
             if len(names) < 2:
@@ -173,6 +247,15 @@ class Engine:
             unknown = sorted({c for c in deck if c not in self.cards})
             if unknown:
                 raise HkkError(f"unknown cards in deck: {unknown}")
+        return lists
+
+    def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
+                 agents: Sequence[Agent] | None = None, *, seed: int = 0,
+                 **kwargs: Any) -> Game:
+        """A new game on the Python engine itself (a :class:`hkk.Game`: its whole state, for
+        tests, the position builder and sets' hooks); :meth:`start` runs one on the engine's
+        core."""
+        lists = self._deck_lists(decks)
         if agents is None:
             agents = (RandomAgent(), RandomAgent())
         return Game(self, lists, agents, seed=seed, **kwargs)

@@ -29,6 +29,7 @@ from typing import Any
 
 from hkk._decisions import Decision, Option
 from hkk._errors import HkkError
+from hkk._protocol import FairView
 from hkk._state import GUARD_POST
 
 __all__ = ["DEFAULT_WEIGHTS", "Weights", "evaluate", "position_value", "side_value"]
@@ -77,12 +78,12 @@ def _deck_size(player: Any) -> int:
     return int(size) if size is not None else len(player.deck)
 
 
-def _threat(view: Any, player: int) -> int:
+def _threat(view: FairView, player: int) -> int:
     """What ``player``'s creatures could deal next turn (each creature's damage value)."""
     return sum(max(0, view.damage_value(c)) for c in view.creatures(player))
 
 
-def side_value(view: Any, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+def side_value(view: FairView, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     """One side's sum (before the difference and the squashing)."""
     me = view.players[player]
     opponent_hp = view.players[1 - player].hp
@@ -103,14 +104,15 @@ def side_value(view: Any, player: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     return value
 
 
-def position_value(view: Any, player: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
+def position_value(view: FairView, player: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """The position's value for ``player`` in (-1, 1), as if the game went on (a rollout cut
     off by a turn limit is judged by it)."""
     diff = side_value(view, player, weights) - side_value(view, 1 - player, weights)
     return math.tanh(diff / weights.scale)
 
 
-def evaluate(view: Any, player: int | None = None, weights: Weights = DEFAULT_WEIGHTS) -> float:
+def evaluate(view: FairView, player: int | None = None,
+             weights: Weights = DEFAULT_WEIGHTS) -> float:
     """The position's value for ``player`` (default: the view's own), in [-1, 1]: a finished
     game (``over``, read if the view has it) is 1, -1 or 0 (a draw)."""
     if player is None:

@@ -111,7 +111,7 @@ class Seat:
         self.game = game
         self.index = index
 
-    def choose(self, view: GameView, decision: Decision) -> Option:
+    def choose(self, view: Any, decision: Decision) -> Option:  # a fair view, or the game
         game = self.game
         forward = game.forward
         assert forward is not None

@@ -54,7 +54,9 @@ class GameEngine(Protocol):
     @classmethod
     def installed(cls, *, allow: Iterable[str] | None = None) -> GameEngine: ...
 
-    def custom_effects(self) -> dict[str, Callable[..., Any]]: ...
+    def custom_effects(self, hooks: Any = None) -> dict[str, Callable[..., Any]]: ...
+
+    def game_hooks(self, decks: Sequence[Sequence[str]]) -> Any: ...
 
     def ability_item(self, perm: Permanent, index: int, ability: Any) -> Pending: ...
 
@@ -110,7 +112,7 @@ class Game:
         self.engine = engine
         self.cards = engine.cards
         self.rulings = rulings or engine.rulings
-        self.hook = engine.pm.hook
+        self.hook = engine.game_hooks(decks)  # only the hooks of the sets the decks need
         self.turn_steps = engine.turn
         self.seed = seed
         self.rng = random.Random(seed)
@@ -177,7 +179,7 @@ class Game:
         #: hook name -> how the seam calls its implementations in each step
         #: (:func:`hkk._hookcall.hookexec`, a ``Plan``).
         self.hook_plans: dict[str, tuple[Any, Any, Any]] = {}
-        self.custom_effects = engine.custom_effects()
+        self.custom_effects = engine.custom_effects(self.hook)
         #: Listens to the log for what sets off triggered abilities and plugins' ``triggered``
         #: hooks, and keeps what they triggered until it resolves (hkk._triggers).
         self.triggers = engine.watch_triggers(self)

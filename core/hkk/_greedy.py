@@ -11,10 +11,10 @@ one option costs nothing.  Deterministic for its seed: its only randomness is it
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from hkk._decisions import Decision, Option
 from hkk._evaluation import DEFAULT_WEIGHTS, Weights, evaluate, without_search
+from hkk._protocol import FairView, ForwardModel
 
 __all__ = ["GreedyAgent", "greedy_agent"]
 
@@ -34,7 +34,7 @@ class GreedyAgent:
         #: Decisions it looked ahead for (the one-option ones are not counted).
         self.decisions = 0
 
-    def choose(self, view: Any, decision: Decision) -> Option:
+    def choose(self, view: FairView, decision: Decision) -> Option:
         trivial = without_search(decision)
         if trivial is not None:
             return trivial
@@ -53,7 +53,7 @@ class GreedyAgent:
         return options[best]
 
 
-def _final(game: Any, player: int) -> float:
+def _final(game: ForwardModel, player: int) -> float:
     return 0.0 if game.winner is None else (1.0 if game.winner == player else -1.0)
 
 

@@ -102,9 +102,10 @@ class GameRecorder:
     board (issue 24.7: an 83-turn game's page was 6.6 MB with a board after every event, 1.9 MB
     so)."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, cards: Any = None) -> None:
         self.game = game
-        self.renderer = EventRenderer(game.cards, [p.name for p in game.players])
+        self.cards = game.cards if cards is None else cards
+        self.renderer = EventRenderer(self.cards, [p.name for p in game.view(0).players])
         self.events: list[dict[str, Any]] = []
         self.boards: list[dict[str, Any]] = []
         self._last: dict[str, Any] | None = None
@@ -128,7 +129,7 @@ class GameRecorder:
         game = self.game
         snap: dict[str, Any] = game.snapshot()
         for uid, perm in snap["permanents"].items():
-            card = game.cards.get(perm["card"])
+            card = self.cards.get(perm["card"])
             perm["name"] = card.name if card is not None else perm["card"]
             perm["uid"] = uid
         return snap  # permanents stay keyed by uid: one entering play is one change

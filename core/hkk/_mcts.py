@@ -23,10 +23,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from hkk._decisions import Decision, Option
 from hkk._evaluation import DEFAULT_WEIGHTS, Weights, position_value, without_search
+from hkk._protocol import FairView, ForwardModel
 
 __all__ = ["DEFAULT_BUDGET", "MctsAgent", "mcts_agent"]
 
@@ -68,7 +68,7 @@ class RolloutPolicy:
         self.pass_bias = pass_bias
         self.decisions = 0
 
-    def choose(self, view: Any, decision: Decision) -> Option:
+    def choose(self, view: FairView, decision: Decision) -> Option:
         self.decisions += 1
         options: Sequence[Option] = decision.options
         rng = self.rng
@@ -98,7 +98,7 @@ class MctsAgent:
         self.decisions = 0
         self.simulations = 0
 
-    def choose(self, view: Any, decision: Decision) -> Option:
+    def choose(self, view: FairView, decision: Decision) -> Option:
         trivial = without_search(decision)
         if trivial is not None:
             return trivial
@@ -117,7 +117,7 @@ class MctsAgent:
 
     # -- one simulation ---------------------------------------------------------------------------
 
-    def _simulate(self, view: Any, root: Node) -> None:
+    def _simulate(self, view: FairView, root: Node) -> None:
         self.simulations += 1
         world = view.determinize(self.rng)
         me, start = root.player, world.turn
@@ -165,7 +165,7 @@ class MctsAgent:
                 best, best_value = i, value
         return best
 
-    def _rollout(self, world: Any, me: int, start: int, decisions: int) -> float:
+    def _rollout(self, world: ForwardModel, me: int, start: int, decisions: int) -> float:
         """The score of the world for ``me`` after a rollout: a win sooner beats a win later
         (:data:`WIN_DISCOUNT` a turn, :data:`DECISION_DISCOUNT` a decision), and any win beats
         a position however good (a position's value is scaled by :data:`POSITION_SCALE`)."""

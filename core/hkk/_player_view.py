@@ -17,10 +17,11 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from hkk._protocol import ForwardModel
 from hkk.events import CardDrawn, Decided, Event
 
 if TYPE_CHECKING:
-    from hkk._decisions import Decision, Option
+    from hkk._decisions import Decision
     from hkk._effects import Effect
     from hkk._events import EventLog
     from hkk._phases import Step
@@ -33,7 +34,7 @@ __all__ = ["HIDDEN", "LogView", "PlayerView", "SeatInfo", "hide_event"]
 HIDDEN = "?"
 
 
-class ViewedGame(Protocol):
+class ViewedGame(ForwardModel, Protocol):
     """The game a view is of (a :class:`hkk.Game`): what the view reads, and what an agent that
     searches does with the copy :meth:`PlayerView.determinize` makes - play it forward from
     outside.  Named here, not ``Game``, which makes the views (issue 20 item 2: no import
@@ -76,15 +77,7 @@ class ViewedGame(Protocol):
     def damage_value(self, perm: Permanent) -> int: ...
     def snapshot(self) -> dict[str, Any]: ...
 
-    # -- played forward from outside (hkk._forward) --------------------------------------------
-    @property
-    def decision(self) -> Decision | None: ...
-    def answer(self, option: Option | int | str) -> None: ...
-    def clone(self, *, log_level: str | None = None) -> ViewedGame: ...
-    def determinize(self, player: int, rng: random.Random, *,
-                    log_level: str | None = None) -> ViewedGame: ...
-    def view(self, player: int) -> PlayerView: ...
-    def play(self, max_turns: int | None = None) -> int | None: ...
+    # played forward from outside: the forward-model protocol's (hkk._protocol)
 
 
 class SeatInfo:
@@ -231,7 +224,7 @@ class PlayerView:
         other["hand"] = len(other["hand"])
         return snap
 
-    def determinize(self, rng: random.Random, *, log_level: str | None = None) -> ViewedGame:
+    def determinize(self, rng: random.Random, *, log_level: str | None = None) -> ForwardModel:
         """A copy of the game in which everything hidden from this player - the opponent's
         hand, the order of both decks - is a random assignment consistent with this view;
         both of its seats are answered from outside (:func:`hkk._driving.determinize`)."""

@@ -20,8 +20,8 @@ from hkk._runner import advance
 if TYPE_CHECKING:
     from hkk._decisions import Decision, Option
     from hkk._engine import Engine
+    from hkk._protocol import FairView
     from hkk._saving import SaveFile
-    from hkk._view import GameView
 
 __all__ = ["Divergence", "Replay", "replay"]
 
@@ -64,7 +64,7 @@ class RecordedAgent:
                              if e["kind"] == "decision" and e.get("player") == player)
         self.log = log
 
-    def choose(self, game: GameView, decision: Decision) -> Option:
+    def choose(self, game: FairView, decision: Decision) -> Option:
         at = len(game.log)  # where this decision's event will be
         expected = self.log[at] if at < len(self.log) else None
         if at == len(self.log):  # saved at this decision: the replay is where the save is

@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 
 from hkk._agent_registry import agent_entries, agent_seed
+from hkk._cli_output import core_option
 from hkk._console import make_console
 from hkk._errors import HkkError
 from hkk._markup import escape
@@ -46,8 +47,9 @@ def _default_decks(engine: object) -> list[str]:
 @click.option("--watch", is_flag=True,
               help="Reload the sets' card files when they change on disk and offer to restart "
                    "the game with the new cards.")
+@core_option
 def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent: str,
-                  seed: int | None, watch: bool) -> None:
+                  seed: int | None, watch: bool, core: str) -> None:
     """Start a local web app where you play a game against the computer: open the address it
     prints in a browser.  Ctrl-C stops it."""
     try:
@@ -60,7 +62,10 @@ def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent:
     from hkk._serve_watch import CardSets
 
     err: Console = make_console(stderr=True)
-    sets = CardSets()
+    try:
+        sets = CardSets(core=core)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--core") from None
     for line in sets.errors:
         err.print(f"[yellow]warning:[/yellow] {escape(line)}")
     names = list(decks) if decks else _default_decks(sets.engine)

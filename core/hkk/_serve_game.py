@@ -19,8 +19,7 @@ from hkk._saving import load_game
 if TYPE_CHECKING:
     from hkk._decisions import Decision
     from hkk._engine import Engine
-    from hkk._game import Game
-    from hkk._player_view import PlayerView
+    from hkk._protocol import FairView, ForwardModel
     from hkk._view import Agent
 
 #: Makes the computer's agent for a game: ``maker(game_seed, seat)`` (an agent with a seed of
@@ -32,7 +31,7 @@ class PlayedGame:
     """A game between the person (seat ``person``) and an agent, waiting at the person's
     decision (``decision``) or over (``decision is None``)."""
 
-    def __init__(self, game: Game, person: int) -> None:
+    def __init__(self, game: ForwardModel, person: int) -> None:
         self.game = game
         self.person = person
 
@@ -43,8 +42,7 @@ class PlayedGame:
         agents: list[Agent | None] = [None, None]
         agents[1 - person] = opponent(seed, 1 - person)
         # the person's seat is None: answered from outside (issue 21)
-        return cls(engine.new_game(decks, cast("list[Agent]", agents), seed=seed, names=names),
-                   person)
+        return cls(engine.start(decks, agents, seed=seed, names=names), person)
 
     @property
     def decision(self) -> Decision | None:
@@ -61,7 +59,7 @@ class PlayedGame:
     def seed(self) -> int:
         return self.game.seed
 
-    def view(self) -> PlayerView:
+    def view(self) -> FairView:
         """What the person may know: his hand, the other hand as a count, the log with the
         other's draws hidden."""
         return self.game.view(self.person)

@@ -48,8 +48,9 @@ class CardSets:
     """The sets ``hkk serve`` plays with: ``engine`` (the last that loaded) and ``errors`` (the
     one-line failures of the last load, empty when every set loaded)."""
 
-    def __init__(self, allow: Iterable[str] | None = None) -> None:
+    def __init__(self, allow: Iterable[str] | None = None, core: str = "auto") -> None:
         self.allow = None if allow is None else sorted(allow)
+        self.core = core  # the core the games run on (hkk._cores)
         self.folders = set_folders()
         self.stamp = self._stamp()
         self.errors: list[str] = []
@@ -72,7 +73,8 @@ class CardSets:
     def load(self) -> Engine:
         found = discover(allow=self.allow, pm=make_plugin_manager())
         self.errors = [line for e in found.failures for line in failure_lines(e)]
-        return Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
+        return Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found,
+                      core=self.core)
 
     def poll(self, usable: Any = None) -> bool:
         """Load the sets again if their files changed since the last look.  True when new

@@ -29,7 +29,6 @@ from hkk._errors import GameTimeout, HkkError, StepLoopError, TriggerLoopError
 from hkk._limits import time_limit
 from hkk._outcome import Outcome, OutcomeRecorder
 from hkk._plugin import make_plugin_manager
-from hkk._runner import play_game
 from hkk._sets.discovery import discover
 from hkk.verify import play_command, resolve_deck_spec
 
@@ -62,6 +61,8 @@ class Chunk:
     #: Seconds a game may take (None: no limit); only where an alarm can interrupt a game, the
     #: main thread of a process (here and in local workers, not in a Dask worker's thread).
     game_timeout: float | None = None
+    #: The core the games run on (``hkk simulate --core``; hkk._cores).
+    core: str = "auto"
 
     @property
     def games(self) -> int:
@@ -94,7 +95,8 @@ def pairings(specs: Sequence[str]) -> list[tuple[str, str]]:
 def plan(sets: Iterable[str], pairs: Sequence[tuple[str, str]], games: int, seed: int = 0,
          max_turns: int | None = None, chunk_size: int = CHUNK_SIZE,
          game_timeout: float | None = None,
-         agents: Sequence[tuple[str, str] | None] = (None,)) -> list[Chunk]:
+         agents: Sequence[tuple[str, str] | None] = (None,), core: str = "auto"
+         ) -> list[Chunk]:
     """``games`` games split evenly over ``pairs`` (the first pairings get one more when it
     does not divide); each pairing plays seeds ``seed``, ``seed + 1``…  With several agent
     pairings (``hkk simulate --tiers``) each plays all of that again: the same games under
@@ -109,7 +111,7 @@ def plan(sets: Iterable[str], pairs: Sequence[tuple[str, str]], games: int, seed
             for start in range(0, count, chunk_size):
                 stop = min(start + chunk_size, count)
                 chunks.append(Chunk(len(chunks), codes, pair, (seed + start, seed + stop),
-                                    max_turns, players, game_timeout or None))
+                                    max_turns, players, game_timeout or None, core))
     return chunks
 
 
@@ -123,20 +125,21 @@ def replay_command(chunk: Chunk, seed: int) -> str:
 
 # -- playing a chunk (in whichever process it lands) ------------------------------------------
 
-_ENGINES: dict[tuple[str, ...], tuple[Engine, dict[str, list[str]]]] = {}
+_ENGINES: dict[tuple[tuple[str, ...], str], tuple[Engine, dict[str, list[str]]]] = {}
 
 
-def _engine(sets: tuple[str, ...]) -> tuple[Engine, dict[str, list[str]]]:
+def _engine(sets: tuple[str, ...], core: str = "auto") -> tuple[Engine, dict[str, list[str]]]:
     """An engine with exactly ``sets``, made once per process."""
-    if sets not in _ENGINES:
+    if (sets, core) not in _ENGINES:
         pm = make_plugin_manager()
         found = discover(allow=sets, deny=(), pm=pm)
         missing = sorted(set(sets) - set(found.sets))
         if missing:
             reasons = "; ".join(str(f) for f in found.failures) or "not installed here"
             raise HkkError(f"sets {', '.join(missing)} do not load in this worker: {reasons}")
-        _ENGINES[sets] = (Engine(found.cards, decks=found.decks, pm=pm, discovery=found), {})
-    return _ENGINES[sets]
+        _ENGINES[sets, core] = (Engine(found.cards, decks=found.decks, pm=pm, discovery=found,
+                                       core=core), {})
+    return _ENGINES[sets, core]
 
 
 def deck_lists(engine: Engine, specs: Iterable[str]) -> dict[str, list[str]]:
@@ -145,7 +148,7 @@ def deck_lists(engine: Engine, specs: Iterable[str]) -> dict[str, list[str]]:
 
 def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     """Play the chunk's games; their outcomes as rows (plain data, for any transport)."""
-    engine, lists = _engine(chunk.sets)
+    engine, lists = _engine(chunk.sets, chunk.core)
     for spec in chunk.decks:
         if spec not in lists:
             lists.update(deck_lists(engine, [spec]))
@@ -163,12 +166,12 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     for seed in range(*chunk.seeds):
         agents = None if makers is None else \
             [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
-        game = engine.new_game([lists[d] for d in chunk.decks], agents, seed=seed,
-                               rulings=rulings, log_level=LOG_LEVEL)
+        game = engine.start([lists[d] for d in chunk.decks], agents, seed=seed,
+                            rulings=rulings, log_level=LOG_LEVEL)
         recorder = OutcomeRecorder(game.log, seed, chunk.decks, chunk.agents)
         try:
             with time_limit(timeout, partial(_where, chunk, seed, game)):
-                play_game(game, max_turns=chunk.max_turns)
+                game.play(max_turns=chunk.max_turns)
         except GAME_LIMITS as exc:  # this game stops; the others go on
             outcome = recorder.outcome
             outcome.winner, outcome.reason, outcome.turns = None, "error", game.turn

@@ -14,7 +14,16 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from hkk._cli_output import _check_formats, deprecated, output_console, output_options, write_output
+from hkk._cli_output import (
+    _check_formats,
+    check_core,
+    core_option,
+    deprecated,
+    engine_with_core,
+    output_console,
+    output_options,
+    write_output,
+)
 from hkk._console import make_console
 from hkk._limits import DEFAULT_GAME_TIMEOUT
 from hkk._markup import escape
@@ -132,6 +141,7 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               help="Play the same games under each tier (both seats the same agent), weakest "
                    "first, e.g. random,greedy,mcts: -n games per tier, and the skill gap per "
                    "deck.")
+@core_option
 def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: tuple[str, ...],
                      seed: int, max_turns: int | None, format_name: str | None,
                      workers: int | None, use_dask: bool,
@@ -139,14 +149,13 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                      parquet_file: str | None, output_format: str, output_file: str | None,
                      quiet: bool, json_file: str | None, html_file: str | None,
                      game_timeout: float, agent_specs: tuple[str, str] | None,
-                     tiers: str | None) -> None:
+                     tiers: str | None, core: str) -> None:
     """Play many seeded games and report win rates, per tier of players (balance testing).
 
     A game stopped by a limit (a trigger loop, the work limit, a step that never ends,
     --game-timeout) is an error row with its replay command; the others go on, and the
     command exits 1 at the end."""
     from hkk._balance import balance
-    from hkk._engine import Engine
     from hkk._errors import HkkError
     from hkk._simulate import CHUNK_SIZE, deck_lists, pairings, plan, simulate
     from hkk._stats import summarize
@@ -170,15 +179,16 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         _check_scheduler(scheduler)
     players = _agent_pairings(agent_specs, tiers)
     found = _found(set_codes)
-    engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
+    engine = engine_with_core(found, core)
     pairs = [(a, b) for a, b in decks] or pairings(sorted(engine.decks))
     try:
         lists = deck_lists(engine, sorted({d for p in pairs for d in p}))
         chunks = plan(found.sets, pairs, games, seed, max_turns,
                       chunk_size or _chunk_size(players, CHUNK_SIZE), game_timeout,
-                      agents=players)
+                      agents=players, core=core)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
+    check_core(engine, [(lists[a], lists[b]) for a, b in pairs])
     _check_formats(found, lists, format_name)
     local = workers or os.cpu_count() or 1
     err = _console(stderr=True)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from hkk._engine import Engine
-    from hkk._game import Game
+    from hkk._protocol import ForwardModel
 
 __all__ = ["Command", "HELP", "TerminalTable", "make_agent", "parse_agent_spec",
            "parse_command", "play_at_terminal", "play_saved", "seats"]
@@ -161,15 +161,18 @@ class TerminalTable:
     and everything shown on ``out``.  ``run()`` returns how it ended: ``"over"`` (the game
     ended), ``"quit"`` (``q``) or ``"eof"`` (the input ended)."""
 
-    def __init__(self, game: Game, humans: set[int], out: Console, input: IO[str]) -> None:
+    def __init__(self, game: ForwardModel, humans: set[int], out: Console, input: IO[str]
+                 ) -> None:
         self.game = game
         self.humans = humans
         self.out = out
         self.input = input
-        self.names = [p.name for p in game.players]
-        self.renderer = EventRenderer(game.cards, self.names, quiet_checks=True)
+        seen = game.view(0)  # what everybody sees: the names and the cards
+        self.names = [p.name for p in seen.players]
+        self.cards = seen.cards
+        self.renderer = EventRenderer(self.cards, self.names, quiet_checks=True)
         #: Before each answer, the game as it was (``u`` takes it back): clones, last on top.
-        self.history: list[Game] = []
+        self.history: list[ForwardModel] = []
         self.shown = 0  # events of the log already turned into lines
         self.echo = not _is_terminal(input)  # piped input: show what was answered
         self._skip_to_this_turn()
@@ -202,7 +205,7 @@ class TerminalTable:
         self.out.print("[dim]" + "─" * min(self.out.width, 100) + "[/dim]")
         for line in board_lines(board_data(view)):
             self.out.print(line)
-        for line in decision_lines(decision_data(decision, self.game.cards), self.names):
+        for line in decision_lines(decision_data(decision, self.cards), self.names):
             self.out.print(line)
 
     def _read(self, player: int) -> str | None:
@@ -268,27 +271,23 @@ def _is_terminal(stream: IO[str]) -> bool:
         return False
 
 
-def write_save(game: Game, path: str) -> None:
+def write_save(game: ForwardModel, path: str) -> None:
     Path(path).write_text(json.dumps(game.save(), ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 # -- the commands: hkk play --human, hkk play --load ---------------------------------------------
 
-def play_at_terminal(engine: Engine, game: Game, human: str, opponent: str,
-                     save_file: str | None) -> None:
-    """``hkk play --human N``: the game ``hkk play`` made (not started: its decks, seed and
-    rulings) with the person at his seats and the ``opponent`` agent at the other."""
+def play_at_terminal(engine: Engine, decks: Sequence[Sequence[str]], seed: int, rulings: Any,
+                     human: str, opponent: str, save_file: str | None) -> None:
+    """``hkk play --human N``: the game of ``hkk play``'s decks, seed and rulings, on the
+    engine's core, with the person at his seats and the ``opponent`` agent at the other."""
     _refuse_flags(("json_file", "html_file", "quiet", "output_format", "output_file", "save_at",
                    "agent_specs"),
                   "--human")
     humans = seats(human)
-    agents = [None if seat in humans else make_agent(opponent, agent_seed(game.seed, seat))
+    agents = [None if seat in humans else make_agent(opponent, agent_seed(seed, seat))
               for seat in range(2)]
-    # made again: who answers a seat is settled when a game is made (a seat answered from
-    # outside makes it a game of the forward model)
-    game = engine.new_game(game.decks, agents, seed=game.seed,  # type: ignore[arg-type]
-                           rulings=game.rulings, names=[p.name for p in game.players])
-    _play(game, humans, save_file)
+    _play(engine.start(decks, agents, seed=seed, rulings=rulings), humans, save_file)
 
 
 def play_saved(load_file: str, human: str | None, opponent: str, save_file: str | None) -> None:
@@ -326,7 +325,7 @@ def _refuse_flags(names: Sequence[str], mode: str) -> None:
         raise click.UsageError(f"{', '.join(given)} cannot be used with {mode}")
 
 
-def _play(game: Game, humans: set[int], save_file: str | None) -> None:
+def _play(game: ForwardModel, humans: set[int], save_file: str | None) -> None:
     from hkk._cli_output import _out
 
     out = _out()

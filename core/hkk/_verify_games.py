@@ -24,10 +24,10 @@ from hkk._errors import (
     plugin_set,
     step_name,
 )
+from hkk._game import Game
 from hkk._invariants import check_finished, watch
 from hkk._limits import time_limit
 from hkk._plugin import make_plugin_manager
-from hkk._runner import play_game
 from hkk._sets.discovery import discover
 from hkk._verify_report import Check, Coverage, VerifyReport
 
@@ -41,14 +41,17 @@ class Run:
     specs: list[str]
 
 
-def engine_for(codes: Sequence[str], entry_points: Any) -> Any:
+def engine_for(codes: Sequence[str], entry_points: Any, core: str = "auto") -> Any:
     pm = make_plugin_manager()
     # Not strict: a broken set outside ``codes`` (even a badly named entry point) is not ours.
     found = discover(entry_points=entry_points, allow=codes, deny=(), pm=pm)
     for error in found.failures:
         if error.code in codes or error.code is None:
             raise error
-    return Engine(found.cards, decks=found.decks, pm=pm, discovery=found)
+    # every loaded set's hooks in every game, not only the decks' sets' (hkk._game_sets):
+    # verify checks how the sets of a run get on with each other
+    return Engine(found.cards, decks=found.decks, pm=pm, discovery=found, set_hooks="all",
+                  core=core)
 
 
 def new_coverage(s: Any) -> Coverage:
@@ -101,7 +104,7 @@ def _record(game: Any, coverage: dict[str, Coverage]) -> None:
 
 def play_run(report: VerifyReport, run: Run, everything: list[str], *, games: int, seed: int,
               max_turns: int | None, entry_points: Any, progress: Progress | None,
-              total: int, timeout: float | None = None) -> None:
+              total: int, timeout: float | None = None, core: str = "auto") -> None:
     sets_arg = None if run.codes == everything else run.codes
     if not run.specs:
         report.checks.append(Check("games", run.target, False,
@@ -110,10 +113,12 @@ def play_run(report: VerifyReport, run: Run, everything: list[str], *, games: in
                                    set_code=None if run.target == "all" else run.target))
         return
     try:
-        engine = engine_for(run.codes, entry_points)
+        engine = engine_for(run.codes, entry_points, core)
         _probe_hooks(engine, {c: report.coverage[c] for c in run.codes if c in report.coverage})
         set_cards = cards_by_set(engine)
         lists = {spec: resolve_deck_spec(engine, spec, set_cards) for spec in run.specs}
+        for a, b in deck_pairs(run.specs, run.target):  # a named core refusing them: said once
+            engine.choose_core([lists[a], lists[b]])
     except (HkkError, SetError) as exc:
         report.checks.append(Check("games", run.target, False, f"cannot set up the run: {exc}",
                                    set_code=None if run.target == "all" else run.target))
@@ -148,7 +153,8 @@ def play_run(report: VerifyReport, run: Run, everything: list[str], *, games: in
         if i == 0:
             first_log = game.log
             report.checks.append(_determinism(run, engine, lists, decks, game_seed, max_turns,
-                                              first_log, command, entry_points, timeout))
+                                              first_log, command, entry_points, timeout,
+                                              core))
     if not failed:
         report.checks.append(Check("games", run.target, True,
                                    f"{games} game(s) on {', '.join(run.specs)}",
@@ -168,10 +174,14 @@ def play_checked(engine: Any, decks: list[list[str]], seed: int, max_turns: int 
         return f"{describe}, turn {game.turn}, {step_name(game.turn, game.log.step)}" \
             if game else describe
     try:
-        game = watch(engine.new_game(decks, seed=seed))
+        game = engine.start(decks, seed=seed)
+        python = isinstance(game, Game)  # the invariants read the Python engine's state
+        if python:
+            watch(game)
         with time_limit(timeout, where):
-            play_game(game, max_turns=max_turns)
-        check_finished(game)
+            game.play(max_turns=max_turns)
+        if python:
+            check_finished(game)
         game.log.to_json()  # events must be plain data
     except KeyboardInterrupt as exc:
         exc.game = game  # type: ignore[attr-defined]
@@ -275,10 +285,10 @@ def _set_of_module(engine: Any, module: str) -> str | None:
 
 def _determinism(run: Run, engine: Any, lists: dict[str, list[str]], decks: Sequence[str],
                  seed: int, max_turns: int | None, first: Any, command: str,
-                 entry_points: Any, timeout: float | None = None) -> Check:
+                 entry_points: Any, timeout: float | None = None, core: str = "auto") -> Check:
     target = None if run.target == "all" else run.target
     try:
-        again = engine_for(run.codes, entry_points)
+        again = engine_for(run.codes, entry_points, core)
     except HkkError as exc:
         return Check("determinism", run.target, False, str(exc), set_code=target)
     game, error = play_checked(again, [lists[d] for d in decks], seed, max_turns, timeout,

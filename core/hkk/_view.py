@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from hkk._events import EventLog
     from hkk._pending import Pending
     from hkk._phases import Step
+    from hkk._protocol import FairView
     from hkk._rulings import Rulings
     from hkk._state import ExtractionOffer, Permanent, Player
     from hkk.events import Event
@@ -157,10 +158,11 @@ class GameActions(GameView, Protocol):
 
 
 class Agent(Protocol):
-    """A player: ``choose(game, decision)`` returns one of ``decision.options``; it reads the
-    game through the view."""
+    """A player: ``choose(view, decision)`` returns one of ``decision.options``; it reads the
+    game through the player's fair view (:class:`hkk.FairView`; an agent marked
+    ``sees_everything = True`` is handed the game itself)."""
 
-    def choose(self, game: GameView, decision: Decision) -> Option: ...
+    def choose(self, game: FairView, decision: Decision) -> Option: ...
 
 
 class GameState(GameActions, Protocol):

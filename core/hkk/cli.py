@@ -35,7 +35,10 @@ from hkk._cli_output import (
     _safe_json,
     _stop_quietly,
     _warn_failures,
+    check_core,
+    core_option,
     deprecated,
+    engine_with_core,
     output_console,
     output_options,
     write_output,
@@ -263,13 +266,14 @@ def _default_decks(engine: Any) -> list[str]:
 @click.option("--load", "load_file", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
               help="Go on with a game saved at a decision (s FILE, or --save with --human).")
 @_timeout_option
+@core_option
 def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  output_format: str, output_file: str | None, quiet: bool,
                  json_file: str | None, save_file: str | None, save_at: int | None,
                  max_turns: int | None,
                  format_name: str | None, html_file: str | None, brief: bool,
                  agent_specs: tuple[str, str] | None, human: str | None, opponent: str,
-                 load_file: str | None, game_timeout: float) -> None:
+                 load_file: str | None, game_timeout: float, core: str) -> None:
     """Play a whole game between two agents (random players unless --agents), printed turn
     by turn (--output-format json: its event log); or play it yourself (--human) against an
     agent (--opponent)."""
@@ -282,10 +286,8 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     # the text's console (its file, if -o) stays open until the command ends
     out = click.get_current_context().with_resource(
         output_console(output_file if output_format == "text" else None))
-    from hkk._engine import Engine
     from hkk._event_text import EventRenderer
     from hkk._limits import time_limit
-    from hkk._runner import play_game
     from hkk.verify import play_command as play_command_line
     from hkk.verify import resolve_deck_spec
 
@@ -301,7 +303,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         allow = dependency_closure(set_codes, everything.sets)
     found = _discover(allow)
     _warn_failures(found)
-    engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
+    engine = engine_with_core(found, core)
     names = list(decks) if decks else _default_decks(engine)
     try:
         lists = [resolve_deck_spec(engine, name) for name in names]
@@ -319,19 +321,20 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
                       for seat, spec in enumerate(agent_specs)]
         except HkkError as exc:
             raise click.BadParameter(str(exc), param_hint="--agents") from None
-    try:
-        game = engine.new_game(lists, agents, seed=seed, rulings=rulings)
-    except HkkError as exc:
-        raise click.BadParameter(str(exc), param_hint="--decks") from None
+    check_core(engine, [lists])
     _check_formats(found, dict(zip(names, lists, strict=True)), format_name)
     if human:  # hkk._terminal: the person at his seats, the opponent agent at the other
         from hkk._terminal import play_at_terminal
 
-        play_at_terminal(engine, game, human, opponent, save_file)
+        play_at_terminal(engine, lists, seed, rulings, human, opponent, save_file)
         return
+    try:
+        game = engine.start(lists, agents, seed=seed, rulings=rulings)
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--decks") from None
     to_stdout = output_format == "json" and log_file is None
     if not (quiet or output_format == "json"):
-        renderer = EventRenderer(engine.cards, [p.name for p in game.players],
+        renderer = EventRenderer(engine.cards, [p.name for p in game.view(0).players],
                                  quiet_checks=brief)
         out.print(f"[bold]{escape(names[0])}[/bold] (P1) vs [bold]{escape(names[1])}[/bold] "
                   f"(P2), sets: {', '.join(sorted(found.sets))}")
@@ -345,7 +348,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         game.log.subscribe(show)
     from hkk._html import GameRecorder
 
-    recorder = GameRecorder(game) if html_file else None
+    recorder = GameRecorder(game, engine.cards) if html_file else None
     error: BaseException | None = None
     reproduce = play_command_line(seed, names, set_codes, max_turns)
     if agent_specs:
@@ -361,7 +364,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
             if save_at is not None and save_file:
                 _play_saving_at(game, max_turns, save_at, save_file)
             else:
-                play_game(game, max_turns=max_turns)
+                game.play(max_turns=max_turns)
     except (HkkError, GameTimeout) as exc:
         error = exc
     except KeyboardInterrupt as exc:  # Ctrl-C, or a set raising it: say where, exit 1
@@ -372,9 +375,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         Path(html_file).write_text(recorder.page(f"{' vs '.join(names)}, seed {seed}"),
                                    encoding="utf-8")
     if save_file and error is None and save_at is None:  # after an error: inside a step
-        from hkk._saving import save_game
-
-        Path(save_file).write_text(json.dumps(save_game(game), ensure_ascii=False) + "\n",
+        Path(save_file).write_text(json.dumps(game.save(), ensure_ascii=False) + "\n",
                                    encoding="utf-8")
     if error is not None:
         err = _err()
@@ -385,8 +386,19 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         err.print(f"reproduce: {reproduce}")
         sys.exit(EXIT_FAILED)
     if quiet and output_format == "text":
-        winner = "draw" if game.winner is None else game.players[game.winner].name
+        winner = "draw" if game.winner is None else game.view(0).players[game.winner].name
         out.print(f"winner: {winner} after {game.turn} turns ({len(game.log)} events)")
+
+
+def _check_core_name(core: str) -> None:
+    """An unknown ``--core`` is a usage error listing the installed cores."""
+    from hkk._cores import AUTO, core_entries
+
+    if core != AUTO:
+        try:
+            core_entries().get(core)
+        except HkkError as exc:
+            raise click.BadParameter(str(exc), param_hint="--core") from None
 
 
 def _play_saving_at(game: Any, max_turns: int | None, turn: int, save_file: str) -> None:
@@ -443,10 +455,11 @@ def _play_output(output_format: str, output_file: str | None, json_file: str | N
               metavar="FACTOR", help="Fail a set that makes its dependencies' games more than "
                                      "FACTOR times slower (0: do not measure).")
 @_timeout_option
+@core_option
 def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
                    output_format: str, output_file: str | None, quiet: bool, as_json: bool,
                    junit_xml: str | None, old_format: str | None, against: str | None,
-                   max_slowdown: float, game_timeout: float) -> None:
+                   max_slowdown: float, game_timeout: float, core: str) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
     from hkk._verify_text import verify_lines
     from hkk.verify import verify
@@ -457,6 +470,7 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
     output_format = _json_format(as_json, output_format)
 
     _check_installed(codes)
+    _check_core_name(core)
     if against is not None:  # a usage error, found before any game is played
         from hkk._spoiler import SpoilerError, read_spoiler
 
@@ -471,7 +485,7 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
     report = None
     options: dict[str, Any] = dict(games=games, seed=seed, max_turns=max_turns,
                                    game_timeout=game_timeout, against=against,
-                                   max_slowdown=max_slowdown)
+                                   max_slowdown=max_slowdown, core=core)
     try:
         if err.is_terminal and output_format in ("text", "github") and not quiet and games:
             from rich.progress import Progress
@@ -539,8 +553,10 @@ main.add_command(gallery_command)
 # -- agents (hkk._agents_cli) -------------------------------------------------------------------
 
 from hkk._agents_cli import agents_command  # noqa: E402
+from hkk._cores_cli import cores_command  # noqa: E402
 
 main.add_command(agents_command)
+main.add_command(cores_command)
 
 
 # -- serve (hkk._serve_cli) ---------------------------------------------------------------------

@@ -99,14 +99,15 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
            progress: Progress | None = None,
            game_timeout: float | None = DEFAULT_GAME_TIMEOUT,
            against: str | None = None,
-           max_slowdown: float | None = DEFAULT_MAX_FACTOR) -> VerifyReport:
+           max_slowdown: float | None = DEFAULT_MAX_FACTOR, core: str = "auto") -> VerifyReport:
     """Verify the installed sets (or only ``codes``, with the sets they depend on); see the
     module docstring.  Never raises for a problem of a set: everything is in the report -
     except a KeyboardInterrupt, which stops it (with ``exc.report``, the report so far).
     ``game_timeout``: seconds each game may take (None or 0: no limit).  ``against``: a
     spoiler file (CSV or JSON, :mod:`hkk._spoiler`) the one set named must match;
     ``max_slowdown``: how many times slower a set may make its dependencies' games (None or
-    0: not measured)."""
+    0: not measured).  ``core``: the core the games run on (``hkk.cores``; a named core that
+    refuses a run's games fails the run)."""
     report = VerifyReport()
     found = discover(entry_points=entry_points)
     disabled = {c.code for c in found.disabled}
@@ -170,7 +171,7 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
             for run in runs:
                 play_run(report, run, everything, games=games, seed=seed,
                           max_turns=max_turns, entry_points=entry_points, progress=progress,
-                          total=total, timeout=game_timeout)
+                          total=total, timeout=game_timeout, core=core)
         except KeyboardInterrupt as exc:
             exc.report = report  # type: ignore[attr-defined]
             raise

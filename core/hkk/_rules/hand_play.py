@@ -62,7 +62,7 @@ class HandPlay:
                q.vp, q.components, tuple(q.hand))
         if self._alone_in is not game.hook_impls:  # a game this plugin has not seen yet
             self._alone_in = game.hook_impls
-            self._alone = [i.plugin for i in game.pm.hook.playable.get_hookimpls()] == [self]
+            self._alone = [i.plugin for i in game.hook.playable.get_hookimpls()] == [self]
         known = self._collected.get(key) if self._alone else None
         if known is None or self._cards is not game.cards:
             known = self._collect(game, key)

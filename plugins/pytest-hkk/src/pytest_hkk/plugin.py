@@ -160,10 +160,11 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
 @pytest.fixture(scope="session")
 def hkk_engine() -> Any:
     """An :class:`hkk.Engine` with every installed set that loads (session-wide; games made
-    from it do not change it)."""
+    from it do not change it), every set's hooks called in every game (``set_hooks="all"``):
+    a set's tests put its counters on any card, whatever sets the position's cards are of."""
     from hkk import Engine
 
-    return Engine.installed()
+    return Engine.installed(set_hooks="all")
 
 
 @pytest.fixture

@@ -1,0 +1,216 @@
+"""Cores are plugins: the ``hkk.cores`` entry-point group chooses what runs a game (the Python
+engine is the built-in core ``python``), ``--core NAME`` and ``Engine.installed(core=...)`` pick
+one, ``--core auto`` takes the best one that accepts the game and says when it falls back.
+
+``fake_core`` installs a throw-away distribution for one test as ``fake_agent`` does an agent:
+a package and its ``.dist-info`` on ``sys.path``."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import sys
+import textwrap
+import tomllib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import hkk
+from hkk import Engine, HkkError
+from hkk._cores import BUILTIN_CORES, ENTRY_POINT_GROUP, PYTHON, core_entries
+from hkk.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+_counter = itertools.count()
+
+#: A core that runs the Python engine's game under its own name, keeping every game it made
+#: (``GAMES``) and refusing any deck with the card ``REFUSED`` in it.
+ECHO = '''
+from hkk._cores import PYTHON
+
+GAMES = []
+REFUSED = "alap:tuzmano"
+
+
+class Echo:
+    auto = AUTO
+
+    def __init__(self, name):
+        self.name = name
+
+    def refuses(self, engine, decks):
+        if any(REFUSED in deck for deck in decks):
+            return f"the card {REFUSED} uses a word this core does not know"
+        return None
+
+    def new_game(self, engine, decks, **options):
+        options["names"] = (f"{self.name}-1", f"{self.name}-2")
+        game = PYTHON.new_game(engine, decks, **options)
+        GAMES.append(game)
+        return game
+
+
+echo = Echo("echo")
+'''
+
+
+def write_core_distribution(root: Path, entries: dict[str, str], auto: bool = False,
+                            name: str = "hkk-core-echo") -> str:
+    package = f"hkkfakecore_{next(_counter)}_{abs(hash(str(root))) % 10**6}"
+    (root / package).mkdir(parents=True)
+    (root / package / "__init__.py").write_text(textwrap.dedent(ECHO).replace(
+        "AUTO", str(auto)), encoding="utf-8")
+    info = root / f"{name.replace('-', '_')}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n",
+                                   encoding="utf-8")
+    lines = "".join(f"{key} = {package}:{value}\n" for key, value in entries.items())
+    (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{lines}", encoding="utf-8")
+    return package
+
+
+@pytest.fixture
+def fake_core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Any]]:
+    root = tmp_path / "cores-site"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+    # hkk simulate keeps an engine per process, which read the cores when it was made
+    monkeypatch.setattr("hkk._simulate._ENGINES", {})
+    packages: list[str] = []
+
+    def make(entries: dict[str, str], **options: Any) -> Any:
+        packages.append(write_core_distribution(root, entries, **options))
+        return importlib.import_module(packages[-1])
+    yield make
+    for module in list(sys.modules):
+        if any(module == p or module.startswith(p + ".") for p in packages):
+            del sys.modules[module]
+
+
+BASE = ["alap:viz", "alap:viz"]
+
+
+# -- the built-in core ----------------------------------------------------------------------------
+
+def test_the_python_engine_is_the_entry_point_python_of_hkk_itself() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["entry-points"][ENTRY_POINT_GROUP] == BUILTIN_CORES
+    registry = core_entries()
+    assert registry.get("python") is PYTHON
+    assert registry.entries["python"].distribution == "hkk"
+
+
+def test_a_game_started_on_the_python_core_is_the_game_the_engine_plays() -> None:
+    engine = Engine.installed(allow=["alap"], core="python")
+    started = engine.start(BASE, seed=5)
+    started.play()
+    played = engine.play(BASE, seed=5)
+    assert started.log.as_dicts() == played.log.as_dicts()
+    assert started.winner == played.winner
+
+
+def test_an_unknown_core_is_an_error_listing_the_installed_ones() -> None:
+    with pytest.raises(HkkError, match=r"no core 'nope'; installed cores: auto, python"):
+        Engine.installed(allow=["alap"], core="nope")
+
+
+@pytest.mark.parametrize("command", [["play"], ["simulate", "-n", "1"], ["verify", "alap"]])
+def test_an_unknown_core_is_a_usage_error_of_each_command(command: list[str]) -> None:
+    result = CliRunner().invoke(main, [*command, "--core", "nope"])
+    assert result.exit_code == 2, result.output
+    assert "no core 'nope'; installed cores: auto, python" in result.output
+
+
+# -- a third party's core ----------------------------------------------------------------------
+
+def test_a_third_party_core_is_listed_by_hkk_cores(fake_core: Any) -> None:
+    fake_core({"echo": "echo"})
+    result = CliRunner().invoke(main, ["cores", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {r["name"]: r for r in json.loads(result.output)["cores"]}
+    assert rows["echo"]["distribution"] == "hkk-core-echo"
+    assert rows["echo"]["auto"] is False
+    assert rows["python"]["distribution"] == "hkk"
+
+
+def test_core_chooses_a_third_party_core_in_hkk_play_and_the_engine(fake_core: Any) -> None:
+    echo = fake_core({"echo": "echo"})
+    result = CliRunner().invoke(main, ["play", "--core", "echo", "--decks", *BASE, "-q"])
+    assert result.exit_code == 0, result.output
+    assert "winner: echo-" in result.output
+    assert len(echo.GAMES) == 1
+    game = Engine.installed(core="echo").start(BASE, seed=1)
+    assert game is echo.GAMES[-1]
+    # without --core the python core plays (an echo not marked auto is never taken)
+    result = CliRunner().invoke(main, ["play", "--decks", *BASE, "-q"])
+    assert "winner: P" in result.output and len(echo.GAMES) == 2
+
+
+def test_core_chooses_a_third_party_core_in_hkk_simulate(fake_core: Any) -> None:
+    echo = fake_core({"echo": "echo"})
+    result = CliRunner().invoke(main, ["simulate", "-n", "3", "-w", "1", "--set", "alap",
+                                       "--decks", *BASE, "--core", "echo", "-q"])
+    assert result.exit_code == 0, result.output
+    assert len(echo.GAMES) == 3
+
+
+def test_a_named_core_that_refuses_the_game_is_a_usage_error_naming_why(fake_core: Any) -> None:
+    fake_core({"echo": "echo"})
+    result = CliRunner().invoke(main, ["play", "--core", "echo", "--decks", "alap:tuz",
+                                       "alap:viz", "-q"])
+    assert result.exit_code == 2, result.output
+    assert "core 'echo' cannot run this game: the card alap:tuzmano uses a word" in \
+        result.output
+    with pytest.raises(HkkError, match="alap:tuzmano"):
+        Engine.installed(core="echo").start(["alap:tuz", "alap:viz"])
+
+
+def test_auto_takes_a_core_marked_auto_and_falls_back_once_saying_why(fake_core: Any) -> None:
+    echo = fake_core({"echo": "echo"}, auto=True)
+    engine = Engine.installed(allow=["alap"])
+    assert engine.choose_core(BASE).core is echo.echo
+    refused = engine.choose_core(["alap:tuz", "alap:viz"])
+    assert refused.core is PYTHON
+    assert refused.fallback == "core 'echo': the card alap:tuzmano uses a word this core does " \
+                               "not know; running it on the python core"
+    result = CliRunner().invoke(main, [
+        "simulate", "-n", "4", "-w", "1", "--set", "alap", "--decks", "alap:tuz", "alap:viz",
+        "--decks", *BASE, "-q"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.count("running it on the python core") == 1
+    assert len(echo.GAMES) == 2  # the two games of the pairing it accepts
+
+
+def test_a_core_name_registered_twice_is_loaded_once_and_reported(fake_core: Any) -> None:
+    fake_core({"python": "echo"})
+    registry = core_entries()
+    assert registry.get("python") is PYTHON
+    assert any("'python'" in p and "hkk-core-echo" in p for p in registry.problems)
+
+
+def test_the_core_protocol_is_public() -> None:
+    assert {"Core", "ForwardModel", "FairView", "GameLog", "CoreError"} <= set(hkk.__all__)
+    assert hkk.CoreError.__mro__[1] is HkkError
+
+
+def test_an_engine_runs_games_on_a_core_object_handed_to_it() -> None:
+    made = []
+
+    class Counting:
+        name = "counting"
+
+        def refuses(self, engine: Any, decks: Any) -> str | None:
+            return None
+
+        def new_game(self, engine: Any, decks: Any, **options: Any) -> Any:
+            made.append(decks)
+            return PYTHON.new_game(engine, decks, **options)
+
+    engine = Engine.installed(allow=["alap"], core=Counting())
+    game = engine.start(BASE, seed=2)
+    assert made == [[engine.deck("alap:viz")] * 2] and game.decision is None
