@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
 
+from hkk._agent_registry import agent_seed
 from hkk._agents import Agent, RandomAgent
 from hkk._cards.interpret import ability_item, resolve_spell
 from hkk._errors import HkkError
-from hkk._game import Game
+from hkk._game import Game, fresh_seed
 from hkk._hookcall import install
 from hkk._phases import DEFAULT_TURN, Step
 from hkk._plugin import make_plugin_manager
@@ -161,8 +162,12 @@ class Engine:
         raise HkkError(f"unknown deck {name!r}; known decks: {sorted(self.decks)}")
 
     def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
-                 agents: Sequence[Agent] | None = None, *, seed: int = 0,
+                 agents: Sequence[Agent] | None = None, *, seed: int | None = None,
                  **kwargs: Any) -> Game:
+        """A game of two decks (names or lists of card ids; default: the first two decks) not
+        yet set up.  ``seed`` (default: drawn from the operating system, :func:`fresh_seed`)
+        makes it reproducible with the same answers; ``agents`` default to two random
+        players seeded from it, each seat its own (:func:`hkk._agent_registry.agent_seed`)."""
         if decks is None:
             names = sorted(self.decks)
             if len(names) < 2:
@@ -173,12 +178,14 @@ class Engine:
             unknown = sorted({c for c in deck if c not in self.cards})
             if unknown:
                 raise HkkError(f"unknown cards in deck: {unknown}")
+        if seed is None:
+            seed = fresh_seed()
         if agents is None:
-            agents = (RandomAgent(), RandomAgent())
+            agents = (RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1)))
         return Game(self, lists, agents, seed=seed, **kwargs)
 
     def play(self, decks: Sequence[str | Sequence[str]] | None = None,
-             agents: Sequence[Agent] | None = None, *, seed: int = 0,
+             agents: Sequence[Agent] | None = None, *, seed: int | None = None,
              max_turns: int | None = None, **kwargs: Any) -> Game:
         """Play a whole game and return it (its ``log``, ``winner``…)."""
         game = self.new_game(decks, agents, seed=seed, **kwargs)
