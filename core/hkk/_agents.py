@@ -1,6 +1,6 @@
 """The agents that answer decisions (:mod:`hkk._decisions`): random (from an RNG of its own),
-scripted (for tests), first legal option.  ``Option``, ``Decision`` and ``Agent`` (:mod:`hkk._view`) are
-re-exported here."""
+scripted (for tests), first legal option.  ``Option``, ``Decision`` and ``Agent``
+(:mod:`hkk._view`) are re-exported here."""
 
 from __future__ import annotations
 
