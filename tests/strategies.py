@@ -109,5 +109,5 @@ def data_only_sets(draw):
         defs.append(spell(f"s{i}", [draw(st.sampled_from(SET_EFFECTS))],
                           vp=draw(st.integers(0, 2)), instant=draw(st.booleans())))
     ids = [d["id"] for d in defs]
-    decks = [draw(st.lists(st.sampled_from(ids), min_size=12, max_size=20)) for _ in range(2)]
+    decks = [draw(st.lists(st.sampled_from(ids), min_size=20, max_size=30)) for _ in range(2)]
     return defs, decks

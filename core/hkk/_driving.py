@@ -318,12 +318,18 @@ def determinize(game: Game, player: int, rng: random.Random, *,
     assert forward.checkpoint is not None
     for _ in range(SETUP_TRIES):
         try:
-            return _replayed_copy(forward.checkpoint, forward, [None, None], log_level, change)
+            new = _replayed_copy(forward.checkpoint, forward, [None, None], log_level, change)
         except ReplayError:  # in set-up, the copy's seed chose the other starter: another seed
             if forward.checkpoint.started:
                 raise
+        else:  # answered by label: an answer's index tells how many options came before it
+            new.forward.answers[:] = [BY_LABEL] * len(new.forward.answers)
+            return new
     raise ReplayError(f"none of {SETUP_TRIES} seeds of the copy chose the game's starter")
 
+
+#: A determinized copy's answers so far: found by their labels (:func:`hkk._forward._replayed`).
+BY_LABEL = sys.maxsize
 
 #: Seeds tried for a copy made in set-up (at the start decision, rule 28): each chooses the
 #: same starter with chance 1/2.
