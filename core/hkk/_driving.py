@@ -323,7 +323,8 @@ def determinize(game: Game, player: int, rng: random.Random, *,
             if forward.checkpoint.started:
                 raise
         else:  # answered by label: an answer's index tells how many options came before it
-            new.forward.answers[:] = [BY_LABEL] * len(new.forward.answers)
+            answers = new.forward.answers if new.forward is not None else []
+            answers[:] = [BY_LABEL] * len(answers)
             return new
     raise ReplayError(f"none of {SETUP_TRIES} seeds of the copy chose the game's starter")
 
