@@ -29,8 +29,8 @@ ENGINE = Engine(CARDS, rulings=Rulings(empty_deck_loses=False, unspent_vp_carrie
 
 def board(seed: int, per_side: int = 5, log_level: str = "full") -> Game:
     deck = ["bench:guard"] * 40
-    game = ENGINE.new_game([deck, deck], (RandomAgent(), RandomAgent()), seed=seed,
-                           log_level=log_level)
+    game = ENGINE.new_game([deck, deck], (RandomAgent(2 * seed), RandomAgent(2 * seed + 1)),
+                           seed=seed, log_level=log_level)
     setup(game)
     for player in game.players:
         player.hp = 10**9  # nobody loses: the benchmark measures turns, not games

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from helpers import cid, creature
+from helpers import cid, creature, spell
 
 N_CREATURES = 4
 
@@ -78,3 +78,36 @@ plugin_items = st.lists(st.tuples(st.sampled_from(PLUGIN_ACTIONS), st.integers(0
 
 def scenarios(timing: str):
     return st.tuples(boards(timing), effects, plugin_items)
+
+
+# -- data-only sets: cards from data alone, decks of them ------------------------------------------
+
+#: Effects of the generated spells and abilities: the ones that move hidden cards (drawing) and
+#: the ones that make the public state change (damage, VP, components).
+SET_EFFECTS = [
+    {"do": "draw", "count": 1},
+    {"do": "draw", "count": 2},
+    {"do": "damage", "amount": 2, "target": "opponent"},
+    {"do": "damage", "amount": 1, "target": "opponent_creatures"},
+    {"do": "gain_vp", "amount": 1, "target": "controller"},
+    {"do": "gain_components", "count": 1},
+]
+
+
+@st.composite
+def data_only_sets(draw):
+    """(card definitions of a data-only set, two decks of them): creatures, some with an
+    automatic ability when they enter play, and spells, all at affordable costs."""
+    defs: list[dict] = []
+    for i in range(draw(st.integers(2, 5))):
+        ability = draw(st.none() | st.sampled_from(SET_EFFECTS))
+        defs.append(creature(f"g{i}", draw(st.integers(0, 3)), draw(st.integers(1, 4)),
+                             components=draw(st.integers(0, 2)), vp=draw(st.integers(0, 2)),
+                             abilities=[{"kind": "automatic", "timing": "on_enter",
+                                         "effect": ability}] if ability else []))
+    for i in range(draw(st.integers(0, 3))):
+        defs.append(spell(f"s{i}", [draw(st.sampled_from(SET_EFFECTS))],
+                          vp=draw(st.integers(0, 2)), instant=draw(st.booleans())))
+    ids = [d["id"] for d in defs]
+    decks = [draw(st.lists(st.sampled_from(ids), min_size=20, max_size=30)) for _ in range(2)]
+    return defs, decks

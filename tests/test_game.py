@@ -29,7 +29,7 @@ BRUTE = creature("brute", 2, 2, components=1, vp=1)
 
 def random_game(seed: int):
     game = game_with([BRUTE], decks=([cid("brute")] * 15, [cid("brute")] * 15), seed=seed,
-                     agents=(RandomAgent(), RandomAgent()))
+                     agents=(RandomAgent(2 * seed), RandomAgent(2 * seed + 1)))
     play_game(game)
     return game
 

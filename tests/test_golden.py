@@ -15,6 +15,12 @@ triggered ability's label lost the number of the event that set it off).  :func:
 turns a log back into the old names and :func:`labels_before_24_17` back into the old labels,
 and the same 300 games, written that way, still hash to the hash before the renames
 (``GOLDEN_HOOK_API_1``): both changes changed names and nothing else.
+
+It was re-recorded once more when the random agents stopped drawing from the game's RNG (a
+player's view has none: its state tells the shuffles) and drew from their own, seeded from the
+game's seed and the seat.  Played by :class:`GameRngAgent` - the same choice, drawn from the
+game's RNG as before - the same games still hash to the hash before (``GOLDEN_GAME_RNG``):
+where the agents draw from is the only change.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any
 import pytest
 
 from hkk import Engine
+from hkk._agents import random_choice
 
 PAIRINGS = (("alap:tuz", "alap:viz"), ("mereg:mocsar", "alap:tuz"), ("alap:viz", "mereg:mocsar"))
 SEEDS = range(100)  # x 3 pairings = 300 games
@@ -34,11 +41,27 @@ QUICK_SEEDS = range(10)  # x 3 pairings = 30 games: the same games' first seeds
 
 #: sha256 over the JSON event log of every game, pairing by pairing, seed by seed (the JSON keeps
 #: each event's field order, which is part of the log).
-GOLDEN = "519090c98362b7c613d62636b4ff1c560cb312daa6550e365dea7c438ad74107"
-GOLDEN_QUICK = "bf42f1a3855886e4dbee9f43f43687080347f109943e88cb82476bbcc6177176"  # QUICK_SEEDS
+GOLDEN = "f2cab258da8fbd4a549bf71538761b3848f064efbdf2577331f1edcf1196be3d"
+GOLDEN_QUICK = "e5b585c1dbd9da161c9598f1fcf7eafa45a8e61da8d57349e77554fcf4ca7fad"  # QUICK_SEEDS
 
-#: The same games' hash before hook API 2.0 (the last GOLDEN of hook API 1).
+#: The same games' hashes with the random agents drawing from the game's RNG
+#: (:class:`GameRngAgent`): the last GOLDEN and GOLDEN_QUICK before the agents' own RNGs.
+GOLDEN_GAME_RNG = "519090c98362b7c613d62636b4ff1c560cb312daa6550e365dea7c438ad74107"
+GOLDEN_QUICK_GAME_RNG = "bf42f1a3855886e4dbee9f43f43687080347f109943e88cb82476bbcc6177176"
+
+#: The games of GOLDEN_GAME_RNG hashed in hook API 1's names and labels (the last GOLDEN of
+#: hook API 1).
 GOLDEN_HOOK_API_1 = "5325f74a160335cdfd937cba876710b259baae4974766349ff0abccb571772a0"
+
+
+class GameRngAgent:
+    """:class:`hkk.RandomAgent` as it was before it had an RNG of its own: the same choice,
+    drawn from the game's RNG (it sees the game itself, as only a test's agent may)."""
+
+    sees_everything = True
+
+    def choose(self, game: Any, decision: Any) -> Any:
+        return random_choice(game.rng, decision, pass_bias=0.25)
 
 #: kind -> {field now: its hook API 1 name} (issue 20's renames).
 RENAMED_SINCE_1 = {
@@ -111,13 +134,15 @@ def labels_before_24_17(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def golden_hashes(seeds: range = SEEDS) -> tuple[str, str]:
-    """(the hash of the logs, the hash of the same logs in hook API 1's names)."""
+def golden_hashes(seeds: range = SEEDS, *, game_rng: bool = False) -> tuple[str, str]:
+    """(the hash of the logs, the hash of the same logs in hook API 1's names); ``game_rng``:
+    played by :class:`GameRngAgent` instead of the engine's random agents."""
     engine = Engine.installed(allow=["alap", "mereg"], strict=True)
     digest, digest_1 = hashlib.sha256(), hashlib.sha256()
     for decks in PAIRINGS:
         for seed in seeds:
-            game = engine.play(list(decks), seed=seed)
+            agents = (GameRngAgent(), GameRngAgent()) if game_rng else None
+            game = engine.play(list(decks), agents, seed=seed)
             digest.update(game.log.to_json().encode())
             digest.update(b"\n")
             old = [hook_api_1(e) for e in labels_before_24_17(game.log.as_dicts())]
@@ -140,14 +165,23 @@ def test_golden_hash_of_30_seeded_games_is_unchanged() -> None:
     assert golden_hashes(QUICK_SEEDS)[0] == GOLDEN_QUICK
 
 
+def test_golden_games_with_agents_drawing_from_the_game_rng_are_the_games_before() -> None:
+    """The agents' own RNGs changed the golden games and nothing else: drawing from the
+    game's RNG, the same choice gives the 30 games of the hash before."""
+    _require_sets()
+    assert golden_hashes(QUICK_SEEDS, game_rng=True)[0] == GOLDEN_QUICK_GAME_RNG
+
+
 @pytest.mark.slow
 def test_golden_hash_of_300_seeded_games_is_unchanged() -> None:
-    """Also: the logs in hook API 1's field names and with the old trigger labels hash as
-    before the renames (only names changed, issues 20 and 24.17)."""
+    """Also: played with the agents drawing from the game's RNG, the games are those before
+    the agents' own RNGs, and their logs in hook API 1's field names and with the old trigger
+    labels hash as before the renames (only names changed, issues 20 and 24.17)."""
     _require_sets()
-    now, hook_api_1_hash = golden_hashes()
+    assert golden_hashes()[0] == GOLDEN
+    before, hook_api_1_hash = golden_hashes(game_rng=True)
+    assert before == GOLDEN_GAME_RNG
     assert hook_api_1_hash == GOLDEN_HOOK_API_1
-    assert now == GOLDEN
 
 
 def test_hook_api_1_names_are_what_the_event_classes_declare_as_renamed() -> None:

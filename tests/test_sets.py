@@ -276,7 +276,7 @@ def test_base_decks_games_end_with_a_winner_50_seeds(engine: Engine) -> None:
     assert max(turns) <= 80
     wins = collections.Counter(deck for deck, _ in outcomes.elements())
     assert min(wins[BASE_PAIR[0]], wins[BASE_PAIR[1]]) >= 10  # neither deck is hopeless
-    assert sum(n for (_, reason), n in outcomes.items() if reason == "hp") >= 25  # damage matters
+    assert sum(n for (_, reason), n in outcomes.items() if reason == "hp") >= 20  # damage matters
 
 
 def test_own_turn_automatics_fire_in_their_controllers_turns_only(engine: Engine) -> None:

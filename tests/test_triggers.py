@@ -895,7 +895,7 @@ DECK = [cid(s) for s in ("t1", "t2", "t3", "t4", "t5", "bolt", "shield")] * 4
 
 def _random_game(seed: int):
     game = game_with(ALL_TEXTS, decks=(DECK, DECK), seed=seed,
-                     agents=(RandomAgent(), RandomAgent()))
+                     agents=(RandomAgent(2 * seed), RandomAgent(2 * seed + 1)))
     game.started = False
     return game
 

@@ -16,6 +16,7 @@ Public: :func:`make_agent` (``hkk.make_agent``) and :func:`agent_entries`.
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import re
 from collections.abc import Callable, Mapping
@@ -49,7 +50,7 @@ Factory = Callable[..., Agent]
 
 def random_agent(seed: int | None = None, pass_bias: float = 0.25) -> Agent:
     """Uniformly random among the legal options; considers passing with chance pass_bias when
-    it could act (without a seed it draws from the game's RNG)."""
+    it could act (without a seed it is seeded from the operating system)."""
     from hkk._agents import RandomAgent
 
     return RandomAgent(seed=seed, pass_bias=pass_bias)
@@ -238,7 +239,7 @@ def make_agent(spec: str, seed: int | None = None,
                registry: AgentRegistry | None = None) -> Agent:
     """An agent from its spec (``"random"``, ``"mcts:budget=50"``), made by the factory
     registered under its name in the ``hkk.agents`` entry-point group.  ``seed`` makes it
-    deterministic (an agent never draws from the game's RNG when it has one)."""
+    deterministic (an agent never draws from the game's RNG: its view has none)."""
     return (registry or agent_entries()).factory(spec)(seed)
 
 
@@ -249,5 +250,8 @@ def describe_options(options: Mapping[str, Any]) -> str:
 def agent_seed(game_seed: int, seat: int) -> int:
     """The seed of the agent in ``seat`` (0 or 1) of the game of seed ``game_seed``: each seat's
     own, apart from the game's RNG, so a game's shuffles do not depend on who plays it, and
-    ``hkk play --seed S --agents A B`` plays ``hkk simulate``'s game S again."""
-    return 2 * game_seed + seat
+    ``hkk play --seed S --agents A B`` plays ``hkk simulate``'s game S again.  A hash: an agent
+    knows its own seed, and must not learn the game's from it (a game of that seed deals the
+    same hands and decks)."""
+    digest = hashlib.sha256(f"hkk agent seed {game_seed} {seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")

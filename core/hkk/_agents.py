@@ -1,6 +1,6 @@
-"""The agents that answer decisions (:mod:`hkk._decisions`): seeded random, scripted (for
-tests), first legal option.  ``Option``, ``Decision`` and ``Agent`` (:mod:`hkk._view`) are
-re-exported here."""
+"""The agents that answer decisions (:mod:`hkk._decisions`): random (from an RNG of its own),
+scripted (for tests), first legal option.  ``Option``, ``Decision`` and ``Agent``
+(:mod:`hkk._view`) are re-exported here."""
 
 from __future__ import annotations
 
@@ -27,39 +27,46 @@ class FirstLegalAgent:
 
 
 class RandomAgent:
-    """Chooses uniformly at random; without its own seed it uses the game's RNG, so the game's
-    seed alone makes the game reproducible.  ``pass_bias`` (0 to 1) is the chance that it
-    considers passing at all when it has something else to do, so that random games get
-    somewhere (0: it never passes while it can act; 1: passing is one option among all)."""
+    """Chooses uniformly at random, from an RNG of its own: ``seed`` makes it reproducible;
+    without one it is seeded from the operating system (the engine and the agents registry
+    seed the agents they make from the game's seed and the seat, :func:`hkk._agent_registry.
+    agent_seed`).  Never from the game's RNG: a player's view has none (its state would tell
+    the shuffles).  ``pass_bias`` (0 to 1) is the chance that it considers passing at all when
+    it has something else to do, so that random games get somewhere (0: it never passes while
+    it can act; 1: passing is one option among all)."""
 
     def __init__(self, seed: int | None = None, pass_bias: float = 0.25) -> None:
-        self._rng = random.Random(seed) if seed is not None else None
+        self._rng = random.Random(seed)
         self.pass_bias = pass_bias
 
-    def rng_state(self) -> tuple[Any, ...] | None:
-        """Its own RNG's state (None: it draws from the game's RNG, which a save holds)."""
-        return self._rng.getstate() if self._rng is not None else None
+    def rng_state(self) -> tuple[Any, ...]:
+        """Its RNG's state (a save holds it)."""
+        return self._rng.getstate()
 
     def set_rng_state(self, state: tuple[Any, ...]) -> None:
-        self._rng = random.Random.__new__(random.Random)  # not seeded from the OS: set below
         self._rng.setstate(state)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RandomAgent:
         """A copy with its own RNG in the same state (a copy of a game copies its agents:
         ``deepcopy`` of a ``Random`` would copy its 625-word state number by number)."""
-        new = RandomAgent(pass_bias=self.pass_bias)
-        if self._rng is not None:
-            new.set_rng_state(self._rng.getstate())
+        new = RandomAgent.__new__(RandomAgent)
+        new._rng = random.Random.__new__(random.Random)  # not seeded from the OS: set below
+        new._rng.setstate(self._rng.getstate())
+        new.pass_bias = self.pass_bias
         return new
 
     def choose(self, game: FairView, decision: Decision) -> Option:
-        rng = self._rng or game.rng
-        options: Sequence[Option] = decision.options
-        if decision.kind == "action" and len(options) > 1:
-            others = [o for o in options if not o.label.startswith("pass")]
-            if len(others) < len(options) and rng.random() >= self.pass_bias:
-                options = others or options
-        return options[rng.randrange(len(options))]
+        return random_choice(self._rng, decision, self.pass_bias)
+
+
+def random_choice(rng: random.Random, decision: Decision, pass_bias: float) -> Option:
+    """:class:`RandomAgent`'s choice, drawn from ``rng``."""
+    options: Sequence[Option] = decision.options
+    if decision.kind == "action" and len(options) > 1:
+        others = [o for o in options if not o.label.startswith("pass")]
+        if len(others) < len(options) and rng.random() >= pass_bias:
+            options = others or options
+    return options[rng.randrange(len(options))]
 
 
 Step = str | int | Callable[[Decision], Option | None]

@@ -288,20 +288,20 @@ def determinize(game: Game, player: int, rng: random.Random, *,
                 log_level: str | None = None) -> Game:
     """A copy in which everything hidden from ``player`` - the opponent's hand, the order of
     both decks - is replaced by a random assignment consistent with what he knows; both seats
-    answered from outside.  The copy's RNG is reseeded from ``rng`` and its past log is the
-    player's view of it (:func:`hkk._player_view.hide_event`)."""
+    answered from outside.  The copy's seed and RNG are its own, drawn from ``rng`` (the
+    game's would tell the real shuffles), and its past log is the player's view of it
+    (:func:`hkk._player_view.hide_event`)."""
     at = _at_decision(game)
 
     def change(new: Game) -> None:
-        if not new.started:  # set-up is the step: its shuffle will deal the decks again
-            for p in new.players:  # another order in, another order out, the RNG used alike
-                rng.shuffle(p.deck)
+        if not new.started:  # set-up is the step: it deals again, from the copy's own seed
+            new.seed = rng.getrandbits(64)
+            new.rng.seed(new.seed)
             return
         _resample(new, game, player, rng)
-        new.rng.seed(rng.getrandbits(64))
-        log = new.log
-        if log.level == "full":
-            log._events = [hide_event(e, player) for e in log._events]
+        new.seed = rng.getrandbits(64)
+        new.rng.seed(new.seed)
+        new.log._events = [hide_event(e, player) for e in new.log._events]  # any level
 
     if at is None:
         if inside_step():
@@ -316,7 +316,25 @@ def determinize(game: Game, player: int, rng: random.Random, *,
     if position is not None:
         return _clean_copy(game, forward, position, [None, None], log_level, change)
     assert forward.checkpoint is not None
-    return _replayed_copy(forward.checkpoint, forward, [None, None], log_level, change)
+    for _ in range(SETUP_TRIES):
+        try:
+            new = _replayed_copy(forward.checkpoint, forward, [None, None], log_level, change)
+        except ReplayError:  # in set-up, the copy's seed chose the other starter: another seed
+            if forward.checkpoint.started:
+                raise
+        else:  # answered by label: an answer's index tells how many options came before it
+            answers = new.forward.answers if new.forward is not None else []
+            answers[:] = [BY_LABEL] * len(answers)
+            return new
+    raise ReplayError(f"none of {SETUP_TRIES} seeds of the copy chose the game's starter")
+
+
+#: A determinized copy's answers so far: found by their labels (:func:`hkk._forward._replayed`).
+BY_LABEL = sys.maxsize
+
+#: Seeds tried for a copy made in set-up (at the start decision, rule 28): each chooses the
+#: same starter with chance 1/2.
+SETUP_TRIES = 64
 
 
 def _resample(new: Game, live: Game, player: int, rng: random.Random) -> None:

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
 
+from hkk._agent_registry import agent_seed
 from hkk._agents import Agent, RandomAgent
 from hkk._cards.interpret import ability_item, resolve_spell
 from hkk._cores import AUTO, CoreChoice, CoreRegistry, core_entries
 from hkk._errors import HkkError
-from hkk._game import Game
+from hkk._game import Game, fresh_seed
 from hkk._game_sets import SET_HOOKS, GameScope, game_scope, game_sets, hooks_for
 from hkk._hookcall import install
 from hkk._phases import DEFAULT_TURN, Step
@@ -189,14 +190,17 @@ class Engine:
         return self.registry().choose(self.core_name, self, self._deck_lists(decks))
 
     def start(self, decks: Sequence[str | Sequence[str]] | None = None,
-              agents: Sequence[Agent | None] | None = None, *, seed: int = 0,
+              agents: Sequence[Agent | None] | None = None, *, seed: int | None = None,
               **options: Any) -> ForwardModel:
         """A new game on the engine's core (:class:`hkk.ForwardModel`): ``decks`` by name or
-        as card lists, ``agents`` (None: random players; an agent that is None: a seat answered
+        as card lists, ``seed`` (default: drawn from the operating system),
+        ``agents`` (None: random players seeded from it; an agent that is None: a seat answered
         from outside), ``options`` among ``log_level``, ``rulings``, ``clock``, ``names``."""
         lists = self._deck_lists(decks)
+        if seed is None:
+            seed = fresh_seed()
         if agents is None:
-            agents = (RandomAgent(), RandomAgent())
+            agents = (RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1)))
         core = self.registry().choose(self.core_name, self, lists).core
         return core.new_game(self, lists, seed=seed, agents=list(agents), **options)
 
@@ -250,18 +254,20 @@ class Engine:
         return lists
 
     def new_game(self, decks: Sequence[str | Sequence[str]] | None = None,
-                 agents: Sequence[Agent] | None = None, *, seed: int = 0,
+                 agents: Sequence[Agent] | None = None, *, seed: int | None = None,
                  **kwargs: Any) -> Game:
         """A new game on the Python engine itself (a :class:`hkk.Game`: its whole state, for
         tests, the position builder and sets' hooks); :meth:`start` runs one on the engine's
         core."""
         lists = self._deck_lists(decks)
+        if seed is None:
+            seed = fresh_seed()
         if agents is None:
-            agents = (RandomAgent(), RandomAgent())
+            agents = (RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1)))
         return Game(self, lists, agents, seed=seed, **kwargs)
 
     def play(self, decks: Sequence[str | Sequence[str]] | None = None,
-             agents: Sequence[Agent] | None = None, *, seed: int = 0,
+             agents: Sequence[Agent] | None = None, *, seed: int | None = None,
              max_turns: int | None = None, **kwargs: Any) -> Game:
         """Play a whole game and return it (its ``log``, ``winner``…)."""
         game = self.new_game(decks, agents, seed=seed, **kwargs)

@@ -11,6 +11,7 @@ happen is the runner's business (:mod:`hkk._runner`); what cards do is the card 
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -88,6 +89,12 @@ class GameEngine(Protocol):
                          log_level: str | None = None) -> Game: ...
 
 
+def fresh_seed() -> int:
+    """A game's seed from the operating system: unpredictable, so that nobody can replay the
+    game's shuffles (53 bits: a browser's JSON keeps it exact)."""
+    return secrets.randbits(53)
+
+
 class Game:
     """One game between two players: the state, the event log, the RNG (one per game, seeded)
     and the agents that decide.  Made by :meth:`hkk.Engine.new_game`; played by
@@ -106,7 +113,7 @@ class Game:
     """
 
     def __init__(self, engine: GameEngine, decks: Sequence[Sequence[str]], agents: Sequence[Agent],
-                 *, seed: int = 0, names: Sequence[str] = ("P1", "P2"),
+                 *, seed: int | None = None, names: Sequence[str] = ("P1", "P2"),
                  rulings: Rulings | None = None, clock: GameClock | None = None,
                  log_level: str = "full") -> None:
         self.engine = engine
@@ -114,8 +121,10 @@ class Game:
         self.rulings = rulings or engine.rulings
         self.hook = engine.game_hooks(decks)  # only the hooks of the sets the decks need
         self.turn_steps = engine.turn
-        self.seed = seed
-        self.rng = random.Random(seed)
+        #: Its RNG's seed (drawn from the operating system if not given): the full log and
+        #: the save record it, a player's view shows it only when the game is over.
+        self.seed = fresh_seed() if seed is None else seed
+        self.rng = random.Random(self.seed)
         try:  # how much of the log the game keeps (hkk._events.LOG_LEVELS)
             self.log = EventLog(log_level)
         except ValueError as exc:

@@ -3,9 +3,13 @@
 Agents decide from it (``agent.choose(view, decision)``): both boards, both graveyards and
 voids, every player's Ép, VP and monster components, his own hand, the number of cards in the
 opponent's hand and in both decks, the lasting effects, and the log with what only the opponent
-saw hidden (the cards he drew, how many options he had).  The only road from a view to a game
-an agent may play forward is :meth:`PlayerView.determinize`: a copy in which everything hidden
-from the player is replaced by a random assignment consistent with what he knows.
+saw hidden (the cards he drew, how many options he had) and the game's seed hidden until the
+game is over (a fresh game of that seed, answered as the log shows, is the same game: its
+hands and deck orders).  It shows his own decision, and only who decides while the other
+player does.  It has no RNG: the game's, or its state, would tell the shuffles; an agent keeps
+its own.  The only road from a view to a game an agent may play forward is
+:meth:`PlayerView.determinize`: a copy in which everything hidden from the player is replaced
+by a random assignment consistent with what he knows.
 
 An agent marked ``sees_everything = True`` gets the game itself instead (the "omniscient"
 mode: for tests and for measuring what cheating would gain, never for a balance verdict).
@@ -13,12 +17,13 @@ mode: for tests and for measuring what cheating would gain, never for a balance 
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hkk._protocol import ForwardModel
-from hkk.events import CardDrawn, Decided, Event
+from hkk.events import CardDrawn, Decided, Event, GameStarted
 
 if TYPE_CHECKING:
     from hkk._decisions import Decision
@@ -107,17 +112,36 @@ class SeatInfo:
 class PlayerView:
     """The game as player ``player`` may see it (read-only; made by ``game.view(player)``)."""
 
-    __slots__ = ("_game", "player", "rng", "_log", "_log_of", "_log_len")
+    __slots__ = ("_game", "player", "_log", "_log_of", "_log_len", "_log_over")
 
     def __init__(self, game: ViewedGame, player: int) -> None:
         self._game = game
         self.player = player
-        #: The game's RNG, for agents that keep no RNG of their own (``RandomAgent()``): draw
-        #: from it, never read its state.  A fair agent takes a seed of its own.
-        self.rng: random.Random = game.rng
         self._log: list[Event] = []
         self._log_of: list[Event] | None = None  # the log's list the view was made of
         self._log_len = 0
+        self._log_over = False  # made when the game was over: the seed shown
+
+    def __getattr__(self, name: str) -> Any:  # only for names the view does not have
+        if name == "rng":
+            raise AttributeError(
+                "a player's view has no rng: the game's RNG would tell the shuffles (the other "
+                "hand, the order of the decks); an agent draws from an RNG of its own, seeded "
+                "from the seed its factory is given (random.Random(seed))")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Not pickled: the pickle of a view would be the game's save, every hidden card in it
+        (copy.copy and copy.deepcopy still work, below)."""
+        raise TypeError("a player's view cannot be pickled: it would carry the hidden cards "
+                        "and the game's RNG; save the game itself (game.save())")
+
+    def __copy__(self) -> PlayerView:
+        return PlayerView(self._game, self.player)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlayerView:
+        """A view of a copy of the game (an agent that keeps its view is copied with a game)."""
+        return PlayerView(copy.deepcopy(self._game, memo), self.player)
 
     # -- what everybody sees ------------------------------------------------------------------
 
@@ -167,7 +191,16 @@ class PlayerView:
 
     @property
     def decision(self) -> Decision | None:
-        return self._game.decision
+        """The decision the game waits for, if it is this player's (None while the other player
+        decides: his options would list the cards of his hand he can play)."""
+        decision = self._game.decision
+        return decision if decision is not None and decision.player == self.player else None
+
+    @property
+    def deciding(self) -> int | None:
+        """The player the game waits for (None: nobody, or every seat has an agent)."""
+        decision = self._game.decision
+        return None if decision is None else decision.player
 
     def opponent(self, player: int) -> int:
         return 1 - player
@@ -205,15 +238,17 @@ class PlayerView:
 
     @property
     def log(self) -> LogView:
-        """The log as far as he may know it: the opponent's drawn cards and the number of the
-        opponent's options are hidden (:func:`hide_event`)."""
+        """The log as far as he may know it: the opponent's drawn cards, the number of the
+        opponent's options and, until the game is over, its seed are hidden
+        (:func:`hide_event`)."""
         log = self._game.log
         events = log._events
-        if self._log_of is not events or self._log_len > len(events):
-            self._log, self._log_of, self._log_len = [], events, 0
+        over = self._game.over
+        if self._log_of is not events or self._log_len > len(events) or self._log_over != over:
+            self._log, self._log_of, self._log_len, self._log_over = [], events, 0, over
         if self._log_len < len(events):  # the log only grows: hide what is new
             player = self.player
-            self._log += [hide_event(e, player) for e in events[self._log_len:]]
+            self._log += [hide_event(e, player, over=over) for e in events[self._log_len:]]
             self._log_len = len(events)
         return LogView(self._log, log.turn, log.step, log.level)
 
@@ -263,12 +298,16 @@ class LogView(Sequence[Event]):
         return [e.kind for e in self._events]
 
 
-def hide_event(event: Event, player: int) -> Event:
+def hide_event(event: Event, player: int, *, over: bool = False) -> Event:
     """The event as ``player`` may know it: a card the opponent drew is :data:`HIDDEN`, and so
-    is how many options the opponent's decision offered (it tells how many cards he may play)."""
+    is how many options the opponent's decision offered (it tells how many cards he may play)
+    and, unless the game is ``over``, the game's seed (a game of that seed deals the same
+    hands and decks)."""
     kind = type(event)
     if kind is CardDrawn and event.player != player:
         return event._replace(card=HIDDEN)  # type: ignore[no-any-return]
     if kind is Decided and event.player != player:
         return event._replace(options=0)  # type: ignore[no-any-return]
+    if kind is GameStarted and not over:
+        return event._replace(seed=HIDDEN)  # type: ignore[no-any-return]
     return event

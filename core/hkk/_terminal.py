@@ -145,8 +145,11 @@ def _builtin_agent(spec: str, seed: int | None) -> Any:
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
-    """The opponent's seed in a game of ``game_seed``: its seat's own (as ``hkk simulate``'s)."""
-    return 2 * game_seed + seat
+    """The opponent's seed in a game of ``game_seed``: its seat's own (as ``hkk simulate``'s,
+    from which the game's seed cannot be told)."""
+    from hkk._agent_registry import agent_seed as seat_seed
+
+    return seat_seed(game_seed, seat)
 
 
 def seats(human: str) -> set[int]:

@@ -91,7 +91,8 @@ class GameView(Protocol):
 
     @property
     def rng(self) -> Random:
-        """The game's random number generator (agents without their own draw from it)."""
+        """The game's random number generator, for hooks (a player's view has none: an agent
+        draws from an RNG of its own)."""
 
 
 class TriggerView(Protocol):

@@ -234,7 +234,9 @@ def _default_decks(engine: Any) -> list[str]:
 
 
 @main.command("play", short_help="Play a whole game between two random agents.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
+@click.option("--seed", type=int,
+              help="The game's seed: the same seed, decks and agents play the same game. "
+                   "Default: drawn from the operating system (the log and a save record it).")
 @click.option("--decks", nargs=2, metavar="A B",
               help="Two decks, e.g. alap:tuz alap:viz; 'DECK+SET' mixes in a set's cards.")
 @click.option("--set", "set_codes", multiple=True, metavar="CODE",
@@ -267,7 +269,7 @@ def _default_decks(engine: Any) -> list[str]:
               help="Go on with a game saved at a decision (s FILE, or --save with --human).")
 @_timeout_option
 @core_option
-def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
+def play_command(seed: int | None, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
                  output_format: str, output_file: str | None, quiet: bool,
                  json_file: str | None, save_file: str | None, save_at: int | None,
                  max_turns: int | None,
@@ -283,6 +285,10 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
         play_saved(load_file, human, opponent, save_file)
         return
     output_format, log_file = _play_output(output_format, output_file, json_file)
+    from hkk._game import fresh_seed
+
+    if seed is None:  # unpredictable: a person at --human cannot replay the shuffles
+        seed = fresh_seed()
     # the text's console (its file, if -o) stays open until the command ends
     out = click.get_current_context().with_resource(
         output_console(output_file if output_format == "text" else None))

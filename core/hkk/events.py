@@ -47,7 +47,7 @@ _RULE = "the rule point or ruling tag"
 @kind("game_started", rules=("3.6-3.12",))
 class GameStarted(Event):
     """The game begins (before shuffling and dealing)."""
-    seed: int = field("the game's RNG seed")
+    seed: int = field("the game's RNG seed (`\"?\"` in a player's view until the game is over)")
     decks: list[int] = field("the two decks' sizes")
     built: bool | None = field(
         "true when the game was set up by hand (`hkk.testing.set_up_by_hand`, used by "
