@@ -1,0 +1,44 @@
+"""The Python engine's loaded, validated cards as the plain data the native core takes: each
+card's id, kind and the words of the card language it uses (pydantic stays the only parser)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Keys that hold prose or bookkeeping, not words of the card language.
+_NOT_WORDS = frozenset({"id", "name", "text", "flavor", "text_checked", "title", "prompt"})
+
+Word = tuple[str, str]
+
+
+def card_words(card: Any) -> list[Word]:
+    """``(place, word)`` for every word the card uses: a string value (``do = "damage"``) or a
+    switch that is on (``instant = true``), where it stands in the card (``abilities[0]``).
+    Numbers are amounts, not words."""
+    words: list[Word] = []
+    _walk(card.model_dump(mode="json", exclude_none=True), "card", words)
+    return words
+
+
+def _walk(value: Any, place: str, words: list[Word]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _NOT_WORDS:
+                continue
+            if isinstance(item, str):
+                words.append((place, f'{key} = "{item}"'))
+            elif item is True:
+                words.append((place, f"{key} = true"))
+            else:
+                _walk(item, f"{place}.{key}", words)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, str):
+                words.append((place, f'"{item}"'))
+            else:
+                _walk(item, f"{place}[{index}]", words)
+
+
+def plain_cards(cards: dict[str, Any]) -> list[tuple[str, str, list[Word]]]:
+    """Every card of an engine, as the native ``Engine`` takes them."""
+    return [(card_id, str(card.kind), card_words(card)) for card_id, card in sorted(cards.items())]

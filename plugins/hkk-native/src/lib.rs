@@ -1,0 +1,16 @@
+//! hkk's native core: a Rust twin of the Python engine (`core/hkk`) for data-only games, kept in
+//! step with it by the differential tests (`tests/test_native_*.py`). Modules mirror the Python
+//! engine's concepts: `rng` (`random.Random`), `cards` (`hkk._cards`), `state` (`hkk._state`),
+//! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `agents`
+//! (`hkk._agents`), `runner` (`hkk._runner`). `python` holds the PyO3 bindings.
+
+pub mod agents;
+pub mod cards;
+pub mod decisions;
+pub mod events;
+pub mod rng;
+pub mod runner;
+pub mod state;
+
+#[cfg(feature = "python")]
+mod python;
