@@ -171,6 +171,34 @@ impl PyEngine {
             game: Game::new(logged, &key, [decks.0, decks.1], seats, level_of(level)?),
         })
     }
+
+    /// Many games in one call, the GIL released (catanatron's `*_many`): each seed's game of
+    /// these decks and seats played as far as the native core goes. Returns, per game, the
+    /// starting player and the events emitted; the logs are not kept.
+    fn play_many(
+        &self,
+        py: Python<'_>,
+        decks: (Vec<String>, Vec<String>),
+        seeds: Vec<i64>,
+        seats: (SeatSpec, SeatSpec),
+        level: &str,
+    ) -> PyResult<Vec<(usize, usize)>> {
+        let level = level_of(level)?;
+        let (a, b) = seats;
+        let seats = [seat_of(&a.0, a.1, a.2)?, seat_of(&b.0, b.1, b.2)?];
+        Ok(py.allow_threads(|| {
+            seeds
+                .iter()
+                .map(|&seed| {
+                    let key = crate::rng::key_of(seed.unsigned_abs());
+                    let decks = [decks.0.clone(), decks.1.clone()];
+                    let mut game = Game::new(seed, &key, decks, seats.clone(), level);
+                    game.play();
+                    (game.active, game.log.emitted)
+                })
+                .collect()
+        }))
+    }
 }
 
 /// A native game; its log stays native until read.

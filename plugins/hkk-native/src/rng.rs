@@ -178,8 +178,8 @@ impl Random {
         let width = i128::from(stop) - i128::from(start);
         let step128 = i128::from(step);
         let n = match step.cmp(&0) {
-            std::cmp::Ordering::Greater => (width + step128 - 1).div_euclid(step128),
-            std::cmp::Ordering::Less => (width + step128 + 1).div_euclid(step128),
+            std::cmp::Ordering::Greater => floor_div(width + step128 - 1, step128),
+            std::cmp::Ordering::Less => floor_div(width + step128 + 1, step128),
             std::cmp::Ordering::Equal => {
                 return Err(RangeError("zero step for randrange()".into()))
             }
@@ -205,6 +205,16 @@ impl Random {
             let j = self.below(i + 1);
             items.swap(i, j);
         }
+    }
+}
+
+/// Python's `//` (floor division; Rust's `/` truncates toward zero).
+fn floor_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
     }
 }
 
@@ -271,6 +281,10 @@ mod tests {
         let mut r = Random::new(3);
         assert!(r.randrange(5, 5, 1).is_err());
         assert!(r.randrange(0, 5, 0).is_err());
+        assert!(
+            r.randrange(0, 0, -2).is_err(),
+            "Python: (0 - 2 + 1) // -2 == 0"
+        );
         let drawn: Vec<i64> = (0..6).map(|_| r.randrange(10, 0, -3).unwrap()).collect();
         assert_eq!(drawn, vec![7, 7, 4, 1, 10, 10]);
     }

@@ -10,10 +10,11 @@ bit for bit.
 
 from __future__ import annotations
 
-from hkk_native._core import NativeCore, NativeGame, Refused, play_native
+from hkk_native._core import NativeCore, NativeGame, Refused, play_many_native, play_native
 from hkk_native._native import Random
 
-__all__ = ["NativeCore", "NativeGame", "Random", "Refused", "core", "play_native"]
+__all__ = ["NativeCore", "NativeGame", "Random", "Refused", "core", "play_many_native",
+           "play_native"]
 
 #: The object the ``hkk.cores`` entry point ``native`` loads.
 core = NativeCore()

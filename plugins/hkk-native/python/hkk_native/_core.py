@@ -10,7 +10,7 @@ from hkk_native._native import Engine as _NativeEngine
 from hkk_native._native import Game as _NativeGame
 from hkk_native._plain import plain_cards
 
-__all__ = ["NativeCore", "NativeGame", "Refused", "play_native"]
+__all__ = ["NativeCore", "NativeGame", "Refused", "play_many_native", "play_native"]
 
 #: The turn the native core does not run yet: every whole game is refused with this reason.
 UNPORTED_TURN = ("the turn (29.4, 41) is not native yet: the native core runs the setup "
@@ -97,14 +97,11 @@ class NativeGame:
         return self._game.zones()
 
 
-def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
-                agents: Sequence[Any] | None = None, log_level: str = "full") -> NativeGame:
-    """Build a native game and play it as far as the native core goes (today the setup):
-    for tests that compare the native core with the Python engine on what both run."""
-    from hkk import RandomAgent
-
-    if not _SEED_RANGE[0] <= seed <= _SEED_RANGE[1]:
-        raise Refused(f"seed {seed}: the native log holds seeds of 64 bits")
+def _checked(engine: Any, decks: Sequence[str | Sequence[str]], seeds: Sequence[int]
+             ) -> list[list[str]]:
+    for seed in seeds:
+        if not _SEED_RANGE[0] <= seed <= _SEED_RANGE[1]:
+            raise Refused(f"seed {seed}: the native log holds seeds of 64 bits")
     lists = _deck_lists(engine, decks)
     if len(lists) != 2:
         raise Refused(f"{len(lists)} decks: a game has two")
@@ -114,10 +111,34 @@ def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int 
     short = [i for i, deck in enumerate(lists) if len(deck) < 5]
     if short:
         raise Refused(f"deck {short[0]} has fewer than 5 cards: an empty deck is not native yet")
+    return lists
+
+
+def _seats(agents: Sequence[Any] | None) -> tuple[tuple[str, float, list[int] | None], ...]:
+    from hkk import RandomAgent
+
     seated = agents if agents is not None else (RandomAgent(), RandomAgent())
-    seats = tuple(_seat(a) for a in seated)
-    game = _native_engine(engine).new_game((lists[0], lists[1]), seed, seats, log_level)
+    return tuple(_seat(a) for a in seated)
+
+
+def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
+                agents: Sequence[Any] | None = None, log_level: str = "full") -> NativeGame:
+    """Build a native game and play it as far as the native core goes (today the setup):
+    for tests that compare the native core with the Python engine on what both run."""
+    lists = _checked(engine, decks, [seed])
+    game = _native_engine(engine).new_game((lists[0], lists[1]), seed, _seats(agents),
+                                           log_level)
     return NativeGame(game).play()
+
+
+def play_many_native(engine: Any, decks: Sequence[str | Sequence[str]], *,
+                     seeds: Sequence[int], agents: Sequence[Any] | None = None,
+                     log_level: str = "outcome") -> list[tuple[int, int]]:
+    """One call, many seeds, the GIL released: each game as far as the native core goes;
+    per game (starting player, events emitted)."""
+    lists = _checked(engine, decks, seeds)
+    return _native_engine(engine).play_many((lists[0], lists[1]), list(seeds), _seats(agents),
+                                            log_level)
 
 
 class NativeCore:

@@ -16,7 +16,9 @@ def card_words(card: Any) -> list[Word]:
     switch that is on (``instant = true``), where it stands in the card (``abilities[0]``).
     Numbers are amounts, not words."""
     words: list[Word] = []
-    _walk(card.model_dump(mode="json", exclude_none=True), "card", words)
+    data = card.model_dump(mode="json", exclude_none=True)
+    data.pop("kind", None)  # the card's kind travels as its own field (plain_cards)
+    _walk(data, "card", words)
     return words
 
 
