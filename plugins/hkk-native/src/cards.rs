@@ -18,7 +18,13 @@ pub struct Word {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Card {
     pub id: String,
+    /// `creature`, `spell` or `building`.
     pub kind: String,
+    /// The cost to play it (`cost.vp`, `cost.components`).
+    pub cost_vp: i64,
+    pub cost_components: i64,
+    /// An instant spell (D-instants: either player, outside the preparation phase).
+    pub instant: bool,
     pub words: Vec<Word>,
 }
 
@@ -85,6 +91,9 @@ mod tests {
         Card {
             id: id.into(),
             kind: "creature".into(),
+            cost_vp: 1,
+            cost_components: 0,
+            instant: false,
             words: words
                 .iter()
                 .map(|w| Word {

@@ -1,13 +1,41 @@
 //! The native log: every event as a typed value, kept natively and turned into Python's
 //! `as_dict()` shape (`hkk._event_base`: `seq`, `turn`, `step`, `kind`, then the kind's fields in
-//! declaration order) only when read. Kinds and fields mirror `hkk.events`.
+//! declaration order, optional fields left out when absent) only when read. Kinds and fields
+//! mirror `hkk.events`; the levels mirror `hkk._events`.
 
 /// One event's kind and fields (the envelope is in [`Event`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {
-    /// `game_started`: the seed and the two decks' sizes.
-    GameStarted { seed: i64, decks: [usize; 2] },
-    /// `decision`: a player decided.
+    GameStarted {
+        seed: i64,
+        decks: [usize; 2],
+    },
+    TurnStarted {
+        player: usize,
+        turn_of_player: u32,
+    },
+    StepStarted {
+        phase: &'static str,
+        stage: u32,
+        hook: &'static str,
+        mode: &'static str,
+    },
+    StepEnded {
+        hook: &'static str,
+    },
+    TurnEnded {
+        player: usize,
+        rule: &'static str,
+    },
+    GameEnded {
+        winner: Option<usize>,
+        reason: &'static str,
+        rule: &'static str,
+    },
+    ClockClosed {
+        player: usize,
+        rule: &'static str,
+    },
     Decided {
         player: usize,
         decision: &'static str,
@@ -15,13 +43,45 @@ pub enum Kind {
         options: usize,
         rule: Option<&'static str>,
     },
-    /// `starting_player` (28).
-    StartingPlayer { player: usize },
-    /// `card_drawn`: deck to hand.
+    /// `resolving` of a rules item (controller, card, uid and ability null).
+    Resolving {
+        item: &'static str,
+        item_kind: &'static str,
+    },
+    Moment {
+        rule: &'static str,
+        ends: &'static [&'static str],
+    },
+    Passed {
+        player: usize,
+        rule: &'static str,
+        forced: Option<bool>,
+    },
+    TurnPassed {
+        player: usize,
+        rule: &'static str,
+    },
     CardDrawn {
         player: usize,
         card: String,
         source: Option<&'static str>,
+    },
+    DrawFailed {
+        player: usize,
+        source: Option<&'static str>,
+    },
+    /// `hp_check` of a round that found nobody (the only one on a board the native core runs).
+    HpCheck {
+        rule: &'static str,
+    },
+    StartingPlayer {
+        player: usize,
+    },
+    VpRegenerated {
+        player: usize,
+        amount: i64,
+        after: i64,
+        rule: &'static str,
     },
 }
 
@@ -29,19 +89,38 @@ impl Kind {
     pub fn name(&self) -> &'static str {
         match self {
             Kind::GameStarted { .. } => "game_started",
+            Kind::TurnStarted { .. } => "turn_started",
+            Kind::StepStarted { .. } => "step_started",
+            Kind::StepEnded { .. } => "step_ended",
+            Kind::TurnEnded { .. } => "turn_ended",
+            Kind::GameEnded { .. } => "game_over",
+            Kind::ClockClosed { .. } => "clock_closed",
             Kind::Decided { .. } => "decision",
-            Kind::StartingPlayer { .. } => "starting_player",
+            Kind::Resolving { .. } => "resolving",
+            Kind::Moment { .. } => "moment",
+            Kind::Passed { .. } => "passed",
+            Kind::TurnPassed { .. } => "turn_passed",
             Kind::CardDrawn { .. } => "card_drawn",
+            Kind::DrawFailed { .. } => "draw_failed",
+            Kind::HpCheck { .. } => "hp_check",
+            Kind::StartingPlayer { .. } => "starting_player",
+            Kind::VpRegenerated { .. } => "vp_regenerated",
         }
     }
 
     /// Whether the log level keeps it (`hkk._events`: outcome keeps only `game_over`; compact
-    /// drops `step_started`, `step_ended` and `decision`).
+    /// drops `step_started`, `step_ended`, `decision` and an `hp_check` that found nobody).
     pub fn kept_at(&self, level: Level) -> bool {
         match level {
             Level::Full => true,
-            Level::Compact => !matches!(self, Kind::Decided { .. }),
-            Level::Outcome => false,
+            Level::Compact => !matches!(
+                self,
+                Kind::Decided { .. }
+                    | Kind::StepStarted { .. }
+                    | Kind::StepEnded { .. }
+                    | Kind::HpCheck { .. }
+            ),
+            Level::Outcome => matches!(self, Kind::GameEnded { .. }),
         }
     }
 }
@@ -50,9 +129,13 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Int(i64),
+    Bool(bool),
     Str(String),
     Ints(Vec<i64>),
+    Strs(Vec<String>),
     None,
+    /// An optional field this event leaves out (not in `as_dict()`).
+    Absent,
 }
 
 /// The log levels of `hkk._events.LOG_LEVELS`.
@@ -83,12 +166,21 @@ pub struct Event {
     pub kind: Kind,
 }
 
+fn int(v: usize) -> Value {
+    Value::Int(v as i64)
+}
+
+fn text(v: &str) -> Value {
+    Value::Str(v.to_string())
+}
+
+fn opt_text(v: &Option<&'static str>) -> Value {
+    v.map_or(Value::None, text)
+}
+
 impl Event {
-    /// The fields after the envelope, in `hkk.events`' declaration order (optional fields that
-    /// are None left out, as `as_dict()` leaves them out).
+    /// The fields after the envelope, in `hkk.events`' declaration order.
     pub fn fields(&self) -> Vec<(&'static str, Value)> {
-        let int = |v: usize| Value::Int(v as i64);
-        let opt = |v: &Option<&'static str>| v.map_or(Value::None, |s| Value::Str(s.into()));
         match &self.kind {
             Kind::GameStarted { seed, decks } => vec![
                 ("seed", Value::Int(*seed)),
@@ -96,6 +188,39 @@ impl Event {
                     "decks",
                     Value::Ints(decks.iter().map(|&d| d as i64).collect()),
                 ),
+            ],
+            Kind::TurnStarted {
+                player,
+                turn_of_player,
+            } => vec![
+                ("player", int(*player)),
+                ("turn_of_player", Value::Int(i64::from(*turn_of_player))),
+            ],
+            Kind::StepStarted {
+                phase,
+                stage,
+                hook,
+                mode,
+            } => vec![
+                ("phase", text(phase)),
+                ("stage", Value::Int(i64::from(*stage))),
+                ("hook", text(hook)),
+                ("mode", text(mode)),
+            ],
+            Kind::StepEnded { hook } => vec![("hook", text(hook))],
+            Kind::TurnEnded { player, rule }
+            | Kind::ClockClosed { player, rule }
+            | Kind::TurnPassed { player, rule } => {
+                vec![("player", int(*player)), ("rule", text(rule))]
+            }
+            Kind::GameEnded {
+                winner,
+                reason,
+                rule,
+            } => vec![
+                ("winner", winner.map_or(Value::None, int)),
+                ("reason", text(reason)),
+                ("rule", text(rule)),
             ],
             Kind::Decided {
                 player,
@@ -105,12 +230,36 @@ impl Event {
                 rule,
             } => vec![
                 ("player", int(*player)),
-                ("decision", Value::Str((*decision).into())),
+                ("decision", text(decision)),
                 ("choice", Value::Str(choice.clone())),
                 ("options", int(*options)),
-                ("rule", opt(rule)),
+                ("rule", opt_text(rule)),
             ],
-            Kind::StartingPlayer { player } => vec![("player", int(*player))],
+            Kind::Resolving { item, item_kind } => vec![
+                ("item", text(item)),
+                ("controller", Value::None),
+                ("item_kind", text(item_kind)),
+                ("card", Value::None),
+                ("uid", Value::None),
+                ("ability", Value::None),
+            ],
+            Kind::Moment { rule, ends } => vec![
+                ("rule", text(rule)),
+                ("items", Value::Strs(Vec::new())),
+                (
+                    "ends",
+                    Value::Strs(ends.iter().map(|e| e.to_string()).collect()),
+                ),
+            ],
+            Kind::Passed {
+                player,
+                rule,
+                forced,
+            } => vec![
+                ("player", int(*player)),
+                ("rule", text(rule)),
+                ("forced", forced.map_or(Value::Absent, Value::Bool)),
+            ],
             Kind::CardDrawn {
                 player,
                 card,
@@ -118,13 +267,29 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("card", Value::Str(card.clone())),
-                ("source", opt(source)),
+                ("source", opt_text(source)),
+            ],
+            Kind::DrawFailed { player, source } => {
+                vec![("player", int(*player)), ("source", opt_text(source))]
+            }
+            Kind::HpCheck { rule } => vec![("rule", text(rule)), ("dead", Value::Ints(Vec::new()))],
+            Kind::StartingPlayer { player } => vec![("player", int(*player))],
+            Kind::VpRegenerated {
+                player,
+                amount,
+                after,
+                rule,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("after", Value::Int(*after)),
+                ("rule", text(rule)),
             ],
         }
     }
 }
 
-/// The append-only log at a level: what the level drops is never built.
+/// The append-only log at a level: what the level drops is counted, never built.
 #[derive(Debug, Clone)]
 pub struct Log {
     pub level: Level,
@@ -164,15 +329,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_outcome_level_keeps_no_setup_event() {
+    fn the_outcome_level_keeps_only_the_game_over() {
         let mut log = Log::new(Level::Outcome);
         log.emit(Kind::StartingPlayer { player: 1 });
-        assert!(log.events.is_empty());
-        assert_eq!(log.emitted, 1);
+        log.emit(Kind::GameEnded {
+            winner: None,
+            reason: "turn_limit",
+            rule: "D-turn-limit",
+        });
+        assert_eq!(log.events.len(), 1);
+        assert_eq!(log.events[0].seq, 1);
+        assert_eq!(log.emitted, 2);
     }
 
     #[test]
-    fn the_compact_level_drops_decisions_and_keeps_full_seqs() {
+    fn the_compact_level_drops_bookkeeping_and_keeps_full_seqs() {
         let mut log = Log::new(Level::Compact);
         log.emit(Kind::Decided {
             player: 0,
@@ -181,9 +352,22 @@ mod tests {
             options: 2,
             rule: Some("28"),
         });
+        log.emit(Kind::HpCheck { rule: "41.4" });
+        log.emit(Kind::StepEnded { hook: "main_phase" });
         log.emit(Kind::StartingPlayer { player: 0 });
         assert_eq!(log.events.len(), 1);
-        assert_eq!(log.events[0].seq, 1);
+        assert_eq!(log.events[0].seq, 3);
+    }
+
+    #[test]
+    fn an_absent_optional_field_is_marked_so() {
+        let mut log = Log::new(Level::Full);
+        log.emit(Kind::Passed {
+            player: 0,
+            rule: "4.11.7",
+            forced: None,
+        });
+        assert_eq!(log.events[0].fields()[2], ("forced", Value::Absent));
     }
 
     #[test]

@@ -2,15 +2,23 @@
 //! step with it by the differential tests (`tests/test_native_*.py`). Modules mirror the Python
 //! engine's concepts: `rng` (`random.Random`), `cards` (`hkk._cards`), `state` (`hkk._state`),
 //! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `agents`
-//! (`hkk._agents`), `runner` (`hkk._runner`). `python` holds the PyO3 bindings.
+//! (`hkk._agents`), `errors` (`hkk._errors`), `game` (`hkk._game`), `phases` (`hkk._phases`),
+//! `checks` (`hkk._checks`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `runner`
+//! (`hkk._runner`). `python` holds the PyO3 bindings.
 
 pub mod agents;
 pub mod cards;
+pub mod checks;
 pub mod decisions;
+pub mod errors;
 pub mod events;
+pub mod game;
+pub mod phases;
 pub mod rng;
+pub mod rules;
 pub mod runner;
 pub mod state;
+pub mod steps;
 
 #[cfg(feature = "python")]
 mod python;

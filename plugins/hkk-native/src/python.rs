@@ -8,8 +8,10 @@ use pyo3::types::{PyDict, PyInt, PyList};
 use crate::agents::{Seat, PASS_BIAS};
 use crate::cards::{Card, CardPool, Word, IMPLEMENTED};
 use crate::events::{Event, Level, Value};
+use crate::game::Game;
 use crate::rng::Random;
-use crate::runner::Game;
+use crate::runner;
+use std::sync::Arc;
 
 /// The 32-bit words of `abs(seed)`, least significant first, as CPython's `random_seed` takes
 /// them (any size of int; zero is `[0]`).
@@ -112,12 +114,13 @@ fn level_of(name: &str) -> PyResult<Level> {
 /// The engine's cards as plain data: `(id, kind, [(place, word), ...])` each.
 #[pyclass(name = "Engine", module = "hkk_native._native")]
 struct PyEngine {
-    cards: CardPool,
+    cards: Arc<CardPool>,
 }
 
 type SeatSpec = (String, f64, Option<Vec<u32>>);
-/// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, `(place, word)`s.
-type PlainCard = (String, String, Vec<(String, String)>);
+/// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, cost in VP and
+/// components, instant, `(place, word)`s.
+type PlainCard = (String, String, i64, i64, bool, Vec<(String, String)>);
 
 #[pymethods]
 impl PyEngine {
@@ -125,17 +128,22 @@ impl PyEngine {
     fn new(cards: Vec<PlainCard>) -> Self {
         let cards = cards
             .into_iter()
-            .map(|(id, kind, words)| Card {
-                id,
-                kind,
-                words: words
-                    .into_iter()
-                    .map(|(place, word)| Word { place, word })
-                    .collect(),
-            })
+            .map(
+                |(id, kind, cost_vp, cost_components, instant, words)| Card {
+                    id,
+                    kind,
+                    cost_vp,
+                    cost_components,
+                    instant,
+                    words: words
+                        .into_iter()
+                        .map(|(place, word)| Word { place, word })
+                        .collect(),
+                },
+            )
             .collect();
         PyEngine {
-            cards: CardPool::new(cards),
+            cards: Arc::new(CardPool::new(cards)),
         }
     }
 
@@ -168,13 +176,21 @@ impl PyEngine {
         let (a, b) = seats;
         let seats = [seat_of(&a.0, a.1, a.2)?, seat_of(&b.0, b.1, b.2)?];
         Ok(PyGame {
-            game: Game::new(logged, &key, [decks.0, decks.1], seats, level_of(level)?),
+            game: Game::new(
+                self.cards.clone(),
+                logged,
+                &key,
+                [decks.0, decks.1],
+                seats,
+                level_of(level)?,
+            ),
         })
     }
 
     /// Many games in one call, the GIL released (catanatron's `*_many`): each seed's game of
     /// these decks and seats played as far as the native core goes. Returns, per game, the
-    /// starting player and the events emitted; the logs are not kept.
+    /// winner (-1: none, or not over), the turns begun and the events emitted; the logs are not
+    /// kept.
     fn play_many(
         &self,
         py: Python<'_>,
@@ -182,7 +198,7 @@ impl PyEngine {
         seeds: Vec<i64>,
         seats: (SeatSpec, SeatSpec),
         level: &str,
-    ) -> PyResult<Vec<(usize, usize)>> {
+    ) -> PyResult<Vec<(i64, u32, usize)>> {
         let level = level_of(level)?;
         let (a, b) = seats;
         let seats = [seat_of(&a.0, a.1, a.2)?, seat_of(&b.0, b.1, b.2)?];
@@ -192,9 +208,14 @@ impl PyEngine {
                 .map(|&seed| {
                     let key = crate::rng::key_of(seed.unsigned_abs());
                     let decks = [decks.0.clone(), decks.1.clone()];
-                    let mut game = Game::new(seed, &key, decks, seats.clone(), level);
-                    game.play();
-                    (game.active, game.log.emitted)
+                    let mut game =
+                        Game::new(self.cards.clone(), seed, &key, decks, seats.clone(), level);
+                    runner::play(&mut game);
+                    (
+                        game.winner.map_or(-1, |w| w as i64),
+                        game.turn,
+                        game.log.emitted,
+                    )
                 })
                 .collect()
         }))
@@ -217,8 +238,11 @@ fn event_dict<'py>(py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyDict
         match value {
             Value::Int(v) => dict.set_item(name, v)?,
             Value::Str(v) => dict.set_item(name, v)?,
+            Value::Bool(v) => dict.set_item(name, v)?,
             Value::Ints(v) => dict.set_item(name, v)?,
+            Value::Strs(v) => dict.set_item(name, v)?,
             Value::None => dict.set_item(name, py.None())?,
+            Value::Absent => {}
         }
     }
     Ok(dict)
@@ -226,9 +250,9 @@ fn event_dict<'py>(py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyDict
 
 #[pymethods]
 impl PyGame {
-    /// Play as far as the native core goes (today: the setup).
+    /// Play as far as the native core goes (to the end, or to the first card played).
     fn play(&mut self, py: Python<'_>) {
-        py.allow_threads(|| self.game.play());
+        py.allow_threads(|| runner::play(&mut self.game));
     }
 
     /// What stopped the game short of its end, if anything.
@@ -240,6 +264,21 @@ impl PyGame {
     #[getter]
     fn active(&self) -> usize {
         self.game.active
+    }
+
+    #[getter]
+    fn over(&self) -> bool {
+        self.game.over
+    }
+
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.game.winner
+    }
+
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.game.turn
     }
 
     /// Events emitted, kept or not.

@@ -1,173 +1,244 @@
-//! The game and its runner (`hkk._runner`): today the setup of K 3.6-3.12 and 28 - shuffle,
-//! a random starting player who may hand the start over, five cards each. The turn machine
-//! (29.4, 41) is not native yet: a game stops after the setup and says so in `unported`.
+//! The turn runner (`hkk._runner`): the setup (K 3.6-3.12, 28), turns and their steps, the
+//! turn limit. `advance` takes the game to its next step boundary, as the Python one does.
 
-use crate::agents::Seat;
+use crate::checks::check_hp;
 use crate::decisions::Decision;
-use crate::events::{Kind, Level, Log};
-use crate::rng::Random;
-use crate::state::Player;
-
-/// Where a native game stops because the rest is not ported (refused by `hkk_native.core`).
-pub const UNPORTED_TURN: &str =
-    "the turn (29.4, 41): the native core runs the setup (K 3.6-3.12, 28) only";
+use crate::errors::{Flow, Halt};
+use crate::events::Kind;
+use crate::game::{Game, MAX_TURNS};
+use crate::phases::DEFAULT_TURN;
+use crate::steps;
 
 /// Cards each player draws at the setup (K 3.12).
 pub const OPENING_HAND: usize = 5;
 
-#[derive(Debug, Clone)]
-pub struct Game {
-    pub seed: i64,
-    pub rng: Random,
-    pub players: [Player; 2],
-    pub seats: [Seat; 2],
-    pub log: Log,
-    pub active: usize,
-    pub started: bool,
-    /// Set when the game reached what the native core does not run yet.
-    pub unported: Option<&'static str>,
+/// `hkk._runner.setup`: shuffle, a random starting player who may hand the start over, five
+/// cards each.
+pub fn setup(game: &mut Game) -> Flow {
+    game.started = true;
+    let decks = [game.players[0].deck.len(), game.players[1].deck.len()];
+    game.emit(Kind::GameStarted {
+        seed: game.seed,
+        decks,
+    });
+    for player in &mut game.players {
+        game.rng.shuffle(&mut player.deck);
+    }
+    let starter = game.rng.below(2);
+    let answer = game.decide(&Decision {
+        kind: "start",
+        player: starter,
+        options: vec!["start".into(), "hand over".into()],
+        rule: Some("28"),
+    });
+    game.active = if answer == 0 { starter } else { 1 - starter };
+    game.emit(Kind::StartingPlayer {
+        player: game.active,
+    });
+    for player in 0..2 {
+        game.draw(player, OPENING_HAND, "setup")?;
+    }
+    Ok(())
 }
 
-impl Game {
-    /// A game of two decks (card ids in the Python engine's deck order), seeded as
-    /// `random.Random(seed)` with `key` its absolute value's 32-bit words.
-    pub fn new(
-        seed: i64,
-        key: &[u32],
-        decks: [Vec<String>; 2],
-        seats: [Seat; 2],
-        level: Level,
-    ) -> Self {
-        let [a, b] = decks;
-        Game {
-            seed,
-            rng: Random::from_key(key),
-            players: [Player::new(0, a), Player::new(1, b)],
-            seats,
-            log: Log::new(level),
-            active: 0,
-            started: false,
-            unported: None,
-        }
-    }
+/// `start_turn`: the turn number, the player's own, the clock, the deferred Ép check (41.4).
+pub fn start_turn(game: &mut Game) -> Flow {
+    game.turn += 1;
+    game.log.turn = game.turn;
+    game.log.step = "";
+    let active = game.active;
+    game.players[active].turns_taken += 1;
+    game.turn_passed = false;
+    game.step_index = Some(0);
+    let turn_of_player = game.players[active].turns_taken;
+    game.emit(Kind::TurnStarted {
+        player: active,
+        turn_of_player,
+    });
+    game.clock_started = true; // the game clock starts (41.7)
+    check_hp(game, "41.4")
+}
 
-    /// `Game.decide`: the seat answers; the decision is logged.
-    pub fn decide(&mut self, decision: Decision) -> usize {
-        let chosen = self.seats[decision.player].choose(&decision, &mut self.rng);
-        self.log.emit(Kind::Decided {
-            player: decision.player,
-            decision: decision.kind,
-            choice: decision.options[chosen].clone(),
-            options: decision.options.len(),
-            rule: decision.rule,
-        });
-        chosen
+/// `run_next_step` with `run_step`: started, run by its mode, ended; the clock closes at the
+/// end of the last step the active player may act in (D-41.7-last-pass).
+pub fn run_next_step(game: &mut Game) -> Flow {
+    let index = game.step_index.unwrap_or(0);
+    game.step_index = Some(index + 1);
+    let step = &DEFAULT_TURN[index];
+    game.step = Some(index);
+    game.log.step = step.hook;
+    game.emit(Kind::StepStarted {
+        phase: step.phase,
+        stage: step.stage,
+        hook: step.hook,
+        mode: step.mode.name(),
+    });
+    steps::run(game, step)?;
+    game.emit(Kind::StepEnded { hook: step.hook });
+    if step.closes_clock {
+        game.close_clock("41.7");
     }
+    Ok(()) // a phase's end lapses its component offers: none without permanents
+}
 
-    /// `hkk._changes.draw`: from the end of the deck into the hand.
-    pub fn draw(&mut self, player: usize, count: usize, source: &'static str) {
-        for _ in 0..count {
-            let Some(card) = self.players[player].deck.pop() else {
-                self.unported = Some("an empty deck (D-empty-deck) is not native yet");
-                return;
-            };
-            self.players[player].hand.push(card.clone());
-            self.log.emit(Kind::CardDrawn {
-                player,
-                card,
-                source: Some(source),
-            });
-        }
-    }
+/// `end_turn`: the next player's turn begins right after end stage 4 (41.6).
+pub fn end_turn(game: &mut Game) {
+    game.step = None;
+    game.step_index = None;
+    game.log.step = "";
+    game.emit(Kind::TurnEnded {
+        player: game.active,
+        rule: "41.6",
+    });
+    game.active = 1 - game.active;
+}
 
-    /// `hkk._runner.setup`.
-    pub fn setup(&mut self) {
-        self.started = true;
-        let decks = [self.players[0].deck.len(), self.players[1].deck.len()];
-        self.log.emit(Kind::GameStarted {
-            seed: self.seed,
-            decks,
-        });
-        for player in &mut self.players {
-            self.rng.shuffle(&mut player.deck);
-        }
-        let starter = self.rng.below(2);
-        let answer = self.decide(Decision {
-            kind: "start",
-            player: starter,
-            options: vec!["start".into(), "hand over".into()],
-            rule: Some("28"),
-        });
-        self.active = if answer == 0 { starter } else { 1 - starter };
-        self.log.emit(Kind::StartingPlayer {
-            player: self.active,
-        });
-        for player in 0..2 {
-            self.draw(player, OPENING_HAND, "setup");
-        }
+/// `advance`: to the next step boundary; false once the game is over or has reached what the
+/// native core does not run (`game.unported`).
+pub fn advance(game: &mut Game) -> bool {
+    if game.unported.is_some() {
+        return false;
     }
+    let flow = if !game.started {
+        setup(game)
+    } else if game.over {
+        Ok(())
+    } else {
+        match game.step_index {
+            None if game.turn >= MAX_TURNS => {
+                game.over = true;
+                game.emit(Kind::GameEnded {
+                    winner: None,
+                    reason: "turn_limit",
+                    rule: "D-turn-limit",
+                });
+                Ok(())
+            }
+            None => start_turn(game),
+            Some(index) if index < DEFAULT_TURN.len() => run_next_step(game),
+            Some(_) => {
+                end_turn(game);
+                Ok(())
+            }
+        }
+    };
+    if let Err(Halt::Unported(reason)) = flow {
+        game.unported = Some(reason);
+    }
+    !game.over && game.unported.is_none()
+}
 
-    /// Play as far as the native core goes: the setup, then stop at the turn.
-    pub fn play(&mut self) {
-        if !self.started {
-            self.setup();
-        }
-        if self.unported.is_none() {
-            self.unported = Some(UNPORTED_TURN);
-        }
-    }
+/// Play until the game is over or reaches what is not native yet.
+pub fn play(game: &mut Game) {
+    while advance(game) {}
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::PASS_BIAS;
+    use crate::agents::{Seat, PASS_BIAS};
+    use crate::cards::{Card, CardPool};
+    use crate::events::Level;
+    use crate::rng::{key_of, Random};
+    use std::sync::Arc;
 
-    fn deck(prefix: &str, n: usize) -> Vec<String> {
-        (0..n).map(|i| format!("{prefix}{i:02}")).collect()
+    fn pool(cost: i64) -> Arc<CardPool> {
+        let cards = (0..40)
+            .map(|i| Card {
+                id: format!("t:c{i:02}"),
+                kind: "creature".into(),
+                cost_vp: cost,
+                cost_components: 0,
+                instant: false,
+                words: Vec::new(),
+            })
+            .collect();
+        Arc::new(CardPool::new(cards))
     }
 
-    fn game(seed: u64) -> Game {
+    fn deck(from: usize, n: usize) -> Vec<String> {
+        (from..from + n).map(|i| format!("t:c{i:02}")).collect()
+    }
+
+    fn game(seed: u64, cost: i64, decks: usize) -> Game {
         let seats = [
             Seat::random(PASS_BIAS, None).unwrap(),
             Seat::random(PASS_BIAS, None).unwrap(),
         ];
-        let key = crate::rng::key_of(seed);
-        Game::new(
-            seed as i64,
-            &key,
-            [deck("a", 30), deck("b", 30)],
-            seats,
-            Level::Full,
-        )
+        let key = key_of(seed);
+        let decks = [deck(0, decks), deck(20, decks)];
+        Game::new(pool(cost), seed as i64, &key, decks, seats, Level::Full)
     }
 
     #[test]
     fn setup_deals_five_each_and_logs_thirteen_events() {
-        let mut g = game(3);
-        g.play();
+        let mut g = game(3, 99, 20);
+        setup(&mut g).unwrap();
         assert_eq!(g.players[0].hand.len(), 5);
-        assert_eq!(g.players[1].deck.len(), 25);
+        assert_eq!(g.players[1].deck.len(), 15);
         assert_eq!(g.log.events.len(), 13);
-        assert_eq!(g.unported, Some(UNPORTED_TURN));
     }
 
     #[test]
     fn setup_draws_shuffle_then_starter_from_the_game_rng() {
-        let mut g = game(8);
-        g.play();
+        let mut g = game(8, 99, 20);
+        setup(&mut g).unwrap();
         let mut rng = Random::new(8);
-        let mut a = deck("a", 30);
-        let mut b = deck("b", 30);
+        let (mut a, mut b) = (deck(0, 20), deck(20, 20));
         rng.shuffle(&mut a);
         rng.shuffle(&mut b);
         let starter = rng.below(2);
         let handed_over = rng.below(2) == 1;
-        let active = if handed_over { 1 - starter } else { starter };
-        assert_eq!(g.active, active);
+        assert_eq!(g.active, if handed_over { 1 - starter } else { starter });
         assert_eq!(
             g.players[0].hand,
-            a[25..].iter().rev().cloned().collect::<Vec<_>>()
+            a[15..].iter().rev().cloned().collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn unplayable_cards_run_turns_until_a_deck_is_empty() {
+        // nobody can pay for a card: both pass every turn, and the first to draw from an
+        // empty deck loses (D-empty-deck)
+        let mut g = game(5, 99, 8);
+        play(&mut g);
+        assert!(g.over);
+        assert_eq!(g.unported, None);
+        let last = &g.log.events.last().unwrap().kind;
+        assert!(
+            matches!(
+                last,
+                Kind::GameEnded {
+                    reason: "empty_deck",
+                    ..
+                }
+            ),
+            "{last:?}"
+        );
+        assert_eq!(g.winner.map(|w| g.players[1 - w].deck.len()), Some(0));
+    }
+
+    #[test]
+    fn a_card_played_stops_the_native_game_by_name() {
+        let mut g = game(1, 0, 20);
+        play(&mut g);
+        assert_eq!(g.unported, Some(steps::UNPORTED_PLAY));
+        assert!(!g.over);
+    }
+
+    #[test]
+    fn vp_regenerates_by_the_players_own_turn_number() {
+        let mut g = game(5, 99, 12);
+        play(&mut g);
+        let amounts: Vec<i64> = g
+            .log
+            .events
+            .iter()
+            .filter_map(|e| match e.kind {
+                Kind::VpRegenerated { amount, .. } => Some(amount),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(&amounts[..6], &[1, 1, 2, 2, 3, 3]);
     }
 }

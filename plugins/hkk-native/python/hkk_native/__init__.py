@@ -2,9 +2,10 @@
 
 ``core`` is what the ``hkk.cores`` entry point names: ``refuses(engine, decks)`` says, naming
 the set, hook, card and word, why a game cannot run natively (None: it can);
-``new_game(...)`` builds one.  Today the native core runs the setup (K 3.6-3.12, 28) exactly as
-the Python engine does and refuses every whole game: the turn (29.4, 41) and the card language
-are not native yet (docs/NATIVE.md).  ``Random`` is CPython's ``random.Random`` for int seeds,
+``new_game(...)`` builds one.  Today the native core runs the setup (K 3.6-3.12, 28) and the
+turns (29.4, 41) while no card is in play, event for event as the Python engine does, and stops
+at the first card played from hand: the card language is not native yet, so it refuses every
+whole game of the base set (docs/NATIVE.md).  ``Random`` is CPython's ``random.Random`` for int seeds,
 bit for bit.
 """
 

@@ -12,9 +12,9 @@ from hkk_native._plain import plain_cards
 
 __all__ = ["NativeCore", "NativeGame", "Refused", "play_many_native", "play_native"]
 
-#: The turn the native core does not run yet: every whole game is refused with this reason.
-UNPORTED_TURN = ("the turn (29.4, 41) is not native yet: the native core runs the setup "
-                 "(K 3.6-3.12, 28) only")
+#: What the native core does not run yet, whatever the cards: it runs the setup and the turns
+#: until the first card is played from hand, and stops there.
+UNPORTED_PLAY = "playing a card from hand (8.1) is not native yet"
 
 #: The largest seed the native log holds (the Python log holds any int).
 _SEED_RANGE = (-(2**63), 2**63 - 1)
@@ -70,7 +70,8 @@ def _native_engine(engine: Any) -> _NativeEngine:
 
 class NativeGame:
     """A game on the native core: ``play()`` runs as far as the native core goes;
-    ``unported`` says where it stopped short of the end; ``log`` is built when read."""
+    ``unported`` says where it stopped short of the end (None: it ended, ``over``);
+    ``log`` is built when read; ``emitted`` counts every event, kept or not."""
 
     def __init__(self, game: _NativeGame) -> None:
         self._game = game
@@ -86,6 +87,22 @@ class NativeGame:
     @property
     def active(self) -> int:
         return self._game.active
+
+    @property
+    def over(self) -> bool:
+        return self._game.over
+
+    @property
+    def winner(self) -> int | None:
+        return self._game.winner
+
+    @property
+    def turn(self) -> int:
+        return self._game.turn
+
+    @property
+    def emitted(self) -> int:
+        return self._game.emitted
 
     @property
     def log(self) -> list[dict[str, Any]]:
@@ -123,8 +140,9 @@ def _seats(agents: Sequence[Any] | None) -> tuple[tuple[str, float, list[int] | 
 
 def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
                 agents: Sequence[Any] | None = None, log_level: str = "full") -> NativeGame:
-    """Build a native game and play it as far as the native core goes (today the setup):
-    for tests that compare the native core with the Python engine on what both run."""
+    """Build a native game and play it as far as the native core goes (to its end, or to the
+    first card played from hand): for tests that compare the native core with the Python
+    engine on what both run."""
     lists = _checked(engine, decks, [seed])
     game = _native_engine(engine).new_game((lists[0], lists[1]), seed, _seats(agents),
                                            log_level)
@@ -133,9 +151,9 @@ def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int 
 
 def play_many_native(engine: Any, decks: Sequence[str | Sequence[str]], *,
                      seeds: Sequence[int], agents: Sequence[Any] | None = None,
-                     log_level: str = "outcome") -> list[tuple[int, int]]:
+                     log_level: str = "outcome") -> list[tuple[int, int, int]]:
     """One call, many seeds, the GIL released: each game as far as the native core goes;
-    per game (starting player, events emitted)."""
+    per game (winner, -1 for none or not over; turns begun; events emitted)."""
     lists = _checked(engine, decks, seeds)
     return _native_engine(engine).play_many((lists[0], lists[1]), list(seeds), _seats(agents),
                                             log_level)
@@ -155,7 +173,7 @@ class NativeCore:
         words = _native_engine(engine).refusal(_deck_lists(engine, decks))
         if words is not None:
             return words
-        return UNPORTED_TURN
+        return UNPORTED_PLAY
 
     def new_game(self, engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
                  agents: Sequence[Any] | None = None, log_level: str = "full",

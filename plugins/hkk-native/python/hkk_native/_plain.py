@@ -41,6 +41,12 @@ def _walk(value: Any, place: str, words: list[Word]) -> None:
                 _walk(item, f"{place}[{index}]", words)
 
 
-def plain_cards(cards: dict[str, Any]) -> list[tuple[str, str, list[Word]]]:
-    """Every card of an engine, as the native ``Engine`` takes them."""
-    return [(card_id, str(card.kind), card_words(card)) for card_id, card in sorted(cards.items())]
+PlainCard = tuple[str, str, int, int, bool, list[Word]]
+
+
+def plain_cards(cards: dict[str, Any]) -> list[PlainCard]:
+    """Every card of an engine, as the native ``Engine`` takes them: id, kind, cost (VP,
+    components), whether it is an instant spell, its words."""
+    return [(card_id, str(card.kind), int(card.cost.vp), int(card.cost.components),
+             bool(getattr(card, "instant", False)), card_words(card))
+            for card_id, card in sorted(cards.items())]
