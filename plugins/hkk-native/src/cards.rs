@@ -25,12 +25,17 @@ pub struct Card {
     pub cost_components: i64,
     /// An instant spell (D-instants: either player, outside the preparation phase).
     pub instant: bool,
+    /// A creature's damage (0 for others), its Ép or a building's Sp (0 for spells), and the
+    /// monster components a dead creature offers.
+    pub damage: i64,
+    pub hp: i64,
+    pub components: i64,
     pub words: Vec<Word>,
 }
 
-/// The words the native core implements. The base set's card data is read by setup (card ids
-/// only); no ability word is native yet, so every word is refused by name until it lands here
-/// together with the differential tests that prove it.
+/// The words the native core implements. Cards without words (creatures and buildings with no
+/// ability) are played natively; no ability word is native yet, so every word is refused by
+/// name until it lands here together with the differential tests that prove it.
 pub const IMPLEMENTED: &[&str] = &[];
 
 /// The cards of an engine, by id.
@@ -58,6 +63,20 @@ impl CardPool {
         self.cards.is_empty()
     }
 
+    /// The first word of a card the native core does not implement, as a refusal.
+    pub fn unported_word(&self, id: &str) -> Option<String> {
+        let card = self.get(id)?;
+        card.words
+            .iter()
+            .find(|w| !IMPLEMENTED.contains(&w.word.as_str()))
+            .map(|word| {
+                format!(
+                    "card {id}: the word `{}` ({}) is not implemented by the native core",
+                    word.word, word.place
+                )
+            })
+    }
+
     /// Why these decks cannot be played natively: the first unknown card or word not
     /// implemented (cards in sorted order, so the answer does not depend on deck order).
     pub fn refusal(&self, decks: &[Vec<String>]) -> Option<String> {
@@ -68,15 +87,8 @@ impl CardPool {
             let Some(card) = self.get(id) else {
                 return Some(format!("card {id}: not among the engine's cards"));
             };
-            if let Some(word) = card
-                .words
-                .iter()
-                .find(|w| !IMPLEMENTED.contains(&w.word.as_str()))
-            {
-                return Some(format!(
-                    "card {id}: the word `{}` ({}) is not implemented by the native core",
-                    word.word, word.place
-                ));
+            if let Some(reason) = self.unported_word(&card.id) {
+                return Some(reason);
             }
         }
         None
@@ -94,6 +106,9 @@ mod tests {
             cost_vp: 1,
             cost_components: 0,
             instant: false,
+            damage: 1,
+            hp: 1,
+            components: 0,
             words: words
                 .iter()
                 .map(|w| Word {

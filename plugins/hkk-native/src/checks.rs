@@ -1,14 +1,27 @@
 //! The Ép check (`hkk._checks`): 29.4.10 in the preparation phase, [D] D-hp-check after every
-//! item elsewhere, 41.4 at the start of a turn; and the players' loss (K 3.12). With no
-//! permanent in play a round finds nobody and is logged as such.
+//! item elsewhere, 41.4 at the start of a turn; and the players' loss (K 3.12).
 
+use crate::changes::destroy;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
 
-/// `check_hp(game, rule, changed_only=True)` on a board without permanents.
-pub fn check_hp(game: &mut Game, rule: &'static str) -> Flow {
-    game.emit(Kind::HpCheck { rule });
+/// `check_hp`: every permanent at 0 Ép (Sp) or below goes to the graveyard, all found first
+/// (in timestamp order), then all destroyed. Without statics a second round finds nobody.
+pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
+    let dead: Vec<u32> = game
+        .permanents
+        .iter()
+        .filter(|p| p.hp() <= 0)
+        .map(|p| p.uid)
+        .collect();
+    game.emit(Kind::HpCheck {
+        rule,
+        dead: dead.clone(),
+    });
+    for uid in dead {
+        destroy(game, uid, "hp", rule, components);
+    }
     check_players(game)
 }
 

@@ -43,10 +43,12 @@ pub enum Kind {
         options: usize,
         rule: Option<&'static str>,
     },
-    /// `resolving` of a rules item (controller, card, uid and ability null).
+    /// `resolving` of a rules item or an action (card and ability null).
     Resolving {
-        item: &'static str,
+        item: String,
+        controller: Option<usize>,
         item_kind: &'static str,
+        uid: Option<u32>,
     },
     Moment {
         rule: &'static str,
@@ -70,9 +72,85 @@ pub enum Kind {
         player: usize,
         source: Option<&'static str>,
     },
-    /// `hp_check` of a round that found nobody (the only one on a board the native core runs).
+    /// `hp_check`: the uids that die in its first round (empty: it found nobody).
     HpCheck {
         rule: &'static str,
+        dead: Vec<u32>,
+    },
+    CardPlayed {
+        player: usize,
+        card: String,
+        vp: i64,
+        components: i64,
+    },
+    EnteredPlay {
+        controller: usize,
+        card: String,
+        uid: u32,
+        zone: &'static str,
+        active: bool,
+    },
+    BecameActive {
+        uid: u32,
+        card: String,
+        rule: &'static str,
+    },
+    Moved {
+        uid: u32,
+        card: String,
+        zone: &'static str,
+        rule: &'static str,
+    },
+    Attack {
+        attackers: Vec<u32>,
+        blockers: Vec<Option<u32>>,
+        rule: &'static str,
+    },
+    Damaged {
+        uid: u32,
+        card: String,
+        amount: i64,
+        source: String,
+        source_uid: u32,
+        after: i64,
+    },
+    PlayerDamaged {
+        player: usize,
+        amount: i64,
+        source: String,
+        after: i64,
+    },
+    /// `died` (a creature) or `destroyed` (a building).
+    Died {
+        creature: bool,
+        card: String,
+        uid: u32,
+        controller: usize,
+        cause: &'static str,
+        rule: &'static str,
+        components_offered: i64,
+    },
+    Restored {
+        uid: u32,
+        card: String,
+        after: i64,
+        rule: &'static str,
+    },
+    ComponentsGained {
+        player: usize,
+        amount: i64,
+        source: String,
+    },
+    ComponentsExtracted {
+        player: usize,
+        card: String,
+        uid: u32,
+        amount: i64,
+    },
+    ComponentsDeclined {
+        player: usize,
+        card: String,
+        uid: u32,
     },
     StartingPlayer {
         player: usize,
@@ -105,6 +183,19 @@ impl Kind {
             Kind::HpCheck { .. } => "hp_check",
             Kind::StartingPlayer { .. } => "starting_player",
             Kind::VpRegenerated { .. } => "vp_regenerated",
+            Kind::CardPlayed { .. } => "card_played",
+            Kind::EnteredPlay { .. } => "entered_play",
+            Kind::BecameActive { .. } => "became_active",
+            Kind::Moved { .. } => "moved",
+            Kind::Attack { .. } => "attack",
+            Kind::Damaged { .. } => "damaged",
+            Kind::PlayerDamaged { .. } => "player_damaged",
+            Kind::Died { creature: true, .. } => "died",
+            Kind::Died { .. } => "destroyed",
+            Kind::Restored { .. } => "restored",
+            Kind::ComponentsGained { .. } => "components_gained",
+            Kind::ComponentsExtracted { .. } => "components_extracted",
+            Kind::ComponentsDeclined { .. } => "components_declined",
         }
     }
 
@@ -113,13 +204,12 @@ impl Kind {
     pub fn kept_at(&self, level: Level) -> bool {
         match level {
             Level::Full => true,
-            Level::Compact => !matches!(
-                self,
-                Kind::Decided { .. }
-                    | Kind::StepStarted { .. }
-                    | Kind::StepEnded { .. }
-                    | Kind::HpCheck { .. }
-            ),
+            Level::Compact => {
+                !matches!(
+                    self,
+                    Kind::Decided { .. } | Kind::StepStarted { .. } | Kind::StepEnded { .. }
+                ) && !matches!(self, Kind::HpCheck { dead, .. } if dead.is_empty())
+            }
             Level::Outcome => matches!(self, Kind::GameEnded { .. }),
         }
     }
@@ -132,6 +222,8 @@ pub enum Value {
     Bool(bool),
     Str(String),
     Ints(Vec<i64>),
+    /// A list of ints some of which are null (`attack`'s blockers).
+    OptInts(Vec<Option<i64>>),
     Strs(Vec<String>),
     None,
     /// An optional field this event leaves out (not in `as_dict()`).
@@ -168,6 +260,10 @@ pub struct Event {
 
 fn int(v: usize) -> Value {
     Value::Int(v as i64)
+}
+
+fn uid_value(v: u32) -> Value {
+    Value::Int(i64::from(v))
 }
 
 fn text(v: &str) -> Value {
@@ -235,12 +331,17 @@ impl Event {
                 ("options", int(*options)),
                 ("rule", opt_text(rule)),
             ],
-            Kind::Resolving { item, item_kind } => vec![
+            Kind::Resolving {
+                item,
+                controller,
+                item_kind,
+                uid,
+            } => vec![
                 ("item", text(item)),
-                ("controller", Value::None),
+                ("controller", controller.map_or(Value::None, int)),
                 ("item_kind", text(item_kind)),
                 ("card", Value::None),
-                ("uid", Value::None),
+                ("uid", uid.map_or(Value::None, uid_value)),
                 ("ability", Value::None),
             ],
             Kind::Moment { rule, ends } => vec![
@@ -272,7 +373,148 @@ impl Event {
             Kind::DrawFailed { player, source } => {
                 vec![("player", int(*player)), ("source", opt_text(source))]
             }
-            Kind::HpCheck { rule } => vec![("rule", text(rule)), ("dead", Value::Ints(Vec::new()))],
+            Kind::HpCheck { rule, dead } => vec![
+                ("rule", text(rule)),
+                (
+                    "dead",
+                    Value::Ints(dead.iter().map(|&u| i64::from(u)).collect()),
+                ),
+                ("round", Value::Absent),
+            ],
+            Kind::CardPlayed {
+                player,
+                card,
+                vp,
+                components,
+            } => vec![
+                ("player", int(*player)),
+                ("card", text(card)),
+                ("vp", Value::Int(*vp)),
+                ("components", Value::Int(*components)),
+            ],
+            Kind::EnteredPlay {
+                controller,
+                card,
+                uid,
+                zone,
+                active,
+            } => vec![
+                ("controller", int(*controller)),
+                ("card", text(card)),
+                ("uid", uid_value(*uid)),
+                ("zone", text(zone)),
+                ("active", Value::Bool(*active)),
+            ],
+            Kind::BecameActive { uid, card, rule } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("rule", text(rule)),
+            ],
+            Kind::Moved {
+                uid,
+                card,
+                zone,
+                rule,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("zone", text(zone)),
+                ("rule", text(rule)),
+            ],
+            Kind::Attack {
+                attackers,
+                blockers,
+                rule,
+            } => vec![
+                (
+                    "attackers",
+                    Value::Ints(attackers.iter().map(|&u| i64::from(u)).collect()),
+                ),
+                (
+                    "blockers",
+                    Value::OptInts(blockers.iter().map(|b| b.map(i64::from)).collect()),
+                ),
+                ("rule", text(rule)),
+            ],
+            Kind::Damaged {
+                uid,
+                card,
+                amount,
+                source,
+                source_uid,
+                after,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+                ("source_uid", uid_value(*source_uid)),
+                ("after", Value::Int(*after)),
+            ],
+            Kind::PlayerDamaged {
+                player,
+                amount,
+                source,
+                after,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+                ("after", Value::Int(*after)),
+            ],
+            Kind::Died {
+                card,
+                uid,
+                controller,
+                cause,
+                rule,
+                components_offered,
+                ..
+            } => vec![
+                ("card", text(card)),
+                ("uid", uid_value(*uid)),
+                ("controller", int(*controller)),
+                ("cause", text(cause)),
+                ("to", text("graveyard")),
+                ("rule", text(rule)),
+                ("components_offered", Value::Int(*components_offered)),
+            ],
+            Kind::Restored {
+                uid,
+                card,
+                after,
+                rule,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("after", Value::Int(*after)),
+                ("rule", text(rule)),
+            ],
+            Kind::ComponentsGained {
+                player,
+                amount,
+                source,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+            ],
+            Kind::ComponentsExtracted {
+                player,
+                card,
+                uid,
+                amount,
+            } => vec![
+                ("player", int(*player)),
+                ("card", text(card)),
+                ("uid", uid_value(*uid)),
+                ("amount", Value::Int(*amount)),
+            ],
+            Kind::ComponentsDeclined { player, card, uid } => vec![
+                ("player", int(*player)),
+                ("card", text(card)),
+                ("uid", uid_value(*uid)),
+            ],
             Kind::StartingPlayer { player } => vec![("player", int(*player))],
             Kind::VpRegenerated {
                 player,
@@ -352,7 +594,10 @@ mod tests {
             options: 2,
             rule: Some("28"),
         });
-        log.emit(Kind::HpCheck { rule: "41.4" });
+        log.emit(Kind::HpCheck {
+            rule: "41.4",
+            dead: Vec::new(),
+        });
         log.emit(Kind::StepEnded { hook: "main_phase" });
         log.emit(Kind::StartingPlayer { player: 0 });
         assert_eq!(log.events.len(), 1);

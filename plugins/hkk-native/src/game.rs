@@ -1,7 +1,7 @@
-//! The game (`hkk._game.Game`): state, log, RNG and seats, with the changes and the one door
-//! for decisions. The native core runs a game while no card is in play: there are no
-//! permanents, effects, triggers or offers in its state, and it stops (`Halt::Unported`) at the
-//! first card played.
+//! The game (`hkk._game.Game`): state, log, RNG and seats, with the one door for decisions. The
+//! native core runs a game while every card played is one without words (creatures and
+//! buildings with no ability): there are no effects, triggers or statics in its state, and it
+//! stops (`Halt::Unported`) where a card with a word is played.
 
 use std::sync::Arc;
 
@@ -11,7 +11,7 @@ use crate::decisions::Decision;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Level, Log};
 use crate::rng::Random;
-use crate::state::Player;
+use crate::state::{ExtractionOffer, Permanent, Player};
 
 /// `Rulings.max_turns` (D-turn-limit).
 pub const MAX_TURNS: u32 = 400;
@@ -22,6 +22,14 @@ pub struct Game {
     pub seed: i64,
     pub rng: Random,
     pub players: [Player; 2],
+    /// In play, by uid (their timestamps: insertion order is uid order).
+    pub permanents: Vec<Permanent>,
+    /// The next uid (`hkk._continuous.new_uid`), from 1.
+    pub next_uid: u32,
+    /// Monster components dead creatures offer (D-components-window).
+    pub offers: Vec<ExtractionOffer>,
+    /// The active player attacked this turn (the attack's `per_turn=1`, D-combat).
+    pub attacked: bool,
     pub seats: [Seat; 2],
     pub log: Log,
     pub turn: u32,
@@ -39,7 +47,7 @@ pub struct Game {
     pub clock_started: bool,
     pub clock_closed_turn: u32,
     /// Set when the game reached what the native core does not run yet.
-    pub unported: Option<&'static str>,
+    pub unported: Option<String>,
 }
 
 impl Game {
@@ -59,6 +67,10 @@ impl Game {
             seed,
             rng: Random::from_key(key),
             players: [Player::new(0, a), Player::new(1, b)],
+            permanents: Vec::new(),
+            next_uid: 1,
+            offers: Vec::new(),
+            attacked: false,
             seats,
             log: Log::new(level),
             turn: 0,
@@ -111,6 +123,15 @@ impl Game {
             });
         }
         Ok(())
+    }
+
+    /// The permanent with this uid, if in play.
+    pub fn permanent(&self, uid: u32) -> Option<&Permanent> {
+        self.permanents.iter().find(|p| p.uid == uid)
+    }
+
+    pub fn permanent_mut(&mut self, uid: u32) -> Option<&mut Permanent> {
+        self.permanents.iter_mut().find(|p| p.uid == uid)
     }
 
     /// `hkk._changes.end_game`.

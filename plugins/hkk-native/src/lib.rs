@@ -3,11 +3,12 @@
 //! engine's concepts: `rng` (`random.Random`), `cards` (`hkk._cards`), `state` (`hkk._state`),
 //! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `agents`
 //! (`hkk._agents`), `errors` (`hkk._errors`), `game` (`hkk._game`), `phases` (`hkk._phases`),
-//! `checks` (`hkk._checks`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `runner`
+//! `changes` (`hkk._changes`), `checks` (`hkk._checks`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `runner`
 //! (`hkk._runner`). `python` holds the PyO3 bindings.
 
 pub mod agents;
 pub mod cards;
+pub mod changes;
 pub mod checks;
 pub mod decisions;
 pub mod errors;

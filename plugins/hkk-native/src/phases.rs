@@ -33,6 +33,8 @@ pub struct Step {
     pub hand_play: bool,
     /// No card may be played from hand here, instants included (29.4.6).
     pub no_hand_play: bool,
+    /// Deaths here give no monster component (29.4.11).
+    pub no_components: bool,
     /// Durations ending at the start of the step, sorted (the `moment` event's `ends`).
     pub ends: &'static [&'static str],
     /// The last step where the active player may act: the clock closes at its end (41.7).
@@ -54,6 +56,7 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         hp_check: true,
         hand_play: false,
         no_hand_play: false,
+        no_components: false,
         ends: &[],
         closes_clock: false,
         check_rule: "D-hp-check",
@@ -77,9 +80,13 @@ pub const DEFAULT_TURN: [Step; 12] = [
     prep("vp_regeneration", 1, Mode::Ordered, "29.3"),
     Step {
         ends: &["until_own_preparation", "until_preparation"],
+        no_components: true,
         ..prep("prep_stage2_start", 2, Mode::Simultaneous, "29.4.2")
     },
-    prep("prep_stage2", 2, Mode::Ordered, "29.4"),
+    Step {
+        no_components: true,
+        ..prep("prep_stage2", 2, Mode::Ordered, "29.4")
+    },
     prep("prep_stage3", 3, Mode::Ordered, "29.2"),
     prep("prep_stage4", 4, Mode::Ordered, "29.2"),
     Step {

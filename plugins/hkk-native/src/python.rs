@@ -118,9 +118,15 @@ struct PyEngine {
 }
 
 type SeatSpec = (String, f64, Option<Vec<u32>>);
-/// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, cost in VP and
-/// components, instant, `(place, word)`s.
-type PlainCard = (String, String, i64, i64, bool, Vec<(String, String)>);
+/// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, its numbers (cost in VP
+/// and components, damage, Ép or Sp, monster components), instant, `(place, word)`s.
+type PlainCard = (
+    String,
+    String,
+    (i64, i64, i64, i64, i64),
+    bool,
+    Vec<(String, String)>,
+);
 
 #[pymethods]
 impl PyEngine {
@@ -128,19 +134,20 @@ impl PyEngine {
     fn new(cards: Vec<PlainCard>) -> Self {
         let cards = cards
             .into_iter()
-            .map(
-                |(id, kind, cost_vp, cost_components, instant, words)| Card {
-                    id,
-                    kind,
-                    cost_vp,
-                    cost_components,
-                    instant,
-                    words: words
-                        .into_iter()
-                        .map(|(place, word)| Word { place, word })
-                        .collect(),
-                },
-            )
+            .map(|(id, kind, numbers, instant, words)| Card {
+                id,
+                kind,
+                cost_vp: numbers.0,
+                cost_components: numbers.1,
+                instant,
+                damage: numbers.2,
+                hp: numbers.3,
+                components: numbers.4,
+                words: words
+                    .into_iter()
+                    .map(|(place, word)| Word { place, word })
+                    .collect(),
+            })
             .collect();
         PyEngine {
             cards: Arc::new(CardPool::new(cards)),
@@ -240,6 +247,7 @@ fn event_dict<'py>(py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyDict
             Value::Str(v) => dict.set_item(name, v)?,
             Value::Bool(v) => dict.set_item(name, v)?,
             Value::Ints(v) => dict.set_item(name, v)?,
+            Value::OptInts(v) => dict.set_item(name, v)?,
             Value::Strs(v) => dict.set_item(name, v)?,
             Value::None => dict.set_item(name, py.None())?,
             Value::Absent => {}
@@ -257,8 +265,8 @@ impl PyGame {
 
     /// What stopped the game short of its end, if anything.
     #[getter]
-    fn unported(&self) -> Option<&'static str> {
-        self.game.unported
+    fn unported(&self) -> Option<String> {
+        self.game.unported.clone()
     }
 
     #[getter]

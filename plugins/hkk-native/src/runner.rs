@@ -55,8 +55,10 @@ pub fn start_turn(game: &mut Game) -> Flow {
         player: active,
         turn_of_player,
     });
+    game.attacked = false; // the turn's usage counters
     game.clock_started = true; // the game clock starts (41.7)
-    check_hp(game, "41.4")
+                               // 41.4 supplement: the check deferred since end stage 4; [D] it gives no component
+    check_hp(game, "41.4", false)
 }
 
 /// `run_next_step` with `run_step`: started, run by its mode, ended; the clock closes at the
@@ -78,7 +80,11 @@ pub fn run_next_step(game: &mut Game) -> Flow {
     if step.closes_clock {
         game.close_clock("41.7");
     }
-    Ok(()) // a phase's end lapses its component offers: none without permanents
+    let following = DEFAULT_TURN.get(index + 1).map(|s| s.phase);
+    if following != Some(step.phase) {
+        crate::rules::close_offers(game, step.phase); // the phase's offers lapse
+    }
+    Ok(())
 }
 
 /// `end_turn`: the next player's turn begins right after end stage 4 (41.6).
@@ -150,6 +156,9 @@ mod tests {
                 cost_vp: cost,
                 cost_components: 0,
                 instant: false,
+                damage: 1 + (i % 3),
+                hp: 1 + (i % 4),
+                components: i % 2,
                 words: Vec::new(),
             })
             .collect();
@@ -219,11 +228,43 @@ mod tests {
     }
 
     #[test]
-    fn a_card_played_stops_the_native_game_by_name() {
+    fn cheap_vanilla_creatures_fight_to_the_end() {
         let mut g = game(1, 0, 20);
         play(&mut g);
-        assert_eq!(g.unported, Some(steps::UNPORTED_PLAY));
-        assert!(!g.over);
+        assert_eq!(g.unported, None);
+        assert!(g.over);
+        let kinds: Vec<&str> = g.log.events.iter().map(|e| e.kind.name()).collect();
+        for kind in ["entered_play", "moved", "attack", "died"] {
+            assert!(kinds.contains(&kind), "{kind} missing");
+        }
+    }
+
+    #[test]
+    fn a_card_with_a_word_stops_the_native_game_naming_it() {
+        let cards = vec![Card {
+            id: "t:c00".into(),
+            kind: "creature".into(),
+            cost_vp: 0,
+            cost_components: 0,
+            instant: false,
+            damage: 1,
+            hp: 1,
+            components: 0,
+            words: vec![crate::cards::Word {
+                place: "card.abilities[0]".into(),
+                word: "do = \"damage\"".into(),
+            }],
+        }];
+        let seats = [Seat::First, Seat::First];
+        let decks = [vec!["t:c00".to_string(); 6], vec!["t:c00".to_string(); 6]];
+        let pool = Arc::new(CardPool::new(cards));
+        let mut g = Game::new(pool, 1, &[1], decks, seats, Level::Full);
+        play(&mut g);
+        let reason = g.unported.unwrap();
+        assert!(
+            reason.contains("t:c00") && reason.contains("do = \"damage\""),
+            "{reason}"
+        );
     }
 
     #[test]

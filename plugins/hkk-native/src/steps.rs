@@ -1,21 +1,20 @@
-//! The four ways a step runs (`hkk._steps`), on a board without permanents: the hooks return
-//! only the rules' own items and the cards a player may play. Playing a card is where the
-//! native core stops today (`Halt::Unported`).
+//! The four ways a step runs (`hkk._steps`), for permanents without abilities: the hooks
+//! return the rules' own items (regeneration, drawing, restoring...), the guard-post moves, the
+//! attack and the cards a player may play. Playing a card with a word of the card language is
+//! where the native core stops today (`Halt::Unported`).
 
+use crate::changes::{extract_components, play_card};
 use crate::checks::{check_hp, check_players};
 use crate::decisions::Decision;
-use crate::errors::{Flow, Halt};
+use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
 use crate::phases::{Mode, Step};
-use crate::rules::{playable, rule_item};
+use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
 
 pub const PASS: &str = "pass";
 /// 41.5: "announces not to act this turn".
 pub const PASS_TURN: &str = "pass turn";
-
-/// Where the native core stops: the card language is not native yet.
-pub const UNPORTED_PLAY: &str = "playing a card from hand (8.1) is not native yet";
 
 /// `RUNNERS[step.mode]`.
 pub fn run(game: &mut Game, step: &Step) -> Flow {
@@ -31,7 +30,7 @@ pub fn run(game: &mut Game, step: &Step) -> Flow {
 /// only the players' loss where the step defers the check (41.4).
 fn after_resolution(game: &mut Game, step: &Step) -> Flow {
     if step.hp_check {
-        check_hp(game, step.check_rule)
+        check_hp(game, step.check_rule, !step.no_components)
     } else {
         check_players(game)
     }
@@ -54,8 +53,10 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
         return Ok(());
     };
     game.emit(Kind::Resolving {
-        item: item.label(),
+        item: item.label().into(),
+        controller: None,
         item_kind: "rule",
+        uid: None,
     });
     item.apply(game)?;
     after_resolution(game, step)
@@ -75,8 +76,81 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
     Ok(())
 }
 
+/// An action a player may take in an action step (`action_options`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Action {
+    Play(String),
+    Attack,
+    Guard(u32),
+    Extract(usize),
+    Pass,
+    PassTurn,
+}
+
+/// The player's actions, as `action_options` orders them: cards to play (hand order), then the
+/// other items in their stable order (the attack, then guard-post moves by timestamp), then the
+/// components he may extract, then passing.
+fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
+    let mut options: Vec<(String, Action)> = playable(game, step, player)
+        .into_iter()
+        .map(|card| (format!("play {card}"), Action::Play(card)))
+        .collect();
+    if player == game.active {
+        if step.hook == "combat_phase" && can_attack(game) {
+            options.push(("use attack".into(), Action::Attack));
+        }
+        if step.hook == "main_phase" {
+            for uid in guard_moves(game) {
+                let label = game
+                    .permanent(uid)
+                    .map_or_else(String::new, |p| p.describe());
+                options.push((format!("use guard {label}"), Action::Guard(uid)));
+            }
+        }
+    }
+    for (index, offer) in game.offers.iter().enumerate() {
+        if offer.player == player {
+            options.push((offer.label(), Action::Extract(index)));
+        }
+    }
+    options.push((PASS.into(), Action::Pass));
+    if player == game.active && !game.turn_passed {
+        options.push((PASS_TURN.into(), Action::PassTurn));
+    }
+    options
+}
+
+/// `resolve` of an action item: logged, its use counted (it is free), bound, applied.
+fn use_item(game: &mut Game, player: usize, action: &Action) {
+    let (item, uid) = match action {
+        Action::Attack => ("attack".to_string(), None),
+        Action::Guard(uid) => {
+            let label = game
+                .permanent(*uid)
+                .map_or_else(String::new, |p| p.describe());
+            (format!("guard {label}"), Some(*uid))
+        }
+        _ => return,
+    };
+    game.emit(Kind::Resolving {
+        item,
+        controller: Some(player),
+        item_kind: "action",
+        uid,
+    });
+    match action {
+        Action::Attack => {
+            game.attacked = true;
+            let pairs = declare(game);
+            fight(game, &pairs);
+        }
+        Action::Guard(uid) => guard(game, *uid),
+        _ => {}
+    }
+}
+
 /// 4.11.6-7, 41.5: players act in turn, the active player first, until his pass is followed
-/// by his opponent's; the active player may pass the whole turn.
+/// by his opponent's; an action reopens it; the active player may pass the whole turn.
 fn run_actions(game: &mut Game, step: &Step) -> Flow {
     let active = game.active;
     let mut player = active;
@@ -90,38 +164,40 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
             player = 1 - player;
             continue;
         }
-        let mut options: Vec<String> = playable(game, step, player)
-            .into_iter()
-            .map(|card| format!("play {card}"))
-            .collect();
-        options.push(PASS.into());
-        if player == active && !game.turn_passed {
-            options.push(PASS_TURN.into());
-        }
+        let (labels, mut actions): (Vec<String>, Vec<Action>) =
+            actions(game, step, player).into_iter().unzip();
         let decision = Decision {
             kind: "action",
             player,
-            options,
+            options: labels,
             rule: Some(step.rule),
         };
         let chosen = game.decide(&decision);
-        let label = decision.options[chosen].as_str();
-        if label != PASS && label != PASS_TURN {
-            return Err(Halt::Unported(UNPORTED_PLAY));
-        }
-        if label == PASS_TURN {
-            game.turn_passed = true;
-            game.emit(Kind::TurnPassed {
-                player,
-                rule: "41.5",
-            });
-            game.close_clock("41.7");
-        } else {
-            game.emit(Kind::Passed {
+        match actions.swap_remove(chosen) {
+            Action::PassTurn => {
+                game.turn_passed = true;
+                game.emit(Kind::TurnPassed {
+                    player,
+                    rule: "41.5",
+                });
+                game.close_clock("41.7");
+            }
+            Action::Pass => game.emit(Kind::Passed {
                 player,
                 rule: "4.11.7",
                 forced: None,
-            });
+            }),
+            action => {
+                active_passed = false;
+                match &action {
+                    Action::Play(card) => play_card(game, player, card)?,
+                    Action::Extract(index) => extract_components(game, *index),
+                    _ => use_item(game, player, &action),
+                }
+                after_resolution(game, step)?;
+                player = 1 - player;
+                continue;
+            }
         }
         if player != active && active_passed {
             return Ok(());

@@ -2,11 +2,12 @@
 
 ``core`` is what the ``hkk.cores`` entry point names: ``refuses(engine, decks)`` says, naming
 the set, hook, card and word, why a game cannot run natively (None: it can);
-``new_game(...)`` builds one.  Today the native core runs the setup (K 3.6-3.12, 28) and the
-turns (29.4, 41) while no card is in play, event for event as the Python engine does, and stops
-at the first card played from hand: the card language is not native yet, so it refuses every
-whole game of the base set (docs/NATIVE.md).  ``Random`` is CPython's ``random.Random`` for int seeds,
-bit for bit.
+``new_game(...)`` builds one.  Today the native core plays, event for event as the Python
+engine does, games of cards without words (creatures and buildings with no ability: the setup,
+the turn, hand play, the guard post, combat, deaths and monster components), and refuses by
+card and word every game with a card of the card language, which is not native yet, so every
+whole game of the base set (docs/NATIVE.md).  ``Random`` is CPython's ``random.Random`` for int
+seeds, bit for bit.
 """
 
 from __future__ import annotations

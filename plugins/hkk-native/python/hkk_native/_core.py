@@ -12,10 +12,6 @@ from hkk_native._plain import plain_cards
 
 __all__ = ["NativeCore", "NativeGame", "Refused", "play_many_native", "play_native"]
 
-#: What the native core does not run yet, whatever the cards: it runs the setup and the turns
-#: until the first card is played from hand, and stops there.
-UNPORTED_PLAY = "playing a card from hand (8.1) is not native yet"
-
 #: The largest seed the native log holds (the Python log holds any int).
 _SEED_RANGE = (-(2**63), 2**63 - 1)
 
@@ -141,7 +137,7 @@ def _seats(agents: Sequence[Any] | None) -> tuple[tuple[str, float, list[int] | 
 def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
                 agents: Sequence[Any] | None = None, log_level: str = "full") -> NativeGame:
     """Build a native game and play it as far as the native core goes (to its end, or to the
-    first card played from hand): for tests that compare the native core with the Python
+    first card with a word played): for tests that compare the native core with the Python
     engine on what both run."""
     lists = _checked(engine, decks, [seed])
     game = _native_engine(engine).new_game((lists[0], lists[1]), seed, _seats(agents),
@@ -166,14 +162,11 @@ class NativeCore:
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively, naming the set and hook, or the card and word;
-        None when it can."""
+        None when it can (every card of the decks is one without words)."""
         hooks = _python_hooks(engine)
         if hooks is not None:
             return hooks
-        words = _native_engine(engine).refusal(_deck_lists(engine, decks))
-        if words is not None:
-            return words
-        return UNPORTED_PLAY
+        return _native_engine(engine).refusal(_deck_lists(engine, decks))
 
     def new_game(self, engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
                  agents: Sequence[Any] | None = None, log_level: str = "full",

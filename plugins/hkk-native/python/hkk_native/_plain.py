@@ -41,12 +41,18 @@ def _walk(value: Any, place: str, words: list[Word]) -> None:
                 _walk(item, f"{place}[{index}]", words)
 
 
-PlainCard = tuple[str, str, int, int, bool, list[Word]]
+PlainCard = tuple[str, str, tuple[int, int, int, int, int], bool, list[Word]]
 
 
 def plain_cards(cards: dict[str, Any]) -> list[PlainCard]:
-    """Every card of an engine, as the native ``Engine`` takes them: id, kind, cost (VP,
-    components), whether it is an instant spell, its words."""
-    return [(card_id, str(card.kind), int(card.cost.vp), int(card.cost.components),
-             bool(getattr(card, "instant", False)), card_words(card))
-            for card_id, card in sorted(cards.items())]
+    """Every card of an engine, as the native ``Engine`` takes them: id, kind, its numbers
+    (cost in VP and components; damage; Ép, or Sp for a building; monster components),
+    whether it is an instant spell, its words."""
+    return [(card_id, str(card.kind), _numbers(card), bool(getattr(card, "instant", False)),
+             card_words(card)) for card_id, card in sorted(cards.items())]
+
+
+def _numbers(card: Any) -> tuple[int, int, int, int, int]:
+    stamina = getattr(card, "hp", None) if card.kind == "creature" else getattr(card, "sp", 0)
+    return (int(card.cost.vp), int(card.cost.components), int(getattr(card, "damage", 0) or 0),
+            int(stamina or 0), int(getattr(card, "components", 0) or 0))
