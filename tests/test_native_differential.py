@@ -1,10 +1,11 @@
 """The native core against the Python engine, the reference (docs/NATIVE.md): for the same decks,
 seed and agents both give the same log, event for event (kind, envelope, fields, in order), at
 every log level, over everything the native core runs today: whole games of cards without
-words (the setup K 3.6-3.12 and 28, the turn 29.4 and 41, hand play 8.1, the guard post,
-combat, deaths and monster components), with the same winner; and base-set games up to the
-first card with a word played, where it stops and names it. Whole games it cannot run are
-refused by name, never played differently."""
+abilities (the setup K 3.6-3.12 and 28, the turn 29.4 and 41, hand play 8.1, the guard post,
+combat, deaths and monster components) and of spells of the verbs and targets it implements,
+with the same winner; and base-set games up to the first card with a word it does not
+implement, where it stops and names it. Whole games it cannot run are refused by name, never
+played differently."""
 
 from __future__ import annotations
 
@@ -39,6 +40,34 @@ def vanilla_engine() -> Engine:
         for i in range(10)}
     cards |= {f"tt:wall{i}": BuildingCard(id=f"tt:wall{i}", name=f"Wall {i}",
                                          cost={"vp": 1 + i}, sp=2 + i) for i in range(2)}
+    return Engine(cards)
+
+
+#: Spells of the verbs and targets the native core implements (cards::IMPLEMENTED).
+SPELLS: dict[str, tuple[int, bool, list[dict[str, Any]]]] = {
+    "bolt": (1, True, [{"do": "damage", "amount": 2, "target": "chosen_opponent_creature"}]),
+    "storm": (3, False, [{"do": "damage", "amount": 1, "target": "all_creatures"},
+                         {"do": "damage", "amount": 1, "target": "opponent"}]),
+    "mend": (1, True, [{"do": "heal", "amount": 2, "target": "chosen_own_creature"},
+                       {"do": "heal", "amount": 1, "target": "controller"}]),
+    "insight": (2, True, [{"do": "draw", "count": 2, "target": "controller"}]),
+    "tribute": (0, False, [{"do": "gain_vp", "amount": 2, "target": "chosen_player"}]),
+    "rally": (2, False, [{"do": "heal", "amount": 1, "target": "own_creatures"},
+                         {"do": "damage", "amount": 1, "target": "opponent_creatures"},
+                         {"do": "draw", "count": 1, "target": "each_player"},
+                         {"do": "damage", "amount": 1, "target": "chosen_creature"}]),
+}
+
+
+@pytest.fixture(scope="module")
+def spell_engine(vanilla_engine: Engine) -> Engine:
+    """The cards without words, and spells of the implemented verbs and targets."""
+    from hkk._cards.model import SpellCard
+
+    cards = dict(vanilla_engine.cards)
+    for name, (vp, instant, effects) in SPELLS.items():
+        cards[f"tt:{name}"] = SpellCard(id=f"tt:{name}", name=name.title(), cost={"vp": vp},
+                                        instant=instant, effects=effects)
     return Engine(cards)
 
 
@@ -128,6 +157,20 @@ def test_whole_games_of_cards_without_words_are_the_python_engines(
         assert {(0, "hp"), (1, "hp")} <= endings and any(r == "empty_deck" for _, r in endings)
 
 
+@pytest.mark.parametrize("agents", ["random", "first"])
+@pytest.mark.parametrize("level", ["full", "outcome"])
+def test_8_1_whole_games_with_spells_of_implemented_words_are_the_python_engines(
+        spell_engine: Engine, agents: str, level: str) -> None:
+    kinds: set[str] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, agents, level)
+        assert native.over and native.unported is None, seed
+        kinds |= {event["kind"] for event in native.log}
+    if level == "full" and agents == "random":  # every verb took effect
+        assert {"player_damaged", "damaged", "healed", "player_healed", "vp_gained",
+                "card_drawn"} <= kinds, kinds
+
+
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(
         vanilla_engine: Engine) -> None:
     kinds: set[str] = set()
@@ -164,6 +207,13 @@ def test_native_core_refuses_a_whole_base_game_naming_card_and_word(engine: Engi
     assert "card alap:" in reason and "` (" in reason  # the card, then the word in backticks
     with pytest.raises(hkk_native.Refused, match="card alap:"):
         hkk_native.core.new_game(engine, list(BASE_DECKS), seed=1)
+
+
+def test_native_core_refuses_a_spell_of_a_verb_it_does_not_implement_naming_it(
+        engine: Engine) -> None:
+    reason = hkk_native.core.refuses(engine, [["alap:harci-mamor"] * 6, ["alap:tuzmano"] * 6])
+    assert reason is not None
+    assert 'alap:harci-mamor' in reason and 'do = "modify"' in reason
 
 
 def test_native_core_refuses_a_set_with_python_hooks_naming_it_and_the_hook() -> None:

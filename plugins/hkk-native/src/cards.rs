@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use crate::effects::{parse, Effect, PlainEffect};
+
 /// One word of the card language, where a card uses it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
@@ -30,13 +32,82 @@ pub struct Card {
     pub damage: i64,
     pub hp: i64,
     pub components: i64,
+    /// The words of everything but a spell's effects (abilities, play conditions): none is
+    /// native yet.
     pub words: Vec<Word>,
+    /// A spell's effects, the implemented ones (`effects`).
+    pub effects: Vec<Effect>,
+    /// Why the card cannot be played natively, if it cannot: its first word not implemented.
+    pub refused: Option<String>,
 }
 
-/// The words the native core implements. Cards without words (creatures and buildings with no
-/// ability) are played natively; no ability word is native yet, so every word is refused by
-/// name until it lands here together with the differential tests that prove it.
-pub const IMPLEMENTED: &[&str] = &[];
+impl Card {
+    /// A card from the Python side's plain data; its words and effects are checked here.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: String,
+        kind: String,
+        numbers: (i64, i64, i64, i64, i64),
+        instant: bool,
+        words: Vec<Word>,
+        effects: &[PlainEffect],
+    ) -> Card {
+        let mut refused = words.first().map(|w| {
+            format!(
+                "card {id}: the word `{}` ({}) is not implemented by the native core",
+                w.word, w.place
+            )
+        });
+        let mut parsed = Vec::new();
+        for plain in effects {
+            match parse(plain) {
+                Ok(effect) => parsed.push(effect),
+                Err(word) if refused.is_none() => {
+                    refused = Some(format!(
+                        "card {id}: the word {word} is not implemented by the native core"
+                    ));
+                }
+                Err(_) => {}
+            }
+        }
+        let (cost_vp, cost_components, damage, hp, components) = numbers;
+        Card {
+            id,
+            kind,
+            cost_vp,
+            cost_components,
+            instant,
+            damage,
+            hp,
+            components,
+            words,
+            effects: parsed,
+            refused,
+        }
+    }
+}
+
+/// The words the native core implements: creatures and buildings without abilities, and spells
+/// whose effects are these verbs with a fixed amount and one of these targets
+/// (`effects::parse`). Every other word is refused by name until it lands here together with
+/// the differential tests that prove it.
+pub const IMPLEMENTED: &[&str] = &[
+    "do = \"damage\"",
+    "do = \"heal\"",
+    "do = \"draw\"",
+    "do = \"gain_vp\"",
+    "target = \"controller\"",
+    "target = \"opponent\"",
+    "target = \"each_player\"",
+    "target = \"chosen_player\"",
+    "target = \"own_creatures\"",
+    "target = \"opponent_creatures\"",
+    "target = \"all_creatures\"",
+    "target = \"chosen_creature\"",
+    "target = \"chosen_own_creature\"",
+    "target = \"chosen_opponent_creature\"",
+    "instant = true",
+];
 
 /// The cards of an engine, by id.
 #[derive(Debug, Default, Clone)]
@@ -65,16 +136,7 @@ impl CardPool {
 
     /// The first word of a card the native core does not implement, as a refusal.
     pub fn unported_word(&self, id: &str) -> Option<String> {
-        let card = self.get(id)?;
-        card.words
-            .iter()
-            .find(|w| !IMPLEMENTED.contains(&w.word.as_str()))
-            .map(|word| {
-                format!(
-                    "card {id}: the word `{}` ({}) is not implemented by the native core",
-                    word.word, word.place
-                )
-            })
+        self.get(id)?.refused.clone()
     }
 
     /// Why these decks cannot be played natively: the first unknown card or word not
@@ -100,23 +162,21 @@ mod tests {
     use super::*;
 
     fn card(id: &str, words: &[&str]) -> Card {
-        Card {
-            id: id.into(),
-            kind: "creature".into(),
-            cost_vp: 1,
-            cost_components: 0,
-            instant: false,
-            damage: 1,
-            hp: 1,
-            components: 0,
-            words: words
-                .iter()
-                .map(|w| Word {
-                    place: "ability 1".into(),
-                    word: (*w).into(),
-                })
-                .collect(),
-        }
+        let words = words
+            .iter()
+            .map(|w| Word {
+                place: "ability 1".into(),
+                word: (*w).into(),
+            })
+            .collect();
+        Card::new(
+            id.into(),
+            "creature".into(),
+            (1, 0, 1, 1, 0),
+            false,
+            words,
+            &[],
+        )
     }
 
     #[test]

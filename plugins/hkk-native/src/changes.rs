@@ -1,6 +1,6 @@
 //! Changes (`hkk._changes`): the only code that mutates a game's state; each change logs its
-//! event. Here: playing a card without words, entering play, damage, restoring, destroying,
-//! extracting components.
+//! event. Here: playing a card (a spell's implemented effects resolve), entering play, damage,
+//! restoring, destroying, extracting components.
 
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
@@ -19,11 +19,6 @@ pub fn play_card(game: &mut Game, player: usize, card_id: &str) -> Flow {
             "card {card_id}: not among the engine's cards"
         )));
     };
-    if card.kind == "spell" {
-        return Err(Halt::Unported(format!(
-            "card {card_id}: a spell without effects is not native"
-        )));
-    }
     let p = &mut game.players[player];
     if let Some(at) = p.hand.iter().position(|c| c == card_id) {
         p.hand.remove(at);
@@ -36,8 +31,14 @@ pub fn play_card(game: &mut Game, player: usize, card_id: &str) -> Flow {
         vp: card.cost_vp,
         components: card.cost_components,
     });
+    if card.kind == "spell" {
+        let flow = crate::effects::resolve_spell(game, player, card_id, &card.effects);
+        // even when its effect ends the game: no card leaves every zone
+        game.players[player].graveyard.push(card_id.to_string());
+        return flow;
+    }
     enter_play(game, player, card_id);
-    Ok(()) // its "enters play" items: a card without words has none
+    Ok(()) // its "enters play" items: a permanent without words has none
 }
 
 /// `enter_play`: a creature to the reserve, a building to the buildings, passive.
@@ -80,7 +81,13 @@ pub enum Target {
 }
 
 /// `damage`: nothing for 0 or less; a player's Ép falls; a permanent in play takes it.
-pub fn damage(game: &mut Game, target: Target, amount: i64, source: String, source_uid: u32) {
+pub fn damage(
+    game: &mut Game,
+    target: Target,
+    amount: i64,
+    source: String,
+    source_uid: Option<u32>,
+) {
     if amount <= 0 {
         return;
     }

@@ -66,11 +66,28 @@ pub enum Kind {
     CardDrawn {
         player: usize,
         card: String,
-        source: Option<&'static str>,
+        source: String,
     },
     DrawFailed {
         player: usize,
-        source: Option<&'static str>,
+        source: String,
+    },
+    PlayerHealed {
+        player: usize,
+        amount: i64,
+        source: String,
+    },
+    Healed {
+        uid: u32,
+        card: String,
+        amount: i64,
+        source: String,
+    },
+    VpGained {
+        player: usize,
+        amount: i64,
+        source: String,
+        after: i64,
     },
     /// `hp_check`: the uids that die in its first round (empty: it found nobody).
     HpCheck {
@@ -111,7 +128,7 @@ pub enum Kind {
         card: String,
         amount: i64,
         source: String,
-        source_uid: u32,
+        source_uid: Option<u32>,
         after: i64,
     },
     PlayerDamaged {
@@ -196,6 +213,9 @@ impl Kind {
             Kind::ComponentsGained { .. } => "components_gained",
             Kind::ComponentsExtracted { .. } => "components_extracted",
             Kind::ComponentsDeclined { .. } => "components_declined",
+            Kind::PlayerHealed { .. } => "player_healed",
+            Kind::Healed { .. } => "healed",
+            Kind::VpGained { .. } => "vp_gained",
         }
     }
 
@@ -368,11 +388,42 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("card", Value::Str(card.clone())),
-                ("source", opt_text(source)),
+                ("source", text(source)),
             ],
             Kind::DrawFailed { player, source } => {
-                vec![("player", int(*player)), ("source", opt_text(source))]
+                vec![("player", int(*player)), ("source", text(source))]
             }
+            Kind::PlayerHealed {
+                player,
+                amount,
+                source,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+            ],
+            Kind::Healed {
+                uid,
+                card,
+                amount,
+                source,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+            ],
+            Kind::VpGained {
+                player,
+                amount,
+                source,
+                after,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+                ("after", Value::Int(*after)),
+            ],
             Kind::HpCheck { rule, dead } => vec![
                 ("rule", text(rule)),
                 (
@@ -448,7 +499,7 @@ impl Event {
                 ("card", text(card)),
                 ("amount", Value::Int(*amount)),
                 ("source", text(source)),
-                ("source_uid", uid_value(*source_uid)),
+                ("source_uid", source_uid.map_or(Value::None, uid_value)),
                 ("after", Value::Int(*after)),
             ],
             Kind::PlayerDamaged {
@@ -621,7 +672,7 @@ mod tests {
         log.emit(Kind::CardDrawn {
             player: 0,
             card: "t:x".into(),
-            source: Some("setup"),
+            source: "setup".into(),
         });
         let event = &log.events[0];
         assert_eq!((event.seq, event.turn, event.step), (0, 0, ""));

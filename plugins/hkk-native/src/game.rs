@@ -106,12 +106,12 @@ impl Game {
 
     /// `hkk._changes.draw`: from the end of the deck into the hand; an empty deck loses
     /// (D-empty-deck).
-    pub fn draw(&mut self, player: usize, count: usize, source: &'static str) -> Flow {
+    pub fn draw(&mut self, player: usize, count: usize, source: &str) -> Flow {
         for _ in 0..count {
             let Some(card) = self.players[player].deck.pop() else {
                 self.emit(Kind::DrawFailed {
                     player,
-                    source: Some(source),
+                    source: source.to_string(),
                 });
                 return self.end_game(Some(1 - player), "empty_deck", "D-empty-deck");
             };
@@ -119,7 +119,7 @@ impl Game {
             self.emit(Kind::CardDrawn {
                 player,
                 card,
-                source: Some(source),
+                source: source.to_string(),
             });
         }
         Ok(())

@@ -7,6 +7,7 @@ use pyo3::types::{PyDict, PyInt, PyList};
 
 use crate::agents::{Seat, PASS_BIAS};
 use crate::cards::{Card, CardPool, Word, IMPLEMENTED};
+use crate::effects::PlainEffect;
 use crate::events::{Event, Level, Value};
 use crate::game::Game;
 use crate::rng::Random;
@@ -118,14 +119,19 @@ struct PyEngine {
 }
 
 type SeatSpec = (String, f64, Option<Vec<u32>>);
+/// A spell's effect as `hkk_native._plain.spell_effects` hands it over: place, `do`, target,
+/// amount (None: counted), its other fields set.
+type PlainEffectTuple = (String, String, String, Option<i64>, Vec<String>);
 /// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, its numbers (cost in VP
-/// and components, damage, Ép or Sp, monster components), instant, `(place, word)`s.
+/// and components, damage, Ép or Sp, monster components), instant, `(place, word)`s of all
+/// but a spell's effects, and those effects.
 type PlainCard = (
     String,
     String,
     (i64, i64, i64, i64, i64),
     bool,
     Vec<(String, String)>,
+    Vec<PlainEffectTuple>,
 );
 
 #[pymethods]
@@ -134,19 +140,22 @@ impl PyEngine {
     fn new(cards: Vec<PlainCard>) -> Self {
         let cards = cards
             .into_iter()
-            .map(|(id, kind, numbers, instant, words)| Card {
-                id,
-                kind,
-                cost_vp: numbers.0,
-                cost_components: numbers.1,
-                instant,
-                damage: numbers.2,
-                hp: numbers.3,
-                components: numbers.4,
-                words: words
+            .map(|(id, kind, numbers, instant, words, effects)| {
+                let words = words
                     .into_iter()
                     .map(|(place, word)| Word { place, word })
-                    .collect(),
+                    .collect();
+                let effects: Vec<PlainEffect> = effects
+                    .into_iter()
+                    .map(|(place, verb, target, amount, others)| PlainEffect {
+                        place,
+                        verb,
+                        target,
+                        amount,
+                        others,
+                    })
+                    .collect();
+                Card::new(id, kind, numbers, instant, words, &effects)
             })
             .collect();
         PyEngine {

@@ -259,7 +259,7 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) {
     }
     for (target, amount, source) in hits {
         let label = describe(game, source);
-        damage(game, target, amount, label, source);
+        damage(game, target, amount, label, Some(source));
     }
 }
 

@@ -150,16 +150,16 @@ mod tests {
 
     fn pool(cost: i64) -> Arc<CardPool> {
         let cards = (0..40)
-            .map(|i| Card {
-                id: format!("t:c{i:02}"),
-                kind: "creature".into(),
-                cost_vp: cost,
-                cost_components: 0,
-                instant: false,
-                damage: 1 + (i % 3),
-                hp: 1 + (i % 4),
-                components: i % 2,
-                words: Vec::new(),
+            .map(|i| {
+                let numbers = (cost, 0, 1 + (i % 3), 1 + (i % 4), i % 2);
+                Card::new(
+                    format!("t:c{i:02}"),
+                    "creature".into(),
+                    numbers,
+                    false,
+                    vec![],
+                    &[],
+                )
             })
             .collect();
         Arc::new(CardPool::new(cards))
@@ -241,20 +241,19 @@ mod tests {
 
     #[test]
     fn a_card_with_a_word_stops_the_native_game_naming_it() {
-        let cards = vec![Card {
-            id: "t:c00".into(),
-            kind: "creature".into(),
-            cost_vp: 0,
-            cost_components: 0,
-            instant: false,
-            damage: 1,
-            hp: 1,
-            components: 0,
-            words: vec![crate::cards::Word {
-                place: "card.abilities[0]".into(),
-                word: "do = \"damage\"".into(),
-            }],
+        let words = vec![crate::cards::Word {
+            place: "card.abilities[0]".into(),
+            word: "do = \"damage\"".into(),
         }];
+        let card = Card::new(
+            "t:c00".into(),
+            "creature".into(),
+            (0, 0, 1, 1, 0),
+            false,
+            words,
+            &[],
+        );
+        let cards = vec![card];
         let seats = [Seat::First, Seat::First];
         let decks = [vec!["t:c00".to_string(); 6], vec!["t:c00".to_string(); 6]];
         let pool = Arc::new(CardPool::new(cards));

@@ -18,8 +18,33 @@ def card_words(card: Any) -> list[Word]:
     words: list[Word] = []
     data = card.model_dump(mode="json", exclude_none=True)
     data.pop("kind", None)  # the card's kind travels as its own field (plain_cards)
+    if card.kind == "spell":  # as their own fields too: spell_effects, and the instant flag
+        data.pop("effects", None)
+        data.pop("instant", None)
     _walk(data, "card", words)
     return words
+
+
+#: An effect as the native core takes it: place, verb, target, amount (None: a counted
+#: amount), the names of its other fields set.
+PlainEffect = tuple[str, str, str, int | None, list[str]]
+
+
+def spell_effects(card: Any) -> list[PlainEffect]:
+    """A spell's effects, each as its verb, target and fixed amount; whatever else an effect
+    sets is named, for the native core to refuse."""
+    if card.kind != "spell":
+        return []
+    effects = []
+    for index, effect in enumerate(card.effects):
+        data = effect.model_dump(mode="json", exclude_none=True)
+        verb = data.pop("do")
+        target = data.pop("target", "")
+        amount = data.pop("amount", data.pop("count", None))
+        others = sorted(f'{key} = {value!r}' for key, value in data.items())
+        effects.append((f"card.effects[{index}]", str(verb), str(target),
+                        amount if isinstance(amount, int) else None, others))
+    return effects
 
 
 def _walk(value: Any, place: str, words: list[Word]) -> None:
@@ -41,15 +66,16 @@ def _walk(value: Any, place: str, words: list[Word]) -> None:
                 _walk(item, f"{place}[{index}]", words)
 
 
-PlainCard = tuple[str, str, tuple[int, int, int, int, int], bool, list[Word]]
+PlainCard = tuple[str, str, tuple[int, int, int, int, int], bool, list[Word],
+                  list[PlainEffect]]
 
 
 def plain_cards(cards: dict[str, Any]) -> list[PlainCard]:
     """Every card of an engine, as the native ``Engine`` takes them: id, kind, its numbers
     (cost in VP and components; damage; Ép, or Sp for a building; monster components),
-    whether it is an instant spell, its words."""
+    whether it is an instant spell, the words of all but a spell's effects, and those."""
     return [(card_id, str(card.kind), _numbers(card), bool(getattr(card, "instant", False)),
-             card_words(card)) for card_id, card in sorted(cards.items())]
+             card_words(card), spell_effects(card)) for card_id, card in sorted(cards.items())]
 
 
 def _numbers(card: Any) -> tuple[int, int, int, int, int]:
