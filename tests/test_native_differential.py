@@ -2,8 +2,8 @@
 seed and agents both give the same log, event for event (kind, envelope, fields, in order), at
 every log level, over everything the native core runs today: whole games of cards without
 abilities (the setup K 3.6-3.12 and 28, the turn 29.4 and 41, hand play 8.1, the guard post,
-combat, deaths and monster components) and of spells of the verbs and targets it implements,
-with the same winner; and base-set games up to the first card with a word it does not
+combat, deaths and monster components), of spells and of automatic abilities of the verbs and
+targets it implements, with the same winner; and base-set games up to the first card with a word it does not
 implement, where it stops and names it. Whole games it cannot run are refused by name, never
 played differently."""
 
@@ -59,15 +59,52 @@ SPELLS: dict[str, tuple[int, bool, list[dict[str, Any]]]] = {
 }
 
 
+#: Permanents with automatic abilities of the implemented timings, verbs and targets.
+ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
+    "healer": ("creature", 2, [{"kind": "automatic", "timing": "end_stage2", "effects": [
+        {"do": "heal", "amount": 1, "target": "controller"}]}]),
+    "pyro": ("creature", 3, [{"kind": "automatic", "timing": "on_enter", "effects": [
+        {"do": "damage", "amount": 1, "target": "chosen_opponent_creature"}]}]),
+    "leech": ("creature", 2, [{"kind": "automatic", "timing": "prep_stage2", "whose_turn": "own",
+                               "effects": [{"do": "damage", "amount": 1, "target": "opponent"},
+                                           {"do": "heal", "amount": 1,
+                                            "target": "controller"}]}]),
+    "scholar": ("creature", 1, [{"kind": "automatic", "timing": "on_enter", "optional": True,
+                                 "effects": [{"do": "draw", "count": 1,
+                                              "target": "controller"}]}]),
+    "twin": ("creature", 2, [
+        {"kind": "automatic", "timing": "on_enter", "effects": [
+            {"do": "damage", "amount": 1, "target": "opponent"}]},
+        {"kind": "automatic", "timing": "on_enter", "effects": [
+            {"do": "heal", "amount": 1, "target": "controller"}]},
+        {"kind": "automatic", "timing": "end_stage2", "whose_turn": "opponent", "effects": [
+            {"do": "damage", "amount": 1, "target": "self"}]}]),
+    "shrine": ("building", 1, [
+        {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
+            {"do": "gain_vp", "amount": 1, "target": "controller"}]},
+        {"kind": "automatic", "timing": "prep_stage2", "effects": [
+            {"do": "damage", "amount": 1, "target": "all_creatures"}]}]),
+}
+
+
 @pytest.fixture(scope="module")
 def spell_engine(vanilla_engine: Engine) -> Engine:
-    """The cards without words, and spells of the implemented verbs and targets."""
-    from hkk._cards.model import SpellCard
+    """The cards without words, spells of the implemented verbs and targets, and permanents
+    with automatic abilities of the implemented timings."""
+    from hkk._cards.model import BuildingCard, CreatureCard, SpellCard
 
     cards = dict(vanilla_engine.cards)
     for name, (vp, instant, effects) in SPELLS.items():
         cards[f"tt:{name}"] = SpellCard(id=f"tt:{name}", name=name.title(), cost={"vp": vp},
                                         instant=instant, effects=effects)
+    for name, (kind, vp, abilities) in ABILITIES.items():
+        if kind == "creature":
+            cards[f"tt:{name}"] = CreatureCard(id=f"tt:{name}", name=name.title(),
+                                               cost={"vp": vp}, damage=1, hp=2,
+                                               abilities=abilities)
+        else:
+            cards[f"tt:{name}"] = BuildingCard(id=f"tt:{name}", name=name.title(),
+                                               cost={"vp": vp}, sp=3, abilities=abilities)
     return Engine(cards)
 
 
@@ -169,6 +206,23 @@ def test_8_1_whole_games_with_spells_of_implemented_words_are_the_python_engines
     if level == "full" and agents == "random":  # every verb took effect
         assert {"player_damaged", "damaged", "healed", "player_healed", "vp_gained",
                 "card_drawn"} <= kinds, kinds
+
+
+def test_29_4_1_automatic_abilities_resolve_ordered_as_the_python_engines(
+        spell_engine: Engine) -> None:
+    decisions: set[tuple[str, str | None]] = set()
+    items: set[str] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
+                          "full")
+        decisions |= {(e["decision"], e["rule"]) for e in native.log if e["kind"] == "decision"}
+        items |= {e["item"].split("#")[0] for e in native.log
+                  if e["kind"] == "resolving" and e["item_kind"] == "automatic"}
+    assert {f"tt:{name}" for name in ABILITIES} <= items, items  # every ability resolved
+    # the active player ordered (29.4.1, D-orderer), a controller his entry (R-enter-order),
+    # optional abilities were offered
+    assert {("order", "29.4.1"), ("order", "R-enter-order"), ("use", "4.11.6"),
+            ("use", "29.4")} <= decisions, decisions
 
 
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(

@@ -37,6 +37,8 @@ pub struct Card {
     pub words: Vec<Word>,
     /// A spell's effects, the implemented ones (`effects`).
     pub effects: Vec<Effect>,
+    /// Its abilities, the implemented ones (automatic, timed on `TIMINGS`).
+    pub abilities: Vec<Ability>,
     /// Why the card cannot be played natively, if it cannot: its first word not implemented.
     pub refused: Option<String>,
 }
@@ -51,6 +53,7 @@ impl Card {
         instant: bool,
         words: Vec<Word>,
         effects: &[PlainEffect],
+        abilities: &[PlainAbility],
     ) -> Card {
         let mut refused = words.first().map(|w| {
             format!(
@@ -62,6 +65,18 @@ impl Card {
         for plain in effects {
             match parse(plain) {
                 Ok(effect) => parsed.push(effect),
+                Err(word) if refused.is_none() => {
+                    refused = Some(format!(
+                        "card {id}: the word {word} is not implemented by the native core"
+                    ));
+                }
+                Err(_) => {}
+            }
+        }
+        let mut native = Vec::new();
+        for plain in abilities {
+            match plain.parse() {
+                Ok(ability) => native.push(ability),
                 Err(word) if refused.is_none() => {
                     refused = Some(format!(
                         "card {id}: the word {word} is not implemented by the native core"
@@ -82,6 +97,7 @@ impl Card {
             components,
             words,
             effects: parsed,
+            abilities: native,
             refused,
         }
     }
@@ -108,6 +124,81 @@ pub const IMPLEMENTED: &[&str] = &[
     "target = \"chosen_opponent_creature\"",
     "instant = true",
 ];
+
+/// The steps an automatic ability may be timed on natively (and `on_enter`): the ordered
+/// steps. The moments (`prep_stage2_start`, `end_stage4`) and the action and alternating
+/// steps are refused.
+pub const TIMINGS: &[&str] = &[
+    "on_enter",
+    "prep_stage1",
+    "prep_stage2",
+    "end_stage2",
+    "end_stage3",
+];
+
+/// `whose_turn` of an automatic ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhoseTurn {
+    Any,
+    Own,
+    Opponent,
+}
+
+/// An automatic ability the native core runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ability {
+    pub index: usize,
+    pub timing: String,
+    pub whose_turn: WhoseTurn,
+    pub optional: bool,
+    pub effects: Vec<Effect>,
+}
+
+/// An ability as the Python side hands it over: its index, kind, timing, whose turn, whether
+/// optional, its effects, and the words of its other fields (a condition, a cost, a limit...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlainAbility {
+    pub index: usize,
+    pub kind: String,
+    pub timing: String,
+    pub whose_turn: String,
+    pub optional: bool,
+    pub effects: Vec<PlainEffect>,
+    pub others: Vec<Word>,
+}
+
+impl PlainAbility {
+    /// The ability, or the word the native core does not implement.
+    fn parse(&self) -> Result<Ability, String> {
+        let place = format!("card.abilities[{}]", self.index);
+        if self.kind != "automatic" {
+            return Err(format!("`kind = \"{}\"` ({place})", self.kind));
+        }
+        if !TIMINGS.contains(&self.timing.as_str()) {
+            return Err(format!("`timing = \"{}\"` ({place})", self.timing));
+        }
+        if let Some(word) = self.others.first() {
+            return Err(format!("`{}` ({})", word.word, word.place));
+        }
+        let whose_turn = match self.whose_turn.as_str() {
+            "own" => WhoseTurn::Own,
+            "opponent" => WhoseTurn::Opponent,
+            _ => WhoseTurn::Any,
+        };
+        let effects = self
+            .effects
+            .iter()
+            .map(parse)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Ability {
+            index: self.index,
+            timing: self.timing.clone(),
+            whose_turn,
+            optional: self.optional,
+            effects,
+        })
+    }
+}
 
 /// The cards of an engine, by id.
 #[derive(Debug, Default, Clone)]
@@ -176,6 +267,7 @@ mod tests {
             false,
             words,
             &[],
+            &[],
         )
     }
 
@@ -193,6 +285,69 @@ mod tests {
             .unwrap();
         assert!(reason.contains("t:b"), "{reason}");
         assert!(reason.contains("do = \"damage\""), "{reason}");
+    }
+
+    fn ability(kind: &str, timing: &str, others: &[&str]) -> PlainAbility {
+        PlainAbility {
+            index: 0,
+            kind: kind.into(),
+            timing: timing.into(),
+            whose_turn: "any".into(),
+            optional: false,
+            effects: vec![PlainEffect {
+                place: "card.abilities[0].effects[0]".into(),
+                verb: "heal".into(),
+                target: "controller".into(),
+                amount: Some(1),
+                others: vec![],
+            }],
+            others: others
+                .iter()
+                .map(|w| Word {
+                    place: "card.abilities[0]".into(),
+                    word: (*w).into(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn an_automatic_ability_of_implemented_words_is_native() {
+        let plain = ability("automatic", "end_stage2", &[]);
+        let card = Card::new(
+            "t:a".into(),
+            "creature".into(),
+            (1, 0, 1, 1, 0),
+            false,
+            vec![],
+            &[],
+            &[plain],
+        );
+        assert_eq!(card.refused, None);
+        assert_eq!(card.abilities.len(), 1);
+    }
+
+    #[test]
+    fn abilities_of_other_kinds_timings_or_fields_are_refused_by_name() {
+        let refused = |plain: PlainAbility| {
+            Card::new(
+                "t:a".into(),
+                "creature".into(),
+                (1, 0, 1, 1, 0),
+                false,
+                vec![],
+                &[],
+                &[plain],
+            )
+            .refused
+            .unwrap()
+        };
+        assert!(refused(ability("activated", "main_phase", &[])).contains("kind = \"activated\""));
+        assert!(
+            refused(ability("automatic", "prep_stage2_start", &[])).contains("prep_stage2_start")
+        );
+        let conditional = refused(ability("automatic", "end_stage2", &["condition = {}"]));
+        assert!(conditional.contains("condition") && conditional.contains("t:a"));
     }
 
     #[test]

@@ -37,14 +37,15 @@ pub fn play_card(game: &mut Game, player: usize, card_id: &str) -> Flow {
         game.players[player].graveyard.push(card_id.to_string());
         return flow;
     }
-    enter_play(game, player, card_id);
-    Ok(()) // its "enters play" items: a permanent without words has none
+    let uid = enter_play(game, player, card_id);
+    crate::steps::run_entry_triggers(game, uid, player)
 }
 
 /// `enter_play`: a creature to the reserve, a building to the buildings, passive.
-pub fn enter_play(game: &mut Game, player: usize, card_id: &str) {
-    let Some(card) = game.cards.get(card_id) else {
-        return;
+pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
+    let cards = game.cards.clone();
+    let Some(card) = cards.get(card_id) else {
+        return 0;
     };
     let creature = card.kind == "creature";
     let zone = if creature { RESERVE } else { BUILDINGS };
@@ -71,6 +72,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) {
         zone,
         active: false,
     });
+    uid
 }
 
 /// What a damage hits.

@@ -1,6 +1,6 @@
-//! The spells' effects the native core implements (`hkk._cards.verbs`, `hkk._cards.targets`):
-//! the verbs `damage`, `heal`, `draw` and `gain_vp` with a fixed amount and a player, group or
-//! chosen target. Any other verb, target or field of an effect is refused by name when the
+//! The effects the native core implements (`hkk._cards.verbs`, `hkk._cards.targets`), of spells
+//! and of automatic abilities: the verbs `damage`, `heal`, `draw` and `gain_vp` with a fixed
+//! amount and a player, group, chosen or `self` target. Any other verb, target or field of an effect is refused by name when the
 //! game is built (`cards::CardPool::refusal`).
 
 use crate::changes::{damage, Target};
@@ -37,6 +37,8 @@ impl Verb {
 /// `hkk._cards.types.Target`, the ones implemented.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TargetSpec {
+    /// The ability's own permanent, while in play.
+    SelfPerm,
     Controller,
     Opponent,
     EachPlayer,
@@ -52,6 +54,7 @@ pub enum TargetSpec {
 impl TargetSpec {
     fn parse(word: &str) -> Option<TargetSpec> {
         Some(match word {
+            "self" => TargetSpec::SelfPerm,
             "controller" => TargetSpec::Controller,
             "opponent" => TargetSpec::Opponent,
             "each_player" => TargetSpec::EachPlayer,
@@ -121,8 +124,17 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
     })
 }
 
+/// `EffectContext`: who controls the effect, the permanent it comes from, its label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Context {
+    pub controller: usize,
+    pub source: Option<u32>,
+    pub label: String,
+}
+
 /// Who an effect acts on, bound before anything is applied.
-fn select_targets(game: &mut Game, me: usize, label: &str, target: TargetSpec) -> Vec<Target> {
+fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Target> {
+    let me = ctx.controller;
     let creatures = |game: &Game, of: Option<usize>| -> Vec<u32> {
         game.permanents
             .iter()
@@ -132,6 +144,12 @@ fn select_targets(game: &mut Game, me: usize, label: &str, target: TargetSpec) -
     };
     let group = |uids: Vec<u32>| uids.into_iter().map(Target::Permanent).collect();
     match target {
+        TargetSpec::SelfPerm => ctx
+            .source
+            .filter(|&uid| game.permanent(uid).is_some())
+            .map(Target::Permanent)
+            .into_iter()
+            .collect(),
         TargetSpec::Controller => vec![Target::Player(me)],
         TargetSpec::Opponent => vec![Target::Player(1 - me)],
         TargetSpec::EachPlayer => vec![Target::Player(0), Target::Player(1)],
@@ -168,7 +186,6 @@ fn select_targets(game: &mut Game, me: usize, label: &str, target: TargetSpec) -
                     format!("target {perm}")
                 })
                 .collect();
-            let _ = label; // the prompt: not logged
             let decision = Decision {
                 kind: "target",
                 player: me,
@@ -182,24 +199,45 @@ fn select_targets(game: &mut Game, me: usize, label: &str, target: TargetSpec) -
 
 /// `resolve_spell`: every effect bound (its choices made), then every one applied.
 pub fn resolve_spell(game: &mut Game, player: usize, card: &str, effects: &[Effect]) -> Flow {
-    let bound: Vec<Vec<Target>> = effects
+    let ctx = Context {
+        controller: player,
+        source: None,
+        label: card.to_string(),
+    };
+    let bound = bind(game, &ctx, effects);
+    apply_all(game, &ctx, effects, bound)
+}
+
+/// An item's `bind`: every effect's targets, its choices made.
+pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Vec<Vec<Target>> {
+    effects
         .iter()
-        .map(|e| select_targets(game, player, card, e.target))
-        .collect();
+        .map(|e| select_targets(game, ctx, e.target))
+        .collect()
+}
+
+/// An item's `apply`: every effect on its bound targets.
+pub fn apply_all(
+    game: &mut Game,
+    ctx: &Context,
+    effects: &[Effect],
+    bound: Vec<Vec<Target>>,
+) -> Flow {
     for (effect, targets) in effects.iter().zip(bound) {
-        apply(game, card, effect, &targets)?;
+        apply(game, ctx, effect, &targets)?;
     }
     Ok(())
 }
 
-fn apply(game: &mut Game, label: &str, effect: &Effect, targets: &[Target]) -> Flow {
+fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
+    let label = ctx.label.as_str();
     let n = effect.amount;
     if n == 0 && effect.verb != Verb::Damage {
         return Ok(()); // a count of 0: nothing
     }
     for &target in targets {
         match effect.verb {
-            Verb::Damage => damage(game, target, n, label.to_string(), None),
+            Verb::Damage => damage(game, target, n, label.to_string(), ctx.source),
             Verb::Heal => heal(game, target, n, label),
             Verb::Draw => {
                 if let Target::Player(p) = target {

@@ -43,12 +43,14 @@ pub enum Kind {
         options: usize,
         rule: Option<&'static str>,
     },
-    /// `resolving` of a rules item or an action (card and ability null).
+    /// `resolving`: a rules item, an action or a card's ability.
     Resolving {
         item: String,
         controller: Option<usize>,
         item_kind: &'static str,
         uid: Option<u32>,
+        card: Option<String>,
+        ability: Option<usize>,
     },
     Moment {
         rule: &'static str,
@@ -356,13 +358,15 @@ impl Event {
                 controller,
                 item_kind,
                 uid,
+                card,
+                ability,
             } => vec![
                 ("item", text(item)),
                 ("controller", controller.map_or(Value::None, int)),
                 ("item_kind", text(item_kind)),
-                ("card", Value::None),
+                ("card", card.as_deref().map_or(Value::None, text)),
                 ("uid", uid.map_or(Value::None, uid_value)),
-                ("ability", Value::None),
+                ("ability", ability.map_or(Value::None, int)),
             ],
             Kind::Moment { rule, ends } => vec![
                 ("rule", text(rule)),

@@ -43,6 +43,10 @@ pub struct Step {
     pub check_rule: &'static str,
     /// The step's first rule point (`rules[0]`): the action decisions and moments cite it.
     pub rule: &'static str,
+    /// Every item happens, once: an `optional` flag is not honoured (41.2).
+    pub mandatory: bool,
+    /// The rule point an order decision here cites (29.4.1, or [D] D-orderer).
+    pub order_rule: &'static str,
 }
 
 const PREPARATION: &str = "preparation";
@@ -61,6 +65,8 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         closes_clock: false,
         check_rule: "D-hp-check",
         rule: "",
+        mandatory: false,
+        order_rule: "D-orderer",
     }
 }
 
@@ -81,10 +87,12 @@ pub const DEFAULT_TURN: [Step; 12] = [
     Step {
         ends: &["until_own_preparation", "until_preparation"],
         no_components: true,
+        order_rule: "29.4.1",
         ..prep("prep_stage2_start", 2, Mode::Simultaneous, "29.4.2")
     },
     Step {
         no_components: true,
+        order_rule: "29.4.1",
         ..prep("prep_stage2", 2, Mode::Ordered, "29.4")
     },
     prep("prep_stage3", 3, Mode::Ordered, "29.2"),
@@ -105,6 +113,7 @@ pub const DEFAULT_TURN: [Step; 12] = [
     },
     Step {
         rule: "41.2",
+        mandatory: true,
         ..step("end", 2, "end_stage2", Mode::Ordered)
     },
     Step {

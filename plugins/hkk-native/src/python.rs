@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
 use crate::agents::{Seat, PASS_BIAS};
-use crate::cards::{Card, CardPool, Word, IMPLEMENTED};
+use crate::cards::{Card, CardPool, PlainAbility, Word, IMPLEMENTED};
 use crate::effects::PlainEffect;
 use crate::events::{Event, Level, Value};
 use crate::game::Game;
@@ -132,7 +132,39 @@ type PlainCard = (
     bool,
     Vec<(String, String)>,
     Vec<PlainEffectTuple>,
+    Vec<PlainAbilityTuple>,
 );
+/// An ability as `hkk_native._plain.abilities` hands it over: index, kind, timing, whose turn,
+/// optional, effects, the `(place, word)`s of its other fields.
+type PlainAbilityTuple = (
+    usize,
+    String,
+    String,
+    String,
+    bool,
+    Vec<PlainEffectTuple>,
+    Vec<(String, String)>,
+);
+
+fn plain_effects(effects: Vec<PlainEffectTuple>) -> Vec<PlainEffect> {
+    effects
+        .into_iter()
+        .map(|(place, verb, target, amount, others)| PlainEffect {
+            place,
+            verb,
+            target,
+            amount,
+            others,
+        })
+        .collect()
+}
+
+fn plain_words(words: Vec<(String, String)>) -> Vec<Word> {
+    words
+        .into_iter()
+        .map(|(place, word)| Word { place, word })
+        .collect()
+}
 
 #[pymethods]
 impl PyEngine {
@@ -140,22 +172,33 @@ impl PyEngine {
     fn new(cards: Vec<PlainCard>) -> Self {
         let cards = cards
             .into_iter()
-            .map(|(id, kind, numbers, instant, words, effects)| {
-                let words = words
+            .map(|(id, kind, numbers, instant, words, effects, abilities)| {
+                let abilities: Vec<PlainAbility> = abilities
                     .into_iter()
-                    .map(|(place, word)| Word { place, word })
+                    .map(
+                        |(index, kind, timing, whose_turn, optional, effects, others)| {
+                            PlainAbility {
+                                index,
+                                kind,
+                                timing,
+                                whose_turn,
+                                optional,
+                                effects: plain_effects(effects),
+                                others: plain_words(others),
+                            }
+                        },
+                    )
                     .collect();
-                let effects: Vec<PlainEffect> = effects
-                    .into_iter()
-                    .map(|(place, verb, target, amount, others)| PlainEffect {
-                        place,
-                        verb,
-                        target,
-                        amount,
-                        others,
-                    })
-                    .collect();
-                Card::new(id, kind, numbers, instant, words, &effects)
+                let effects = plain_effects(effects);
+                Card::new(
+                    id,
+                    kind,
+                    numbers,
+                    instant,
+                    plain_words(words),
+                    &effects,
+                    &abilities,
+                )
             })
             .collect();
         PyEngine {

@@ -159,6 +159,7 @@ mod tests {
                     false,
                     vec![],
                     &[],
+                    &[],
                 )
             })
             .collect();
@@ -251,6 +252,7 @@ mod tests {
             (0, 0, 1, 1, 0),
             false,
             words,
+            &[],
             &[],
         );
         let cards = vec![card];

@@ -9,6 +9,7 @@ use crate::decisions::Decision;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
+use crate::interpret::{entered_play, items_at, resolve, Item};
 use crate::phases::{Mode, Step};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
 
@@ -46,20 +47,147 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
     after_resolution(game, step)
 }
 
-/// Collect, order, resolve, check: the one rules item of the step, if it has one (a single
-/// item needs nobody to order it), resolved once.
+/// An item of an ordered step: the rules' own, or a card's automatic ability.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Ordered {
+    Rule(crate::rules::RuleItem),
+    Card(Item),
+}
+
+impl Ordered {
+    fn label(&self) -> String {
+        match self {
+            Ordered::Rule(rule) => rule.label().to_string(),
+            Ordered::Card(item) => item.label.clone(),
+        }
+    }
+
+    /// "The same item" across collections: the rules item by its label, an ability by
+    /// (uid, index).
+    fn key(&self) -> (u32, usize, &'static str) {
+        match self {
+            Ordered::Rule(rule) => (0, 0, rule.label()),
+            Ordered::Card(item) => (item.uid, item.index, ""),
+        }
+    }
+}
+
+/// `call_hook` of an ordered step, in the stable order: the rules' item first (its controller
+/// is none), then the abilities by controller and timestamp.
+fn collect(game: &Game, step: &Step) -> Vec<Ordered> {
+    let mut items: Vec<Ordered> = rule_item(step.hook)
+        .into_iter()
+        .map(Ordered::Rule)
+        .collect();
+    let mut cards = items_at(game, step.hook);
+    cards.sort_by_key(Item::order);
+    items.extend(cards.into_iter().map(Ordered::Card));
+    items
+}
+
+/// `_wants`: an optional item's controller says whether he uses it (not the active player
+/// after passing the turn, 41.5).
+fn wants(game: &mut Game, item: &Item, rule: &'static str) -> bool {
+    if game.turn_passed && item.controller == game.active {
+        return false;
+    }
+    let decision = Decision {
+        kind: "use",
+        player: item.controller,
+        options: vec![format!("use {}", item.label), "decline".into()],
+        rule: Some(rule),
+    };
+    game.decide(&decision) == 0
+}
+
+/// Collect, order, resolve, check, until nothing is left (29.4.1): an optional item is offered
+/// to its controller once; two or more ready are ordered by the active player (29.4.1,
+/// D-orderer); each resolves once in the step.
 fn run_ordered(game: &mut Game, step: &Step) -> Flow {
-    let Some(item) = rule_item(step.hook) else {
+    let mut finished: Vec<(u32, usize, &'static str)> = Vec::new();
+    let mut wanted: Vec<(u32, usize, &'static str)> = Vec::new();
+    loop {
+        let mut ready = Vec::new();
+        for item in collect(game, step) {
+            let key = item.key();
+            if finished.contains(&key) {
+                continue;
+            }
+            if let Ordered::Card(card) = &item {
+                if card.optional && !step.mandatory && !wanted.contains(&key) {
+                    if !wants(game, card, step.rule) {
+                        finished.push(key);
+                        continue;
+                    }
+                    wanted.push(key);
+                }
+            }
+            ready.push(item);
+        }
+        if ready.is_empty() {
+            return Ok(());
+        }
+        let chosen = if ready.len() > 1 {
+            let decision = Decision {
+                kind: "order",
+                player: game.active,
+                options: ready.iter().map(Ordered::label).collect(),
+                rule: Some(step.order_rule),
+            };
+            game.decide(&decision)
+        } else {
+            0
+        };
+        let item = ready.swap_remove(chosen);
+        let key = item.key();
+        wanted.retain(|k| *k != key);
+        finished.push(key);
+        match item {
+            Ordered::Rule(rule) => {
+                game.emit(Kind::Resolving {
+                    item: rule.label().into(),
+                    controller: None,
+                    item_kind: "rule",
+                    uid: None,
+                    card: None,
+                    ability: None,
+                });
+                rule.apply(game)?;
+            }
+            Ordered::Card(card) => resolve(game, &card)?,
+        }
+        after_resolution(game, step)?;
+    }
+}
+
+/// `run_entry_triggers`: a permanent's "enters play" abilities, ordered by its controller
+/// (R-enter-order), each followed by the check (D-hp-check).
+pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow {
+    let Some(index) = game.step else {
         return Ok(());
     };
-    game.emit(Kind::Resolving {
-        item: item.label().into(),
-        controller: None,
-        item_kind: "rule",
-        uid: None,
-    });
-    item.apply(game)?;
-    after_resolution(game, step)
+    let step = &crate::phases::DEFAULT_TURN[index];
+    let mut items = entered_play(game, uid);
+    while !items.is_empty() {
+        let chosen = if items.len() == 1 {
+            0
+        } else {
+            let decision = Decision {
+                kind: "order",
+                player: controller,
+                options: items.iter().map(|i| i.label.clone()).collect(),
+                rule: Some("R-enter-order"),
+            };
+            game.decide(&decision)
+        };
+        let item = items.remove(chosen);
+        if item.optional && !wants(game, &item, step.rule) {
+            continue;
+        }
+        resolve(game, &item)?;
+        after_resolution(game, step)?;
+    }
+    Ok(())
 }
 
 /// 41.1 with nothing to use: each player passes, forced, the active player first.
@@ -137,6 +265,8 @@ fn use_item(game: &mut Game, player: usize, action: &Action) {
         controller: Some(player),
         item_kind: "action",
         uid,
+        card: None,
+        ability: None,
     });
     match action {
         Action::Attack => {
