@@ -2,6 +2,7 @@
 //! event. Here: playing a card (a spell's implemented effects resolve), entering play, damage,
 //! restoring, destroying, extracting components.
 
+use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
 use crate::game::Game;
@@ -25,12 +26,15 @@ pub fn play_card(game: &mut Game, player: usize, card_id: &str) -> Flow {
     }
     p.vp -= card.cost_vp;
     p.components -= card.cost_components;
-    game.emit(Kind::CardPlayed {
-        player,
-        card: card_id.to_string(),
-        vp: card.cost_vp,
-        components: card.cost_components,
-    });
+    emit!(
+        game,
+        Kind::CardPlayed {
+            player,
+            card: card_id.to_string(),
+            vp: card.cost_vp,
+            components: card.cost_components,
+        }
+    );
     if card.kind == "spell" {
         let flow = crate::effects::resolve_spell(game, player, card_id, &card.effects);
         // even when its effect ends the game: no card leaves every zone
@@ -65,13 +69,16 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
         components: if creature { card.components } else { 0 },
         damaged_turn: 0,
     });
-    game.emit(Kind::EnteredPlay {
-        controller: player,
-        card: card_id.to_string(),
-        uid,
-        zone,
-        active: false,
-    });
+    emit!(
+        game,
+        Kind::EnteredPlay {
+            controller: player,
+            card: card_id.to_string(),
+            uid,
+            zone,
+            active: false,
+        }
+    );
     uid
 }
 
@@ -99,12 +106,15 @@ pub fn damage(
             let p = &mut game.players[index];
             p.hp -= amount;
             let after = p.hp;
-            game.emit(Kind::PlayerDamaged {
-                player: index,
-                amount,
-                source,
-                after,
-            });
+            emit!(
+                game,
+                Kind::PlayerDamaged {
+                    player: index,
+                    amount,
+                    source,
+                    after,
+                }
+            );
         }
         Target::Permanent(uid) => {
             let Some(perm) = game.permanent_mut(uid) else {
@@ -113,14 +123,17 @@ pub fn damage(
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
             let (card, after) = (perm.card.clone(), perm.hp());
-            game.emit(Kind::Damaged {
-                uid,
-                card,
-                amount,
-                source,
-                source_uid,
-                after,
-            });
+            emit!(
+                game,
+                Kind::Damaged {
+                    uid,
+                    card,
+                    amount,
+                    source,
+                    source_uid,
+                    after,
+                }
+            );
         }
     }
 }
@@ -133,12 +146,15 @@ pub fn restore(game: &mut Game, uid: u32, rule: &'static str) {
     if perm.damage_taken != 0 {
         perm.damage_taken = 0;
         let (card, after) = (perm.card.clone(), perm.hp());
-        game.emit(Kind::Restored {
-            uid,
-            card,
-            after,
-            rule,
-        });
+        emit!(
+            game,
+            Kind::Restored {
+                uid,
+                card,
+                after,
+                rule,
+            }
+        );
     }
 }
 
@@ -175,30 +191,39 @@ pub fn destroy(
     } else {
         0
     };
-    game.emit(Kind::Died {
-        creature: perm.creature,
-        card: perm.card,
-        uid,
-        controller: perm.controller,
-        cause,
-        rule,
-        components_offered: offered,
-    });
+    emit!(
+        game,
+        Kind::Died {
+            creature: perm.creature,
+            card: perm.card,
+            uid,
+            controller: perm.controller,
+            cause,
+            rule,
+            components_offered: offered,
+        }
+    );
 }
 
 /// `extract_components`: the offer's player takes them.
 pub fn extract_components(game: &mut Game, index: usize) {
     let offer = game.offers.remove(index);
     game.players[offer.player].components += offer.count;
-    game.emit(Kind::ComponentsGained {
-        player: offer.player,
-        amount: offer.count,
-        source: format!("{}#{}", offer.card, offer.uid),
-    });
-    game.emit(Kind::ComponentsExtracted {
-        player: offer.player,
-        card: offer.card,
-        uid: offer.uid,
-        amount: offer.count,
-    });
+    emit!(
+        game,
+        Kind::ComponentsGained {
+            player: offer.player,
+            amount: offer.count,
+            source: format!("{}#{}", offer.card, offer.uid),
+        }
+    );
+    emit!(
+        game,
+        Kind::ComponentsExtracted {
+            player: offer.player,
+            card: offer.card,
+            uid: offer.uid,
+            amount: offer.count,
+        }
+    );
 }

@@ -2,6 +2,7 @@
 //! item elsewhere, 41.4 at the start of a turn; and the players' loss (K 3.12).
 
 use crate::changes::destroy;
+use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
@@ -15,10 +16,13 @@ pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
         .filter(|p| p.hp() <= 0)
         .map(|p| p.uid)
         .collect();
-    game.emit(Kind::HpCheck {
-        rule,
-        dead: dead.clone(),
-    });
+    emit!(
+        game,
+        Kind::HpCheck {
+            rule,
+            dead: dead.clone(),
+        }
+    );
     for uid in dead {
         destroy(game, uid, "hp", rule, components);
     }

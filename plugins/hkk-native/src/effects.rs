@@ -5,6 +5,7 @@
 
 use crate::changes::{damage, Target};
 use crate::decisions::Decision;
+use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
@@ -248,12 +249,15 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                 if let Target::Player(p) = target {
                     game.players[p].vp += n;
                     let after = game.players[p].vp;
-                    game.emit(Kind::VpGained {
-                        player: p,
-                        amount: n,
-                        source: label.to_string(),
-                        after,
-                    });
+                    emit!(
+                        game,
+                        Kind::VpGained {
+                            player: p,
+                            amount: n,
+                            source: label.to_string(),
+                            after,
+                        }
+                    );
                 }
             }
         }
@@ -266,11 +270,14 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
     match target {
         Target::Player(p) => {
             game.players[p].hp += amount;
-            game.emit(Kind::PlayerHealed {
-                player: p,
-                amount,
-                source: label.to_string(),
-            });
+            emit!(
+                game,
+                Kind::PlayerHealed {
+                    player: p,
+                    amount,
+                    source: label.to_string(),
+                }
+            );
         }
         Target::Permanent(uid) => {
             let Some(perm) = game.permanent_mut(uid) else {
@@ -280,12 +287,15 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
             if healed != 0 {
                 perm.damage_taken -= healed;
                 let card = perm.card.clone();
-                game.emit(Kind::Healed {
-                    uid,
-                    card,
-                    amount: healed,
-                    source: label.to_string(),
-                });
+                emit!(
+                    game,
+                    Kind::Healed {
+                        uid,
+                        card,
+                        amount: healed,
+                        source: label.to_string(),
+                    }
+                );
             }
         }
     }

@@ -586,6 +586,21 @@ impl Event {
     }
 }
 
+/// `emit!(game, Kind::X { .. })`: log an event, built only when the log may keep it - at the
+/// outcome level, which keeps only `game_over` (emitted with `Game::emit`), the event is
+/// counted and never built (`EventLog.quiet`: its emitter skips building it).
+#[macro_export]
+macro_rules! emit {
+    ($game:expr, $kind:expr) => {
+        if $game.log.level == $crate::events::Level::Outcome {
+            $game.log.emitted += 1;
+        } else {
+            let kind = $kind;
+            $game.log.emit(kind);
+        }
+    };
+}
+
 /// The append-only log at a level: what the level drops is counted, never built.
 #[derive(Debug, Clone)]
 pub struct Log {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::agents::Seat;
 use crate::cards::CardPool;
 use crate::decisions::Decision;
+use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Level, Log};
 use crate::rng::Random;
@@ -94,13 +95,16 @@ impl Game {
     /// `Game.decide`: the seat answers; the decision is logged.
     pub fn decide(&mut self, decision: &Decision) -> usize {
         let chosen = self.seats[decision.player].choose(decision, &mut self.rng);
-        self.log.emit(Kind::Decided {
-            player: decision.player,
-            decision: decision.kind,
-            choice: decision.options[chosen].clone(),
-            options: decision.options.len(),
-            rule: decision.rule,
-        });
+        emit!(
+            self,
+            Kind::Decided {
+                player: decision.player,
+                decision: decision.kind,
+                choice: decision.options[chosen].clone(),
+                options: decision.options.len(),
+                rule: decision.rule,
+            }
+        );
         chosen
     }
 
@@ -109,18 +113,24 @@ impl Game {
     pub fn draw(&mut self, player: usize, count: usize, source: &str) -> Flow {
         for _ in 0..count {
             let Some(card) = self.players[player].deck.pop() else {
-                self.emit(Kind::DrawFailed {
-                    player,
-                    source: source.to_string(),
-                });
+                emit!(
+                    self,
+                    Kind::DrawFailed {
+                        player,
+                        source: source.to_string(),
+                    }
+                );
                 return self.end_game(Some(1 - player), "empty_deck", "D-empty-deck");
             };
             self.players[player].hand.push(card.clone());
-            self.emit(Kind::CardDrawn {
-                player,
-                card,
-                source: source.to_string(),
-            });
+            emit!(
+                self,
+                Kind::CardDrawn {
+                    player,
+                    card,
+                    source: source.to_string(),
+                }
+            );
         }
         Ok(())
     }
@@ -157,9 +167,12 @@ impl Game {
             return;
         }
         self.clock_closed_turn = self.turn;
-        self.emit(Kind::ClockClosed {
-            player: self.active,
-            rule,
-        });
+        emit!(
+            self,
+            Kind::ClockClosed {
+                player: self.active,
+                rule,
+            }
+        );
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::cards::{Ability, WhoseTurn};
 use crate::effects::{apply_all, bind, Context};
+use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
@@ -83,14 +84,17 @@ pub fn entered_play(game: &Game, uid: u32) -> Vec<Item> {
 
 /// `resolve` of an automatic card ability: logged, bound, applied.
 pub fn resolve(game: &mut Game, item: &Item) -> Flow {
-    game.emit(Kind::Resolving {
-        item: item.label.clone(),
-        controller: Some(item.controller),
-        item_kind: "automatic",
-        uid: Some(item.uid),
-        card: Some(item.card.clone()),
-        ability: Some(item.index),
-    });
+    emit!(
+        game,
+        Kind::Resolving {
+            item: item.label.clone(),
+            controller: Some(item.controller),
+            item_kind: "automatic",
+            uid: Some(item.uid),
+            card: Some(item.card.clone()),
+            ability: Some(item.index),
+        }
+    );
     let cards = game.cards.clone();
     let Some(ability) = cards
         .get(&item.card)

@@ -6,6 +6,7 @@
 
 use crate::changes::{damage, extract_components, restore, Target};
 use crate::decisions::Decision;
+use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
@@ -89,12 +90,15 @@ fn regenerate(game: &mut Game) {
     p.vp += amount;
     p.vp_received = amount;
     let after = p.vp;
-    game.emit(Kind::VpRegenerated {
-        player,
-        amount,
-        after,
-        rule: "29.3",
-    });
+    emit!(
+        game,
+        Kind::VpRegenerated {
+            player,
+            amount,
+            after,
+            rule: "29.3",
+        }
+    );
 }
 
 /// `HandPlay.playable`: the card ids in the player's hand he may play now and can pay for, in
@@ -136,11 +140,14 @@ fn become_active(game: &mut Game) {
         }
     }
     for (uid, card) in became {
-        game.emit(Kind::BecameActive {
-            uid,
-            card,
-            rule: "D-stage3",
-        });
+        emit!(
+            game,
+            Kind::BecameActive {
+                uid,
+                card,
+                rule: "D-stage3",
+            }
+        );
     }
 }
 
@@ -161,12 +168,15 @@ pub fn guard(game: &mut Game, uid: u32) {
     };
     perm.zone = GUARD_POST;
     let card = perm.card.clone();
-    game.emit(Kind::Moved {
-        uid,
-        card,
-        zone: GUARD_POST,
-        rule: "D-guard-post",
-    });
+    emit!(
+        game,
+        Kind::Moved {
+            uid,
+            card,
+            zone: GUARD_POST,
+            rule: "D-guard-post",
+        }
+    );
 }
 
 /// A player's creatures that may attack or block: active, on the guard post.
@@ -240,11 +250,14 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) {
             perm.active = false;
         }
     }
-    game.emit(Kind::Attack {
-        attackers: pairs.iter().map(|&(a, _)| a).collect(),
-        blockers: pairs.iter().map(|&(_, b)| b).collect(),
-        rule: "D-combat",
-    });
+    emit!(
+        game,
+        Kind::Attack {
+            attackers: pairs.iter().map(|&(a, _)| a).collect(),
+            blockers: pairs.iter().map(|&(_, b)| b).collect(),
+            rule: "D-combat",
+        }
+    );
     let defender = 1 - game.active;
     let value = |game: &Game, uid: u32| game.permanent(uid).map_or(0, |p| p.damage_value());
     let mut hits = Vec::new();
@@ -281,11 +294,14 @@ pub fn close_offers(game: &mut Game, phase: &str) {
         };
         if game.decide(&decision) == 1 {
             game.offers.remove(index);
-            game.emit(Kind::ComponentsDeclined {
-                player: offer.player,
-                card: offer.card,
-                uid: offer.uid,
-            });
+            emit!(
+                game,
+                Kind::ComponentsDeclined {
+                    player: offer.player,
+                    card: offer.card,
+                    uid: offer.uid,
+                }
+            );
         } else {
             extract_components(game, index);
         }

@@ -3,6 +3,7 @@
 
 use crate::checks::check_hp;
 use crate::decisions::Decision;
+use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
 use crate::game::{Game, MAX_TURNS};
@@ -17,10 +18,13 @@ pub const OPENING_HAND: usize = 5;
 pub fn setup(game: &mut Game) -> Flow {
     game.started = true;
     let decks = [game.players[0].deck.len(), game.players[1].deck.len()];
-    game.emit(Kind::GameStarted {
-        seed: game.seed,
-        decks,
-    });
+    emit!(
+        game,
+        Kind::GameStarted {
+            seed: game.seed,
+            decks,
+        }
+    );
     for player in &mut game.players {
         game.rng.shuffle(&mut player.deck);
     }
@@ -32,9 +36,12 @@ pub fn setup(game: &mut Game) -> Flow {
         rule: Some("28"),
     });
     game.active = if answer == 0 { starter } else { 1 - starter };
-    game.emit(Kind::StartingPlayer {
-        player: game.active,
-    });
+    emit!(
+        game,
+        Kind::StartingPlayer {
+            player: game.active,
+        }
+    );
     for player in 0..2 {
         game.draw(player, OPENING_HAND, "setup")?;
     }
@@ -51,10 +58,13 @@ pub fn start_turn(game: &mut Game) -> Flow {
     game.turn_passed = false;
     game.step_index = Some(0);
     let turn_of_player = game.players[active].turns_taken;
-    game.emit(Kind::TurnStarted {
-        player: active,
-        turn_of_player,
-    });
+    emit!(
+        game,
+        Kind::TurnStarted {
+            player: active,
+            turn_of_player,
+        }
+    );
     game.attacked = false; // the turn's usage counters
     game.clock_started = true; // the game clock starts (41.7)
                                // 41.4 supplement: the check deferred since end stage 4; [D] it gives no component
@@ -69,14 +79,17 @@ pub fn run_next_step(game: &mut Game) -> Flow {
     let step = &DEFAULT_TURN[index];
     game.step = Some(index);
     game.log.step = step.hook;
-    game.emit(Kind::StepStarted {
-        phase: step.phase,
-        stage: step.stage,
-        hook: step.hook,
-        mode: step.mode.name(),
-    });
+    emit!(
+        game,
+        Kind::StepStarted {
+            phase: step.phase,
+            stage: step.stage,
+            hook: step.hook,
+            mode: step.mode.name(),
+        }
+    );
     steps::run(game, step)?;
-    game.emit(Kind::StepEnded { hook: step.hook });
+    emit!(game, Kind::StepEnded { hook: step.hook });
     if step.closes_clock {
         game.close_clock("41.7");
     }
@@ -92,10 +105,13 @@ pub fn end_turn(game: &mut Game) {
     game.step = None;
     game.step_index = None;
     game.log.step = "";
-    game.emit(Kind::TurnEnded {
-        player: game.active,
-        rule: "41.6",
-    });
+    emit!(
+        game,
+        Kind::TurnEnded {
+            player: game.active,
+            rule: "41.6",
+        }
+    );
     game.active = 1 - game.active;
 }
 

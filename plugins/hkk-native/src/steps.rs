@@ -6,6 +6,7 @@
 use crate::changes::{extract_components, play_card};
 use crate::checks::{check_hp, check_players};
 use crate::decisions::Decision;
+use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
@@ -40,10 +41,13 @@ fn after_resolution(game: &mut Game, step: &Step) -> Flow {
 /// One moment (29.4.2, 41.4) with no item in it: logged, the durations it ends (none in
 /// force), then the check.
 fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
-    game.emit(Kind::Moment {
-        rule: step.rule,
-        ends: step.ends,
-    });
+    emit!(
+        game,
+        Kind::Moment {
+            rule: step.rule,
+            ends: step.ends,
+        }
+    );
     after_resolution(game, step)
 }
 
@@ -144,14 +148,17 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
         finished.push(key);
         match item {
             Ordered::Rule(rule) => {
-                game.emit(Kind::Resolving {
-                    item: rule.label().into(),
-                    controller: None,
-                    item_kind: "rule",
-                    uid: None,
-                    card: None,
-                    ability: None,
-                });
+                emit!(
+                    game,
+                    Kind::Resolving {
+                        item: rule.label().into(),
+                        controller: None,
+                        item_kind: "rule",
+                        uid: None,
+                        card: None,
+                        ability: None,
+                    }
+                );
                 rule.apply(game)?;
             }
             Ordered::Card(card) => resolve(game, &card)?,
@@ -194,11 +201,14 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
 fn run_alternating(game: &mut Game, step: &Step) -> Flow {
     let mut player = game.active;
     for _ in 0..2 {
-        game.emit(Kind::Passed {
-            player,
-            rule: step.rule,
-            forced: Some(true),
-        });
+        emit!(
+            game,
+            Kind::Passed {
+                player,
+                rule: step.rule,
+                forced: Some(true),
+            }
+        );
         player = 1 - player;
     }
     Ok(())
@@ -260,14 +270,17 @@ fn use_item(game: &mut Game, player: usize, action: &Action) {
         }
         _ => return,
     };
-    game.emit(Kind::Resolving {
-        item,
-        controller: Some(player),
-        item_kind: "action",
-        uid,
-        card: None,
-        ability: None,
-    });
+    emit!(
+        game,
+        Kind::Resolving {
+            item,
+            controller: Some(player),
+            item_kind: "action",
+            uid,
+            card: None,
+            ability: None,
+        }
+    );
     match action {
         Action::Attack => {
             game.attacked = true;
@@ -306,17 +319,23 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
         match actions.swap_remove(chosen) {
             Action::PassTurn => {
                 game.turn_passed = true;
-                game.emit(Kind::TurnPassed {
-                    player,
-                    rule: "41.5",
-                });
+                emit!(
+                    game,
+                    Kind::TurnPassed {
+                        player,
+                        rule: "41.5",
+                    }
+                );
                 game.close_clock("41.7");
             }
-            Action::Pass => game.emit(Kind::Passed {
-                player,
-                rule: "4.11.7",
-                forced: None,
-            }),
+            Action::Pass => emit!(
+                game,
+                Kind::Passed {
+                    player,
+                    rule: "4.11.7",
+                    forced: None,
+                }
+            ),
             action => {
                 active_passed = false;
                 match &action {
