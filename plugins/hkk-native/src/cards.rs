@@ -4,6 +4,7 @@
 //! not implement is refused by name, with its card, when a game is built.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::effects::{parse, Effect, PlainEffect};
 
@@ -200,10 +201,33 @@ impl PlainAbility {
     }
 }
 
+/// FNV-1a: card ids are short and trusted (they come from the engine's validated models), so
+/// the table needs no DoS-resistant hash; the lookup is on the hot path of every step.
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
 /// The cards of an engine, by id.
 #[derive(Debug, Default, Clone)]
 pub struct CardPool {
-    cards: HashMap<String, Card>,
+    cards: HashMap<String, Card, BuildHasherDefault<Fnv>>,
 }
 
 impl CardPool {

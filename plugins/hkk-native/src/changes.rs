@@ -68,6 +68,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
         base_hp: card.hp,
         components: if creature { card.components } else { 0 },
         damaged_turn: 0,
+        has_abilities: !card.abilities.is_empty(),
     });
     emit!(
         game,

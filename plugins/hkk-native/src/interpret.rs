@@ -48,7 +48,7 @@ fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
 /// one limited to a player's turns is left out in the other's.
 pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
     let mut items = Vec::new();
-    for perm in &game.permanents {
+    for perm in game.permanents.iter().filter(|p| p.has_abilities) {
         let Some(card) = game.cards.get(&perm.card) else {
             continue;
         };

@@ -63,6 +63,8 @@ pub struct Permanent {
     pub components: i64,
     /// The turn it was last damaged in (0: never).
     pub damaged_turn: u32,
+    /// Its card has abilities (the ones a step may collect): the others are skipped unread.
+    pub has_abilities: bool,
 }
 
 impl Permanent {
