@@ -1,0 +1,22 @@
+"""hkk's native core (Rust, PyO3): a twin of the Python engine for data-only games.
+
+``core`` is what the ``hkk.cores`` entry point names: ``refuses(engine, decks)`` says, naming
+the set, hook, card and word, why a game cannot run natively (None: it can);
+``new_game(...)`` builds one.  Today the native core plays, event for event as the Python
+engine does, games of creatures and buildings without abilities or with automatic ones, and
+spells, of the verbs and targets it implements (the setup, the turn, hand play, the guard post,
+combat, deaths and monster components), and refuses by card and word every game with a word
+it does not implement, so every whole game of the base set (docs/NATIVE.md).  ``Random`` is
+CPython's ``random.Random`` for int seeds, bit for bit.
+"""
+
+from __future__ import annotations
+
+from hkk_native._core import NativeCore, NativeGame, Refused, play_many_native, play_native
+from hkk_native._native import Random
+
+__all__ = ["NativeCore", "NativeGame", "Random", "Refused", "core", "play_many_native",
+           "play_native"]
+
+#: The object the ``hkk.cores`` entry point ``native`` loads.
+core = NativeCore()

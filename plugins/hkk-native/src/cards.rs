@@ -1,0 +1,382 @@
+//! The cards as the Python engine loaded and checked them (`hkk._cards.model`), handed over as
+//! plain data: the native core never reads a card file. Each card carries the words of the card
+//! language it uses (`do = "damage"`, `timing = "main_phase"`, ...); a word the native core does
+//! not implement is refused by name, with its card, when a game is built.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::effects::{parse, Effect, PlainEffect};
+
+/// One word of the card language, where a card uses it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    /// Where in the card: `card`, `ability 1`, `ability 1 effect 2`, ...
+    pub place: String,
+    /// The word as the card file writes it: `do = "damage"`.
+    pub word: String,
+}
+
+/// A card's data: what the native turn machine reads, and the words it must implement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Card {
+    pub id: String,
+    /// `creature`, `spell` or `building`.
+    pub kind: String,
+    /// The cost to play it (`cost.vp`, `cost.components`).
+    pub cost_vp: i64,
+    pub cost_components: i64,
+    /// An instant spell (D-instants: either player, outside the preparation phase).
+    pub instant: bool,
+    /// A creature's damage (0 for others), its Ép or a building's Sp (0 for spells), and the
+    /// monster components a dead creature offers.
+    pub damage: i64,
+    pub hp: i64,
+    pub components: i64,
+    /// The words of everything but a spell's effects (abilities, play conditions): none is
+    /// native yet.
+    pub words: Vec<Word>,
+    /// A spell's effects, the implemented ones (`effects`).
+    pub effects: Vec<Effect>,
+    /// Its abilities, the implemented ones (automatic, timed on `TIMINGS`).
+    pub abilities: Vec<Ability>,
+    /// Why the card cannot be played natively, if it cannot: its first word not implemented.
+    pub refused: Option<String>,
+}
+
+impl Card {
+    /// A card from the Python side's plain data; its words and effects are checked here.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: String,
+        kind: String,
+        numbers: (i64, i64, i64, i64, i64),
+        instant: bool,
+        words: Vec<Word>,
+        effects: &[PlainEffect],
+        abilities: &[PlainAbility],
+    ) -> Card {
+        let mut refused = words.first().map(|w| {
+            format!(
+                "card {id}: the word `{}` ({}) is not implemented by the native core",
+                w.word, w.place
+            )
+        });
+        let mut parsed = Vec::new();
+        for plain in effects {
+            match parse(plain) {
+                Ok(effect) => parsed.push(effect),
+                Err(word) if refused.is_none() => {
+                    refused = Some(format!(
+                        "card {id}: the word {word} is not implemented by the native core"
+                    ));
+                }
+                Err(_) => {}
+            }
+        }
+        let mut native = Vec::new();
+        for plain in abilities {
+            match plain.parse() {
+                Ok(ability) => native.push(ability),
+                Err(word) if refused.is_none() => {
+                    refused = Some(format!(
+                        "card {id}: the word {word} is not implemented by the native core"
+                    ));
+                }
+                Err(_) => {}
+            }
+        }
+        let (cost_vp, cost_components, damage, hp, components) = numbers;
+        Card {
+            id,
+            kind,
+            cost_vp,
+            cost_components,
+            instant,
+            damage,
+            hp,
+            components,
+            words,
+            effects: parsed,
+            abilities: native,
+            refused,
+        }
+    }
+}
+
+/// The words the native core implements: creatures and buildings without abilities, and spells
+/// whose effects are these verbs with a fixed amount and one of these targets
+/// (`effects::parse`). Every other word is refused by name until it lands here together with
+/// the differential tests that prove it.
+pub const IMPLEMENTED: &[&str] = &[
+    "do = \"damage\"",
+    "do = \"heal\"",
+    "do = \"draw\"",
+    "do = \"gain_vp\"",
+    "target = \"controller\"",
+    "target = \"opponent\"",
+    "target = \"each_player\"",
+    "target = \"chosen_player\"",
+    "target = \"own_creatures\"",
+    "target = \"opponent_creatures\"",
+    "target = \"all_creatures\"",
+    "target = \"chosen_creature\"",
+    "target = \"chosen_own_creature\"",
+    "target = \"chosen_opponent_creature\"",
+    "instant = true",
+];
+
+/// The steps an automatic ability may be timed on natively (and `on_enter`): the ordered
+/// steps. The moments (`prep_stage2_start`, `end_stage4`) and the action and alternating
+/// steps are refused.
+pub const TIMINGS: &[&str] = &[
+    "on_enter",
+    "prep_stage1",
+    "prep_stage2",
+    "end_stage2",
+    "end_stage3",
+];
+
+/// `whose_turn` of an automatic ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhoseTurn {
+    Any,
+    Own,
+    Opponent,
+}
+
+/// An automatic ability the native core runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ability {
+    pub index: usize,
+    pub timing: String,
+    pub whose_turn: WhoseTurn,
+    pub optional: bool,
+    pub effects: Vec<Effect>,
+}
+
+/// An ability as the Python side hands it over: its index, kind, timing, whose turn, whether
+/// optional, its effects, and the words of its other fields (a condition, a cost, a limit...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlainAbility {
+    pub index: usize,
+    pub kind: String,
+    pub timing: String,
+    pub whose_turn: String,
+    pub optional: bool,
+    pub effects: Vec<PlainEffect>,
+    pub others: Vec<Word>,
+}
+
+impl PlainAbility {
+    /// The ability, or the word the native core does not implement.
+    fn parse(&self) -> Result<Ability, String> {
+        let place = format!("card.abilities[{}]", self.index);
+        if self.kind != "automatic" {
+            return Err(format!("`kind = \"{}\"` ({place})", self.kind));
+        }
+        if !TIMINGS.contains(&self.timing.as_str()) {
+            return Err(format!("`timing = \"{}\"` ({place})", self.timing));
+        }
+        if let Some(word) = self.others.first() {
+            return Err(format!("`{}` ({})", word.word, word.place));
+        }
+        let whose_turn = match self.whose_turn.as_str() {
+            "own" => WhoseTurn::Own,
+            "opponent" => WhoseTurn::Opponent,
+            _ => WhoseTurn::Any,
+        };
+        let effects = self
+            .effects
+            .iter()
+            .map(parse)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Ability {
+            index: self.index,
+            timing: self.timing.clone(),
+            whose_turn,
+            optional: self.optional,
+            effects,
+        })
+    }
+}
+
+/// FNV-1a: card ids are short and trusted (they come from the engine's validated models), so
+/// the table needs no DoS-resistant hash; the lookup is on the hot path of every step.
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The cards of an engine, by id.
+#[derive(Debug, Default, Clone)]
+pub struct CardPool {
+    cards: HashMap<String, Card, BuildHasherDefault<Fnv>>,
+}
+
+impl CardPool {
+    pub fn new(cards: Vec<Card>) -> Self {
+        CardPool {
+            cards: cards.into_iter().map(|c| (c.id.clone(), c)).collect(),
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Card> {
+        self.cards.get(id)
+    }
+
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// The first word of a card the native core does not implement, as a refusal.
+    pub fn unported_word(&self, id: &str) -> Option<String> {
+        self.get(id)?.refused.clone()
+    }
+
+    /// Why these decks cannot be played natively: the first unknown card or word not
+    /// implemented (cards in sorted order, so the answer does not depend on deck order).
+    pub fn refusal(&self, decks: &[Vec<String>]) -> Option<String> {
+        let mut ids: Vec<&String> = decks.iter().flatten().collect();
+        ids.sort();
+        ids.dedup();
+        for id in ids {
+            let Some(card) = self.get(id) else {
+                return Some(format!("card {id}: not among the engine's cards"));
+            };
+            if let Some(reason) = self.unported_word(&card.id) {
+                return Some(reason);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(id: &str, words: &[&str]) -> Card {
+        let words = words
+            .iter()
+            .map(|w| Word {
+                place: "ability 1".into(),
+                word: (*w).into(),
+            })
+            .collect();
+        Card::new(
+            id.into(),
+            "creature".into(),
+            (1, 0, 1, 1, 0),
+            false,
+            words,
+            &[],
+            &[],
+        )
+    }
+
+    #[test]
+    fn a_card_without_words_is_accepted() {
+        let pool = CardPool::new(vec![card("t:vanilla", &[])]);
+        assert_eq!(pool.refusal(&[vec!["t:vanilla".into()]]), None);
+    }
+
+    #[test]
+    fn a_word_not_implemented_is_refused_naming_card_and_word() {
+        let pool = CardPool::new(vec![card("t:a", &[]), card("t:b", &["do = \"damage\""])]);
+        let reason = pool
+            .refusal(&[vec!["t:a".into()], vec!["t:b".into()]])
+            .unwrap();
+        assert!(reason.contains("t:b"), "{reason}");
+        assert!(reason.contains("do = \"damage\""), "{reason}");
+    }
+
+    fn ability(kind: &str, timing: &str, others: &[&str]) -> PlainAbility {
+        PlainAbility {
+            index: 0,
+            kind: kind.into(),
+            timing: timing.into(),
+            whose_turn: "any".into(),
+            optional: false,
+            effects: vec![PlainEffect {
+                place: "card.abilities[0].effects[0]".into(),
+                verb: "heal".into(),
+                target: "controller".into(),
+                amount: Some(1),
+                others: vec![],
+            }],
+            others: others
+                .iter()
+                .map(|w| Word {
+                    place: "card.abilities[0]".into(),
+                    word: (*w).into(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn an_automatic_ability_of_implemented_words_is_native() {
+        let plain = ability("automatic", "end_stage2", &[]);
+        let card = Card::new(
+            "t:a".into(),
+            "creature".into(),
+            (1, 0, 1, 1, 0),
+            false,
+            vec![],
+            &[],
+            &[plain],
+        );
+        assert_eq!(card.refused, None);
+        assert_eq!(card.abilities.len(), 1);
+    }
+
+    #[test]
+    fn abilities_of_other_kinds_timings_or_fields_are_refused_by_name() {
+        let refused = |plain: PlainAbility| {
+            Card::new(
+                "t:a".into(),
+                "creature".into(),
+                (1, 0, 1, 1, 0),
+                false,
+                vec![],
+                &[],
+                &[plain],
+            )
+            .refused
+            .unwrap()
+        };
+        assert!(refused(ability("activated", "main_phase", &[])).contains("kind = \"activated\""));
+        assert!(
+            refused(ability("automatic", "prep_stage2_start", &[])).contains("prep_stage2_start")
+        );
+        let conditional = refused(ability("automatic", "end_stage2", &["condition = {}"]));
+        assert!(conditional.contains("condition") && conditional.contains("t:a"));
+    }
+
+    #[test]
+    fn an_unknown_card_is_refused() {
+        let pool = CardPool::new(vec![]);
+        assert!(pool.refusal(&[vec!["t:x".into()]]).unwrap().contains("t:x"));
+    }
+}

@@ -1,0 +1,230 @@
+//! Changes (`hkk._changes`): the only code that mutates a game's state; each change logs its
+//! event. Here: playing a card (a spell's implemented effects resolve), entering play, damage,
+//! restoring, destroying, extracting components.
+
+use crate::emit;
+use crate::errors::{Flow, Halt};
+use crate::events::Kind;
+use crate::game::Game;
+use crate::state::{ExtractionOffer, Permanent, BUILDINGS, RESERVE};
+
+/// `play_card` (8.1): pay, log, and the card enters play. A card with a word of the card
+/// language is where the native core stops, naming it.
+pub fn play_card(game: &mut Game, player: usize, card_id: &str) -> Flow {
+    let cards = game.cards.clone();
+    if let Some(reason) = cards.unported_word(card_id) {
+        return Err(Halt::Unported(reason));
+    }
+    let Some(card) = cards.get(card_id) else {
+        return Err(Halt::Unported(format!(
+            "card {card_id}: not among the engine's cards"
+        )));
+    };
+    let p = &mut game.players[player];
+    if let Some(at) = p.hand.iter().position(|c| c == card_id) {
+        p.hand.remove(at);
+    }
+    p.vp -= card.cost_vp;
+    p.components -= card.cost_components;
+    emit!(
+        game,
+        Kind::CardPlayed {
+            player,
+            card: card_id.to_string(),
+            vp: card.cost_vp,
+            components: card.cost_components,
+        }
+    );
+    if card.kind == "spell" {
+        let flow = crate::effects::resolve_spell(game, player, card_id, &card.effects);
+        // even when its effect ends the game: no card leaves every zone
+        game.players[player].graveyard.push(card_id.to_string());
+        return flow;
+    }
+    let uid = enter_play(game, player, card_id);
+    crate::steps::run_entry_triggers(game, uid, player)
+}
+
+/// `enter_play`: a creature to the reserve, a building to the buildings, passive.
+pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
+    let cards = game.cards.clone();
+    let Some(card) = cards.get(card_id) else {
+        return 0;
+    };
+    let creature = card.kind == "creature";
+    let zone = if creature { RESERVE } else { BUILDINGS };
+    let uid = game.next_uid;
+    game.next_uid += 1;
+    game.permanents.push(Permanent {
+        uid,
+        card: card_id.to_string(),
+        creature,
+        owner: player,
+        controller: player,
+        zone,
+        active: false,
+        damage_taken: 0,
+        base_damage: card.damage,
+        base_hp: card.hp,
+        components: if creature { card.components } else { 0 },
+        damaged_turn: 0,
+        has_abilities: !card.abilities.is_empty(),
+    });
+    emit!(
+        game,
+        Kind::EnteredPlay {
+            controller: player,
+            card: card_id.to_string(),
+            uid,
+            zone,
+            active: false,
+        }
+    );
+    uid
+}
+
+/// What a damage hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Player(usize),
+    Permanent(u32),
+}
+
+/// `damage`: nothing for 0 or less; a player's Ép falls; a permanent in play takes it.
+pub fn damage(
+    game: &mut Game,
+    target: Target,
+    amount: i64,
+    source: String,
+    source_uid: Option<u32>,
+) {
+    if amount <= 0 {
+        return;
+    }
+    let turn = game.turn;
+    match target {
+        Target::Player(index) => {
+            let p = &mut game.players[index];
+            p.hp -= amount;
+            let after = p.hp;
+            emit!(
+                game,
+                Kind::PlayerDamaged {
+                    player: index,
+                    amount,
+                    source,
+                    after,
+                }
+            );
+        }
+        Target::Permanent(uid) => {
+            let Some(perm) = game.permanent_mut(uid) else {
+                return;
+            };
+            perm.damage_taken += amount;
+            perm.damaged_turn = turn;
+            let (card, after) = (perm.card.clone(), perm.hp());
+            emit!(
+                game,
+                Kind::Damaged {
+                    uid,
+                    card,
+                    amount,
+                    source,
+                    source_uid,
+                    after,
+                }
+            );
+        }
+    }
+}
+
+/// `restore` (41.3): back to max Ép / Sp.
+pub fn restore(game: &mut Game, uid: u32, rule: &'static str) {
+    let Some(perm) = game.permanent_mut(uid) else {
+        return;
+    };
+    if perm.damage_taken != 0 {
+        perm.damage_taken = 0;
+        let (card, after) = (perm.card.clone(), perm.hp());
+        emit!(
+            game,
+            Kind::Restored {
+                uid,
+                card,
+                after,
+                rule,
+            }
+        );
+    }
+}
+
+/// `destroy`: to its owner's graveyard; a creature offers its components to its opponent
+/// until the end of the phase (`hkk.rules.components`), unless `components` is false or the
+/// step gives none (29.4.11).
+pub fn destroy(
+    game: &mut Game,
+    uid: u32,
+    cause: &'static str,
+    rule: &'static str,
+    components: bool,
+) {
+    let Some(at) = game.permanents.iter().position(|p| p.uid == uid) else {
+        return;
+    };
+    let perm = game.permanents.remove(at);
+    game.players[perm.owner].graveyard.push(perm.card.clone());
+    let step = game.step.map(|i| &crate::phases::DEFAULT_TURN[i]);
+    let offered = if perm.creature
+        && perm.components != 0
+        && components
+        && !step.is_some_and(|s| s.no_components)
+    {
+        let phase = step.map_or(crate::phases::DEFAULT_TURN[0].phase, |s| s.phase);
+        game.offers.push(ExtractionOffer {
+            card: perm.card.clone(),
+            uid,
+            count: perm.components,
+            player: 1 - perm.controller,
+            phase,
+        });
+        perm.components
+    } else {
+        0
+    };
+    emit!(
+        game,
+        Kind::Died {
+            creature: perm.creature,
+            card: perm.card,
+            uid,
+            controller: perm.controller,
+            cause,
+            rule,
+            components_offered: offered,
+        }
+    );
+}
+
+/// `extract_components`: the offer's player takes them.
+pub fn extract_components(game: &mut Game, index: usize) {
+    let offer = game.offers.remove(index);
+    game.players[offer.player].components += offer.count;
+    emit!(
+        game,
+        Kind::ComponentsGained {
+            player: offer.player,
+            amount: offer.count,
+            source: format!("{}#{}", offer.card, offer.uid),
+        }
+    );
+    emit!(
+        game,
+        Kind::ComponentsExtracted {
+            player: offer.player,
+            card: offer.card,
+            uid: offer.uid,
+            amount: offer.count,
+        }
+    );
+}

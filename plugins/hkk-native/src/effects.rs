@@ -1,0 +1,338 @@
+//! The effects the native core implements (`hkk._cards.verbs`, `hkk._cards.targets`), of spells
+//! and of automatic abilities: the verbs `damage`, `heal`, `draw` and `gain_vp` with a fixed
+//! amount and a player, group, chosen or `self` target. Any other verb, target or field of an effect is refused by name when the
+//! game is built (`cards::CardPool::refusal`).
+
+use crate::changes::{damage, Target};
+use crate::decisions::Decision;
+use crate::emit;
+use crate::errors::Flow;
+use crate::events::Kind;
+use crate::game::Game;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    Damage,
+    Heal,
+    Draw,
+    GainVp,
+}
+
+impl Verb {
+    fn parse(word: &str) -> Option<Verb> {
+        match word {
+            "damage" => Some(Verb::Damage),
+            "heal" => Some(Verb::Heal),
+            "draw" => Some(Verb::Draw),
+            "gain_vp" => Some(Verb::GainVp),
+            _ => None,
+        }
+    }
+
+    /// `PlayerVerb`s (cards, VP) act on players only.
+    fn players_only(self) -> bool {
+        matches!(self, Verb::Draw | Verb::GainVp)
+    }
+}
+
+/// `hkk._cards.types.Target`, the ones implemented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetSpec {
+    /// The ability's own permanent, while in play.
+    SelfPerm,
+    Controller,
+    Opponent,
+    EachPlayer,
+    ChosenPlayer,
+    OwnCreatures,
+    OpponentCreatures,
+    AllCreatures,
+    ChosenCreature,
+    ChosenOwnCreature,
+    ChosenOpponentCreature,
+}
+
+impl TargetSpec {
+    fn parse(word: &str) -> Option<TargetSpec> {
+        Some(match word {
+            "self" => TargetSpec::SelfPerm,
+            "controller" => TargetSpec::Controller,
+            "opponent" => TargetSpec::Opponent,
+            "each_player" => TargetSpec::EachPlayer,
+            "chosen_player" => TargetSpec::ChosenPlayer,
+            "own_creatures" => TargetSpec::OwnCreatures,
+            "opponent_creatures" => TargetSpec::OpponentCreatures,
+            "all_creatures" => TargetSpec::AllCreatures,
+            "chosen_creature" => TargetSpec::ChosenCreature,
+            "chosen_own_creature" => TargetSpec::ChosenOwnCreature,
+            "chosen_opponent_creature" => TargetSpec::ChosenOpponentCreature,
+            _ => return None,
+        })
+    }
+
+    fn of_players(self) -> bool {
+        matches!(
+            self,
+            TargetSpec::Controller
+                | TargetSpec::Opponent
+                | TargetSpec::EachPlayer
+                | TargetSpec::ChosenPlayer
+        )
+    }
+}
+
+/// One effect of a spell, as the native core runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effect {
+    pub verb: Verb,
+    pub target: TargetSpec,
+    pub amount: i64,
+}
+
+/// An effect as the Python side hands it over: where it stands, its `do`, its `target`, its
+/// amount (None: a counted amount) and the names of its other fields set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlainEffect {
+    pub place: String,
+    pub verb: String,
+    pub target: String,
+    pub amount: Option<i64>,
+    pub others: Vec<String>,
+}
+
+/// The effect, or the word the native core does not implement (as a refusal's text).
+pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
+    let refuse = |word: String| Err(format!("{word} ({})", plain.place));
+    let Some(verb) = Verb::parse(&plain.verb) else {
+        return refuse(format!("`do = \"{}\"`", plain.verb));
+    };
+    let Some(target) = TargetSpec::parse(&plain.target) else {
+        return refuse(format!("`target = \"{}\"`", plain.target));
+    };
+    if verb.players_only() && !target.of_players() {
+        return refuse(format!("`target = \"{}\"`", plain.target));
+    }
+    if let Some(other) = plain.others.first() {
+        return refuse(format!("`{other}`"));
+    }
+    let Some(amount) = plain.amount else {
+        return refuse("a counted amount".into());
+    };
+    Ok(Effect {
+        verb,
+        target,
+        amount,
+    })
+}
+
+/// `EffectContext`: who controls the effect, the permanent it comes from, its label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Context {
+    pub controller: usize,
+    pub source: Option<u32>,
+    pub label: String,
+}
+
+/// Who an effect acts on, bound before anything is applied.
+fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Target> {
+    let me = ctx.controller;
+    let creatures = |game: &Game, of: Option<usize>| -> Vec<u32> {
+        game.permanents
+            .iter()
+            .filter(|p| p.creature && of.is_none_or(|c| p.controller == c))
+            .map(|p| p.uid)
+            .collect()
+    };
+    let group = |uids: Vec<u32>| uids.into_iter().map(Target::Permanent).collect();
+    match target {
+        TargetSpec::SelfPerm => ctx
+            .source
+            .filter(|&uid| game.permanent(uid).is_some())
+            .map(Target::Permanent)
+            .into_iter()
+            .collect(),
+        TargetSpec::Controller => vec![Target::Player(me)],
+        TargetSpec::Opponent => vec![Target::Player(1 - me)],
+        TargetSpec::EachPlayer => vec![Target::Player(0), Target::Player(1)],
+        TargetSpec::ChosenPlayer => {
+            let decision = Decision {
+                kind: "target_player",
+                player: me,
+                options: vec!["player 0 (P1)".into(), "player 1 (P2)".into()],
+                rule: None,
+            };
+            vec![Target::Player(game.decide(&decision))]
+        }
+        TargetSpec::OwnCreatures => group(creatures(game, Some(me))),
+        TargetSpec::OpponentCreatures => group(creatures(game, Some(1 - me))),
+        TargetSpec::AllCreatures => group(creatures(game, None)),
+        TargetSpec::ChosenCreature
+        | TargetSpec::ChosenOwnCreature
+        | TargetSpec::ChosenOpponentCreature => {
+            let of = match target {
+                TargetSpec::ChosenOwnCreature => Some(me),
+                TargetSpec::ChosenOpponentCreature => Some(1 - me),
+                _ => None,
+            };
+            let candidates = creatures(game, of);
+            if candidates.is_empty() {
+                return Vec::new();
+            }
+            let options = candidates
+                .iter()
+                .map(|&uid| {
+                    let perm = game
+                        .permanent(uid)
+                        .map_or_else(String::new, |p| p.describe());
+                    format!("target {perm}")
+                })
+                .collect();
+            let decision = Decision {
+                kind: "target",
+                player: me,
+                options,
+                rule: None,
+            };
+            vec![Target::Permanent(candidates[game.decide(&decision)])]
+        }
+    }
+}
+
+/// `resolve_spell`: every effect bound (its choices made), then every one applied.
+pub fn resolve_spell(game: &mut Game, player: usize, card: &str, effects: &[Effect]) -> Flow {
+    let ctx = Context {
+        controller: player,
+        source: None,
+        label: card.to_string(),
+    };
+    let bound = bind(game, &ctx, effects);
+    apply_all(game, &ctx, effects, bound)
+}
+
+/// An item's `bind`: every effect's targets, its choices made.
+pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Vec<Vec<Target>> {
+    effects
+        .iter()
+        .map(|e| select_targets(game, ctx, e.target))
+        .collect()
+}
+
+/// An item's `apply`: every effect on its bound targets.
+pub fn apply_all(
+    game: &mut Game,
+    ctx: &Context,
+    effects: &[Effect],
+    bound: Vec<Vec<Target>>,
+) -> Flow {
+    for (effect, targets) in effects.iter().zip(bound) {
+        apply(game, ctx, effect, &targets)?;
+    }
+    Ok(())
+}
+
+fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
+    let label = ctx.label.as_str();
+    let n = effect.amount;
+    if n == 0 && effect.verb != Verb::Damage {
+        return Ok(()); // a count of 0: nothing
+    }
+    for &target in targets {
+        match effect.verb {
+            Verb::Damage => damage(game, target, n, label.to_string(), ctx.source),
+            Verb::Heal => heal(game, target, n, label),
+            Verb::Draw => {
+                if let Target::Player(p) = target {
+                    game.draw(p, n.max(0) as usize, label)?;
+                }
+            }
+            Verb::GainVp => {
+                if let Target::Player(p) = target {
+                    game.players[p].vp += n;
+                    let after = game.players[p].vp;
+                    emit!(
+                        game,
+                        Kind::VpGained {
+                            player: p,
+                            amount: n,
+                            source: label.to_string(),
+                            after,
+                        }
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `heal`: a player's Ép rises; a permanent loses damage, at most what it took.
+fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
+    match target {
+        Target::Player(p) => {
+            game.players[p].hp += amount;
+            emit!(
+                game,
+                Kind::PlayerHealed {
+                    player: p,
+                    amount,
+                    source: label.to_string(),
+                }
+            );
+        }
+        Target::Permanent(uid) => {
+            let Some(perm) = game.permanent_mut(uid) else {
+                return;
+            };
+            let healed = amount.min(perm.damage_taken);
+            if healed != 0 {
+                perm.damage_taken -= healed;
+                let card = perm.card.clone();
+                emit!(
+                    game,
+                    Kind::Healed {
+                        uid,
+                        card,
+                        amount: healed,
+                        source: label.to_string(),
+                    }
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(verb: &str, target: &str, amount: Option<i64>, others: &[&str]) -> PlainEffect {
+        PlainEffect {
+            place: "card.effects[0]".into(),
+            verb: verb.into(),
+            target: target.into(),
+            amount,
+            others: others.iter().map(|o| (*o).to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn implemented_verbs_and_targets_parse() {
+        let e = parse(&plain("damage", "chosen_opponent_creature", Some(3), &[])).unwrap();
+        assert_eq!(
+            (e.verb, e.target, e.amount),
+            (Verb::Damage, TargetSpec::ChosenOpponentCreature, 3)
+        );
+    }
+
+    #[test]
+    fn other_words_are_refused_by_name() {
+        let refused = |p: PlainEffect| parse(&p).unwrap_err();
+        assert!(refused(plain("modify", "self", Some(1), &[])).contains("do = \"modify\""));
+        assert!(
+            refused(plain("damage", "chosen_building", Some(1), &[])).contains("chosen_building")
+        );
+        assert!(refused(plain("draw", "all_creatures", Some(1), &[])).contains("all_creatures"));
+        assert!(refused(plain("damage", "opponent", Some(1), &["where"])).contains("where"));
+        assert!(refused(plain("damage", "opponent", None, &[])).contains("counted"));
+    }
+}

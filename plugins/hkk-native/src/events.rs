@@ -1,0 +1,702 @@
+//! The native log: every event as a typed value, kept natively and turned into Python's
+//! `as_dict()` shape (`hkk._event_base`: `seq`, `turn`, `step`, `kind`, then the kind's fields in
+//! declaration order, optional fields left out when absent) only when read. Kinds and fields
+//! mirror `hkk.events`; the levels mirror `hkk._events`.
+
+/// One event's kind and fields (the envelope is in [`Event`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    GameStarted {
+        seed: i64,
+        decks: [usize; 2],
+    },
+    TurnStarted {
+        player: usize,
+        turn_of_player: u32,
+    },
+    StepStarted {
+        phase: &'static str,
+        stage: u32,
+        hook: &'static str,
+        mode: &'static str,
+    },
+    StepEnded {
+        hook: &'static str,
+    },
+    TurnEnded {
+        player: usize,
+        rule: &'static str,
+    },
+    GameEnded {
+        winner: Option<usize>,
+        reason: &'static str,
+        rule: &'static str,
+    },
+    ClockClosed {
+        player: usize,
+        rule: &'static str,
+    },
+    Decided {
+        player: usize,
+        decision: &'static str,
+        choice: String,
+        options: usize,
+        rule: Option<&'static str>,
+    },
+    /// `resolving`: a rules item, an action or a card's ability.
+    Resolving {
+        item: String,
+        controller: Option<usize>,
+        item_kind: &'static str,
+        uid: Option<u32>,
+        card: Option<String>,
+        ability: Option<usize>,
+    },
+    Moment {
+        rule: &'static str,
+        ends: &'static [&'static str],
+    },
+    Passed {
+        player: usize,
+        rule: &'static str,
+        forced: Option<bool>,
+    },
+    TurnPassed {
+        player: usize,
+        rule: &'static str,
+    },
+    CardDrawn {
+        player: usize,
+        card: String,
+        source: String,
+    },
+    DrawFailed {
+        player: usize,
+        source: String,
+    },
+    PlayerHealed {
+        player: usize,
+        amount: i64,
+        source: String,
+    },
+    Healed {
+        uid: u32,
+        card: String,
+        amount: i64,
+        source: String,
+    },
+    VpGained {
+        player: usize,
+        amount: i64,
+        source: String,
+        after: i64,
+    },
+    /// `hp_check`: the uids that die in its first round (empty: it found nobody).
+    HpCheck {
+        rule: &'static str,
+        dead: Vec<u32>,
+    },
+    CardPlayed {
+        player: usize,
+        card: String,
+        vp: i64,
+        components: i64,
+    },
+    EnteredPlay {
+        controller: usize,
+        card: String,
+        uid: u32,
+        zone: &'static str,
+        active: bool,
+    },
+    BecameActive {
+        uid: u32,
+        card: String,
+        rule: &'static str,
+    },
+    Moved {
+        uid: u32,
+        card: String,
+        zone: &'static str,
+        rule: &'static str,
+    },
+    Attack {
+        attackers: Vec<u32>,
+        blockers: Vec<Option<u32>>,
+        rule: &'static str,
+    },
+    Damaged {
+        uid: u32,
+        card: String,
+        amount: i64,
+        source: String,
+        source_uid: Option<u32>,
+        after: i64,
+    },
+    PlayerDamaged {
+        player: usize,
+        amount: i64,
+        source: String,
+        after: i64,
+    },
+    /// `died` (a creature) or `destroyed` (a building).
+    Died {
+        creature: bool,
+        card: String,
+        uid: u32,
+        controller: usize,
+        cause: &'static str,
+        rule: &'static str,
+        components_offered: i64,
+    },
+    Restored {
+        uid: u32,
+        card: String,
+        after: i64,
+        rule: &'static str,
+    },
+    ComponentsGained {
+        player: usize,
+        amount: i64,
+        source: String,
+    },
+    ComponentsExtracted {
+        player: usize,
+        card: String,
+        uid: u32,
+        amount: i64,
+    },
+    ComponentsDeclined {
+        player: usize,
+        card: String,
+        uid: u32,
+    },
+    StartingPlayer {
+        player: usize,
+    },
+    VpRegenerated {
+        player: usize,
+        amount: i64,
+        after: i64,
+        rule: &'static str,
+    },
+}
+
+impl Kind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kind::GameStarted { .. } => "game_started",
+            Kind::TurnStarted { .. } => "turn_started",
+            Kind::StepStarted { .. } => "step_started",
+            Kind::StepEnded { .. } => "step_ended",
+            Kind::TurnEnded { .. } => "turn_ended",
+            Kind::GameEnded { .. } => "game_over",
+            Kind::ClockClosed { .. } => "clock_closed",
+            Kind::Decided { .. } => "decision",
+            Kind::Resolving { .. } => "resolving",
+            Kind::Moment { .. } => "moment",
+            Kind::Passed { .. } => "passed",
+            Kind::TurnPassed { .. } => "turn_passed",
+            Kind::CardDrawn { .. } => "card_drawn",
+            Kind::DrawFailed { .. } => "draw_failed",
+            Kind::HpCheck { .. } => "hp_check",
+            Kind::StartingPlayer { .. } => "starting_player",
+            Kind::VpRegenerated { .. } => "vp_regenerated",
+            Kind::CardPlayed { .. } => "card_played",
+            Kind::EnteredPlay { .. } => "entered_play",
+            Kind::BecameActive { .. } => "became_active",
+            Kind::Moved { .. } => "moved",
+            Kind::Attack { .. } => "attack",
+            Kind::Damaged { .. } => "damaged",
+            Kind::PlayerDamaged { .. } => "player_damaged",
+            Kind::Died { creature: true, .. } => "died",
+            Kind::Died { .. } => "destroyed",
+            Kind::Restored { .. } => "restored",
+            Kind::ComponentsGained { .. } => "components_gained",
+            Kind::ComponentsExtracted { .. } => "components_extracted",
+            Kind::ComponentsDeclined { .. } => "components_declined",
+            Kind::PlayerHealed { .. } => "player_healed",
+            Kind::Healed { .. } => "healed",
+            Kind::VpGained { .. } => "vp_gained",
+        }
+    }
+
+    /// Whether the log level keeps it (`hkk._events`: outcome keeps only `game_over`; compact
+    /// drops `step_started`, `step_ended`, `decision` and an `hp_check` that found nobody).
+    pub fn kept_at(&self, level: Level) -> bool {
+        match level {
+            Level::Full => true,
+            Level::Compact => {
+                !matches!(
+                    self,
+                    Kind::Decided { .. } | Kind::StepStarted { .. } | Kind::StepEnded { .. }
+                ) && !matches!(self, Kind::HpCheck { dead, .. } if dead.is_empty())
+            }
+            Level::Outcome => matches!(self, Kind::GameEnded { .. }),
+        }
+    }
+}
+
+/// A field's value, as Python will see it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    Ints(Vec<i64>),
+    /// A list of ints some of which are null (`attack`'s blockers).
+    OptInts(Vec<Option<i64>>),
+    Strs(Vec<String>),
+    None,
+    /// An optional field this event leaves out (not in `as_dict()`).
+    Absent,
+}
+
+/// The log levels of `hkk._events.LOG_LEVELS`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Full,
+    Compact,
+    Outcome,
+}
+
+impl Level {
+    pub fn parse(name: &str) -> Option<Level> {
+        match name {
+            "full" => Some(Level::Full),
+            "compact" => Some(Level::Compact),
+            "outcome" => Some(Level::Outcome),
+            _ => None,
+        }
+    }
+}
+
+/// An event with its envelope.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub seq: usize,
+    pub turn: u32,
+    pub step: &'static str,
+    pub kind: Kind,
+}
+
+fn int(v: usize) -> Value {
+    Value::Int(v as i64)
+}
+
+fn uid_value(v: u32) -> Value {
+    Value::Int(i64::from(v))
+}
+
+fn text(v: &str) -> Value {
+    Value::Str(v.to_string())
+}
+
+fn opt_text(v: &Option<&'static str>) -> Value {
+    v.map_or(Value::None, text)
+}
+
+impl Event {
+    /// The fields after the envelope, in `hkk.events`' declaration order.
+    pub fn fields(&self) -> Vec<(&'static str, Value)> {
+        match &self.kind {
+            Kind::GameStarted { seed, decks } => vec![
+                ("seed", Value::Int(*seed)),
+                (
+                    "decks",
+                    Value::Ints(decks.iter().map(|&d| d as i64).collect()),
+                ),
+            ],
+            Kind::TurnStarted {
+                player,
+                turn_of_player,
+            } => vec![
+                ("player", int(*player)),
+                ("turn_of_player", Value::Int(i64::from(*turn_of_player))),
+            ],
+            Kind::StepStarted {
+                phase,
+                stage,
+                hook,
+                mode,
+            } => vec![
+                ("phase", text(phase)),
+                ("stage", Value::Int(i64::from(*stage))),
+                ("hook", text(hook)),
+                ("mode", text(mode)),
+            ],
+            Kind::StepEnded { hook } => vec![("hook", text(hook))],
+            Kind::TurnEnded { player, rule }
+            | Kind::ClockClosed { player, rule }
+            | Kind::TurnPassed { player, rule } => {
+                vec![("player", int(*player)), ("rule", text(rule))]
+            }
+            Kind::GameEnded {
+                winner,
+                reason,
+                rule,
+            } => vec![
+                ("winner", winner.map_or(Value::None, int)),
+                ("reason", text(reason)),
+                ("rule", text(rule)),
+            ],
+            Kind::Decided {
+                player,
+                decision,
+                choice,
+                options,
+                rule,
+            } => vec![
+                ("player", int(*player)),
+                ("decision", text(decision)),
+                ("choice", Value::Str(choice.clone())),
+                ("options", int(*options)),
+                ("rule", opt_text(rule)),
+            ],
+            Kind::Resolving {
+                item,
+                controller,
+                item_kind,
+                uid,
+                card,
+                ability,
+            } => vec![
+                ("item", text(item)),
+                ("controller", controller.map_or(Value::None, int)),
+                ("item_kind", text(item_kind)),
+                ("card", card.as_deref().map_or(Value::None, text)),
+                ("uid", uid.map_or(Value::None, uid_value)),
+                ("ability", ability.map_or(Value::None, int)),
+            ],
+            Kind::Moment { rule, ends } => vec![
+                ("rule", text(rule)),
+                ("items", Value::Strs(Vec::new())),
+                (
+                    "ends",
+                    Value::Strs(ends.iter().map(|e| e.to_string()).collect()),
+                ),
+            ],
+            Kind::Passed {
+                player,
+                rule,
+                forced,
+            } => vec![
+                ("player", int(*player)),
+                ("rule", text(rule)),
+                ("forced", forced.map_or(Value::Absent, Value::Bool)),
+            ],
+            Kind::CardDrawn {
+                player,
+                card,
+                source,
+            } => vec![
+                ("player", int(*player)),
+                ("card", Value::Str(card.clone())),
+                ("source", text(source)),
+            ],
+            Kind::DrawFailed { player, source } => {
+                vec![("player", int(*player)), ("source", text(source))]
+            }
+            Kind::PlayerHealed {
+                player,
+                amount,
+                source,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+            ],
+            Kind::Healed {
+                uid,
+                card,
+                amount,
+                source,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+            ],
+            Kind::VpGained {
+                player,
+                amount,
+                source,
+                after,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+                ("after", Value::Int(*after)),
+            ],
+            Kind::HpCheck { rule, dead } => vec![
+                ("rule", text(rule)),
+                (
+                    "dead",
+                    Value::Ints(dead.iter().map(|&u| i64::from(u)).collect()),
+                ),
+                ("round", Value::Absent),
+            ],
+            Kind::CardPlayed {
+                player,
+                card,
+                vp,
+                components,
+            } => vec![
+                ("player", int(*player)),
+                ("card", text(card)),
+                ("vp", Value::Int(*vp)),
+                ("components", Value::Int(*components)),
+            ],
+            Kind::EnteredPlay {
+                controller,
+                card,
+                uid,
+                zone,
+                active,
+            } => vec![
+                ("controller", int(*controller)),
+                ("card", text(card)),
+                ("uid", uid_value(*uid)),
+                ("zone", text(zone)),
+                ("active", Value::Bool(*active)),
+            ],
+            Kind::BecameActive { uid, card, rule } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("rule", text(rule)),
+            ],
+            Kind::Moved {
+                uid,
+                card,
+                zone,
+                rule,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("zone", text(zone)),
+                ("rule", text(rule)),
+            ],
+            Kind::Attack {
+                attackers,
+                blockers,
+                rule,
+            } => vec![
+                (
+                    "attackers",
+                    Value::Ints(attackers.iter().map(|&u| i64::from(u)).collect()),
+                ),
+                (
+                    "blockers",
+                    Value::OptInts(blockers.iter().map(|b| b.map(i64::from)).collect()),
+                ),
+                ("rule", text(rule)),
+            ],
+            Kind::Damaged {
+                uid,
+                card,
+                amount,
+                source,
+                source_uid,
+                after,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+                ("source_uid", source_uid.map_or(Value::None, uid_value)),
+                ("after", Value::Int(*after)),
+            ],
+            Kind::PlayerDamaged {
+                player,
+                amount,
+                source,
+                after,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+                ("after", Value::Int(*after)),
+            ],
+            Kind::Died {
+                card,
+                uid,
+                controller,
+                cause,
+                rule,
+                components_offered,
+                ..
+            } => vec![
+                ("card", text(card)),
+                ("uid", uid_value(*uid)),
+                ("controller", int(*controller)),
+                ("cause", text(cause)),
+                ("to", text("graveyard")),
+                ("rule", text(rule)),
+                ("components_offered", Value::Int(*components_offered)),
+            ],
+            Kind::Restored {
+                uid,
+                card,
+                after,
+                rule,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("after", Value::Int(*after)),
+                ("rule", text(rule)),
+            ],
+            Kind::ComponentsGained {
+                player,
+                amount,
+                source,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+            ],
+            Kind::ComponentsExtracted {
+                player,
+                card,
+                uid,
+                amount,
+            } => vec![
+                ("player", int(*player)),
+                ("card", text(card)),
+                ("uid", uid_value(*uid)),
+                ("amount", Value::Int(*amount)),
+            ],
+            Kind::ComponentsDeclined { player, card, uid } => vec![
+                ("player", int(*player)),
+                ("card", text(card)),
+                ("uid", uid_value(*uid)),
+            ],
+            Kind::StartingPlayer { player } => vec![("player", int(*player))],
+            Kind::VpRegenerated {
+                player,
+                amount,
+                after,
+                rule,
+            } => vec![
+                ("player", int(*player)),
+                ("amount", Value::Int(*amount)),
+                ("after", Value::Int(*after)),
+                ("rule", text(rule)),
+            ],
+        }
+    }
+}
+
+/// `emit!(game, Kind::X { .. })`: log an event, built only when the log may keep it - at the
+/// outcome level, which keeps only `game_over` (emitted with `Game::emit`), the event is
+/// counted and never built (`EventLog.quiet`: its emitter skips building it).
+#[macro_export]
+macro_rules! emit {
+    ($game:expr, $kind:expr) => {
+        if $game.log.level == $crate::events::Level::Outcome {
+            $game.log.emitted += 1;
+        } else {
+            let kind = $kind;
+            $game.log.emit(kind);
+        }
+    };
+}
+
+/// The append-only log at a level: what the level drops is counted, never built.
+#[derive(Debug, Clone)]
+pub struct Log {
+    pub level: Level,
+    pub events: Vec<Event>,
+    pub turn: u32,
+    pub step: &'static str,
+    /// Events emitted, kept or not (the next `seq`).
+    pub emitted: usize,
+}
+
+impl Log {
+    pub fn new(level: Level) -> Self {
+        Log {
+            level,
+            events: Vec::new(),
+            turn: 0,
+            step: "",
+            emitted: 0,
+        }
+    }
+
+    pub fn emit(&mut self, kind: Kind) {
+        if kind.kept_at(self.level) {
+            self.events.push(Event {
+                seq: self.emitted, // the seq it has in the full log
+                turn: self.turn,
+                step: self.step,
+                kind,
+            });
+        }
+        self.emitted += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_outcome_level_keeps_only_the_game_over() {
+        let mut log = Log::new(Level::Outcome);
+        log.emit(Kind::StartingPlayer { player: 1 });
+        log.emit(Kind::GameEnded {
+            winner: None,
+            reason: "turn_limit",
+            rule: "D-turn-limit",
+        });
+        assert_eq!(log.events.len(), 1);
+        assert_eq!(log.events[0].seq, 1);
+        assert_eq!(log.emitted, 2);
+    }
+
+    #[test]
+    fn the_compact_level_drops_bookkeeping_and_keeps_full_seqs() {
+        let mut log = Log::new(Level::Compact);
+        log.emit(Kind::Decided {
+            player: 0,
+            decision: "start",
+            choice: "start".into(),
+            options: 2,
+            rule: Some("28"),
+        });
+        log.emit(Kind::HpCheck {
+            rule: "41.4",
+            dead: Vec::new(),
+        });
+        log.emit(Kind::StepEnded { hook: "main_phase" });
+        log.emit(Kind::StartingPlayer { player: 0 });
+        assert_eq!(log.events.len(), 1);
+        assert_eq!(log.events[0].seq, 3);
+    }
+
+    #[test]
+    fn an_absent_optional_field_is_marked_so() {
+        let mut log = Log::new(Level::Full);
+        log.emit(Kind::Passed {
+            player: 0,
+            rule: "4.11.7",
+            forced: None,
+        });
+        assert_eq!(log.events[0].fields()[2], ("forced", Value::Absent));
+    }
+
+    #[test]
+    fn events_carry_their_envelope_and_fields_in_order() {
+        let mut log = Log::new(Level::Full);
+        log.emit(Kind::CardDrawn {
+            player: 0,
+            card: "t:x".into(),
+            source: "setup".into(),
+        });
+        let event = &log.events[0];
+        assert_eq!((event.seq, event.turn, event.step), (0, 0, ""));
+        let names: Vec<&str> = event.fields().iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["player", "card", "source"]);
+        assert_eq!(event.kind.name(), "card_drawn");
+    }
+}

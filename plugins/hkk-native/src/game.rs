@@ -1,0 +1,178 @@
+//! The game (`hkk._game.Game`): state, log, RNG and seats, with the one door for decisions. The
+//! native core runs a game while every card played is one without words (creatures and
+//! buildings with no ability): there are no effects, triggers or statics in its state, and it
+//! stops (`Halt::Unported`) where a card with a word is played.
+
+use std::sync::Arc;
+
+use crate::agents::Seat;
+use crate::cards::CardPool;
+use crate::decisions::Decision;
+use crate::emit;
+use crate::errors::{Flow, Halt};
+use crate::events::{Kind, Level, Log};
+use crate::rng::Random;
+use crate::state::{ExtractionOffer, Permanent, Player};
+
+/// `Rulings.max_turns` (D-turn-limit).
+pub const MAX_TURNS: u32 = 400;
+
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub cards: Arc<CardPool>,
+    pub seed: i64,
+    pub rng: Random,
+    pub players: [Player; 2],
+    /// In play, by uid (their timestamps: insertion order is uid order).
+    pub permanents: Vec<Permanent>,
+    /// The next uid (`hkk._continuous.new_uid`), from 1.
+    pub next_uid: u32,
+    /// Monster components dead creatures offer (D-components-window).
+    pub offers: Vec<ExtractionOffer>,
+    /// The active player attacked this turn (the attack's `per_turn=1`, D-combat).
+    pub attacked: bool,
+    pub seats: [Seat; 2],
+    pub log: Log,
+    pub turn: u32,
+    pub active: usize,
+    /// The step running, an index into `phases::DEFAULT_TURN`.
+    pub step: Option<usize>,
+    /// The next step to run; None between turns.
+    pub step_index: Option<usize>,
+    pub started: bool,
+    pub over: bool,
+    pub winner: Option<usize>,
+    /// The active player passed the turn (41.5).
+    pub turn_passed: bool,
+    /// The game clock (41.7): a turn started, and the last turn it closed.
+    pub clock_started: bool,
+    pub clock_closed_turn: u32,
+    /// Set when the game reached what the native core does not run yet.
+    pub unported: Option<String>,
+}
+
+impl Game {
+    /// A game of two decks (card ids in the Python engine's deck order), seeded as
+    /// `random.Random(seed)` with `key` its absolute value's 32-bit words.
+    pub fn new(
+        cards: Arc<CardPool>,
+        seed: i64,
+        key: &[u32],
+        decks: [Vec<String>; 2],
+        seats: [Seat; 2],
+        level: Level,
+    ) -> Self {
+        let [a, b] = decks;
+        Game {
+            cards,
+            seed,
+            rng: Random::from_key(key),
+            players: [Player::new(0, a), Player::new(1, b)],
+            permanents: Vec::new(),
+            next_uid: 1,
+            offers: Vec::new(),
+            attacked: false,
+            seats,
+            log: Log::new(level),
+            turn: 0,
+            active: 0,
+            step: None,
+            step_index: None,
+            started: false,
+            over: false,
+            winner: None,
+            turn_passed: false,
+            clock_started: false,
+            clock_closed_turn: 0,
+            unported: None,
+        }
+    }
+
+    pub fn emit(&mut self, kind: Kind) {
+        self.log.emit(kind);
+    }
+
+    /// `Game.decide`: the seat answers; the decision is logged.
+    pub fn decide(&mut self, decision: &Decision) -> usize {
+        let chosen = self.seats[decision.player].choose(decision, &mut self.rng);
+        emit!(
+            self,
+            Kind::Decided {
+                player: decision.player,
+                decision: decision.kind,
+                choice: decision.options[chosen].clone(),
+                options: decision.options.len(),
+                rule: decision.rule,
+            }
+        );
+        chosen
+    }
+
+    /// `hkk._changes.draw`: from the end of the deck into the hand; an empty deck loses
+    /// (D-empty-deck).
+    pub fn draw(&mut self, player: usize, count: usize, source: &str) -> Flow {
+        for _ in 0..count {
+            let Some(card) = self.players[player].deck.pop() else {
+                emit!(
+                    self,
+                    Kind::DrawFailed {
+                        player,
+                        source: source.to_string(),
+                    }
+                );
+                return self.end_game(Some(1 - player), "empty_deck", "D-empty-deck");
+            };
+            self.players[player].hand.push(card.clone());
+            emit!(
+                self,
+                Kind::CardDrawn {
+                    player,
+                    card,
+                    source: source.to_string(),
+                }
+            );
+        }
+        Ok(())
+    }
+
+    /// The permanent with this uid, if in play.
+    pub fn permanent(&self, uid: u32) -> Option<&Permanent> {
+        self.permanents.iter().find(|p| p.uid == uid)
+    }
+
+    pub fn permanent_mut(&mut self, uid: u32) -> Option<&mut Permanent> {
+        self.permanents.iter_mut().find(|p| p.uid == uid)
+    }
+
+    /// `hkk._changes.end_game`.
+    pub fn end_game(
+        &mut self,
+        winner: Option<usize>,
+        reason: &'static str,
+        rule: &'static str,
+    ) -> Flow {
+        self.over = true;
+        self.winner = winner;
+        self.emit(Kind::GameEnded {
+            winner,
+            reason,
+            rule,
+        });
+        Err(Halt::GameOver)
+    }
+
+    /// `GameClock.close_turn` (41.7): once a turn, after its first start.
+    pub fn close_clock(&mut self, rule: &'static str) {
+        if self.clock_closed_turn == self.turn || !self.clock_started {
+            return;
+        }
+        self.clock_closed_turn = self.turn;
+        emit!(
+            self,
+            Kind::ClockClosed {
+                player: self.active,
+                rule,
+            }
+        );
+    }
+}

@@ -1,0 +1,112 @@
+//! Card data at work (`hkk._cards.interpret`): a permanent's automatic abilities as pending
+//! items of the steps they are timed on, and of its entering play; resolving one binds its
+//! effects, then applies them.
+
+use crate::cards::{Ability, WhoseTurn};
+use crate::effects::{apply_all, bind, Context};
+use crate::emit;
+use crate::errors::Flow;
+use crate::events::Kind;
+use crate::game::Game;
+
+/// A card ability's pending item (`ability_item`, automatic): labelled
+/// `<card id>#<uid>:<ability index>`, keyed by (uid, index).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub label: String,
+    pub controller: usize,
+    pub uid: u32,
+    pub card: String,
+    pub index: usize,
+    pub optional: bool,
+}
+
+impl Item {
+    pub fn key(&self) -> (u32, usize) {
+        (self.uid, self.index)
+    }
+
+    /// The stable order where no player decides: controller, timestamp, set, card, ability.
+    pub fn order(&self) -> (usize, u32, usize) {
+        (self.controller, self.uid, self.index)
+    }
+}
+
+fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
+    let perm = game.permanent(uid)?;
+    Some(Item {
+        label: format!("{}#{}:{}", perm.card, uid, ability.index),
+        controller: perm.controller,
+        uid,
+        card: perm.card.clone(),
+        index: ability.index,
+        optional: ability.optional,
+    })
+}
+
+/// `items_at`: the abilities of the permanents in play timed on `hook`, in timestamp order;
+/// one limited to a player's turns is left out in the other's.
+pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
+    let mut items = Vec::new();
+    for perm in game.permanents.iter().filter(|p| p.has_abilities) {
+        let Some(card) = game.cards.get(&perm.card) else {
+            continue;
+        };
+        for ability in card.abilities.iter().filter(|a| a.timing == hook) {
+            let own = perm.controller == game.active;
+            let applies = match ability.whose_turn {
+                WhoseTurn::Any => true,
+                WhoseTurn::Own => own,
+                WhoseTurn::Opponent => !own,
+            };
+            if applies {
+                items.extend(item(game, perm.uid, ability));
+            }
+        }
+    }
+    items
+}
+
+/// `CardAbilities.entered_play`: the permanent's "enters play" automatic abilities.
+pub fn entered_play(game: &Game, uid: u32) -> Vec<Item> {
+    let Some(perm) = game.permanent(uid) else {
+        return Vec::new();
+    };
+    let Some(card) = game.cards.get(&perm.card) else {
+        return Vec::new();
+    };
+    card.abilities
+        .iter()
+        .filter(|a| a.timing == "on_enter")
+        .filter_map(|a| item(game, uid, a))
+        .collect()
+}
+
+/// `resolve` of an automatic card ability: logged, bound, applied.
+pub fn resolve(game: &mut Game, item: &Item) -> Flow {
+    emit!(
+        game,
+        Kind::Resolving {
+            item: item.label.clone(),
+            controller: Some(item.controller),
+            item_kind: "automatic",
+            uid: Some(item.uid),
+            card: Some(item.card.clone()),
+            ability: Some(item.index),
+        }
+    );
+    let cards = game.cards.clone();
+    let Some(ability) = cards
+        .get(&item.card)
+        .and_then(|c| c.abilities.iter().find(|a| a.index == item.index))
+    else {
+        return Ok(());
+    };
+    let ctx = Context {
+        controller: item.controller,
+        source: Some(item.uid),
+        label: item.label.clone(),
+    };
+    let bound = bind(game, &ctx, &ability.effects);
+    apply_all(game, &ctx, &ability.effects, bound)
+}

@@ -1,0 +1,27 @@
+//! hkk's native core: a Rust twin of the Python engine (`core/hkk`) for data-only games, kept in
+//! step with it by the differential tests (`tests/test_native_*.py`). Modules mirror the Python
+//! engine's concepts: `rng` (`random.Random`), `cards` (`hkk._cards`), `state` (`hkk._state`),
+//! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `effects` (`hkk._cards.verbs`, `hkk._cards.targets`), `agents`
+//! (`hkk._agents`), `errors` (`hkk._errors`), `game` (`hkk._game`), `interpret` (`hkk._cards.interpret`), `phases` (`hkk._phases`),
+//! `changes` (`hkk._changes`), `checks` (`hkk._checks`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `runner`
+//! (`hkk._runner`). `python` holds the PyO3 bindings.
+
+pub mod agents;
+pub mod cards;
+pub mod changes;
+pub mod checks;
+pub mod decisions;
+pub mod effects;
+pub mod errors;
+pub mod events;
+pub mod game;
+pub mod interpret;
+pub mod phases;
+pub mod rng;
+pub mod rules;
+pub mod runner;
+pub mod state;
+pub mod steps;
+
+#[cfg(feature = "python")]
+mod python;

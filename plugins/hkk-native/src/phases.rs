@@ -1,0 +1,156 @@
+//! The turn as data (`hkk._phases`): the steps of `DEFAULT_TURN`, each with its phase, stage,
+//! hook, mode and the rule switches the runner reads.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Simultaneous,
+    Ordered,
+    Alternating,
+    Actions,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Simultaneous => "simultaneous",
+            Mode::Ordered => "ordered",
+            Mode::Alternating => "alternating",
+            Mode::Actions => "actions",
+        }
+    }
+}
+
+/// One step (`hkk._phases.Step`); only the switches the native runner reads today.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    pub phase: &'static str,
+    pub stage: u32,
+    pub hook: &'static str,
+    pub mode: Mode,
+    /// Check Ép after every item (False only in end stage 4, 41.4).
+    pub hp_check: bool,
+    /// Cards may be played from hand here (the main phase).
+    pub hand_play: bool,
+    /// No card may be played from hand here, instants included (29.4.6).
+    pub no_hand_play: bool,
+    /// Deaths here give no monster component (29.4.11).
+    pub no_components: bool,
+    /// Durations ending at the start of the step, sorted (the `moment` event's `ends`).
+    pub ends: &'static [&'static str],
+    /// The last step where the active player may act: the clock closes at its end (41.7).
+    pub closes_clock: bool,
+    /// The rule point of the Ép check after each item.
+    pub check_rule: &'static str,
+    /// The step's first rule point (`rules[0]`): the action decisions and moments cite it.
+    pub rule: &'static str,
+    /// Every item happens, once: an `optional` flag is not honoured (41.2).
+    pub mandatory: bool,
+    /// The rule point an order decision here cites (29.4.1, or [D] D-orderer).
+    pub order_rule: &'static str,
+}
+
+const PREPARATION: &str = "preparation";
+
+const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -> Step {
+    Step {
+        phase,
+        stage,
+        hook,
+        mode,
+        hp_check: true,
+        hand_play: false,
+        no_hand_play: false,
+        no_components: false,
+        ends: &[],
+        closes_clock: false,
+        check_rule: "D-hp-check",
+        rule: "",
+        mandatory: false,
+        order_rule: "D-orderer",
+    }
+}
+
+/// The preparation phase's switches (29.4.6, 29.4.10).
+const fn prep(hook: &'static str, stage: u32, mode: Mode, rule: &'static str) -> Step {
+    Step {
+        no_hand_play: true,
+        check_rule: "29.4.10",
+        rule,
+        ..step(PREPARATION, stage, hook, mode)
+    }
+}
+
+/// `hkk._phases.DEFAULT_TURN`.
+pub const DEFAULT_TURN: [Step; 12] = [
+    prep("prep_stage1", 1, Mode::Ordered, "29.4.5"),
+    prep("vp_regeneration", 1, Mode::Ordered, "29.3"),
+    Step {
+        ends: &["until_own_preparation", "until_preparation"],
+        no_components: true,
+        order_rule: "29.4.1",
+        ..prep("prep_stage2_start", 2, Mode::Simultaneous, "29.4.2")
+    },
+    Step {
+        no_components: true,
+        order_rule: "29.4.1",
+        ..prep("prep_stage2", 2, Mode::Ordered, "29.4")
+    },
+    prep("prep_stage3", 3, Mode::Ordered, "29.2"),
+    prep("prep_stage4", 4, Mode::Ordered, "29.2"),
+    Step {
+        hand_play: true,
+        rule: "4.11.6",
+        ..step("main", 1, "main_phase", Mode::Actions)
+    },
+    Step {
+        rule: "33",
+        ..step("combat", 1, "combat_phase", Mode::Actions)
+    },
+    Step {
+        closes_clock: true,
+        rule: "41.1",
+        ..step("end", 1, "end_stage1", Mode::Alternating)
+    },
+    Step {
+        rule: "41.2",
+        mandatory: true,
+        ..step("end", 2, "end_stage2", Mode::Ordered)
+    },
+    Step {
+        rule: "41.3",
+        ..step("end", 3, "end_stage3", Mode::Ordered)
+    },
+    Step {
+        hp_check: false,
+        ends: &["this_turn", "turns", "until_end_of_turn"],
+        rule: "41.4",
+        ..step("end", 4, "end_stage4", Mode::Simultaneous)
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_turn_has_the_python_engines_twelve_steps_in_order() {
+        let hooks: Vec<&str> = DEFAULT_TURN.iter().map(|s| s.hook).collect();
+        assert_eq!(
+            hooks,
+            [
+                "prep_stage1",
+                "vp_regeneration",
+                "prep_stage2_start",
+                "prep_stage2",
+                "prep_stage3",
+                "prep_stage4",
+                "main_phase",
+                "combat_phase",
+                "end_stage1",
+                "end_stage2",
+                "end_stage3",
+                "end_stage4"
+            ]
+        );
+    }
+}

@@ -1,0 +1,389 @@
+//! The PyO3 bindings: `hkk_native._native`. Plain data crosses: card ids and words in, event
+//! dicts out (built when read, from the native log).
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyList};
+
+use crate::agents::{Seat, PASS_BIAS};
+use crate::cards::{Card, CardPool, PlainAbility, Word, IMPLEMENTED};
+use crate::effects::PlainEffect;
+use crate::events::{Event, Level, Value};
+use crate::game::Game;
+use crate::rng::Random;
+use crate::runner;
+use std::sync::Arc;
+
+/// The 32-bit words of `abs(seed)`, least significant first, as CPython's `random_seed` takes
+/// them (any size of int; zero is `[0]`).
+fn seed_key(seed: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    if !seed.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err("the native Random takes an int seed"));
+    }
+    let n = seed.call_method0("__abs__")?;
+    let bits: usize = n.call_method0("bit_length")?.extract()?;
+    let words = bits.div_ceil(32).max(1);
+    let bytes: Vec<u8> = n
+        .call_method1("to_bytes", (words * 4, "little"))?
+        .extract()?;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// `random.Random` for int seeds, bit for bit (the methods the engine calls).
+#[pyclass(name = "Random", module = "hkk_native._native")]
+struct PyRandom {
+    inner: Random,
+}
+
+#[pymethods]
+impl PyRandom {
+    #[new]
+    fn new(seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyRandom {
+            inner: Random::from_key(&seed_key(seed)?),
+        })
+    }
+
+    fn random(&mut self) -> f64 {
+        self.inner.random()
+    }
+
+    fn getrandbits(&mut self, k: u32) -> PyResult<u64> {
+        if k > 64 {
+            return Err(PyValueError::new_err(
+                "the native getrandbits draws at most 64 bits",
+            ));
+        }
+        Ok(self.inner.getrandbits(k))
+    }
+
+    #[pyo3(signature = (start, stop=None, step=1))]
+    fn randrange(&mut self, start: i64, stop: Option<i64>, step: i64) -> PyResult<i64> {
+        let (start, stop) = match stop {
+            Some(stop) => (start, stop),
+            None if step != 1 => {
+                return Err(PyTypeError::new_err("Missing a non-None stop argument"))
+            }
+            None => (0, start),
+        };
+        self.inner
+            .randrange(start, stop, step)
+            .map_err(|e| PyValueError::new_err(e.0))
+    }
+
+    /// `shuffle(x)` in place, the same swaps as `random.py`.
+    fn shuffle(&mut self, items: &Bound<'_, PyList>) -> PyResult<()> {
+        for i in (1..items.len()).rev() {
+            let j = self.inner.below(i + 1);
+            if i != j {
+                let (a, b) = (items.get_item(i)?, items.get_item(j)?);
+                items.set_item(i, b)?;
+                items.set_item(j, a)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The 624 words and the index, as `getstate()[1]`.
+    fn state(&self) -> Vec<u32> {
+        self.inner.state()
+    }
+}
+
+fn seat_of(spec: &str, pass_bias: f64, own_state: Option<Vec<u32>>) -> PyResult<Seat> {
+    match spec {
+        "random" => Seat::random(pass_bias, own_state.as_deref())
+            .map_err(|e| PyValueError::new_err(format!("the random agent's RNG state: {e}"))),
+        "first" => Ok(Seat::First),
+        other => Err(PyValueError::new_err(format!(
+            "no native agent {other:?}; the native agents are random and first"
+        ))),
+    }
+}
+
+fn level_of(name: &str) -> PyResult<Level> {
+    Level::parse(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown log level {name:?}; the levels are full, compact, outcome"
+        ))
+    })
+}
+
+/// The engine's cards as plain data: `(id, kind, [(place, word), ...])` each.
+#[pyclass(name = "Engine", module = "hkk_native._native")]
+struct PyEngine {
+    cards: Arc<CardPool>,
+}
+
+type SeatSpec = (String, f64, Option<Vec<u32>>);
+/// A spell's effect as `hkk_native._plain.spell_effects` hands it over: place, `do`, target,
+/// amount (None: counted), its other fields set.
+type PlainEffectTuple = (String, String, String, Option<i64>, Vec<String>);
+/// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, its numbers (cost in VP
+/// and components, damage, Ép or Sp, monster components), instant, `(place, word)`s of all
+/// but a spell's effects, and those effects.
+type PlainCard = (
+    String,
+    String,
+    (i64, i64, i64, i64, i64),
+    bool,
+    Vec<(String, String)>,
+    Vec<PlainEffectTuple>,
+    Vec<PlainAbilityTuple>,
+);
+/// An ability as `hkk_native._plain.abilities` hands it over: index, kind, timing, whose turn,
+/// optional, effects, the `(place, word)`s of its other fields.
+type PlainAbilityTuple = (
+    usize,
+    String,
+    String,
+    String,
+    bool,
+    Vec<PlainEffectTuple>,
+    Vec<(String, String)>,
+);
+
+fn plain_effects(effects: Vec<PlainEffectTuple>) -> Vec<PlainEffect> {
+    effects
+        .into_iter()
+        .map(|(place, verb, target, amount, others)| PlainEffect {
+            place,
+            verb,
+            target,
+            amount,
+            others,
+        })
+        .collect()
+}
+
+fn plain_words(words: Vec<(String, String)>) -> Vec<Word> {
+    words
+        .into_iter()
+        .map(|(place, word)| Word { place, word })
+        .collect()
+}
+
+#[pymethods]
+impl PyEngine {
+    #[new]
+    fn new(cards: Vec<PlainCard>) -> Self {
+        let cards = cards
+            .into_iter()
+            .map(|(id, kind, numbers, instant, words, effects, abilities)| {
+                let abilities: Vec<PlainAbility> = abilities
+                    .into_iter()
+                    .map(
+                        |(index, kind, timing, whose_turn, optional, effects, others)| {
+                            PlainAbility {
+                                index,
+                                kind,
+                                timing,
+                                whose_turn,
+                                optional,
+                                effects: plain_effects(effects),
+                                others: plain_words(others),
+                            }
+                        },
+                    )
+                    .collect();
+                let effects = plain_effects(effects);
+                Card::new(
+                    id,
+                    kind,
+                    numbers,
+                    instant,
+                    plain_words(words),
+                    &effects,
+                    &abilities,
+                )
+            })
+            .collect();
+        PyEngine {
+            cards: Arc::new(CardPool::new(cards)),
+        }
+    }
+
+    /// Why these decks cannot be played natively (the first card and word), or None.
+    fn refusal(&self, decks: Vec<Vec<String>>) -> Option<String> {
+        self.cards.refusal(&decks)
+    }
+
+    #[staticmethod]
+    fn implemented_words() -> Vec<&'static str> {
+        IMPLEMENTED.to_vec()
+    }
+
+    #[staticmethod]
+    fn default_pass_bias() -> f64 {
+        PASS_BIAS
+    }
+
+    /// A native game: decks in the Python engine's order, the seed (an int that fits 64 bits
+    /// signed, as the log holds it), each seat `(agent, pass_bias, its own RNG's state words or None)`.
+    fn new_game(
+        &self,
+        decks: (Vec<String>, Vec<String>),
+        seed: &Bound<'_, PyAny>,
+        seats: (SeatSpec, SeatSpec),
+        level: &str,
+    ) -> PyResult<PyGame> {
+        let key = seed_key(seed)?;
+        let logged: i64 = seed.extract()?;
+        let (a, b) = seats;
+        let seats = [seat_of(&a.0, a.1, a.2)?, seat_of(&b.0, b.1, b.2)?];
+        Ok(PyGame {
+            game: Game::new(
+                self.cards.clone(),
+                logged,
+                &key,
+                [decks.0, decks.1],
+                seats,
+                level_of(level)?,
+            ),
+        })
+    }
+
+    /// Many games in one call, the GIL released (catanatron's `*_many`): each seed's game of
+    /// these decks and seats played as far as the native core goes. Returns, per game, the
+    /// winner (-1: none, or not over), the turns begun and the events emitted; the logs are not
+    /// kept.
+    fn play_many(
+        &self,
+        py: Python<'_>,
+        decks: (Vec<String>, Vec<String>),
+        seeds: Vec<i64>,
+        seats: (SeatSpec, SeatSpec),
+        level: &str,
+    ) -> PyResult<Vec<(i64, u32, usize)>> {
+        let level = level_of(level)?;
+        let (a, b) = seats;
+        let seats = [seat_of(&a.0, a.1, a.2)?, seat_of(&b.0, b.1, b.2)?];
+        Ok(py.allow_threads(|| {
+            seeds
+                .iter()
+                .map(|&seed| {
+                    let key = crate::rng::key_of(seed.unsigned_abs());
+                    let decks = [decks.0.clone(), decks.1.clone()];
+                    let mut game =
+                        Game::new(self.cards.clone(), seed, &key, decks, seats.clone(), level);
+                    runner::play(&mut game);
+                    (
+                        game.winner.map_or(-1, |w| w as i64),
+                        game.turn,
+                        game.log.emitted,
+                    )
+                })
+                .collect()
+        }))
+    }
+}
+
+/// A native game; its log stays native until read.
+#[pyclass(name = "Game", module = "hkk_native._native")]
+struct PyGame {
+    game: Game,
+}
+
+fn event_dict<'py>(py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("seq", event.seq)?;
+    dict.set_item("turn", event.turn)?;
+    dict.set_item("step", event.step)?;
+    dict.set_item("kind", event.kind.name())?;
+    for (name, value) in event.fields() {
+        match value {
+            Value::Int(v) => dict.set_item(name, v)?,
+            Value::Str(v) => dict.set_item(name, v)?,
+            Value::Bool(v) => dict.set_item(name, v)?,
+            Value::Ints(v) => dict.set_item(name, v)?,
+            Value::OptInts(v) => dict.set_item(name, v)?,
+            Value::Strs(v) => dict.set_item(name, v)?,
+            Value::None => dict.set_item(name, py.None())?,
+            Value::Absent => {}
+        }
+    }
+    Ok(dict)
+}
+
+#[pymethods]
+impl PyGame {
+    /// Play as far as the native core goes (to the end, or to the first card played).
+    fn play(&mut self, py: Python<'_>) {
+        py.allow_threads(|| runner::play(&mut self.game));
+    }
+
+    /// What stopped the game short of its end, if anything.
+    #[getter]
+    fn unported(&self) -> Option<String> {
+        self.game.unported.clone()
+    }
+
+    #[getter]
+    fn active(&self) -> usize {
+        self.game.active
+    }
+
+    #[getter]
+    fn over(&self) -> bool {
+        self.game.over
+    }
+
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.game.winner
+    }
+
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.game.turn
+    }
+
+    /// Events emitted, kept or not.
+    #[getter]
+    fn emitted(&self) -> usize {
+        self.game.log.emitted
+    }
+
+    fn __len__(&self) -> usize {
+        self.game.log.events.len()
+    }
+
+    /// The kept event at `index`, as the Python event's `as_dict()`.
+    fn event<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyDict>> {
+        let event =
+            self.game.log.events.get(index).ok_or_else(|| {
+                pyo3::exceptions::PyIndexError::new_err("event index out of range")
+            })?;
+        event_dict(py, event)
+    }
+
+    /// Every kept event, as `as_dict()`s.
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.game
+            .log
+            .events
+            .iter()
+            .map(|e| event_dict(py, e))
+            .collect()
+    }
+
+    /// The players' hands and decks (deck top last), for tests.
+    fn zones(&self) -> Vec<(Vec<String>, Vec<String>)> {
+        self.game
+            .players
+            .iter()
+            .map(|p| (p.hand.clone(), p.deck.clone()))
+            .collect()
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRandom>()?;
+    m.add_class::<PyEngine>()?;
+    m.add_class::<PyGame>()?;
+    Ok(())
+}

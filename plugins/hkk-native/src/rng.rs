@@ -1,0 +1,300 @@
+//! CPython's `random.Random`, bit for bit: the MT19937 generator, its `init_by_array` seeding
+//! for int seeds (`random_seed` in `Modules/_randommodule.c`), and the methods of `random.py`
+//! (3.11-3.13) the engine calls: `random`, `getrandbits`, `_randbelow`, `randrange`, `shuffle`.
+//! The Python engine's only randomness is one `random.Random(seed)` a game (`hkk._game`) and
+//! the random agent's draws on it (`hkk._agents.RandomAgent`), so the same seed gives the same
+//! game on both cores only if every draw here is CPython's.
+
+const N: usize = 624;
+const M: usize = 397;
+const MATRIX_A: u32 = 0x9908_b0df;
+const UPPER_MASK: u32 = 0x8000_0000;
+const LOWER_MASK: u32 = 0x7fff_ffff;
+
+/// Why a draw could not be made (CPython raises `ValueError` for the same arguments).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RangeError(pub String);
+
+impl std::fmt::Display for RangeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RangeError {}
+
+/// One `random.Random`: the 624-word state and the index of the next word.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Random {
+    mt: [u32; N],
+    index: usize,
+}
+
+impl std::fmt::Debug for Random {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Random {{ index: {}, mt[0..2]: {:?} }}",
+            self.index,
+            &self.mt[..2]
+        )
+    }
+}
+
+impl Random {
+    /// `random.Random(seed)` for an int seed whose absolute value fits 64 bits.
+    pub fn new(seed: u64) -> Self {
+        Self::from_key(&key_of(seed))
+    }
+
+    /// `random.Random(seed)` for any int seed, given the absolute value's 32-bit words, least
+    /// significant first (CPython seeds with `abs(seed)`; zero is the one word `[0]`).
+    pub fn from_key(key: &[u32]) -> Self {
+        let key: &[u32] = if key.is_empty() { &[0] } else { key };
+        let mut rng = Random::init_genrand(19_650_218);
+        let mt = &mut rng.mt;
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..N.max(key.len()) {
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000; // MSB is 1, assuring a non-zero initial array
+        rng
+    }
+
+    fn init_genrand(s: u32) -> Self {
+        let mut mt = [0u32; N];
+        mt[0] = s;
+        for i in 1..N {
+            mt[i] = 1_812_433_253u32
+                .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
+                .wrapping_add(i as u32);
+        }
+        Random { mt, index: N }
+    }
+
+    /// The state as `getstate()[1]` holds it: 624 words, then the index.
+    pub fn state(&self) -> Vec<u32> {
+        let mut words = self.mt.to_vec();
+        words.push(self.index as u32);
+        words
+    }
+
+    /// `setstate((3, words, None))`: 624 words and an index of at most 624.
+    pub fn from_state(words: &[u32]) -> Result<Self, RangeError> {
+        if words.len() != N + 1 || words[N] as usize > N {
+            return Err(RangeError(
+                "state vector is the wrong size or its index is out of range".into(),
+            ));
+        }
+        let mut mt = [0u32; N];
+        mt.copy_from_slice(&words[..N]);
+        Ok(Random {
+            mt,
+            index: words[N] as usize,
+        })
+    }
+
+    fn twist(&mut self) {
+        let mt = &mut self.mt;
+        for kk in 0..N {
+            let y = (mt[kk] & UPPER_MASK) | (mt[(kk + 1) % N] & LOWER_MASK);
+            let mag = if y & 1 == 0 { 0 } else { MATRIX_A };
+            mt[kk] = mt[(kk + M) % N] ^ (y >> 1) ^ mag;
+        }
+        self.index = 0;
+    }
+
+    /// The next 32-bit output, tempered (`genrand_uint32`).
+    pub fn next_u32(&mut self) -> u32 {
+        if self.index >= N {
+            self.twist();
+        }
+        let mut y = self.mt[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// `random()`: a float in [0, 1) from 53 bits of two outputs.
+    pub fn random(&mut self) -> f64 {
+        let a = self.next_u32() >> 5;
+        let b = self.next_u32() >> 6;
+        (a as f64 * 67_108_864.0 + b as f64) * (1.0 / 9_007_199_254_740_992.0)
+    }
+
+    /// `getrandbits(k)` for k up to 64: words least significant first, the last one cut to
+    /// what is left of k (CPython fills its int's words the same way).
+    pub fn getrandbits(&mut self, k: u32) -> u64 {
+        assert!(k <= 64, "getrandbits: at most 64 bits here, {k} asked");
+        if k == 0 {
+            return 0;
+        }
+        if k <= 32 {
+            return u64::from(self.next_u32() >> (32 - k));
+        }
+        let low = u64::from(self.next_u32());
+        let high = u64::from(self.next_u32() >> (64 - k));
+        low | (high << 32)
+    }
+
+    /// `_randbelow(n)` (`_randbelow_with_getrandbits`): draw `n.bit_length()` bits until the
+    /// value is below n.
+    pub fn randbelow(&mut self, n: u64) -> u64 {
+        assert!(n > 0, "randbelow: n must be positive");
+        let k = 64 - n.leading_zeros();
+        loop {
+            let r = self.getrandbits(k);
+            if r < n {
+                return r;
+            }
+        }
+    }
+
+    /// `randrange(start, stop, step)` with `random.py`'s checks and arithmetic.
+    pub fn randrange(&mut self, start: i64, stop: i64, step: i64) -> Result<i64, RangeError> {
+        let width = i128::from(stop) - i128::from(start);
+        let step128 = i128::from(step);
+        let n = match step.cmp(&0) {
+            std::cmp::Ordering::Greater => floor_div(width + step128 - 1, step128),
+            std::cmp::Ordering::Less => floor_div(width + step128 + 1, step128),
+            std::cmp::Ordering::Equal => {
+                return Err(RangeError("zero step for randrange()".into()))
+            }
+        };
+        if n <= 0 {
+            return Err(RangeError(format!(
+                "empty range in randrange({start}, {stop}, {step})"
+            )));
+        }
+        let n = u64::try_from(n).map_err(|_| RangeError("range too wide".into()))?;
+        let drawn = i128::from(self.randbelow(n));
+        Ok((i128::from(start) + step128 * drawn) as i64)
+    }
+
+    /// `randrange(n)`: `_randbelow(n)` for n > 0.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.randbelow(n as u64) as usize
+    }
+
+    /// `shuffle(x)`: Fisher-Yates from the end, as `random.py` does it.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+/// Python's `//` (floor division; Rust's `/` truncates toward zero).
+fn floor_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// The 32-bit words of a seed's absolute value, least significant first (`[0]` for zero).
+pub fn key_of(seed: u64) -> Vec<u32> {
+    let low = seed as u32;
+    let high = (seed >> 32) as u32;
+    if high == 0 {
+        vec![low]
+    } else {
+        vec![low, high]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Vectors printed by CPython 3.11 (`random.Random(seed)`), the reference.
+    #[test]
+    fn first_outputs_of_seed_0_are_cpythons() {
+        let mut r = Random::new(0);
+        assert_eq!(r.getrandbits(32), 3_626_764_237);
+        assert_eq!(r.getrandbits(32), 1_654_615_998);
+        let mut r = Random::new(0);
+        assert_eq!(r.random(), 0.844_421_851_525_048_1);
+        assert_eq!(r.random(), 0.757_954_402_940_302_5);
+    }
+
+    #[test]
+    fn seed_42_random_is_cpythons() {
+        let mut r = Random::new(42);
+        assert_eq!(r.random(), 0.639_426_798_457_883_7);
+        assert_eq!(r.random(), 0.025_010_755_222_666_936);
+    }
+
+    #[test]
+    fn shuffle_and_randrange_follow_cpython() {
+        let mut r = Random::new(1);
+        let mut xs: Vec<u32> = (0..10).collect();
+        r.shuffle(&mut xs);
+        assert_eq!(xs, vec![6, 8, 9, 7, 5, 3, 0, 4, 1, 2]);
+        let mut r = Random::new(7);
+        let drawn: Vec<i64> = (0..5).map(|_| r.randrange(0, 100, 1).unwrap()).collect();
+        assert_eq!(drawn, vec![41, 19, 50, 83, 6]);
+    }
+
+    #[test]
+    fn a_big_seed_uses_both_words() {
+        let mut r = Random::new(u64::MAX);
+        assert_eq!(r.getrandbits(64), 0x3faf_f328_0596_5e7e);
+    }
+
+    #[test]
+    fn a_negative_seed_is_its_absolute_value_and_wide_draws_split_words() {
+        // random.Random(-5).getrandbits(40), then (33)
+        let mut r = Random::new(5);
+        assert_eq!(r.getrandbits(40), 281_848_216_645);
+        assert_eq!(r.getrandbits(33), 3_185_950_873);
+    }
+
+    #[test]
+    fn randrange_refuses_empty_and_zero_step() {
+        let mut r = Random::new(3);
+        assert!(r.randrange(5, 5, 1).is_err());
+        assert!(r.randrange(0, 5, 0).is_err());
+        assert!(
+            r.randrange(0, 0, -2).is_err(),
+            "Python: (0 - 2 + 1) // -2 == 0"
+        );
+        let drawn: Vec<i64> = (0..6).map(|_| r.randrange(10, 0, -3).unwrap()).collect();
+        assert_eq!(drawn, vec![7, 7, 4, 1, 10, 10]);
+    }
+
+    #[test]
+    fn state_round_trips() {
+        let mut r = Random::new(9);
+        r.random();
+        let copy = Random::from_state(&r.state()).unwrap();
+        assert_eq!(copy, r);
+        assert!(Random::from_state(&[0; 3]).is_err());
+    }
+}

@@ -1,0 +1,310 @@
+//! The built-in rules plugins (`hkk._rules`) for permanents without abilities: VP
+//! regeneration (29.3), passive cards becoming active (D-stage3), drawing (D-stage4),
+//! restoring (41.3), which cards a player may play (8.1, D-instants), the guard post
+//! (D-guard-post), the provisional combat (D-combat) and monster components
+//! (D-components-window).
+
+use crate::changes::{damage, extract_components, restore, Target};
+use crate::decisions::Decision;
+use crate::emit;
+use crate::errors::Flow;
+use crate::events::Kind;
+use crate::game::Game;
+use crate::phases::Step;
+use crate::state::{GUARD_POST, RESERVE};
+
+/// 29.3: VP received in the player's 1st, 2nd, 3rd, 4th and 5th-or-later turn.
+pub const REGENERATION: [i64; 5] = [1, 2, 3, 4, 5];
+
+/// A rules item (`kind=RULE`): its label and what it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleItem {
+    VpRegeneration,
+    BecomeActive,
+    Draw,
+    Restore,
+}
+
+impl RuleItem {
+    pub fn label(self) -> &'static str {
+        match self {
+            RuleItem::VpRegeneration => "VP regeneration",
+            RuleItem::BecomeActive => "passive cards become active",
+            RuleItem::Draw => "draw a card",
+            RuleItem::Restore => "restore damaged creatures and buildings",
+        }
+    }
+
+    /// `item.apply`.
+    pub fn apply(self, game: &mut Game) -> Flow {
+        match self {
+            RuleItem::VpRegeneration => {
+                regenerate(game);
+                Ok(())
+            }
+            RuleItem::BecomeActive => {
+                become_active(game);
+                Ok(())
+            }
+            RuleItem::Restore => {
+                let turn = game.turn;
+                let damaged: Vec<u32> = game
+                    .permanents
+                    .iter()
+                    .filter(|p| p.damaged_turn == turn) // 41.3: "a kör folyamán"
+                    .map(|p| p.uid)
+                    .collect();
+                for uid in damaged {
+                    restore(game, uid, "41.3");
+                }
+                Ok(())
+            }
+            RuleItem::Draw => game.draw(game.active, 1, "D-stage4"),
+        }
+    }
+}
+
+/// The rules item a step's hook returns, if any.
+pub fn rule_item(hook: &str) -> Option<RuleItem> {
+    match hook {
+        "vp_regeneration" => Some(RuleItem::VpRegeneration),
+        "prep_stage3" => Some(RuleItem::BecomeActive),
+        "prep_stage4" => Some(RuleItem::Draw),
+        "end_stage3" => Some(RuleItem::Restore),
+        _ => None,
+    }
+}
+
+/// 29.3: by the player's own turn number, +1 for every second creature in his reserve (no
+/// modifier is in force without abilities); unspent VP carries over (D-vp-carry).
+fn regenerate(game: &mut Game) {
+    let player = game.active;
+    let reserve = game
+        .permanents
+        .iter()
+        .filter(|c| c.creature && c.controller == player && c.zone == RESERVE)
+        .count() as i64;
+    let p = &mut game.players[player];
+    let turns = (p.turns_taken as usize).clamp(1, REGENERATION.len());
+    let amount = (REGENERATION[turns - 1] + reserve / 2).max(0);
+    p.vp += amount;
+    p.vp_received = amount;
+    let after = p.vp;
+    emit!(
+        game,
+        Kind::VpRegenerated {
+            player,
+            amount,
+            after,
+            rule: "29.3",
+        }
+    );
+}
+
+/// `HandPlay.playable`: the card ids in the player's hand he may play now and can pay for, in
+/// hand order, each once (D-instants: only the active player, where the step allows hand play,
+/// except instants; never in the preparation phase, 29.4.6).
+pub fn playable(game: &Game, step: &Step, player: usize) -> Vec<String> {
+    if game.over || step.no_hand_play {
+        return Vec::new();
+    }
+    let p = &game.players[player];
+    let mut result: Vec<String> = Vec::new();
+    for card_id in &p.hand {
+        if result.contains(card_id) {
+            continue;
+        }
+        let Some(card) = game.cards.get(card_id) else {
+            continue;
+        };
+        if card.cost_vp > p.vp || card.cost_components > p.components {
+            continue;
+        }
+        let instant = card.kind == "spell" && card.instant;
+        if (!step.hand_play || player != game.active) && !instant {
+            continue;
+        }
+        result.push(card_id.clone());
+    }
+    result
+}
+
+/// D-stage3: the active player's passive cards become active.
+fn become_active(game: &mut Game) {
+    let active = game.active;
+    let mut became = Vec::new();
+    for perm in game.permanents.iter_mut() {
+        if perm.controller == active && !perm.active {
+            perm.active = true;
+            became.push((perm.uid, perm.card.clone()));
+        }
+    }
+    for (uid, card) in became {
+        emit!(
+            game,
+            Kind::BecameActive {
+                uid,
+                card,
+                rule: "D-stage3",
+            }
+        );
+    }
+}
+
+/// D-guard-post: the active player's active creatures in reserve, each may move to the guard
+/// post (uids, in timestamp order).
+pub fn guard_moves(game: &Game) -> Vec<u32> {
+    game.permanents
+        .iter()
+        .filter(|p| p.zone == RESERVE && p.creature && p.active && p.controller == game.active)
+        .map(|p| p.uid)
+        .collect()
+}
+
+/// Move a creature to the guard post.
+pub fn guard(game: &mut Game, uid: u32) {
+    let Some(perm) = game.permanent_mut(uid) else {
+        return;
+    };
+    perm.zone = GUARD_POST;
+    let card = perm.card.clone();
+    emit!(
+        game,
+        Kind::Moved {
+            uid,
+            card,
+            zone: GUARD_POST,
+            rule: "D-guard-post",
+        }
+    );
+}
+
+/// A player's creatures that may attack or block: active, on the guard post.
+fn ready(game: &Game, player: usize) -> Vec<u32> {
+    game.permanents
+        .iter()
+        .filter(|c| c.creature && c.controller == player && c.zone == GUARD_POST && c.active)
+        .map(|c| c.uid)
+        .collect()
+}
+
+/// D-combat: the attack is offered to the active player, once a turn, while he has a ready
+/// creature.
+pub fn can_attack(game: &Game) -> bool {
+    !game.attacked && !ready(game, game.active).is_empty()
+}
+
+fn describe(game: &Game, uid: u32) -> String {
+    game.permanent(uid)
+        .map_or_else(String::new, |p| p.describe())
+}
+
+/// D-combat's `bind`: the attacker picks attackers, then the defender blocks each with one of
+/// his ready creatures at most.
+pub fn declare(game: &mut Game) -> Vec<(u32, Option<u32>)> {
+    let attacker_side = game.active;
+    let mut attackers = Vec::new();
+    for uid in ready(game, attacker_side) {
+        let decision = Decision {
+            kind: "attack",
+            player: attacker_side,
+            options: vec![
+                format!("attack with {}", describe(game, uid)),
+                "hold".into(),
+            ],
+            rule: Some("D-combat"),
+        };
+        if game.decide(&decision) == 0 {
+            attackers.push(uid);
+        }
+    }
+    let mut blocks: Vec<u32> = ready(game, 1 - attacker_side);
+    let mut pairs = Vec::new();
+    for attacker in attackers {
+        let mut options: Vec<String> = blocks
+            .iter()
+            .map(|&b| format!("block with {}", describe(game, b)))
+            .collect();
+        options.push("no block".into());
+        let decision = Decision {
+            kind: "block",
+            player: 1 - attacker_side,
+            options,
+            rule: Some("D-combat"),
+        };
+        let chosen = game.decide(&decision);
+        let blocker = (chosen < blocks.len()).then(|| blocks.remove(chosen));
+        pairs.push((attacker, blocker));
+    }
+    pairs
+}
+
+/// D-combat's `apply`: attackers become passive; every damage value is read before any is
+/// dealt (one moment); unblocked damage hits the defending player.
+pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) {
+    if pairs.is_empty() {
+        return;
+    }
+    for &(attacker, _) in pairs {
+        if let Some(perm) = game.permanent_mut(attacker) {
+            perm.active = false;
+        }
+    }
+    emit!(
+        game,
+        Kind::Attack {
+            attackers: pairs.iter().map(|&(a, _)| a).collect(),
+            blockers: pairs.iter().map(|&(_, b)| b).collect(),
+            rule: "D-combat",
+        }
+    );
+    let defender = 1 - game.active;
+    let value = |game: &Game, uid: u32| game.permanent(uid).map_or(0, |p| p.damage_value());
+    let mut hits = Vec::new();
+    for &(attacker, blocker) in pairs {
+        match blocker {
+            None => hits.push((Target::Player(defender), value(game, attacker), attacker)),
+            Some(blocker) => {
+                hits.push((Target::Permanent(blocker), value(game, attacker), attacker));
+                hits.push((Target::Permanent(attacker), value(game, blocker), blocker));
+            }
+        }
+    }
+    for (target, amount, source) in hits {
+        let label = describe(game, source);
+        damage(game, target, amount, label, Some(source));
+    }
+}
+
+/// `close_offers`: as a phase ends, what is left of its offers is offered one last time
+/// (R-components), then lapses.
+pub fn close_offers(game: &mut Game, phase: &str) {
+    let mut index = 0;
+    while index < game.offers.len() {
+        if game.offers[index].phase != phase {
+            index += 1;
+            continue;
+        }
+        let offer = game.offers[index].clone();
+        let decision = Decision {
+            kind: "extract",
+            player: offer.player,
+            options: vec![offer.label(), "decline".into()],
+            rule: Some("R-components"),
+        };
+        if game.decide(&decision) == 1 {
+            game.offers.remove(index);
+            emit!(
+                game,
+                Kind::ComponentsDeclined {
+                    player: offer.player,
+                    card: offer.card,
+                    uid: offer.uid,
+                }
+            );
+        } else {
+            extract_components(game, index);
+        }
+    }
+    game.offers.retain(|o| o.phase != phase);
+}

@@ -1,0 +1,102 @@
+//! A game's players and permanents as plain data (`hkk._state`): a player's Ép, VP,
+//! components, deck (top is the end), hand, graveyard and own turn number; a permanent's uid
+//! (its timestamp), controller, zone, whether it is active, the damage it took.
+
+/// K 3.12.
+pub const STARTING_HP: i64 = 20;
+pub const STARTING_VP: i64 = 0;
+
+/// The zones of permanents (`hkk._state`).
+pub const RESERVE: &str = "reserve";
+pub const GUARD_POST: &str = "guard_post";
+pub const BUILDINGS: &str = "buildings";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    pub index: usize,
+    pub hp: i64,
+    pub vp: i64,
+    pub components: i64,
+    pub deck: Vec<String>,
+    pub hand: Vec<String>,
+    pub graveyard: Vec<String>,
+    /// This player's own turn number (29.3).
+    pub turns_taken: u32,
+    /// VP received in the current turn's stage 1 (29.3.1).
+    pub vp_received: i64,
+}
+
+impl Player {
+    pub fn new(index: usize, deck: Vec<String>) -> Self {
+        Player {
+            index,
+            hp: STARTING_HP,
+            vp: STARTING_VP,
+            components: 0,
+            deck,
+            hand: Vec::new(),
+            graveyard: Vec::new(),
+            turns_taken: 0,
+            vp_received: 0,
+        }
+    }
+}
+
+/// A creature or a building in play (`hkk._state.Permanent`), without abilities: its
+/// characteristics are its card's, less the damage it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Permanent {
+    /// Also its timestamp: later permanents have larger uids.
+    pub uid: u32,
+    pub card: String,
+    pub creature: bool,
+    pub owner: usize,
+    pub controller: usize,
+    pub zone: &'static str,
+    /// Creatures enter the reserve passive (K 8.1.2).
+    pub active: bool,
+    pub damage_taken: i64,
+    pub base_damage: i64,
+    /// Ép, or a building's Sp (41.3).
+    pub base_hp: i64,
+    /// The monster components it offers when it dies (a creature's).
+    pub components: i64,
+    /// The turn it was last damaged in (0: never).
+    pub damaged_turn: u32,
+    /// Its card has abilities (the ones a step may collect): the others are skipped unread.
+    pub has_abilities: bool,
+}
+
+impl Permanent {
+    /// `"<card id>#<uid>"`, as labels write it.
+    pub fn describe(&self) -> String {
+        format!("{}#{}", self.card, self.uid)
+    }
+
+    /// `hkk._characteristics.hp`.
+    pub fn hp(&self) -> i64 {
+        self.base_hp - self.damage_taken
+    }
+
+    /// `hkk._characteristics.damage_value`.
+    pub fn damage_value(&self) -> i64 {
+        self.base_damage.max(0)
+    }
+}
+
+/// A dead creature's components its opponent may extract until the end of `phase`
+/// (D-components-window).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractionOffer {
+    pub card: String,
+    pub uid: u32,
+    pub count: i64,
+    pub player: usize,
+    pub phase: &'static str,
+}
+
+impl ExtractionOffer {
+    pub fn label(&self) -> String {
+        format!("extract {}#{}", self.card, self.uid)
+    }
+}

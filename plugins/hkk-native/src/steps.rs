@@ -1,0 +1,357 @@
+//! The four ways a step runs (`hkk._steps`), for permanents without abilities: the hooks
+//! return the rules' own items (regeneration, drawing, restoring...), the guard-post moves, the
+//! attack and the cards a player may play. Playing a card with a word of the card language is
+//! where the native core stops today (`Halt::Unported`).
+
+use crate::changes::{extract_components, play_card};
+use crate::checks::{check_hp, check_players};
+use crate::decisions::Decision;
+use crate::emit;
+use crate::errors::Flow;
+use crate::events::Kind;
+use crate::game::Game;
+use crate::interpret::{entered_play, items_at, resolve, Item};
+use crate::phases::{Mode, Step};
+use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
+
+pub const PASS: &str = "pass";
+/// 41.5: "announces not to act this turn".
+pub const PASS_TURN: &str = "pass turn";
+
+/// `RUNNERS[step.mode]`.
+pub fn run(game: &mut Game, step: &Step) -> Flow {
+    match step.mode {
+        Mode::Simultaneous => run_simultaneous(game, step),
+        Mode::Ordered => run_ordered(game, step),
+        Mode::Alternating => run_alternating(game, step),
+        Mode::Actions => run_actions(game, step),
+    }
+}
+
+/// `after_resolution`: 29.4.10 in the preparation phase, [D] after every item elsewhere;
+/// only the players' loss where the step defers the check (41.4).
+fn after_resolution(game: &mut Game, step: &Step) -> Flow {
+    if step.hp_check {
+        check_hp(game, step.check_rule, !step.no_components)
+    } else {
+        check_players(game)
+    }
+}
+
+/// One moment (29.4.2, 41.4) with no item in it: logged, the durations it ends (none in
+/// force), then the check.
+fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
+    emit!(
+        game,
+        Kind::Moment {
+            rule: step.rule,
+            ends: step.ends,
+        }
+    );
+    after_resolution(game, step)
+}
+
+/// An item of an ordered step: the rules' own, or a card's automatic ability.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Ordered {
+    Rule(crate::rules::RuleItem),
+    Card(Item),
+}
+
+impl Ordered {
+    fn label(&self) -> String {
+        match self {
+            Ordered::Rule(rule) => rule.label().to_string(),
+            Ordered::Card(item) => item.label.clone(),
+        }
+    }
+
+    /// "The same item" across collections: the rules item by its label, an ability by
+    /// (uid, index).
+    fn key(&self) -> (u32, usize, &'static str) {
+        match self {
+            Ordered::Rule(rule) => (0, 0, rule.label()),
+            Ordered::Card(item) => (item.uid, item.index, ""),
+        }
+    }
+}
+
+/// `call_hook` of an ordered step, in the stable order: the rules' item first (its controller
+/// is none), then the abilities by controller and timestamp.
+fn collect(game: &Game, step: &Step) -> Vec<Ordered> {
+    let mut items: Vec<Ordered> = rule_item(step.hook)
+        .into_iter()
+        .map(Ordered::Rule)
+        .collect();
+    let mut cards = items_at(game, step.hook);
+    cards.sort_by_key(Item::order);
+    items.extend(cards.into_iter().map(Ordered::Card));
+    items
+}
+
+/// `_wants`: an optional item's controller says whether he uses it (not the active player
+/// after passing the turn, 41.5).
+fn wants(game: &mut Game, item: &Item, rule: &'static str) -> bool {
+    if game.turn_passed && item.controller == game.active {
+        return false;
+    }
+    let decision = Decision {
+        kind: "use",
+        player: item.controller,
+        options: vec![format!("use {}", item.label), "decline".into()],
+        rule: Some(rule),
+    };
+    game.decide(&decision) == 0
+}
+
+/// Collect, order, resolve, check, until nothing is left (29.4.1): an optional item is offered
+/// to its controller once; two or more ready are ordered by the active player (29.4.1,
+/// D-orderer); each resolves once in the step.
+fn run_ordered(game: &mut Game, step: &Step) -> Flow {
+    let mut finished: Vec<(u32, usize, &'static str)> = Vec::new();
+    let mut wanted: Vec<(u32, usize, &'static str)> = Vec::new();
+    loop {
+        let mut ready = Vec::new();
+        for item in collect(game, step) {
+            let key = item.key();
+            if finished.contains(&key) {
+                continue;
+            }
+            if let Ordered::Card(card) = &item {
+                if card.optional && !step.mandatory && !wanted.contains(&key) {
+                    if !wants(game, card, step.rule) {
+                        finished.push(key);
+                        continue;
+                    }
+                    wanted.push(key);
+                }
+            }
+            ready.push(item);
+        }
+        if ready.is_empty() {
+            return Ok(());
+        }
+        let chosen = if ready.len() > 1 {
+            let decision = Decision {
+                kind: "order",
+                player: game.active,
+                options: ready.iter().map(Ordered::label).collect(),
+                rule: Some(step.order_rule),
+            };
+            game.decide(&decision)
+        } else {
+            0
+        };
+        let item = ready.swap_remove(chosen);
+        let key = item.key();
+        wanted.retain(|k| *k != key);
+        finished.push(key);
+        match item {
+            Ordered::Rule(rule) => {
+                emit!(
+                    game,
+                    Kind::Resolving {
+                        item: rule.label().into(),
+                        controller: None,
+                        item_kind: "rule",
+                        uid: None,
+                        card: None,
+                        ability: None,
+                    }
+                );
+                rule.apply(game)?;
+            }
+            Ordered::Card(card) => resolve(game, &card)?,
+        }
+        after_resolution(game, step)?;
+    }
+}
+
+/// `run_entry_triggers`: a permanent's "enters play" abilities, ordered by its controller
+/// (R-enter-order), each followed by the check (D-hp-check).
+pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow {
+    let Some(index) = game.step else {
+        return Ok(());
+    };
+    let step = &crate::phases::DEFAULT_TURN[index];
+    let mut items = entered_play(game, uid);
+    while !items.is_empty() {
+        let chosen = if items.len() == 1 {
+            0
+        } else {
+            let decision = Decision {
+                kind: "order",
+                player: controller,
+                options: items.iter().map(|i| i.label.clone()).collect(),
+                rule: Some("R-enter-order"),
+            };
+            game.decide(&decision)
+        };
+        let item = items.remove(chosen);
+        if item.optional && !wants(game, &item, step.rule) {
+            continue;
+        }
+        resolve(game, &item)?;
+        after_resolution(game, step)?;
+    }
+    Ok(())
+}
+
+/// 41.1 with nothing to use: each player passes, forced, the active player first.
+fn run_alternating(game: &mut Game, step: &Step) -> Flow {
+    let mut player = game.active;
+    for _ in 0..2 {
+        emit!(
+            game,
+            Kind::Passed {
+                player,
+                rule: step.rule,
+                forced: Some(true),
+            }
+        );
+        player = 1 - player;
+    }
+    Ok(())
+}
+
+/// An action a player may take in an action step (`action_options`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Action {
+    Play(String),
+    Attack,
+    Guard(u32),
+    Extract(usize),
+    Pass,
+    PassTurn,
+}
+
+/// The player's actions, as `action_options` orders them: cards to play (hand order), then the
+/// other items in their stable order (the attack, then guard-post moves by timestamp), then the
+/// components he may extract, then passing.
+fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
+    let mut options: Vec<(String, Action)> = playable(game, step, player)
+        .into_iter()
+        .map(|card| (format!("play {card}"), Action::Play(card)))
+        .collect();
+    if player == game.active {
+        if step.hook == "combat_phase" && can_attack(game) {
+            options.push(("use attack".into(), Action::Attack));
+        }
+        if step.hook == "main_phase" {
+            for uid in guard_moves(game) {
+                let label = game
+                    .permanent(uid)
+                    .map_or_else(String::new, |p| p.describe());
+                options.push((format!("use guard {label}"), Action::Guard(uid)));
+            }
+        }
+    }
+    for (index, offer) in game.offers.iter().enumerate() {
+        if offer.player == player {
+            options.push((offer.label(), Action::Extract(index)));
+        }
+    }
+    options.push((PASS.into(), Action::Pass));
+    if player == game.active && !game.turn_passed {
+        options.push((PASS_TURN.into(), Action::PassTurn));
+    }
+    options
+}
+
+/// `resolve` of an action item: logged, its use counted (it is free), bound, applied.
+fn use_item(game: &mut Game, player: usize, action: &Action) {
+    let (item, uid) = match action {
+        Action::Attack => ("attack".to_string(), None),
+        Action::Guard(uid) => {
+            let label = game
+                .permanent(*uid)
+                .map_or_else(String::new, |p| p.describe());
+            (format!("guard {label}"), Some(*uid))
+        }
+        _ => return,
+    };
+    emit!(
+        game,
+        Kind::Resolving {
+            item,
+            controller: Some(player),
+            item_kind: "action",
+            uid,
+            card: None,
+            ability: None,
+        }
+    );
+    match action {
+        Action::Attack => {
+            game.attacked = true;
+            let pairs = declare(game);
+            fight(game, &pairs);
+        }
+        Action::Guard(uid) => guard(game, *uid),
+        _ => {}
+    }
+}
+
+/// 4.11.6-7, 41.5: players act in turn, the active player first, until his pass is followed
+/// by his opponent's; an action reopens it; the active player may pass the whole turn.
+fn run_actions(game: &mut Game, step: &Step) -> Flow {
+    let active = game.active;
+    let mut player = active;
+    let mut active_passed = false;
+    loop {
+        if game.over {
+            return Ok(());
+        }
+        if player == active && game.turn_passed {
+            active_passed = true;
+            player = 1 - player;
+            continue;
+        }
+        let (labels, mut actions): (Vec<String>, Vec<Action>) =
+            actions(game, step, player).into_iter().unzip();
+        let decision = Decision {
+            kind: "action",
+            player,
+            options: labels,
+            rule: Some(step.rule),
+        };
+        let chosen = game.decide(&decision);
+        match actions.swap_remove(chosen) {
+            Action::PassTurn => {
+                game.turn_passed = true;
+                emit!(
+                    game,
+                    Kind::TurnPassed {
+                        player,
+                        rule: "41.5",
+                    }
+                );
+                game.close_clock("41.7");
+            }
+            Action::Pass => emit!(
+                game,
+                Kind::Passed {
+                    player,
+                    rule: "4.11.7",
+                    forced: None,
+                }
+            ),
+            action => {
+                active_passed = false;
+                match &action {
+                    Action::Play(card) => play_card(game, player, card)?,
+                    Action::Extract(index) => extract_components(game, *index),
+                    _ => use_item(game, player, &action),
+                }
+                after_resolution(game, step)?;
+                player = 1 - player;
+                continue;
+            }
+        }
+        if player != active && active_passed {
+            return Ok(());
+        }
+        active_passed = active_passed || player == active;
+        player = 1 - player;
+    }
+}

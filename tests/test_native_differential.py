@@ -1,0 +1,299 @@
+"""The native core against the Python engine, the reference (docs/NATIVE.md): for the same decks,
+seed and agents both give the same log, event for event (kind, envelope, fields, in order), at
+every log level, over everything the native core runs today: whole games of cards without
+abilities (the setup K 3.6-3.12 and 28, the turn 29.4 and 41, hand play 8.1, the guard post,
+combat, deaths and monster components), of spells and of automatic abilities of the verbs and
+targets it implements, with the same winner; and base-set games up to the first card with a word it does not
+implement, where it stops and names it. Whole games it cannot run are refused by name, never
+played differently."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from hkk import Engine, FirstLegalAgent, RandomAgent, advance, hookimpl
+
+hkk_native = pytest.importorskip(
+    "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
+
+BASE_DECKS = ("alap:tuz", "alap:viz")
+PAIRINGS = list(itertools.product(BASE_DECKS, repeat=2))
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine.installed(allow=["alap"])
+
+
+@pytest.fixture(scope="module")
+def vanilla_engine() -> Engine:
+    """Creatures and buildings without abilities, of varied costs and stats: whole games."""
+    from hkk._cards.model import BuildingCard, CreatureCard
+
+    cards: dict[str, Any] = {
+        f"tt:beast{i}": CreatureCard(id=f"tt:beast{i}", name=f"Beast {i}",
+                                     cost={"vp": i % 4, "components": 1 if i == 7 else 0},
+                                     damage=1 + i % 5, hp=1 + i % 3, components=i % 3)
+        for i in range(10)}
+    cards |= {f"tt:wall{i}": BuildingCard(id=f"tt:wall{i}", name=f"Wall {i}",
+                                         cost={"vp": 1 + i}, sp=2 + i) for i in range(2)}
+    return Engine(cards)
+
+
+#: Spells of the verbs and targets the native core implements (cards::IMPLEMENTED).
+SPELLS: dict[str, tuple[int, bool, list[dict[str, Any]]]] = {
+    "bolt": (1, True, [{"do": "damage", "amount": 2, "target": "chosen_opponent_creature"}]),
+    "storm": (3, False, [{"do": "damage", "amount": 1, "target": "all_creatures"},
+                         {"do": "damage", "amount": 1, "target": "opponent"}]),
+    "mend": (1, True, [{"do": "heal", "amount": 2, "target": "chosen_own_creature"},
+                       {"do": "heal", "amount": 1, "target": "controller"}]),
+    "insight": (2, True, [{"do": "draw", "count": 2, "target": "controller"}]),
+    "tribute": (0, False, [{"do": "gain_vp", "amount": 2, "target": "chosen_player"}]),
+    "rally": (2, False, [{"do": "heal", "amount": 1, "target": "own_creatures"},
+                         {"do": "damage", "amount": 1, "target": "opponent_creatures"},
+                         {"do": "draw", "count": 1, "target": "each_player"},
+                         {"do": "damage", "amount": 1, "target": "chosen_creature"}]),
+}
+
+
+#: Permanents with automatic abilities of the implemented timings, verbs and targets.
+ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
+    "healer": ("creature", 2, [{"kind": "automatic", "timing": "end_stage2", "effects": [
+        {"do": "heal", "amount": 1, "target": "controller"}]}]),
+    "pyro": ("creature", 3, [{"kind": "automatic", "timing": "on_enter", "effects": [
+        {"do": "damage", "amount": 1, "target": "chosen_opponent_creature"}]}]),
+    "leech": ("creature", 2, [{"kind": "automatic", "timing": "prep_stage2", "whose_turn": "own",
+                               "effects": [{"do": "damage", "amount": 1, "target": "opponent"},
+                                           {"do": "heal", "amount": 1,
+                                            "target": "controller"}]}]),
+    "scholar": ("creature", 1, [{"kind": "automatic", "timing": "on_enter", "optional": True,
+                                 "effects": [{"do": "draw", "count": 1,
+                                              "target": "controller"}]}]),
+    "twin": ("creature", 2, [
+        {"kind": "automatic", "timing": "on_enter", "effects": [
+            {"do": "damage", "amount": 1, "target": "opponent"}]},
+        {"kind": "automatic", "timing": "on_enter", "effects": [
+            {"do": "heal", "amount": 1, "target": "controller"}]},
+        {"kind": "automatic", "timing": "end_stage2", "whose_turn": "opponent", "effects": [
+            {"do": "damage", "amount": 1, "target": "self"}]}]),
+    "shrine": ("building", 1, [
+        {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
+            {"do": "gain_vp", "amount": 1, "target": "controller"}]},
+        {"kind": "automatic", "timing": "prep_stage2", "effects": [
+            {"do": "damage", "amount": 1, "target": "all_creatures"}]}]),
+}
+
+
+@pytest.fixture(scope="module")
+def spell_engine(vanilla_engine: Engine) -> Engine:
+    """The cards without words, spells of the implemented verbs and targets, and permanents
+    with automatic abilities of the implemented timings."""
+    from hkk._cards.model import BuildingCard, CreatureCard, SpellCard
+
+    cards = dict(vanilla_engine.cards)
+    for name, (vp, instant, effects) in SPELLS.items():
+        cards[f"tt:{name}"] = SpellCard(id=f"tt:{name}", name=name.title(), cost={"vp": vp},
+                                        instant=instant, effects=effects)
+    for name, (kind, vp, abilities) in ABILITIES.items():
+        if kind == "creature":
+            cards[f"tt:{name}"] = CreatureCard(id=f"tt:{name}", name=name.title(),
+                                               cost={"vp": vp}, damage=1, hp=2,
+                                               abilities=abilities)
+        else:
+            cards[f"tt:{name}"] = BuildingCard(id=f"tt:{name}", name=name.title(),
+                                               cost={"vp": vp}, sp=3, abilities=abilities)
+    return Engine(cards)
+
+
+def _vanilla_decks(engine: Engine, seed: int) -> tuple[list[str], list[str]]:
+    ids = sorted(engine.cards)
+    first = [ids[(seed + 3 * i) % len(ids)] for i in range(30)]
+    second = [ids[(seed * 5 + 7 * i) % len(ids)] for i in range(30)]
+    return first, second
+
+
+@pytest.fixture(scope="module")
+def dear_engine() -> Engine:
+    """Cards nobody can ever pay for: games of passing turns, to an empty deck."""
+    from hkk._cards.model import CreatureCard
+
+    cards = {f"tt:dear{i}": CreatureCard(id=f"tt:dear{i}", name=f"Dear {i}", cost={"vp": 99},
+                                         damage=1, hp=1) for i in range(12)}
+    return Engine(cards)
+
+
+def _agents(kind: str) -> tuple[Any, Any]:
+    if kind == "first":
+        return FirstLegalAgent(), FirstLegalAgent()
+    if kind == "seeded":
+        return RandomAgent(seed=11), RandomAgent(seed=12, pass_bias=0.5)
+    if kind == "passive":  # passes nearly always: games reach later turns before a card
+        return RandomAgent(pass_bias=0.97), RandomAgent(pass_bias=0.97)
+    return RandomAgent(), RandomAgent()
+
+
+def _first_difference(seed: int, decks: Any, native: list[dict[str, Any]],
+                      python: list[dict[str, Any]]) -> str:
+    """The seed, the decks and the first differing event of each core."""
+    for index, (a, b) in enumerate(itertools.zip_longest(native, python)):
+        if a != b:
+            return (f"cores differ: seed={seed} decks={decks} at event {index}\n"
+                    f"  native: {a}\n  python: {b}")
+    return ""
+
+
+def _compare(engine: Engine, decks: Any, seed: int, agents: str, level: str) -> Any:
+    """Both cores on one game: the native one as far as it goes, the Python one as far as
+    that (step by step); their logs up to there identical.  Returns the native game."""
+    native = hkk_native.play_native(engine, list(decks), seed=seed, agents=_agents(agents),
+                                    log_level=level)
+    python = engine.new_game(list(decks), list(_agents(agents)), seed=seed, log_level=level)
+    while python.log.emitted < native.emitted and advance(python):
+        pass
+    python_log = [e.as_dict() for e in python.log if e.seq < native.emitted]
+    assert native.log == python_log, _first_difference(seed, decks, native.log, python_log)
+    if native.unported is None:  # the native game ended: so did the Python one, alike
+        assert native.over and python.over, (seed, decks)
+        assert (native.winner, native.turn) == (python.winner, python.turn), (seed, decks)
+        assert native.emitted == python.log.emitted
+    else:
+        assert native.unported.startswith("card "), native.unported  # it names the card
+    return native
+
+
+@pytest.mark.parametrize("agents", ["random", "first", "seeded", "passive"])
+@pytest.mark.parametrize("level", ["full", "compact", "outcome"])
+def test_base_games_are_event_for_event_the_python_engines_until_a_card_is_played(
+        engine: Engine, agents: str, level: str) -> None:
+    seeds = range(40 if agents == "passive" else 25)
+    turns = [_compare(engine, decks, seed, agents, level).turn
+             for decks, seed in itertools.product(PAIRINGS, seeds)]
+    if agents == "passive" and level == "full":
+        assert max(turns) >= 3  # the comparison reached beyond the first turns
+
+
+@pytest.mark.parametrize("seed", [0, -1, 2**40 + 3, -(2**63), 2**63 - 1])
+def test_big_and_negative_seeds_give_the_python_engines_game(engine: Engine, seed: int) -> None:
+    _compare(engine, BASE_DECKS, seed, "passive", "full")
+
+
+@pytest.mark.parametrize("agents", ["random", "first", "seeded"])
+@pytest.mark.parametrize("level", ["full", "compact", "outcome"])
+def test_whole_games_of_cards_without_words_are_the_python_engines(
+        vanilla_engine: Engine, agents: str, level: str) -> None:
+    endings = set()
+    for seed in range(30):
+        native = _compare(vanilla_engine, _vanilla_decks(vanilla_engine, seed), seed, agents,
+                          level)
+        assert native.over and native.unported is None, seed
+        endings.add((native.winner, native.log[-1]["reason"] if native.log else None))
+    if agents == "random" and level == "full":  # both won at 0 Ép (3.12); a deck ran out
+        assert {(0, "hp"), (1, "hp")} <= endings and any(r == "empty_deck" for _, r in endings)
+
+
+@pytest.mark.parametrize("agents", ["random", "first"])
+@pytest.mark.parametrize("level", ["full", "outcome"])
+def test_8_1_whole_games_with_spells_of_implemented_words_are_the_python_engines(
+        spell_engine: Engine, agents: str, level: str) -> None:
+    kinds: set[str] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, agents, level)
+        assert native.over and native.unported is None, seed
+        kinds |= {event["kind"] for event in native.log}
+    if level == "full" and agents == "random":  # every verb took effect
+        assert {"player_damaged", "damaged", "healed", "player_healed", "vp_gained",
+                "card_drawn"} <= kinds, kinds
+
+
+def test_29_4_1_automatic_abilities_resolve_ordered_as_the_python_engines(
+        spell_engine: Engine) -> None:
+    decisions: set[tuple[str, str | None]] = set()
+    items: set[str] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
+                          "full")
+        decisions |= {(e["decision"], e["rule"]) for e in native.log if e["kind"] == "decision"}
+        items |= {e["item"].split("#")[0] for e in native.log
+                  if e["kind"] == "resolving" and e["item_kind"] == "automatic"}
+    assert {f"tt:{name}" for name in ABILITIES} <= items, items  # every ability resolved
+    # the active player ordered (29.4.1, D-orderer), a controller his entry (R-enter-order),
+    # optional abilities were offered
+    assert {("order", "29.4.1"), ("order", "R-enter-order"), ("use", "4.11.6"),
+            ("use", "29.4")} <= decisions, decisions
+
+
+def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(
+        vanilla_engine: Engine) -> None:
+    kinds: set[str] = set()
+    for seed in range(30):
+        native = hkk_native.play_native(vanilla_engine, list(_vanilla_decks(vanilla_engine, seed)),
+                                        seed=seed)
+        kinds |= {event["kind"] for event in native.log}
+    assert {"card_played", "entered_play", "became_active", "moved", "attack", "damaged",
+            "player_damaged", "died", "restored", "components_extracted",
+            "components_declined", "components_gained"} <= kinds, kinds
+
+
+@pytest.mark.parametrize("level", ["full", "outcome"])
+def test_d_empty_deck_games_without_a_playable_card_end_alike(dear_engine: Engine,
+                                                              level: str) -> None:
+    deck = sorted(dear_engine.cards)
+    for seed, agents in itertools.product(range(10), ["random", "first", "seeded"]):
+        native = _compare(dear_engine, (deck[:9], deck[3:]), seed, agents, level)
+        assert native.over and native.unported is None
+
+
+def test_28_batched_native_games_end_as_the_python_engines(dear_engine: Engine) -> None:
+    deck = sorted(dear_engine.cards)
+    seeds = list(range(-10, 30))
+    batched = hkk_native.play_many_native(dear_engine, [deck[:8], deck[4:]], seeds=seeds)
+    for seed, (winner, turns, emitted) in zip(seeds, batched, strict=True):
+        python = dear_engine.play([deck[:8], deck[4:]], seed=seed, log_level="outcome")
+        assert (winner, turns, emitted) == (python.winner, python.turn, python.log.emitted), seed
+
+
+def test_native_core_refuses_a_whole_base_game_naming_card_and_word(engine: Engine) -> None:
+    reason = hkk_native.core.refuses(engine, list(BASE_DECKS))
+    assert reason is not None
+    assert "card alap:" in reason and "` (" in reason  # the card, then the word in backticks
+    with pytest.raises(hkk_native.Refused, match="card alap:"):
+        hkk_native.core.new_game(engine, list(BASE_DECKS), seed=1)
+
+
+def test_native_core_refuses_a_spell_of_a_verb_it_does_not_implement_naming_it(
+        engine: Engine) -> None:
+    reason = hkk_native.core.refuses(engine, [["alap:harci-mamor"] * 6, ["alap:tuzmano"] * 6])
+    assert reason is not None
+    assert 'alap:harci-mamor' in reason and 'do = "modify"' in reason
+
+
+def test_native_core_refuses_a_set_with_python_hooks_naming_it_and_the_hook() -> None:
+    class LoudSet:
+        @hookimpl
+        def prep_stage2(self, game: Any) -> list[Any]:
+            return []
+
+    engine = Engine.installed(allow=["alap"], plugins=[LoudSet()])
+    reason = hkk_native.core.refuses(engine, list(BASE_DECKS))
+    assert reason is not None and "prep_stage2" in reason
+
+
+def test_native_core_runs_decks_of_cards_without_words_to_the_python_engines_end(
+        vanilla_engine: Engine) -> None:
+    decks = _vanilla_decks(vanilla_engine, 4)
+    assert hkk_native.core.refuses(vanilla_engine, list(decks)) is None
+    native = hkk_native.core.new_game(vanilla_engine, list(decks), seed=4)
+    python = vanilla_engine.play(list(decks), seed=4)
+    assert native.over and (native.winner, native.turn) == (python.winner, python.turn)
+
+
+def test_native_core_refuses_agents_it_has_no_twin_of(engine: Engine) -> None:
+    class Custom:
+        def choose(self, game: Any, decision: Any) -> Any:
+            return decision.options[0]
+
+    with pytest.raises(hkk_native.Refused, match="Custom"):
+        hkk_native.play_native(engine, list(BASE_DECKS), agents=[Custom(), Custom()])
