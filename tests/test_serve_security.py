@@ -26,8 +26,8 @@ import pytest
 import uvicorn
 from test_pages import browser  # noqa: F401 - the Chromium fixture of the page tests
 
-from hkk._agents import RandomAgent
 from hkk._agent_registry import agent_entries
+from hkk._agents import RandomAgent
 from hkk._errors import HkkError
 from hkk._serve import Table, make_app
 from hkk._serve_guard import MAX_BODY, MAX_DEPTH, Refused, read_body
@@ -596,3 +596,36 @@ def test_another_sites_page_in_the_browser_cannot_drive_or_read_the_table(
                for method, path, status in served.answered if path.startswith("/api/"))
     assert not any(method == "POST" and status == 200 for method, _, status in served.answered)
     assert where_it_is(table) == before
+
+
+def test_the_page_says_the_computer_is_thinking_and_for_how_long_at_most(
+        browser, sets, serve):  # noqa: F811 - the fixture imported from test_pages
+    Waits.released.clear()
+    table = table_of(sets, registered("waiting"), opponent="waiting", think_limit=45)
+    served = serve(make_app(table, token=TOKEN))
+    page = browser.new_page()
+    try:
+        page.goto(served.url + "/")
+        prompt = page.locator("#prompt")
+        for _ in range(50):  # answer until the computer thinks (from its 3rd decision)
+            page.wait_for_selector("body:not(.busy) #options button")
+            page.locator("#options button >> nth=-1").click()
+            for _ in range(300):  # until the answer is shown, or the computer thinks
+                if table.state()["thinking"] is not None or page.locator("body.busy").count() == 0:
+                    break
+                time.sleep(0.05)
+            if table.state()["thinking"] is not None:
+                break
+        else:
+            pytest.fail("the computer never thought")
+        for _ in range(600):  # the page says so after a moment (not for a quick answer)
+            if prompt.inner_text().startswith("The computer is thinking"):
+                break
+            time.sleep(0.05)
+        assert prompt.inner_text() == "The computer is thinking (at most 45 s)…"
+        Waits.released.set()
+        page.wait_for_selector("body:not(.busy)")
+        assert not prompt.inner_text().startswith("The computer is thinking")
+    finally:
+        Waits.released.set()
+        page.close()

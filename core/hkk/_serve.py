@@ -33,8 +33,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from hkk._errors import HkkError
 from hkk._saving import SaveError
 from hkk._serve_game import Opponent, OpponentMaker, PlayedGame
-from hkk._serve_guard import (TOKEN_HEADER, Refused, allowed_hosts, check, new_token,
-                              not_finite, parse_json, read_body, whole_number)
+from hkk._serve_guard import (
+    TOKEN_HEADER,
+    Refused,
+    allowed_hosts,
+    check,
+    new_token,
+    not_finite,
+    parse_json,
+    read_body,
+    whole_number,
+)
 from hkk._serve_state import position_json
 from hkk._serve_watch import CardSets, deck_lists
 
