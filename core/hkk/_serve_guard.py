@@ -28,8 +28,9 @@ from typing import Any
 #: The header that carries the token, and where the page finds it.
 TOKEN_HEADER = "x-hkk-token"
 
-#: The largest body read: a save of a long game is some 100 KB.
-MAX_BODY = 2 * 1024 * 1024
+#: The largest body read: a save is some 10 KB a turn (180 KB for a 19-turn game), so this
+#: holds a game of some 800 turns.
+MAX_BODY = 8 * 1024 * 1024
 
 #: How deep a body's JSON may nest (a save nests 5 deep).
 MAX_DEPTH = 32
