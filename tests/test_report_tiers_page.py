@@ -15,6 +15,7 @@ from test_balance import PLANTED_CARDS, PLANTED_DECKS
 from test_pages import Page, browser  # noqa: F401 - the fixture: one Chromium per module
 from test_verify import fake_set  # noqa: F401 - the fixture: a throw-away installed set
 
+from hkk._html import rate
 from hkk.cli import main
 
 pytestmark = pytest.mark.xdist_group("chromium")
@@ -36,18 +37,18 @@ def test_simulate_tiers_report_page_shows_tiers_endings_and_flagged_cards(
     try:
         assert page.cells("#tiers") == [
             [t["label"], p["decks"][0], p["decks"][1], str(p["games"]),
-             str(p["win_rate_1"]["rate"]),
-             f"{p['win_rate_1']['ci_low']} – {p['win_rate_1']['ci_high']}",
+             rate(p["win_rate_1"]["rate"]),
+             f"{rate(p['win_rate_1']['ci_low'])} – {rate(p['win_rate_1']['ci_high'])}",
              str(p["endings"]["hp"]), str(p["endings"]["empty_deck"]),
-             str(p["endings"]["turn_limit"]), str(t["first_player"]["rate"])]
+             str(p["endings"]["turn_limit"]), rate(t["first_player"]["rate"])]
             for t in balance["tiers"] for p in t["pairings"]]
         assert page.cells("#skill-gap") == [
-            [row["deck"], *(str(row["rates"][t["label"]]) for t in balance["tiers"]),
-             str(row["gap"])] for row in balance["skill_gap"]]
+            [row["deck"], *(rate(row["rates"][t["label"]]) for t in balance["tiers"]),
+             rate(row["gap"])] for row in balance["skill_gap"]]
         assert page.cells("#flagged") == [
             [c["tier"], c["deck"], c["opponent"], str(c["seat"]), c["name"],
-             str(c["win_rate_drawn"]["games"]), str(c["win_rate_drawn"]["rate"]),
-             str(c["win_rate_not_drawn"]["games"]), str(c["win_rate_not_drawn"]["rate"])]
+             str(c["win_rate_drawn"]["games"]), rate(c["win_rate_drawn"]["rate"]),
+             str(c["win_rate_not_drawn"]["games"]), rate(c["win_rate_not_drawn"]["rate"])]
             for c in balance["flagged"]]
         assert any(c["card"] == "ultet:orias" for c in balance["flagged"])
         drawn = page.cells("#drawn")
@@ -55,13 +56,14 @@ def test_simulate_tiers_report_page_shows_tiers_endings_and_flagged_cards(
         assert [row[12] == "⚑" for row in drawn] == [c["significant"] for c in balance["cards"]]
         warnings = page.page.locator("#warnings li").all_text_contents()
         assert [w.lstrip("⚠ ") for w in warnings] == balance["warnings"]
-        # the endings chart: one stacked bar series per ending, a bar per tier and pairing
-        series = page.page.evaluate(
-            "document.getElementById('endings').data.map(d => [d.name, d.y])")
-        assert series == [[name, [p["endings"][name] for t in balance["tiers"]
-                                  for p in t["pairings"]]]
-                          for name in ("hp", "empty_deck", "turn_limit")]
-        assert page.page.locator("#endings svg.main-svg").count() > 0
+        # the endings chart: a bar per tier and pairing, a part per ending that happened
+        parts = page.page.eval_on_selector_all(
+            "#endings .bar-row", "rows => rows.map(r => Array.from(r.querySelectorAll('.part'),"
+            " p => [p.dataset.ending, Number(p.dataset.games)]))")
+        assert parts == [[[name, p["endings"][name]] for name in ("hp", "empty_deck",
+                                                                  "turn_limit")
+                          if p["endings"][name]]
+                         for t in balance["tiers"] for p in t["pairings"]]
         assert page.errors == []
     finally:
         page.close()

@@ -155,7 +155,8 @@ def test_issue23_an_error_while_the_computer_plays_leaves_the_position_before_th
         try:
             _play(table, 1)
         except HkkError as exc:
-            assert str(exc) == "the opponent's agent broke"
+            assert str(exc) == ("the computer's agent broken raised HkkError: the opponent's "
+                                "agent broke (at its action decision)")
             break
     else:
         pytest.fail("the opponent never decided 40 times")
@@ -204,7 +205,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., str]]:
             if process.poll() is not None:
                 pytest.fail((tmp_path / f"serve-{port}.log").read_text())
             try:
-                urllib.request.urlopen(f"{url}/api/state", timeout=5).close()
+                urllib.request.urlopen(f"{url}/", timeout=5).close()
                 return url
             except OSError:
                 time.sleep(0.1)
@@ -237,7 +238,8 @@ class TablePage:
         self.page.wait_for_selector("#options button, #winner:not([hidden])")
 
     def state(self) -> dict[str, Any]:
-        data: dict[str, Any] = self.page.evaluate("fetch('/api/state').then(r => r.json())")
+        data: dict[str, Any] = self.page.evaluate("""fetch('/api/state', {headers: {'X-HKK-Token':
+            document.querySelector("meta[name='hkk-token']").content}}).then(r => r.json())""")
         return data
 
     def click(self, selector: str, path: str) -> None:

@@ -390,8 +390,7 @@ def test_simulate_game_timeout_makes_an_error_row_and_the_others_finish(
     assert summary["games"] == 2 and summary["errors"] == 2
 
 
-@pytest.mark.parametrize(("module", "option"), [("plotly", ["--html", "report.html"]),
-                                                ("pyarrow", ["--parquet", "games.parquet"]),
+@pytest.mark.parametrize(("module", "option"), [("pyarrow", ["--parquet", "games.parquet"]),
                                                 ("distributed", ["--dask"])])
 def test_a_missing_optional_extra_is_one_line_before_any_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, option: list[str]) -> None:

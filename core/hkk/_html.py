@@ -5,8 +5,9 @@ page of a set's cards (its card images are files beside it, ``cards/*.svg``) and
 Jinja2 templates (``hkk/templates/pages``) with autoescaping: names and texts from a set's files
 are shown as text, never as markup.  Each page carries its data as JSON in a ``<script
 type="application/json">`` block (what the page shows is made from it, and tests compare the two).
-Plots are drawn by Plotly's JavaScript, inlined from the ``plotly`` package so the report works
-offline and in one file.
+The report's charts are HTML and CSS made here (:func:`report_charts`): bars, a heat map and a
+histogram need no plotting library (plotly.js, inlined, was 4.8 MB of a 4.9 MB page), and their
+labels wrap like any text instead of being cut off at a plot's margin.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def _environment() -> Any:
     env = jinja2.Environment(loader=jinja2.PackageLoader("hkk", "templates/pages"),
                              autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters["data_json"] = _data_json
+    env.filters["rate"] = rate
     return env
 
 
@@ -42,24 +44,61 @@ def _data_json(data: Any) -> Any:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def plotly_js() -> str:
-    """plotly.js from the ``plotly`` package (``pip install 'hkk[html]'``), to inline."""
-    try:
-        from plotly.offline import get_plotlyjs
-    except ImportError:
-        raise RuntimeError("the simulation report draws its plots with Plotly: "
-                           "pip install 'hkk[html]'") from None
-    js: str = get_plotlyjs()
-    return js.replace("</script", "<\\/script")
+# -- the simulation report's numbers and charts -------------------------------------------------
+
+def rate(value: float | None) -> str:
+    """A rate, a bound or a difference with three decimals (``0.500``); empty for None."""
+    return "" if value is None else f"{value:.3f}"
+
+
+#: The endings of a game, in the order the bars stack them, with their colours.
+ENDINGS = (("hp", "#2f6fb0"), ("empty_deck", "#e08a1e"), ("turn_limit", "#3a9a4a"))
+
+
+def _heat(value: float | None) -> str:
+    """The colour of a win rate: white at 0.5, blue towards 0, red towards 1."""
+    if value is None:
+        return "#f4f4f4"
+    far = min(1.0, abs(value - 0.5) * 2)
+    end = (178, 24, 43) if value > 0.5 else (33, 102, 172)
+    red, green, blue = (round(255 + (c - 255) * far) for c in end)
+    return f"rgb({red}, {green}, {blue})"
+
+
+def report_charts(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """What the report's charts show, ready for the template: the endings of each tier and
+    pairing as stacked bars (widths in % of its games), the win-rate matrix with each cell's
+    colour, and the turns histogram with a column for every turn count from the least to the
+    most (heights in % of the tallest)."""
+    endings = []
+    for tier in summary["balance"]["tiers"]:
+        for pairing in tier["pairings"]:
+            games = sum(pairing["endings"].get(name, 0) for name, _ in ENDINGS) or 1
+            endings.append({
+                "label": f"{tier['label']}: {pairing['decks'][0]} vs {pairing['decks'][1]}",
+                "parts": [{"name": name, "colour": colour, "games": pairing["endings"].get(name, 0),
+                           "width": round(100 * pairing["endings"].get(name, 0) / games, 2)}
+                          for name, colour in ENDINGS if pairing["endings"].get(name, 0)]})
+    matrix = summary["matrix"]
+    rows = [{"deck": deck, "cells": [{"opponent": other, "rate": value, "colour": _heat(value)}
+                                     for other, value in zip(matrix["decks"], row, strict=True)]}
+            for deck, row in zip(matrix["decks"], matrix["win_rate"], strict=True)]
+    counts = {int(turns): games for turns, games in summary["turns"]["histogram"].items()}
+    tallest = max(counts.values(), default=1)
+    columns = [{"turns": t, "games": counts.get(t, 0),
+                "height": round(100 * counts.get(t, 0) / tallest, 2)}
+               for t in range(min(counts, default=0), max(counts, default=-1) + 1)]
+    return {"endings": endings, "endings_legend": ENDINGS, "matrix": rows, "turns": columns,
+            "tallest": tallest}
 
 
 # -- the simulation report --------------------------------------------------------------------
 
 def report_page(summary: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
-    """The report of ``hkk simulate``: pairings with Wilson intervals, the win-rate heat map,
-    the turns histogram, the sortable per-card table."""
+    """The report of ``hkk simulate``: pairings with Wilson intervals, the endings, the
+    win-rate heat map, the turns histogram, the sortable per-card tables."""
     return str(_environment().get_template("report.html.j2").render(
-        summary=summary, meta=meta, plotly_js=plotly_js()))
+        summary=summary, meta=meta, charts=report_charts(summary)))
 
 
 # -- the spoiler gallery of a set ---------------------------------------------------------------

@@ -6,12 +6,10 @@ need no web server, and a missing one is a one-line error naming the install com
 
 from __future__ import annotations
 
-import random
-
 import click
 from rich.console import Console
 
-from hkk._agent_registry import agent_entries, agent_seed
+from hkk._agent_registry import agent_entries
 from hkk._cli_output import core_option
 from hkk._console import make_console
 from hkk._errors import HkkError
@@ -42,14 +40,19 @@ def _default_decks(engine: object) -> list[str]:
 @click.option("--opponent", default="random", show_default=True, metavar="NAME[:K=V,...]",
               help="The computer's agent: a registered one (hkk agents lists them), e.g. greedy "
                    "or mcts:budget=200.")
-@click.option("--seed", type=int, help="The first game's seed (default: a random one); each "
-                                       "new game takes the next.")
+@click.option("--seed", type=int, help="The first game's seed; each new game takes the next "
+                                       "(default: each game's drawn from the operating system "
+                                       "and shown once it is over).")
+@click.option("--think-time", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+              metavar="SECONDS", help="How long the computer may take between two of your "
+                                      "decisions; a computer that takes longer leaves the game "
+                                      "where it was.")
 @click.option("--watch", is_flag=True,
               help="Reload the sets' card files when they change on disk and offer to restart "
                    "the game with the new cards.")
 @core_option
 def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent: str,
-                  seed: int | None, watch: bool, core: str) -> None:
+                  seed: int | None, think_time: float, watch: bool, core: str) -> None:
     """Start a local web app where you play a game against the computer: open the address it
     prints in a browser.  Ctrl-C stops it."""
     try:
@@ -74,9 +77,9 @@ def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent:
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--opponent") from None
     try:
-        # each game's agent seeded from the game's seed and its seat, as hkk simulate's
-        table = Table(sets, names, opponent, lambda seed, seat: maker(agent_seed(seed, seat)),
-                      seed=random.randrange(1_000_000) if seed is None else seed, watch=watch)
+        # the agent's seed is drawn from the operating system: the page cannot foresee it
+        table = Table(sets, names, opponent, lambda agent_seed, seat: maker(agent_seed),
+                      seed=seed, watch=watch, think_limit=think_time)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     if host not in LOOPBACK:
@@ -86,4 +89,4 @@ def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent:
     make_console().print(f"hkk serve: http://{shown}:{port}/ ({' vs '.join(names)}, "
                          f"opponent {opponent}{', watching the card files' if watch else ''}); "
                          "Ctrl-C stops it")
-    uvicorn.run(make_app(table), host=host, port=port, log_level="warning")
+    uvicorn.run(make_app(table, host=host), host=host, port=port, log_level="warning")

@@ -5,7 +5,8 @@ waits at his decisions (``game.decision``) and goes on when he answers (``game.a
 other seat is the computer's agent.  Take back keeps ``game.clone()``; saves are the engine's
 (``game.save()``, :func:`hkk.load_game`), so a browser game replays with ``hkk replay`` too.
 The web app (:mod:`hkk._serve`) uses only this class, so nothing else in it knows how a game
-waits for a person.
+waits for a person.  The computer's agent plays behind :class:`Opponent`, which turns whatever it
+does wrong into an error naming it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from hkk._errors import HkkError, IllegalDecision
-from hkk._saving import load_game
+from hkk._saving import SaveError, load_game
 
 if TYPE_CHECKING:
     from hkk._decisions import Decision
@@ -22,9 +23,35 @@ if TYPE_CHECKING:
     from hkk._protocol import FairView, ForwardModel
     from hkk._view import Agent
 
-#: Makes the computer's agent for a game: ``maker(game_seed, seat)`` (an agent with a seed of
-#: its own takes it from these, so the same game seed gives the same game).
+#: Makes the computer's agent for a game: ``maker(agent_seed, seat)`` (an agent with a seed of
+#: its own takes ``agent_seed``, drawn from the operating system: the page cannot foresee it).
 OpponentMaker = Callable[[int, int], "Agent"]
+
+
+class Opponent:
+    """The computer's agent, watched: an exception it raises, or an answer that is not one of
+    the options offered, is an :class:`HkkError` (:class:`IllegalDecision`) naming the agent
+    and the decision, so that the game it was asked in can be given up and the one before it
+    kept."""
+
+    def __init__(self, agent: Agent, name: str) -> None:
+        self.agent = agent
+        self.name = name
+        # what the engine asks of an agent besides choose()
+        self.uses_forward_model = getattr(agent, "uses_forward_model", False)
+        self.sees_everything = getattr(agent, "sees_everything", False)
+
+    def choose(self, view: Any, decision: Decision) -> Any:
+        try:
+            chosen = self.agent.choose(view, decision)
+        except Exception as exc:  # noqa: BLE001 - anything it raises is the agent's failure
+            raise HkkError(f"the computer's agent {self.name} raised {type(exc).__name__}: "
+                           f"{exc} (at its {decision.kind} decision)") from exc
+        if not any(chosen is o for o in decision.options) and chosen not in decision.options:
+            raise IllegalDecision(f"the computer's agent {self.name} answered its "
+                                  f"{decision.kind} decision with {chosen!r}, which it does not "
+                                  f"offer ({decision.labels()})")
+        return chosen
 
 
 class PlayedGame:
@@ -37,10 +64,10 @@ class PlayedGame:
 
     @classmethod
     def new(cls, engine: Engine, decks: Sequence[Sequence[str]], seed: int,
-            opponent: OpponentMaker, *, person: int = 0,
+            opponent: Agent, *, person: int = 0,
             names: Sequence[str] = ("P1", "P2")) -> PlayedGame:
         agents: list[Agent | None] = [None, None]
-        agents[1 - person] = opponent(seed, 1 - person)
+        agents[1 - person] = opponent
         # the person's seat is None: answered from outside (issue 21)
         return cls(engine.start(decks, agents, seed=seed, names=names), person)
 
@@ -84,17 +111,18 @@ class PlayedGame:
         return self.game.save()
 
     @classmethod
-    def load(cls, engine: Engine, data: Any, opponent: OpponentMaker) -> PlayedGame:
+    def load(cls, engine: Engine, data: Any, opponent: Callable[[int], Agent]) -> PlayedGame:
         """The saved game, waiting at the decision it was saved at, the computer's seat given
         ``opponent``.  HkkError (SaveError) for a file that is not a save of a game a person
-        played, or does not fit the installed sets."""
+        played, or does not fit the installed sets.  ``opponent(seat)`` makes the computer's
+        agent."""
         seats = data.get("agents") if isinstance(data, dict) else None
         outside = [i for i, seat in enumerate(seats or ())
                    if isinstance(seat, dict) and seat.get("kind") == "outside"]
         if len(outside) != 1:
-            raise HkkError("not a save of a game a person played against the computer "
+            raise SaveError("not a save of a game a person played against the computer "
                            "(hkk serve's Save): one seat must be answered from outside")
         person = outside[0]
         agents: list[Agent | None] = [None, None]
-        agents[1 - person] = opponent(int(data.get("seed", 0)), 1 - person)
+        agents[1 - person] = opponent(1 - person)
         return cls(load_game(engine, data, cast("list[Agent]", agents)), person)

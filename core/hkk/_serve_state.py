@@ -55,16 +55,19 @@ def named(text: str, cards: Mapping[str, Any]) -> str:
 def log_lines(view: Any) -> list[dict[str, str]]:
     """The log in words, each line with its kind (``turn`` lines start a turn).  The other
     player's drawn cards are never named, nor how many options his decisions offered (the
-    view hides both; this says so in words)."""
+    view hides both; this says so in words), nor the game's seed."""
     names = [p.name for p in view.players]
     renderer = EventRenderer(view.cards, names, quiet_checks=True)
     lines: list[dict[str, str]] = []
     for event in view.log:
         kind = event.kind
         theirs = kind in ("card_drawn", "decision") and event.player != view.player
-        if kind == "card_drawn":
+        line: str | None
+        if kind == "game_started":  # not its seed: the page shows that once the game is over
+            line = f"Game: decks of {' and '.join(str(n) for n in event.decks)} cards"
+        elif kind == "card_drawn":
             drawn = "a card" if theirs else view.cards[event.card].name
-            line: str | None = f"{INDENT}{names[event.player]} draws {drawn}"
+            line = f"{INDENT}{names[event.player]} draws {drawn}"
         elif kind == "decision" and theirs:  # how many options he had is his to know
             rule = f" ({event.rule})" if event.rule else ""
             line = f"{INDENT}{names[event.player]} {event.decision}: {event.choice}{rule}"

@@ -169,9 +169,6 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     # the optional extras an option needs, before any game is played
     if parquet_file:
         _require("pyarrow", "writing Parquet needs pyarrow: pip install pyarrow", "--parquet")
-    if html_file:
-        _require("plotly", "the HTML report draws its plots with Plotly: pip install 'hkk[html]'",
-                 "--html")
     if use_dask or scheduler:
         _require("distributed", "Dask is not installed: pip install 'hkk[dask]'",
                  "--scheduler" if scheduler else "--dask")

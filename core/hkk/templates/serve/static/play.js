@@ -4,6 +4,9 @@
 
 let state = null;
 let busy = false;
+// the server's secret, written into the page: every request carries it (another site's page
+// cannot read this page, so it cannot send it)
+const token = document.querySelector("meta[name='hkk-token']").content;
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -17,10 +20,10 @@ function el(tag, props, ...children) {
 }
 
 async function call(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
+  const options = { method, headers: { "X-HKK-Token": token } };
+  if (method === "POST") {
     options.headers["Content-Type"] = "application/json";
-    options.body = typeof body === "string" ? body : JSON.stringify(body);
+    options.body = typeof body === "string" ? body : JSON.stringify(body || {});
   }
   const response = await fetch(path, options);
   const data = await response.json();
@@ -39,11 +42,17 @@ async function act(method, path, body) {
   }
   busy = true;
   document.body.classList.add("busy");
+  // the computer may take a while: say so, and for how long at most
+  const thinking = setTimeout(() => {
+    document.getElementById("prompt").textContent = "The computer is thinking" +
+      (state ? ` (at most ${state.think_limit} s)` : "") + "…";
+  }, 300);
   try {
     show(await call(method, path, body));
   } catch (error) {
     message(error.message);
   } finally {
+    clearTimeout(thinking);
     busy = false;
     document.body.classList.remove("busy");
   }
@@ -173,13 +182,33 @@ function show(s) {
   const players = document.getElementById("players");
   players.replaceChildren(...s.players.map(p => playerPanel(p, p.index === s.active)));
   document.getElementById("meta").textContent =
-    `${s.decks.join(" vs ")}, seed ${s.seed}, against ${s.opponent}, turn ${s.turn}`;
+    `${s.decks.join(" vs ")}${s.seed === null ? "" : `, seed ${s.seed}`}, ` +
+    `against ${s.opponent}, turn ${s.turn}`;
   document.getElementById("undo").disabled = !s.can_undo;
   showBoard(s);
   showDecision(s);
   showLog(s);
   showCards(s.cards);
   message(s.message);
+}
+
+// a download made from the answer: a link to /api/save could not carry the token
+async function save() {
+  try {
+    const response = await fetch("/api/save", { headers: { "X-HKK-Token": token } });
+    if (!response.ok) {
+      throw new Error((await response.json()).error || response.statusText);
+    }
+    const disposition = response.headers.get("Content-Disposition") || "";
+    const name = (disposition.match(/filename="([^"]+)"/) || [null, "hkk-game.json"])[1];
+    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  } catch (error) {
+    message(error.message);
+  }
 }
 
 async function watch() {
@@ -196,6 +225,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   document.getElementById("new-game").addEventListener("click", () => act("POST", "/api/new"));
   document.getElementById("undo").addEventListener("click", () => act("POST", "/api/undo"));
   document.getElementById("restart").addEventListener("click", () => act("POST", "/api/restart"));
+  document.getElementById("save").addEventListener("click", save);
   document.getElementById("replay").addEventListener("change", async event => {
     const file = event.target.files[0];
     if (file) {
