@@ -16,7 +16,9 @@ Public: :func:`make_agent` (``hkk.make_agent``) and :func:`agent_entries`.
 
 from __future__ import annotations
 
+import difflib
 import inspect
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,7 +29,8 @@ from hkk._errors import HkkError
 from hkk._view import Agent
 
 __all__ = ["BUILTIN_AGENTS", "ENTRY_POINT_GROUP", "AgentEntry", "AgentRegistry", "agent_entries",
-           "canonical_spec", "first_agent", "make_agent", "parse_spec", "random_agent"]
+           "canonical_spec", "checked_option", "factory_options", "first_agent", "make_agent",
+           "no_such_option", "parse_spec", "random_agent"]
 
 ENTRY_POINT_GROUP = "hkk.agents"
 
@@ -52,7 +55,8 @@ def random_agent(seed: int | None = None, pass_bias: float = 0.25) -> Agent:
     it could act (without a seed it draws from the game's RNG)."""
     from hkk._agents import RandomAgent
 
-    return RandomAgent(seed=seed, pass_bias=pass_bias)
+    return RandomAgent(seed=seed, pass_bias=checked_option("random", "pass_bias", pass_bias,
+                                                           low=0, high=1))
 
 
 def first_agent(seed: int | None = None) -> Agent:
@@ -60,6 +64,41 @@ def first_agent(seed: int | None = None) -> Agent:
     from hkk._agents import FirstLegalAgent
 
     return FirstLegalAgent()
+
+
+# -- options -------------------------------------------------------------------------------------
+
+def checked_option(agent: str, key: str, value: Any, *, whole: bool = False,
+                   low: float | None = None, high: float | None = None) -> Any:
+    """``value`` of option ``key`` of ``agent`` when it is a finite number (a whole one if
+    ``whole``) within ``low``..``high``; else an error naming the agent, the option and what it
+    must be (``mcts:budget=-5``, ``random:pass_bias=nan`` are nonsense, not a weak agent)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value) and (not whole or float(value).is_integer())
+    if number and (low is None or value >= low) and (high is None or value <= high):
+        return int(value) if whole else value
+    must = "a whole number" if whole else "a number"
+    if low is not None and high is not None:
+        must += f" from {low:g} to {high:g}"
+    elif low is not None:
+        must += f" of at least {low:g}"
+    elif high is not None:
+        must += f" of at most {high:g}"
+    raise HkkError(f"agent {agent!r}: option {key}={value!r} must be {must}")
+
+
+def no_such_option(agent: str, unknown: list[str], own: Mapping[str, Any],
+                   more: Mapping[str, Any] | None = None, more_name: str = "") -> HkkError:
+    """The error for options ``agent`` does not have: its own options first (with a close
+    match, if any), then ``more`` (e.g. the evaluation weights a searching agent also takes)."""
+    guess = difflib.get_close_matches(unknown[0], [*own, *(more or {})], n=1)
+    text = f"agent {agent!r} has no option {', '.join(map(repr, unknown))}"
+    if guess:
+        text += f" (did you mean {guess[0]!r}?)"
+    text += f"; its options: {describe_options(own) or 'none'}"
+    if more:
+        text += f"; and {more_name}: {describe_options(more)}"
+    return HkkError(text)
 
 
 # -- specs ---------------------------------------------------------------------------------------
@@ -135,7 +174,7 @@ class AgentEntry:
 
     def options(self) -> dict[str, Any]:
         """The factory's options and their defaults (``seed`` is not an option)."""
-        return _options_of(self.load())
+        return factory_options(self.load())
 
     def summary(self) -> str:
         """The first line of the factory's docstring."""
@@ -143,7 +182,8 @@ class AgentEntry:
         return doc.strip().split("\n\n")[0].replace("\n", " ")
 
 
-def _options_of(factory: Factory) -> dict[str, Any]:
+def factory_options(factory: Factory) -> dict[str, Any]:
+    """A factory's options and their defaults, from its signature (``seed`` is not one)."""
     try:
         parameters = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):
@@ -181,18 +221,16 @@ class AgentRegistry:
         name, options = parse_spec(spec)
         entry = self.get(name)
         factory = entry.load()
-        known = _options_of(factory)
+        known = factory_options(factory)
         unknown = sorted(set(options) - set(known))
         if unknown and not _accepts_any(factory):
-            raise HkkError(f"agent spec {spec!r}: agent {name!r} has no option "
-                           f"{', '.join(map(repr, unknown))}; its options: "
-                           f"{', '.join(f'{k}={v}' for k, v in known.items()) or 'none'}")
+            raise HkkError(f"agent spec {spec!r}: {no_such_option(name, unknown, known)}")
 
         def make(seed: int | None) -> Agent:
             try:
                 agent = factory(seed=seed, **options)
-            except HkkError:
-                raise
+            except HkkError as exc:
+                raise HkkError(f"agent spec {spec!r}: {exc}") from exc
             except Exception as exc:
                 raise HkkError(f"agent spec {spec!r} ({entry._where()}): its factory failed: "
                                f"{type(exc).__name__}: {exc}") from exc

@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from hkk._agent_registry import checked_option, factory_options
 from hkk._decisions import Decision, Option
-from hkk._evaluation import DEFAULT_WEIGHTS, Weights, evaluate, without_search
+from hkk._evaluation import DEFAULT_WEIGHTS, Weights, agent_weights, evaluate, without_search
 
 __all__ = ["GreedyAgent", "greedy_agent"]
 
@@ -61,4 +62,5 @@ def greedy_agent(seed: int | None = None, samples: int = 1, **weights: float) ->
     """One-ply lookahead: for each option, clone a determinized world, answer and score the
     position (hkk._evaluation); samples worlds per decision; any evaluation weight by name
     (hp=, creature=, hand=, threat=...)."""
-    return GreedyAgent(seed, DEFAULT_WEIGHTS.with_options(**weights), samples)
+    return GreedyAgent(seed, agent_weights("greedy", factory_options(greedy_agent), weights),
+                       checked_option("greedy", "samples", samples, whole=True, low=1))

@@ -25,8 +25,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from hkk._agent_registry import checked_option, factory_options
 from hkk._decisions import Decision, Option
-from hkk._evaluation import DEFAULT_WEIGHTS, Weights, position_value, without_search
+from hkk._evaluation import (
+    DEFAULT_WEIGHTS,
+    Weights,
+    agent_weights,
+    position_value,
+    without_search,
+)
 
 __all__ = ["DEFAULT_BUDGET", "MctsAgent", "mcts_agent"]
 
@@ -191,5 +198,7 @@ def mcts_agent(seed: int | None = None, budget: int = DEFAULT_BUDGET, rollout_tu
                exploration: float = 0.7, **weights: float) -> MctsAgent:
     """Information-set MCTS over determinized worlds: budget simulations per decision, random
     rollouts cut off after rollout_turns turns by the evaluation (its weights by name)."""
-    return MctsAgent(seed, budget, rollout_turns, exploration,
-                     DEFAULT_WEIGHTS.with_options(**weights))
+    return MctsAgent(seed, checked_option("mcts", "budget", budget, whole=True, low=1),
+                     checked_option("mcts", "rollout_turns", rollout_turns, whole=True, low=0),
+                     checked_option("mcts", "exploration", exploration, low=0),
+                     agent_weights("mcts", factory_options(mcts_agent), weights))

@@ -245,15 +245,20 @@ def _agent_pairings(agent_specs: tuple[str, str] | None, tiers: str | None
     from hkk._agent_registry import agent_entries, canonical_spec
     from hkk._errors import HkkError
 
-    if agent_specs and tiers:
+    if agent_specs and tiers is not None:
         raise click.UsageError("--agents and --tiers exclude each other: a tier is both seats "
                                "played by one agent")
     registry = agent_entries()
     try:
-        if tiers:
-            specs = [canonical_spec(t) for t in tiers.split(",") if t.strip()]
-            if not specs:
-                raise HkkError("no tier named")
+        if tiers is not None:
+            names = [t.strip() for t in tiers.split(",")]
+            if not any(names):
+                raise HkkError("no tier named: give agents separated by commas, e.g. "
+                               "random,greedy,mcts")
+            if not all(names):
+                raise HkkError(f"an empty tier in {tiers!r}: give agents separated by commas, "
+                               f"e.g. random,greedy,mcts")
+            specs = [canonical_spec(t) for t in names]
             if len(set(specs)) < len(specs):
                 raise HkkError(f"a tier is named twice in {tiers!r}")
             for spec in specs:
@@ -265,7 +270,8 @@ def _agent_pairings(agent_specs: tuple[str, str] | None, tiers: str | None
                 registry.factory(spec)(0)
             return [pair]
     except HkkError as exc:
-        raise click.BadParameter(str(exc), param_hint="--tiers" if tiers else "--agents") \
+        raise click.BadParameter(str(exc), param_hint="--tiers" if tiers is not None
+                                 else "--agents") \
             from None
     return [None]
 
