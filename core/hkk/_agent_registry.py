@@ -20,16 +20,17 @@ import difflib
 import inspect
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from hkk._errors import HkkError
+from hkk._errors import AgentError, HkkError, IllegalDecision
 from hkk._view import Agent
 
 __all__ = ["BUILTIN_AGENTS", "ENTRY_POINT_GROUP", "AgentEntry", "AgentRegistry", "agent_entries",
-           "canonical_spec", "checked_option", "factory_options", "first_agent", "make_agent",
+           "agent_failure", "canonical_spec", "checked_option", "factory_options", "first_agent",
+           "make_agent",
            "no_such_option", "parse_spec", "random_agent"]
 
 ENTRY_POINT_GROUP = "hkk.agents"
@@ -289,3 +290,38 @@ def agent_seed(game_seed: int, seat: int) -> int:
     own, apart from the game's RNG, so a game's shuffles do not depend on who plays it, and
     ``hkk play --seed S --agents A B`` plays ``hkk simulate``'s game S again."""
     return 2 * game_seed + seat
+
+
+def agent_failure(error: BaseException, agents: Sequence[Any], specs: Sequence[str],
+                  registry: AgentRegistry | None = None) -> AgentError | None:
+    """The :class:`AgentError` that says which of the seated ``agents`` (made from ``specs``)
+    caused ``error`` - it raised inside its ``choose``, or answered an option not offered
+    (:class:`IllegalDecision`, at the decision of its seat) - or None when no agent did (the
+    engine's or a set's error).  Read from the traceback: the engine needs no wrapper round
+    each agent."""
+    seat: int | None = None
+    frame_seat: int | None = None
+    tb = error.__traceback__
+    while tb is not None and seat is None:
+        local = tb.tb_frame.f_locals
+        if tb.tb_frame.f_code.co_name == "choose":
+            me = local.get("self")
+            seat = next((i for i, agent in enumerate(agents)
+                         if agent is not None and agent is me), None)
+        player = getattr(local.get("decision"), "player", None)
+        if isinstance(error, IllegalDecision) and isinstance(player, int):
+            frame_seat = player  # the innermost decision: the one answered wrongly
+        tb = tb.tb_next
+    raised = seat is not None
+    seat = seat if raised else frame_seat
+    if seat is None or seat >= len(specs) or agents[seat] is None:
+        return None
+    spec = specs[seat]
+    try:
+        distribution = (registry or agent_entries()).get(parse_spec(spec)[0]).distribution
+    except HkkError:
+        distribution = None
+    what = f"raised {type(error).__name__}: {error}" if raised else \
+        f"answered an option not offered: {error}"
+    return AgentError(f"agent {spec!r} (distribution {distribution or '?'}) in seat "
+                      f"{seat + 1} {what}", agent=spec, seat=seat, distribution=distribution)

@@ -5,6 +5,8 @@ The hierarchy::
     HkkError                      base of everything hkk raises on purpose
     ├── RuleViolation             an action the rulebook forbids; names the rule point
     ├── IllegalDecision           an agent answered with an option that was not offered
+    ├── AgentError                a seated agent raised or answered an option not offered; names
+    │                             the agent's spec, its distribution and its seat
     ├── ConfigError               hkk.toml / [tool.hkk] is unreadable or invalid; names the file
     ├── SetError                  a card set could not be used; names set, distribution, stage
     │   └── CardDataError         a card or deck file is invalid; names set, file and each
@@ -55,6 +57,19 @@ class RuleViolation(HkkError):
 
 class IllegalDecision(HkkError):
     """An agent chose something that was not among the legal options."""
+
+
+class AgentError(HkkError):
+    """A seated agent failed the game: it raised, or answered with an option that was not
+    offered.  ``agent`` is its spec (``mcts:budget=50``), ``distribution`` the one that
+    registered it, ``seat`` its player index (0 or 1); the cause is ``__cause__``."""
+
+    def __init__(self, message: str, *, agent: str, seat: int,
+                 distribution: str | None = None) -> None:
+        self.agent = agent
+        self.seat = seat
+        self.distribution = distribution
+        super().__init__(message)
 
 
 class ConfigError(HkkError):

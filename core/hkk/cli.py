@@ -363,9 +363,13 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
             else:
                 play_game(game, max_turns=max_turns)
     except (HkkError, GameTimeout) as exc:
-        error = exc
+        error = _blamed(exc, agents, agent_specs) or exc
     except KeyboardInterrupt as exc:  # Ctrl-C, or a set raising it: say where, exit 1
         error = exc
+    except Exception as exc:  # an agent that raised: one line naming it; else a bug
+        error = _blamed(exc, agents, agent_specs)
+        if error is None:
+            raise
     if output_format == "json" or log_file:
         write_output(_safe_json(game.log.to_json(indent=None if to_stdout else 1)), log_file)
     if recorder is not None and html_file:
@@ -387,6 +391,16 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
     if quiet and output_format == "text":
         winner = "draw" if game.winner is None else game.players[game.winner].name
         out.print(f"winner: {winner} after {game.turn} turns ({len(game.log)} events)")
+
+
+def _blamed(error: BaseException, agents: Sequence[Any] | None,
+            specs: Sequence[str] | None) -> HkkError | None:
+    """The error naming the seated agent that caused ``error``, if one did."""
+    if not agents or not specs or isinstance(error, GameTimeout):
+        return None
+    from hkk._agent_registry import agent_failure
+
+    return agent_failure(error, agents, specs)
 
 
 def _play_saving_at(game: Any, max_turns: int | None, turn: int, save_file: str) -> None:
