@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from hkk._agents import FirstLegalAgent, RandomAgent
 from hkk._changes import count_effect, refresh_statics
 from hkk._clock import GameClock
+from hkk._datafile import DataFileError, check_json_nesting
 from hkk._driving import inside_step, run_on
 from hkk._effects import Duration, Effect
 from hkk._errors import HkkError
@@ -284,6 +285,10 @@ def parse_save(data: Any) -> SaveFile:
     """Validate a save (a dict, or JSON text); a foreign or broken one is a :class:`SaveError`
     with one line naming the first problem.  A save of format 2 is read as a 3 made between
     two steps (the same fields, no answers)."""
+    try:
+        check_json_nesting(data)  # before anything recurses into it
+    except DataFileError as exc:
+        raise SaveError(f"not an hkk save ({FORMAT}): {exc}") from None
     found = _format_of(data)
     if found == "hkk-save/2":
         data = dict(json.loads(data) if isinstance(data, (str, bytes)) else data)
