@@ -423,7 +423,7 @@ def test_play_game_timeout_stops_a_looping_set_saying_where(fake_set):
                                        "--game-timeout", "0.2"])
     assert result.exit_code == 1
     assert re.search(r"time limit in turn \d+ \(end_stage2\): the game ran longer than its time "
-                     r"limit of 0.2 s; it was running hkkfake_hurok_\w+\.forever \(line 5\)",
+                     r"limit of 0.2 CPU s; it was running hkkfake_hurok_\w+\.forever \(line 5\)",
                      result.output), result.output
     verify = CliRunner().invoke(main, ["verify", "hurok", "--games", "1", "--game-timeout",
                                        "0.2"])

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from test_agent_plugins import fake_agent  # noqa: F401 - the fixture
 
 from hkk.cli import main
-
-from test_agent_plugins import fake_agent  # noqa: F401 - the fixture
 
 #: Passes whenever it may; the agent whose seed is ``fail_seed`` fails at its ``after``-th
 #: decision: it raises, or answers a label no decision offers.  ``forward``: it says it plays

@@ -383,7 +383,7 @@ def test_simulate_game_timeout_makes_an_error_row_and_the_others_finish(
     timed_out = [r for r in rows if r["deck_1"] == "ido:orok"]
     assert len(rows) == 4 and len(timed_out) == 2
     assert all(r["error"].startswith("GameTimeout: the game ran longer than its time limit "
-                                     "of 0.3 s") and ".forever (line " in r["error"]
+                                     "of 0.3 CPU s") and ".forever (line " in r["error"]
                for r in timed_out)
     assert all(r["replay"].startswith(f"hkk play --seed {r['seed']} --decks ido:orok")
                for r in timed_out)

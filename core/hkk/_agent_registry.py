@@ -29,7 +29,8 @@ from hkk._errors import AgentError, HkkError, IllegalDecision
 from hkk._view import Agent
 
 __all__ = ["BUILTIN_AGENTS", "ENTRY_POINT_GROUP", "AgentEntry", "AgentRegistry", "agent_entries",
-           "agent_failure", "canonical_spec", "checked_option", "factory_options", "first_agent",
+           "agent_failure", "canonical_spec", "checked_option", "decision_seconds",
+           "factory_options", "first_agent",
            "make_agent",
            "no_such_option", "parse_spec", "random_agent"]
 
@@ -86,6 +87,12 @@ def checked_option(agent: str, key: str, value: Any, *, whole: bool = False,
     elif high is not None:
         must += f" of at most {high:g}"
     raise HkkError(f"agent {agent!r}: option {key}={value!r} must be {must}")
+
+
+def decision_seconds(agent: str, seconds: Any) -> float | None:
+    """A searching agent's ``seconds`` option: the CPU time one decision may take before the
+    game's guard (hkk._limits) stops the game; None: the game's limit."""
+    return None if seconds is None else float(checked_option(agent, "seconds", seconds, low=0.001))
 
 
 def no_such_option(agent: str, unknown: list[str], own: Mapping[str, Any],

@@ -266,12 +266,19 @@ def plugin_set(plugin_name: str | None) -> str | None:
 
 
 class GameTimeout(BaseException):
-    """A game ran longer than its time limit (:func:`hkk._limits.time_limit`).  ``where`` names
-    the code that was running (module, function, line; a set's package if it was a set's)."""
+    """A game ran longer than its time limit (:func:`hkk._limits.time_limit`): ``seconds`` of
+    ``clock`` time ("CPU" outside the agents, or "wall-clock"); with ``agent``, that agent's
+    (its class name) thinking on one decision.  ``where`` names the code that was running
+    (module, function, line; a set's package if it was a set's)."""
 
-    def __init__(self, seconds: float, where: str = "", *, module: str | None = None) -> None:
+    def __init__(self, seconds: float, where: str = "", *, module: str | None = None,
+                 clock: str = "", agent: str | None = None) -> None:
         self.seconds = seconds
         self.where = where
         self.module = module  # the module of the code that was running
-        super().__init__(f"the game ran longer than its time limit of {seconds:g} s"
-                         + (f"; it was running {where}" if where else ""))
+        self.clock = clock
+        self.agent = agent
+        unit = f"{seconds:g} {clock} s" if clock else f"{seconds:g} s"
+        what = f"agent {agent} thought longer on one decision than its limit of {unit}" \
+            if agent else f"the game ran longer than its time limit of {unit}"
+        super().__init__(what + (f"; it was running {where}" if where else ""))

@@ -61,8 +61,9 @@ class Chunk:
     #: The agents' specs, seat 1 and seat 2 (None: the engine's default random players, which
     #: draw from the game's RNG, as ``hkk play`` without ``--agents``).
     agents: tuple[str, str] | None = None
-    #: Seconds a game may take (None: no limit); only where an alarm can interrupt a game, the
-    #: main thread of a process (here and in local workers, not in a Dask worker's thread).
+    #: CPU seconds a game may spend outside its agents, and an agent on one decision (None: no
+    #: limit; hkk._limits); only where a signal can interrupt a game, the main thread of a
+    #: process (here and in local workers, not in a Dask worker's thread).
     game_timeout: float | None = None
 
     @property
@@ -169,7 +170,7 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
                                rulings=rulings, log_level=LOG_LEVEL)
         recorder = OutcomeRecorder(game.log, seed, chunk.decks, chunk.agents)
         try:
-            with time_limit(timeout, partial(_where, chunk, seed, game)):
+            with time_limit(timeout, partial(_where, chunk, seed, game), agents=agents or ()):
                 play_game(game, max_turns=chunk.max_turns)
         except GAME_LIMITS as exc:  # this game stops; the others go on
             _stopped(recorder.outcome, game, exc)

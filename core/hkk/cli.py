@@ -67,7 +67,9 @@ class _Main(click.Group):
 _timeout_option = click.option(
     "--game-timeout", type=click.FloatRange(min=0), default=DEFAULT_GAME_TIMEOUT,
     show_default=True, metavar="SECONDS",
-    help="Stop a game that runs longer and report where it was (0: no limit).")
+    help="Stop a game that spends more CPU time outside its agents (the engine, the sets' "
+         "code) and report where it was; an agent may think as long on each decision "
+         "(a searching agent: its option seconds=). 0: no limit.")
 
 
 def _version_message() -> str:
@@ -357,7 +359,7 @@ def play_command(seed: int, decks: tuple[str, str] | None, set_codes: tuple[str,
 
         if save_at is not None and not save_file:
             raise click.BadParameter("needs --save FILE", param_hint="--save-at")
-        with time_limit(game_timeout, where):
+        with time_limit(game_timeout, where, agents=agents or ()):
             if save_at is not None and save_file:
                 _play_saving_at(game, max_turns, save_at, save_file)
             else:
