@@ -118,7 +118,10 @@ SLEEPING_SET = '''
 
 
 def test_verify_keeps_a_wall_clock_guard_against_a_hook_that_never_returns(
-        fake_set: Any) -> None:  # noqa: F811
+        fake_set: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    import hkk._limits
+
+    monkeypatch.setattr(hkk._limits, "VERIFY_WALL_MIN", 0.5)  # not a minute, in a test
     fake_set("alvo", cards=LOOPING_CARD, python=SLEEPING_SET.replace("{code}", "alvo"))
     report = verify(["alvo"], games=1, game_timeout=0.05, max_slowdown=0)
     failure = next(c for c in report.failures if ".nap (line " in c.message)

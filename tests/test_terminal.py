@@ -30,7 +30,7 @@ from hkk._board import (
 from hkk._decisions import Decision, Option
 from hkk._markup import plain
 from hkk._saving import load_game
-from hkk._terminal import TerminalTable, make_agent, parse_agent_spec, parse_command, seats
+from hkk._terminal import TerminalTable, make_agent, parse_command, seats
 from hkk.cli import main
 
 
@@ -67,10 +67,17 @@ def test_bad_input_gets_one_line_saying_what_is_understood(line, says):
 
 # -- the opponent ----------------------------------------------------------------------------
 
-def test_an_agent_spec_is_a_name_and_its_options():
-    assert parse_agent_spec("random") == ("random", {})
-    assert parse_agent_spec("random:seed=3, pass_bias=0.5") == (
-        "random", {"seed": 3, "pass_bias": 0.5})
+def test_the_opponent_spec_is_read_by_the_agents_registry_alone():
+    """One agent-spec parser (hkk._agent_registry.parse_spec): the terminal has none of its
+    own, and its errors are the registry's."""
+    import click
+
+    import hkk._terminal as terminal
+
+    assert not [name for name in vars(terminal) if "agent_spec" in name or
+                name in ("_builtin", "_builtin_agent", "_number")]
+    with pytest.raises(click.BadParameter, match="'Random' is not an agent name"):
+        make_agent("Random")
 
 
 def test_the_opponent_is_made_from_its_spec():

@@ -14,6 +14,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from hkk._errors import DataFileError
+
 __all__ = ["MAX_FILE_BYTES", "MAX_JSON_NESTING", "MAX_NESTING", "DataFileError",
            "check_json_nesting", "outside_package", "parse_toml", "read_text"]
 
@@ -27,10 +29,6 @@ MAX_NESTING = 32
 #: levels).  ``json`` and the validators recurse once per level: deeper would be a
 #: RecursionError (a traceback, a server's 500) instead of an error naming the file.
 MAX_JSON_NESTING = 64
-
-
-class DataFileError(ValueError):
-    """A data file that cannot be used: outside the package, too big, not UTF-8, too deep."""
 
 
 def outside_package(root: Traversable | Path, entry: Traversable | Path) -> Path | None:

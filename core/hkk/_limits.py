@@ -40,7 +40,8 @@ from typing import Any
 
 from hkk._errors import GameTimeout
 
-__all__ = ["DEFAULT_GAME_TIMEOUT", "VERIFY_WALL_FACTOR", "running_code", "time_limit"]
+__all__ = ["DEFAULT_GAME_TIMEOUT", "VERIFY_WALL_FACTOR", "VERIFY_WALL_MIN", "running_code",
+           "time_limit", "verify_wall"]
 
 #: Top-level modules whose frames are never "the set's code": the engine, the standard library
 #: and the libraries the engine calls (a set's hook runs inside pluggy's frames).
@@ -51,9 +52,16 @@ _NOT_A_SET = frozenset(sys.stdlib_module_names) | {"hkk", "pluggy", "pydantic", 
 #: unless it has its own budget); a whole random game takes well under one.
 DEFAULT_GAME_TIMEOUT = 60.0
 
-#: ``hkk verify``'s wall-clock bound, in multiples of its CPU limit: a hook that never returns
-#: (and spends no CPU time) is stopped too, on a machine however busy.
+#: ``hkk verify``'s wall-clock bound (:func:`verify_wall`): this many times its CPU limit, and
+#: at least VERIFY_WALL_MIN seconds - a hook that never returns (and spends no CPU time) is
+#: stopped too, and a busy machine never stops a game that would pass.
 VERIFY_WALL_FACTOR = 10.0
+VERIFY_WALL_MIN = 60.0
+
+
+def verify_wall(seconds: float | None) -> float | None:
+    """``hkk verify``'s wall-clock bound on a game of ``seconds`` CPU seconds (None: none)."""
+    return max(seconds * VERIFY_WALL_FACTOR, VERIFY_WALL_MIN) if seconds else None
 
 
 def running_code(frame: FrameType | None, outer: FrameType | None = None) -> tuple[str, str]:

@@ -30,7 +30,7 @@ from hkk._clock import GameClock
 from hkk._datafile import DataFileError, check_json_nesting
 from hkk._driving import inside_step, run_on
 from hkk._effects import Duration, Effect
-from hkk._errors import HkkError
+from hkk._errors import HkkError, SaveError
 from hkk._forward import Forward, ReplayError
 from hkk._game import Game, GameEngine
 from hkk._rulings import DEFAULT_RULINGS, Rulings
@@ -53,10 +53,6 @@ FORMAT = "hkk-save/3"
 #: Slots that are not saved as they are: the card (saved by id) and a derived cache.
 _PERMANENT_SKIP = ("card", "mods")
 _EVENT_FIELDS = ("seq", "turn", "step", "kind")
-
-
-class SaveError(HkkError):
-    """A save that cannot be made or loaded (foreign file, other versions, mid-step game)."""
 
 
 class _Strict(BaseModel):

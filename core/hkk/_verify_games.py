@@ -25,7 +25,7 @@ from hkk._errors import (
     step_name,
 )
 from hkk._invariants import check_finished, watch
-from hkk._limits import VERIFY_WALL_FACTOR, time_limit
+from hkk._limits import time_limit, verify_wall
 from hkk._plugin import make_plugin_manager
 from hkk._runner import play_game
 from hkk._sets.discovery import discover
@@ -170,7 +170,7 @@ def play_checked(engine: Any, decks: list[list[str]], seed: int, max_turns: int 
     try:
         game = watch(engine.new_game(decks, seed=seed))
         # CPU time, and a wall-clock bound for a hook that never returns (CI must not hang)
-        with time_limit(timeout, where, wall=timeout and timeout * VERIFY_WALL_FACTOR):
+        with time_limit(timeout, where, wall=verify_wall(timeout)):
             play_game(game, max_turns=max_turns)
         check_finished(game)
         game.log.to_json()  # events must be plain data
