@@ -61,6 +61,7 @@ def test_bad_code_and_non_empty_folder_are_refused(tmp_path):
         create("zold", tmp_path)
 
 
+@pytest.mark.slow
 def test_scaffolded_set_installs_and_its_tests_and_verify_pass(tmp_path):
     """pip install -e (no deps: the engine and pytest-hkk are here already), then the project's
     own pytest run and ``hkk verify``.  About 6 s, so not marked slow.  The set goes into a venv

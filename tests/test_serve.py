@@ -262,6 +262,7 @@ class TablePage:
 
 
 @pytest.mark.parametrize("opponent", ["random", "greedy", "mcts:budget=20"])
+@pytest.mark.slow
 def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
         browser, serve, tmp_path, opponent):  # noqa: F811 - the fixture imported from test_pages
     url = serve("--seed", "3", "--decks", "alap:tuz", "alap:viz", "--opponent", opponent)
@@ -319,6 +320,7 @@ def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
 WATCHED_SET = CARDS.replace('name = "Baka"', 'name = "Kis Baka"')
 
 
+@pytest.mark.slow
 def test_issue23_watch_shows_a_card_file_error_as_verify_says_it_then_offers_the_new_cards(
         browser, serve, tmp_path):  # noqa: F811 - the fixture imported from test_pages
     site = tmp_path / "site"

@@ -324,6 +324,7 @@ def test_a_game_saved_at_a_decision_loads_at_the_same_decision(engine, tmp_path)
     assert again.seen[0] == at_save
 
 
+@pytest.mark.slow
 def test_play_load_goes_on_at_the_saved_decision(tmp_path):
     path = tmp_path / "at.json"
     first = _hkk(*GAME, input=f"1\n1\ns {path}\nq\n").stdout
@@ -348,6 +349,7 @@ def test_play_load_refuses_what_is_not_a_save(tmp_path):
     assert "not an hkk save" in result.output
 
 
+@pytest.mark.slow
 def test_hot_seat_each_player_decides_from_his_own_view():
     result = _hkk("play", "--human", "both", "--seed", "2", input="1\n" * 2000)
     assert result.returncode == 0, result.stderr
@@ -363,6 +365,7 @@ def test_hot_seat_each_player_decides_from_his_own_view():
 
 
 @pytest.mark.parametrize("opponent", ["greedy", "mcts:budget=10"])
+@pytest.mark.slow
 def test_a_whole_game_against_a_searching_agent_of_the_registry(opponent, tmp_path):
     pytest.importorskip("hkk._agent_registry", reason="the agents registry (hkk.agents)")
     save = tmp_path / "game.json"

@@ -955,6 +955,7 @@ def test_D_trigger_hkk_cards_and_the_schema_show_the_when_table_readably():
         in schema and "trigger_source" in schema
 
 
+@pytest.mark.slow
 def test_D_trigger_hkk_verify_alap_fires_every_triggered_ability_of_the_base_set():
     from hkk.verify import verify
     report = verify(["alap"], games=10)  # what `hkk verify alap` plays by default
