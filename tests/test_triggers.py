@@ -1029,7 +1029,7 @@ def test_D_trigger_lookback_a_loaded_game_still_sees_a_death_right_after_loading
     assert [e for e in whole.log.of_kind("triggered") if e.seq > len(part.log)]
 
 
-def test_issue24_9_every_event_kind_has_words_and_a_trigger_reads_as_one() -> None:
+def test_every_event_kind_has_words_and_a_trigger_reads_as_one() -> None:
     """``hkk play`` and the game page print every kind in words, never as a raw field dump:
     each kind of hkk.events has its line (or is deliberately silent, like step_ended)."""
     from hkk.events import KINDS

@@ -112,7 +112,7 @@ def test_installed_sets_pass_with_coverage_and_determinism():
     assert all(card.startswith("alap:") for card, _ in coverage.fired)
 
 
-def test_issue24_12_the_base_set_ships_with_the_engine_and_its_packaging_check_says_so():
+def test_the_base_set_ships_with_the_engine_and_its_packaging_check_says_so():
     report = verify(["alap"], games=1)
     packaging = [c for c in report.checks if c.name == "packaging" and c.target == "alap"]
     assert [(c.ok, c.message) for c in packaging] == [(True, f"ships with hkk {version('hkk')}")]
