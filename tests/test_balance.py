@@ -182,6 +182,7 @@ name = "sereg"
 '''
 
 
+@pytest.mark.slow
 def test_a_planted_strong_card_is_flagged_by_its_drawn_win_rate(
         tmp_path: Path, fake_set: Any) -> None:  # noqa: F811
     """Random players draw their whole 20-card deck (the games end by an empty deck: warned

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # pip builds in the source tree (its build/ folder): one build at a time under pytest -n
 @pytest.mark.xdist_group("source-tree")
 @pytest.mark.parametrize("project", [".", "sets/mereg", "plugins/pytest-hkk"])  # alap is in "."
+@pytest.mark.slow
 def test_wheel_metadata_has_spdx_license_and_python_versions(project, tmp_path):
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
                             str(tmp_path), str(ROOT / project)], capture_output=True, text=True,

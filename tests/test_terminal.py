@@ -190,6 +190,7 @@ def _hkk(*args, input):
                           check=False, timeout=600)
 
 
+@pytest.mark.slow
 def test_a_whole_game_through_piped_input_is_recorded_and_replays(tmp_path):
     save = tmp_path / "game.json"
     result = _hkk(*GAME, "--save", str(save), input="x\n9\n?\nu\n" + "1\n" * 2000)
