@@ -182,6 +182,7 @@ name = "sereg"
 '''
 
 
+@pytest.mark.slow
 def test_a_planted_strong_card_is_flagged_by_its_drawn_win_rate(
         tmp_path: Path, fake_set: Any) -> None:  # noqa: F811
     """Random players draw their whole 20-card deck (the games end by an empty deck: warned
@@ -243,7 +244,7 @@ def test_simulate_tiers_command_prints_and_writes_the_report(tmp_path: Path) -> 
     (["--tiers", "random,nobody"], "no agent 'nobody'"),
     (["--tiers", "random,random"], "named twice"),
     (["--agents", "random", "random:nope=1"], "has no option 'nope'"),
-    (["--agents", "random", "mcts:nope=1"], "no evaluation weight 'nope'"),
+    (["--agents", "random", "mcts:nope=1"], "agent 'mcts' has no option 'nope'"),
     (["--agents", "random", "random", "--tiers", "random"], "exclude each other"),
 ])
 def test_simulate_bad_agents_or_tiers_exit_2_before_any_game(args: list[str],

@@ -19,7 +19,7 @@ FIGURES = (
 )
 
 
-def test_issue21_bench_clone_prints_its_figures_and_its_clones_play_on() -> None:
+def test_bench_clone_prints_its_figures_and_its_clones_play_on() -> None:
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_clone.py"),
                            "--seeds", "1", "--repeat", "1"],
                           capture_output=True, text=True, timeout=300)

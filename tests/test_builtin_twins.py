@@ -75,6 +75,7 @@ def twin_rules() -> dict[str, type]:
     return rules
 
 
+@pytest.mark.slow
 def test_twins_of_the_builtin_rules_play_the_golden_games_alike() -> None:
     rules = twin_rules()
     replaced = {name for name, factory in rules.items() if factory.__module__.startswith("twin_")}

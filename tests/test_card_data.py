@@ -135,7 +135,7 @@ def test_hp_zero_exact_message() -> None:
     assert isinstance(error, SetError)
 
 
-def test_issue24_11_every_problem_of_a_file_is_reported_each_with_its_line() -> None:
+def test_every_problem_of_a_file_is_reported_each_with_its_line() -> None:
     # lines 1-7 the first card (hp on 6), 8-14 the second (hp on 13, damage2 on 14)
     error = error_of(creature("a", hp=0) + creature("b", hp=-1, extra="damage2 = 3"))
     assert str(error).splitlines() == error.errors == [

@@ -423,7 +423,7 @@ def test_play_game_timeout_stops_a_looping_set_saying_where(fake_set):
                                        "--game-timeout", "0.2"])
     assert result.exit_code == 1
     assert re.search(r"time limit in turn \d+ \(end_stage2\): the game ran longer than its time "
-                     r"limit of 0.2 s; it was running hkkfake_hurok_\w+\.forever \(line 5\)",
+                     r"limit of 0.2 CPU s; it was running hkkfake_hurok_\w+\.forever \(line 5\)",
                      result.output), result.output
     verify = CliRunner().invoke(main, ["verify", "hurok", "--games", "1", "--game-timeout",
                                        "0.2"])
@@ -580,7 +580,7 @@ def test_piped_output_respects_columns_when_set(run, monkeypatch):
 
 # -- issue 24.12: hints name what a user of the installed package can run --------------------
 
-def test_issue24_12_play_without_the_base_set_names_hkk_sets_not_a_checkout_path(monkeypatch):
+def test_play_without_the_base_set_names_hkk_sets_not_a_checkout_path(monkeypatch):
     monkeypatch.setenv("HKK_SETS_DENY", "alap,mereg")
     result = CliRunner().invoke(main, ["play", "-q"])
     assert result.exit_code == 2
@@ -589,7 +589,7 @@ def test_issue24_12_play_without_the_base_set_names_hkk_sets_not_a_checkout_path
     assert "sets/alap" not in result.output
 
 
-def test_issue24_12_sets_with_no_set_at_all_says_reinstall_hkk(monkeypatch):
+def test_sets_with_no_set_at_all_says_reinstall_hkk(monkeypatch):
     import hkk._sets.finding as finding  # the find stage reads the entry points
 
     monkeypatch.setattr(finding.importlib_metadata, "entry_points", lambda group: [])

@@ -42,7 +42,7 @@ def _json_of(command: str, text: str):
 # -- the convention ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [PLAY, SIMULATE, VERIFY], ids=lambda a: a[0])
-def test_issue24_13_output_format_json_prints_json_and_output_file_writes_it_there(args,
+def test_output_format_json_prints_json_and_output_file_writes_it_there(args,
                                                                                  tmp_path):
     printed = invoke(*args, "--output-format", "json")
     assert printed.exit_code == 0, printed.output
@@ -56,32 +56,32 @@ def test_issue24_13_output_format_json_prints_json_and_output_file_writes_it_the
 
 
 @pytest.mark.parametrize("args", [PLAY, SIMULATE, VERIFY], ids=lambda a: a[0])
-def test_issue24_13_every_command_takes_quiet(args):
+def test_every_command_takes_quiet(args):
     loud, quiet = invoke(*args), invoke(*args, "-q")
     assert loud.exit_code == quiet.exit_code == 0, quiet.output
     assert quiet.stdout and len(quiet.output) < len(loud.output)
 
 
-def test_issue24_13_text_to_an_output_file(tmp_path):
+def test_text_to_an_output_file(tmp_path):
     target = tmp_path / "game.txt"
     result = invoke(*PLAY, "-o", str(target))
     assert (result.exit_code, result.stdout) == (0, "")
     assert target.read_text(encoding="utf-8") == invoke(*PLAY).stdout
 
 
-def test_issue24_13_quiet_verify_prints_the_failures_and_the_verdict_only():
+def test_quiet_verify_prints_the_failures_and_the_verdict_only():
     lines = invoke(*VERIFY, "-q").stdout.splitlines()
     assert len(lines) == 1 and lines[0].startswith("OK: ")  # nothing failed: only the verdict
     assert "coverage" in invoke(*VERIFY).stdout
 
 
-def test_issue24_13_quiet_simulate_prints_no_header_line():
+def test_quiet_simulate_prints_no_header_line():
     loud, quiet = invoke(*SIMULATE), invoke(*SIMULATE, "-q")
     assert "games over 1 pairing(s)" in loud.stderr and quiet.stderr == ""
     assert "first player wins" in quiet.stdout
 
 
-def test_issue24_13_verify_output_format_junit_and_github(tmp_path):
+def test_verify_output_format_junit_and_github(tmp_path):
     target = tmp_path / "verify.xml"
     assert invoke(*VERIFY, "--output-format", "junit", "-o", str(target)).stdout == ""
     suite = ET.parse(target).getroot()
@@ -90,7 +90,7 @@ def test_issue24_13_verify_output_format_junit_and_github(tmp_path):
     assert github.exit_code == 0 and github.stdout.splitlines()[-1].startswith("OK: ")
 
 
-def test_issue24_13_sets_and_cards_take_output_format_json():
+def test_sets_and_cards_take_output_format_json():
     rows = json.loads(invoke("sets", "--output-format", "json").stdout)["sets"]
     assert "alap" in {r["code"] for r in rows}
     cards = json.loads(invoke("cards", "--set", "alap", "--output-format", "json").stdout)
@@ -104,7 +104,7 @@ def _warned(result, old: str, new: str) -> None:
             in result.stderr), result.stderr
 
 
-def test_issue24_13_play_json_file_still_writes_the_log_beside_the_text(tmp_path):
+def test_play_json_file_still_writes_the_log_beside_the_text(tmp_path):
     target = tmp_path / "log.json"
     result = invoke(*PLAY, "--json", str(target))
     assert result.exit_code == 0 and "(P1) vs" in result.stdout and "Draw" in result.stdout
@@ -117,7 +117,7 @@ def test_issue24_13_play_json_file_still_writes_the_log_beside_the_text(tmp_path
     _warned(stdout, "--json -", "--output-format json")
 
 
-def test_issue24_13_simulate_json_still_works(tmp_path):
+def test_simulate_json_still_works(tmp_path):
     target = tmp_path / "summary.json"
     result = invoke(*SIMULATE, "--json", str(target))
     assert result.exit_code == 0 and "first player wins" in result.stdout
@@ -128,7 +128,7 @@ def test_issue24_13_simulate_json_still_works(tmp_path):
     _warned(stdout, "--json -", "--output-format json")
 
 
-def test_issue24_13_verify_json_and_format_still_work():
+def test_verify_json_and_format_still_work():
     result = invoke(*VERIFY, "--json")
     _json_of("verify", result.stdout)
     _warned(result, "--json", "--output-format json")
@@ -138,7 +138,7 @@ def test_issue24_13_verify_json_and_format_still_work():
 
 
 @pytest.mark.parametrize("command", [["sets"], ["cards", "--set", "alap"]])
-def test_issue24_13_sets_and_cards_json_still_work(command):
+def test_sets_and_cards_json_still_work(command):
     result = invoke(*command, "--json")
     assert result.exit_code == 0 and json.loads(result.stdout)
     _warned(result, "--json", "--output-format json")
@@ -146,7 +146,7 @@ def test_issue24_13_sets_and_cards_json_still_work(command):
 
 # -- the Python API takes deck specs -------------------------------------------------------------
 
-def test_issue24_13_engine_play_takes_a_deck_spec_as_the_command_line_does():
+def test_engine_play_takes_a_deck_spec_as_the_command_line_does():
     engine = hkk.Engine.installed()
     game = engine.play(["alap:tuz+mereg", "alap:viz"], seed=1, max_turns=2)
     assert game.turn == 2
@@ -164,7 +164,7 @@ def test_issue24_13_engine_play_takes_a_deck_spec_as_the_command_line_does():
         engine.deck("alap:nincs")
 
 
-def test_issue24_13_the_docs_show_only_the_new_spellings():
+def test_the_docs_show_only_the_new_spellings():
     root = Path(__file__).resolve().parent.parent
     pages = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
     old_spelling = re.compile(r"hkk (play|simulate|verify|sets|cards)\b.*--json\b"

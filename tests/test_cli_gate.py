@@ -13,7 +13,7 @@ from hkk.cli import main
 fake_set = test_verify.fake_set  # the fixture, shared
 
 
-def test_issue13_version_lists_the_installed_sets():
+def test_version_lists_the_installed_sets():
     result = CliRunner().invoke(main, ["--version"])
     assert result.exit_code == 0
     lines = result.output.splitlines()
@@ -22,7 +22,7 @@ def test_issue13_version_lists_the_installed_sets():
     assert f"  set mereg {version('hkk-set-mereg')} (hkk-set-mereg)" in lines
 
 
-def test_issue13_cards_takes_several_sets():
+def test_cards_takes_several_sets():
     runner = CliRunner()
     both = runner.invoke(main, ["cards", "--set", "alap", "--set", "mereg"]).output
     alap = runner.invoke(main, ["cards", "--set", "alap"]).output
@@ -35,7 +35,7 @@ def test_issue13_cards_takes_several_sets():
     assert result.exit_code == 2 and "'nincs'" in result.output
 
 
-def test_issue13_sets_table_folds_at_word_boundaries_at_80_columns(fake_set, monkeypatch):
+def test_sets_table_folds_at_word_boundaries_at_80_columns(fake_set, monkeypatch):
     fake_set("hosszu", python='''
         from hkk import hookimpl
 

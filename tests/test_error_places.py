@@ -60,7 +60,7 @@ x = [[1, 2], [3]]
 '''
 
 
-def test_issue24_11_the_scan_finds_tables_keys_and_array_elements_on_their_lines():
+def test_the_scan_finds_tables_keys_and_array_elements_on_their_lines():
     lines = key_lines(TRICKY)
     assert tomllib.loads(TRICKY)  # valid TOML
     expected = {
@@ -90,7 +90,7 @@ def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
 
 @pytest.mark.parametrize("path", sorted(
     str(p.relative_to(ROOT)) for p in ROOT.glob("sets/*/src/*/**/*.toml")))
-def test_issue24_11_the_scan_places_every_key_of_the_shipped_data_files_on_its_line(path):
+def test_the_scan_places_every_key_of_the_shipped_data_files_on_its_line(path):
     text = (ROOT / path).read_text(encoding="utf-8")
     lines = key_lines(text)
     source = text.splitlines()
@@ -188,7 +188,7 @@ _TABLES = st.recursive(
 
 @settings(max_examples=150, deadline=None)
 @given(_TABLES)
-def test_issue24_11_the_scan_finds_what_a_writer_wrote_on_its_line(data):
+def test_the_scan_finds_what_a_writer_wrote_on_its_line(data):
     writer = _Writer()
     writer.table(data, ())
     text = "".join(writer.out)
@@ -203,13 +203,13 @@ def test_issue24_11_the_scan_finds_what_a_writer_wrote_on_its_line(data):
 @example("a = {b = 1]")
 @example('a = "open')
 @example("[[a")
-def test_issue24_11_the_scan_ends_on_any_text_even_invalid_toml(text):
+def test_the_scan_ends_on_any_text_even_invalid_toml(text):
     assert isinstance(key_lines(text), dict)  # an error message must never hang on its file
 
 
 # -- the loader: every problem, each at its line ------------------------------------------------
 
-def test_issue24_11_deck_problems_each_name_their_line(tmp_path):
+def test_deck_problems_each_name_their_line(tmp_path):
     (tmp_path / "decks").mkdir()
     (tmp_path / "decks" / "d.toml").write_text(
         '[[decks]]\nname = "a"\n[decks.cards]\n"alap:x" = 2\n"alap:nincs" = 1\n\n'
@@ -222,7 +222,7 @@ def test_issue24_11_deck_problems_each_name_their_line(tmp_path):
         ("decks/d.toml", 8, "decks[1].name", source)]
 
 
-def test_issue24_11_invalid_toml_names_its_line():
+def test_invalid_toml_names_its_line():
     with pytest.raises(CardDataError) as info:
         parse_card_file("alap", "cards/x.toml", '[[cards]]\nid = "alap:x"\nhp = = 1\n')
     assert info.value.line == 3 and [p.line for p in info.value.problems] == [3]
@@ -238,7 +238,7 @@ def _card_file(tmp_path: Path, package: str) -> Path:
     return (tmp_path / "site" / package / "cards" / "cards.toml").resolve()
 
 
-def test_issue24_11_verify_reports_both_mistakes_of_a_card_file_each_at_its_line(fake_set,
+def test_verify_reports_both_mistakes_of_a_card_file_each_at_its_line(fake_set,
                                                                                  tmp_path):
     package = fake_set("ketto", cards=TWO_MISTAKES)
     report = verify(["ketto"], games=0)
@@ -253,7 +253,7 @@ def test_issue24_11_verify_reports_both_mistakes_of_a_card_file_each_at_its_line
                for c, line in zip(report.failures, github_annotations(report), strict=True))
 
 
-def test_issue24_11_every_output_format_carries_each_problem_with_its_place(fake_set, tmp_path,
+def test_every_output_format_carries_each_problem_with_its_place(fake_set, tmp_path,
                                                                              monkeypatch):
     package = fake_set("kimenet", cards=TWO_MISTAKES)
     monkeypatch.chdir(tmp_path / "site")  # paths shown relative to here
@@ -276,7 +276,7 @@ def test_issue24_11_every_output_format_carries_each_problem_with_its_place(fake
     assert cases == [(shown, "8"), (shown, "15")]
 
 
-def test_issue24_11_a_broken_deck_file_fails_at_the_line_of_each_problem(fake_set):
+def test_a_broken_deck_file_fails_at_the_line_of_each_problem(fake_set):
     # DECK: a blank line, its deck on lines 2-6; then "start" again on 8-10, "masik" on 12-14
     fake_set("pakli", decks=DECK + '\n[[decks]]\nname = "start"\ncards = {{ "{code}:baka" = 1 }}'
              '\n\n[[decks]]\nname = "masik"\ncards = {{ "{code}:nincs" = 1 }}\n')
@@ -287,7 +287,7 @@ def test_issue24_11_a_broken_deck_file_fails_at_the_line_of_each_problem(fake_se
 
 # -- spoiler differences: at the card's line, or the spoiler's row ------------------------------
 
-def test_issue24_11_spoiler_differences_point_at_the_card_or_the_spoiler_row(fake_set, tmp_path):
+def test_spoiler_differences_point_at_the_card_or_the_spoiler_row(fake_set, tmp_path):
     package = fake_set("kiadas2")
     csv_file = tmp_path / "spoiler.csv"
     csv_file.write_text("id,name,hp\nkiadas2:baka,Baka,3\nkiadas2:nincs,Nincs,1\n"

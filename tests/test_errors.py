@@ -7,6 +7,7 @@ import pytest
 
 from hkk import Engine, HookError, Pending, RuleViolation, hookimpl
 from hkk._errors import Interrupted
+from hkk._events import EventLog
 from hkk._runner import run_step
 
 from helpers import cid, creature, game_with, item_plugin, run_until, step_named
@@ -199,3 +200,76 @@ def _pm_with(plugin):
     pm = make_plugin_manager()
     pm.register(plugin, name="hkk.sets.rossz")
     return pm
+
+
+# -- every error class in one place, each a named hkk error ------------------------------------
+
+#: Exceptions that are control flow, not errors: they never reach a user.
+CONTROL_FLOW = {("hkk._cards.wording", "NoTemplate"), ("hkk._cli_output", "_ReaderGone"),
+                ("hkk._forward", "AwaitDecision"), ("hkk._replay", "_LogEnds")}
+
+
+def test_every_error_class_is_defined_in_hkk_errors_and_its_old_home_still_imports_it():
+    import importlib
+    import inspect
+    import pkgutil
+
+    import hkk
+    from hkk import _errors
+
+    outside = []
+    for info in pkgutil.walk_packages(hkk.__path__, "hkk."):
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if inspect.isclass(value) and issubclass(value, BaseException) \
+                    and not issubclass(value, Warning) and value.__module__ == info.name \
+                    and info.name != "hkk._errors" and (info.name, name) not in CONTROL_FLOW:
+                outside.append(f"{info.name}.{name}")
+    assert outside == []
+    for home, name in [("_saving", "SaveError"), ("_forward", "ReplayError"),
+                       ("_clone", "CloneError"), ("_replay", "Divergence"),
+                       ("_scaffold", "ScaffoldError"), ("_spoiler", "SpoilerError"),
+                       ("_datafile", "DataFileError")]:
+        assert getattr(importlib.import_module(f"hkk.{home}"), name) is getattr(_errors, name)
+
+
+def _build_game(players):
+    from hkk.testing import build_game
+
+    build_game(Engine.installed(allow=["alap"]), players)
+
+
+def _a_duration_of_zero_turns():
+    from hkk._continuous import add_effect
+
+    add_effect(game_with([]), "damage", 1, "turns", turns=0)
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), [
+    (lambda: EventLog("loud"), "BadArgument", "unknown log level 'loud'; the levels are ["),
+    (lambda: _build_game([{}]), "BadArgument", "a game has two players, not 1"),
+    (lambda: _build_game([{"hnad": []}, {}]), "BadArgument", "player 0: unknown keys ['hnad']"),
+    (lambda: _build_game([{"hand": ["nincs:ilyen"]}, {}]), "BadArgument",
+     "player 0: unknown cards ['nincs:ilyen']"),
+    (_a_duration_of_zero_turns, "BadArgument", "a 'turns' duration needs turns >= 1, not 0"),
+])
+def test_bad_values_reaching_hkk_are_named_hkk_errors(call, kind, message):
+    """Each is an HkkError (the commands print it in one line) and still the ValueError it
+    was."""
+    from hkk import HkkError
+
+    with pytest.raises(HkkError) as caught:
+        call()
+    assert type(caught.value).__name__ == kind and message in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_a_missing_plotly_is_a_named_error(monkeypatch):
+    import sys
+
+    from hkk import HkkError
+    from hkk._html import plotly_js
+
+    monkeypatch.setitem(sys.modules, "plotly.offline", None)
+    with pytest.raises(HkkError, match=r"pip install 'hkk\[html\]'"):
+        plotly_js()

@@ -99,7 +99,7 @@ def deck_format_failures(report) -> dict[str, list[str]]:
 
 # -- verify: each kind of violation ------------------------------------------------------------
 
-def test_issue25_verify_deck_format_names_each_kind_of_violation(torna):
+def test_verify_deck_format_names_each_kind_of_violation(torna):
     torna({"szigoru.toml": SZIGORU})
     report = verify(["torna"], games=0)
     assert deck_format_failures(report) == {
@@ -125,7 +125,7 @@ def test_issue25_verify_deck_format_names_each_kind_of_violation(torna):
     assert cards["torna:tiltott"] == "torna:tiltott" and cards["torna:idegen"] == "alap:tuzmano"
 
 
-def test_issue25_a_deck_naming_no_format_is_held_to_casual_and_meets_it(torna):
+def test_a_deck_naming_no_format_is_held_to_casual_and_meets_it(torna):
     torna({"szigoru.toml": SZIGORU})
     report = verify(["torna"], games=0)
     assert "torna:laza" not in deck_format_failures(report)
@@ -135,7 +135,7 @@ def test_issue25_a_deck_naming_no_format_is_held_to_casual_and_meets_it(torna):
         (True, "decks meet their formats: mereg:mocsar (casual)")]
 
 
-def test_issue25_a_format_naming_a_card_its_set_lacks_fails_and_one_of_an_absent_set_does_not(
+def test_a_format_naming_a_card_its_set_lacks_fails_and_one_of_an_absent_set_does_not(
         torna):
     typo = SZIGORU.replace('banned = ["torna:tiltott"]',
                            'banned = ["torna:tiltot", "jovo:sarkany"]')
@@ -147,7 +147,7 @@ def test_issue25_a_format_naming_a_card_its_set_lacks_fails_and_one_of_an_absent
                             "'torna:tiltot', which set torna does not define"]
 
 
-def test_issue25_verify_alap_passes_deck_format_and_its_decks_name_alap_kezdo():
+def test_verify_alap_passes_deck_format_and_its_decks_name_alap_kezdo():
     report = verify(["alap"], games=0)
     checks = [c for c in report.checks if c.name == "deck-format"]
     assert [c.ok for c in checks] == [True]
@@ -186,14 +186,14 @@ def test_issue25_verify_alap_passes_deck_format_and_its_decks_name_alap_kezdo():
     ("Nagy.toml", "[format]\n", "alap: formats/Nagy.toml: format file name 'Nagy' must be a "
                                 "slug (a-z, 0-9, '-', '_'): it names the format"),
 ])
-def test_issue25_a_bad_format_file_is_one_line_naming_set_file_and_line(name, text, message):
+def test_a_bad_format_file_is_one_line_naming_set_file_and_line(name, text, message):
     with pytest.raises(CardDataError) as caught:
         parse_format_file("alap", f"formats/{name}", text)
     assert str(caught.value) == message
     assert caught.value.file == f"formats/{name}"
 
 
-def test_issue25_a_bad_format_file_fails_its_set_at_discovery_and_verify_names_it(torna):
+def test_a_bad_format_file_fails_its_set_at_discovery_and_verify_names_it(torna):
     torna({"szigoru.toml": SZIGORU.replace("max_copies = 3", "max_copies = 0")})
     report = verify(["torna"], games=0)
     failures = [c for c in report.failures if c.name == "discovery"]
@@ -204,13 +204,13 @@ def test_issue25_a_bad_format_file_fails_its_set_at_discovery_and_verify_names_i
     assert failures[0].line == 6 and failures[0].file.endswith("formats/szigoru.toml")
 
 
-def test_issue25_format_set_codes_are_set_codes():
+def test_format_set_codes_are_set_codes():
     from hkk import _formats
 
     assert _formats._SET_CODE == SET_CODE_PATTERN
 
 
-def test_issue25_the_format_schema_accepts_the_shipped_format_and_refuses_a_bad_count():
+def test_the_format_schema_accepts_the_shipped_format_and_refuses_a_bad_count():
     schema = format_file_schema()
     validator = jsonschema.Draft202012Validator(schema)
     data = tomllib.loads(KEZDO.read_text(encoding="utf-8"))
@@ -229,7 +229,7 @@ RULES = DeckFormat("tt:f", FormatRules(min_cards=2, max_cards=8, max_copies=2, s
 
 @given(st.dictionaries(st.sampled_from(["tt:a", "tt:b", "tt:x", "tt:r", "uu:a"]),
                        st.integers(1, 4), min_size=1), st.data())
-def test_issue25_removing_cards_never_adds_a_violation_but_of_size(deck, data):
+def test_removing_cards_never_adds_a_violation_but_of_size(deck, data):
     """A smaller deck breaks the format in no new way but its size."""
     smaller = {card: data.draw(st.integers(0, n)) for card, n in deck.items()}
     smaller = {card: n for card, n in smaller.items() if n}
@@ -237,7 +237,7 @@ def test_issue25_removing_cards_never_adds_a_violation_but_of_size(deck, data):
     assert {v.kind for v in violations(RULES, smaller, {})} - {"size"} <= kinds
 
 
-def test_issue25_a_list_of_ids_and_a_count_table_are_the_same_deck():
+def test_a_list_of_ids_and_a_count_table_are_the_same_deck():
     as_list = ["tt:a", "tt:a", "tt:a", "tt:r", "tt:r", "uu:a"]
     assert violations(RULES, as_list, {}) == violations(RULES, {"tt:a": 3, "tt:r": 2, "uu:a": 1}, {})
     assert [v.kind for v in violations(RULES, as_list, {})] == ["set", "restricted", "copies"]
@@ -251,7 +251,7 @@ def run():
     return lambda *args: runner.invoke(main, list(args), catch_exceptions=False)
 
 
-def test_issue25_play_format_refuses_an_illegal_deck_in_one_line_naming_each_violation(run):
+def test_play_format_refuses_an_illegal_deck_in_one_line_naming_each_violation(run):
     result = run("play", "-q", "--decks", "alap:tuz", "mereg:mocsar", "--format", "alap:kezdo")
     assert result.exit_code == 2
     error = result.stderr.strip().splitlines()[-1]
@@ -262,7 +262,7 @@ def test_issue25_play_format_refuses_an_illegal_deck_in_one_line_naming_each_vio
     assert "alap:tuz " not in error and "winner" not in result.stdout
 
 
-def test_issue25_play_format_plays_a_legal_deck_and_names_an_unknown_format(run):
+def test_play_format_plays_a_legal_deck_and_names_an_unknown_format(run):
     assert run("play", "-q", "--max-turns", "2", "--format", "alap:kezdo").exit_code == 0
     assert run("play", "-q", "--max-turns", "2", "--decks", "mereg:mocsar", "alap:tuz",
                "--format", "casual").exit_code == 0
@@ -271,7 +271,7 @@ def test_issue25_play_format_plays_a_legal_deck_and_names_an_unknown_format(run)
     assert "unknown format 'alap:nincs'; known formats: casual, alap:kezdo" in result.stderr
 
 
-def test_issue25_simulate_format_refuses_before_any_game(run):
+def test_simulate_format_refuses_before_any_game(run):
     result = run("simulate", "-n", "2", "-w", "1", "--decks", "alap:tuz", "alap:tuz+mereg",
                  "--format", "alap:kezdo")
     assert result.exit_code == 2
@@ -280,7 +280,7 @@ def test_issue25_simulate_format_refuses_before_any_game(run):
     assert "games over" not in result.stderr
 
 
-def test_issue25_without_format_a_deck_breaking_the_format_it_names_is_warned_about(
+def test_without_format_a_deck_breaking_the_format_it_names_is_warned_about(
         run, torna):
     torna({"szigoru.toml": SZIGORU})
     result = run("play", "-q", "--max-turns", "2", "--decks", "torna:tiltott", "torna:jo")

@@ -135,7 +135,7 @@ def _specs_with_a_deprecated_hook() -> types.ModuleType:
     return specs
 
 
-def test_issue13_a_deprecated_hook_warns_through_pluggy_when_implemented() -> None:
+def test_a_deprecated_hook_warns_through_pluggy_when_implemented() -> None:
     engine = Engine()
     engine.pm.add_hookspecs(_specs_with_a_deprecated_hook())
 
@@ -163,7 +163,7 @@ def test_issue13_a_deprecated_hook_warns_through_pluggy_when_implemented() -> No
         engine.pm.register(WithoutStep())  # does not name the argument: no warning
 
 
-def test_issue13_a_sets_uses_are_what_pluggy_warns_about() -> None:
+def test_a_sets_uses_are_what_pluggy_warns_about() -> None:
     specs = _specs_with_a_deprecated_hook()
     module = types.ModuleType("setmod")
 

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # pip builds in the source tree (its build/ folder): one build at a time under pytest -n
 @pytest.mark.xdist_group("source-tree")
 @pytest.mark.parametrize("project", [".", "sets/mereg", "plugins/pytest-hkk"])  # alap is in "."
-def test_issue13_wheel_metadata_has_spdx_license_and_python_versions(project, tmp_path):
+@pytest.mark.slow
+def test_wheel_metadata_has_spdx_license_and_python_versions(project, tmp_path):
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
                             str(tmp_path), str(ROOT / project)], capture_output=True, text=True,
                            timeout=600, check=False)
@@ -74,7 +75,7 @@ def _fresh_venv_seeing_third_party(tmp_path: Path) -> Path:
 @pytest.mark.slow  # a build and a fresh venv: seconds
 @pytest.mark.xdist_group("source-tree")  # pip builds the engine in the source tree
 @pytest.mark.parametrize("install", ["wheel", "editable"])
-def test_issue24_12_the_engine_alone_plays_the_base_set_in_a_fresh_venv(install, tmp_path):
+def test_the_engine_alone_plays_the_base_set_in_a_fresh_venv(install, tmp_path):
     """`pip install hkk` alone - no set distribution - finds the base set and plays a game:
     from the built wheel (what PyPI and pipx give) and from `pip install -e .`."""
     venv = _fresh_venv_seeing_third_party(tmp_path)

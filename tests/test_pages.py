@@ -219,6 +219,7 @@ def _page_board(board: dict[str, Any]) -> dict[str, Any]:
     return {**board, "permanents": perms}
 
 
+@pytest.mark.slow
 def test_game_page_boards_are_the_engines_at_every_event_forward_and_back(
         browser: Any, tmp_path: Path) -> None:
     """Issue 24.7: the page holds whole boards only at turn starts and rebuilds the others from

@@ -33,7 +33,7 @@ def _spoiler(tmp_path, text, name="spoiler.csv"):
 
 # -- --against ----------------------------------------------------------------------------------
 
-def test_issue13_against_a_matching_spoiler_passes(fake_set, tmp_path):
+def test_against_a_matching_spoiler_passes(fake_set, tmp_path):
     fake_set("kiadas")
     report = verify(["kiadas"], games=0,
                     against=_spoiler(tmp_path, SPOILER_CSV.format(code="kiadas")))
@@ -42,7 +42,7 @@ def test_issue13_against_a_matching_spoiler_passes(fake_set, tmp_path):
     assert report.ok
 
 
-def test_issue13_against_names_each_difference_missing_and_unpublished_card(fake_set, tmp_path):
+def test_against_names_each_difference_missing_and_unpublished_card(fake_set, tmp_path):
     fake_set("kiadas")
     text = ("id,name,kind,cost,damage,hp\n"
             "kiadas:baka,Baka,creature,1,1,3\n"          # hp differs
@@ -56,7 +56,7 @@ def test_issue13_against_names_each_difference_missing_and_unpublished_card(fake
     }
 
 
-def test_issue13_against_json_compares_text_and_cost(fake_set, tmp_path):
+def test_against_json_compares_text_and_cost(fake_set, tmp_path):
     fake_set("kiadas")
     cards = [{"id": "kiadas:baka", "cost": 2, "text": "Harcos"},
              {"id": "kiadas:vezer", "name": "Vezér"}]
@@ -68,7 +68,7 @@ def test_issue13_against_json_compares_text_and_cost(fake_set, tmp_path):
                         "'Harcos'"]
 
 
-def test_issue13_a_bad_spoiler_is_a_usage_error_before_any_game(fake_set, tmp_path):
+def test_a_bad_spoiler_is_a_usage_error_before_any_game(fake_set, tmp_path):
     fake_set("kiadas")
     bad = _spoiler(tmp_path, "id,name,hp\nkiadas:baka,Baka,sok\n")
     with pytest.raises(SpoilerError, match=r"card 1: hp 'sok' is not a whole number"):
@@ -101,7 +101,7 @@ HOOKS = '''
 '''
 
 
-def test_issue13_deprecated_marks_a_spec_and_its_arguments():
+def test_deprecated_marks_a_spec_and_its_arguments():
     specs = types.ModuleType("specs")
 
     @deprecated("2.0", argument="step", instead="game.log.step")
@@ -116,7 +116,7 @@ def test_issue13_deprecated_marks_a_spec_and_its_arguments():
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # pluggy's, at registration
-def test_issue13_verify_and_sets_report_a_sets_deprecated_hook_use(fake_set, monkeypatch):
+def test_verify_and_sets_report_a_sets_deprecated_hook_use(fake_set, monkeypatch):
     package = fake_set("regi", python=HOOKS)
     # end_stage2 as a whole, and prep_stage2's `game` argument, which regi's impl does not name
     monkeypatch.setattr(_hookspecs.end_stage2, "hkk_spec", dict(_hookspecs.end_stage2.hkk_spec))
@@ -138,7 +138,7 @@ def test_issue13_verify_and_sets_report_a_sets_deprecated_hook_use(fake_set, mon
     assert "uses deprecated hook API" in table
 
 
-def test_issue13_a_deprecated_argument_is_a_use_only_when_the_impl_names_it(fake_set):
+def test_a_deprecated_argument_is_a_use_only_when_the_impl_names_it(fake_set):
     package = fake_set("regi", python=HOOKS)
     module = __import__(package)
     mark = Deprecation("end_stage2", "2.0", "game")

@@ -224,7 +224,7 @@ def _project(pytester, codes="alap"):
     (tests / "test_a.py").write_text("def test_one():\n    pass\n\ndef test_two():\n    pass\n")
 
 
-def test_issue13_verify_item_is_collected_and_counted(pytester):
+def test_verify_item_is_collected_and_counted(pytester):
     _project(pytester)
     result = pytester.runpytest("-p", "no:cacheprovider", "--co", "-q")
     result.stdout.fnmatch_lines(["tests/test_a.py::test_one", "tests/test_a.py::test_two",
@@ -233,7 +233,7 @@ def test_issue13_verify_item_is_collected_and_counted(pytester):
     result.stdout.fnmatch_lines(["collected 3 items"])
 
 
-def test_issue13_selecting_a_node_id_leaves_the_verify_item_out(pytester):
+def test_selecting_a_node_id_leaves_the_verify_item_out(pytester):
     _project(pytester)
     result = pytester.runpytest("-p", "no:cacheprovider", "tests/test_a.py::test_one", "-v")
     result.assert_outcomes(passed=1)
@@ -243,7 +243,7 @@ def test_issue13_selecting_a_node_id_leaves_the_verify_item_out(pytester):
     result.stdout.fnmatch_lines(["hkk::verify[[]alap[]] PASSED*"])
 
 
-def test_issue13_k_and_m_select_the_verify_item(pytester):
+def test_k_and_m_select_the_verify_item(pytester):
     _project(pytester)
     result = pytester.runpytest("-p", "no:cacheprovider", "-k", "one", "-v")
     result.assert_outcomes(passed=1, deselected=2)
@@ -253,7 +253,7 @@ def test_issue13_k_and_m_select_the_verify_item(pytester):
     result.assert_outcomes(passed=2, deselected=1)
 
 
-def test_issue13_failure_summary_shows_only_what_failed(pytester):
+def test_failure_summary_shows_only_what_failed(pytester):
     _project(pytester, codes="alap nincsilyen")
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(passed=3, failed=1)
@@ -263,7 +263,7 @@ def test_issue13_failure_summary_shows_only_what_failed(pytester):
     assert "✗ discovery [nincsilyen]: set nincsilyen is not installed" in failure
 
 
-def test_issue13_junit_xml_of_a_project_validates(pytester):
+def test_junit_xml_of_a_project_validates(pytester):
     from pathlib import Path
 
     import xmlschema
@@ -276,7 +276,7 @@ def test_issue13_junit_xml_of_a_project_validates(pytester):
     assert 'classname="hkk" name="verify[alap]"' in text
 
 
-def test_issue13_failure_text_leaves_passing_checks_out():
+def test_failure_text_leaves_passing_checks_out():
     from hkk.verify import verify
     from pytest_hkk.plugin import failure_text
 
@@ -288,7 +288,7 @@ def test_issue13_failure_text_leaves_passing_checks_out():
     assert "✗ discovery [nincsilyen]" in text
 
 
-def test_issue24_16_an_unscripted_decision_passes_the_step_not_the_turn() -> None:
+def test_an_unscripted_decision_passes_the_step_not_the_turn() -> None:
     """The default player of hkk.testing and pytest-hkk passes each action step, so combat and
     the end-of-turn stages still open for him and his optional end-of-turn ability (41.1) is
     offered - passing the turn (41.5) would skip them unasked."""
@@ -321,7 +321,7 @@ def test_issue24_16_an_unscripted_decision_passes_the_step_not_the_turn() -> Non
         player.offered
 
 
-def test_issue24_18_vp_can_be_set_as_of_a_step_after_the_turns_regeneration() -> None:
+def test_vp_can_be_set_as_of_a_step_after_the_turns_regeneration() -> None:
     from hkk import Engine
     from pytest_hkk import TurnDriver, build_game
 

@@ -78,7 +78,7 @@ DRAIN = '''
 LEECH = spell("leech", [{"do": "drain", "amount": 2}])
 
 
-def test_issue20_a_new_verb_is_one_registered_class_and_a_data_only_card_plays_it(
+def test_a_new_verb_is_one_registered_class_and_a_data_only_card_plays_it(
         tmp_path, unregister):
     with pytest.raises(CardDataError, match="Input tag 'drain' found using 'do'"):
         cards(LEECH)  # not a word yet
@@ -99,7 +99,7 @@ def test_issue20_a_new_verb_is_one_registered_class_and_a_data_only_card_plays_i
     assert effect["properties"]["do"]["const"] == "drain"
 
 
-def test_issue20_a_verb_unregistered_is_refused_again(tmp_path, unregister):
+def test_a_verb_unregistered_is_refused_again(tmp_path, unregister):
     _module(tmp_path, "hkk_test_drain2", DRAIN)
     unregister.append((VERBS, "drain"))  # if the test fails before it unregisters
     assert cards(LEECH)
@@ -109,7 +109,7 @@ def test_issue20_a_verb_unregistered_is_refused_again(tmp_path, unregister):
     assert "Drain" not in card_file_schema()["$defs"]
 
 
-def test_issue20_a_verb_name_is_registered_once(tmp_path, unregister):
+def test_a_verb_name_is_registered_once(tmp_path, unregister):
     with pytest.raises(ValueError, match="verb 'damage' is registered twice"):
         _module(tmp_path, "hkk_test_twice", '''
             from typing import Literal
@@ -144,7 +144,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 
 
 @pytest.mark.parametrize("verb", sorted(EXAMPLES))
-def test_issue20_each_verb_logs_a_kind_it_names_in_emits(verb):
+def test_each_verb_logs_a_kind_it_names_in_emits(verb):
     """A verb's ``emits`` is what its changes log: applying it logs one of them, and every one
     is a registered event class (hkk.events)."""
     emits = VERBS[verb].emits
@@ -167,7 +167,7 @@ def test_issue20_each_verb_logs_a_kind_it_names_in_emits(verb):
     assert after & set(emits), (verb, sorted(cls.kind for cls in after))
 
 
-def test_issue20_every_verb_is_registered_under_its_do():
+def test_every_verb_is_registered_under_its_do():
     for name in VERBS:
         verb = VERBS[name]
         assert issubclass(verb, Verb) and verb.model_fields["do"].default == name
@@ -197,7 +197,7 @@ RAIDER = creature("raider", 1, 3, abilities=[{
     "effect": {"do": "gain_vp", "amount": 1}}])
 
 
-def test_issue20_a_new_trigger_event_is_one_registered_class(tmp_path, unregister):
+def test_a_new_trigger_event_is_one_registered_class(tmp_path, unregister):
     with pytest.raises(CardDataError, match="abilities\\[0\\].when.event"):
         cards(RAIDER)
     _module(tmp_path, "hkk_test_charges", ATTACKS)
@@ -241,7 +241,7 @@ READER = creature("reader", 1, 3, abilities=[{
                "duration": "permanent"}}])
 
 
-def test_issue20_a_new_quantity_is_one_registered_class(tmp_path, unregister):
+def test_a_new_quantity_is_one_registered_class(tmp_path, unregister):
     with pytest.raises(CardDataError, match="abilities\\[0\\].condition.of"):
         cards(READER)
     _module(tmp_path, "hkk_test_deck", DECK)

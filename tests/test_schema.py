@@ -72,7 +72,7 @@ BAD_FIELDS = [
 ]
 
 
-def test_issue13_schema_is_valid_and_every_shipped_file_passes() -> None:
+def test_schema_is_valid_and_every_shipped_file_passes() -> None:
     cards, decks, sets = (_validator(s()) for s in (card_file_schema, deck_file_schema,
                                                      set_file_schema))
     for folder in SET_DIRS:
@@ -83,7 +83,7 @@ def test_issue13_schema_is_valid_and_every_shipped_file_passes() -> None:
         assert not list(sets.iter_errors(tomllib.loads((folder / "set.toml").read_text("utf-8"))))
 
 
-def test_issue13_schema_has_no_discriminator_left() -> None:
+def test_schema_has_no_discriminator_left() -> None:
     # The OpenAPI keyword validators ignore; every tagged union is if/then on its tag.
     for schema in (card_file_schema(), deck_file_schema(), set_file_schema()):
         assert '"discriminator"' not in json.dumps(schema)
@@ -94,7 +94,7 @@ def test_issue13_schema_has_no_discriminator_left() -> None:
 
 @pytest.mark.parametrize(("path", "value", "where"), BAD_FIELDS,
                          ids=[".".join(map(str, p)) + "=" + repr(v) for p, v, _ in BAD_FIELDS])
-def test_issue13_bad_card_error_names_its_field_and_engine_agrees(
+def test_bad_card_error_names_its_field_and_engine_agrees(
         path: list[Any], value: Any, where: str) -> None:
     data = _with(path, value)
     error = _best(card_file_schema(), data)
@@ -104,13 +104,13 @@ def test_issue13_bad_card_error_names_its_field_and_engine_agrees(
     assert _engine_refuses(data) is not None, "the engine accepted what the schema refuses"
 
 
-def test_issue13_good_card_passes_both() -> None:
+def test_good_card_passes_both() -> None:
     data = {"cards": [CREATURE]}
     assert _best(card_file_schema(), data) is None
     assert _engine_refuses(data) is None
 
 
-def test_issue13_strict_types_engine_refuses_string_numbers_but_takes_lists() -> None:
+def test_strict_types_engine_refuses_string_numbers_but_takes_lists() -> None:
     message = _engine_refuses(_with(["hp"], "2"))
     assert message is not None and "cards[0].hp" in message and "valid integer" in message
     # TOML gives lists where the models keep tuples: lists are fine, their items strict.
@@ -124,7 +124,7 @@ def test_issue13_strict_types_engine_refuses_string_numbers_but_takes_lists() ->
                        'python = "yes"\n')
 
 
-def test_issue13_set_and_deck_schemas_name_the_field() -> None:
+def test_set_and_deck_schemas_name_the_field() -> None:
     error = _best(set_file_schema(), {"set": {"code": "abc", "name": "A", "version": "1.0",
                                               "requires": ">=1", "python": "yes"}})
     assert error is not None and error.json_path == "$.set.python"
@@ -132,7 +132,7 @@ def test_issue13_set_and_deck_schemas_name_the_field() -> None:
     assert error is not None and error.json_path == "$.decks[0].cards['alap:x']"
 
 
-def test_issue13_cli_schema_kinds(tmp_path: Path) -> None:
+def test_cli_schema_kinds(tmp_path: Path) -> None:
     runner = CliRunner()
     for kind, schema_id in (("cards", "urn:hkk:schema:card-file"),
                             ("set", "urn:hkk:schema:set-file"),
@@ -143,7 +143,7 @@ def test_issue13_cli_schema_kinds(tmp_path: Path) -> None:
     assert json.loads(runner.invoke(main, ["schema"]).output)["$id"] == "urn:hkk:schema:card-file"
 
 
-def test_issue13_ability_without_effects_names_the_missing_field() -> None:
+def test_ability_without_effects_names_the_missing_field() -> None:
     ability = {"kind": "automatic", "timing": "end_stage2"}
     card = {**CREATURE, "abilities": [ability]}
     error = _best(card_file_schema(), {"cards": [card]})

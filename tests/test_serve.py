@@ -54,7 +54,7 @@ def _play(table: Table, answers: int) -> None:
 
 # -- the table -------------------------------------------------------------------------------
 
-def test_issue23_take_back_restores_the_exact_position_before_the_last_decision(sets):
+def test_take_back_restores_the_exact_position_before_the_last_decision(sets):
     table = _table(sets)
     _play(table, 12)
     before, snapshot = table.state(), table.game.game.snapshot()
@@ -74,7 +74,7 @@ def test_issue23_take_back_restores_the_exact_position_before_the_last_decision(
         table.answer(0, 12)
 
 
-def test_issue23_nothing_of_the_opponents_hand_reaches_the_page(sets):
+def test_nothing_of_the_opponents_hand_reaches_the_page(sets):
     table = _table(sets)
     _play(table, 25)
     game = table.game.game
@@ -97,7 +97,7 @@ def test_issue23_nothing_of_the_opponents_hand_reaches_the_page(sets):
     assert theirs and not any("(of " in text for text in theirs)
 
 
-def test_issue23_a_saved_game_loads_at_the_same_decision(sets):
+def test_a_saved_game_loads_at_the_same_decision(sets):
     table = _table(sets, seed=5)
     _play(table, 9)
     saved, state = json.loads(json.dumps(table.game.save())), table.state()
@@ -111,7 +111,7 @@ def test_issue23_a_saved_game_loads_at_the_same_decision(sets):
         other.load({"format": "something else"})
 
 
-def test_issue23_serve_listens_on_loopback_by_default_and_warns_for_another_host(monkeypatch):
+def test_serve_listens_on_loopback_by_default_and_warns_for_another_host(monkeypatch):
     import uvicorn
 
     calls: list[dict[str, Any]] = []
@@ -125,7 +125,7 @@ def test_issue23_serve_listens_on_loopback_by_default_and_warns_for_another_host
     assert "warning: serving on 0.0.0.0: anyone who can reach this machine" in result.output
 
 
-def test_issue23_an_illegal_answer_is_refused_and_leaves_the_position_as_it_was(sets):
+def test_an_illegal_answer_is_refused_and_leaves_the_position_as_it_was(sets):
     table = _table(sets)
     _play(table, 3)
     before = table.state()
@@ -147,7 +147,7 @@ class _BreaksAfter:
         return decision.options[-1]
 
 
-def test_issue23_an_error_while_the_computer_plays_leaves_the_position_before_the_answer(sets):
+def test_an_error_while_the_computer_plays_leaves_the_position_before_the_answer(sets):
     table = Table(sets, ["alap:tuz", "alap:viz"], "broken",
                   lambda seed, seat: _BreaksAfter(40), seed=3)
     for _ in range(500):
@@ -163,7 +163,7 @@ def test_issue23_an_error_while_the_computer_plays_leaves_the_position_before_th
     assert table.state() == before and table.game.game.snapshot() == snapshot
 
 
-def test_issue23_serve_refuses_an_unknown_opponent_naming_the_registered_agents(monkeypatch):
+def test_serve_refuses_an_unknown_opponent_naming_the_registered_agents(monkeypatch):
     import uvicorn
 
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: pytest.fail("must not start"))
@@ -172,7 +172,7 @@ def test_issue23_serve_refuses_an_unknown_opponent_naming_the_registered_agents(
     assert "no agent 'nosuch'; registered agents: first, greedy, mcts, random" in result.output
 
 
-def test_issue23_serve_without_its_extra_says_how_to_install_it(monkeypatch):
+def test_serve_without_its_extra_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn raises ImportError
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code == 1
@@ -264,7 +264,8 @@ class TablePage:
 
 
 @pytest.mark.parametrize("opponent", ["random", "greedy", "mcts:budget=20"])
-def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
+@pytest.mark.slow
+def test_a_whole_game_in_the_browser_with_take_back_to_the_winner(
         browser, serve, tmp_path, opponent):  # noqa: F811 - the fixture imported from test_pages
     url = serve("--seed", "3", "--decks", "alap:tuz", "alap:viz", "--opponent", opponent)
     page = TablePage(browser, url)
@@ -321,7 +322,8 @@ def test_issue23_a_whole_game_in_the_browser_with_take_back_to_the_winner(
 WATCHED_SET = CARDS.replace('name = "Baka"', 'name = "Kis Baka"')
 
 
-def test_issue23_watch_shows_a_card_file_error_as_verify_says_it_then_offers_the_new_cards(
+@pytest.mark.slow
+def test_watch_shows_a_card_file_error_as_verify_says_it_then_offers_the_new_cards(
         browser, serve, tmp_path):  # noqa: F811 - the fixture imported from test_pages
     site = tmp_path / "site"
     site.mkdir()

@@ -53,6 +53,7 @@ def _cost(seconds: float, max_factor: float = DEFAULT_MAX_FACTOR) -> Any:
     return cost
 
 
+@pytest.mark.slow
 def test_setcost_a_cheap_hook_set_passes() -> None:
     cost = _cost(0.0)
     assert cost.factor == 1.0 and cost.ok
@@ -60,6 +61,7 @@ def test_setcost_a_cheap_hook_set_passes() -> None:
     assert "within the limit of 3x" in cost.message()
 
 
+@pytest.mark.slow
 def test_setcost_a_slow_hook_set_fails_past_the_factor() -> None:
     cost = _cost(0.1)  # dozens of prep_stage2 calls a game: many times 0.5 s
     assert cost.factor > DEFAULT_MAX_FACTOR and not cost.ok
@@ -78,6 +80,7 @@ def test_setcost_factor_is_the_median_so_one_slow_game_does_not_fail() -> None:
     assert cost.factor == 1.0 and cost.ok
 
 
+@pytest.mark.slow
 def test_verify_reports_the_cost_of_a_set_with_dependencies(monkeypatch: Any) -> None:
     monkeypatch.setattr(hkk.verify, "measure", functools.partial(measure, clock=FakeClock()))
     report = verify(["mereg"], games=2)

@@ -261,6 +261,7 @@ def test_every_card_gets_played_in_some_seeded_game(engine: Engine) -> None:
     assert set(played_in) == ALL_IDS
 
 
+@pytest.mark.slow
 def test_base_decks_games_end_with_a_winner_50_seeds(engine: Engine) -> None:
     turns = []
     outcomes: collections.Counter[tuple[str, str]] = collections.Counter()
@@ -279,6 +280,7 @@ def test_base_decks_games_end_with_a_winner_50_seeds(engine: Engine) -> None:
     assert sum(n for (_, reason), n in outcomes.items() if reason == "hp") >= 20  # damage matters
 
 
+@pytest.mark.slow
 def test_own_turn_automatics_fire_in_their_controllers_turns_only(engine: Engine) -> None:
     fired: collections.Counter[str] = collections.Counter()
     for seed in range(20):

@@ -194,6 +194,7 @@ def plugin_boost_and_kill(timing):
 @example(kill_and_hurt_chosen("prep_stage2_start"))
 @example(weaken_and_kill("prep_stage2_start"))
 @example(plugin_boost_and_kill("prep_stage2_start"))
+@pytest.mark.slow
 def test_29_4_2_beginning_of_stage_2_outcome_does_not_depend_on_creation_order(case):
     scenario, orders = case
     reference = outcome(build(scenario, "prep_stage2_start", *_identity(scenario)))

@@ -19,13 +19,13 @@ def _run(code: str) -> str:
                           text=True).stdout
 
 
-def test_issue11_import_hkk_loads_no_submodule_nor_pydantic() -> None:
+def test_import_hkk_loads_no_submodule_nor_pydantic() -> None:
     loaded = _run("import sys, hkk; print(' '.join(sorted(m for m in sys.modules "
                   "if m.startswith(('hkk.', 'pydantic', 'pluggy')))))").split()
     assert loaded == []
 
 
-def test_issue11_public_name_is_imported_on_first_use_and_kept() -> None:
+def test_public_name_is_imported_on_first_use_and_kept() -> None:
     out = _run("import sys, hkk\n"
                "print('hkk._engine' in sys.modules, 'Engine' in vars(hkk))\n"
                "from hkk import Engine\n"
@@ -36,13 +36,13 @@ def test_issue11_public_name_is_imported_on_first_use_and_kept() -> None:
                                 "module 'hkk' has no attribute 'NoSuchName'"]
 
 
-def test_issue11_star_import_gives_every_public_name() -> None:
+def test_star_import_gives_every_public_name() -> None:
     namespace: dict[str, object] = {}
     exec("from hkk import *", namespace)
     assert sorted(set(namespace) - {"__builtins__"}) == sorted(hkk.__all__)
 
 
-def test_issue11_type_checking_imports_match_the_runtime_table() -> None:
+def test_type_checking_imports_match_the_runtime_table() -> None:
     """The imports type checkers see (``hkk/__init__.pyi``) and the table ``__getattr__`` uses
     name the same modules, and both export ``__all__``."""
     tree = ast.parse(STUB.read_text(encoding="utf-8"))
@@ -61,7 +61,7 @@ def test_issue11_type_checking_imports_match_the_runtime_table() -> None:
     assert sorted(seen) == sorted(hkk.__all__) == sorted(exported)
 
 
-def test_issue11_engine_imports_runner_and_saving_on_first_use() -> None:
+def test_engine_imports_runner_and_saving_on_first_use() -> None:
     out = _run("import sys, hkk\n"
                "engine = hkk.Engine.installed()\n"
                "print('hkk._runner' in sys.modules, 'hkk._saving' in sys.modules)\n"
@@ -73,7 +73,7 @@ def test_issue11_engine_imports_runner_and_saving_on_first_use() -> None:
     assert out.splitlines() == ["False False", "True False", "True True", "staticmethod"]
 
 
-def test_issue11_lazy_engine_methods_play_the_same_game() -> None:
+def test_lazy_engine_methods_play_the_same_game() -> None:
     """The runner reached through the engine's lazily imported method is the runner itself."""
     from hkk._runner import play_game
 

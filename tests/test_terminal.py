@@ -30,7 +30,7 @@ from hkk._board import (
 from hkk._decisions import Decision, Option
 from hkk._markup import plain
 from hkk._saving import load_game
-from hkk._terminal import TerminalTable, make_agent, parse_agent_spec, parse_command, seats
+from hkk._terminal import TerminalTable, make_agent, parse_command, seats
 from hkk.cli import main
 
 
@@ -67,10 +67,17 @@ def test_bad_input_gets_one_line_saying_what_is_understood(line, says):
 
 # -- the opponent ----------------------------------------------------------------------------
 
-def test_an_agent_spec_is_a_name_and_its_options():
-    assert parse_agent_spec("random") == ("random", {})
-    assert parse_agent_spec("random:seed=3, pass_bias=0.5") == (
-        "random", {"seed": 3, "pass_bias": 0.5})
+def test_the_opponent_spec_is_read_by_the_agents_registry_alone():
+    """One agent-spec parser (hkk._agent_registry.parse_spec): the terminal has none of its
+    own, and its errors are the registry's."""
+    import click
+
+    import hkk._terminal as terminal
+
+    assert not [name for name in vars(terminal) if "agent_spec" in name or
+                name in ("_builtin", "_builtin_agent", "_number")]
+    with pytest.raises(click.BadParameter, match="'Random' is not an agent name"):
+        make_agent("Random")
 
 
 def test_the_opponent_is_made_from_its_spec():
@@ -183,6 +190,7 @@ def _hkk(*args, input):
                           check=False, timeout=600)
 
 
+@pytest.mark.slow
 def test_a_whole_game_through_piped_input_is_recorded_and_replays(tmp_path):
     save = tmp_path / "game.json"
     result = _hkk(*GAME, "--save", str(save), input="x\n9\n?\nu\n" + "1\n" * 2000)
@@ -317,6 +325,7 @@ def test_a_game_saved_at_a_decision_loads_at_the_same_decision(engine, tmp_path)
     assert again.seen[0] == at_save
 
 
+@pytest.mark.slow
 def test_play_load_goes_on_at_the_saved_decision(tmp_path):
     path = tmp_path / "at.json"
     first = _hkk(*GAME, input=f"1\n1\ns {path}\nq\n").stdout
@@ -341,6 +350,7 @@ def test_play_load_refuses_what_is_not_a_save(tmp_path):
     assert "not an hkk save" in result.output
 
 
+@pytest.mark.slow
 def test_hot_seat_each_player_decides_from_his_own_view():
     result = _hkk("play", "--human", "both", "--seed", "2", input="1\n" * 2000)
     assert result.returncode == 0, result.stderr
@@ -356,6 +366,7 @@ def test_hot_seat_each_player_decides_from_his_own_view():
 
 
 @pytest.mark.parametrize("opponent", ["greedy", "mcts:budget=10"])
+@pytest.mark.slow
 def test_a_whole_game_against_a_searching_agent_of_the_registry(opponent, tmp_path):
     pytest.importorskip("hkk._agent_registry", reason="the agents registry (hkk.agents)")
     save = tmp_path / "game.json"

@@ -955,6 +955,7 @@ def test_D_trigger_hkk_cards_and_the_schema_show_the_when_table_readably():
         in schema and "trigger_source" in schema
 
 
+@pytest.mark.slow
 def test_D_trigger_hkk_verify_alap_fires_every_triggered_ability_of_the_base_set():
     from hkk.verify import verify
     report = verify(["alap"], games=10)  # what `hkk verify alap` plays by default
@@ -1028,7 +1029,7 @@ def test_D_trigger_lookback_a_loaded_game_still_sees_a_death_right_after_loading
     assert [e for e in whole.log.of_kind("triggered") if e.seq > len(part.log)]
 
 
-def test_issue24_9_every_event_kind_has_words_and_a_trigger_reads_as_one() -> None:
+def test_every_event_kind_has_words_and_a_trigger_reads_as_one() -> None:
     """``hkk play`` and the game page print every kind in words, never as a raw field dump:
     each kind of hkk.events has its line (or is deliberately silent, like step_ended)."""
     from hkk.events import KINDS

@@ -26,7 +26,7 @@ def saved(turns: int = 6, seed: int = 2) -> dict:
     return game.save()
 
 
-def test_issue24_2_an_honest_save_loads_and_replays_with_its_state():
+def test_an_honest_save_loads_and_replays_with_its_state():
     data = saved()
     assert replay(ENGINE, parse_save(data)).ok
     load_game(ENGINE, data).play()
@@ -55,14 +55,14 @@ def first_card_in_play(state: dict) -> dict:
     (lambda s: s.__setitem__("active", 2), "active"),
     (lambda s: s.__setitem__("step_index", 99), "past the turn's"),
 ])
-def test_issue24_2_load_game_refuses_a_state_no_game_can_be_in(change, message):
+def test_load_game_refuses_a_state_no_game_can_be_in(change, message):
     data = edit(saved(), change)
     with pytest.raises(SaveError) as caught:
         load_game(ENGINE, data)
     assert message in str(caught.value) and "\n" not in str(caught.value)
 
 
-def test_issue24_2_replay_names_the_first_field_the_log_does_not_lead_to():
+def test_replay_names_the_first_field_the_log_does_not_lead_to():
     data = edit(saved(), lambda s: s["players"][0].__setitem__("vp", 999))
     result = replay(ENGINE, parse_save(data))
     assert not result.ok and result.divergence is None
@@ -70,7 +70,7 @@ def test_issue24_2_replay_names_the_first_field_the_log_does_not_lead_to():
     assert result.state_difference.startswith("players[0].vp: saved 999, replayed ")
 
 
-def test_issue24_2_hkk_replay_refuses_an_edited_state(tmp_path):
+def test_hkk_replay_refuses_an_edited_state(tmp_path):
     honest = tmp_path / "honest.json"
     honest.write_text(json.dumps(saved()), "utf-8")
     edited = tmp_path / "edited.json"
@@ -84,7 +84,7 @@ def test_issue24_2_hkk_replay_refuses_an_edited_state(tmp_path):
     assert "state differs" in bad.output and "next_uid: saved 500" in bad.output
 
 
-def test_issue24_2_a_save_at_a_decision_replays_with_its_state():
+def test_a_save_at_a_decision_replays_with_its_state():
     from hkk import RandomAgent
     game = ENGINE.new_game(["alap:tuz", "alap:viz"], seed=4, agents=[None, RandomAgent(1)])
     me = RandomAgent(2)

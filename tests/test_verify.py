@@ -112,7 +112,7 @@ def test_installed_sets_pass_with_coverage_and_determinism():
     assert all(card.startswith("alap:") for card, _ in coverage.fired)
 
 
-def test_issue24_12_the_base_set_ships_with_the_engine_and_its_packaging_check_says_so():
+def test_the_base_set_ships_with_the_engine_and_its_packaging_check_says_so():
     report = verify(["alap"], games=1)
     packaging = [c for c in report.checks if c.name == "packaging" and c.target == "alap"]
     assert [(c.ok, c.message) for c in packaging] == [(True, f"ships with hkk {version('hkk')}")]
@@ -297,7 +297,7 @@ def test_a_game_past_its_time_limit_fails_naming_set_seed_turn_and_step(fake_set
     failure = next(c for c in report.failures if c.name == "games" and c.target == "hurok")
     assert failure.set_code == "hurok" and failure.card == "hurok:vezer" and failure.seed == 3
     assert failure.message.startswith("time limit (turn ")
-    assert ", end_stage2): the game ran longer than its time limit of 0.2 s" in failure.message
+    assert ", end_stage2): the game ran longer than its time limit of 0.2 CPU s" in failure.message
     assert ".forever (line " in failure.message  # the set's looping function
     assert failure.command.startswith("hkk play --seed 3 --decks hurok:start hurok:start")
 
@@ -348,7 +348,7 @@ def test_a_game_that_cannot_be_interrupted_ends_the_process_saying_where():
         from hkk._limits import time_limit
 
         def game():
-            with time_limit(0.2, lambda: "seed 9, turn 4, main_phase", grace=0.1):
+            with time_limit(0.2, lambda: "seed 9, turn 4, main_phase", grace=0.1, wall=0.2):
                 while True:
                     pass
 
@@ -372,9 +372,9 @@ def test_the_time_limit_leaves_an_alarm_armed_before_it_running():
     handler = signal.signal(signal.SIGALRM, lambda *a: None)
     try:
         signal.setitimer(signal.ITIMER_REAL, 500)
-        with time_limit(1000):  # a later limit than the outer alarm: that one stays armed as is
+        with time_limit(None, wall=1000):  # later than the outer alarm: that one stays as is
             assert 400 < signal.getitimer(signal.ITIMER_REAL)[0] <= 500
-        with time_limit(0.5):  # an earlier one: armed for the game, the outer re-armed after
+        with time_limit(None, wall=0.5):  # earlier: armed for the game, the outer re-armed after
             assert signal.getitimer(signal.ITIMER_REAL)[0] <= 0.5
         assert signal.getitimer(signal.ITIMER_REAL)[0] > 400
     finally:

@@ -40,7 +40,7 @@ def _crash(fake_set):
     return package, report
 
 
-def test_issue13_a_crash_names_the_authors_file_and_line_first(fake_set):
+def test_a_crash_names_the_authors_file_and_line_first(fake_set):
     package, report = _crash(fake_set)
     failure = next(c for c in report.failures if c.target == "hibas")
     assert failure.file is not None and failure.file.endswith(f"{package}/__init__.py")
@@ -50,7 +50,7 @@ def test_issue13_a_crash_names_the_authors_file_and_line_first(fake_set):
     assert package in first_frame and "interpret.py" not in first_frame
 
 
-def test_issue13_the_same_failure_is_printed_once_with_its_seeds(fake_set):
+def test_the_same_failure_is_printed_once_with_its_seeds(fake_set):
     _, report = _crash(fake_set)
     mine = [c for c in report.failures if c.target == "hibas"]
     assert [c.seed for c in mine] == [40, 41, 42]  # the data keeps one check per game
@@ -64,7 +64,7 @@ def test_issue13_the_same_failure_is_printed_once_with_its_seeds(fake_set):
     assert "3 games alike: seeds 40, 41, 42" in text
 
 
-def test_issue13_coverage_counts_the_crashing_games_cards(fake_set):
+def test_coverage_counts_the_crashing_games_cards(fake_set):
     fake_set("hibas", python='''
         from hkk import hookimpl
 
@@ -78,7 +78,7 @@ def test_issue13_coverage_counts_the_crashing_games_cards(fake_set):
     assert report.coverage["hibas"].played  # cards were played before the crash
 
 
-def test_issue13_abilities_fired_counts_data_abilities_only(fake_set):
+def test_abilities_fired_counts_data_abilities_only(fake_set):
     # A Python hook's item on a card with no such data ability: counted as a Python item, not
     # as "abilities fired 3/1".
     fake_set("piton", python='''
@@ -98,14 +98,14 @@ def test_issue13_abilities_fired_counts_data_abilities_only(fake_set):
     assert data["hooks_not_reached"] == []
 
 
-def test_issue13_json_passing_checks_carry_no_error_severity():
+def test_json_passing_checks_carry_no_error_severity():
     result = CliRunner().invoke(main, ["verify", "alap", "--games", "1", "--output-format", "json"])
     checks = json.loads(result.output)["checks"]
     passing = [c for c in checks if c["ok"]]
     assert passing and all(c["severity"] is None and c["status"] == "passed" for c in passing)
 
 
-def test_issue13_github_annotations_point_at_the_authors_line(fake_set):
+def test_github_annotations_point_at_the_authors_line(fake_set):
     package, report = _crash(fake_set)
     lines = github_annotations(report)
     mine = [line for line in lines if "[hibas]" in line.split("::")[1]]
@@ -117,7 +117,7 @@ def test_issue13_github_annotations_point_at_the_authors_line(fake_set):
     assert "\n" not in line
 
 
-def test_issue13_cli_output_format_github(fake_set):
+def test_cli_output_format_github(fake_set):
     fake_set("hibas", python=CRASHING)
     result = CliRunner().invoke(main, ["verify", "hibas", "--games", "1", "--seed", "40",
                                        "--output-format", "github"])
@@ -125,7 +125,7 @@ def test_issue13_cli_output_format_github(fake_set):
     assert any(line.startswith("::error file=") for line in result.output.splitlines())
 
 
-def test_issue13_junit_xml_has_time_and_file_and_validates(fake_set, tmp_path):
+def test_junit_xml_has_time_and_file_and_validates(fake_set, tmp_path):
     package, report = _crash(fake_set)
     text = report.junit_xml()
     xmlschema.XMLSchema(JUNIT_XSD).validate(text)

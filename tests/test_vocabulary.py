@@ -156,6 +156,7 @@ def test_optional_fields_are_emitted(engine, kind, name):
     assert any(name in e.data for e in game.log.of_kind(kind))
 
 
+@pytest.mark.slow
 def test_every_declared_kind_is_emitted_and_only_rare_ones_need_a_scenario(seeded):
     events, _ = seeded
     emitted = {e.kind for e in events}

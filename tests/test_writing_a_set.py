@@ -10,6 +10,7 @@ from pathlib import Path
 
 # Imported before pytester snapshots sys.meta_path (see test_pytest_plugin.py).
 import importlib_metadata  # noqa: F401
+import pytest
 
 pytest_plugins = ["pytester"]
 
@@ -54,6 +55,7 @@ def test_the_page_has_the_files_of_a_set_with_hooks_cards_and_tests():
         assert f"@hookimpl\ndef {hook}(" in fire
 
 
+@pytest.mark.slow
 def test_the_pages_set_and_tests_run_as_written(pytester):
     for path, body in page_files().items():
         target = pytester.path / path

@@ -16,19 +16,24 @@ Public: :func:`make_agent` (``hkk.make_agent``) and :func:`agent_entries`.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import inspect
+import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from hkk._errors import HkkError
+from hkk._errors import AgentError, HkkError, IllegalDecision
 from hkk._view import Agent
 
 __all__ = ["BUILTIN_AGENTS", "ENTRY_POINT_GROUP", "AgentEntry", "AgentRegistry", "agent_entries",
-           "canonical_spec", "first_agent", "make_agent", "parse_spec", "random_agent"]
+           "agent_failure", "canonical_spec", "checked_option", "decision_seconds",
+           "factory_options", "first_agent",
+           "make_agent",
+           "no_such_option", "parse_spec", "random_agent"]
 
 ENTRY_POINT_GROUP = "hkk.agents"
 
@@ -53,7 +58,8 @@ def random_agent(seed: int | None = None, pass_bias: float = 0.25) -> Agent:
     it could act (without a seed it is seeded from the operating system)."""
     from hkk._agents import RandomAgent
 
-    return RandomAgent(seed=seed, pass_bias=pass_bias)
+    return RandomAgent(seed=seed, pass_bias=checked_option("random", "pass_bias", pass_bias,
+                                                           low=0, high=1))
 
 
 def first_agent(seed: int | None = None) -> Agent:
@@ -61,6 +67,47 @@ def first_agent(seed: int | None = None) -> Agent:
     from hkk._agents import FirstLegalAgent
 
     return FirstLegalAgent()
+
+
+# -- options -------------------------------------------------------------------------------------
+
+def checked_option(agent: str, key: str, value: Any, *, whole: bool = False,
+                   low: float | None = None, high: float | None = None) -> Any:
+    """``value`` of option ``key`` of ``agent`` when it is a finite number (a whole one if
+    ``whole``) within ``low``..``high``; else an error naming the agent, the option and what it
+    must be (``mcts:budget=-5``, ``random:pass_bias=nan`` are nonsense, not a weak agent)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value) and (not whole or float(value).is_integer())
+    if number and (low is None or value >= low) and (high is None or value <= high):
+        return int(value) if whole else value
+    must = "a whole number" if whole else "a number"
+    if low is not None and high is not None:
+        must += f" from {low:g} to {high:g}"
+    elif low is not None:
+        must += f" of at least {low:g}"
+    elif high is not None:
+        must += f" of at most {high:g}"
+    raise HkkError(f"agent {agent!r}: option {key}={value!r} must be {must}")
+
+
+def decision_seconds(agent: str, seconds: Any) -> float | None:
+    """A searching agent's ``seconds`` option: the CPU time one decision may take before the
+    game's guard (hkk._limits) stops the game; None: the game's limit."""
+    return None if seconds is None else float(checked_option(agent, "seconds", seconds, low=0.001))
+
+
+def no_such_option(agent: str, unknown: list[str], own: Mapping[str, Any],
+                   more: Mapping[str, Any] | None = None, more_name: str = "") -> HkkError:
+    """The error for options ``agent`` does not have: its own options first (with a close
+    match, if any), then ``more`` (e.g. the evaluation weights a searching agent also takes)."""
+    guess = difflib.get_close_matches(unknown[0], [*own, *(more or {})], n=1)
+    text = f"agent {agent!r} has no option {', '.join(map(repr, unknown))}"
+    if guess:
+        text += f" (did you mean {guess[0]!r}?)"
+    text += f"; its options: {describe_options(own) or 'none'}"
+    if more:
+        text += f"; and {more_name}: {describe_options(more)}"
+    return HkkError(text)
 
 
 # -- specs ---------------------------------------------------------------------------------------
@@ -136,7 +183,7 @@ class AgentEntry:
 
     def options(self) -> dict[str, Any]:
         """The factory's options and their defaults (``seed`` is not an option)."""
-        return _options_of(self.load())
+        return factory_options(self.load())
 
     def summary(self) -> str:
         """The first line of the factory's docstring."""
@@ -144,7 +191,8 @@ class AgentEntry:
         return doc.strip().split("\n\n")[0].replace("\n", " ")
 
 
-def _options_of(factory: Factory) -> dict[str, Any]:
+def factory_options(factory: Factory) -> dict[str, Any]:
+    """A factory's options and their defaults, from its signature (``seed`` is not one)."""
     try:
         parameters = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):
@@ -182,18 +230,16 @@ class AgentRegistry:
         name, options = parse_spec(spec)
         entry = self.get(name)
         factory = entry.load()
-        known = _options_of(factory)
+        known = factory_options(factory)
         unknown = sorted(set(options) - set(known))
         if unknown and not _accepts_any(factory):
-            raise HkkError(f"agent spec {spec!r}: agent {name!r} has no option "
-                           f"{', '.join(map(repr, unknown))}; its options: "
-                           f"{', '.join(f'{k}={v}' for k, v in known.items()) or 'none'}")
+            raise HkkError(f"agent spec {spec!r}: {no_such_option(name, unknown, known)}")
 
         def make(seed: int | None) -> Agent:
             try:
                 agent = factory(seed=seed, **options)
-            except HkkError:
-                raise
+            except HkkError as exc:
+                raise HkkError(f"agent spec {spec!r}: {exc}") from exc
             except Exception as exc:
                 raise HkkError(f"agent spec {spec!r} ({entry._where()}): its factory failed: "
                                f"{type(exc).__name__}: {exc}") from exc
@@ -255,3 +301,38 @@ def agent_seed(game_seed: int, seat: int) -> int:
     same hands and decks)."""
     digest = hashlib.sha256(f"hkk agent seed {game_seed} {seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def agent_failure(error: BaseException, agents: Sequence[Any], specs: Sequence[str],
+                  registry: AgentRegistry | None = None) -> AgentError | None:
+    """The :class:`AgentError` that says which of the seated ``agents`` (made from ``specs``)
+    caused ``error`` - it raised inside its ``choose``, or answered an option not offered
+    (:class:`IllegalDecision`, at the decision of its seat) - or None when no agent did (the
+    engine's or a set's error).  Read from the traceback: the engine needs no wrapper round
+    each agent."""
+    seat: int | None = None
+    frame_seat: int | None = None
+    tb = error.__traceback__
+    while tb is not None and seat is None:
+        local = tb.tb_frame.f_locals
+        if tb.tb_frame.f_code.co_name == "choose":
+            me = local.get("self")
+            seat = next((i for i, agent in enumerate(agents)
+                         if agent is not None and agent is me), None)
+        player = getattr(local.get("decision"), "player", None)
+        if isinstance(error, IllegalDecision) and isinstance(player, int):
+            frame_seat = player  # the innermost decision: the one answered wrongly
+        tb = tb.tb_next
+    raised = seat is not None
+    seat = seat if raised else frame_seat
+    if seat is None or seat >= len(specs) or agents[seat] is None:
+        return None
+    spec = specs[seat]
+    try:
+        distribution = (registry or agent_entries()).get(parse_spec(spec)[0]).distribution
+    except HkkError:
+        distribution = None
+    what = f"raised {type(error).__name__}: {error}" if raised else \
+        f"answered an option not offered: {error}"
+    return AgentError(f"agent {spec!r} (distribution {distribution or '?'}) in seat "
+                      f"{seat + 1} {what}", agent=spec, seat=seat, distribution=distribution)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from hkk._clock import GameClock
 from hkk._continuous import listen_to_conditions
-from hkk._errors import HkkError
+from hkk._errors import CloneError
 from hkk._events import EventLog
 from hkk._hookcall import copy_plans
 from hkk._pending import Pending
@@ -32,11 +32,6 @@ if TYPE_CHECKING:
     from hkk._game import Game
 
 __all__ = ["CloneError", "copy_game"]
-
-
-class CloneError(HkkError):
-    """A game that cannot be copied: inside a step, or a set's item that holds what cannot be
-    copied (the message names the set)."""
 
 
 def _copier(cls: Any) -> Any:

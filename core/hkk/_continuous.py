@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from hkk._characteristics import static_applies
 from hkk._conditions import events_changing, holds
 from hkk._effects import Duration, Effect
+from hkk._errors import BadArgument
 from hkk._state import Permanent, Player
 from hkk.events import EffectCreated, EffectEnded, EffectStarted, Event
 
@@ -117,7 +118,7 @@ def add_effect(game: GameState, stat: str, amount: int, duration: Duration | str
     ends_turn = None
     if duration is Duration.TURNS:
         if not turns or turns < 1:
-            raise ValueError("a 'turns' duration needs turns >= 1")
+            raise BadArgument(f"a 'turns' duration needs turns >= 1, not {turns!r}")
         ends_turn = _counted_end(game, turns, controller)
     elif duration is Duration.UNTIL_OWN_PREPARATION and controller == game.active \
             and _own_expiry_ahead(game):

@@ -8,13 +8,16 @@ TOML nested at most :data:`MAX_NESTING` levels.  Every problem is a :class:`Data
 
 from __future__ import annotations
 
+import json
 import tomllib
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_FILE_BYTES", "MAX_NESTING", "DataFileError", "outside_package", "parse_toml",
-           "read_text"]
+from hkk._errors import DataFileError
+
+__all__ = ["MAX_FILE_BYTES", "MAX_JSON_NESTING", "MAX_NESTING", "DataFileError",
+           "check_json_nesting", "outside_package", "parse_toml", "read_text"]
 
 #: The largest data file read: far above any real set (the base set's biggest card file is
 #: under 10 kB), far below what would hurt memory.
@@ -22,10 +25,10 @@ MAX_FILE_BYTES = 1024 * 1024
 #: Deepest nesting of tables and arrays.  Card files need about 8 levels; tomllib recurses once
 #: per level, so a deeper file would otherwise end in a RecursionError.
 MAX_NESTING = 32
-
-
-class DataFileError(ValueError):
-    """A data file that cannot be used: outside the package, too big, not UTF-8, too deep."""
+#: Deepest nesting of objects and arrays in a JSON document the engine reads (a save: about 6
+#: levels).  ``json`` and the validators recurse once per level: deeper would be a
+#: RecursionError (a traceback, a server's 500) instead of an error naming the file.
+MAX_JSON_NESTING = 64
 
 
 def outside_package(root: Traversable | Path, entry: Traversable | Path) -> Path | None:
@@ -64,6 +67,22 @@ def parse_toml(text: str, max_nesting: int = MAX_NESTING) -> dict[str, Any]:
     if _depth(data, max_nesting) > max_nesting:
         raise too_deep
     return data
+
+
+def check_json_nesting(data: Any, max_nesting: int = MAX_JSON_NESTING) -> None:
+    """Raise :class:`DataFileError` if ``data`` - JSON text (str or bytes) or what JSON text
+    parses to - nests objects and arrays deeper than ``max_nesting``.  Text that is not JSON
+    passes: its reader says what is wrong with it."""
+    too_deep = DataFileError(f"nested deeper than {max_nesting} levels of objects and arrays")
+    if isinstance(data, str | bytes | bytearray):
+        try:
+            data = json.loads(data)
+        except RecursionError:
+            raise too_deep from None
+        except ValueError:
+            return
+    if isinstance(data, dict | list) and _depth(data, max_nesting) > max_nesting:
+        raise too_deep
 
 
 def _depth(data: Any, stop: int) -> int:

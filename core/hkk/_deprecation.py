@@ -23,9 +23,9 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 import pluggy
-from pluggy._hooks import varnames  # how pluggy reads an implementation's parameters
 
 from hkk import _hookspecs
+from hkk._hookcall import varnames  # how pluggy reads an implementation's parameters
 from hkk._hookspecs import PROJECT
 
 __all__ = ["Deprecation", "HookDeprecationWarning", "Use", "deprecated", "deprecations", "uses"]

@@ -5,7 +5,11 @@ The hierarchy::
     HkkError                      base of everything hkk raises on purpose
     ├── RuleViolation             an action the rulebook forbids; names the rule point
     ├── IllegalDecision           an agent answered with an option that was not offered
+    ├── AgentError                a seated agent raised or answered an option not offered; names
+    │                             the agent's spec, its distribution and its seat
     ├── ConfigError               hkk.toml / [tool.hkk] is unreadable or invalid; names the file
+    ├── BadArgument               a value handed to hkk's API that it does not take (also a
+    │                             ValueError): a log level, a build_game spec, a duration
     ├── SetError                  a card set could not be used; names set, distribution, stage
     │   └── CardDataError         a card or deck file is invalid; names set, file and each
     │                             problem's line, card and field (DataProblem)
@@ -15,8 +19,18 @@ The hierarchy::
     ├── TriggerLoopError          triggered abilities set each other off without end; names the
     │                             cards of the chain
     │   └── WorkLimitError        a turn or game resolved more triggers than its work limit
-    └── InvariantViolation        ``hkk verify`` found the game in an impossible state; names the
-                                  invariant, the turn and step (and the card where there is one)
+    ├── InvariantViolation        ``hkk verify`` found the game in an impossible state; names the
+    │                             invariant, the turn and step (and the card where there is one)
+    ├── SaveError                 a save that cannot be made or loaded (hkk._saving)
+    ├── ReplayError               running a step again met other decisions (hkk._forward)
+    ├── CloneError                a game that cannot be copied (hkk._clone)
+    ├── Divergence                the first event of a replay that differs (hkk._replay)
+    ├── ScaffoldError             ``hkk new-set`` cannot create the project (hkk._scaffold)
+    └── SpoilerError              a spoiler file cannot be read (hkk._spoiler)
+
+    ValueError
+    └── DataFileError             a set's data file cannot be used (hkk._datafile); the caller
+                                  names the set and file
 
     Exception
     └── GameOver                  control flow, not an error: a player lost (K 3.12) or the game
@@ -55,6 +69,24 @@ class RuleViolation(HkkError):
 
 class IllegalDecision(HkkError):
     """An agent chose something that was not among the legal options."""
+
+
+class AgentError(HkkError):
+    """A seated agent failed the game: it raised, or answered with an option that was not
+    offered.  ``agent`` is its spec (``mcts:budget=50``), ``distribution`` the one that
+    registered it, ``seat`` its player index (0 or 1); the cause is ``__cause__``."""
+
+    def __init__(self, message: str, *, agent: str, seat: int,
+                 distribution: str | None = None) -> None:
+        self.agent = agent
+        self.seat = seat
+        self.distribution = distribution
+        super().__init__(message)
+
+
+class BadArgument(HkkError, ValueError):
+    """A value handed to hkk's API that it does not take; the message names the argument and
+    what it may be.  A ValueError too, as it was before it was an HkkError."""
 
 
 class ConfigError(HkkError):
@@ -251,12 +283,62 @@ def plugin_set(plugin_name: str | None) -> str | None:
 
 
 class GameTimeout(BaseException):
-    """A game ran longer than its time limit (:func:`hkk._limits.time_limit`).  ``where`` names
-    the code that was running (module, function, line; a set's package if it was a set's)."""
+    """A game ran longer than its time limit (:func:`hkk._limits.time_limit`): ``seconds`` of
+    ``clock`` time ("CPU" outside the agents, or "wall-clock"); with ``agent``, that agent's
+    (its class name) thinking on one decision.  ``where`` names the code that was running
+    (module, function, line; a set's package if it was a set's)."""
 
-    def __init__(self, seconds: float, where: str = "", *, module: str | None = None) -> None:
+    def __init__(self, seconds: float, where: str = "", *, module: str | None = None,
+                 clock: str = "", agent: str | None = None) -> None:
         self.seconds = seconds
         self.where = where
         self.module = module  # the module of the code that was running
-        super().__init__(f"the game ran longer than its time limit of {seconds:g} s"
-                         + (f"; it was running {where}" if where else ""))
+        self.clock = clock
+        self.agent = agent
+        unit = f"{seconds:g} {clock} s" if clock else f"{seconds:g} s"
+        what = f"agent {agent} thought longer on one decision than its limit of {unit}" \
+            if agent else f"the game ran longer than its time limit of {unit}"
+        super().__init__(what + (f"; it was running {where}" if where else ""))
+
+
+# -- errors of single modules, kept here with the others (their old homes import them, so
+# hkk._saving.SaveError and the like keep working) ---------------------------------------------
+
+
+class DataFileError(ValueError):
+    """A data file that cannot be used: outside the package, too big, not UTF-8, too deep."""
+
+
+class ScaffoldError(HkkError):
+    """The project cannot be created (bad name, folder not empty)."""
+
+
+class ReplayError(HkkError):
+    """Running a step again did not meet the same decisions: something the step depends on is
+    not in the game (a hook keeping state of its own, or drawing from another RNG)."""
+
+
+class SaveError(HkkError):
+    """A save that cannot be made or loaded (foreign file, other versions, mid-step game)."""
+
+
+class SpoilerError(HkkError):
+    """The spoiler file cannot be read (not CSV/JSON, unknown column, a number that is not)."""
+
+
+class CloneError(HkkError):
+    """A game that cannot be copied: inside a step, or a set's item that holds what cannot be
+    copied (the message names the set)."""
+
+
+class Divergence(HkkError):
+    """The first event of the replay that differs from the log: its number, the recorded
+    event (None: the log had ended) and what the replay gave instead.  An HkkError so that it
+    passes through the runner's wrapping of errors in sets' code."""
+
+    def __init__(self, index: int, expected: dict[str, Any] | None,
+                 got: dict[str, Any] | str | None) -> None:
+        self.index = index
+        self.expected = expected
+        self.got = got
+        super().__init__(f"event {index}: expected {expected}, got {got}")

@@ -24,6 +24,7 @@ a finished game is 1 (won), -1 (lost) or 0 (drawn).  Change a weight for one age
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
@@ -66,6 +67,19 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+
+
+def agent_weights(agent: str, own: Mapping[str, Any], options: Mapping[str, Any]) -> Weights:
+    """The weights a searching agent's spec sets by name (``mcts:hp=2``): an option that is
+    neither one of the agent's ``own`` nor a weight is an error listing its own options first;
+    a weight must be a finite number."""
+    from hkk._agent_registry import checked_option, no_such_option
+
+    unknown = sorted(set(options) - {f.name for f in fields(Weights)})
+    if unknown:
+        raise no_such_option(agent, unknown, own, asdict(DEFAULT_WEIGHTS), "the evaluation weights")
+    return DEFAULT_WEIGHTS.with_options(**{key: checked_option(agent, key, value)
+                                           for key, value in options.items()})
 
 
 def _hand_size(player: Any) -> int:

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from hkk._errors import BadArgument
 from hkk.events import Decided, Event, GameEnded, HpCheck, StepEnded, StepStarted, of
 
 #: How much of its log a game keeps (``Engine.new_game(..., log_level=...)``).  Listeners get
@@ -47,7 +48,8 @@ class EventLog:
 
     def __init__(self, level: str = "full") -> None:
         if level not in LOG_LEVELS:
-            raise ValueError(f"unknown log level {level!r}; the levels are {list(LOG_LEVELS)}")
+            raise BadArgument(f"unknown log level {level!r}; the levels are "
+                              f"{list(LOG_LEVELS)}")
         self._events: list[Event] = []
         self.turn = 0
         self.step = ""

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from hkk._errors import HkkError, IllegalDecision
+from hkk._errors import IllegalDecision, ReplayError
 from hkk._view import GameView
 
 if TYPE_CHECKING:
@@ -45,11 +45,6 @@ class AwaitDecision(BaseException):
     def __init__(self, decision: Decision) -> None:
         super().__init__(decision.kind)
         self.decision = decision
-
-
-class ReplayError(HkkError):
-    """Running a step again did not meet the same decisions: something the step depends on is
-    not in the game (a hook keeping state of its own, or drawing from another RNG)."""
 
 
 class Forward(Generic[GameT]):

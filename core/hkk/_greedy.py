@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import random
 
+from hkk._agent_registry import checked_option, decision_seconds, factory_options
 from hkk._decisions import Decision, Option
-from hkk._evaluation import DEFAULT_WEIGHTS, Weights, evaluate, without_search
+from hkk._evaluation import DEFAULT_WEIGHTS, Weights, agent_weights, evaluate, without_search
 from hkk._protocol import FairView, ForwardModel
 
 __all__ = ["GreedyAgent", "greedy_agent"]
@@ -31,6 +32,9 @@ class GreedyAgent:
         self.rng = random.Random(seed)
         self.weights = weights
         self.samples = max(1, int(samples))
+        #: CPU seconds one decision may take before the game's guard stops the game
+        #: (hkk._limits; None: the game's limit).
+        self.decision_seconds: float | None = None
         #: Decisions it looked ahead for (the one-option ones are not counted).
         self.decisions = 0
 
@@ -57,8 +61,13 @@ def _final(game: ForwardModel, player: int) -> float:
     return 0.0 if game.winner is None else (1.0 if game.winner == player else -1.0)
 
 
-def greedy_agent(seed: int | None = None, samples: int = 1, **weights: float) -> GreedyAgent:
+def greedy_agent(seed: int | None = None, samples: int = 1, seconds: float | None = None,
+                 **weights: float) -> GreedyAgent:
     """One-ply lookahead: for each option, clone a determinized world, answer and score the
     position (hkk._evaluation); samples worlds per decision; any evaluation weight by name
-    (hp=, creature=, hand=, threat=...)."""
-    return GreedyAgent(seed, DEFAULT_WEIGHTS.with_options(**weights), samples)
+    (hp=, creature=, hand=, threat=...); seconds: the CPU time one decision may take before the
+    game is stopped (default: the game's limit)."""
+    agent = GreedyAgent(seed, agent_weights("greedy", factory_options(greedy_agent), weights),
+                        checked_option("greedy", "samples", samples, whole=True, low=1))
+    agent.decision_seconds = decision_seconds("greedy", seconds)
+    return agent

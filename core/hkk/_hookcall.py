@@ -28,7 +28,17 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pluggy._callers import _multicall  # pluggy's call loop: what the plans do not cover
+# pluggy internals (pyproject.toml bounds pluggy to the versions tested): its call loop, what
+# the plans do not cover, and how it reads an implementation's parameters (hkk._deprecation)
+try:
+    from pluggy._callers import _multicall
+    from pluggy._hooks import varnames
+except ImportError as exc:  # a pluggy outside the bound: say so, not a bare ImportError
+    from importlib.metadata import version as _version
+
+    raise ImportError(f"hkk needs pluggy's _callers._multicall and _hooks.varnames, which "
+                      f"pluggy {_version('pluggy')} does not have ({exc}); install the pluggy "
+                      f"hkk's requirements name (pip install 'pluggy>=1.5,<1.8')") from exc
 
 from hkk._errors import PASSTHROUGH, HookError, Interrupted, plugin_set
 from hkk._hookspecs import TURN_HOOKS
@@ -49,7 +59,7 @@ if TYPE_CHECKING:
 __all__ = ["EXPECT", "call", "expect_anything", "expect_card_ids", "expect_count", "expect_dict",
            "expect_kinds",
            "expect_lethal", "expect_pending", "expect_player", "failure", "first", "hookexec",
-           "implementations", "install", "notify", "only_in_steps"]
+           "implementations", "install", "notify", "only_in_steps", "varnames"]
 
 #: Checks one implementation's result (not None); returns the complaint ("returned …;
 #: expected …") or None when the result is what the hook promises.

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hkk._card_text import card_lines, text_from_data
+from hkk._errors import HkkError
 from hkk._event_text import EventRenderer
 from hkk._markup import plain
 
@@ -25,7 +26,7 @@ def _environment() -> Any:
     try:
         import jinja2
     except ImportError:  # pragma: no cover - a dependency of hkk
-        raise RuntimeError("the HTML pages need Jinja2: pip install jinja2") from None
+        raise HkkError("the HTML pages need Jinja2: pip install jinja2") from None
     env = jinja2.Environment(loader=jinja2.PackageLoader("hkk", "templates/pages"),
                              autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters["data_json"] = _data_json

@@ -24,8 +24,15 @@ import math
 import random
 from collections.abc import Sequence
 
+from hkk._agent_registry import checked_option, decision_seconds, factory_options
 from hkk._decisions import Decision, Option
-from hkk._evaluation import DEFAULT_WEIGHTS, Weights, position_value, without_search
+from hkk._evaluation import (
+    DEFAULT_WEIGHTS,
+    Weights,
+    agent_weights,
+    position_value,
+    without_search,
+)
 from hkk._protocol import FairView, ForwardModel
 
 __all__ = ["DEFAULT_BUDGET", "MctsAgent", "mcts_agent"]
@@ -94,6 +101,9 @@ class MctsAgent:
         self.exploration = exploration
         self.weights = weights
         self.rollout_policy = RolloutPolicy(random.Random(self.rng.getrandbits(32)))
+        #: CPU seconds one decision may take before the game's guard stops the game
+        #: (hkk._limits; None: the game's limit).
+        self.decision_seconds: float | None = None
         #: Decisions it searched (the one-option ones are not counted) and simulations run.
         self.decisions = 0
         self.simulations = 0
@@ -188,8 +198,14 @@ class MctsAgent:
 
 
 def mcts_agent(seed: int | None = None, budget: int = DEFAULT_BUDGET, rollout_turns: int = 2,
-               exploration: float = 0.7, **weights: float) -> MctsAgent:
+               exploration: float = 0.7, seconds: float | None = None,
+               **weights: float) -> MctsAgent:
     """Information-set MCTS over determinized worlds: budget simulations per decision, random
-    rollouts cut off after rollout_turns turns by the evaluation (its weights by name)."""
-    return MctsAgent(seed, budget, rollout_turns, exploration,
-                     DEFAULT_WEIGHTS.with_options(**weights))
+    rollouts cut off after rollout_turns turns by the evaluation (its weights by name); seconds:
+    the CPU time one decision may take before the game is stopped (default: the game's limit)."""
+    agent = MctsAgent(seed, checked_option("mcts", "budget", budget, whole=True, low=1),
+                      checked_option("mcts", "rollout_turns", rollout_turns, whole=True, low=0),
+                      checked_option("mcts", "exploration", exploration, low=0),
+                      agent_weights("mcts", factory_options(mcts_agent), weights))
+    agent.decision_seconds = decision_seconds("mcts", seconds)
+    return agent

@@ -15,6 +15,7 @@ from typing import Any
 
 from hkk._decisions import Decision, Option
 from hkk._engine import Engine
+from hkk._errors import BadArgument
 from hkk._game import Game
 from hkk._protocol import FairView
 from hkk._state import BUILDINGS, GUARD_POST, RESERVE
@@ -51,7 +52,7 @@ def set_up_by_hand(game: Game, *, active: int = 0) -> Game:
     turn.  Logs ``game_started`` with ``built`` true.  Put cards where they belong first or
     after (``player.hand``, ``game.enter_play``)."""
     if game.started:
-        raise ValueError("the game is already set up")
+        raise BadArgument("the game is already set up")
     game.started = True
     game.emit(GameStarted, seed=game.seed, decks=[len(p.deck) for p in game.players],
               built=True)
@@ -66,7 +67,7 @@ def filler_card(engine: Engine) -> str:
     if plain_cards:
         return str(plain_cards[0])
     if not engine.cards:
-        raise ValueError("the engine has no cards; install a set or give decks")
+        raise BadArgument("the engine has no cards; install a set or give decks")
     return str(min(engine.cards))
 
 
@@ -81,14 +82,14 @@ def build_position(engine: Engine, players: Sequence[Mapping[str, Any]] = ({}, {
     no entry triggers.  The game's sets are those of every card in the spec (and their
     dependencies): only their hooks are called."""
     if len(players) != 2:
-        raise ValueError("a game has two players")
+        raise BadArgument(f"a game has two players, not {len(players)}")
     for index, spec in enumerate(players):
         unknown = sorted(set(spec) - set(ZONES) - set(NUMBERS))
         if unknown:
-            raise ValueError(f"player {index}: unknown keys {unknown}; use {ZONES + NUMBERS}")
+            raise BadArgument(f"player {index}: unknown keys {unknown}; use {ZONES + NUMBERS}")
         missing = sorted({c for zone in ZONES for c in spec.get(zone, ())} - set(engine.cards))
         if missing:
-            raise ValueError(f"player {index}: unknown cards {missing}")
+            raise BadArgument(f"player {index}: unknown cards {missing}")
     decks = [list(spec["deck"]) if "deck" in spec else [filler_card(engine)] * 20
              for spec in players]
     agents = agents or (PassingAgent(), PassingAgent())

@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hkk._errors import HkkError
+from hkk._errors import Divergence, HkkError
 from hkk._rulings import DEFAULT_RULINGS
 from hkk._runner import advance
 
@@ -24,19 +24,6 @@ if TYPE_CHECKING:
     from hkk._saving import SaveFile
 
 __all__ = ["Divergence", "Replay", "replay"]
-
-
-class Divergence(HkkError):
-    """The first event of the replay that differs from the log: its number, the recorded
-    event (None: the log had ended) and what the replay gave instead.  An HkkError so that it
-    passes through the runner's wrapping of errors in sets' code."""
-
-    def __init__(self, index: int, expected: dict[str, Any] | None,
-                 got: dict[str, Any] | str | None) -> None:
-        self.index = index
-        self.expected = expected
-        self.got = got
-        super().__init__(f"event {index}: expected {expected}, got {got}")
 
 
 @dataclass

@@ -27,9 +27,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from hkk._agents import FirstLegalAgent, RandomAgent
 from hkk._changes import count_effect, refresh_statics
 from hkk._clock import GameClock
+from hkk._datafile import DataFileError, check_json_nesting
 from hkk._driving import inside_step, run_on
 from hkk._effects import Duration, Effect
-from hkk._errors import HkkError
+from hkk._errors import HkkError, SaveError
 from hkk._forward import Forward, ReplayError
 from hkk._game import Game, GameEngine
 from hkk._rulings import DEFAULT_RULINGS, Rulings
@@ -52,10 +53,6 @@ FORMAT = "hkk-save/3"
 #: Slots that are not saved as they are: the card (saved by id) and a derived cache.
 _PERMANENT_SKIP = ("card", "mods")
 _EVENT_FIELDS = ("seq", "turn", "step", "kind")
-
-
-class SaveError(HkkError):
-    """A save that cannot be made or loaded (foreign file, other versions, mid-step game)."""
 
 
 class _Strict(BaseModel):
@@ -284,6 +281,10 @@ def parse_save(data: Any) -> SaveFile:
     """Validate a save (a dict, or JSON text); a foreign or broken one is a :class:`SaveError`
     with one line naming the first problem.  A save of format 2 is read as a 3 made between
     two steps (the same fields, no answers)."""
+    try:
+        check_json_nesting(data)  # before anything recurses into it
+    except DataFileError as exc:
+        raise SaveError(f"not an hkk save ({FORMAT}): {exc}") from None
     found = _format_of(data)
     if found == "hkk-save/2":
         data = dict(json.loads(data) if isinstance(data, (str, bytes)) else data)

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlparse
 
 from packaging.version import Version
 
-from hkk._errors import HkkError
+from hkk._errors import ScaffoldError
 from hkk._sets.manifest import SET_CODE_PATTERN, is_set_code
 from hkk._text import codepoint, first_control_character
 
@@ -25,10 +25,6 @@ __all__ = ["ScaffoldError", "check_source", "create", "engine_source", "local_en
            "placeholders"]
 
 _RENAMES = {"github": ".github", "gitignore": ".gitignore"}
-
-
-class ScaffoldError(HkkError):
-    """The project cannot be created (bad name, folder not empty)."""
 
 
 def engine_source() -> str:

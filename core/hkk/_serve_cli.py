@@ -6,6 +6,9 @@ need no web server, and a missing one is a one-line error naming the install com
 
 from __future__ import annotations
 
+import ipaddress
+import re
+
 import click
 from rich.console import Console
 
@@ -28,10 +31,26 @@ def _default_decks(engine: object) -> list[str]:
     return names[:2]
 
 
+#: A host name as RFC 1123 allows it: dot-separated labels of letters, digits and inner hyphens.
+_HOST_NAME = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?$")
+
+
+def _check_host(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """An IP address or a host name, checked before anything is said about who may play
+    (no name is looked up: that waits for the server)."""
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        if len(value) > 253 or not _HOST_NAME.match(value):
+            raise click.BadParameter(f"{value!r} is neither an IP address nor a host name "
+                                     f"(like 127.0.0.1, ::1 or localhost)", ctx, param) from None
+    return value
+
+
 @click.command("serve", short_help="Play against the computer in the browser.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,
               help="The port to listen on.")
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default="127.0.0.1", show_default=True, callback=_check_host,
               help="The address to listen on; another than 127.0.0.1 shares the game on a "
                    "network (with a warning).")
 @click.option("--decks", nargs=2, metavar="A B",
@@ -74,6 +93,7 @@ def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent:
     names = list(decks) if decks else _default_decks(sets.engine)
     try:
         maker = agent_entries().factory(opponent)  # the spec checked once, here
+        maker(0)  # and its options: a factory that refuses them, refuses them here
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--opponent") from None
     try:

@@ -9,7 +9,9 @@ are the same whatever the number of workers or the scheduler.  Each game is ``hk
 
 A game stopped by a limit - a trigger loop or the work limit (D-trigger-loop, D-work-limit: counts,
 so the same seed stops the same way everywhere), a step that never ends, or the chunk's
-``game_timeout`` - comes back as an error row (``Outcome.error``) and the other games go on.
+``game_timeout`` - or by a seated agent that raised or answered an option not offered
+(:class:`~hkk._errors.AgentError`, naming the agent and its distribution) comes back as an
+error row (``Outcome.error``) and the other games go on.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from hkk._agent_registry import agent_entries, agent_seed
+from hkk._agent_registry import agent_entries, agent_failure, agent_seed
 from hkk._engine import Engine
 from hkk._errors import GameTimeout, HkkError, StepLoopError, TriggerLoopError
 from hkk._limits import time_limit
@@ -56,10 +58,11 @@ class Chunk:
     seeds: tuple[int, int]
     max_turns: int | None = None
     #: The agents' specs, seat 1 and seat 2 (None: the engine's default random players, which
-    #: draw from the game's RNG, as ``hkk play`` without ``--agents``).
+    #: are seeded from the game's seed and seat, as ``hkk play`` without ``--agents``).
     agents: tuple[str, str] | None = None
-    #: Seconds a game may take (None: no limit); only where an alarm can interrupt a game, the
-    #: main thread of a process (here and in local workers, not in a Dask worker's thread).
+    #: CPU seconds a game may spend outside its agents, and an agent on one decision (None: no
+    #: limit; hkk._limits); only where a signal can interrupt a game, the main thread of a
+    #: process (here and in local workers, not in a Dask worker's thread).
     game_timeout: float | None = None
     #: The core the games run on (``hkk simulate --core``; hkk._cores).
     core: str = "auto"
@@ -158,7 +161,7 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     # worker's process: there the work limits are what stop a runaway game
     timeout = chunk.game_timeout if threading.current_thread() is threading.main_thread() \
         else None
-    makers = None
+    makers = registry = None
     if chunk.agents is not None:
         registry = agent_entries()
         makers = [registry.factory(spec) for spec in chunk.agents]
@@ -170,17 +173,27 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
                             rulings=rulings, log_level=LOG_LEVEL)
         recorder = OutcomeRecorder(game.log, seed, chunk.decks, chunk.agents)
         try:
-            with time_limit(timeout, partial(_where, chunk, seed, game)):
+            with time_limit(timeout, partial(_where, chunk, seed, game), agents=agents or ()):
                 game.play(max_turns=chunk.max_turns)
         except GAME_LIMITS as exc:  # this game stops; the others go on
-            outcome = recorder.outcome
-            outcome.winner, outcome.reason, outcome.turns = None, "error", game.turn
-            outcome.error = f"{type(exc).__name__}: {exc}"
+            _stopped(recorder.outcome, game, exc)
         except Exception as exc:
-            raise HkkError(f"game failed in turn {game.turn}: {exc}; reproduce: "
-                           f"{replay_command(chunk, seed)}") from exc
+            # an agent that raised or answered an option not offered: its game stops, the
+            # others go on; anything else is the engine's or a set's bug and stops the run
+            fault = None if chunk.agents is None else \
+                agent_failure(exc, agents or (), chunk.agents, registry)
+            if fault is None:
+                raise HkkError(f"game failed in turn {game.turn}: {exc}; reproduce: "
+                               f"{replay_command(chunk, seed)}") from exc
+            _stopped(recorder.outcome, game, fault)
         rows.append(recorder.outcome.as_row())
     return rows
+
+
+def _stopped(outcome: Outcome, game: Any, error: BaseException) -> None:
+    """The game's outcome as an error row: no winner, the error named."""
+    outcome.winner, outcome.reason, outcome.turns = None, "error", game.turn
+    outcome.error = f"{type(error).__name__}: {error}"
 
 
 def _where(chunk: Chunk, seed: int, game: Any) -> str:

@@ -131,8 +131,11 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               help="Write the report page (heat map, histogram, card table).")
 @click.option("--game-timeout", type=click.FloatRange(min=0), default=DEFAULT_GAME_TIMEOUT,
               show_default=True, metavar="SECONDS",
-              help="Stop a game that runs longer: an error row, and the other games go on "
-                   "(0: no limit; not on Dask, where the work limits stop a runaway game).")
+              help="Stop a game that spends more CPU time outside its agents (the engine, "
+                   "the sets' code), or an agent that thinks as long on one decision (a "
+                   "searching agent: its option seconds=): an error row, and the other games "
+                   "go on (0: no limit; not on Dask, where the work limits stop a runaway "
+                   "game).")
 @click.option("--agents", "agent_specs", nargs=2, metavar="A B",
               help="Who plays seat 1 and seat 2: registered agents with options, e.g. "
                    "'mcts:budget=400' random ('hkk agents' lists them). Default: random "
@@ -221,7 +224,8 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
             "tiers": [list(p) if p is not None else None for p in players],
             "seconds": round(result.seconds, 2), "replay": replay.strip(),
             "errors": [{key: row[key] for key in ("seed", "deck_1", "deck_2", "turns", "error",
-                                                  "replay")} for row in failed]}
+                                                  "replay")} for row in failed],
+            "stopped": _stopped(failed)}
     if csv_file or parquet_file:
         rows = _rows(result)
         if csv_file:
@@ -252,15 +256,20 @@ def _agent_pairings(agent_specs: tuple[str, str] | None, tiers: str | None
     from hkk._agent_registry import agent_entries, canonical_spec
     from hkk._errors import HkkError
 
-    if agent_specs and tiers:
+    if agent_specs and tiers is not None:
         raise click.UsageError("--agents and --tiers exclude each other: a tier is both seats "
                                "played by one agent")
     registry = agent_entries()
     try:
-        if tiers:
-            specs = [canonical_spec(t) for t in tiers.split(",") if t.strip()]
-            if not specs:
-                raise HkkError("no tier named")
+        if tiers is not None:
+            names = [t.strip() for t in tiers.split(",")]
+            if not any(names):
+                raise HkkError("no tier named: give agents separated by commas, e.g. "
+                               "random,greedy,mcts")
+            if not all(names):
+                raise HkkError(f"an empty tier in {tiers!r}: give agents separated by commas, "
+                               f"e.g. random,greedy,mcts")
+            specs = [canonical_spec(t) for t in names]
             if len(set(specs)) < len(specs):
                 raise HkkError(f"a tier is named twice in {tiers!r}")
             for spec in specs:
@@ -272,7 +281,8 @@ def _agent_pairings(agent_specs: tuple[str, str] | None, tiers: str | None
                 registry.factory(spec)(0)
             return [pair]
     except HkkError as exc:
-        raise click.BadParameter(str(exc), param_hint="--tiers" if tiers else "--agents") \
+        raise click.BadParameter(str(exc), param_hint="--tiers" if tiers is not None
+                                 else "--agents") \
             from None
     return [None]
 
@@ -291,6 +301,18 @@ def _chunk_size(players: list[tuple[str, str] | None], default: int) -> int:
             if getattr(registry.factory(spec)(0), "uses_forward_model", False):
                 return SEARCHING_CHUNK_SIZE
     return default
+
+
+def _stopped(failed: list[dict[str, Any]]) -> dict[str, Any]:
+    """How many games were stopped, and why: a count per error class (GameTimeout, AgentError,
+    TriggerLoopError...), and the same as words."""
+    why: dict[str, int] = {}
+    for row in failed:
+        kind = str(row["error"]).split(":", 1)[0]
+        why[kind] = why.get(kind, 0) + 1
+    return {"games": len(failed), "why": why,
+            "text": _tally(why) + (" (the time limit counts CPU time outside the agents: "
+                                   "--game-timeout)" if "GameTimeout" in why else "")}
 
 
 def _error_games(result: Any) -> list[dict[str, Any]]:
@@ -372,6 +394,10 @@ def _print_table(out: Console, summary: dict[str, Any], meta: dict[str, Any]) ->
                   f"{turns['median']}, {turns['min']}-{turns['max']}; endings "
                   f"{escape(_tally(summary['endings']))}")
     _print_balance(out, summary["balance"])
+    stopped = meta["stopped"]
+    if stopped["games"]:
+        out.print(f"[yellow]stopped[/yellow]: {stopped['games']} of {meta['games']} games, which "
+                  f"count in no rate: {escape(stopped['text'])}")
     out.print(f"[dim]{meta['seconds']} s; replay a game: {escape(meta['replay'])}[/dim]")
 
 

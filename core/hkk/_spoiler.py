@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from hkk._errors import HkkError
+from hkk._errors import SpoilerError
 
 __all__ = ["COLUMNS", "COLUMN_KEYS", "Mismatch", "SpoilerError", "compare", "read_spoiler",
            "row_lines"]
@@ -33,10 +33,6 @@ _NUMBERS = {"cost", "cost_components", "yield_components", "damage", "hp", "sp"}
 _AMBIGUOUS = {"components": "'components' is ambiguous: write cost_components (the cost in "
                             "monster components) or yield_components (a creature's monster "
                             "components when it dies)"}
-
-
-class SpoilerError(HkkError):
-    """The spoiler file cannot be read (not CSV/JSON, unknown column, a number that is not)."""
 
 
 def read_spoiler(path: str | Path) -> list[dict[str, Any]]:

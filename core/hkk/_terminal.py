@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from hkk._agent_registry import agent_seed
+from hkk._agent_registry import make_agent as registry_make_agent
 from hkk._board import board_data, board_lines, card_text_lines, decision_data, decision_lines
 from hkk._errors import HkkError
 from hkk._event_text import EventRenderer
@@ -40,8 +41,8 @@ if TYPE_CHECKING:
     from hkk._engine import Engine
     from hkk._protocol import ForwardModel
 
-__all__ = ["Command", "HELP", "TerminalTable", "make_agent", "parse_agent_spec",
-           "parse_command", "play_at_terminal", "play_saved", "seats"]
+__all__ = ["Command", "HELP", "TerminalTable", "make_agent", "parse_command",
+           "play_at_terminal", "play_saved", "seats"]
 
 HELP = "a number answers · ? card texts · u take back · s FILE save · q quit"
 
@@ -85,71 +86,14 @@ def parse_command(line: str, count: int) -> Command:
 
 # -- the opponent --------------------------------------------------------------------------------
 
-def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``NAME[:KEY=VALUE,…]`` -> the name and its options (numbers as numbers):
-    ``random:seed=3,pass_bias=0.5`` -> ``("random", {"seed": 3, "pass_bias": 0.5})``."""
-    name, _, rest = spec.partition(":")
-    options: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, equals, value = part.partition("=")
-        if not equals or not key.strip():
-            raise click.BadParameter(f"{spec!r}: the option {part!r} is not KEY=VALUE",
-                                     param_hint="--opponent")
-        options[key.strip()] = _number(value.strip())
-    return name.strip(), options
-
-
-def _number(value: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
-
-
-def _builtin() -> dict[str, Callable[..., Any]]:
-    """The agents to play against by name without the agents registry: :mod:`hkk._agents`'."""
-    from hkk._agents import FirstLegalAgent, RandomAgent
-
-    return {"random": RandomAgent, "first": FirstLegalAgent}
-
-
 def make_agent(spec: str, seed: int | None = None) -> Any:
-    """The agent ``spec`` names (``--opponent``), seeded with ``seed`` (its own RNG, not the
-    game's, which the forward model's re-runs of a step would not draw from the same way); a
-    usage error names what is known.  The agents registry (``hkk.agents`` entry points:
-    random, first, greedy, mcts, a third party's) makes it where it is installed."""
+    """The agent ``spec`` names (``--opponent``: the agents registry's spec, ``hkk agents``
+    lists them), seeded with ``seed`` (its own RNG, not the game's, which the forward model's
+    re-runs of a step would not draw from the same way); a usage error says what is wrong."""
     try:
-        registry = import_module("hkk._agent_registry")
-    except ImportError:  # an engine without the registry: the built-in random and first
-        return _builtin_agent(spec, seed)
-    try:
-        return registry.make_agent(spec, seed)
+        return registry_make_agent(spec, seed)
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--opponent") from None
-
-
-def _builtin_agent(spec: str, seed: int | None) -> Any:
-    name, options = parse_agent_spec(spec)
-    known = _builtin()
-    if name not in known:
-        raise click.BadParameter(f"no agent {name!r}; known: {', '.join(sorted(known))}",
-                                 param_hint="--opponent")
-    try:
-        seeded = {"seed": seed, **options} if name == "random" else options  # the one RNG
-        return known[name](**seeded)
-    except TypeError as exc:
-        raise click.BadParameter(f"agent {name!r} has no option {options}: {exc}",
-                                 param_hint="--opponent") from None
-
-
-def agent_seed(game_seed: int, seat: int) -> int:
-    """The opponent's seed in a game of ``game_seed``: its seat's own (as ``hkk simulate``'s,
-    from which the game's seed cannot be told)."""
-    from hkk._agent_registry import agent_seed as seat_seed
-
-    return seat_seed(game_seed, seat)
 
 
 def seats(human: str) -> set[int]:

@@ -26,7 +26,7 @@ from hkk._errors import (
 )
 from hkk._game import Game
 from hkk._invariants import check_finished, watch
-from hkk._limits import time_limit
+from hkk._limits import time_limit, verify_wall
 from hkk._plugin import make_plugin_manager
 from hkk._sets.discovery import discover
 from hkk._verify_report import Check, Coverage, VerifyReport
@@ -178,7 +178,8 @@ def play_checked(engine: Any, decks: list[list[str]], seed: int, max_turns: int 
         python = isinstance(game, Game)  # the invariants read the Python engine's state
         if python:
             watch(game)
-        with time_limit(timeout, where):
+        # CPU time, and a wall-clock bound for a hook that never returns (CI must not hang)
+        with time_limit(timeout, where, wall=verify_wall(timeout)):
             game.play(max_turns=max_turns)
         if python:
             check_finished(game)

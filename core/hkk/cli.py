@@ -70,7 +70,9 @@ class _Main(click.Group):
 _timeout_option = click.option(
     "--game-timeout", type=click.FloatRange(min=0), default=DEFAULT_GAME_TIMEOUT,
     show_default=True, metavar="SECONDS",
-    help="Stop a game that runs longer and report where it was (0: no limit).")
+    help="Stop a game that spends more CPU time outside its agents (the engine, the sets' "
+         "code) and report where it was; an agent may think as long on each decision "
+         "(a searching agent: its option seconds=). 0: no limit.")
 
 
 def _version_message() -> str:
@@ -366,15 +368,19 @@ def play_command(seed: int | None, decks: tuple[str, str] | None, set_codes: tup
 
         if save_at is not None and not save_file:
             raise click.BadParameter("needs --save FILE", param_hint="--save-at")
-        with time_limit(game_timeout, where):
+        with time_limit(game_timeout, where, agents=agents or ()):
             if save_at is not None and save_file:
                 _play_saving_at(game, max_turns, save_at, save_file)
             else:
                 game.play(max_turns=max_turns)
     except (HkkError, GameTimeout) as exc:
-        error = exc
+        error = _blamed(exc, agents, agent_specs) or exc
     except KeyboardInterrupt as exc:  # Ctrl-C, or a set raising it: say where, exit 1
         error = exc
+    except Exception as exc:  # an agent that raised: one line naming it; else a bug
+        error = _blamed(exc, agents, agent_specs)
+        if error is None:
+            raise
     if output_format == "json" or log_file:
         write_output(_safe_json(game.log.to_json(indent=None if to_stdout else 1)), log_file)
     if recorder is not None and html_file:
@@ -405,6 +411,16 @@ def _check_core_name(core: str) -> None:
             core_entries().get(core)
         except HkkError as exc:
             raise click.BadParameter(str(exc), param_hint="--core") from None
+
+
+def _blamed(error: BaseException, agents: Sequence[Any] | None,
+            specs: Sequence[str] | None) -> HkkError | None:
+    """The error naming the seated agent that caused ``error``, if one did."""
+    if not agents or not specs or isinstance(error, GameTimeout):
+        return None
+    from hkk._agent_registry import agent_failure
+
+    return agent_failure(error, agents, specs)
 
 
 def _play_saving_at(game: Any, max_turns: int | None, turn: int, save_file: str) -> None:
