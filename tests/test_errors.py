@@ -206,7 +206,9 @@ def _pm_with(plugin):
 
 #: Exceptions that are control flow, not errors: they never reach a user.
 CONTROL_FLOW = {("hkk._cards.wording", "NoTemplate"), ("hkk._cli_output", "_ReaderGone"),
-                ("hkk._forward", "AwaitDecision"), ("hkk._replay", "_LogEnds")}
+                ("hkk._forward", "AwaitDecision"), ("hkk._replay", "_LogEnds"),
+                # an HTTP refusal that hkk serve's routes turn into their 4xx answer
+                ("hkk._serve_guard", "Refused")}
 
 
 def test_every_error_class_is_defined_in_hkk_errors_and_its_old_home_still_imports_it():
@@ -262,14 +264,3 @@ def test_bad_values_reaching_hkk_are_named_hkk_errors(call, kind, message):
         call()
     assert type(caught.value).__name__ == kind and message in str(caught.value)
     assert isinstance(caught.value, ValueError)
-
-
-def test_a_missing_plotly_is_a_named_error(monkeypatch):
-    import sys
-
-    from hkk import HkkError
-    from hkk._html import plotly_js
-
-    monkeypatch.setitem(sys.modules, "plotly.offline", None)
-    with pytest.raises(HkkError, match=r"pip install 'hkk\[html\]'"):
-        plotly_js()

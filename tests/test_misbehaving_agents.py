@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from test_agent_plugins import fake_agent  # noqa: F401 - the fixture
 
+from hkk._agent_registry import agent_seed
 from hkk.cli import main
 
 #: Passes whenever it may; the agent whose seed is ``fail_seed`` fails at its ``after``-th
@@ -52,7 +53,7 @@ WHAT = {"raise": "raised ValueError: the agent broke",
 def test_simulate_makes_a_failing_agent_an_error_row_and_keeps_the_other_games(
         tmp_path: Path, fake_agent: Any, how: str, forward: bool) -> None:  # noqa: F811
     fake_agent({"failing": "make"}, python=FAILING)
-    spec = f"failing:fail_seed=2,forward={str(forward).lower()},how={how}"
+    spec = f"failing:fail_seed={agent_seed(1, 0)},forward={str(forward).lower()},how={how}"
     table, summary = tmp_path / "games.csv", tmp_path / "summary.json"
     result = CliRunner().invoke(main, [
         "simulate", "-n", "4", "-w", "1", "--set", "alap", "--decks", "alap:tuz", "alap:viz",
@@ -62,7 +63,7 @@ def test_simulate_makes_a_failing_agent_an_error_row_and_keeps_the_other_games(
     rows = list(csv.DictReader(table.open(encoding="utf-8")))
     assert [r["seed"] for r in rows] == ["0", "1", "2", "3"]
     failed = [r for r in rows if r["error"]]
-    # the agent of seed 2 is seat 1's in the game of seed 1 (agent seeds: 2 * game + seat)
+    # the agent seeded agent_seed(1, 0) is seat 1's in the game of seed 1
     assert [r["seed"] for r in failed] == ["1"]
     assert failed[0]["error"].startswith(f"AgentError: agent '{spec}' (distribution "
                                          f"hkk-agent-passer) in seat 1 {WHAT[how]}")
@@ -78,7 +79,7 @@ def test_simulate_makes_a_failing_agent_an_error_row_and_keeps_the_other_games(
 def test_play_says_in_one_line_which_agent_failed_and_how_to_reproduce(
         fake_agent: Any, how: str) -> None:  # noqa: F811
     fake_agent({"failing": "make"}, python=FAILING)
-    spec = f"failing:fail_seed=0,how={how}"
+    spec = f"failing:fail_seed={agent_seed(0, 0)},how={how}"
     result = CliRunner().invoke(main, ["play", "--seed", "0", "--decks", "alap:tuz", "alap:viz",
                                        "-q", "--agents", spec, "random"])
     assert result.exit_code == 1, result.output

@@ -18,7 +18,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from hkk._errors import HkkError
+from hkk._errors import ArtError, PrintExtraMissing
 
 __all__ = ["BLEED", "CARD_HEIGHT", "CARD_WIDTH", "ArtError", "PrintExtraMissing", "art_for",
            "back_drawing", "back_svg", "card_svg", "document", "inner_svg", "printed_text",
@@ -53,14 +53,6 @@ _BOLD = (
 _WIDTHS = {False: dict(zip(_MEASURED, _REGULAR, strict=True)),
            True: dict(zip(_MEASURED, _BOLD, strict=True))}
 _WIDEST = 1103
-
-
-class ArtError(HkkError):
-    """A card's art file cannot be read, or is not a PNG."""
-
-
-class PrintExtraMissing(HkkError):
-    """PNG and PDF need the optional extra ``hkk[print]`` (CairoSVG and the Cairo library)."""
 
 
 def text_width(text: str, size: float, *, bold: bool = False) -> float:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from hkk._errors import HkkError
+from hkk._errors import CoreError
 from hkk._game import Game
 from hkk._protocol import Core, ForwardModel
 
@@ -27,10 +27,6 @@ ENTRY_POINT_GROUP = "hkk.cores"
 AUTO = "auto"
 #: name -> "module:object" of hkk's own cores (the same as pyproject.toml's entry points).
 BUILTIN_CORES: dict[str, str] = {"python": "hkk._cores:PYTHON"}
-
-
-class CoreError(HkkError):
-    """A core that is not installed, does not load, or refuses the game: a usage error."""
 
 
 class PythonCore:

@@ -26,7 +26,10 @@ The hierarchy::
     ├── CloneError                a game that cannot be copied (hkk._clone)
     ├── Divergence                the first event of a replay that differs (hkk._replay)
     ├── ScaffoldError             ``hkk new-set`` cannot create the project (hkk._scaffold)
-    └── SpoilerError              a spoiler file cannot be read (hkk._spoiler)
+    ├── SpoilerError              a spoiler file cannot be read (hkk._spoiler)
+    ├── CoreError                 a core not installed, not loading or refusing a game (hkk._cores)
+    ├── ArtError                  a card's art file cannot be read or is not a PNG (hkk._card_image)
+    └── PrintExtraMissing         PNG and PDF need the extra hkk[print] (hkk._card_image)
 
     ValueError
     └── DataFileError             a set's data file cannot be used (hkk._datafile); the caller
@@ -324,6 +327,18 @@ class SaveError(HkkError):
 
 class SpoilerError(HkkError):
     """The spoiler file cannot be read (not CSV/JSON, unknown column, a number that is not)."""
+
+
+class CoreError(HkkError):
+    """A core that is not installed, does not load, or refuses the game: a usage error."""
+
+
+class ArtError(HkkError):
+    """A card's art file cannot be read, or is not a PNG."""
+
+
+class PrintExtraMissing(HkkError):
+    """PNG and PDF need the optional extra ``hkk[print]`` (CairoSVG and the Cairo library)."""
 
 
 class CloneError(HkkError):

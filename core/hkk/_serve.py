@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from hkk._datafile import DataFileError, check_json_nesting
 from hkk._errors import HkkError
 from hkk._saving import SaveError
 from hkk._serve_game import Opponent, OpponentMaker, PlayedGame
@@ -210,6 +211,10 @@ class Table:
         self._replace(self._change(lambda game: self._ready(self._new(game.seed))))
 
     def load(self, data: Any) -> None:
+        try:
+            check_json_nesting(data)  # before not_finite recurses into it
+        except DataFileError as exc:
+            raise SaveError(f"not an hkk save: {exc}") from None
         where = not_finite(data)
         if where is not None:
             raise SaveError(f"not an hkk save: {where}: a number JSON has not")
