@@ -337,3 +337,40 @@ def test_issue24_18_vp_can_be_set_as_of_a_step_after_the_turns_regeneration() ->
     other = build_game(engine, [{"vp": 5}, {}])
     TurnDriver().to(other, "main_phase")
     assert other.players[0].vp == 6
+
+
+def _every_old_name():
+    """(kind class, old field name, the value it reads) for every hook API 1 name, the events
+    made with a distinct value in each field."""
+    from hkk.events import KINDS
+
+    for cls in KINDS.values():
+        event = cls(0, 1, "main_phase", **{f: 10 + i for i, f in enumerate(cls.FIELDS)})
+        for old, new in cls.RENAMED.items():
+            yield event, old, getattr(event, new)
+        for old, compute in cls.LEGACY.items():
+            yield event, old, compute(event)
+
+
+def test_every_renamed_field_of_every_kind_reads_by_its_hook_api_1_name_with_a_warning():
+    """Hook API 2.0's promise (README): an old name reads for one release, with a
+    DeprecationWarning - on the event (``e[old]``, ``e.get``, an attribute) and in a log query
+    (``has``, ``find`` without a kind)."""
+    from test_golden import RENAMED_SINCE_1
+
+    from pytest_hkk import LogAssert
+
+    found = list(_every_old_name())
+    names = {(e.kind, old) for e, old, _ in found}
+    expected = {(kind, old) for kind, renames in RENAMED_SINCE_1.items() for old in
+                renames.values()} | {("prevented", "by")}
+    assert names == expected
+    for event, old, value in found:
+        for read in (event.__getitem__, event.get, lambda name, e=event: getattr(e, name)):
+            with pytest.warns(DeprecationWarning, match=f"{old!r} is .* since hook API 2.0"):
+                assert read(old) == value, (event.kind, old)
+        log = LogAssert([event])
+        with pytest.warns(DeprecationWarning, match=f"{old!r} is .* since hook API 2.0"):
+            assert log.has(event.kind, **{old: value}) is event, (event.kind, old)
+        with pytest.warns(DeprecationWarning, match=f"{old!r} is .* since hook API 2.0"):
+            assert log.find(None, **{old: value}) == [event], (event.kind, old)
