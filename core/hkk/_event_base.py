@@ -188,12 +188,18 @@ def kind(name: str, *, rules: tuple[str, ...] = (), rare: str = "",
             "LEGACY": dict(legacy or {})}
         for old in (*(renamed or {}), *(legacy or {})):
             if hasattr(base, old):  # tuple's own (``count``) would answer before __getattr__
-                namespace[old] = property(lambda self, old=old: self._legacy(old))
+                namespace[old] = property(_legacy_reader(old))
         made: type[Event] = type(cls.__name__, (Event, base), namespace)
         KINDS[name] = made
         return made
 
     return make
+
+
+def _legacy_reader(old: str) -> Callable[[Event], Any]:
+    def read(event: Event) -> Any:
+        return event._legacy(old)
+    return read
 
 
 def of(name: str) -> type[Event]:

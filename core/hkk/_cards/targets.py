@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from hkk._cards.amounts import Where
     from hkk._cards.context import EffectContext
-    from hkk._view import GameActions
+    from hkk._view import GameActions, GameView
 
 __all__ = ["CHOSEN_PERMANENTS", "can_choose", "filtered_targets", "permanents_in_play",
            "player_indexes", "select_targets"]
@@ -74,7 +74,7 @@ def filtered_targets(game: GameActions, ctx: EffectContext, target: str,
     return [game.decide(ctx.controller, "target", options, prompt=ctx.label).value]
 
 
-def _group(game: GameActions, me: int, target: str) -> list[Permanent]:
+def _group(game: GameView, me: int, target: str) -> list[Permanent]:
     """The permanents a group or a choice of permanents is made of now, for ``me``."""
     groups: dict[str, Callable[[], list[Permanent]]] = {
         "own_creatures": lambda: game.creatures(me),
@@ -90,7 +90,7 @@ def _group(game: GameActions, me: int, target: str) -> list[Permanent]:
     return groups[target]()
 
 
-def can_choose(game: GameActions, player: int, target: str, where: Where | None) -> bool:
+def can_choose(game: GameView, player: int, target: str, where: Where | None) -> bool:
     """Is there a permanent ``player`` could choose for ``target`` (one of
     :data:`CHOSEN_PERMANENTS`) now, ``where`` holding for it (D-no-target)?"""
     return any(where is None or where.holds(game, p) for p in _group(game, player, target))
