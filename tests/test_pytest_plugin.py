@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 # Imported here, before pytester snapshots sys.meta_path: importing the importlib_metadata
 # backport (which hkk's discovery uses) puts its finder on sys.meta_path and disables the
 # stdlib's; first imported inside an in-process run, the finder would be dropped on restore and
@@ -374,3 +376,25 @@ def test_every_renamed_field_of_every_kind_reads_by_its_hook_api_1_name_with_a_w
             assert log.has(event.kind, **{old: value}) is event, (event.kind, old)
         with pytest.warns(DeprecationWarning, match=f"{old!r} is .* since hook API 2.0"):
             assert log.find(None, **{old: value}) == [event], (event.kind, old)
+
+
+def test_the_readme_says_the_shape_of_seen_each_kind_of_script_keeps():
+    """pytest-hkk's README: a step script's ``seen`` holds ``(step, decision)`` pairs, a plain
+    ``hkk_script(...)``'s the decisions alone - as they do."""
+    from hkk import Decision, Engine
+    from pytest_hkk import StepScript, TurnDriver, build_game, script
+
+    root = Path(__file__).resolve().parents[1]
+    readme = " ".join((root / "plugins" / "pytest-hkk" / "README.md").read_text().split())
+    assert "`script.seen` every decision the player was asked, as `(step, decision)` pairs" \
+        in readme
+    assert "A plain `hkk_script(...)` (an `hkk.ScriptedAgent`) keeps the decisions alone in " \
+           "its `seen`" in readme
+    engine = Engine.installed(allow=["alap"])
+    by_step, plain = StepScript({"main_phase": ["pass turn"]}), script("pass turn")
+    for agent in (by_step, plain):
+        TurnDriver().turn(build_game(engine, [{"hand": ["alap:tuzmano"], "vp": 5}, {}],
+                                     agents=[agent, None]))
+    assert by_step.seen and all(isinstance(step, str) and isinstance(decision, Decision)
+                                for step, decision in by_step.seen)
+    assert plain.seen and all(isinstance(decision, Decision) for decision in plain.seen)

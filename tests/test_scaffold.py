@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -222,3 +224,92 @@ def test_issue13_generated_workflow_steps_pass_with_the_engine_from_a_path(tmp_p
                               env=env, capture_output=True, text=True, timeout=900)
         assert done.returncode == 0, (step["name"], done.stdout[-3000:], done.stderr[-3000:])
     assert (project / "verify.xml").is_file()
+
+
+# -- the next step hkk new-set prints: pytest-hkk is on no package index ------------------------
+
+def _without_pytest_hkk(monkeypatch):
+    import importlib_metadata
+
+    real = importlib_metadata.distribution
+
+    def distribution(name):
+        if name == "pytest-hkk":
+            raise importlib_metadata.PackageNotFoundError(name)
+        return real(name)
+    monkeypatch.setattr(importlib_metadata, "distribution", distribution)
+
+
+def test_new_sets_next_step_installs_pytest_hkk_from_where_the_engine_came(tmp_path,
+                                                                          monkeypatch):
+    from hkk import _scaffold
+    from hkk._scaffold import install_command
+
+    project = tmp_path / "hkk-set-uj"
+    target = f"'{project}[test]'"
+    assert install_command(project) == f"pip install -e {target}"  # installed here: as it is
+    _without_pytest_hkk(monkeypatch)
+    checkout = tmp_path / "hkk"
+    (checkout / "plugins" / "pytest-hkk").mkdir(parents=True)
+    (checkout / "plugins" / "pytest-hkk" / "pyproject.toml").write_text("")
+    monkeypatch.setattr(_scaffold, "local_engine_folder", lambda: str(checkout))
+    assert install_command(project) == \
+        f"pip install -e {checkout / 'plugins' / 'pytest-hkk'} -e {target}"
+    monkeypatch.setattr(_scaffold, "local_engine_folder", lambda: None)
+    monkeypatch.setattr(_scaffold, "engine_source", lambda: "git+https://example.org/hkk@v1")
+    assert install_command(project) == ("pip install 'pytest-hkk @ git+https://example.org/hkk"
+                                        f"@v1#subdirectory=plugins/pytest-hkk' -e {target}")
+    monkeypatch.setattr(_scaffold, "engine_source", lambda: "")
+    assert install_command(project).startswith(
+        f"pip install -e HKK-CHECKOUT/plugins/pytest-hkk -e {target}")
+
+
+def _setuptools_wheel(folder: Path) -> None:
+    """A setuptools the projects' builds accept (>=77) in ``folder``, for the offline
+    installs below: the one build requirement nothing here ships."""
+    got = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                          "--only-binary", ":all:", "-d", str(folder), "setuptools>=77"],
+                         capture_output=True, text=True, timeout=300, check=False)
+    if got.returncode != 0:
+        pytest.skip(f"no setuptools>=77 wheel to build with: {got.stderr[-300:]}")
+
+
+@pytest.mark.slow  # a fresh venv, three editable builds: about 30 s
+def test_new_sets_next_step_works_in_a_fresh_venv_with_the_engine_from_a_checkout(tmp_path):
+    """An author with hkk installed from a checkout - and no pytest-hkk - runs the step `hkk
+    new-set` prints, offline (--no-index: pytest-hkk from the checkout), then the project's
+    tests: they pass without a DeprecationWarning."""
+    from test_packaging import _fresh_venv_seeing_third_party
+
+    root = Path(__file__).resolve().parents[1]
+    checkout = tmp_path / "hkk"  # a copy: builds write into their source tree
+    shutil.copytree(root, checkout, ignore=shutil.ignore_patterns(
+        ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".*cache", ".hypothesis"))
+    wheels = tmp_path / "wheels"
+    _setuptools_wheel(wheels)
+    venv = _fresh_venv_seeing_third_party(tmp_path)
+    offline = ["--no-index", "--find-links", str(wheels)]
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("HKK_", "PIP_")) and key != "PYTHONPATH"}
+    env.update(NO_COLOR="1", PIP_DISABLE_PIP_VERSION_CHECK="1", COLUMNS="200")
+    pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
+    engine = subprocess.run([*pip, "install", "-q", "--no-deps", *offline, "-e", str(checkout)],
+                            capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert engine.returncode == 0, engine.stderr
+    made = subprocess.run([str(venv / "bin" / "hkk"), "new-set", "frissen", "--dir",
+                           str(tmp_path)], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300, check=False)
+    assert made.returncode == 0, made.stderr
+    lines = made.stdout.splitlines()
+    step = shlex.split(lines[lines.index("next:") + 1])
+    assert step[:2] == ["pip", "install"] and "plugins/pytest-hkk" in " ".join(step)
+    installed = subprocess.run([*pip, *step[1:], *offline], capture_output=True, text=True,
+                               env=env, timeout=600, check=False)
+    assert installed.returncode == 0, installed.stderr
+    project = tmp_path / "hkk-set-frissen"
+    tests = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p",
+                            "no:cacheprovider", "--hkk-verify-games", "1"], cwd=project,
+                           capture_output=True, text=True,
+                           env={**env, "HKK_SETS_ALLOW": "frissen"}, timeout=600, check=False)
+    assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
+    assert "passed" in tests.stdout and "DeprecationWarning" not in tests.stdout

@@ -69,7 +69,7 @@ def schema_command(kind: str, output: str | None) -> None:
                    "its workflow); default: where this hkk was installed from, '' for an index.")
 def new_set_command(name: str, directory: str, engine_source: str | None) -> None:
     """Create a new card set project NAME (the set code, e.g. 'sarkany')."""
-    from hkk._scaffold import ScaffoldError, create, local_engine_folder
+    from hkk._scaffold import ScaffoldError, create, install_command, local_engine_folder
     from hkk._scaffold import engine_source as default_source
     from hkk._sets.discovery import find_sets
 
@@ -81,8 +81,8 @@ def new_set_command(name: str, directory: str, engine_source: str | None) -> Non
     out = _out()
     out.print(f"[green]created[/green] {escape(str(project))}")
     out.print("next:\n"
-              f"  pip install -e {escape(shlex.quote(f'{project}[test]'))}\n"
-              f"  cd {escape(str(project))} && python -m pytest && hkk verify {name}")
+              f"  {escape(install_command(project))}\n"
+              f"  cd {escape(shlex.quote(str(project)))} && python -m pytest && hkk verify {name}")
     local = local_engine_folder()
     if engine_source is None and not default_source() and local:
         out.print(f"note: this hkk runs from the folder {escape(local)}; the project's CI "
