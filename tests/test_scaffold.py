@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -201,13 +200,13 @@ def test_issue13_help_lines_are_not_cut():
 
 
 @pytest.mark.slow  # a fresh venv with every dependency
-@pytest.mark.xdist_group("source-tree")  # pip builds the engine in the source tree
 def test_issue13_generated_workflow_steps_pass_with_the_engine_from_a_path(tmp_path):
-    """The workflow's `run` steps, in order, in a fresh venv, with HKK_SOURCE = this checkout
-    (what an author's CI does with a path or git URL before hkk is on an index)."""
+    """The workflow's `run` steps, in order, in a fresh venv, with HKK_SOURCE = a copy of this
+    checkout (what an author's CI does with a path or git URL before hkk is on an index)."""
     import yaml
+    from test_packaging import source_copy
 
-    root = Path(__file__).resolve().parents[1]
+    root = source_copy(tmp_path)  # pip builds in the tree it installs from
     code = "utvonal"
     project = create(code, tmp_path, source=str(root))
     flow = yaml.safe_load((project / ".github" / "workflows" / "ci.yml").read_text())
@@ -279,12 +278,9 @@ def test_new_sets_next_step_works_in_a_fresh_venv_with_the_engine_from_a_checkou
     """An author with hkk installed from a checkout - and no pytest-hkk - runs the step `hkk
     new-set` prints, offline (--no-index: pytest-hkk from the checkout), then the project's
     tests: they pass without a DeprecationWarning."""
-    from test_packaging import _fresh_venv_seeing_third_party
+    from test_packaging import _fresh_venv_seeing_third_party, source_copy
 
-    root = Path(__file__).resolve().parents[1]
-    checkout = tmp_path / "hkk"  # a copy: builds write into their source tree
-    shutil.copytree(root, checkout, ignore=shutil.ignore_patterns(
-        ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".*cache", ".hypothesis"))
+    checkout = source_copy(tmp_path)  # builds write into their source tree
     wheels = tmp_path / "wheels"
     _setuptools_wheel(wheels)
     venv = _fresh_venv_seeing_third_party(tmp_path)
