@@ -122,3 +122,36 @@ def test_D_trigger_combat_trigger_amount_only_where_the_event_has_one():
     with pytest.raises(CardDataError, match="only triggered abilities"):
         parse_card_data("tt", "cards/t.toml", {"cards": [creature("x", abilities=[
             {"kind": "automatic", "timing": "end_stage2", "effect": counted}])]})
+
+
+def test_D_trigger_amount_is_kept_with_a_trigger_waiting_across_a_save():
+    import json
+
+    from hkk import load_game
+    from hkk._runner import advance
+
+    from helpers import item, item_plugin
+
+    sponge = creature("sponge", 1, 5, abilities=[triggered(
+        {"event": "damaged", "which": "this"},
+        {"do": "gain_vp", "amount": {"count": "trigger_amount"}, "target": "controller"})])
+    # stage 1 deals 2: the trigger waits for the stage-2 pool (29.4.1), across step boundaries
+    hit = item_plugin("prep_stage1", lambda g: [item(
+        "hit", lambda g2: g2.damage(g2.creatures(0)[0], 2))] if g.turn == 1 else [])
+
+    def new_game():
+        game = game_with([sponge], plugins=[hit], agents=[Passer(), Passer()])
+        game.enter_play(0, cid("sponge"), active=True)
+        game.started = True
+        return game
+    whole = new_game()
+    whole.play(max_turns=1)
+    part = new_game()
+    while part.step is None or part.step.hook != "prep_stage2_start":
+        advance(part, 2)
+    assert len(part.triggers.waiting) == 1
+    resumed = load_game(part.engine, json.dumps(part.save()), agents=[Passer(), Passer()])
+    resumed.play(max_turns=1)
+    assert resumed.log.as_dicts() == whole.log.as_dicts()
+    assert [(e.step, e["amount"]) for e in whole.log.of_kind("vp_gained")
+            if e["source"] and cid("sponge") in e["source"]] == [("prep_stage2", 2)]
