@@ -163,12 +163,10 @@ def _matches(event: Any, kind: str | None, fields: Mapping[str, Any]) -> bool:
             have = getattr(event, name)
             if have is None and name in event.OPTIONAL:  # this event leaves it out
                 return False
-        elif name in event.RENAMED or name in event.LEGACY:
-            # a hook API 1 name: in a query of any kind (a query of one kind warned already)
-            if kind is None:
-                have = event[name]  # warns
-            else:
-                have = event.LEGACY[name](event) if name in event.LEGACY else None
+        elif kind is None and (name in event.RENAMED or name in event.LEGACY):
+            have = event[name]  # a hook API 1 name in a query of any kind: warns
+        elif name in event.LEGACY:  # computed (a query of one kind warned already)
+            have = event.LEGACY[name](event)
         else:
             return False
         if callable(want) and not isinstance(want, type):
