@@ -110,3 +110,46 @@ def _output_is_not_a_terminal_of_80_columns(monkeypatch: pytest.MonkeyPatch) -> 
     captured output as a pipe does, at full width, unless they set ``COLUMNS`` themselves."""
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.delenv("LINES", raising=False)
+
+
+# -- no test builds in the source tree ----------------------------------------------------------
+# A build writes its egg-info and build/ into the tree it builds.  This checkout's egg-info is the
+# `hkk` distribution a process with the checkout on its path finds first (`python -m pytest`,
+# `python -m hkk.cli serve` started from here): rewritten while a test beside it (pytest -n) reads
+# the entry points, the base set vanishes ("known decks: []").  Tests build from a copy
+# (test_packaging.source_copy); the run fails if one still wrote here.
+
+_SOURCE = Path(__file__).resolve().parents[1]
+_PACKAGING = ("*.egg-info", "build", "sets/*/src/*.egg-info", "sets/*/build",
+              "plugins/*/src/*.egg-info", "plugins/*/build")
+_PACKAGING_KEY = pytest.StashKey[dict[str, int]]()
+
+
+def _packaging_state() -> dict[str, int]:
+    """Every file of the source tree's build output, with its modification time."""
+    found = {}
+    for pattern in _PACKAGING:
+        for folder in _SOURCE.glob(pattern):
+            for path in folder.rglob("*"):
+                if path.is_file():
+                    found[str(path.relative_to(_SOURCE))] = path.stat().st_mtime_ns
+    return found
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the run's controller (or the only process)
+        session.config.stash[_PACKAGING_KEY] = _packaging_state()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    before = session.config.stash.get(_PACKAGING_KEY, None)
+    if before is None:
+        return
+    after = _packaging_state()
+    changed = sorted(name for name in before.keys() | after.keys()
+                     if before.get(name) != after.get(name))
+    if changed:
+        session.config.get_terminal_writer().line(
+            "\na test wrote into the source tree's build output (build from a copy: "
+            "test_packaging.source_copy): " + ", ".join(changed[:8]), red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

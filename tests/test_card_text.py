@@ -203,3 +203,49 @@ def test_D_card_text_every_word_of_the_registry_has_its_template():
     assert all(len(QUANTITIES[kind].hu) == 2 for kind in QUANTITIES)
     assert set(get_args(Duration)) == set(DURATIONS)
     assert set(get_args(Target)) == set(TARGETS)
+
+
+# -- hkk write-texts: the generated texts written into the card files ---------------------------
+
+def test_D_card_text_write_texts_writes_the_generated_texts_into_a_copy_of_a_set(
+        tmp_path, monkeypatch):
+    # An author upgrading a set meets the check failing on two texts worded the old way: the
+    # failure names the command, --diff prints a patch and writes nothing, the command writes
+    # exactly those two lines, and the check passes.
+    root = tmp_path / "hkk_set_alap"
+    shutil.copytree(ALAP / "cards", root / "cards")
+    path = root / "cards" / "tuz.toml"
+    before = path.read_text("utf-8")
+    old = {"Amikor játékba kerül, 1 sebzést okoz az ellenfél egy lényének.":
+           "Belépéskor 1 sebzés egy ellenséges lénynek.",
+           "A kör elején +1 sebzést kap, csak ebben a körben.":
+           "Minden kör elején +1 sebzés erre a körre."}
+    edited = before
+    for new, was in old.items():
+        assert edited.count(f'text = "{new}"') == 1
+        edited = edited.replace(f'text = "{new}"', f'text = "{was}"  # old wording')
+    path.write_text(edited, "utf-8")
+
+    def found():
+        s = _set("alap", load_set_cards("alap", root), root)
+        return SimpleNamespace(sets={"alap": s}, failures=[])
+    monkeypatch.setattr("hkk._cli_output._discover", found)
+    failures = card_text_checks(found().sets["alap"])
+    assert [f.card for f in failures] == ["alap:langelemental", "alap:parazsfarkas"]
+    assert all("'hkk write-texts alap' writes the texts from the data" in f.message
+               for f in failures)
+
+    patch = CliRunner().invoke(main, ["write-texts", "alap", "--diff"])
+    assert patch.exit_code == 0, patch.output
+    assert path.read_text("utf-8") == edited
+    removed = [line for line in patch.stdout.splitlines() if line.startswith("-text")]
+    added = [line for line in patch.stdout.splitlines() if line.startswith("+text")]
+    assert removed == [f'-text = "{was}"  # old wording' for was in old.values()]
+    assert added == [f'+text = "{new}"  # old wording' for new in old]
+
+    wrote = CliRunner().invoke(main, ["write-texts", "alap"])
+    assert wrote.exit_code == 0, wrote.output
+    assert "wrote 2 text(s)" in wrote.output
+    assert path.read_text("utf-8").replace("  # old wording", "") == before
+    (check,) = card_text_checks(found().sets["alap"])
+    assert check.ok, check.message

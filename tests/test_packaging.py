@@ -17,16 +17,29 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+#: What a copy of the source tree leaves out: the VCS, venvs, caches and build leftovers (a stale
+#: egg-info's SOURCES.txt would carry data files the package-data settings no longer name).
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv*", "build", "dist", "*.egg-info",
+                                    "__pycache__", ".*cache", ".hypothesis")
 
 
-# pip builds in the source tree (its build/ folder): one build at a time under pytest -n
-@pytest.mark.xdist_group("source-tree")
+def source_copy(tmp_path: Path, project: str = ".") -> Path:
+    """A copy of ``project`` of the source tree to build from.  A build writes its egg-info
+    and build/ into the tree it builds: in this checkout that is the ``hkk`` distribution a
+    process with the checkout on its path (``python -m`` from it) finds first, so a test
+    building here would make the base set vanish for a moment from tests beside it (pytest -n:
+    a server seeing no set)."""
+    copy = tmp_path / "source" / project
+    shutil.copytree(ROOT / project, copy, ignore=NOT_SOURCE)
+    return copy
+
+
 @pytest.mark.parametrize("project", [".", "sets/mereg", "plugins/pytest-hkk"])  # alap is in "."
 @pytest.mark.slow
 def test_wheel_metadata_has_spdx_license_and_python_versions(project, tmp_path):
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
-                            str(tmp_path), str(ROOT / project)], capture_output=True, text=True,
-                           timeout=600, check=False)
+                            str(tmp_path), str(source_copy(tmp_path, project))],
+                           capture_output=True, text=True, timeout=600, check=False)
     assert build.returncode == 0, build.stderr
     for warning in ("deprecated", "SetuptoolsDeprecationWarning", "License classifiers"):
         assert warning not in build.stderr + build.stdout, build.stderr
@@ -73,7 +86,6 @@ def _fresh_venv_seeing_third_party(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow  # a build and a fresh venv: seconds
-@pytest.mark.xdist_group("source-tree")  # pip builds the engine in the source tree
 @pytest.mark.parametrize("install", ["wheel", "editable"])
 def test_the_engine_alone_plays_the_base_set_in_a_fresh_venv(install, tmp_path):
     """`pip install hkk` alone - no set distribution - finds the base set and plays a game:
@@ -83,12 +95,8 @@ def test_the_engine_alone_plays_the_base_set_in_a_fresh_venv(install, tmp_path):
     env = {key: value for key, value in os.environ.items()
            if not key.startswith("HKK_") and key != "PYTHONPATH"}
     env.update(NO_COLOR="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    source = source_copy(tmp_path)
     if install == "wheel":
-        # from a copy without build leftovers: a stale egg-info's SOURCES.txt would carry data
-        # files that the package-data settings no longer name, as a release build would not
-        source = tmp_path / "source"
-        shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-            ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".*cache", ".hypothesis"))
         build = subprocess.run([*pip, "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"),
                                 str(source)], capture_output=True, text=True, env=env,
                                timeout=600, check=False)
@@ -101,7 +109,7 @@ def test_the_engine_alone_plays_the_base_set_in_a_fresh_venv(install, tmp_path):
         assert any(n.startswith("hkk_set_alap/decks/") and n.endswith(".toml") for n in names)
         target = ["--no-index", str(wheel)]
     else:  # its build needs a setuptools of its own, from where pip finds one
-        target = ["-e", str(ROOT)]
+        target = ["-e", str(source)]
     installed = subprocess.run([*pip, "install", "--no-deps", "-q", *target],
                                capture_output=True, text=True, env=env, timeout=600, check=False)
     assert installed.returncode == 0, installed.stderr

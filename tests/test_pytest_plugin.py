@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 # Imported here, before pytester snapshots sys.meta_path: importing the importlib_metadata
 # backport (which hkk's discovery uses) puts its finder on sys.meta_path and disables the
 # stdlib's; first imported inside an in-process run, the finder would be dropped on restore and
@@ -352,3 +354,62 @@ def test_a_sets_tests_see_its_hooks_act_on_any_card_of_a_built_position(pytester
             hkk_log(game).has("died", uid=1)
     ''')
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def _every_old_name():
+    """(kind class, old field name, the value it reads) for every hook API 1 name, the events
+    made with a distinct value in each field."""
+    from hkk.events import KINDS
+
+    for cls in KINDS.values():
+        event = cls(0, 1, "main_phase", **{f: 10 + i for i, f in enumerate(cls.FIELDS)})
+        for old, new in cls.RENAMED.items():
+            yield event, old, getattr(event, new)
+        for old, compute in cls.LEGACY.items():
+            yield event, old, compute(event)
+
+
+def test_every_renamed_field_of_every_kind_reads_by_its_hook_api_1_name_with_a_warning():
+    """Hook API 2.0's promise (README): an old name reads for one release, with a
+    DeprecationWarning - on the event (``e[old]``, ``e.get``, an attribute) and in a log query
+    (``has``, ``find`` without a kind)."""
+    from test_golden import RENAMED_SINCE_1
+
+    from pytest_hkk import LogAssert
+
+    found = list(_every_old_name())
+    names = {(e.kind, old) for e, old, _ in found}
+    expected = {(kind, old) for kind, renames in RENAMED_SINCE_1.items() for old in
+                renames.values()} | {("prevented", "by")}
+    assert names == expected
+    for event, old, value in found:
+        for read in (event.__getitem__, event.get, lambda name, e=event: getattr(e, name)):
+            with pytest.warns(DeprecationWarning, match=f"{old!r} is .* since hook API 2.0"):
+                assert read(old) == value, (event.kind, old)
+        log = LogAssert([event])
+        with pytest.warns(DeprecationWarning, match=f"{old!r} is .* since hook API 2.0"):
+            assert log.has(event.kind, **{old: value}) is event, (event.kind, old)
+        with pytest.warns(DeprecationWarning, match=f"{old!r} is .* since hook API 2.0"):
+            assert log.find(None, **{old: value}) == [event], (event.kind, old)
+
+
+def test_the_readme_says_the_shape_of_seen_each_kind_of_script_keeps():
+    """pytest-hkk's README: a step script's ``seen`` holds ``(step, decision)`` pairs, a plain
+    ``hkk_script(...)``'s the decisions alone - as they do."""
+    from hkk import Decision, Engine
+    from pytest_hkk import StepScript, TurnDriver, build_game, script
+
+    root = Path(__file__).resolve().parents[1]
+    readme = " ".join((root / "plugins" / "pytest-hkk" / "README.md").read_text().split())
+    assert "`script.seen` every decision the player was asked, as `(step, decision)` pairs" \
+        in readme
+    assert "A plain `hkk_script(...)` (an `hkk.ScriptedAgent`) keeps the decisions alone in " \
+           "its `seen`" in readme
+    engine = Engine.installed(allow=["alap"])
+    by_step, plain = StepScript({"main_phase": ["pass turn"]}), script("pass turn")
+    for agent in (by_step, plain):
+        TurnDriver().turn(build_game(engine, [{"hand": ["alap:tuzmano"], "vp": 5}, {}],
+                                     agents=[agent, None]))
+    assert by_step.seen and all(isinstance(step, str) and isinstance(decision, Decision)
+                                for step, decision in by_step.seen)
+    assert plain.seen and all(isinstance(decision, Decision) for decision in plain.seen)

@@ -714,3 +714,22 @@ def test_29_4_1_what_stage_1_triggers_joins_the_stage_2_pool_too():
         (cid("prey"), "prep_stage1")]
     assert [e.step for e in game.log.of_kind("resolving") if e["card"] == cid("watcher")] == [
         "prep_stage2"]
+
+
+def test_D_declined_an_optional_trigger_declined_in_the_stage_2_pool_never_resolves_later():
+    # The deferred check's death sets off a "may" trigger of player 0's; it joins the stage-2
+    # pool (29.4.1), he declines it (D-declined): it is gone, not left waiting for the next
+    # step that resolves triggers (prep stage 3, the main phase...).
+    watcher = creature("watcher", 1, 3, abilities=[on_death(
+        {"do": "gain_vp", "amount": 3, "target": "controller"}, which="another",
+    ) | {"optional": True}])
+    declined = scripted("decline", only=("use",))
+    game = deferred_death_game(watcher, agents=[declined, Passer()])
+    turn = run_until(game, "prep_stage2", inclusive=True)
+    asked = [(e.step, e["player"], e["choice"]) for e in game.log.of_kind("decision")
+             if e["decision"] == "use"]
+    assert asked == [("prep_stage2", 0, "decline")]
+    assert not game.triggers.waiting
+    turn.run_to("end_stage4", inclusive=True)
+    assert not [e for e in game.log.of_kind("resolving") if e["card"] == cid("watcher")]
+    assert game.players[0].vp == 0 and not game.log.of_kind("vp_gained")

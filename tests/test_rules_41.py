@@ -487,3 +487,20 @@ def test_41_7_clock_time_never_reaches_the_log():
         play_turn(game)
         logs.append(game.log.as_dicts())
     assert logs[0] == logs[1]
+
+
+# -- usage limits (K ch. 90) ---------------------------------------------------------------------
+
+def test_90_a_once_per_turn_end_ability_is_usable_again_every_turn():
+    # "Körönként egyszer" (K ch. 90): once in each turn, not once in the game; used every time
+    # it is offered, the end-stage-1 ability of player 0's creature gives a component a turn.
+    defs = [creature("miner", abilities=[end_ability({"do": "gain_components", "count": 1},
+                                                     vp=1, limit="once_per_turn")])]
+    game = game_with(defs, agents=[scripted(), scripted()])
+    game.enter_play(0, cid("miner"), active=True)
+    game.players[0].vp = 20
+    for _ in range(4):
+        play_turn(game)
+    uses = [e.turn for e in game.log.of_kind("resolving") if e["card"] == cid("miner")]
+    assert uses == [1, 2, 3, 4]
+    assert game.players[0].components == 4

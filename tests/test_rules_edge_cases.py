@@ -354,3 +354,46 @@ def test_29_4_7_an_activated_item_without_permission_is_not_used_at_the_stage_2_
     moment = game.log.of_kind("moment")[0]
     assert moment["items"] == ["allowed"]
     assert game.players[0].components == 1
+
+
+# -- D-no-target -----------------------------------------------------------------------------------
+
+_HURT = {"do": "damage", "amount": 2, "target": "chosen_opponent_creature",
+         "where": {"of": "damage_taken", "at_least": 1}}
+
+
+def _no_target_game(**rulings):
+    from hkk import Engine, Rulings
+
+    from helpers import FILLER, cards, spell
+    defs = [spell("finish", [_HURT], vp=1),
+            spell("raze", [{"do": "destroy", "target": "chosen_building"}], vp=1),
+            spell("finish-and-draw", [_HURT, {"do": "draw", "count": 1}], vp=1),
+            creature("prey", 1, 3)]
+    engine = Engine(cards(*defs), rulings=Rulings(**rulings))
+    game = engine.new_game([[FILLER] * 10, [FILLER] * 10], agents=(Passer(), Passer()), seed=0)
+    game.active = 0
+    game.players[0].hand[:] = [cid("finish"), cid("raze"), cid("finish-and-draw")]
+    game.players[0].vp = 10
+    prey = game.enter_play(1, cid("prey"), active=True)
+    run_until(game, "main_phase")
+    return game, prey
+
+
+def test_D_no_target_a_spell_with_nothing_to_choose_is_offered_paid_for_and_does_nothing():
+    game, prey = _no_target_game()
+    assert game.playable(0) == [cid("finish"), cid("raze"), cid("finish-and-draw")]
+    vp = game.players[0].vp
+    game.play_card(0, cid("finish"))  # an undamaged creature is no "damaged creature"
+    assert game.players[0].vp == vp - 1
+    assert not game.log.of_kind("damaged") and prey.damage_taken == 0
+    assert not [e for e in game.log.of_kind("decision") if e["decision"] == "target"]
+
+
+def test_D_no_target_overridden_a_spell_with_nothing_to_choose_is_not_offered():
+    game, prey = _no_target_game(spells_need_a_choice=True)
+    # an undamaged creature is no choice for "a damaged creature"; no building at all; a
+    # spell that also draws is offered
+    assert game.playable(0) == [cid("finish-and-draw")]
+    game.damage(prey, 1)
+    assert game.playable(0) == [cid("finish"), cid("finish-and-draw")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import sysconfig
@@ -200,13 +201,13 @@ def test_help_lines_are_not_cut():
 
 
 @pytest.mark.slow  # a fresh venv with every dependency
-@pytest.mark.xdist_group("source-tree")  # pip builds the engine in the source tree
 def test_generated_workflow_steps_pass_with_the_engine_from_a_path(tmp_path):
-    """The workflow's `run` steps, in order, in a fresh venv, with HKK_SOURCE = this checkout
-    (what an author's CI does with a path or git URL before hkk is on an index)."""
+    """The workflow's `run` steps, in order, in a fresh venv, with HKK_SOURCE = a copy of this
+    checkout (what an author's CI does with a path or git URL before hkk is on an index)."""
     import yaml
+    from test_packaging import source_copy
 
-    root = Path(__file__).resolve().parents[1]
+    root = source_copy(tmp_path)  # pip builds in the tree it installs from
     code = "utvonal"
     project = create(code, tmp_path, source=str(root))
     flow = yaml.safe_load((project / ".github" / "workflows" / "ci.yml").read_text())
@@ -223,3 +224,89 @@ def test_generated_workflow_steps_pass_with_the_engine_from_a_path(tmp_path):
                               env=env, capture_output=True, text=True, timeout=900)
         assert done.returncode == 0, (step["name"], done.stdout[-3000:], done.stderr[-3000:])
     assert (project / "verify.xml").is_file()
+
+
+# -- the next step hkk new-set prints: pytest-hkk is on no package index ------------------------
+
+def _without_pytest_hkk(monkeypatch):
+    import importlib_metadata
+
+    real = importlib_metadata.distribution
+
+    def distribution(name):
+        if name == "pytest-hkk":
+            raise importlib_metadata.PackageNotFoundError(name)
+        return real(name)
+    monkeypatch.setattr(importlib_metadata, "distribution", distribution)
+
+
+def test_new_sets_next_step_installs_pytest_hkk_from_where_the_engine_came(tmp_path,
+                                                                          monkeypatch):
+    from hkk import _scaffold
+    from hkk._scaffold import install_command
+
+    project = tmp_path / "hkk-set-uj"
+    target = f"'{project}[test]'"
+    assert install_command(project) == f"pip install -e {target}"  # installed here: as it is
+    _without_pytest_hkk(monkeypatch)
+    checkout = tmp_path / "hkk"
+    (checkout / "plugins" / "pytest-hkk").mkdir(parents=True)
+    (checkout / "plugins" / "pytest-hkk" / "pyproject.toml").write_text("")
+    monkeypatch.setattr(_scaffold, "local_engine_folder", lambda: str(checkout))
+    assert install_command(project) == \
+        f"pip install -e {checkout / 'plugins' / 'pytest-hkk'} -e {target}"
+    monkeypatch.setattr(_scaffold, "local_engine_folder", lambda: None)
+    monkeypatch.setattr(_scaffold, "engine_source", lambda: "git+https://example.org/hkk@v1")
+    assert install_command(project) == ("pip install 'pytest-hkk @ git+https://example.org/hkk"
+                                        f"@v1#subdirectory=plugins/pytest-hkk' -e {target}")
+    monkeypatch.setattr(_scaffold, "engine_source", lambda: "")
+    assert install_command(project).startswith(
+        f"pip install -e HKK-CHECKOUT/plugins/pytest-hkk -e {target}")
+
+
+def _setuptools_wheel(folder: Path) -> None:
+    """A setuptools the projects' builds accept (>=77) in ``folder``, for the offline
+    installs below: the one build requirement nothing here ships."""
+    got = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                          "--only-binary", ":all:", "-d", str(folder), "setuptools>=77"],
+                         capture_output=True, text=True, timeout=300, check=False)
+    if got.returncode != 0:
+        pytest.skip(f"no setuptools>=77 wheel to build with: {got.stderr[-300:]}")
+
+
+@pytest.mark.slow  # a fresh venv, three editable builds: about 30 s
+def test_new_sets_next_step_works_in_a_fresh_venv_with_the_engine_from_a_checkout(tmp_path):
+    """An author with hkk installed from a checkout - and no pytest-hkk - runs the step `hkk
+    new-set` prints, offline (--no-index: pytest-hkk from the checkout), then the project's
+    tests: they pass without a DeprecationWarning."""
+    from test_packaging import _fresh_venv_seeing_third_party, source_copy
+
+    checkout = source_copy(tmp_path)  # builds write into their source tree
+    wheels = tmp_path / "wheels"
+    _setuptools_wheel(wheels)
+    venv = _fresh_venv_seeing_third_party(tmp_path)
+    offline = ["--no-index", "--find-links", str(wheels)]
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("HKK_", "PIP_")) and key != "PYTHONPATH"}
+    env.update(NO_COLOR="1", PIP_DISABLE_PIP_VERSION_CHECK="1", COLUMNS="200")
+    pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
+    engine = subprocess.run([*pip, "install", "-q", "--no-deps", *offline, "-e", str(checkout)],
+                            capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert engine.returncode == 0, engine.stderr
+    made = subprocess.run([str(venv / "bin" / "hkk"), "new-set", "frissen", "--dir",
+                           str(tmp_path)], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300, check=False)
+    assert made.returncode == 0, made.stderr
+    lines = made.stdout.splitlines()
+    step = shlex.split(lines[lines.index("next:") + 1])
+    assert step[:2] == ["pip", "install"] and "plugins/pytest-hkk" in " ".join(step)
+    installed = subprocess.run([*pip, *step[1:], *offline], capture_output=True, text=True,
+                               env=env, timeout=600, check=False)
+    assert installed.returncode == 0, installed.stderr
+    project = tmp_path / "hkk-set-frissen"
+    tests = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p",
+                            "no:cacheprovider", "--hkk-verify-games", "1"], cwd=project,
+                           capture_output=True, text=True,
+                           env={**env, "HKK_SETS_ALLOW": "frissen"}, timeout=600, check=False)
+    assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
+    assert "passed" in tests.stdout and "DeprecationWarning" not in tests.stdout

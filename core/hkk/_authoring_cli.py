@@ -69,7 +69,7 @@ def schema_command(kind: str, output: str | None) -> None:
                    "its workflow); default: where this hkk was installed from, '' for an index.")
 def new_set_command(name: str, directory: str, engine_source: str | None) -> None:
     """Create a new card set project NAME (the set code, e.g. 'sarkany')."""
-    from hkk._scaffold import ScaffoldError, create, local_engine_folder
+    from hkk._scaffold import ScaffoldError, create, install_command, local_engine_folder
     from hkk._scaffold import engine_source as default_source
     from hkk._sets.discovery import find_sets
 
@@ -81,10 +81,59 @@ def new_set_command(name: str, directory: str, engine_source: str | None) -> Non
     out = _out()
     out.print(f"[green]created[/green] {escape(str(project))}")
     out.print("next:\n"
-              f"  pip install -e {escape(shlex.quote(f'{project}[test]'))}\n"
-              f"  cd {escape(str(project))} && python -m pytest && hkk verify {name}")
+              f"  {escape(install_command(project))}\n"
+              f"  cd {escape(shlex.quote(str(project)))} && python -m pytest && hkk verify {name}")
     local = local_engine_folder()
     if engine_source is None and not default_source() and local:
         out.print(f"note: this hkk runs from the folder {escape(local)}; the project's CI "
                   "installs it from the package index (HKK_SOURCE in .github/workflows/ci.yml)"
                   " - give --engine-source git+URL of its repository to install from there")
+
+
+# -- write-texts ---------------------------------------------------------------------------------
+
+@click.command("write-texts", short_help="Write the texts generated from the data into a "
+                                         "set's card files.")
+@click.argument("code")
+@click.option("--diff", "as_diff", is_flag=True,
+              help="Print the changes as a patch (for git apply / patch -p1) and write nothing.")
+def write_texts_command(code: str, as_diff: bool) -> None:
+    """Write the printed texts generated from the data into the card files of the set CODE
+    (each card whose text hkk verify's card-text check finds disagreeing): for a set upgraded
+    to hook API 2.0, where the data is right and the texts are not."""
+    import difflib
+
+    from hkk._card_text_check import text_fixes
+    from hkk._cli_output import _discover, _warn_failures
+
+    found = _discover()
+    _warn_failures(found)
+    if code not in found.sets:
+        raise click.BadParameter(f"no loaded set {code!r}; loaded: {sorted(found.sets)}",
+                                 param_hint="CODE")
+    fixes = text_fixes(found.sets[code])
+    err = _err()
+    for fix in fixes:
+        shown = _relative(fix.path)
+        for left in fix.left:
+            err.print(f"[yellow]left:[/yellow] {escape(shown)}: {escape(left)}")
+        if not fix.cards:
+            continue
+        if as_diff:
+            click.echo("".join(difflib.unified_diff(
+                fix.before.splitlines(keepends=True), fix.after.splitlines(keepends=True),
+                f"a/{shown}", f"b/{shown}")), nl=False)
+        else:
+            fix.path.write_text(fix.after, encoding="utf-8")
+            err.print(f"wrote {len(fix.cards)} text(s) into {escape(shown)}: "
+                      f"{escape(', '.join(fix.cards))}")
+    if not any(fix.cards for fix in fixes):
+        err.print(f"every printed text of set {escape(code)} agrees with its data: nothing "
+                  "to write")
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

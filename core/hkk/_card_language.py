@@ -28,12 +28,13 @@ from hkk import _hookspecs
 from hkk._card_words import CARD_KINDS, COMPARISONS, DURATIONS, EXAMPLES, QUANTITY_KINDS, TARGETS
 from hkk._cards import model
 from hkk._cards import types as card_types
-from hkk._cards.quantities import QUANTITIES, WHOSE, quantity_names
+from hkk._cards.amounts import TRIGGER_AMOUNT, Count, Where
+from hkk._cards.quantities import PERMANENT_QUANTITIES, QUANTITIES, WHOSE, quantity_names
 from hkk._cards.trigger_events import WHEN_EVENTS
 from hkk._cards.verbs import VERBS
 from hkk._phases import CARD_TIMINGS, DEFAULT_TURN
 
-__all__ = ["REGENERATE", "example_cards", "markdown", "words"]
+__all__ = ["REGENERATE", "example_cards", "examples_asked", "markdown", "words"]
 
 REGENERATE = "hkk reference card-language --markdown > docs/CARD-LANGUAGE.md"
 
@@ -110,6 +111,12 @@ def _effect_words(data: Any, found: set[tuple[str, str]]) -> None:
             found.add(("target", value))
         elif key in ("duration", "durations"):
             found.update(("duration", d) for d in ([value] if isinstance(value, str) else value))
+        elif key == "count" and isinstance(value, str):  # a count, not a number of cards
+            found.add(("count", value))
+            if value != TRIGGER_AMOUNT:
+                found.add(("quantity", value.split("_", 1)[1]))
+        elif key == "where" and isinstance(value, dict):
+            found.add(("filter", value["of"]))
         elif key == "condition":
             for name, part in value.items():
                 if name in _COMPARISONS:
@@ -123,11 +130,17 @@ class _Examples:
     def __init__(self) -> None:
         self.cards = example_cards()
         self.words = [words(card.data) for card in self.cards]
+        #: Every (part, word) the guide asked an example for, and those it found none for.
+        self.asked: list[tuple[str, str]] = []
+        self.missing: list[tuple[str, str]] = []
 
     def of(self, part: str, word: str) -> ExampleCard | None:
         """The shortest card using ``word`` (the first of equals)."""
+        self.asked.append((part, word))
         using = [(not _text(card), card.lines, i) for i, card in enumerate(self.cards)
                  if (part, word) in self.words[i]]
+        if not using:
+            self.missing.append((part, word))
         return self.cards[min(using)[2]] if using else None
 
 
@@ -139,9 +152,8 @@ def _text(card: ExampleCard) -> str:
 
 
 def _example(card: ExampleCard | None, where: str) -> list[str]:
-    if card is None:
-        return [f"*No example yet: no card of the base set uses it; add one to `EXAMPLES` in "
-                f"`hkk/_card_words.py`* ({where}).", ""]
+    if card is None:  # tests/test_card_language_guide.py names it (missing_examples)
+        return []
     data = card.data
     text = _text(card)
     said = f": \"{text}\"" if text else " (no card text)"
@@ -174,10 +186,17 @@ _NAMED_ENUMS: tuple[tuple[str, Callable[[], frozenset[str]]], ...] = (
 )
 
 
+#: Tables with a section of their own, by their schema name: what a field holding one is.
+_SECTION_TABLES = {"Count": "a count (`{ count = \"own_creatures\" }`, see Counted amounts)",
+                   "Where": "a target filter (`{ of = \"damage_taken\", at_least = 1 }`, see "
+                            "Target filters)"}
+
+
 def _schema_words(schema: dict[str, Any]) -> str:
-    if "anyOf" in schema:
-        parts = [_schema_words(s) for s in schema["anyOf"] if s.get("type") != "null"]
-        return " or ".join(parts)
+    for union in ("anyOf", "oneOf"):
+        if union in schema:
+            parts = [_schema_words(s) for s in schema[union] if s.get("type") != "null"]
+            return " or ".join(parts)
     if "const" in schema:
         return f"`\"{schema['const']}\"`"
     if "enum" in schema:
@@ -187,7 +206,8 @@ def _schema_words(schema: dict[str, Any]) -> str:
                 return name
         return "one of " + ", ".join(f"`\"{v}\"`" for v in schema["enum"])
     if "$ref" in schema:
-        return f"a table ({str(schema['$ref']).rsplit('/', 1)[1]})"
+        name = str(schema["$ref"]).rsplit("/", 1)[1]
+        return _SECTION_TABLES.get(name, f"a table ({name})")
     kind = schema.get("type")
     if kind == "integer":
         low = schema.get("minimum")
@@ -403,6 +423,43 @@ def _condition_section(examples: _Examples) -> list[str]:
     return lines
 
 
+def _count_section(examples: _Examples) -> list[str]:
+    lines = ["## Counted amounts (`count`)", "",
+             " ".join(_doc(Count).split()), "",
+             "A verb's amount (`amount`, `count`, and `modify`'s `by`) is a number or a count, "
+             "a table: `amount = { count = \"own_creatures\", times = 2 }` is \"kétszer "
+             "annyi ..., ahány lényed van\". Its fields:", "",
+             *_fields(Count, leave_out=()), "",
+             "### A quantity (`own_<kind>`, `opponent_<kind>`)", "",
+             "Any quantity of the conditions (above, Quantities), read when the effect "
+             "applies, seen from the ability's controller: \"annyi ..., ahány lényed van\".",
+             ""]
+    lines += _example(examples.of("count", "own_creatures"), "a count of own_creatures")
+    having = ", ".join(f"`{name}` ({WHEN_EVENTS[name].amount})" for name in WHEN_EVENTS
+                       if WHEN_EVENTS[name].amount)
+    lines += [f"### `{TRIGGER_AMOUNT}`", "",
+              "In a triggered ability, the amount of the event that set it off: \"annyi ..., "
+              f"amennyi sebzést okozott / szenvedett\" (D-trigger-amount). The events that have "
+              f"one: {having}; elsewhere the card data is refused.", ""]
+    lines += _example(examples.of("count", TRIGGER_AMOUNT), f"a count of {TRIGGER_AMOUNT}")
+    return lines
+
+
+def _filter_section(examples: _Examples) -> list[str]:
+    lines = ["## Target filters (`where`)", "",
+             " ".join(_doc(Where).split()), "",
+             "A verb acting on a group or a choice of permanents may carry one: `where = { of = "
+             "\"damage_taken\", at_least = 1 }` is \"minden sérült lény\". Its fields:", "",
+             *_fields(Where, leave_out=()), "",
+             "What `of` may read of each permanent:", ""]
+    for name in PERMANENT_QUANTITIES:
+        quantity = PERMANENT_QUANTITIES[name]
+        needs = " It needs `counter`." if quantity.needs_counter else ""
+        lines += [f"### `{name}`", "", f"{_sentence(_doc(type(quantity)) or name)}{needs}", ""]
+        lines += _example(examples.of("filter", name), f"a filter of {name}")
+    return lines
+
+
 def _verb_section(examples: _Examples) -> list[str]:
     lines = ["## Effect verbs (`do`)", "",
              "What happens: an effect is a table whose `do` names the verb, e.g. "
@@ -428,25 +485,39 @@ _HEADER = f"""# The card-data language
 from the code (hkk/_card_language.py, hkk/_card_words.py, hkk/_cards/); do not edit by hand. -->
 
 Everything a set's card files may say, word by word: card kinds, ability kinds, timings,
-trigger events, targets, durations, conditions and effect verbs, each with an example card (its
-TOML and the Hungarian text it stands for). The files are validated strictly: an unknown field
-or word is an error naming the file, the card and the field (`hkk verify`, or `hkk schema` for
-an editor's completion). `hkk cards CODE` prints a set's cards in these words. For Python
-hooks, see the [reference](REFERENCE.md); for a whole set, [Writing a set](WRITING-A-SET.md).
+trigger events, targets, durations, conditions, counted amounts, target filters and effect
+verbs, each with an example card (its TOML and the Hungarian text it stands for). The files
+are validated strictly: an unknown field or word is an error naming the file, the card and the
+field (`hkk verify`, or `hkk schema` for an editor's completion). `hkk cards CODE` prints a
+set's cards in these words. For Python hooks, see the [reference](REFERENCE.md); for a whole
+set, [Writing a set](WRITING-A-SET.md).
 """
 
 SECTIONS: dict[str, Callable[[_Examples], list[str]]] = {
     "cards": _card_section, "abilities": _ability_section, "timings": _timing_section,
     "events": _event_section, "targets": _target_section, "durations": _duration_section,
-    "conditions": _condition_section, "verbs": _verb_section,
+    "conditions": _condition_section, "counts": _count_section, "filters": _filter_section,
+    "verbs": _verb_section,
 }
 
 
 def markdown() -> str:
     """The whole guide."""
-    examples = _Examples()
+    return _generate(_Examples())
+
+
+def _generate(examples: _Examples) -> str:
     lines = [_HEADER]
     for section in SECTIONS.values():
         lines += section(examples)
     text = "\n".join(lines)
     return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
+
+
+def examples_asked() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Every (part, word) the guide shows with an example card, and those it has none for
+    (the guide then shows none: a word needs a card of the base set or of
+    :data:`hkk._card_words.EXAMPLES`)."""
+    examples = _Examples()
+    _generate(examples)
+    return examples.asked, examples.missing

@@ -138,6 +138,159 @@ hp = 3
 kind = "static"
 condition = { of = "own_buildings", at_least = 2 }
 effect = { do = "modify", stat = "hp", by = 1, target = "self", duration = "permanent" }
+
+[[cards]]
+id = "pelda:rohamozo"
+name = "Rohamozó"
+kind = "creature"
+text = "Amikor ez a lény támad, +1 sebzést kap a kör végéig."
+cost = { vp = 3 }
+damage = 2
+hp = 2
+
+[[cards.abilities]]
+kind = "triggered"
+when = { event = "attacks", which = "this" }
+effect = { do = "modify", stat = "damage", by = 1, target = "self", duration = "until_end_of_turn" }
+
+[[cards]]
+id = "pelda:pajzsos"
+name = "Pajzsos"
+kind = "creature"
+text = "Amikor ez a lény blokkol, 1 sebzést okoz az általa blokkolt lénynek."
+cost = { vp = 3 }
+damage = 1
+hp = 4
+
+[[cards.abilities]]
+kind = "triggered"
+when = { event = "blocks", which = "this" }
+effect = { do = "damage", amount = 1, target = "trigger_source" }
+
+[[cards]]
+id = "pelda:csalo"
+name = "Csaló"
+kind = "creature"
+text = "Amikor ezt a lényt blokkolják, 1 sebzést okoz az őt blokkoló lénynek."
+cost = { vp = 2 }
+damage = 1
+hp = 3
+
+[[cards.abilities]]
+kind = "triggered"
+when = { event = "is_blocked", which = "this" }
+effect = { do = "damage", amount = 1, target = "trigger_source" }
+
+[[cards]]
+id = "pelda:verszivo"
+name = "Vérszívó"
+kind = "creature"
+text = "Amikor ez a lény harci sebzést okoz, kapsz annyi VP-t, amennyi sebzést okozott."
+cost = { vp = 4 }
+damage = 2
+hp = 3
+
+[[cards.abilities]]
+kind = "triggered"
+when = { event = "deals_combat_damage", which = "this" }
+effect = { do = "gain_vp", amount = { count = "trigger_amount" }, target = "controller" }
+
+[[cards]]
+id = "pelda:tuskes"
+name = "Tüskés"
+kind = "creature"
+text = "Amikor ez a lény harci sebzést szenved, kapsz annyi VP-t, amennyi sebzést szenvedett."
+cost = { vp = 3 }
+damage = 1
+hp = 5
+
+[[cards.abilities]]
+kind = "triggered"
+when = { event = "takes_combat_damage", which = "this" }
+effect = { do = "gain_vp", amount = { count = "trigger_amount" }, target = "controller" }
+
+[[cards]]
+id = "pelda:meregkeveto"
+name = "Méregkeverő"
+kind = "creature"
+text = "Ha az ellenfélnek legalább 2 méregjelző a lényein van, a kör végén kapsz 1 VP-t."
+cost = { vp = 3 }
+damage = 1
+hp = 2
+
+[[cards.abilities]]
+kind = "automatic"
+timing = "end_stage2"
+condition = { of = "opponent_poison", at_least = 2 }
+effect = { do = "gain_vp", amount = 1, target = "controller" }
+
+[[cards]]
+id = "pelda:raj"
+name = "Raj"
+kind = "spell"
+text = "Annyi sebzés az ellenfélnek, ahány lényed van."
+cost = { vp = 3 }
+effect = { do = "damage", amount = { count = "own_creatures" }, target = "opponent" }
+
+[[cards]]
+id = "pelda:csorda"
+name = "Csorda"
+kind = "spell"
+text = "Minden lényed annyi plusz sebzést kap a kör végéig, ahány lényed van."
+cost = { vp = 3 }
+
+[[cards.effects]]
+do = "modify"
+stat = "damage"
+by = { count = "own_creatures" }
+target = "own_creatures"
+duration = "until_end_of_turn"
+
+[[cards]]
+id = "pelda:kegyelemdofes"
+name = "Kegyelemdöfés"
+kind = "spell"
+text = "1 sebzés minden sérült lénynek."
+cost = { vp = 2 }
+
+[[cards.effects]]
+do = "damage"
+amount = 1
+target = "all_creatures"
+where = { of = "damage_taken", at_least = 1 }
+
+[[cards]]
+id = "pelda:tisztitas"
+name = "Tisztítás"
+kind = "spell"
+text = "Az ellenfél minden lénye, amelynek legalább 2 méregjelzője van, elpusztul."
+cost = { vp = 3 }
+
+[[cards.effects]]
+do = "destroy"
+target = "opponent_creatures"
+where = { of = "counters", counter = "poison", at_least = 2 }
+
+[[cards]]
+id = "pelda:oriasolo"
+name = "Óriásölő"
+kind = "spell"
+text = "Egy általad választott lény, amelynek legalább 4 sebzése van, elpusztul."
+cost = { vp = 3 }
+effect = { do = "destroy", target = "chosen_creature", where = { of = "damage", at_least = 4 } }
+
+[[cards]]
+id = "pelda:szelvihar"
+name = "Szélvihar"
+kind = "spell"
+text = "1 sebzés az ellenfél minden lényének, amelynek legfeljebb 2 Ép-je van."
+cost = { vp = 2 }
+
+[[cards.effects]]
+do = "damage"
+amount = 1
+target = "opponent_creatures"
+where = { of = "hp", at_most = 2 }
 '''
 
 #: What each target means (``hkk._cards.types.Target``), as a card text says it.

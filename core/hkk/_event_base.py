@@ -179,17 +179,27 @@ def kind(name: str, *, rules: tuple[str, ...] = (), rare: str = "",
             raise TypeError(f"event {name!r}: field names {taken} are taken by Event")
         base = _tuple_class(cls.__name__, _ENVELOPE_FIELDS + tuple(names),
                             defaults=(None,) * len(optional), module=cls.__module__)
-        made: type[Event] = type(cls.__name__, (Event, base), {
+        namespace: dict[str, Any] = {
             "__slots__": (), "__doc__": cls.__doc__, "__module__": cls.__module__,
             "__qualname__": cls.__qualname__, "kind": name,
             "meaning": " ".join((cls.__doc__ or "").split()), "rules": rules, "rare": rare,
             "FIELDS": {n: s.meaning for n, s in zip(names, specs, strict=True)},
             "OPTIONAL": frozenset(optional), "RENAMED": dict(renamed or {}),
-            "LEGACY": dict(legacy or {})})
+            "LEGACY": dict(legacy or {})}
+        for old in (*(renamed or {}), *(legacy or {})):
+            if hasattr(base, old):  # tuple's own (``count``) would answer before __getattr__
+                namespace[old] = property(_legacy_reader(old))
+        made: type[Event] = type(cls.__name__, (Event, base), namespace)
         KINDS[name] = made
         return made
 
     return make
+
+
+def _legacy_reader(old: str) -> Callable[[Event], Any]:
+    def read(event: Event) -> Any:
+        return event._legacy(old)
+    return read
 
 
 def of(name: str) -> type[Event]:

@@ -63,6 +63,9 @@ class Rulings:
     #: ``hkk simulate``, ends the same way on every machine).
     max_triggers_per_turn: int = 2_000
     max_triggers_per_game: int = 20_000
+    #: D-no-target: a spell whose every effect acts on a chosen permanent is offered even with
+    #: no permanent to choose (it is paid for and does nothing); True: it is not offered then.
+    spells_need_a_choice: bool = False
 
     def orderer(self, game: ActiveTurn, step: Step) -> int | None:
         """Who orders the step's items; None: nobody decides, the stable order is used."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+import shlex
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -21,8 +22,8 @@ from hkk._errors import ScaffoldError
 from hkk._sets.manifest import SET_CODE_PATTERN, is_set_code
 from hkk._text import codepoint, first_control_character
 
-__all__ = ["ScaffoldError", "check_source", "create", "engine_source", "local_engine_folder",
-           "placeholders"]
+__all__ = ["ScaffoldError", "check_source", "create", "engine_source", "install_command",
+           "local_engine_folder", "placeholders"]
 
 _RENAMES = {"github": ".github", "gitignore": ".gitignore"}
 
@@ -58,6 +59,31 @@ def local_engine_folder() -> str | None:
     if url.startswith("file://") and "dir_info" in info:
         return unquote(urlparse(url).path)
     return None
+
+
+def install_command(project: Path) -> str:
+    """The project's next step, ``pip install -e 'PROJECT[test]'``, with pytest-hkk from
+    where it can come: it is on no package index, so, unless it is installed already, from the
+    checkout this engine runs from, or the git repository it was installed from; from neither,
+    a note on where to get it."""
+    import importlib_metadata
+
+    target = shlex.quote(f"{project}[test]")
+    try:
+        importlib_metadata.distribution("pytest-hkk")
+        return f"pip install -e {target}"  # installed: pip takes it as it is
+    except importlib_metadata.PackageNotFoundError:
+        pass
+    local = local_engine_folder()
+    plugin = Path(local, "plugins", "pytest-hkk") if local else None
+    if plugin is not None and (plugin / "pyproject.toml").is_file():
+        return f"pip install -e {shlex.quote(str(plugin))} -e {target}"
+    source = engine_source()
+    if source.startswith("git+"):
+        plugin_url = f"pytest-hkk @ {source}#subdirectory=plugins/pytest-hkk"
+        return f"pip install {shlex.quote(plugin_url)} -e {target}"
+    return (f"pip install -e HKK-CHECKOUT/plugins/pytest-hkk -e {target}   # pytest-hkk is on "
+            "no package index: from a checkout of hkk")
 
 
 def check_source(source: str) -> str:

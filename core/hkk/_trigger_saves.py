@@ -48,7 +48,7 @@ def _card_record(trigger_watch: TriggerWatch, item: Pending) -> dict[str, Any]:
         "chain": list(trigger_watch.chains.get(item.key, (item.label,))),
         "permanent": bound["permanent"].uid if bound["permanent"] is not None else None,
         "source": bound["source"].uid if bound["source"] is not None else None,
-        "player": bound["player"]}
+        "player": bound["player"], "amount": bound.get("amount")}
 
 
 def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> None:
@@ -68,7 +68,7 @@ def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> No
         index = record["ability"]
         bound = {"permanent": game.permanents.get(record["permanent"] or 0),
                  "source": game.permanents.get(record["source"] or 0),
-                 "player": record["player"]}
+                 "player": record["player"], "amount": record.get("amount")}
         item = _make_card_item(perm, index, perm.card.abilities[index], record["label"], bound)
         item.key = tuple(record["key"])
         trigger_watch.waiting.append(item)

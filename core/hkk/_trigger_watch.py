@@ -78,6 +78,9 @@ class TriggerDetection:
         #: A permanent's uid -> (the permanent whose damage it took last, the turn): its
         #: killer, for a "dies" trigger's trigger_source (D-trigger-killer; hkk._changes.damage)
         self.last_hit: dict[int, tuple[int | None, int]] = {}
+        #: The creature whose combat damage the combat rule is dealing now, else None: what
+        #: makes a damage combat damage (D-trigger-combat; set only while it deals it).
+        self.combat_source: Permanent | None = None
         self._plugins = self._plugin_kinds(game)
         #: log kind -> the trigger events (``when.event``) of the game's cards it sets off
         card_kinds: dict[str, list[TriggerEvent]] = {}
@@ -269,7 +272,8 @@ def _card_item(perm: Permanent, index: int, ability: Any, subject: Subject,
     if waiting or (made and made[-1].source is perm and made[-1].ability_index == index):
         label = _distinct(label, made, waiting)  # (this event's items of it come in a row)
     return _make_card_item(perm, index, ability, label, {
-        "permanent": subject.permanent, "source": subject.source, "player": subject.controller})
+        "permanent": subject.permanent, "source": subject.source, "player": subject.controller,
+        "amount": subject.amount})
 
 
 _LABEL = operator.attrgetter("label")

@@ -106,6 +106,10 @@ class TriggerView(Protocol):
         """A permanent's uid -> (the uid of the permanent whose damage it took last, or None,
         and the turn), for "the creature that killed it" (D-trigger-killer)."""
 
+    @property
+    def combat_source(self) -> Permanent | None:
+        """The creature whose combat damage is being dealt now, else None (D-trigger-combat)."""
+
 
 class GameActions(GameView, Protocol):
     """The game as a card's effect (a verb) sees it: the view and the change primitives, which

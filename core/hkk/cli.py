@@ -558,11 +558,17 @@ def _check_installed(codes: Sequence[str]) -> None:
 
 # -- reference, schema, new-set (hkk._authoring_cli) ---------------------------------------------
 
-from hkk._authoring_cli import new_set_command, reference_command, schema_command  # noqa: E402
+from hkk._authoring_cli import (  # noqa: E402
+    new_set_command,
+    reference_command,
+    schema_command,
+    write_texts_command,
+)
 
 main.add_command(reference_command)
 main.add_command(schema_command)
 main.add_command(new_set_command)
+main.add_command(write_texts_command)
 
 
 # -- simulate, gallery (hkk._simulate_cli) ------------------------------------------------------

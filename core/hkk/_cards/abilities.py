@@ -18,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from hkk._cards.amounts import Count
+from hkk._cards.amounts import TRIGGER_AMOUNT, Count
 from hkk._cards.condition import ConditionField
 from hkk._cards.registry import NameOf, TaggedUnionOf
 from hkk._cards.trigger_events import WHEN_EVENTS
@@ -315,13 +315,18 @@ class TriggeredAbility(BaseModel):
 
     @model_validator(mode="after")
     def _targets_fit_the_event(self) -> Self:
-        offered = WHEN_EVENTS[self.when.event].offers
+        event = WHEN_EVENTS[self.when.event]
+        offered = event.offers
         for effect in self.effects:
             target = getattr(effect, "target", None)
             if target in TRIGGER_TARGETS and target not in offered:
                 raise invalid(f"target '{target}' means nothing when the event is "
                               f"'{self.when.event}'; it offers "
                               f"{', '.join(sorted(offered))}")
+            if _counts_trigger_amount(effect) and not event.amount:
+                having = ", ".join(n for n in WHEN_EVENTS if WHEN_EVENTS[n].amount)
+                raise invalid(f"count = \"{TRIGGER_AMOUNT}\" counts the amount of the event; "
+                              f"'{self.when.event}' has none (these have one: {having})")
         return self
 
 
@@ -389,3 +394,12 @@ def _no_trigger_targets(effects: Any, where: str) -> None:
         if target in TRIGGER_TARGETS:
             raise invalid(f"{where}: target '{target}' is bound to a trigger's event; only "
                           "triggered abilities (kind = \"triggered\") may use it")
+        if _counts_trigger_amount(effect):
+            raise invalid(f"{where}: count = \"{TRIGGER_AMOUNT}\" counts the amount of a "
+                          "trigger's event; only triggered abilities (kind = \"triggered\") "
+                          "may use it")
+
+
+def _counts_trigger_amount(effect: Any) -> bool:
+    return any(isinstance(value, Count) and value.count == TRIGGER_AMOUNT
+               for value in vars(effect).values())

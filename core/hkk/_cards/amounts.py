@@ -2,8 +2,11 @@
 
 ``amount = { count = "own_creatures" }`` ("Annyi sebzést okoz, ahány lényed van"): a
 :class:`Count` of one of the registered quantities (:mod:`hkk._cards.quantities`), read when
-the effect applies, seen from the ability's controller; ``times`` multiplies it.  A verb's
-amount field is :data:`Amount` (a number or a count); ``Count.value`` reads a count.
+the effect applies, seen from the ability's controller; ``times`` multiplies it.  In a
+triggered ability whose event has an amount (the damage of ``damaged``, ``deals_combat_damage``,
+``takes_combat_damage``), ``count = "trigger_amount"`` counts that ("annyi VP-t kapsz, amennyi
+sebzést okozott").  A verb's amount field is :data:`Amount` (a number or a count);
+``Count.value`` reads a count.
 
 ``where = { of = "damage_taken", at_least = 1 }`` ("minden sérült lény") or ``where = { of =
 "counters", counter = "poison", at_least = 2 }``: a :class:`Where` on a verb with a permanent
@@ -24,10 +27,20 @@ from hkk._cards.registry import NameOf
 from hkk._cards.types import CONFIG, MAX_STAT, CounterName, invalid
 
 if TYPE_CHECKING:
+    from hkk._cards.context import EffectContext
     from hkk._state import Permanent
     from hkk._view import GameView
 
-__all__ = ["COMPARE", "COMPARISONS", "Amount", "Count", "SignedAmount", "Where"]
+__all__ = ["COMPARE", "COMPARISONS", "TRIGGER_AMOUNT", "Amount", "Count", "SignedAmount",
+           "Where", "count_names"]
+
+#: What a count names for the amount of a triggered ability's event (D-trigger-amount).
+TRIGGER_AMOUNT = "trigger_amount"
+
+
+def count_names() -> tuple[str, ...]:
+    """Every name a count may use: the quantities, then the event's amount."""
+    return (*quantity_names(), TRIGGER_AMOUNT)
 
 #: The comparisons of a condition or a filter, exactly one of which is given.
 COMPARISONS = ("at_least", "at_most", "more_than", "fewer_than")
@@ -39,16 +52,21 @@ COMPARE: dict[str, Callable[[int, int], bool]] = {"at_least": ge, "at_most": le,
 
 
 class Count(BaseModel):
-    """An amount counted from the state when the effect applies ("annyi ..., ahány lényed
-    van"): the quantity ``count`` (own_creatures, opponent_hand, own_poison...) seen from the
-    ability's controller, times ``times``.  A count of 0 does nothing (no event is logged)."""
+    """An amount counted when the effect applies ("annyi ..., ahány lényed van"): the quantity
+    ``count`` (own_creatures, opponent_hand, own_poison...) seen from the ability's controller,
+    or ``trigger_amount``, the amount of the event that set off a triggered ability (the damage
+    dealt: "amennyi sebzést okozott"); times ``times``.  A count of 0 does nothing (no event is
+    logged)."""
 
     model_config = CONFIG
-    count: Annotated[str, NameOf(quantity_names)]
+    count: Annotated[str, NameOf(count_names)]
     times: int = Field(1, ge=1, le=MAX_STAT)
 
-    def value(self, game: GameView, controller: int) -> int:
-        return value_of(game, self.count, controller) * self.times
+    def value(self, game: GameView, ctx: EffectContext) -> int:
+        if self.count == TRIGGER_AMOUNT:
+            amount: int = ctx.trigger.get("amount") or 0
+            return amount * self.times
+        return value_of(game, self.count, ctx.controller) * self.times
 
 
 def _number_or_count(value: Any) -> str | None:

@@ -23,5 +23,5 @@ class EffectContext:
         self.label = label
         self.targets: list[Any] = []  # a custom effect's targets, chosen by the engine
         #: For a triggered ability: what its event bound (``permanent``, ``source``,
-        #: ``player``), the ``trigger_*`` targets (hkk._triggers).
+        #: ``player``: the ``trigger_*`` targets; ``amount``: ``trigger_amount``, hkk._triggers).
         self.trigger: dict[str, Any] = {}

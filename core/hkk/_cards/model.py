@@ -20,7 +20,7 @@ TOML shorthands accepted on input (the canonical form is what ``model_dump`` giv
   ``limit = { per_turn = 1, per_game = ..., whose_turn = ... }``.
 """
 
-from typing import Annotated, Any, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -53,6 +53,7 @@ from hkk._cards.decks import FORMAT_NAME_PATTERN as FORMAT_NAME_PATTERN
 from hkk._cards.decks import Deck, DeckFile
 from hkk._cards.decks import FormatName as FormatName
 from hkk._cards.quantities import PERMANENT_QUANTITIES, QUANTITIES
+from hkk._cards.targets import CHOSEN_PERMANENTS, can_choose
 from hkk._cards.trigger_events import WHEN_EVENTS
 from hkk._cards.types import (
     CARD_ID_PATTERN,
@@ -72,6 +73,9 @@ from hkk._cards.types import (
 from hkk._cards.verbs import VERBS
 from hkk._cards.verbs.modify import Modify
 from hkk._cards.verbs.prevent import Prevent
+
+if TYPE_CHECKING:
+    from hkk._view import GameView
 
 #: Also read from here: the basic types (hkk._cards.types), the verbs static abilities use, the
 #: abilities (hkk._cards.abilities), conditions (hkk._cards.condition) and decks (hkk._cards.decks).
@@ -147,6 +151,17 @@ class SpellCard(_CardBase):
     @classmethod
     def _shorthand(cls, data: Any) -> Any:
         return _effect_shorthand(data)
+
+    @property
+    def only_chooses(self) -> bool:
+        """Every effect acts on a permanent its player chooses (D-no-target)."""
+        return all(getattr(e, "target", None) in CHOSEN_PERMANENTS for e in self.effects)
+
+    def can_choose(self, game: "GameView", player: int) -> bool:
+        """[D] D-no-target: a spell whose every effect acts on a chosen permanent may be played
+        only while one of them has a permanent to choose (its ``where`` holding for it)."""
+        return not self.only_chooses or any(
+            can_choose(game, player, e.target, getattr(e, "where", None)) for e in self.effects)
 
 
 Card = Annotated[CreatureCard | BuildingCard | SpellCard, Field(discriminator="kind")]

@@ -57,7 +57,8 @@ def _ability(ability: Any, card_kind: str) -> list[str]:
         return [("Hátrány: " if _drawback(ability) else "") + text]
     if kind == "triggered":
         event = WHEN_EVENTS[ability.when.event]
-        voice = Voice("automatic", optional=ability.optional, trigger_targets=event.hu_targets)
+        voice = Voice("automatic", optional=ability.optional, trigger_targets=event.hu_targets,
+                      trigger_amount=event.hu_amount)
         when = event.hu(ability.when, card_kind)
         condition = f"ha {condition_hu(ability.condition)}, " if ability.condition else ""
         return [f"amikor {when}, {condition}{_effects(ability.effects, voice)}"]

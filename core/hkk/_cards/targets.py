@@ -13,9 +13,14 @@ if TYPE_CHECKING:
 
     from hkk._cards.amounts import Where
     from hkk._cards.context import EffectContext
-    from hkk._view import GameActions
+    from hkk._view import GameActions, GameView
 
-__all__ = ["filtered_targets", "permanents_in_play", "player_indexes", "select_targets"]
+__all__ = ["CHOSEN_PERMANENTS", "can_choose", "filtered_targets", "permanents_in_play",
+           "player_indexes", "select_targets"]
+
+#: The targets chosen among permanents in play (a ``target`` decision).
+CHOSEN_PERMANENTS = frozenset({"chosen_creature", "chosen_own_creature",
+                               "chosen_opponent_creature", "chosen_building"})
 
 
 def select_targets(game: GameActions, ctx: EffectContext, target: str) -> list[Any]:
@@ -62,7 +67,15 @@ def filtered_targets(game: GameActions, ctx: EffectContext, target: str,
                      where: Where) -> list[Any]:
     """The permanents of a group target that ``where`` holds for; of a choice, the controller
     chooses among those only."""
-    me = ctx.controller
+    found = [p for p in _group(game, ctx.controller, target) if where.holds(game, p)]
+    if not target.startswith("chosen_") or not found:
+        return found
+    options = [Option(f"target {p.describe()}", p) for p in found]
+    return [game.decide(ctx.controller, "target", options, prompt=ctx.label).value]
+
+
+def _group(game: GameView, me: int, target: str) -> list[Permanent]:
+    """The permanents a group or a choice of permanents is made of now, for ``me``."""
     groups: dict[str, Callable[[], list[Permanent]]] = {
         "own_creatures": lambda: game.creatures(me),
         "opponent_creatures": lambda: game.creatures(1 - me),
@@ -74,11 +87,13 @@ def filtered_targets(game: GameActions, ctx: EffectContext, target: str,
         "chosen_opponent_creature": lambda: game.creatures(1 - me),
         "chosen_building": game.buildings,
     }
-    found = [p for p in groups[target]() if where.holds(game, p)]
-    if not target.startswith("chosen_") or not found:
-        return found
-    options = [Option(f"target {p.describe()}", p) for p in found]
-    return [game.decide(me, "target", options, prompt=ctx.label).value]
+    return groups[target]()
+
+
+def can_choose(game: GameView, player: int, target: str, where: Where | None) -> bool:
+    """Is there a permanent ``player`` could choose for ``target`` (one of
+    :data:`CHOSEN_PERMANENTS`) now, ``where`` holding for it (D-no-target)?"""
+    return any(where is None or where.holds(game, p) for p in _group(game, player, target))
 
 
 def _trigger_target(game: GameActions, ctx: EffectContext, target: str) -> list[Any]:

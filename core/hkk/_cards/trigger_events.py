@@ -23,15 +23,18 @@ __all__ = ["WHEN_EVENTS", "Subject", "TriggerEvent", "hu_subject", "trigger_even
 class Subject:
     """What an event happened to: a permanent (or a card played) and the bindings it offers."""
 
-    __slots__ = ("uid", "controller", "card_kind", "permanent", "source")
+    __slots__ = ("uid", "controller", "card_kind", "permanent", "source", "amount")
 
     def __init__(self, uid: int | None, controller: int, card_kind: str,
-                 permanent: Permanent | None = None, source: Permanent | None = None) -> None:
+                 permanent: Permanent | None = None, source: Permanent | None = None,
+                 amount: int | None = None) -> None:
         self.uid = uid
         self.controller = controller
         self.card_kind = card_kind
         self.permanent = permanent
         self.source = source
+        #: The event's amount (the damage dealt), counted by ``trigger_amount``.
+        self.amount = amount
 
 
 class TriggerEvent:
@@ -56,6 +59,11 @@ class TriggerEvent:
     #: The printed text of its ``trigger_*`` targets, in the cases of
     #: :data:`hkk._cards.wording.TARGETS` (nom, dat, dels, acc).
     hu_targets: ClassVar[dict[str, tuple[str, str, str, str]]] = {}
+    #: What its amount is, counted by ``amount = { count = "trigger_amount" }`` ("the damage
+    #: dealt"); "": it has none.
+    amount: ClassVar[str] = ""
+    #: The printed text's clause of a count of it ("amennyi sebzést okozott").
+    hu_amount: ClassVar[str] = ""
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
         """What ``event`` (of one of :attr:`log_kinds`) happened to; [] if nothing in play."""
@@ -159,12 +167,16 @@ class Damaged(TriggerEvent):
     hu_text = "sérülést szenved"
     hu_targets = {"trigger_source": ("a sebzés forrása", "a sebzés forrásának",
                                      "a sebzés forrásáról", "a sebzés forrását")}
+    amount = "the damage it is dealt"
+    hu_amount = "amennyi sebzést szenvedett"
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
         found = _permanent(game, event)
-        if found and event.source_uid is not None:
-            # D-trigger-source: the permanent whose ability or combat dealt it, while in play
-            found[0].source = game.permanents.get(event.source_uid)
+        if found:
+            found[0].amount = event.amount
+            if event.source_uid is not None:
+                # D-trigger-source: the permanent whose ability or combat dealt it, in play
+                found[0].source = game.permanents.get(event.source_uid)
         return found
 
 
@@ -276,3 +288,81 @@ class Blocks(TriggerEvent):
 
     def subjects(self, game: GameView, event: Any) -> list[Subject]:
         return _fighters(game, event, blocking=True)
+
+
+#: The subject of a combat event is a creature, whatever ``card_kind`` says (only they fight).
+_FIGHTER = {"card_kind": "creature"}
+
+
+@trigger_event
+class IsBlocked(TriggerEvent):
+    name = "is_blocked"
+    meaning = ("an attacking creature is blocked (a blocker is assigned to it, D-combat); it "
+               "resolves before combat damage (D-trigger-attack); trigger_source: the creature "
+               "blocking it")
+    log_kinds = ("attack",)
+    offers = frozenset({"trigger_permanent", "trigger_source", "trigger_player"})
+    text = "is blocked"
+    hu_text = "blokkolják"
+    hu_targets = Attacks.hu_targets
+
+    def hu(self, when: Any, own_kind: str) -> str:
+        """"ezt a lényt blokkolják", "az ellenfél egy lényét blokkolják": the passive of
+        Hungarian is the object of a 3rd-person plural."""
+        if when.which == "this":
+            return f"ezt a lényt {self.hu_text}"
+        other = "másik " if when.which == "another" else ""
+        subject = {"own": f"egy {other}lényedet", "opponent": f"az ellenfél egy {other}lényét",
+                   "any": f"egy {other}lényt"}[when.whose]
+        return f"{subject} {self.hu_text}"
+
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
+        return [s for s in _fighters(game, event, blocking=False) if s.source is not None]
+
+
+@trigger_event
+class DealsCombatDamage(TriggerEvent):
+    name = "deals_combat_damage"
+    meaning = ("a creature deals combat damage to a creature or a player (D-combat, "
+               "D-trigger-combat), each time it does; trigger_amount: the damage dealt")
+    log_kinds = ("damaged", "player_damaged")
+    offers = frozenset({"trigger_permanent", "trigger_player"})
+    text = "deals combat damage"
+    hu_text = "harci sebzést okoz"
+    amount = "the combat damage it dealt"
+    hu_amount = "amennyi sebzést okozott"
+
+    def hu(self, when: Any, own_kind: str) -> str:
+        return f"{hu_subject(when.model_copy(update=_FIGHTER), own_kind)} {self.hu_text}"
+
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
+        dealer = game.triggers.combat_source
+        if dealer is None or dealer.uid not in game.permanents:
+            return []  # not combat damage (D-trigger-combat)
+        return [Subject(dealer.uid, dealer.controller, dealer.kind, dealer, None, event.amount)]
+
+
+@trigger_event
+class TakesCombatDamage(TriggerEvent):
+    name = "takes_combat_damage"
+    meaning = ("a creature is dealt combat damage (D-combat, D-trigger-combat); "
+               "trigger_source: the creature that dealt it; trigger_amount: the damage")
+    log_kinds = ("damaged",)
+    offers = frozenset({"trigger_permanent", "trigger_source", "trigger_player"})
+    text = "takes combat damage"
+    hu_text = "harci sebzést szenved"
+    hu_targets = {"trigger_source": ("az őt sebző lény", "az őt sebző lénynek",
+                                     "az őt sebző lényről", "az őt sebző lényt")}
+    amount = "the combat damage it took"
+    hu_amount = "amennyi sebzést szenvedett"
+
+    def hu(self, when: Any, own_kind: str) -> str:
+        return f"{hu_subject(when.model_copy(update=_FIGHTER), own_kind)} {self.hu_text}"
+
+    def subjects(self, game: GameView, event: Any) -> list[Subject]:
+        dealer = game.triggers.combat_source
+        perm = game.permanents.get(event.uid)
+        if dealer is None or perm is None:
+            return []  # not combat damage (D-trigger-combat)
+        source = dealer if dealer.uid in game.permanents else None
+        return [Subject(perm.uid, perm.controller, perm.kind, perm, source, event.amount)]

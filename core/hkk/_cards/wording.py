@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hkk._cards.amounts import Count, Where
+from hkk._cards.amounts import TRIGGER_AMOUNT, Count, Where
 from hkk._cards.quantities import PERMANENT_QUANTITIES, QUANTITIES
 
 __all__ = ["COUNTERS", "DURATIONS", "TARGETS", "NoTemplate", "Voice", "card_count",
@@ -29,15 +29,18 @@ class Voice:
     an automatic, triggered or static ability ("2 sebzést okoz ...", "1 Ép-t gyógyítasz");
     ``optional``: its text is conditional (41.1: "húzhatsz", "okozhatsz")."""
 
-    __slots__ = ("kind", "optional", "static", "trigger_targets")
+    __slots__ = ("kind", "optional", "static", "trigger_targets", "trigger_amount")
 
     def __init__(self, kind: str, *, optional: bool = False, static: bool = False,
-                 trigger_targets: dict[str, tuple[str, str, str, str]] | None = None) -> None:
+                 trigger_targets: dict[str, tuple[str, str, str, str]] | None = None,
+                 trigger_amount: str = "") -> None:
         self.kind = kind  # "spell", "activated" or "automatic"
         self.optional = optional
         #: In a static ability: a standing state ("1-gyel kevesebb", no "véglegesen").
         self.static = static
         self.trigger_targets = trigger_targets or {}
+        #: The clause of a count of the event's amount ("amennyi sebzést okozott").
+        self.trigger_amount = trigger_amount
 
     @property
     def nominal(self) -> bool:
@@ -56,10 +59,15 @@ class Voice:
 
     def counted(self, amount: int | Count, unit: str = "") -> tuple[str, str]:
         """(the amount with its unit, the clause that closes the sentence): ("2 VP-t", ""),
-        ("annyi VP-t", ", ahány lényed van")."""
+        ("annyi VP-t", ", ahány lényed van"), ("kétszer annyi VP-t", ", amennyi sebzést
+        okozott")."""
         if isinstance(amount, int):
             return (f"{amount} {unit}".strip(), "")
         many = "annyi" if amount.times == 1 else f"{times_hu(amount.times)} annyi"
+        if amount.count == TRIGGER_AMOUNT:
+            if not self.trigger_amount:
+                raise NoTemplate("a count of the event's amount outside a triggered ability")
+            return (f"{many} {unit}".strip(), f", {self.trigger_amount}")
         return (f"{many} {unit}".strip(), f", ahány {_quantity_has(amount.count)}")
 
 

@@ -7,7 +7,11 @@ active guard-post creatures; damage is dealt at one moment; unblocked damage hit
 [D] D-trigger-attack: what the declaration (the ``attack`` event) triggers - "Amikor ez a lény
 támad / blokkol" - resolves before the combat damage, each trigger followed by its Ép check; a
 creature that has left play meanwhile deals and takes no combat damage, and an attacker whose
-blocker has left play stays blocked."""
+blocker has left play stays blocked.
+
+[D] D-trigger-combat: the damage dealt in the combat's moment is combat damage ("Amikor ez a lény
+harci sebzést okoz / szenved"): while dealing each hit the rule names its creature to the trigger
+watch (``game.triggers.combat_source``), which a combat replacing this one does too."""
 
 from __future__ import annotations
 
@@ -67,8 +71,13 @@ def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
         else:
             hits.append((blocker, game.damage_value(attacker), attacker))
             hits.append((attacker, game.damage_value(blocker), blocker))
-    for target, amount, source in hits:
-        game.damage(target, amount, source=source.describe(), source_uid=source.uid)
+    triggers = game.triggers
+    try:
+        for target, amount, source in hits:
+            triggers.combat_source = source  # D-trigger-combat: what this damage sets off
+            game.damage(target, amount, source=source.describe(), source_uid=source.uid)
+    finally:
+        triggers.combat_source = None
 
 
 def _still_fighting(game: Game, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:

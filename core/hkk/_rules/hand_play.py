@@ -47,8 +47,9 @@ class HandPlay:
         #: answer for it, since a set's answer may depend on anything.
         self._alone_in: Any = None
         self._alone = True
-        #: The cards of the card table ``_cards`` with a ``play_condition``, by id: an answer
-        #: that read one depends on the state, so it is never kept.
+        #: The cards of the card table ``_cards`` with a ``play_condition``, or spells that
+        #: only act on chosen permanents (D-no-target, when the rulings say so), by id: an
+        #: answer that read one depends on the state, so it is never kept.
         self._conditional: dict[str, Any] = {}
 
     def items(self, game: Game) -> list[Pending] | None:
@@ -131,14 +132,21 @@ class HandPlay:
         if self._cards is not game.cards:
             self._cards = game.cards
             self._conditional = {i: c for i, c in game.cards.items()
-                                 if getattr(c, "play_condition", None) is not None}
+                                 if getattr(c, "play_condition", None) is not None
+                                 or game.rulings.spells_need_a_choice
+                                 and getattr(c, "only_chooses", False)}
 
     def _conditions_hold(self, game: Game, player: int, result: list[str]) -> bool:
         """Drop from ``result`` the cards whose ``play_condition`` does not hold now ("Csak
-        akkor játszható ki, ha ..."); False if it read one (the answer depends on the state)."""
+        akkor játszható ki, ha ..."), and the spells with no permanent to choose (D-no-target);
+        False if it read one (the answer depends on the state)."""
         conditional = [card_id for card_id in result if card_id in self._conditional]
         for card_id in conditional:
-            if not self._conditional[card_id].play_condition.holds(game, player):
+            card = self._conditional[card_id]
+            condition = card.play_condition
+            if condition is not None and not condition.holds(game, player) \
+                    or card.kind == "spell" and game.rulings.spells_need_a_choice \
+                    and not card.can_choose(game, player):
                 result.remove(card_id)
         return not conditional
 

@@ -27,7 +27,7 @@ class Damage(FilteredVerb):
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         source_uid = ctx.source.uid if ctx.source is not None else None
         # a number, or a count read now (hkk._cards.amounts)
-        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx.controller)
+        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx)
         for t in targets:
             game.damage(t, n, source=ctx.label, source_uid=source_uid)
 

@@ -22,7 +22,7 @@ class Draw(PlayerVerb):
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         # a number, or a count read now (hkk._cards.amounts)
-        n = self.count if isinstance(self.count, int) else self.count.value(game, ctx.controller)
+        n = self.count if isinstance(self.count, int) else self.count.value(game, ctx)
         for p in targets if n else ():  # a count of 0: nothing
             game.draw(p.index, n, source=ctx.label)
 

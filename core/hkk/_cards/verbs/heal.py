@@ -24,7 +24,7 @@ class Heal(FilteredVerb):
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         # a number, or a count read now (hkk._cards.amounts)
-        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx.controller)
+        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx)
         for t in targets if n else ():  # a count of 0: nothing
             game.heal(t, n, source=ctx.label)
 

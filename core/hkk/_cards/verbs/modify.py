@@ -73,7 +73,7 @@ class Modify(FilteredVerb):
         return self
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
-        by = self.by if isinstance(self.by, int) else self.by.value(game, ctx.controller)
+        by = self.by if isinstance(self.by, int) else self.by.value(game, ctx)
         if self.stat == "vp_regen":
             for p in player_indexes(targets) if by else ():  # a count of 0: no effect
                 game.add_effect("vp_regen", by, self.duration, player=p,

@@ -22,7 +22,7 @@ class GainVp(PlayerVerb):
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         # a number, or a count read now (hkk._cards.amounts)
-        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx.controller)
+        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx)
         for p in targets if n else ():  # a count of 0: nothing
             game.gain_vp(p.index, n, source=ctx.label)
 
@@ -42,7 +42,7 @@ class LoseVp(PlayerVerb):
 
     def apply(self, game: GameActions, ctx: EffectContext, targets: list[Any]) -> None:
         # a number, or a count read now (hkk._cards.amounts)
-        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx.controller)
+        n = self.amount if isinstance(self.amount, int) else self.amount.value(game, ctx)
         for p in targets if n else ():  # a count of 0: nothing
             game.lose_vp(p.index, n, source=ctx.label)
 

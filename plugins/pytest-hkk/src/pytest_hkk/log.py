@@ -119,14 +119,17 @@ class LogAssert:
 
 
 def _checked_query(kind: str | None, fields: dict[str, Any]) -> dict[str, Any]:
-    """The query's fields, each one its kind has (an old name: its new one, with a warning);
+    """The query's fields, each one its kind has (an old name: its new one, with a warning,
+    or for an old value computed from new fields - ``prevented``'s ``by`` - the old name);
     a ValueError for an unknown kind or field."""
     if kind is None:
         known = {name for cls in event_kinds.KINDS.values() for name in cls.FIELDS}
-        unknown = sorted(set(fields) - known - set(_ATTRIBUTES))
+        old = {name for cls in event_kinds.KINDS.values() for name in (*cls.RENAMED,
+                                                                        *cls.LEGACY)}
+        unknown = sorted(set(fields) - known - old - set(_ATTRIBUTES))
         if unknown:
             raise ValueError(f"no event kind has the field(s) {', '.join(unknown)}")
-        return fields
+        return fields  # an old name is warned of by the event it is read of
     try:
         cls = event_kinds.of(kind)
     except KeyError as exc:
@@ -135,14 +138,19 @@ def _checked_query(kind: str | None, fields: dict[str, Any]) -> dict[str, Any]:
     for name, want in fields.items():
         if name not in cls.FIELDS and name not in _ATTRIBUTES:
             new = cls.RENAMED.get(name)
-            if new is None:
+            if new is None and name not in cls.LEGACY:
                 raise ValueError(f"{kind!r} events have no field {name!r}; their fields: "
                                  f"{', '.join(cls.FIELDS)}")
-            warnings.warn(f"{kind!r} event field {name!r} is {new!r} since hook API 2.0",
-                          DeprecationWarning, stacklevel=4)
-            name = new
+            _deprecated(kind, name, new or cls.LEGACY[name].__doc__ or "gone")
+            name = new or name
         checked[name] = want
     return checked
+
+
+def _deprecated(kind: str | None, name: str, now: str) -> None:
+    what = f"{kind!r} event field" if kind else "event field"
+    warnings.warn(f"{what} {name!r} is {now!r} since hook API 2.0", DeprecationWarning,
+                  stacklevel=5)
 
 
 def _matches(event: Any, kind: str | None, fields: Mapping[str, Any]) -> bool:
@@ -155,6 +163,10 @@ def _matches(event: Any, kind: str | None, fields: Mapping[str, Any]) -> bool:
             have = getattr(event, name)
             if have is None and name in event.OPTIONAL:  # this event leaves it out
                 return False
+        elif kind is None and (name in event.RENAMED or name in event.LEGACY):
+            have = event[name]  # a hook API 1 name in a query of any kind: warns
+        elif name in event.LEGACY:  # computed (a query of one kind warned already)
+            have = event.LEGACY[name](event)
         else:
             return False
         if callable(want) and not isinstance(want, type):

@@ -1,0 +1,157 @@
+"""The combat triggers beyond "attacks" and "blocks" (D-trigger-combat): "is blocked" (before
+combat damage, D-trigger-attack), "deals combat damage" and "takes combat damage", with the
+damage as a counted amount (``count = "trigger_amount"``) - played and checked on the log."""
+
+from __future__ import annotations
+
+import pytest
+
+from hkk._cards.loader import parse_card_data
+from hkk._cards.printed import card_text
+from hkk._errors import CardDataError
+from hkk._runner import play_turn
+
+from helpers import Passer, Wants, cards, cid, creature, game_with
+
+
+def triggered(when: dict, effect: dict, **extra) -> dict:
+    return {"kind": "triggered", "when": when, "effect": effect, **extra}
+
+
+def attacker_agent() -> Wants:
+    return Wants("use attack", pass_label="pass")
+
+#: "Amikor ez a lény harci sebzést okoz, kapsz annyi VP-t, amennyi sebzést okozott."
+LEECH = creature("leech", 3, 4, abilities=[triggered(
+    {"event": "deals_combat_damage", "which": "this"},
+    {"do": "gain_vp", "amount": {"count": "trigger_amount"}, "target": "controller"})])
+#: "Amikor ez a lény harci sebzést szenved, kétszer annyi sebzést okoz az őt sebző lénynek,
+#: amennyi sebzést szenvedett."
+THORNS = creature("thorns", 1, 5, abilities=[triggered(
+    {"event": "takes_combat_damage", "which": "this"},
+    {"do": "damage", "amount": {"count": "trigger_amount", "times": 2},
+     "target": "trigger_source"})])
+#: "Amikor ezt a lényt blokkolják, 1 sebzést okoz az őt blokkoló lénynek."
+FEINT = creature("feint", 1, 3, abilities=[triggered(
+    {"event": "is_blocked", "which": "this"},
+    {"do": "damage", "amount": 1, "target": "trigger_source"})])
+
+
+def test_D_trigger_combat_deals_combat_damage_to_the_player_counts_the_damage_dealt():
+    game = game_with([LEECH], agents=[attacker_agent(), Passer()])
+    leech = game.enter_play(0, cid("leech"), zone="guard_post", active=True)
+    vp = game.players[0].vp
+    play_turn(game)
+    (hit,) = game.log.of_kind("player_damaged")
+    (trigger,) = game.log.of_kind("triggered")
+    assert (trigger["card"], trigger["cause"], trigger["cause_seq"]) == (
+        cid("leech"), "player_damaged", hit.seq)
+    (gained,) = game.log.of_kind("vp_gained")
+    assert gained["amount"] == hit["amount"] == 3 and gained.seq > hit.seq
+    assert game.players[0].vp >= vp + 3 and leech.uid in game.permanents
+
+
+def test_D_trigger_combat_damage_from_an_ability_is_no_combat_damage():
+    # the leech's own activated ability hits the opponent: damage by the same creature, not
+    # in combat: nothing triggers
+    zapper = creature("leech", 3, 4, abilities=[*LEECH["abilities"], {
+        "kind": "activated", "effect": {"do": "damage", "amount": 1, "target": "opponent"}}])
+    game = game_with([zapper], agents=[Wants("use tt:leech"), Passer()])
+    game.enter_play(0, cid("leech"), active=True)
+    play_turn(game)
+    assert [e["source"] for e in game.log.of_kind("player_damaged")] != []
+    assert not game.log.of_kind("triggered") and not game.log.of_kind("vp_gained")
+
+
+def test_D_trigger_combat_takes_combat_damage_hits_its_source_after_the_damage():
+    brute = creature("brute", 2, 9)
+    game = game_with([THORNS, brute], agents=[attacker_agent(), Wants("block with")])
+    attacker = game.enter_play(0, cid("brute"), zone="guard_post", active=True)
+    thorns = game.enter_play(1, cid("thorns"), zone="guard_post", active=True)
+    play_turn(game)
+    hits = [(e["uid"], e["amount"], e["source"]) for e in game.log.of_kind("damaged")]
+    # combat: 2 to the thorns, 1 to the brute; then the trigger: twice 2 to the brute
+    assert hits == [(thorns.uid, 2, attacker.describe()), (attacker.uid, 1, thorns.describe()),
+                    (attacker.uid, 4, f"{cid('thorns')}#{thorns.uid}:0")]
+    (trigger,) = game.log.of_kind("triggered")
+    assert trigger["cause"] == "damaged"
+
+
+def test_D_trigger_attack_is_blocked_resolves_before_combat_damage_and_names_the_blocker():
+    wall = creature("wall", 0, 1)
+    game = game_with([FEINT, wall], agents=[attacker_agent(), Wants("block with")])
+    feint = game.enter_play(0, cid("feint"), zone="guard_post", active=True)
+    blocker = game.enter_play(1, cid("wall"), zone="guard_post", active=True)
+    play_turn(game)
+    (trigger,) = game.log.of_kind("triggered")
+    assert trigger["cause"] == "attack"
+    # the blocker died of the trigger before combat damage: the feint stays blocked (D-trigger-
+    # attack) and deals nothing, to it or the player
+    assert [(e["uid"], e["amount"]) for e in game.log.of_kind("damaged")] == [(blocker.uid, 1)]
+    assert [e["uid"] for e in game.log.of_kind("died")] == [blocker.uid]
+    assert not game.log.of_kind("player_damaged") and feint.uid in game.permanents
+
+
+def test_D_trigger_attack_an_unblocked_attacker_is_not_blocked():
+    game = game_with([FEINT, creature("wall", 0, 1)], agents=[attacker_agent(), Wants("no block")])
+    game.enter_play(0, cid("feint"), zone="guard_post", active=True)
+    game.enter_play(1, cid("wall"), zone="guard_post", active=True)
+    play_turn(game)
+    assert not game.log.of_kind("triggered") and not game.log.of_kind("damaged")
+    assert [e["amount"] for e in game.log.of_kind("player_damaged")] == [1]
+
+
+@pytest.mark.parametrize(("card", "text"), [
+    (LEECH, "Amikor ez a lény harci sebzést okoz, kapsz annyi VP-t, amennyi sebzést okozott."),
+    (THORNS, "Amikor ez a lény harci sebzést szenved, kétszer annyi sebzést okoz az őt sebző "
+             "lénynek, amennyi sebzést szenvedett."),
+    (FEINT, "Amikor ezt a lényt blokkolják, 1 sebzést okoz az őt blokkoló lénynek."),
+    (creature("spy", 1, 1, abilities=[triggered(
+        {"event": "is_blocked", "whose": "opponent"}, {"do": "draw", "count": 1},
+        optional=True)]), "Amikor az ellenfél egy lényét blokkolják, húzhatsz egy lapot."),
+], ids=["deals", "takes", "is-blocked", "is-blocked-opponent"])
+def test_D_card_text_the_combat_triggers_have_their_printed_text(card, text):
+    assert card_text(cards(card)[0]) == text
+
+
+def test_D_trigger_combat_trigger_amount_only_where_the_event_has_one():
+    counted = {"do": "gain_vp", "amount": {"count": "trigger_amount"}, "target": "controller"}
+    with pytest.raises(CardDataError, match="'dies' has none .*deals_combat_damage"):
+        parse_card_data("tt", "cards/t.toml", {"cards": [creature("x", abilities=[
+            triggered({"event": "dies", "which": "this"}, counted)])]})
+    with pytest.raises(CardDataError, match="only triggered abilities"):
+        parse_card_data("tt", "cards/t.toml", {"cards": [creature("x", abilities=[
+            {"kind": "automatic", "timing": "end_stage2", "effect": counted}])]})
+
+
+def test_D_trigger_amount_is_kept_with_a_trigger_waiting_across_a_save():
+    import json
+
+    from hkk import load_game
+    from hkk._runner import advance
+
+    from helpers import item, item_plugin
+
+    sponge = creature("sponge", 1, 5, abilities=[triggered(
+        {"event": "damaged", "which": "this"},
+        {"do": "gain_vp", "amount": {"count": "trigger_amount"}, "target": "controller"})])
+    # stage 1 deals 2: the trigger waits for the stage-2 pool (29.4.1), across step boundaries
+    hit = item_plugin("prep_stage1", lambda g: [item(
+        "hit", lambda g2: g2.damage(g2.creatures(0)[0], 2))] if g.turn == 1 else [])
+
+    def new_game():
+        game = game_with([sponge], plugins=[hit], agents=[Passer(), Passer()])
+        game.enter_play(0, cid("sponge"), active=True)
+        game.started = True
+        return game
+    whole = new_game()
+    whole.play(max_turns=1)
+    part = new_game()
+    while part.step is None or part.step.hook != "prep_stage2_start":
+        advance(part, 2)
+    assert len(part.triggers.waiting) == 1
+    resumed = load_game(part.engine, json.dumps(part.save()), agents=[Passer(), Passer()])
+    resumed.play(max_turns=1)
+    assert resumed.log.as_dicts() == whole.log.as_dicts()
+    assert [(e.step, e["amount"]) for e in whole.log.of_kind("vp_gained")
+            if e["source"] and cid("sponge") in e["source"]] == [("prep_stage2", 2)]
