@@ -1,4 +1,4 @@
-"""Copying a game between two steps (issue 21): what ``game.clone()`` and the forward model's
+"""Copying a game between two steps or at a decision (issues 21, 30): what ``game.clone()`` and the forward model's
 checkpoints are made of.
 
 A game's state is plain data (players and their zones, permanents and their counters, lasting
@@ -9,9 +9,9 @@ indexes) is copied onto the copy's permanents (the same sums, the same items, ea
 pointing at the copy's permanent of the same uid).  What belongs to the engine
 (cards, plugin manager, hook caches, the turn's steps) is shared.
 
-Only between two steps: inside one, part of the position is on the runner's stack, which is
-why the forward model (:mod:`hkk._forward`) copies at step boundaries and replays the answers
-given since.
+The turn machine's position (:class:`hkk._forward.Position`: the frames of the functions
+running, as plain values, and the decision waited for) is copied too, so a copy at any decision
+goes on from there; nothing is run again.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def copy_game(src: Game, dst: Game, *, log_level: str | None = None,
     state["hp_changed"] = {remap[id(p)] for p in src.hp_changed if id(p) in remap}
     state["clock"] = _copy_clock(src.clock)
     state["hook_plans"] = copy_plans(src.hook_plans, dst)  # type: ignore[arg-type]
-    state["forward"] = None  # the caller's to set: a copy at a decision carries its answers
+    state["machine"] = src.machine.copy()  # the position: plain frames, the decision waited for
     dst.__dict__.clear()
     dst.__dict__.update(state)
     dst.triggers = src.triggers.copy_for(dst, remap)

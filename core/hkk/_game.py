@@ -11,6 +11,7 @@ happen is the runner's business (:mod:`hkk._runner`); what cards do is the card 
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -22,7 +23,7 @@ from hkk._decisions import Decision, Option
 from hkk._effects import Effect
 from hkk._errors import GameOver, HkkError, IllegalDecision
 from hkk._events import EventLog
-from hkk._forward import Forward, Seat
+from hkk._forward import DecisionOutsideBind, Position, PositionError, Stop
 from hkk._hookcall import first, notify
 from hkk._phases import Step
 from hkk._player_view import PlayerView
@@ -69,8 +70,6 @@ class GameEngine(Protocol):
     def run_entry_triggers(self, game: Game, perm: Permanent) -> None: ...
 
     def play_game(self, game: Game, max_turns: int | None = None) -> int | None: ...
-
-    def play_forward(self, game: Game, max_turns: int | None = None) -> int | None: ...
 
     def save_game(self, game: Game) -> dict[str, Any]: ...
 
@@ -122,11 +121,11 @@ class Game:
         self.decks = [list(deck) for deck in decks]  # as dealt, unshuffled: saves replay them
         self.players = [Player(i, names[i], list(decks[i])) for i in range(2)]
         #: The seats' agents; None: the seat is answered from outside (``game.decision``,
-        #: ``game.answer``, :mod:`hkk._forward`).
+        #: ``game.answer``).
         self.agents: list[Agent | None] = list(agents)
-        #: Where a game answered from outside stands (None: every seat has an agent and the
-        #: runner calls them directly, as it always did).
-        self.forward: Forward[Game] | None = None
+        #: Where the turn machine stands: its frames and the decision it waits for
+        #: (:mod:`hkk._forward`).
+        self.machine = Position()
         #: Each set's per-game data, by set code: plain data a set's Python hooks keep here
         #: (not in their modules), so that a copy of the game (``clone``) copies it too.
         self.set_data: dict[str, Any] = {}
@@ -184,24 +183,10 @@ class Game:
         self._seat()
 
     def _seat(self) -> None:
-        """Who answers each seat's decisions (``seats``, what ``decide`` asks) and what each is
-        shown (``views``): the agents themselves and the players' fair views, or, with a seat
-        answered from outside or an agent that searches (``uses_forward_model``: it copies the
-        game at its decisions), the forward model's seats (:mod:`hkk._forward`)."""
-        agents = self.agents
-        driven = self.forward is not None or None in agents
-        views: list[Any] = []
-        for i, agent in enumerate(agents):  # plain loops: every game is made through here
-            driven = driven or getattr(agent, "uses_forward_model", False)
-            views.append(self if getattr(agent, "sees_everything", False)
-                         else PlayerView(self, i))
-        self.views = views
-        if not driven:
-            self.seats: list[Any] = agents
-        else:
-            if self.forward is None:
-                self.forward = Forward()
-            self.seats = [Seat(self, 0), Seat(self, 1)]
+        """What each seat's agent is shown (``views``): the game itself to an agent that
+        ``sees_everything``, else the player's fair view."""
+        self.views = [self if getattr(agent, "sees_everything", False) else PlayerView(self, i)
+                      for i, agent in enumerate(self.agents)]
 
     def opponent(self, player: int) -> int:
         return 1 - player
@@ -220,13 +205,31 @@ class Game:
         if not options:
             raise ValueError("a decision needs at least one option")
         options = tuple(options)
+        machine = self.machine
+        region = machine.region
+        if region is not None and machine.replayed < len(region):  # a bind run again
+            index = region[machine.replayed]
+            machine.replayed += 1
+            if index >= len(options):
+                raise PositionError(f"player {player}'s {kind} decision has no option {index} "
+                                    "the position answered before")
+            return options[index]
         decision = Decision(kind, player, options, prompt, rule)
-        chosen: Option = self.seats[player].choose(self.views[player], decision)
-        if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
-            if chosen not in options:  # nor an equal Option made by the agent
-                raise IllegalDecision(
-                    f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
-            chosen = options[options.index(chosen)]  # the offered one, by label
+        stoppable = machine.open or region is not None
+        machine.open = False
+        index = machine.answer
+        if index is not None:  # the decision the game stopped at, answered from outside
+            machine.answer = None
+            if index >= len(options):
+                raise PositionError(f"player {player}'s {kind} decision has no option {index}")
+            chosen = options[index]
+        else:
+            chosen = self._ask(decision, stoppable)
+            if region is not None:
+                index = _index(options, chosen)
+        if region is not None:
+            region.append(index)
+            machine.replayed += 1
         notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
         log = self.log
         if Decided in log.quiet:  # nobody would receive it: not built
@@ -234,6 +237,29 @@ class Game:
         else:
             self.emit(Decided, player=player, decision=kind, choice=chosen.label,
                       options=len(options), rule=rule)
+        return chosen
+
+    def _ask(self, decision: Decision, stoppable: bool) -> Option:
+        """The seat's agent chooses (an offered option, or an equal one); a seat without one
+        stops the game (:class:`hkk._forward.Stop`)."""
+        player = decision.player
+        agent = self.agents[player]
+        machine = self.machine
+        if not stoppable:
+            _outside_bind(self, decision, agent)
+        elif agent is None:
+            raise Stop(decision)
+        machine.asking = decision if stoppable else None
+        try:
+            chosen: Option = agent.choose(self.views[player], decision)  # type: ignore[union-attr]
+        finally:
+            machine.asking = None
+        options = decision.options
+        if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
+            if chosen not in options:  # nor an equal Option made by the agent
+                raise IllegalDecision(f"player {player} chose {chosen!r}; {decision.kind} "
+                                      f"options were {decision.labels()}")
+            chosen = options[options.index(chosen)]  # the offered one, by label
         return chosen
 
     # -- reading: derived characteristics (hkk._characteristics) -------------------------------
@@ -378,3 +404,32 @@ class Game:
             "effects": sorted((e.stat, e.amount, e.duration.value, tuple(sorted(e.targets)),
                                e.player, e.in_force) for e in self.effects),
         }
+
+
+def _index(options: tuple[Option, ...], chosen: Option) -> int:
+    return list(map(id, options)).index(id(chosen))
+
+
+def _outside_bind(game: Game, decision: Decision, agent: Any) -> None:
+    """A decision the machine cannot stop at and go on from: a set's hook asking outside a
+    pending item's ``bind``.  From outside it is refused; a seated agent still answers it, with
+    a DeprecationWarning (one hook-API release: ask in a ``bind``, docs/WRITING-A-SET.md)."""
+    where = _where(game)
+    if agent is None:
+        raise DecisionOutsideBind(
+            f"{where} asked player {decision.player} a {decision.kind!r} decision outside a "
+            "pending item's bind: a game answered from outside cannot stop there; ask in a "
+            "bind instead (docs/WRITING-A-SET.md, 'Asking a player')")
+    warnings.warn(f"{where} asks player {decision.player} a {decision.kind!r} decision outside "
+                  "a pending item's bind: this works only with seated agents and will be "
+                  "refused in the next hook API; ask in a bind (docs/WRITING-A-SET.md)",
+                  DeprecationWarning, stacklevel=4)
+
+
+def _where(game: Game) -> str:
+    """What is running, for a decision outside a bind: the item resolving, else the step."""
+    for frame in reversed(game.machine.frames):
+        if frame[0] == "resolve":  # ["resolve", answers, applying, label, set code]
+            return f"set {frame[4] or '(built-in)'}'s item {frame[3]!r} (its apply)"
+    step = game.step
+    return f"a hook in step {step.hook}" if step is not None else "a hook outside any step"

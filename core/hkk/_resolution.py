@@ -119,20 +119,43 @@ def item_failure(game: Game, item: Pending, exc: BaseException) -> BaseException
 
 
 def resolve(game: Game, item: Pending) -> None:
-    game.emit(Resolving, **item.describe())
-    if item.kind in (ACTIVATED, ACTION):
-        pay(game, item)
-    if game.preventions:
-        by = preventer(game, item)
-        if by is not None:
-            prevented(game, item, by)
-            return
+    """Pay for the item, then bind and apply it.  Its frame, ``["resolve", answers, applying,
+    label, set code]``: ``bind`` changes nothing (29.4.2), so a decision in it is reached again
+    by binding again with the answers given in it; an ``apply`` that decides goes on from its
+    own frames (the combat's, :mod:`hkk._rules.combat`)."""
+    machine = game.machine
+    depth = machine.depth
+    frames = machine.frames
+    if depth < len(frames):  # going back to it: paid, binding or applying
+        frame = machine.frame(["resolve"])
+    else:
+        game.emit(Resolving, **item.describe())
+        if item.kind in (ACTIVATED, ACTION):
+            pay(game, item)
+        if game.preventions:
+            by = preventer(game, item)
+            if by is not None:
+                prevented(game, item, by)
+                return
+        frame = ["resolve", [], False, item.label, item.set_code]
+        frames.append(frame)
+        machine.depth = depth + 1
     try:  # as guarded(), without a closure per resolution
-        item.apply(game, item, item.bind(game, item))
+        if frame[2]:
+            bound = None  # its apply goes on from its frames
+        else:
+            region, replayed = machine.region, machine.replayed
+            machine.region, machine.replayed = frame[1], 0
+            bound = item.bind(game, item)
+            machine.region, machine.replayed = region, replayed
+            frame[2] = True
+        item.apply(game, item, bound)
     except PASSTHROUGH:
         raise
     except (Exception, KeyboardInterrupt, SystemExit) as exc:
         raise item_failure(game, item, exc) from exc
+    frames.pop()
+    machine.depth = depth
 
 
 def prevented(game: Game, item: Pending, by: Permanent) -> None:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from hkk._decisions import Option
-from hkk._errors import GameOver
+from hkk._errors import GameOver, HkkError
+from hkk._forward import PositionError
 from hkk._game import Game
 from hkk._hookcall import notify
 from hkk._phases import Mode, Step
 from hkk._resolution import after_resolution
-from hkk._steps import RUNNERS, run_actions
+from hkk._steps import RUNNERS, close_offers
 from hkk._triggers import step_over
 from hkk.events import (
     GameEnded,
@@ -30,7 +31,7 @@ from hkk.events import (
 )
 
 __all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game", "run_next_step",
-           "play_turn", "resume_step", "run_step", "setup", "start_turn"]
+           "play_turn", "resume", "run_step", "setup", "start_turn"]
 
 
 def start_turn(game: Game) -> None:
@@ -59,6 +60,7 @@ _MODE_VALUES = {mode: mode.value for mode in Mode}
 
 
 def run_step(game: Game, step: Step) -> Any:
+    """Run one step from its start (the turn's cursor is the caller's business)."""
     game.step = step
     log = game.log
     log.step = step.hook
@@ -68,14 +70,25 @@ def run_step(game: Game, step: Step) -> Any:
     else:
         game.emit(StepStarted, phase=step.phase, stage=step.stage, hook=step.hook,
                   mode=_MODE_VALUES[step.mode])
-    result = RUNNERS[step.mode](game, step)
-    step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
-    if StepEnded in log.quiet:
-        log.skip()
-    else:
-        game.emit(StepEnded, hook=step.hook)
-    notify(game, "step_ended", step=step)
-    return result
+    _run_step(game, step, game.machine.frame(["step", 0]))
+
+
+def _run_step(game: Game, step: Step, frame: list[Any]) -> None:
+    """The step from where its frame (``["step", stage]``) stands: 0 its runner, 1 what still
+    waits of the triggers, 2 its end."""
+    if frame[1] == 0:
+        RUNNERS[step.mode](game, step)
+        frame[1] = 1
+    if frame[1] == 1:
+        step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
+        log = game.log
+        if StepEnded in log.quiet:
+            log.skip()
+        else:
+            game.emit(StepEnded, hook=step.hook)
+        notify(game, "step_ended", step=step)
+        frame[1] = 2
+    game.machine.leave()
 
 
 class Turn:
@@ -132,40 +145,55 @@ def run_next_step(game: Game) -> None:
     steps = game.turn_steps
     index = game.step_index or 0
     step = steps[index]
-    index = game.step_index = index + 1
+    game.step_index = index + 1
     # 41.5: after the active player passed the turn, every remaining action phase still
     # opens for his opponent (run_actions asks only him); play moves on when he passes.
+    machine = game.machine
+    frame = ["phase", 0]
+    machine.frames.append(frame)
+    machine.depth += 1
     run_step(game, step)
-    following = steps[index].phase if index < len(steps) else None
-    if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
-        notify(game, "phase_ended", phase=step.phase)
+    _phase_end(game, step, frame)
 
 
-def resume_step(game: Game, position: tuple[Any, ...]) -> bool:
-    """Go on with the step the game stands in from ``position``, a place in it where the
-    runner keeps nothing on its stack but plain values (the forward model's clean position,
-    :mod:`hkk._driving`): ``("actions", player, active_passed)``, the top of an action
-    step's loop.  Then end the step as :func:`run_step` and :func:`run_next_step` end it.
-    Returns False once the game is over."""
-    steps = game.turn_steps
-    index = game.step_index or 0  # the step running is the one before the cursor
-    step = steps[index - 1]
-    try:
-        _, player, active_passed = position
-        run_actions(game, step, player, active_passed)
-        step_over(game, step)  # the rest as run_step and run_next_step do it
-        log = game.log
-        if StepEnded in log.quiet:
-            log.skip()
-        else:
-            game.emit(StepEnded, hook=step.hook)
-        notify(game, "step_ended", step=step)
+def _phase_end(game: Game, step: Step, frame: list[Any]) -> None:
+    """After a step (``["phase", stage]``): the end of its phase, if the next step is in
+    another (0), and the extraction offers of the phase closed (1, D-components-window)."""
+    machine = game.machine
+    if frame[1] == 0:
+        frame[1] = 1
+        index = game.step_index or 0
+        steps = game.turn_steps
         following = steps[index].phase if index < len(steps) else None
-        if following != step.phase:
+        if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
             notify(game, "phase_ended", phase=step.phase)
-    except GameOver:
-        pass
-    return not game.over
+    if machine.closing is not None:
+        close_offers(game, machine.closing)
+        machine.closing = None
+    machine.leave()
+
+
+def resume(game: Game) -> None:
+    """Go on from the machine's frames: the set-up, or the step the game stands in (the one
+    before the turn's cursor), each function down to the decision going on from its frame."""
+    machine = game.machine
+    machine.reset()
+    first = machine.frames[0]
+    if first[0] == "setup":
+        setup(game)
+        return
+    if first[0] != "phase":
+        raise PositionError(f"the machine's position starts with a {first[0]!r} frame, not "
+                            "a step's or the set-up's")
+    steps = game.turn_steps
+    index = game.step_index or 0
+    if not 0 < index <= len(steps):
+        raise PositionError(f"the machine stands in a step, but the turn's cursor is {index}")
+    step = steps[index - 1]
+    machine.depth = 1
+    if len(machine.frames) > 1:
+        _run_step(game, step, machine.frame(["step", 0]))
+    _phase_end(game, step, first)
 
 
 def end_turn(game: Game) -> None:
@@ -182,11 +210,14 @@ def play_turn(game: Game) -> None:
 
 
 def advance(game: Game, max_turns: int | None = None) -> bool:
-    """Take the game to its next step boundary: start the next turn, run the next step, or end
-    the turn.  Between two calls the game can be saved.  Returns False once the game is over."""
+    """Take the game to its next step boundary: go on with the step it stands in, start the
+    next turn, run the next step, or end the turn.  Between two calls the game can be saved.
+    Returns False once the game is over."""
     limit = max_turns if max_turns is not None else game.rulings.max_turns
     try:
-        if not game.started:
+        if game.machine.frames:
+            resume(game)
+        elif not game.started:
             setup(game)
         elif game.over:
             pass
@@ -201,31 +232,45 @@ def advance(game: Game, max_turns: int | None = None) -> bool:
         else:
             end_turn(game)
     except GameOver:
-        pass
+        game.machine.clear()
     return not game.over
 
 
 def setup(game: Game) -> None:
     """K 3.6-3.12, 28: shuffle, draw 5 each, a random starting player who may hand the start to
-    his opponent."""
-    game.started = True
-    game.emit(GameStarted, seed=game.seed, decks=[len(p.deck) for p in game.players])
-    for player in game.players:
-        game.rng.shuffle(player.deck)
-    starter = game.rng.randrange(2)
+    his opponent.  Its frame, ``["setup", starter]``, keeps the starter drawn."""
+    machine = game.machine
+    if not machine.resuming():
+        game.started = True
+        game.emit(GameStarted, seed=game.seed, decks=[len(p.deck) for p in game.players])
+        for player in game.players:
+            game.rng.shuffle(player.deck)
+        frame = machine.frame(["setup", game.rng.randrange(2)])
+    else:
+        frame = machine.frame(["setup", 0])
+    starter = frame[1]
+    machine.open = True
     answer = game.decide(starter, "start", (Option("start"), Option("hand over")), rule="28")
     game.active = starter if answer.label == "start" else game.opponent(starter)
     game.emit(StartingPlayer, player=game.active)
     for player in game.players:
         game.draw(player.index, 5, source="setup")
+    machine.leave()
 
 
 def play_game(game: Game, max_turns: int | None = None) -> int | None:
     """Play until a player loses; returns the winner (None for a draw).  A game loaded in the
-    middle of a turn goes on from its next step."""
-    if game.forward is not None:  # answered from outside, or an agent searches (hkk._driving)
-        winner: int | None = game.engine.play_forward(game, max_turns)
-        return winner
-    while advance(game, max_turns):
-        pass
+    middle of a turn goes on from where it stands.  Every seat needs an agent."""
+    if None in game.agents:
+        seat = game.agents.index(None) + 1
+        raise HkkError(f"player {seat}'s seat has no agent: answer game.decision with "
+                       "game.answer(...), or seat an agent (game.agents[i] = agent)")
+    machine = game.machine
+    machine.waiting = None
+    machine.running = True
+    try:
+        while advance(game, max_turns):
+            pass
+    finally:
+        machine.running = False
     return game.winner

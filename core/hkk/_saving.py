@@ -27,14 +27,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from hkk._agents import FirstLegalAgent, RandomAgent
 from hkk._changes import count_effect, refresh_statics
 from hkk._clock import GameClock
-from hkk._driving import inside_step, run_on
+from hkk._driving import run_on
 from hkk._effects import Duration, Effect
 from hkk._errors import HkkError
-from hkk._forward import Forward, ReplayError
+from hkk._forward import PositionError
 from hkk._game import Game, GameEngine
 from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._state import ExtractionOffer, Permanent
-from hkk._triggers import restore_waiting, saved_waiting, waiting_count
+from hkk._triggers import restore_resolving, restore_waiting, saved_waiting, waiting_count
 from hkk._version import __version__
 from hkk.events import Event, of
 
@@ -45,10 +45,11 @@ __all__ = ["FORMAT", "SaveError", "SaveFile", "engine_versions", "load_game", "p
            "reduce_game", "save_game", "saved_state", "state_problem", "unpickle",
            "version_mismatches"]
 
-#: 3: saved at a decision too (issue 21: the step's answers so far, seats answered from
-#: outside); 2: hook API 2.0's typed events (issue 20), read as a 3 saved between steps; a 1 is
-#: refused by name.
-FORMAT = "hkk-save/3"
+#: 4: the turn machine's position saved as data (issue 30: its frames and the decision it waits
+#: for); 3: saved at a decision as a checkpoint and the answers since: read as a 4 when saved
+#: between steps or at an action step's loop, refused by name otherwise; 2: hook API 2.0's typed
+#: events (issue 20), read as a 4 saved between steps; a 1 is refused by name.
+FORMAT = "hkk-save/4"
 #: Slots that are not saved as they are: the card (saved by id) and a derived cache.
 _PERMANENT_SKIP = ("card", "mods")
 _EVENT_FIELDS = ("seq", "turn", "step", "kind")
@@ -114,7 +115,7 @@ class GameState(_Strict):
 class SaveFile(_Strict):
     """The saved form, validated when it is read."""
 
-    format: Literal["hkk-save/3"]
+    format: Literal["hkk-save/4"]
     engine: str
     sets: dict[str, str]  # set code -> version
     seed: int
@@ -124,13 +125,24 @@ class SaveFile(_Strict):
     agents: list[AgentState]
     state: GameState
     log: list[dict[str, Any]]
-    #: Saved at a decision: the state above is the last step boundary, and these are the
-    #: answers given since (option index and label), by either seat; loading runs the step
-    #: again with them, up to the decision (hkk._forward).
-    answers: list[tuple[int, str]] = []
-    #: Saved inside a step at a clean position: where its runner goes on from
-    #: (hkk._runner.resume_step), e.g. ``["actions", 1, false]``.
-    resume: list[Any] | None = None
+    #: Saved inside a step: the turn machine's position (hkk._forward.Position): its frames,
+    #: encoded (:func:`encode`), the phase whose offers close, and the decision it waits for
+    #: (kind, player, option labels), checked against the game when it is loaded.
+    position: Position | None = None
+
+
+class Waiting(_Strict):
+    kind: str
+    player: Annotated[int, Field(ge=0, le=1)]
+    labels: list[str]
+
+
+class Position(_Strict):
+    frames: list[list[Any]]
+    closing: str | None = None
+    waiting: Waiting | None = None
+    #: the item resolving, taken out of the trigger queue (hkk._trigger_queue)
+    resolving: dict[str, Any] | None = None
 
 
 # -- versions ------------------------------------------------------------------------------------
@@ -173,28 +185,13 @@ def _agent_state(agent: Any) -> dict[str, Any]:
 
 def save_game(game: Game) -> dict[str, Any]:
     """The game as JSON-ready data: between two steps (or before, or after, the game), or at
-    the decision a game answered from outside waits for (its last step boundary and the
-    answers given since).  Inside a step of a game not driven so, part of the state is on the
-    runner's stack: refused."""
-    forward = game.forward
-    if forward is not None and (forward.decision is not None or forward.asking is not None):
-        if forward.clean:  # it stands where its step can go on from: saved as it is
-            data = _save_between_steps(game)
-        else:  # its last clean position and the answers given since
-            assert forward.checkpoint is not None
-            data = _save_between_steps(forward.checkpoint)
-            data["answers"] = [[i, label] for i, label in zip(forward.answers, forward.labels,
-                                                              strict=True)]
-        data["resume"] = list(forward.resume) if forward.resume is not None else None
-        data["agents"] = [_agent_state(a) for a in game.agents]
-        return data
-    if inside_step():
-        raise SaveError("a game can be saved only between two steps, not inside one, unless "
-                        "it is answered from outside (agents=[None, ...]) and waits at a decision")
-    return _save_between_steps(game)
-
-
-def _save_between_steps(game: Game) -> dict[str, Any]:
+    a decision (the machine's position saved with it).  Anywhere else inside a step (a log
+    listener, a hook) it is refused."""
+    machine = game.machine
+    at = machine.waiting or machine.asking
+    if machine.running and machine.asking is None:
+        raise SaveError("a game can be saved only between two steps or at a decision, not "
+                        "inside a step (a log listener or a hook)")
     if game.in_moment or game.bonus_losses:
         raise SaveError("a game can be saved only between two steps, not inside one")
     if game.log.level != "full":  # saves and replays are built from the whole log
@@ -202,7 +199,18 @@ def _save_between_steps(game: Game) -> dict[str, Any]:
                         f"{game.log.level!r} log (Engine.new_game(..., log_level='full'))")
     steps = list(game.turn_steps)
     version, sets = engine_versions(game.engine)
-    state = saved_state(game)
+    trigger_watch = game.triggers
+    with trigger_watch.taken_back():
+        state = saved_state(game)
+    resolving = None
+    if trigger_watch.resolving is not None:
+        resolving = state["triggers"].pop()
+    position = None
+    if machine.frames:
+        position = {"frames": encode(machine.frames), "closing": machine.closing,
+                    "resolving": resolving,
+                    "waiting": None if at is None else {
+                        "kind": at.kind, "player": at.player, "labels": list(at.labels())}}
     data = {
         "format": FORMAT,
         "engine": version,
@@ -214,10 +222,40 @@ def _save_between_steps(game: Game) -> dict[str, Any]:
         "agents": [_agent_state(a) for a in game.agents],
         "state": state,
         "log": game.log.as_dicts(),
-        "answers": [],
+        "position": position,
     }
     plain: dict[str, Any] = json.loads(json.dumps(data))  # JSON types only (tuples: lists)
     return plain
+
+
+def encode(value: Any) -> Any:
+    """A frame's values as JSON: a tuple and a set marked as such (a set sorted, so the same
+    game gives the same file)."""
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, tuple):
+        return {"tuple": [encode(v) for v in value]}
+    if isinstance(value, set):
+        return {"set": sorted((encode(v) for v in value), key=json.dumps)}
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    raise SaveError(f"the machine's position holds a {type(value).__name__}, which a save "
+                    "cannot hold")
+
+
+def decode(value: Any, depth: int = 0) -> Any:
+    """:func:`encode`'s JSON back to a frame's values."""
+    if depth > 20:
+        raise SaveError("the save's position is nested deeper than any frame")
+    if isinstance(value, list):
+        return [decode(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if set(value) == {"tuple"} and isinstance(value["tuple"], list):
+            return tuple(decode(v, depth + 1) for v in value["tuple"])
+        if set(value) == {"set"} and isinstance(value["set"], list):
+            return {decode(v, depth + 1) for v in value["set"]}
+        raise SaveError(f"the save's position holds {value!r:.80}, not a frame's value")
+    return value
 
 
 def saved_state(game: Game) -> dict[str, Any]:
@@ -285,9 +323,9 @@ def parse_save(data: Any) -> SaveFile:
     with one line naming the first problem.  A save of format 2 is read as a 3 made between
     two steps (the same fields, no answers)."""
     found = _format_of(data)
-    if found == "hkk-save/2":
-        data = dict(json.loads(data) if isinstance(data, (str, bytes)) else data)
-        data["format"] = FORMAT
+    if found in ("hkk-save/2", "hkk-save/3"):
+        data = _migrated(dict(json.loads(data) if isinstance(data, (str, bytes)) else data),
+                         found)
     if found == "hkk-save/1":
         raise SaveError("a save of hook API 1 (hkk-save/1): its log names event fields the "
                         "old way; load it with the engine that made it (this one reads "
@@ -301,6 +339,28 @@ def parse_save(data: Any) -> SaveFile:
         where = ".".join(str(p) for p in first["loc"]) or "the file"
         more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
         raise SaveError(f"not an hkk save ({FORMAT}): {where}: {first['msg']}{more}") from None
+
+
+def _migrated(data: dict[str, Any], found: str) -> dict[str, Any]:
+    """A save of format 2 or 3 as a 4: saved between two steps, or at an action step's loop
+    (its ``resume``: the machine's frames of that loop).  A 3 saved at another decision
+    (a checkpoint and answers) is refused, naming both formats."""
+    answers, resume = data.pop("answers", []), data.pop("resume", None)
+    data["format"] = FORMAT
+    if answers:
+        raise SaveError(f"a save of {found} made inside a step at a nested decision (a "
+                        f"checkpoint and {len(answers)} answers): this engine reads {FORMAT}, "
+                        "whose position is data; load it with the engine that made it, or "
+                        "save it again between two steps")
+    if resume is not None:
+        if not (isinstance(resume, list) and len(resume) == 3 and resume[0] == "actions"
+                and resume[1] in (0, 1) and isinstance(resume[2], bool)):
+            raise SaveError(f"the save's resume {resume!r:.60} is not a place a game of "
+                            f"{found} stops at (an action step's loop: "
+                            '["actions", player, passed])')
+        data["position"] = {"frames": [["phase", 0], ["step", 0],
+                                       ["actions", resume[1], resume[2], 0, 0, None]]}
+    return data
 
 
 def _format_of(data: Any) -> Any:
@@ -371,8 +431,8 @@ def load_game(engine: GameEngine, data: Any, agents: Sequence[Agent] | None = No
         game = _build(engine, save, agents, clock)
     except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid JSON, broken state
         raise SaveError(f"the save's state is broken: {type(exc).__name__}: {exc}") from None
-    if save.answers or save.resume is not None:
-        _resume_at_decision(game, save)
+    if save.position is not None:
+        _resume_at_decision(game, save.position)
     return game
 
 
@@ -408,23 +468,35 @@ def state_problem(save: SaveFile, steps: int) -> str | None:
     return None
 
 
-def _resume_at_decision(game: Game, save: SaveFile) -> None:
-    """Run the saved step again with its answers, up to the decision it was saved at."""
-    forward = game.forward
+def _resume_at_decision(game: Game, position: Position) -> None:
+    """Put the machine where the save stood and go back down to its decision, checking it is
+    the one saved: a position that does not match the game is refused."""
+    machine = game.machine
+    frames = decode(position.frames)
+    if not all(isinstance(f, list) and f and isinstance(f[0], str) for f in frames):
+        raise SaveError("the save's position is not a list of frames")
+    machine.frames, machine.closing = frames, position.closing
+    if position.resolving is not None:
+        restore_resolving(game, position.resolving)
     seated = game.agents
-    if forward is None:  # every seat has an agent now: still run the step as saved
-        forward = game.forward = Forward()
-    forward.resume = tuple(save.resume) if save.resume is not None else None
-    forward.answers = [i for i, _ in save.answers]
-    forward.labels = [label for _, label in save.answers]
     game.agents = [None, None]
-    game._seat()
     try:
         run_on(game)
-    except ReplayError as exc:
-        raise SaveError(f"the save's answers do not replay: {exc}") from None
-    game.agents = seated
-    game._seat()
+    except (PositionError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise SaveError(f"the save's position does not match its game ({type(exc).__name__}: "
+                        f"{exc})") from None
+    finally:
+        game.agents = seated
+    got, saved = machine.waiting, position.waiting
+    if saved is None and got is not None:  # an older format's: it named no decision
+        return
+    if got is None or saved is None or (got.kind, got.player, list(got.labels())) != (
+            saved.kind, saved.player, saved.labels):
+        found = "none" if got is None else f"player {got.player}'s {got.kind} {got.labels()}"
+        wanted = "none" if saved is None else \
+            f"player {saved.player}'s {saved.kind} {saved.labels}"
+        raise SaveError(f"the save's position and answers do not match the game: it waits "
+                        f"for {wanted}, the game stands at {found}")
 
 
 def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:

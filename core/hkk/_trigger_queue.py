@@ -32,7 +32,7 @@ def settle(game: Game, step: Step) -> None:
     trigger_watch: TriggerWatch = game.triggers
     if trigger_watch._left:
         trigger_watch._purge()
-    if not trigger_watch.waiting:
+    if not trigger_watch.waiting and not game.machine.next_is("settle"):
         trigger_watch.cause = ()
         return
     mode = step.triggers
@@ -46,7 +46,8 @@ def step_over(game: Game, step: Step) -> None:
     """The step has ended: in a pool step what is left was declined (D-declined); elsewhere
     anything still waiting resolves now (unless the step makes it wait for the next)."""
     trigger_watch: TriggerWatch = game.triggers
-    if not trigger_watch.waiting or step.triggers == "wait":
+    if not trigger_watch.waiting and not game.machine.next_is("settle") \
+            or step.triggers == "wait":
         return
     if step.triggers in ("pool", "none"):
         trigger_watch.waiting.clear()
@@ -81,34 +82,54 @@ def _from_pool(trigger_watch: TriggerWatch, item: Pending) -> Pending:
 
 
 def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> None:
-    seen: set[str] = set()
+    """The waiting items, one by one, the active player ordering them (D-trigger-order).  Its
+    frame, ``["settle", seen, stage, chain]``: the states seen (D-trigger-loop); stage 0
+    orders, 1 asks about the optional item taken (``trigger_watch.resolving``, the game's), 2
+    resolves it; ``chain`` is its chain of causes."""
+    machine = game.machine
+    frame = machine.frame(["settle", set(), 0, ()])
+    seen: set[str] = frame[1]
     waiting = trigger_watch.waiting
-    while waiting and not game.over:
-        ready = sorted(waiting, key=_order)
-        item = ready[0]
-        if len(ready) > 1 and game.rulings.trigger_orderer == "active":
-            item = game.decide(game.active, "order", [Option(i.label, i) for i in ready],
-                               prompt="Which trigger happens next?",
-                               rule="D-trigger-order").value
-        waiting.remove(item)
-        chain = trigger_watch.chains.pop(item.key, (item.label,))
-        _check_chain(game, chain)
-        trigger_watch.resolved += 1  # D-work-limit: one increment; a check only when due
-        if trigger_watch.resolved > trigger_watch._work_stop \
-                or trigger_watch._work_turn != game.turn:
-            _check_work(game, trigger_watch, chain)
-        if len(chain) > 1:
-            _check_repeat(game, seen, chain, item, waiting)
-        if item.optional and not _wants(game, item):
-            continue
+    while frame[2] or (waiting and not game.over):
+        if frame[2] == 0:
+            ready = sorted(waiting, key=_order)
+            item = ready[0]
+            if len(ready) > 1 and game.rulings.trigger_orderer == "active":
+                machine.open = True
+                item = game.decide(game.active, "order", [Option(i.label, i) for i in ready],
+                                   prompt="Which trigger happens next?",
+                                   rule="D-trigger-order").value
+            waiting.remove(item)
+            trigger_watch.resolving = item
+            chain = trigger_watch.chains.pop(item.key, (item.label,))
+            frame[2], frame[3] = 1, chain
+            _check_chain(game, chain)
+            trigger_watch.resolved += 1  # D-work-limit: one increment; a check only when due
+            if trigger_watch.resolved > trigger_watch._work_stop \
+                    or trigger_watch._work_turn != game.turn:
+                _check_work(game, trigger_watch, chain)
+            if len(chain) > 1:
+                _check_repeat(game, seen, chain, item, waiting)
+        else:
+            item = trigger_watch.resolving
+            chain = frame[3]
+        if frame[2] == 1:
+            if item.optional and not _wants(game, item):
+                trigger_watch.resolving = None
+                frame[2] = 0
+                continue
+            frame[2] = 2
         trigger_watch.cause = chain
         try:
             resolve(game, item)
             after_resolution(game, step)
         finally:
             trigger_watch.cause = ()
+        trigger_watch.resolving = None
+        frame[2] = 0
         if trigger_watch._left:
             trigger_watch._purge()
+    machine.leave()
 
 
 def _order(item: Pending) -> tuple[Any, ...]:
@@ -119,6 +140,7 @@ def _wants(game: Game, item: Pending) -> bool:
     controller = item.controller if item.controller is not None else game.active
     if game.turn_passed and passed_the_turn(game, controller):  # 41.5: not asked, not used
         return False
+    game.machine.open = True
     answer = game.decide(controller, "use", (Option(f"use {item.label}", item),
                                              Option("decline")),
                          prompt=f"Use {item.label}?", rule="D-trigger-wait")

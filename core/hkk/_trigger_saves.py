@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from hkk._game import Game
     from hkk._trigger_watch import TriggerDetection as TriggerWatch
 
-__all__ = ["copy_waiting", "restore_waiting", "saved_waiting", "saved_waiting_cards",
+__all__ = ["copy_waiting", "restore_resolving", "restore_waiting", "saved_waiting", "saved_waiting_cards",
            "waiting_count"]
 
 
@@ -119,3 +119,13 @@ def saved_waiting_cards(game: Game) -> list[dict[str, Any] | None]:
 def waiting_count(game: Game) -> int:
     count: int = game.triggers._count
     return count
+
+
+def restore_resolving(game: Game, record: dict[str, Any]) -> None:
+    """Rebuild the saved item resolving (taken out of the queue while the machine stood at a
+    decision about it, ``TriggerWatch.resolving``)."""
+    trigger_watch: TriggerWatch = game.triggers
+    restore_waiting(game, [record], trigger_watch._count)
+    item = trigger_watch.waiting.pop()
+    trigger_watch.chains.pop(item.key, None)
+    trigger_watch.resolving = item
