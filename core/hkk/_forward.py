@@ -67,7 +67,7 @@ class Position:
     """The machine's position (``game.machine``): the frames, and the decision it waits for."""
 
     __slots__ = ("frames", "depth", "answer", "waiting", "asking", "open", "region",
-                 "replayed", "running", "closing")
+                 "replayed", "running", "closing", "hook")
 
     def __init__(self) -> None:
         #: the stack of the running functions' frames, outermost first: plain lists whose
@@ -94,6 +94,8 @@ class Position:
         #: the phase whose extraction offers are being closed (D-components-window), set by the
         #: ``phase_ended`` hook of ``hkk.rules.components``
         self.closing: str | None = None
+        #: the hook being notified (``hkk._hookcall.notify``): named if it asks a player
+        self.hook: str | None = None
 
     def frame(self, fresh: list[Any]) -> list[Any]:
         """The frame of a function entered now: the one stored at this depth if the machine

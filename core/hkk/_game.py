@@ -21,7 +21,7 @@ from hkk import _checks as checks
 from hkk._clock import GameClock
 from hkk._decisions import Decision, Option
 from hkk._effects import Effect
-from hkk._errors import GameOver, HkkError, IllegalDecision
+from hkk._errors import GameOver, HkkError, IllegalDecision, plugin_set
 from hkk._events import EventLog
 from hkk._forward import DecisionOutsideBind, Position, PositionError, Stop
 from hkk._hookcall import first, notify
@@ -415,6 +415,8 @@ def _outside_bind(game: Game, decision: Decision, agent: Any) -> None:
     pending item's ``bind``.  From outside it is refused; a seated agent still answers it, with
     a DeprecationWarning (one hook-API release: ask in a ``bind``, docs/WRITING-A-SET.md)."""
     where = _where(game)
+    if agent is not None and not game.machine.running:  # called by hand, not by the runner
+        return
     if agent is None:
         raise DecisionOutsideBind(
             f"{where} asked player {decision.player} a {decision.kind!r} decision outside a "
@@ -427,8 +429,15 @@ def _outside_bind(game: Game, decision: Decision, agent: Any) -> None:
 
 
 def _where(game: Game) -> str:
-    """What is running, for a decision outside a bind: the item resolving, else the step."""
-    for frame in reversed(game.machine.frames):
+    """What asks outside a bind: the hook being notified and its sets' implementations, else
+    the item being applied, else the step."""
+    machine = game.machine
+    if machine.hook is not None:
+        impls = game.hook_impls.get(machine.hook) or ()
+        sets = sorted({plugin_set(i.plugin_name) or i.plugin_name for i in impls
+                       if not i.plugin_name.startswith("hkk.rules")})
+        return f"hook {machine.hook} of {', '.join(sets) or 'a plugin'}"
+    for frame in reversed(machine.frames):
         if frame[0] == "resolve":  # ["resolve", answers, applying, label, set code]
             return f"set {frame[4] or '(built-in)'}'s item {frame[3]!r} (its apply)"
     step = game.step

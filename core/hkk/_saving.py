@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -33,7 +33,7 @@ from hkk._errors import HkkError
 from hkk._forward import PositionError
 from hkk._game import Game, GameEngine
 from hkk._rulings import DEFAULT_RULINGS, Rulings
-from hkk._state import ExtractionOffer, Permanent
+from hkk._state import GAME_STATE, ExtractionOffer, Permanent, undeclared
 from hkk._triggers import restore_resolving, restore_waiting, saved_waiting, waiting_count
 from hkk._version import __version__
 from hkk.events import Event, of
@@ -86,7 +86,11 @@ class PlayerState(_Strict):
     vp_received: Annotated[int, Field(ge=0)]
 
 
-class GameState(_Strict):
+class GameState(BaseModel):
+    #: a field a state declaration adds (hkk._state.GAME_STATE) is read by its name; one no
+    #: declaration names is refused when the game is built (:func:`_build`)
+    model_config = ConfigDict(extra="allow")
+
     players: Annotated[list[PlayerState], Field(min_length=2, max_length=2)]
     permanents: list[dict[str, Any]]
     effects: list[dict[str, Any]]
@@ -110,6 +114,10 @@ class GameState(_Strict):
     #: Card triggers waiting across the step boundary (hkk._triggers), and the trigger count.
     triggers: list[dict[str, Any]] = []
     trigger_count: int = 0
+    #: the trigger watch's killers: [uid, the uid whose damage it took last, turn]
+    last_hit: list[tuple[int, int | None, int]] = []
+    #: each set's per-game data (game.set_data), plain JSON
+    set_data: dict[str, Any] = {}
 
 
 class SaveFile(_Strict):
@@ -258,50 +266,95 @@ def decode(value: Any, depth: int = 0) -> Any:
     return value
 
 
-def saved_state(game: Game) -> dict[str, Any]:
-    """The game's state as a save holds it (JSON types: what ``hkk replay`` compares)."""
-    steps = list(game.turn_steps)
-    permanents = []
-    for perm in game.permanents.values():
+def saved_state(game: Game, declaration: dict[str, str] | None = None) -> dict[str, Any]:
+    """The game's state as a save holds it (JSON types: what ``hkk replay`` compares): each
+    field of the state declaration (:data:`hkk._state.GAME_STATE`, or ``declaration``) as its
+    kind says (:data:`SAVE`; the seed, decks, log, agents and position are the file's own)."""
+    declared = GAME_STATE if declaration is None else declaration
+    missing = undeclared(game.__dict__, declared)
+    if missing:
+        raise SaveError(f"the game has fields no state declaration names: {missing} "
+                        "(declare them in hkk._state.GAME_STATE)")
+    state: dict[str, Any] = {}
+    for name, kind in declared.items():
+        SAVE[kind](game, name, getattr(game, name), state)
+    plain: dict[str, Any] = json.loads(json.dumps(state))
+    return plain
+
+
+def _save_permanents(game: Game, name: str, permanents: Any, state: dict[str, Any]) -> None:
+    saved = []
+    for perm in permanents.values():
         data = _slots(perm, _PERMANENT_SKIP)
         data["card"] = perm.card.id
         data["counters"] = dict(perm.counters)
-        permanents.append(data)
-    effects = []
-    for effect in game.effects:
+        saved.append(data)
+    state[name] = saved
+
+
+def _save_effects(game: Game, name: str, effects: Any, state: dict[str, Any]) -> None:
+    saved = []
+    for effect in effects:
         data = _slots(effect)
         data["duration"] = effect.duration.value
         data["targets"] = sorted(effect.targets)
-        effects.append(data)
-    clock = game.clock.save() if isinstance(game.clock, GameClock) else None
-    state: dict[str, Any] = {
-        "players": [{name: list(v) if isinstance(v, list) else v
-                     for name, v in _slots(p).items()} for p in game.players],
-        "permanents": permanents,
-        "effects": effects,
-        "offers": [_slots(o) for o in game.offers],
-        "usage_turn": [[list(k), n] for k, n in game.usage_turn.items()],
-        "usage_game": [[list(k), n] for k, n in game.usage_game.items()],
-        # a set: sorted so that the same game gives the same file
-        "attempted": sorted((list(k) for k in game.attempted), key=json.dumps),
-        "rng": game.rng.getstate(),
-        "clock": clock,
-        "next_uid": game.next_uid,
-        "turn": game.turn,
-        "active": game.active,
-        "step_index": game.step_index,
-        "step": None if game.step is None else steps.index(game.step),
-        "turn_passed": game.turn_passed,
-        "started": game.started,
-        "over": game.over,
-        "winner": game.winner,
-        "log_turn": game.log.turn,
-        "log_step": game.log.step,
-        "triggers": _waiting_triggers(game),
-        "trigger_count": waiting_count(game),
-    }
-    plain: dict[str, Any] = json.loads(json.dumps(state))
-    return plain
+        saved.append(data)
+    state[name] = saved
+
+
+def _save_log(game: Game, name: str, log: Any, state: dict[str, Any]) -> None:
+    state["log_turn"], state["log_step"] = log.turn, log.step  # the events: the file's "log"
+
+
+def _save_watch(game: Game, name: str, watch: Any, state: dict[str, Any]) -> None:
+    state["triggers"] = _waiting_triggers(game)
+    state["trigger_count"] = waiting_count(game)
+    state["last_hit"] = [[uid, by, turn] for uid, (by, turn) in watch.last_hit.items()]
+
+
+def _save_set_data(game: Game, name: str, data: Any, state: dict[str, Any]) -> None:
+    for code, value in data.items():
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as exc:
+            raise SaveError(f"set {code!r} keeps per-game data a save cannot hold "
+                            f"(game.set_data[{code!r}]: plain JSON data, permanents by uid): "
+                            f"{exc}") from None
+    state[name] = data
+
+
+def _nothing(game: Game, name: str, value: Any, state: dict[str, Any]) -> None:
+    """The file's own (seed, decks, agents) or its position: not in the state."""
+
+
+#: How a save writes each kind of field of the state declaration (``save(game, name, value,
+#: state)``); :data:`LOAD` reads it back.
+SAVE: dict[str, Callable[[Game, str, Any, dict[str, Any]], None]] = {
+    "value": lambda game, name, value, state: state.__setitem__(name, value),
+    "file": _nothing,
+    "agents": _nothing,
+    "position": _nothing,
+    "players": lambda game, name, players, state: state.__setitem__(name, [
+        {n: list(v) if isinstance(v, list) else v for n, v in _slots(p).items()}
+        for p in players]),
+    "permanents": _save_permanents,
+    "effects": _save_effects,
+    "offers": lambda game, name, offers, state: state.__setitem__(
+        name, [_slots(o) for o in offers]),
+    "counts": lambda game, name, counts, state: state.__setitem__(
+        name, [[list(k), n] for k, n in counts.items()]),
+    # a set: sorted so that the same game gives the same file
+    "keys": lambda game, name, keys, state: state.__setitem__(
+        name, sorted((list(k) for k in keys), key=json.dumps)),
+    "step": lambda game, name, step, state: state.__setitem__(
+        name, None if step is None else list(game.turn_steps).index(step)),
+    "rng": lambda game, name, rng, state: state.__setitem__(name, rng.getstate()),
+    "clock": lambda game, name, clock, state: state.__setitem__(
+        name, clock.save() if isinstance(clock, GameClock) else None),
+    "set_data": _save_set_data,
+    "log": _save_log,
+    "watch": _save_watch,
+}
 
 
 def _waiting_triggers(game: Game) -> list[dict[str, Any]]:
@@ -453,7 +506,7 @@ def state_problem(save: SaveFile, steps: int) -> str | None:
     if s.step_index is not None and s.step_index > steps:
         return f"step_index: {s.step_index} is past the turn's {steps} steps"
     started = next((e for e in save.log if e.get("kind") == "game_started"), None)
-    if started is None or started.get("by_hand"):  # a test's board: cards put where it says
+    if started is None or started.get("built"):  # a test's board: cards put where it says
         return None
     for index, (player, dealt) in enumerate(zip(s.players, save.decks, strict=False)):
         held = Counter(player.deck + player.hand + player.graveyard + player.void)
@@ -499,20 +552,38 @@ def _resume_at_decision(game: Game, position: Position) -> None:
                         f"for {wanted}, the game stands at {found}")
 
 
-def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:
+def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any,
+           declaration: dict[str, str] | None = None) -> Game:
     s = save.state
+    declared = GAME_STATE if declaration is None else declaration
+    extra = sorted(set(s.model_extra or ()) - set(declared))
+    if extra:
+        raise SaveError(f"the save's state has fields this engine does not know: {extra}")
     rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
     game = Game(engine, save.decks, _agents(save, agents), seed=save.seed,
                 names=[p.name for p in s.players], rulings=rulings, clock=clock)
+    for name, kind in declared.items():
+        LOAD[kind](game, name, s, save)
+    refresh_statics(game)  # conditions read the whole state, now restored (D-conditions)
+    return game
+
+
+def _load_players(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     for player, saved_player in zip(game.players, s.players, strict=True):
         _restore(player, saved_player.model_dump(), "player")
+
+
+def _load_permanents(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     for saved in s.permanents:
         saved = dict(saved)
-        card = engine.cards[saved.pop("card")]
+        card = game.cards[saved.pop("card")]
         perm = Permanent(saved["uid"], card, saved["owner"], saved["zone"], saved["entered_turn"])
         _restore(perm, saved, "permanent", _PERMANENT_SKIP)
         game.permanents[perm.uid] = perm
         game._index_abilities(perm)  # in timestamp order, as they entered play
+
+
+def _load_effects(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     for saved in s.effects:
         effect = Effect(saved["uid"], saved["stat"], saved["amount"], Duration(saved["duration"]))
         _restore(effect, saved, "effect")
@@ -521,26 +592,59 @@ def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, c
         game.effects.append(effect)
         if effect.in_force:
             count_effect(game, effect, +1)
-    refresh_statics(game)  # conditions read the whole state, now restored (D-conditions)
+
+
+def _load_offers(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     for saved in s.offers:
         offer = ExtractionOffer("", 0, 0, 0, "")
         _restore(offer, saved, "offer")
         game.offers.append(offer)
-    game.usage_turn = {_key(k): n for k, n in s.usage_turn}
-    game.usage_game = {_key(k): n for k, n in s.usage_game}
-    game.attempted = {_key(k) for k in s.attempted}
-    game.rng.setstate((s.rng[0], tuple(s.rng[1]), s.rng[2]))
+
+
+def _load_clock(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     if s.clock is not None and isinstance(game.clock, GameClock):
         game.clock.load(s.clock)
-    game.next_uid, game.turn, game.active = s.next_uid, s.turn, s.active
-    game.step_index = s.step_index
-    game.step = None if s.step is None else game.turn_steps[s.step]
-    game.turn_passed, game.started, game.over, game.winner = \
-        s.turn_passed, s.started, s.over, s.winner
+
+
+def _load_log(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     game.log.restore([_event(e) for e in save.log])
     game.log.turn, game.log.step = s.log_turn, s.log_step
+
+
+def _load_watch(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     restore_waiting(game, s.triggers, s.trigger_count)
-    return game
+    game.triggers.last_hit = {uid: (by, turn) for uid, by, turn in s.last_hit}
+
+
+def _value(s: GameState, name: str) -> Any:
+    extra = s.model_extra or {}
+    return extra[name] if name in extra else getattr(s, name)
+
+
+#: How a load reads each kind of field of the state declaration back (:data:`SAVE`).
+LOAD: dict[str, Callable[[Game, str, GameState, SaveFile], None]] = {
+    "value": lambda game, name, s, save: setattr(game, name, _value(s, name)),
+    "file": lambda game, name, s, save: None,  # given to Game() above
+    "agents": lambda game, name, s, save: None,
+    "position": lambda game, name, s, save: None,  # loaded last: load_game
+    "players": _load_players,
+    "permanents": _load_permanents,
+    "effects": _load_effects,
+    "offers": _load_offers,
+    "counts": lambda game, name, s, save: setattr(
+        game, name, {_key(k): n for k, n in getattr(s, name)}),
+    "keys": lambda game, name, s, save: setattr(
+        game, name, {_key(k) for k in getattr(s, name)}),
+    "step": lambda game, name, s, save: setattr(
+        game, name, None if s.step is None else game.turn_steps[s.step]),
+    "rng": lambda game, name, s, save: game.rng.setstate(
+        (s.rng[0], tuple(s.rng[1]), s.rng[2])),
+    "clock": _load_clock,
+    "set_data": lambda game, name, s, save: setattr(game, name, json.loads(
+        json.dumps(s.set_data))),
+    "log": _load_log,
+    "watch": _load_watch,
+}
 
 
 def _event(saved: dict[str, Any]) -> Event:
