@@ -1,5 +1,5 @@
-"""Copying a game between two steps or at a decision (issues 21, 30): what ``game.clone()`` and the forward model's
-checkpoints are made of.
+"""Copying a game between two steps or at a decision (issues 21, 30): what ``game.clone()``
+and ``game.determinize()`` are made of.
 
 A game's state is plain data (players and their zones, permanents and their counters, lasting
 effects, offers, usage counts, the RNG, the clock's bookkeeping, the trigger queue and a

@@ -11,24 +11,24 @@ happen is the runner's business (:mod:`hkk._runner`); what cards do is the card 
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hkk import _changes as changes
 from hkk import _characteristics as characteristics
 from hkk import _checks as checks
+from hkk import _deciding as deciding
 from hkk._clock import GameClock
 from hkk._decisions import Decision, Option
 from hkk._effects import Effect
-from hkk._errors import GameOver, HkkError, IllegalDecision, plugin_set
+from hkk._errors import GameOver, HkkError
 from hkk._events import EventLog
-from hkk._forward import DecisionOutsideBind, Position, PositionError, Stop
-from hkk._hookcall import first, notify
+from hkk._forward import Position
+from hkk._hookcall import first
 from hkk._phases import Step
 from hkk._player_view import PlayerView
 from hkk._state import ExtractionOffer, Permanent, Player
-from hkk.events import Decided, Event
+from hkk.events import Event
 
 if TYPE_CHECKING:
     from hkk._hookcall import HookedManager
@@ -200,67 +200,7 @@ class Game:
 
     # -- decisions: the one door (design: "Decisions go through one door") ----------------------
 
-    def decide(self, player: int, kind: str, options: Sequence[Option], prompt: str = "",
-               rule: str | None = None) -> Option:
-        if not options:
-            raise ValueError("a decision needs at least one option")
-        options = tuple(options)
-        machine = self.machine
-        region = machine.region
-        if region is not None and machine.replayed < len(region):  # a bind run again
-            index = region[machine.replayed]
-            machine.replayed += 1
-            if index >= len(options):
-                raise PositionError(f"player {player}'s {kind} decision has no option {index} "
-                                    "the position answered before")
-            return options[index]
-        decision = Decision(kind, player, options, prompt, rule)
-        stoppable = machine.open or region is not None
-        machine.open = False
-        index = machine.answer
-        if index is not None:  # the decision the game stopped at, answered from outside
-            machine.answer = None
-            if index >= len(options):
-                raise PositionError(f"player {player}'s {kind} decision has no option {index}")
-            chosen = options[index]
-        else:
-            chosen = self._ask(decision, stoppable)
-            if region is not None:
-                index = _index(options, chosen)
-        if region is not None:
-            region.append(index)
-            machine.replayed += 1
-        notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
-        log = self.log
-        if Decided in log.quiet:  # nobody would receive it: not built
-            log.skip()
-        else:
-            self.emit(Decided, player=player, decision=kind, choice=chosen.label,
-                      options=len(options), rule=rule)
-        return chosen
-
-    def _ask(self, decision: Decision, stoppable: bool) -> Option:
-        """The seat's agent chooses (an offered option, or an equal one); a seat without one
-        stops the game (:class:`hkk._forward.Stop`)."""
-        player = decision.player
-        agent = self.agents[player]
-        machine = self.machine
-        if not stoppable:
-            _outside_bind(self, decision, agent)
-        elif agent is None:
-            raise Stop(decision)
-        machine.asking = decision if stoppable else None
-        try:
-            chosen: Option = agent.choose(self.views[player], decision)  # type: ignore[union-attr]
-        finally:
-            machine.asking = None
-        options = decision.options
-        if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
-            if chosen not in options:  # nor an equal Option made by the agent
-                raise IllegalDecision(f"player {player} chose {chosen!r}; {decision.kind} "
-                                      f"options were {decision.labels()}")
-            chosen = options[options.index(chosen)]  # the offered one, by label
-        return chosen
+    decide = deciding.decide
 
     # -- reading: derived characteristics (hkk._characteristics) -------------------------------
 
@@ -385,60 +325,4 @@ class Game:
         loads the game into an engine of the same installed sets (:func:`hkk._saving.unpickle`)."""
         return self.engine.reduce_game(self)
 
-    def snapshot(self) -> dict[str, Any]:
-        """Plain-data picture of the state (tests compare these)."""
-        hp, max_hp, damage_value = self.hp, self.max_hp, self.damage_value
-        return {
-            "turn": self.turn,
-            "active": self.active,
-            "players": [
-                {"hp": p.hp, "vp": p.vp, "components": p.components, "deck": len(p.deck),
-                 "hand": sorted(p.hand), "graveyard": sorted(p.graveyard),
-                 "void": sorted(p.void)} for p in self.players],
-            "permanents": {
-                uid: {"card": p.card.id, "controller": p.controller, "zone": p.zone,
-                      "active": p.active, "damage": damage_value(p), "max_hp": max_hp(p),
-                      "hp": hp(p), "defence_bonus": p.defence_bonus,
-                      "counters": dict(sorted(p.counters.items()))}
-                for uid, p in sorted(self.permanents.items())},
-            "effects": sorted((e.stat, e.amount, e.duration.value, tuple(sorted(e.targets)),
-                               e.player, e.in_force) for e in self.effects),
-        }
-
-
-def _index(options: tuple[Option, ...], chosen: Option) -> int:
-    return list(map(id, options)).index(id(chosen))
-
-
-def _outside_bind(game: Game, decision: Decision, agent: Any) -> None:
-    """A decision the machine cannot stop at and go on from: a set's hook asking outside a
-    pending item's ``bind``.  From outside it is refused; a seated agent still answers it, with
-    a DeprecationWarning (one hook-API release: ask in a ``bind``, docs/WRITING-A-SET.md)."""
-    where = _where(game)
-    if agent is not None and not game.machine.running:  # called by hand, not by the runner
-        return
-    if agent is None:
-        raise DecisionOutsideBind(
-            f"{where} asked player {decision.player} a {decision.kind!r} decision outside a "
-            "pending item's bind: a game answered from outside cannot stop there; ask in a "
-            "bind instead (docs/WRITING-A-SET.md, 'Asking a player')")
-    warnings.warn(f"{where} asks player {decision.player} a {decision.kind!r} decision outside "
-                  "a pending item's bind: this works only with seated agents and will be "
-                  "refused in the next hook API; ask in a bind (docs/WRITING-A-SET.md)",
-                  DeprecationWarning, stacklevel=4)
-
-
-def _where(game: Game) -> str:
-    """What asks outside a bind: the hook being notified and its sets' implementations, else
-    the item being applied, else the step."""
-    machine = game.machine
-    if machine.hook is not None:
-        impls = game.hook_impls.get(machine.hook) or ()
-        sets = sorted({plugin_set(i.plugin_name) or i.plugin_name for i in impls
-                       if not i.plugin_name.startswith("hkk.rules")})
-        return f"hook {machine.hook} of {', '.join(sets) or 'a plugin'}"
-    for frame in reversed(machine.frames):
-        if frame[0] == "resolve":  # ["resolve", answers, applying, label, set code]
-            return f"set {frame[4] or '(built-in)'}'s item {frame[3]!r} (its apply)"
-    step = game.step
-    return f"a hook in step {step.hook}" if step is not None else "a hook outside any step"
+    snapshot = characteristics.snapshot

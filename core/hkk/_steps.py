@@ -563,10 +563,11 @@ def run_entry_triggers(game: Game, perm: Permanent) -> None:
     if done:
         left = [i for i in items if i.key not in done]
         if frame[3]:
-            item = next((i for i in items if i.key == frame[4]), None)
-            if item is None:
+            found = [i for i in items if i.key == frame[4]]
+            if not found:
                 raise PositionError(f"the machine's position resolves an item of "
                                     f"#{perm.uid} entering play that it no longer has")
+            item = found[0]
         items = left
     # a card enters play within a step: every call below reads it
     step = game.step

@@ -111,8 +111,9 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> Non
             if len(chain) > 1:
                 _check_repeat(game, seen, chain, item, waiting)
         else:
-            item = trigger_watch.resolving
-            chain = frame[3]
+            resolving = trigger_watch.resolving
+            assert resolving is not None  # taken out at stage 0, put back by a copy or a load
+            item, chain = resolving, frame[3]
         if frame[2] == 1:
             if item.optional and not _wants(game, item):
                 trigger_watch.resolving = None

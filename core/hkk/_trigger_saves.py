@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from hkk._game import Game
     from hkk._trigger_watch import TriggerDetection as TriggerWatch
 
-__all__ = ["copy_waiting", "restore_resolving", "restore_waiting", "saved_waiting", "saved_waiting_cards",
-           "waiting_count"]
+__all__ = ["copy_waiting", "restore_resolving", "restore_waiting", "saved_waiting",
+           "saved_waiting_cards", "waiting_count"]
 
 
 def saved_waiting(game: Game) -> list[dict[str, Any]]:

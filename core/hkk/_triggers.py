@@ -57,9 +57,9 @@ if TYPE_CHECKING:
     from hkk._game import Game
     from hkk._pending import Pending
 
-__all__ = ["Entry", "TriggerWatch", "copy_waiting", "pooled", "restore_resolving", "restore_waiting", "saved_waiting",
-           "saved_waiting_cards", "settle", "step_over", "too_many_items", "waiting_count",
-           "watch"]
+__all__ = ["Entry", "TriggerWatch", "copy_waiting", "pooled", "restore_resolving",
+           "restore_waiting", "saved_waiting", "saved_waiting_cards", "settle", "step_over",
+           "too_many_items", "waiting_count", "watch"]
 
 
 def watch(game: Game) -> TriggerWatch:
