@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from hkk._clone import CloneError, copy_game
@@ -120,7 +119,7 @@ def determinize(game: Game, player: int, rng: random.Random, *,
         for p in new.players:  # another order in, another order out, the RNG used alike
             rng.shuffle(p.deck)
     else:
-        _resample(new, game, player, rng)
+        _resample(new, player, rng)
         new.rng.seed(rng.getrandbits(64))
         log = new.log
         if log.level == "full":
@@ -131,36 +130,19 @@ def determinize(game: Game, player: int, rng: random.Random, *,
     return new
 
 
-def _resample(new: Game, live: Game, player: int, rng: random.Random) -> None:
-    """Shuffle what ``player`` does not know in ``new`` (a copy of the checkpoint of ``live``,
-    or of ``live`` itself), keeping what the step since the checkpoint drew and revealed: the
-    cards it will draw for him stay (he sees them), and a card of the opponent's it will reveal
-    stays where it is; the rest of the opponent's hand and deck is dealt again at random."""
+def _resample(new: Game, player: int, rng: random.Random) -> None:
+    """Shuffle what ``player`` does not know in ``new``: the order of his own deck, and the
+    other player's hand and deck dealt again from the same cards."""
     me, them = new.players[player], new.players[1 - player]
-    now_me, now_them = live.players[player], live.players[1 - player]
-    drawn = max(0, len(me.deck) - len(now_me.deck))  # the top of a deck is its end
-    if len(me.deck) - drawn > 1:
-        rest = sorted(me.deck[:len(me.deck) - drawn])  # sorted: the true order never shows
+    if len(me.deck) > 1:
+        rest = sorted(me.deck)  # sorted: the true order never shows
         rng.shuffle(rest)
-        me.deck[:len(rest)] = rest
-    # the opponent's cards that leave his hand or deck before the decision are seen: they stay
-    seen = Counter(them.hand) + Counter(them.deck)
-    seen.subtract(Counter(now_them.hand) + Counter(now_them.deck))
-    drawn_them = max(0, len(them.deck) - len(now_them.deck))
-    zones = [(them.deck, i) for i in range(len(them.deck) - 1, len(them.deck) - 1 - drawn_them,
-                                            -1)]
-    zones += [(them.hand, i) for i in range(len(them.hand))]
-    zones += [(them.deck, i) for i in range(len(them.deck) - drawn_them)]
-    free: list[tuple[list[str], int]] = []
-    for zone, i in zones:
-        card = zone[i]
-        if seen[card] > 0:
-            seen[card] -= 1
-        else:
-            free.append((zone, i))
+        me.deck[:] = rest
+    zones = [(them.hand, i) for i in range(len(them.hand))]
+    zones += [(them.deck, i) for i in range(len(them.deck))]
     # sorted first: the deal depends on what he may know (which cards, not where they are), so
     # two games that differ only in what is hidden from him give him the same copies
-    cards = sorted(zone[i] for zone, i in free)
+    cards = sorted(zone[i] for zone, i in zones)
     rng.shuffle(cards)
-    for (zone, i), card in zip(free, cards, strict=True):
+    for (zone, i), card in zip(zones, cards, strict=True):
         zone[i] = card
