@@ -15,7 +15,7 @@ from typing import Any
 from hkk._decisions import Decision, Option
 from hkk._errors import IllegalDecision, plugin_set
 from hkk._forward import DecisionOutsideBind, PositionError, Stop
-from hkk._hookcall import notify
+from hkk._hookcall import implementations
 from hkk.events import Decided
 
 #: The game deciding: a :class:`hkk.Game` (its machine, agents, views, log), named loosely as
@@ -31,32 +31,25 @@ def decide(self: Game, player: int, kind: str, options: Sequence[Option], prompt
         raise ValueError("a decision needs at least one option")
     options = tuple(options)
     machine = self.machine
-    region = machine.region
-    if region is not None and machine.replayed < len(region):  # a bind run again
-        index: int = region[machine.replayed]
-        machine.replayed += 1
-        if index >= len(options):
-            raise PositionError(f"player {player}'s {kind} decision has no option {index} "
-                                "the position answered before")
-        return options[index]
+    if machine.region is not None:  # inside a pure bind: its answers are kept
+        return _in_bind(self, machine, Decision(kind, player, options, prompt, rule))
     decision = Decision(kind, player, options, prompt, rule)
-    stoppable = machine.open or region is not None
-    machine.open = False
-    given: int | None = machine.answer
-    if given is not None:  # the decision the game stopped at, answered from outside
-        machine.answer = None
-        if given >= len(options):
-            raise PositionError(f"player {player}'s {kind} decision has no option {given}")
-        chosen = options[given]
-        index = given
-    else:
-        chosen = _ask(self, decision, stoppable)
-        if region is not None:
-            index = _index(options, chosen)
-    if region is not None:
-        region.append(index)
-        machine.replayed += 1
-    notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
+    agent = self.agents[player]
+    if machine.answer is not None:  # the decision the game stopped at, answered from outside
+        chosen = _given(machine, decision)
+    elif agent is None or not machine.open:
+        chosen = _ask(self, decision, machine.open)
+    else:  # a seated agent, where the machine could stop: the game may be copied meanwhile
+        machine.open = False
+        machine.asking = decision
+        chosen = agent.choose(self.views[player], decision)
+        machine.asking = None
+        if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
+            chosen = _offered(decision, chosen)
+    # the decided hook (the game clock, 41.7) and event: once a decision, when answered
+    impls = self.hook_impls.get("decided") or implementations(self, "decided")
+    self.pm._inner_hookexec("decided", impls, {"game": self, "decision": decision,
+                                               "choice": chosen}, False)  # hkk._hookcall
     log = self.log
     if Decided in log.quiet:  # nobody would receive it: not built
         log.skip()
@@ -65,28 +58,79 @@ def decide(self: Game, player: int, kind: str, options: Sequence[Option], prompt
                   options=len(options), rule=rule)
     return chosen
 
+
+def _decided(game: Game, decision: Decision, chosen: Option) -> None:
+    """The ``decided`` hook (the game clock, 41.7) and the ``decided`` event: once a decision,
+    when it is answered."""
+    impls = game.hook_impls.get("decided") or implementations(game, "decided")
+    game.pm._inner_hookexec("decided", impls, {"game": game, "decision": decision,
+                                               "choice": chosen}, False)  # hkk._hookcall
+    log = game.log
+    if Decided in log.quiet:  # nobody would receive it: not built
+        log.skip()
+    else:
+        game.emit(Decided, player=decision.player, decision=decision.kind, choice=chosen.label,
+                  options=len(decision.options), rule=decision.rule)
+
+
+def _given(machine: Any, decision: Decision) -> Option:
+    given: int = machine.answer
+    machine.answer = None
+    machine.open = False
+    if given >= len(decision.options):
+        raise PositionError(f"player {decision.player}'s {decision.kind} decision has no "
+                            f"option {given}")
+    return decision.options[given]
+
+
+def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
+    """A decision inside a pure ``bind``: the answers given in it before are taken again
+    (silently: they were logged), a new one is kept with them."""
+    region: list[int] = machine.region
+    options = decision.options
+    if machine.replayed < len(region):  # the bind runs again
+        index: int = region[machine.replayed]
+        machine.replayed += 1
+        if index >= len(options):
+            raise PositionError(f"player {decision.player}'s {decision.kind} decision has no "
+                                f"option {index} the position answered before")
+        return options[index]
+    if machine.answer is not None:
+        chosen = _given(machine, decision)
+    else:
+        chosen = _ask(game, decision, True)
+    region.append(_index(options, chosen))
+    machine.replayed += 1
+    _decided(game, decision, chosen)
+    return chosen
+
+
 def _ask(self: Game, decision: Decision, stoppable: bool) -> Option:
     """The seat's agent chooses (an offered option, or an equal one); a seat without one
     stops the game (:class:`hkk._forward.Stop`)."""
     player = decision.player
     agent = self.agents[player]
     machine = self.machine
+    machine.open = False
     if not stoppable:
         _outside_bind(self, decision, agent)
     elif agent is None:
         raise Stop(decision)
     machine.asking = decision if stoppable else None
-    try:
-        chosen: Option = agent.choose(self.views[player], decision)
-    finally:
-        machine.asking = None
-    options = decision.options
-    if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
-        if chosen not in options:  # nor an equal Option made by the agent
-            raise IllegalDecision(f"player {player} chose {chosen!r}; {decision.kind} "
-                                  f"options were {decision.labels()}")
-        chosen = options[options.index(chosen)]  # the offered one, by label
+    chosen: Option = agent.choose(self.views[player], decision)
+    machine.asking = None
+    if id(chosen) not in map(id, decision.options):
+        chosen = _offered(decision, chosen)
     return chosen
+
+
+def _offered(decision: Decision, chosen: Any) -> Option:
+    """The offered option equal to the agent's (by label and value)."""
+    options = decision.options
+    if chosen not in options:
+        raise IllegalDecision(f"player {decision.player} chose {chosen!r}; {decision.kind} "
+                              f"options were {decision.labels()}")
+    return options[options.index(chosen)]  # the offered one, by label
 
 
 def _index(options: tuple[Option, ...], chosen: Option) -> int:
@@ -112,16 +156,17 @@ def _outside_bind(game: Game, decision: Decision, agent: Any) -> None:
 
 
 def _where(game: Game) -> str:
-    """What asks outside a bind: the hook being notified and its sets' implementations, else
-    the item being applied, else the step."""
+    """What asks outside a bind: the item being applied, else the hook notified last and its
+    sets' implementations, else the step."""
     machine = game.machine
+    for frame in reversed(machine.frames):
+        if frame[0] == "resolve" and frame[2]:  # ["resolve", answers, applying, label, card]
+            card = frame[4] or ""
+            return f"set {card.split(':')[0] or '(built-in)'}'s item {frame[3]!r} (its apply)"
     if machine.hook is not None:
         impls = game.hook_impls.get(machine.hook) or ()
         sets = sorted({plugin_set(i.plugin_name) or i.plugin_name for i in impls
                        if not i.plugin_name.startswith("hkk.rules")})
         return f"hook {machine.hook} of {', '.join(sets) or 'a plugin'}"
-    for frame in reversed(machine.frames):
-        if frame[0] == "resolve":  # ["resolve", answers, applying, label, set code]
-            return f"set {frame[4] or '(built-in)'}'s item {frame[3]!r} (its apply)"
     step = game.step
     return f"a hook in step {step.hook}" if step is not None else "a hook outside any step"

@@ -67,7 +67,7 @@ class Position:
     """The machine's position (``game.machine``): the frames, and the decision it waits for."""
 
     __slots__ = ("frames", "depth", "answer", "waiting", "asking", "open", "region",
-                 "replayed", "running", "closing", "hook")
+                 "replayed", "running", "closing", "hook", "back")
 
     def __init__(self) -> None:
         #: the stack of the running functions' frames, outermost first: plain lists whose
@@ -96,6 +96,9 @@ class Position:
         self.closing: str | None = None
         #: the hook being notified (``hkk._hookcall.notify``): named if it asks a player
         self.hook: str | None = None
+        #: the machine goes back down its frames (``depth < len(frames)``), kept as a flag:
+        #: every function that may have a frame asks, and it is False but while resuming
+        self.back = False
 
     def frame(self, fresh: list[Any]) -> list[Any]:
         """The frame of a function entered now: the one stored at this depth if the machine
@@ -103,23 +106,19 @@ class Position:
         depth = self.depth
         self.depth = depth + 1
         frames = self.frames
-        if depth < len(frames):
+        if self.back:
             found = frames[depth]
             if found[0] != fresh[0]:
                 raise PositionError(f"the machine's position has a {found[0]!r} frame where "
                                     f"the game runs a {fresh[0]!r}: it does not match the game")
+            self.back = depth + 1 < len(frames)
             return found
         frames.append(fresh)
         return fresh
 
-    def resuming(self) -> bool:
-        """Whether the function entered next goes back to a frame of its own."""
-        return self.depth < len(self.frames)
-
     def next_is(self, tag: str) -> bool:
         """Whether the machine goes back down to a frame of this kind next."""
-        depth = self.depth
-        return depth < len(self.frames) and self.frames[depth][0] == tag
+        return self.back and self.frames[self.depth][0] == tag
 
     def leave(self) -> None:
         """The function whose frame is the last is done."""
@@ -134,6 +133,8 @@ class Position:
     def reset(self) -> None:
         """Nothing runs: the next run goes down the frames from the first."""
         self.depth = 0
+        self.back = bool(self.frames)
+        self.asking = None
         self.region = None
         self.replayed = 0
         self.open = False

@@ -120,13 +120,11 @@ def item_failure(game: Game, item: Pending, exc: BaseException) -> BaseException
 
 def resolve(game: Game, item: Pending) -> None:
     """Pay for the item, then bind and apply it.  Its frame, ``["resolve", answers, applying,
-    label, set code]``: ``bind`` changes nothing (29.4.2), so a decision in it is reached again
-    by binding again with the answers given in it; an ``apply`` that decides goes on from its
-    own frames (the combat's, :mod:`hkk._rules.combat`)."""
+    label, card]``: ``bind`` changes nothing (29.4.2), so a decision in it is reached again by
+    binding again with the answers given in it; an ``apply`` that decides goes on from its own
+    frames (the combat's, :mod:`hkk._rules.combat`)."""
     machine = game.machine
-    depth = machine.depth
-    frames = machine.frames
-    if depth < len(frames):  # going back to it: paid, binding or applying
+    if machine.back:  # going back to it: paid, binding or applying
         frame = machine.frame(["resolve"])
     else:
         game.emit(Resolving, **item.describe())
@@ -137,12 +135,15 @@ def resolve(game: Game, item: Pending) -> None:
             if by is not None:
                 prevented(game, item, by)
                 return
-        frame = ["resolve", [], False, item.label, item.set_code]
-        frames.append(frame)
-        machine.depth = depth + 1
+        frame = ["resolve", [], False, item.label, item.card_id]
+        machine.frames.append(frame)
+        machine.depth += 1
     try:  # as guarded(), without a closure per resolution
         if frame[2]:
             bound = None  # its apply goes on from its frames
+        elif item.bind is _NO_BIND:
+            bound = None
+            frame[2] = True
         else:
             region, replayed = machine.region, machine.replayed
             machine.region, machine.replayed = frame[1], 0
@@ -154,8 +155,10 @@ def resolve(game: Game, item: Pending) -> None:
         raise
     except (Exception, KeyboardInterrupt, SystemExit) as exc:
         raise item_failure(game, item, exc) from exc
-    frames.pop()
-    machine.depth = depth
+    machine.leave()
+
+
+_NO_BIND = Pending.__dataclass_fields__["bind"].default
 
 
 def prevented(game: Game, item: Pending, by: Permanent) -> None:

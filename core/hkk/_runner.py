@@ -61,6 +61,18 @@ _MODE_VALUES = {mode: mode.value for mode in Mode}
 
 def run_step(game: Game, step: Step) -> Any:
     """Run one step from its start (the turn's cursor is the caller's business)."""
+    _run_step(game, step, False)
+
+
+def _run_step(game: Game, step: Step, phase_end: bool) -> None:
+    """The step from its start.  Its frame, ``["step", stage, phase end]``: 1 its runner
+    runs, 2 what still waits of the triggers and its end, 3 the end of its phase
+    (``phase end``: if the next step is in another) and the phase's extraction offers closed
+    (D-components-window)."""
+    frame = ["step", 1, phase_end]
+    machine = game.machine
+    machine.frames.append(frame)
+    machine.depth += 1
     game.step = step
     log = game.log
     log.step = step.hook
@@ -70,16 +82,14 @@ def run_step(game: Game, step: Step) -> Any:
     else:
         game.emit(StepStarted, phase=step.phase, stage=step.stage, hook=step.hook,
                   mode=_MODE_VALUES[step.mode])
-    _run_step(game, step, game.machine.frame(["step", 0]))
+    RUNNERS[step.mode](game, step)
+    frame[1] = 2
+    _step_end(game, step, frame)
 
 
-def _run_step(game: Game, step: Step, frame: list[Any]) -> None:
-    """The step from where its frame (``["step", stage]``) stands: 0 its runner, 1 what still
-    waits of the triggers, 2 its end."""
-    if frame[1] == 0:
-        RUNNERS[step.mode](game, step)
-        frame[1] = 1
-    if frame[1] == 1:
+def _step_end(game: Game, step: Step, frame: list[Any]) -> None:
+    """The step's end from its frame's stage (2 or 3, :func:`_run_step`)."""
+    if frame[1] == 2:
         step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
         log = game.log
         if StepEnded in log.quiet:
@@ -87,8 +97,20 @@ def _run_step(game: Game, step: Step, frame: list[Any]) -> None:
         else:
             game.emit(StepEnded, hook=step.hook)
         notify(game, "step_ended", step=step)
-        frame[1] = 2
-    game.machine.leave()
+        if not frame[2]:
+            game.machine.leave()
+            return
+        frame[1] = 3
+        index = game.step_index or 0
+        steps = game.turn_steps
+        following = steps[index].phase if index < len(steps) else None
+        if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
+            notify(game, "phase_ended", phase=step.phase)
+    machine = game.machine
+    if machine.closing is not None:
+        close_offers(game, machine.closing)
+        machine.closing = None
+    machine.leave()
 
 
 class Turn:
@@ -141,36 +163,15 @@ class Turn:
 
 
 def run_next_step(game: Game) -> None:
-    """Run the turn's next step (:meth:`Turn.run_next`, without a Turn per step)."""
+    """Run the turn's next step (:meth:`Turn.run_next`, without a Turn per step), and end its
+    phase if the next step is in another."""
     steps = game.turn_steps
     index = game.step_index or 0
     step = steps[index]
     game.step_index = index + 1
     # 41.5: after the active player passed the turn, every remaining action phase still
     # opens for his opponent (run_actions asks only him); play moves on when he passes.
-    machine = game.machine
-    frame = ["phase", 0]
-    machine.frames.append(frame)
-    machine.depth += 1
-    run_step(game, step)
-    _phase_end(game, step, frame)
-
-
-def _phase_end(game: Game, step: Step, frame: list[Any]) -> None:
-    """After a step (``["phase", stage]``): the end of its phase, if the next step is in
-    another (0), and the extraction offers of the phase closed (1, D-components-window)."""
-    machine = game.machine
-    if frame[1] == 0:
-        frame[1] = 1
-        index = game.step_index or 0
-        steps = game.turn_steps
-        following = steps[index].phase if index < len(steps) else None
-        if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
-            notify(game, "phase_ended", phase=step.phase)
-    if machine.closing is not None:
-        close_offers(game, machine.closing)
-        machine.closing = None
-    machine.leave()
+    _run_step(game, step, True)
 
 
 def resume(game: Game) -> None:
@@ -182,18 +183,17 @@ def resume(game: Game) -> None:
     if first[0] == "setup":
         setup(game)
         return
-    if first[0] != "phase":
-        raise PositionError(f"the machine's position starts with a {first[0]!r} frame, not "
-                            "a step's or the set-up's")
     steps = game.turn_steps
     index = game.step_index or 0
-    if not 0 < index <= len(steps):
-        raise PositionError(f"the machine stands in a step, but the turn's cursor is {index}")
+    if first[0] != "step" or not 0 < index <= len(steps):
+        raise PositionError(f"the machine's position starts with a {first[0]!r} frame at "
+                            f"the turn's step {index}: not a step's or the set-up's")
     step = steps[index - 1]
-    machine.depth = 1
-    if len(machine.frames) > 1:
-        _run_step(game, step, machine.frame(["step", 0]))
-    _phase_end(game, step, first)
+    frame = machine.frame(["step"])
+    if frame[1] == 1:
+        RUNNERS[step.mode](game, step)
+        frame[1] = 2
+    _step_end(game, step, frame)
 
 
 def end_turn(game: Game) -> None:
@@ -240,7 +240,7 @@ def setup(game: Game) -> None:
     """K 3.6-3.12, 28: shuffle, draw 5 each, a random starting player who may hand the start to
     his opponent.  Its frame, ``["setup", starter]``, keeps the starter drawn."""
     machine = game.machine
-    if not machine.resuming():
+    if not machine.back:
         game.started = True
         game.emit(GameStarted, seed=game.seed, decks=[len(p.deck) for p in game.players])
         for player in game.players:

@@ -411,7 +411,7 @@ def _migrated(data: dict[str, Any], found: str) -> dict[str, Any]:
             raise SaveError(f"the save's resume {resume!r:.60} is not a place a game of "
                             f"{found} stops at (an action step's loop: "
                             '["actions", player, passed])')
-        data["position"] = {"frames": [["phase", 0], ["step", 0],
+        data["position"] = {"frames": [["step", 1, True],
                                        ["actions", resume[1], resume[2], 0, 0, None]]}
     return data
 

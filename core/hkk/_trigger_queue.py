@@ -32,7 +32,8 @@ def settle(game: Game, step: Step) -> None:
     trigger_watch: TriggerWatch = game.triggers
     if trigger_watch._left:
         trigger_watch._purge()
-    if not trigger_watch.waiting and not game.machine.next_is("settle"):
+    if not trigger_watch.waiting and not (game.machine.back
+                                          and game.machine.next_is("settle")):
         trigger_watch.cause = ()
         return
     mode = step.triggers
@@ -46,7 +47,8 @@ def step_over(game: Game, step: Step) -> None:
     """The step has ended: in a pool step what is left was declined (D-declined); elsewhere
     anything still waiting resolves now (unless the step makes it wait for the next)."""
     trigger_watch: TriggerWatch = game.triggers
-    if not trigger_watch.waiting and not game.machine.next_is("settle") \
+    if not trigger_watch.waiting and not (game.machine.back
+                                          and game.machine.next_is("settle")) \
             or step.triggers == "wait":
         return
     if step.triggers in ("pool", "none"):
