@@ -97,7 +97,10 @@ def test_a_saved_position_pointing_elsewhere_is_refused():
         load_game(ENGINE, data)
     data = saved_at_a_decision()
     data["position"]["frames"][-1] = ["settle", {"set": []}, 0, {"tuple": []}]
-    with pytest.raises(SaveError, match="position does not match its game"):
+    with pytest.raises(SaveError, match="do(es)? not match"):
+        load_game(ENGINE, data)
+    data["position"]["frames"] = [["nothing", 1]]
+    with pytest.raises(SaveError, match="position does not match its game.*'nothing' frame"):
         load_game(ENGINE, data)
 
 

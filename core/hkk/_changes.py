@@ -74,8 +74,9 @@ def play_card(game: GameState, player: int, card_id: str) -> Permanent | None:
     the caller runs its "enters play" items, ``game.run_entry_triggers``).  Refused, with
     nothing changed, unless the ``playable`` hook (``game.playable``) allows it.
 
-    A spell's frame, ``["spell", answers]``: choosing its targets changes nothing, so a
-    decision there is reached again by choosing again with the answers given."""
+    A spell's frame, ``["spell", answers, player, card id]``: choosing its targets changes
+    nothing, so a decision there is reached again by choosing again with the answers given
+    (the card, out of the hand and not yet in the graveyard, is the frame's)."""
     p = game.players[player]
     machine = game.machine
     if machine.next_is("spell"):  # going back: paid, choosing its targets
@@ -98,7 +99,7 @@ def play_card(game: GameState, player: int, card_id: str) -> Permanent | None:
                   components=card.cost.components)
         if card.kind != "spell":
             return enter_play(game, player, card_id)
-        frame = machine.frame(["spell", []])
+        frame = machine.frame(["spell", [], player, card_id])
     region, replayed = machine.region, machine.replayed
     machine.region, machine.replayed = frame[1], 0
     try:

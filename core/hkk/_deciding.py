@@ -31,21 +31,21 @@ def decide(self: Game, player: int, kind: str, options: Sequence[Option], prompt
         raise ValueError("a decision needs at least one option")
     options = tuple(options)
     machine = self.machine
-    if machine.region is not None:  # inside a pure bind: its answers are kept
-        return _in_bind(self, machine, Decision(kind, player, options, prompt, rule))
     decision = Decision(kind, player, options, prompt, rule)
     agent = self.agents[player]
-    if machine.answer is not None:  # the decision the game stopped at, answered from outside
-        chosen = _given(machine, decision)
-    elif agent is None or not machine.open:
-        chosen = _ask(self, decision, machine.open)
-    else:  # a seated agent, where the machine could stop: the game may be copied meanwhile
-        machine.open = False
-        machine.asking = decision
-        chosen = agent.choose(self.views[player], decision)
+    if machine.open and agent is not None and machine.region is None \
+            and machine.answer is None:  # a seated agent where the machine could stop
+        machine.open, machine.asking = False, decision  # the game may be copied meanwhile
+        chosen: Option = agent.choose(self.views[player], decision)
         machine.asking = None
         if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
             chosen = _offered(decision, chosen)
+    elif machine.region is not None:  # inside a pure bind: its answers are kept
+        return _in_bind(self, machine, decision)
+    elif machine.answer is not None:  # the decision the game stopped at, answered from outside
+        chosen = _given(machine, decision)
+    else:
+        chosen = _ask(self, decision, machine.open)
     # the decided hook (the game clock, 41.7) and event: once a decision, when answered
     impls = self.hook_impls.get("decided") or implementations(self, "decided")
     self.pm._inner_hookexec("decided", impls, {"game": self, "decision": decision,
@@ -76,6 +76,7 @@ def _decided(game: Game, decision: Decision, chosen: Option) -> None:
 def _given(machine: Any, decision: Decision) -> Option:
     given: int = machine.answer
     machine.answer = None
+    machine.answered = given
     machine.open = False
     if given >= len(decision.options):
         raise PositionError(f"player {decision.player}'s {decision.kind} decision has no "
@@ -86,7 +87,12 @@ def _given(machine: Any, decision: Decision) -> Option:
 def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
     """A decision inside a pure ``bind``: the answers given in it before are taken again
     (silently: they were logged), a new one is kept with them."""
-    region: list[int] = machine.region
+    region = machine.region
+    if type(region) is not list:  # the first decision of an item's bind: its frame, now
+        frame = ["resolve", [], False, region.label, region.card_id]
+        machine.frames.append(frame)
+        region = machine.region = frame[1]
+        machine.replayed = 0
     options = decision.options
     if machine.replayed < len(region):  # the bind runs again
         index: int = region[machine.replayed]
@@ -95,11 +101,21 @@ def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
             raise PositionError(f"player {decision.player}'s {decision.kind} decision has no "
                                 f"option {index} the position answered before")
         return options[index]
+    agent = game.agents[decision.player]
     if machine.answer is not None:
         chosen = _given(machine, decision)
+        index = machine.answered
+    elif agent is not None:  # a seated agent: asked at once (the game may be copied meanwhile)
+        machine.asking = decision
+        chosen = agent.choose(game.views[decision.player], decision)
+        machine.asking = None
+        ids = list(map(id, options))
+        if id(chosen) not in ids:
+            chosen = _offered(decision, chosen)
+        index = ids.index(id(chosen))
     else:
-        chosen = _ask(game, decision, True)
-    region.append(_index(options, chosen))
+        raise Stop(decision)
+    region.append(index)
     machine.replayed += 1
     _decided(game, decision, chosen)
     return chosen
@@ -131,10 +147,6 @@ def _offered(decision: Decision, chosen: Any) -> Option:
         raise IllegalDecision(f"player {decision.player} chose {chosen!r}; {decision.kind} "
                               f"options were {decision.labels()}")
     return options[options.index(chosen)]  # the offered one, by label
-
-
-def _index(options: tuple[Option, ...], chosen: Option) -> int:
-    return list(map(id, options)).index(id(chosen))
 
 
 def _outside_bind(game: Game, decision: Decision, agent: Any) -> None:

@@ -67,17 +67,18 @@ class Position:
     """The machine's position (``game.machine``): the frames, and the decision it waits for."""
 
     __slots__ = ("frames", "depth", "answer", "waiting", "asking", "open", "region",
-                 "replayed", "running", "closing", "hook", "back")
+                 "replayed", "running", "closing", "hook", "back", "answered")
 
     def __init__(self) -> None:
         #: the stack of the running functions' frames, outermost first: plain lists whose
         #: first value names the function (``"step"``, ``"actions"``, ``"resolve"``...)
         self.frames: list[list[Any]] = []
-        #: how many frames the running code has entered; below ``len(frames)`` while the
-        #: machine goes back down to where it stopped
+        #: how many frames the machine has gone back down to, while it goes back (``back``)
         self.depth = 0
         #: the answer given from outside to the decision the game waits for (an option's index)
         self.answer: int | None = None
+        #: the last answer taken from outside (kept with a bind's answers)
+        self.answered = 0
         #: the decision the game waits for (None: it runs, or waits for nothing)
         self.waiting: Decision | None = None
         #: the decision a seated agent is answering now, where the game may be copied or saved
@@ -86,8 +87,9 @@ class Position:
         #: asks); a decision inside a bind (``region``) always is
         self.open = False
         #: the answers given inside the pure ``bind`` running now, and how many of them the
-        #: present run has used (a run again answers those first, silently)
-        self.region: list[int] | None = None
+        #: present run has used (a run again answers those first, silently); the item
+        #: binding, until its bind asks (then its frame is made, hkk._resolution.resolve)
+        self.region: Any = None
         self.replayed = 0
         #: the driver is running the machine (a copy made now, not at a decision, is refused)
         self.running = False
@@ -102,19 +104,21 @@ class Position:
 
     def frame(self, fresh: list[Any]) -> list[Any]:
         """The frame of a function entered now: the one stored at this depth if the machine
-        goes back down to where it stopped (then not ``fresh``), else ``fresh``, pushed."""
+        goes back down to where it stopped (then not ``fresh``), else ``fresh``, pushed.
+        (``depth`` counts only while going back: running on, the frames are pushed and
+        popped, and the last is the innermost.)"""
+        if not self.back:
+            self.frames.append(fresh)
+            return fresh
         depth = self.depth
-        self.depth = depth + 1
         frames = self.frames
-        if self.back:
-            found = frames[depth]
-            if found[0] != fresh[0]:
-                raise PositionError(f"the machine's position has a {found[0]!r} frame where "
-                                    f"the game runs a {fresh[0]!r}: it does not match the game")
-            self.back = depth + 1 < len(frames)
-            return found
-        frames.append(fresh)
-        return fresh
+        found = frames[depth]
+        if found[0] != fresh[0]:
+            raise PositionError(f"the machine's position has a {found[0]!r} frame where "
+                                f"the game runs a {fresh[0]!r}: it does not match the game")
+        self.depth = depth + 1
+        self.back = depth + 1 < len(frames)
+        return found
 
     def next_is(self, tag: str) -> bool:
         """Whether the machine goes back down to a frame of this kind next."""
@@ -123,7 +127,6 @@ class Position:
     def leave(self) -> None:
         """The function whose frame is the last is done."""
         self.frames.pop()
-        self.depth -= 1
 
     def replaying(self) -> bool:
         """Whether a bind runs again through answers given before (its events were logged)."""

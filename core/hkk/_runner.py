@@ -61,18 +61,6 @@ _MODE_VALUES = {mode: mode.value for mode in Mode}
 
 def run_step(game: Game, step: Step) -> Any:
     """Run one step from its start (the turn's cursor is the caller's business)."""
-    _run_step(game, step, False)
-
-
-def _run_step(game: Game, step: Step, phase_end: bool) -> None:
-    """The step from its start.  Its frame, ``["step", stage, phase end]``: 1 its runner
-    runs, 2 what still waits of the triggers and its end, 3 the end of its phase
-    (``phase end``: if the next step is in another) and the phase's extraction offers closed
-    (D-components-window)."""
-    frame = ["step", 1, phase_end]
-    machine = game.machine
-    machine.frames.append(frame)
-    machine.depth += 1
     game.step = step
     log = game.log
     log.step = step.hook
@@ -83,34 +71,31 @@ def _run_step(game: Game, step: Step, phase_end: bool) -> None:
         game.emit(StepStarted, phase=step.phase, stage=step.stage, hook=step.hook,
                   mode=_MODE_VALUES[step.mode])
     RUNNERS[step.mode](game, step)
-    frame[1] = 2
-    _step_end(game, step, frame)
+    step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
+    if StepEnded in log.quiet:
+        log.skip()
+    else:
+        game.emit(StepEnded, hook=step.hook)
+    notify(game, "step_ended", step=step)
 
 
-def _step_end(game: Game, step: Step, frame: list[Any]) -> None:
-    """The step's end from its frame's stage (2 or 3, :func:`_run_step`)."""
-    if frame[1] == 2:
-        step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
-        log = game.log
-        if StepEnded in log.quiet:
-            log.skip()
-        else:
-            game.emit(StepEnded, hook=step.hook)
-        notify(game, "step_ended", step=step)
-        if not frame[2]:
-            game.machine.leave()
-            return
-        frame[1] = 3
-        index = game.step_index or 0
-        steps = game.turn_steps
-        following = steps[index].phase if index < len(steps) else None
-        if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
-            notify(game, "phase_ended", phase=step.phase)
-    machine = game.machine
-    if machine.closing is not None:
-        close_offers(game, machine.closing)
-        machine.closing = None
-    machine.leave()
+def _step_end(game: Game, step: Step) -> None:
+    """The end of a step the machine went back to (as :func:`run_step` ends it), and of its
+    phase (as :func:`run_next_step`)."""
+    step_over(game, step)
+    log = game.log
+    if StepEnded in log.quiet:
+        log.skip()
+    else:
+        game.emit(StepEnded, hook=step.hook)
+    notify(game, "step_ended", step=step)
+    index = game.step_index or 0
+    steps = game.turn_steps
+    following = steps[index].phase if index < len(steps) else None
+    if following != step.phase:
+        notify(game, "phase_ended", phase=step.phase)
+        if game.machine.closing is not None:
+            close_offers(game, game.machine.closing)
 
 
 class Turn:
@@ -171,29 +156,43 @@ def run_next_step(game: Game) -> None:
     game.step_index = index + 1
     # 41.5: after the active player passed the turn, every remaining action phase still
     # opens for his opponent (run_actions asks only him); play moves on when he passes.
-    _run_step(game, step, True)
+    run_step(game, step)
+    following = steps[index + 1].phase if index + 1 < len(steps) else None
+    if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
+        notify(game, "phase_ended", phase=step.phase)
+        if game.machine.closing is not None:  # what is left is offered (D-components-window)
+            close_offers(game, game.machine.closing)
 
 
 def resume(game: Game) -> None:
     """Go on from the machine's frames: the set-up, or the step the game stands in (the one
-    before the turn's cursor), each function down to the decision going on from its frame."""
+    before the turn's cursor), from the frame first in the stack - its runner's, the end's
+    triggers (``settle``) or the phase's offers closing (``offers``) - each function down to
+    the decision going on from its frame."""
     machine = game.machine
     machine.reset()
-    first = machine.frames[0]
-    if first[0] == "setup":
+    first = machine.frames[0][0]
+    if first == "setup":
         setup(game)
         return
     steps = game.turn_steps
     index = game.step_index or 0
-    if first[0] != "step" or not 0 < index <= len(steps):
-        raise PositionError(f"the machine's position starts with a {first[0]!r} frame at "
-                            f"the turn's step {index}: not a step's or the set-up's")
+    if not 0 < index <= len(steps) or first not in ("settle", "offers", _RUNNER_FRAMES[
+            steps[index - 1].mode]):
+        raise PositionError(f"the machine's position starts with a {first!r} frame at the "
+                            f"turn's step {index}: not that step's, nor the set-up's")
     step = steps[index - 1]
-    frame = machine.frame(["step"])
-    if frame[1] == 1:
+    if first == "offers":  # the phase ended: its offers close
+        close_offers(game, machine.closing or step.phase)
+        return
+    if first != "settle":
         RUNNERS[step.mode](game, step)
-        frame[1] = 2
-    _step_end(game, step, frame)
+    _step_end(game, step)
+
+
+#: The frame a step's runner keeps, by its mode (hkk._steps).
+_RUNNER_FRAMES = {Mode.SIMULTANEOUS: "moment", Mode.ORDERED: "ordered",
+                  Mode.ALTERNATING: "alternating", Mode.ACTIONS: "actions"}
 
 
 def end_turn(game: Game) -> None:
@@ -255,7 +254,7 @@ def setup(game: Game) -> None:
     game.emit(StartingPlayer, player=game.active)
     for player in game.players:
         game.draw(player.index, 5, source="setup")
-    machine.leave()
+    machine.frames.pop()
 
 
 def play_game(game: Game, max_turns: int | None = None) -> int | None:

@@ -411,8 +411,7 @@ def _migrated(data: dict[str, Any], found: str) -> dict[str, Any]:
             raise SaveError(f"the save's resume {resume!r:.60} is not a place a game of "
                             f"{found} stops at (an action step's loop: "
                             '["actions", player, passed])')
-        data["position"] = {"frames": [["step", 1, True],
-                                       ["actions", resume[1], resume[2], 0, 0, None]]}
+        data["position"] = {"frames": [["actions", resume[1], resume[2], 0, 0, None]]}
     return data
 
 
@@ -511,6 +510,8 @@ def state_problem(save: SaveFile, steps: int) -> str | None:
     for index, (player, dealt) in enumerate(zip(s.players, save.decks, strict=False)):
         held = Counter(player.deck + player.hand + player.graveyard + player.void)
         held.update(str(p.get("card")) for p in s.permanents if p.get("owner") == index)
+        held.update(str(f[3]) for f in (save.position.frames if save.position else ())
+                    if f[:1] == ["spell"] and len(f) == 4 and f[2] == index)  # being played
         extra, missing = held - Counter(dealt), Counter(dealt) - held
         if extra or missing:
             card = sorted(extra or missing)[0]

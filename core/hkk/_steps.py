@@ -45,7 +45,11 @@ def run_simultaneous(game: Game, step: Step) -> None:
     a decision there is reached again by choosing and binding again with the answers given
     (stage 0); stage 1 settles what the moment triggered."""
     machine = game.machine
-    frame = machine.frame(["moment", 0, []])
+    if machine.back:
+        frame = machine.frame(["moment"])
+    else:
+        frame = ["moment", 0, []]
+        machine.frames.append(frame)
     if frame[1] == 0:
         items = [i for i in call_hook(game, step.hook) if usable(game, i, step)]
         region, replayed = machine.region, machine.replayed
@@ -60,7 +64,7 @@ def run_simultaneous(game: Game, step: Step) -> None:
         frame[1] = 1
         _moment(game, step, bound, stopped)
     settle(game, step)  # what the moment triggered waits until it and its check are over
-    machine.leave()
+    machine.frames.pop()
 
 
 def _moment(game: Game, step: Step, bound: list[tuple[Pending, Any]],
@@ -243,44 +247,53 @@ def run_ordered(game: Game, step: Step) -> None:
     resolved; stage 0 collects and orders, 1 resolves ``item`` (its key and label), 2 settles
     what it triggered."""
     machine = game.machine
-    frame = machine.frame(["ordered", set(), set(), 0, 0, None])
+    if machine.back:
+        frame = machine.frame(["ordered"])
+    else:
+        frame = ["ordered", set(), set(), 0, 0, None]
+        machine.frames.append(frame)
     finished: set[tuple[Any, ...]] = frame[1]  # automatic items resolved, items declined
     wanted: set[tuple[Any, ...]] = frame[2]
     limit = game.rulings.max_items_per_step
     ready: list[Option] = []
     kept_at: int | None = None  # the ability index's version the kept collection is valid for
-    while frame[3] < limit:
-        if frame[4] == 0:
-            if kept_at is None or kept_at != game.abilities_version:
-                version = game.abilities_version
-                ready, keep = _collect_ordered(game, step, finished, wanted)
-                kept_at = version if keep and version == game.abilities_version else None
-            if not ready:
-                machine.leave()
-                return
-            orderer = _orderer(game, step) if len(ready) > 1 else None
-            if orderer is None:
-                chosen = ready[0]
-            else:
-                machine.open = True
-                chosen = game.decide(orderer, "order", ready, prompt="Which happens next?",
-                                     rule=step.order_rule)
-            item = chosen.value
-            key = item.key
-            wanted.discard(key)
-            if item.kind not in (ACTIVATED, ACTION) or step.mandatory:
-                finished.add(key)
-            if kept_at is not None:  # kept items are automatic, keys unique: it resolves once
-                del ready[_position(ready, chosen)]
-            frame[4], frame[5] = 1, (key, item.label)
-        elif frame[4] == 1:  # going back to the item resolving
-            item = _collected(game, step, frame[5])
+    start = frame[3]
+    if frame[4]:  # going back to the item resolving (1), or to what it triggered (2)
         if frame[4] == 1:
-            resolve(game, item)
+            resolve(game, _collected(game, step, frame[5]))
             after_resolution(game, step)
             frame[4] = 2
+        settle(game, step)
+        frame[4] = 0
+        start += 1
+    for count in range(start, limit):
+        frame[3] = count
+        if kept_at is None or kept_at != game.abilities_version:
+            version = game.abilities_version
+            ready, keep = _collect_ordered(game, step, finished, wanted)
+            kept_at = version if keep and version == game.abilities_version else None
+        if not ready:
+            machine.frames.pop()
+            return
+        orderer = _orderer(game, step) if len(ready) > 1 else None
+        if orderer is None:
+            chosen = ready[0]
+        else:
+            machine.open = True
+            chosen = game.decide(orderer, "order", ready, prompt="Which happens next?",
+                                 rule=step.order_rule)
+        item = chosen.value
+        key = item.key
+        wanted.discard(key)
+        if item.kind not in (ACTIVATED, ACTION) or step.mandatory:
+            finished.add(key)
+        if kept_at is not None:  # kept items are automatic, keys unique: it resolves once
+            del ready[_position(ready, chosen)]
+        frame[4:] = 1, (key, item.label)
+        resolve(game, item)
+        after_resolution(game, step)
+        frame[4] = 2
         settle(game, step)  # D-trigger-wait
-        frame[3] += 1
         frame[4] = 0
     # a pool of triggers (prep stage 2) that keeps growing is a trigger loop (D-trigger-loop)
     raise too_many_items(game, step, limit, [option.value for option in ready])
@@ -356,13 +369,17 @@ def run_alternating(game: Game, step: Step) -> None:
     the passes in a row, the keys of the mandatory items used, the turns of alternation; stage 0
     asks, 1 resolves ``item`` (key and label), 2 settles."""
     machine = game.machine
-    frame = machine.frame(["alternating", game.active, 0, set(), 0, 0, None])
+    if machine.back:
+        frame = machine.frame(["alternating"])
+    else:
+        frame = ["alternating", game.active, 0, set(), 0, 0, None]
+        machine.frames.append(frame)
     used: set[tuple[Any, ...]] = frame[3]  # mandatory items already used
     while frame[4] < game.rulings.max_items_per_step:
         player = frame[1]
         if frame[5] == 0:
             if frame[2] >= 2:
-                machine.leave()
+                machine.frames.pop()
                 return
             items = [i for i in call_hook(game, step.hook)
                      if _owner(game, i) == player and i.key not in used
@@ -418,54 +435,56 @@ def run_actions(game: Game, step: Step) -> None:
     settles what it triggered."""
     active = game.active
     machine = game.machine
-    frame = machine.frame(["actions", active, False, 0, 0, None])
+    if machine.back:
+        frame = machine.frame(["actions"])
+    else:
+        frame = ["actions", active, False, 0, 0, None]
+        machine.frames.append(frame)
     offered: dict[int, tuple[Any, Option]] = {}  # the step's options, made once per item
     limit = game.rulings.max_items_per_step
-    while frame[3] < limit:
+    player, active_passed, start = frame[1], frame[2], frame[3]
+    if frame[4]:  # going back to the action being done (1), or to what it triggered (2)
+        if frame[4] == 1:
+            _act(game, step, frame[5])(game)
+            after_resolution(game, step)
+            frame[4] = 2
+        settle(game, step)
+        frame[4] = 0
+        player, start = 1 - player, start + 1
+    for count in range(start, limit):
         if game.over:
-            machine.leave()
+            machine.frames.pop()
             return
-        player = frame[1]
-        stage = frame[4]
-        act = None
-        if stage == 0:
-            if player == active and game.turn_passed:  # 41.5: he does not act any more
-                frame[2] = True
-                frame[1] = 1 - player  # his opponent (game.opponent, without a call)
-                frame[3] += 1
-                continue
-            options = action_options(game, step, player, offered)
-            machine.open = True
-            choice = game.decide(player, "action", options, prompt=step.hook,
-                                 rule=step.rules[0])
-            kind = choice.label
-            if kind in (PASS, PASS_TURN):
-                if kind == PASS_TURN:
-                    game.turn_passed = True
-                    game.emit(TurnPassed, player=player, rule="41.5")
-                    notify(game, "turn_passed", player=player)  # the game clock closes (41.7)
-                else:
-                    game.emit(Passed, player=player, rule="4.11.7")
-                if player != active and frame[2]:
-                    machine.leave()
-                    return  # 4.11.7: the active player's pass, then his opponent's
-                frame[2] = frame[2] or player == active
-                frame[1] = 1 - player
-                frame[3] += 1
-                continue
-            frame[2] = False
-            stage = frame[4] = 1
+        if player == active and game.turn_passed:  # 41.5: he does not act any more
+            active_passed = True
+            player = 1 - player  # his opponent (game.opponent, without a call)
+            continue
+        options = action_options(game, step, player, offered)
+        frame[1:4] = player, active_passed, count
+        machine.open = True
+        choice = game.decide(player, "action", options, prompt=step.hook, rule=step.rules[0])
+        kind = choice.label
+        if kind in (PASS, PASS_TURN):
+            if kind == PASS_TURN:
+                game.turn_passed = True
+                game.emit(TurnPassed, player=player, rule="41.5")
+                notify(game, "turn_passed", player=player)  # the game clock closes (41.7)
+            else:
+                game.emit(Passed, player=player, rule="4.11.7")
+            if player != active and active_passed:
+                machine.frames.pop()
+                return  # 4.11.7: the active player's pass, then his opponent's
+            active_passed = active_passed or player == active
+        else:
+            active_passed = frame[2] = False
+            frame[4] = 1
             frame[5], act = choice.value
-        if stage == 1:
-            if act is None:  # going back to the action being done
-                act = _act(game, step, frame[5])
             act(game)
             after_resolution(game, step)
             frame[4] = 2
-        settle(game, step)  # D-trigger-wait: mandatory triggers resolve, not as actions
-        frame[4] = 0
-        frame[1] = 1 - player
-        frame[3] += 1
+            settle(game, step)  # D-trigger-wait: mandatory triggers resolve, not as actions
+            frame[4] = 0
+        player = 1 - player
     raise StepLoopError(f"step {step.hook} had {game.rulings.max_items_per_step} actions "
                         "without ending")
 
@@ -592,15 +611,17 @@ def run_entry_triggers(game: Game, perm: Permanent) -> None:
         resolve(game, item)
         after_resolution(game, step)  # [D] D-hp-check: after every effect
         frame[3] = 0
-    machine.leave()
+    machine.frames.pop()
 
 
 def close_offers(game: Game, phase: str) -> None:
     """Components may be extracted until the end of the phase of the death [R]; what is left is
     offered one last time, then lapses (D-components-window).  The offers are the game's: a
-    decision here goes on from them."""
+    decision here goes on from them (its frame, ``["offers"]``, says the machine is here)."""
+    machine = game.machine
+    machine.frame(["offers"])
     for offer in [o for o in game.offers if o.phase == phase]:
-        game.machine.open = True
+        machine.open = True
         answer = game.decide(offer.player, "extract",
                              (Option(f"extract {offer.card_id}#{offer.uid}", offer),
                               Option("decline")), rule="R-components")
@@ -611,6 +632,8 @@ def close_offers(game: Game, phase: str) -> None:
         else:
             game.extract_components(offer)
     game.offers = [o for o in game.offers if o.phase != phase]
+    machine.closing = None
+    machine.frames.pop()
 
 
 RUNNERS: dict[Mode, Callable[[Game, Step], Any]] = {

@@ -89,7 +89,11 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> Non
     orders, 1 asks about the optional item taken (``trigger_watch.resolving``, the game's), 2
     resolves it; ``chain`` is its chain of causes."""
     machine = game.machine
-    frame = machine.frame(["settle", set(), 0, ()])
+    if machine.back:
+        frame = machine.frame(["settle"])
+    else:
+        frame = ["settle", set(), 0, ()]
+        machine.frames.append(frame)
     seen: set[str] = frame[1]
     waiting = trigger_watch.waiting
     while frame[2] or (waiting and not game.over):
@@ -132,7 +136,7 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> Non
         frame[2] = 0
         if trigger_watch._left:
             trigger_watch._purge()
-    machine.leave()
+    machine.frames.pop()
 
 
 def _order(item: Pending) -> tuple[Any, ...]:

@@ -48,7 +48,10 @@ def _card_record(trigger_watch: TriggerWatch, item: Pending) -> dict[str, Any]:
         "chain": list(trigger_watch.chains.get(item.key, (item.label,))),
         "permanent": bound["permanent"].uid if bound["permanent"] is not None else None,
         "source": bound["source"].uid if bound["source"] is not None else None,
-        "player": bound["player"]}
+        "player": bound["player"],
+        # the cards of those two, for one that has left play meanwhile (stood in for)
+        "cards": [None if bound[name] is None else [bound[name].card.id, bound[name].controller]
+                  for name in ("permanent", "source")]}
 
 
 def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> None:
@@ -66,13 +69,24 @@ def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> No
             perm = PermanentOutOfPlay(record["uid"], game.cards[record["card"]],
                                       record["controller"], "graveyard", 0)
         index = record["ability"]
-        bound = {"permanent": game.permanents.get(record["permanent"] or 0),
-                 "source": game.permanents.get(record["source"] or 0),
+        cards = record.get("cards") or [None, None]
+        bound = {"permanent": _bound(game, record["permanent"], cards[0]),
+                 "source": _bound(game, record["source"], cards[1]),
                  "player": record["player"]}
         item = _make_card_item(perm, index, perm.card.abilities[index], record["label"], bound)
         item.key = tuple(record["key"])
         trigger_watch.waiting.append(item)
         trigger_watch.chains[item.key] = tuple(record["chain"])
+
+
+def _bound(game: Game, uid: int | None, card: list[Any] | None) -> Any:
+    """A trigger's bound permanent: in play, or one that has left play, stood in for."""
+    if uid is None:
+        return None
+    perm = game.permanents.get(uid)
+    if perm is None and card is not None:
+        perm = PermanentOutOfPlay(uid, game.cards[card[0]], card[1], "graveyard", 0)
+    return perm
 
 
 def copy_waiting(src: Game, dst: Game, remap: dict[int, Any]) -> None:
