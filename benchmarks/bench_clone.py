@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> list[str]:
     lines = ["## the forward model (issues 21, 30): copies and answers, CPU µs per operation"]
     lines += clone_figures(engine, seeds, args.repeat)
     lines += game_figures(engine, seeds, max(1, args.repeat // 10))
-    lines += bench_mcts.figures(1 if args.repeat < 5 else 6)
+    lines += bench_mcts.figures(1 if args.repeat < 5 else 2)
     for line in lines:
         print(line)
     return lines

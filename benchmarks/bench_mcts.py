@@ -1,6 +1,6 @@
 """mcts simulations per second of CPU (issue 30): the ``mcts`` agent at budget 200 searching
-the first decisions of seeded base-set games against a random agent, the same positions each
-run.  ``python benchmarks/bench_mcts.py`` (``--decisions 2`` for a smoke run).  Figures only."""
+the first turns of seeded base-set games against a random agent, the same positions each run.
+``python benchmarks/bench_mcts.py`` (``--turns 1`` for a smoke run).  Figures only."""
 
 from __future__ import annotations
 
@@ -9,18 +9,13 @@ import time
 
 from hkk import Engine, RandomAgent
 from hkk._mcts import MctsAgent
-from hkk._runner import advance
 
 DECKS = ["alap:tuz", "alap:viz"]
 
 
-class Stop(Exception):
-    """Enough decisions searched."""
-
-
-def simulations_per_s(engine: Engine, decisions: int, budget: int = 200,
+def simulations_per_s(engine: Engine, turns: int, budget: int = 200,
                       seeds: range = range(2)) -> tuple[float, int]:
-    """Simulations per CPU second over ``decisions`` searched decisions per seed."""
+    """Simulations per CPU second over the first ``turns`` turns of each seed's game."""
     sims = 0
     spent = 0.0
     for seed in seeds:
@@ -28,27 +23,22 @@ def simulations_per_s(engine: Engine, decisions: int, budget: int = 200,
         game = engine.new_game(DECKS, seed=seed, agents=[agent, RandomAgent(seed + 1)],
                                log_level="outcome")
         start = time.process_time()
-        try:
-            while not game.over:
-                advance(game)
-                if agent.decisions >= decisions:
-                    break
-        finally:
-            spent += time.process_time() - start
+        game.play(max_turns=turns)
+        spent += time.process_time() - start
         sims += agent.simulations
     return sims / spent, sims
 
 
-def figures(decisions: int) -> list[str]:
-    rate, sims = simulations_per_s(Engine.installed(), decisions)
+def figures(turns: int) -> list[str]:
+    rate, sims = simulations_per_s(Engine.installed(), turns)
     return [f"mcts (budget 200): {rate:,.0f} simulations/s of CPU ({sims} simulations)"]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=6)
+    parser.add_argument("--turns", type=int, default=2)
     args = parser.parse_args(argv)
-    for line in figures(args.decisions):
+    for line in figures(args.turns):
         print(line)
 
 

@@ -247,9 +247,13 @@ def run_ordered(game: Game, step: Step) -> None:
     resolved; stage 0 collects and orders, 1 resolves ``item`` (its key and label), 2 settles
     what it triggered."""
     machine = game.machine
+    first: list[Pending] | None = None  # the first collection, made before the frame
     if machine.back:
         frame = machine.frame(["ordered"])
     else:
+        first = call_hook(game, step.hook)
+        if not first:  # nothing to order (most steps): no frame
+            return
         frame = ["ordered", set(), set(), 0, 0, None]
         machine.frames.append(frame)
     finished: set[tuple[Any, ...]] = frame[1]  # automatic items resolved, items declined
@@ -270,7 +274,8 @@ def run_ordered(game: Game, step: Step) -> None:
         frame[3] = count
         if kept_at is None or kept_at != game.abilities_version:
             version = game.abilities_version
-            ready, keep = _collect_ordered(game, step, finished, wanted)
+            ready, keep = _collect_ordered(game, step, finished, wanted, first)
+            first = None
             kept_at = version if keep and version == game.abilities_version else None
         if not ready:
             machine.frames.pop()
@@ -315,14 +320,16 @@ def _position(options: list[Option], chosen: Option) -> int:
 
 
 def _collect_ordered(game: Game, step: Step, finished: set[tuple[Any, ...]],
-                     wanted: set[tuple[Any, ...]]) -> tuple[list[Option], bool]:
+                     wanted: set[tuple[Any, ...]],
+                     collected: list[Pending] | None = None) -> tuple[list[Option], bool]:
     """The step's items left to resolve, as the order decision's options; and whether they
     may be kept until the ability index changes: the hook is steady (:func:`_steady`) and
     every item it returned is automatic, so none of them can become usable or unusable, or
     be used twice, while the index stays; and no two share a key (the one that resolves
     first would end the other's turn in the step too)."""
     ready = []
-    collected = call_hook(game, step.hook)
+    if collected is None:
+        collected = call_hook(game, step.hook)
     for item in collected:
         key = item.key
         if key in finished or not usable(game, item, step):
