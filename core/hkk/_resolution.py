@@ -124,9 +124,6 @@ def resolve(game: Game, item: Pending) -> None:
     (:func:`hkk._deciding.decide`), and is reached again by binding again with the answers
     given in it; an ``apply`` that decides goes on from its own frames (the combat's)."""
     machine = game.machine
-    if machine.back:  # going back to it: binding or applying
-        _resolve_again(game, item)
-        return
     game.emit(Resolving, **item.describe())
     if item.kind in (ACTIVATED, ACTION):
         pay(game, item)
@@ -154,9 +151,9 @@ def resolve(game: Game, item: Pending) -> None:
     machine.frames.pop()
 
 
-def _resolve_again(game: Game, item: Pending) -> None:
-    """The item the machine goes back to: paid; its bind asked (its frame: bound again with
-    the answers given), or its apply goes on from its own frames."""
+def resolve_again(game: Game, item: Pending) -> None:
+    """:func:`resolve` of the item the machine goes back to: paid; its bind asked (its frame:
+    bound again with the answers given), or its apply goes on from its own frames."""
     machine = game.machine
     try:
         if not machine.next_is("resolve"):

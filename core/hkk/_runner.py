@@ -19,7 +19,7 @@ from hkk._hookcall import notify
 from hkk._phases import Mode, Step
 from hkk._resolution import after_resolution
 from hkk._steps import RUNNERS, close_offers
-from hkk._triggers import step_over
+from hkk._triggers import step_over, step_over_again
 from hkk.events import (
     GameEnded,
     GameStarted,
@@ -82,7 +82,7 @@ def run_step(game: Game, step: Step) -> Any:
 def _step_end(game: Game, step: Step) -> None:
     """The end of a step the machine went back to (as :func:`run_step` ends it), and of its
     phase (as :func:`run_next_step`)."""
-    step_over(game, step)
+    step_over_again(game, step)
     log = game.log
     if StepEnded in log.quiet:
         log.skip()

@@ -24,9 +24,10 @@ from hkk._resolution import (
     pay,
     prevented,
     resolve,
+    resolve_again,
     usable,
 )
-from hkk._triggers import settle, too_many_items
+from hkk._triggers import settle, settle_again, too_many_items
 from hkk.events import ComponentsDeclined, ItemDropped, Moment, Passed, Resolving, TurnPassed
 
 if TYPE_CHECKING:
@@ -63,7 +64,8 @@ def run_simultaneous(game: Game, step: Step) -> None:
         machine.region, machine.replayed = region, replayed
         frame[1] = 1
         _moment(game, step, bound, stopped)
-    settle(game, step)  # what the moment triggered waits until it and its check are over
+    # what the moment triggered waits until it and its check are over
+    (settle_again if machine.back else settle)(game, step)
     machine.frames.pop()
 
 
@@ -264,10 +266,10 @@ def run_ordered(game: Game, step: Step) -> None:
     start = frame[3]
     if frame[4]:  # going back to the item resolving (1), or to what it triggered (2)
         if frame[4] == 1:
-            resolve(game, _collected(game, step, frame[5]))
+            resolve_again(game, _collected(game, step, frame[5]))
             after_resolution(game, step)
             frame[4] = 2
-        settle(game, step)
+        settle_again(game, step)
         frame[4] = 0
         start += 1
     for count in range(start, limit):
@@ -416,11 +418,11 @@ def run_alternating(game: Game, step: Step) -> None:
         elif frame[5] == 1:
             item = _collected(game, step, frame[6])
         if frame[5] == 1:
-            resolve(game, item)
+            (resolve_again if machine.back else resolve)(game, item)
             after_resolution(game, step)
             frame[5] = 2
         if frame[5] == 2:
-            settle(game, step)  # D-trigger-wait
+            (settle_again if machine.back else settle)(game, step)  # D-trigger-wait
         frame[5] = 0
         frame[1] = game.opponent(player)
         frame[4] += 1
@@ -455,7 +457,7 @@ def run_actions(game: Game, step: Step) -> None:
             _act(game, step, frame[5])(game)
             after_resolution(game, step)
             frame[4] = 2
-        settle(game, step)
+        settle_again(game, step)
         frame[4] = 0
         player, start = 1 - player, start + 1
     for count in range(start, limit):
@@ -503,7 +505,7 @@ def _act(game: Game, step: Step, action: tuple[Any, ...]) -> Callable[[Game], No
         return lambda game: play_from_hand(game, action[1], action[2])
     if action[0] == "use":
         item = _collected(game, step, (action[1], action[2]))
-        return lambda game: resolve(game, item)
+        return lambda game: resolve_again(game, item)
     for offer in game.offers:
         if offer.uid == action[1]:
             return lambda game: game.extract_components(offer)
@@ -615,7 +617,7 @@ def run_entry_triggers(game: Game, perm: Permanent) -> None:
                 frame[3] = 0
                 continue
             frame[3] = 2
-        resolve(game, item)
+        (resolve_again if machine.back else resolve)(game, item)
         after_resolution(game, step)  # [D] D-hp-check: after every effect
         frame[3] = 0
     machine.frames.pop()

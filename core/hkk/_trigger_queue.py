@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from hkk._decisions import Option
 from hkk._errors import WorkLimitError
 from hkk._pending import Pending
-from hkk._resolution import after_resolution, passed_the_turn, resolve
+from hkk._resolution import after_resolution, passed_the_turn, resolve, resolve_again
 from hkk._trigger_loops import _cards, _check_chain, _check_repeat, _shown
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from hkk._phases import Step
     from hkk._trigger_watch import TriggerDetection as TriggerWatch
 
-__all__ = ["pooled", "settle", "step_over"]
+__all__ = ["pooled", "settle", "settle_again", "step_over", "step_over_again"]
 
 
 def settle(game: Game, step: Step) -> None:
@@ -32,8 +32,7 @@ def settle(game: Game, step: Step) -> None:
     trigger_watch: TriggerWatch = game.triggers
     if trigger_watch._left:
         trigger_watch._purge()
-    if not trigger_watch.waiting and not (game.machine.back
-                                          and game.machine.next_is("settle")):
+    if not trigger_watch.waiting:
         trigger_watch.cause = ()
         return
     mode = step.triggers
@@ -47,15 +46,30 @@ def step_over(game: Game, step: Step) -> None:
     """The step has ended: in a pool step what is left was declined (D-declined); elsewhere
     anything still waiting resolves now (unless the step makes it wait for the next)."""
     trigger_watch: TriggerWatch = game.triggers
-    if not trigger_watch.waiting and not (game.machine.back
-                                          and game.machine.next_is("settle")) \
-            or step.triggers == "wait":
+    if not trigger_watch.waiting or step.triggers == "wait":
         return
     if step.triggers in ("pool", "none"):
         trigger_watch.waiting.clear()
         trigger_watch.chains.clear()
         return
     settle(game, step)
+
+
+def settle_again(game: Game, step: Step) -> None:
+    """:func:`settle` where the machine goes back down its frames: to the settling it stood
+    in, if it stood in one (its queue may be empty: the item is taken out, ``resolving``)."""
+    if game.machine.next_is("settle"):
+        _resolve_waiting(game, game.triggers, step)
+    else:
+        settle(game, step)
+
+
+def step_over_again(game: Game, step: Step) -> None:
+    """:func:`step_over` where the machine goes back down its frames."""
+    if game.machine.next_is("settle"):
+        _resolve_waiting(game, game.triggers, step)
+    else:
+        step_over(game, step)
 
 
 def pooled(game: Game) -> list[Pending]:
@@ -128,7 +142,7 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> Non
             frame[2] = 2
         trigger_watch.cause = chain
         try:
-            resolve(game, item)
+            (resolve_again if machine.back else resolve)(game, item)
             after_resolution(game, step)
         finally:
             trigger_watch.cause = ()

@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from hkk._trigger_loops import too_many_items
-from hkk._trigger_queue import pooled, settle, step_over
+from hkk._trigger_queue import pooled, settle, settle_again, step_over, step_over_again
 from hkk._trigger_saves import (
     copy_waiting,
     restore_resolving,
@@ -58,8 +58,8 @@ if TYPE_CHECKING:
     from hkk._pending import Pending
 
 __all__ = ["Entry", "TriggerWatch", "copy_waiting", "pooled", "restore_resolving",
-           "restore_waiting", "saved_waiting", "saved_waiting_cards", "settle", "step_over",
-           "too_many_items", "waiting_count", "watch"]
+           "restore_waiting", "saved_waiting", "saved_waiting_cards", "settle", "settle_again",
+           "step_over", "step_over_again", "too_many_items", "waiting_count", "watch"]
 
 
 def watch(game: Game) -> TriggerWatch:
@@ -124,5 +124,5 @@ class TriggerWatch(TriggerDetection):
         action: the combat plugin's declaration, before its damage (D-trigger-attack)."""
         game = self.game
         assert game.step is not None  # an action resolves in a step
-        settle(game, game.step)
+        settle_again(game, game.step)
 
