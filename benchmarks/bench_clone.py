@@ -10,11 +10,12 @@ over the decisions:
 
 - ``game.clone()`` at the outcome log level (the target: at most 100 µs) and at the full level;
 - ``game.determinize(player, rng)`` at the outcome level;
-- the copy taken at every step boundary of a game answered from outside (the checkpoint);
-- ``game.answer(option)``: the step run again from its checkpoint with the answers, to the next
-  decision;
+- ``game.clone()`` at the nested decisions alone (targets, attack, block, triggers...);
+- ``game.answer(option)``: the machine runs on from its position to the next decision;
+- determinize over clone (the target: at most 1.5x);
 - whole games: played by seated agents (the runner calls them directly) and answered from
-  outside by the same agents, in games/s, and whether their logs are the same.
+  outside by the same agents, in games/s, and whether their logs are the same;
+- mcts simulations/s at budget 200 (``bench_mcts.py``).
 
 Each clone measured is also answered as its original was and checked to end as it did.
 Figures only: nothing here asserts anything about them."""
@@ -27,9 +28,10 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 
+import bench_mcts
+
 from hkk import Engine
 from hkk._agents import RandomAgent
-from hkk._clone import copy_game
 from hkk._game import Game
 
 DECKS = ["alap:tuz", "alap:viz"]
@@ -78,7 +80,7 @@ def clone_figures(engine: Engine, seeds: range, repeat: int) -> list[str]:
     full: list[float] = []
     determinized: list[float] = []
     answers: list[float] = []
-    checkpoints: list[float] = []
+    nested: list[float] = []
     checked = same = 0
     for seed in seeds:
         for level, times in (("outcome", outcome), ("full", full)):
@@ -95,10 +97,8 @@ def clone_figures(engine: Engine, seeds: range, repeat: int) -> list[str]:
                     for clone in clones:
                         clone.answer(option.label)
                     answers.append((time.process_time() - t0) / repeat * 1e6)
-                    checkpoint = game.forward.checkpoint if game.forward else None
-                    if checkpoint is not None:
-                        checkpoints.append(cpu_us(
-                            lambda c=checkpoint: copy_game(c, Game.__new__(Game)), repeat))
+                    if len(game.machine.frames) > 3:  # a nested decision: deeper than a loop
+                        nested.append(times[-1])
                     if len(answers) % 7 == 0:  # one clone in seven played to its end
                         clone = game.clone()
                         clone_me = RandomAgent()
@@ -112,8 +112,10 @@ def clone_figures(engine: Engine, seeds: range, repeat: int) -> list[str]:
         figure("game.clone() at a decision, outcome log", outcome),
         figure("game.clone() at a decision, full log", full),
         figure("game.determinize(player, rng), outcome log", determinized),
-        figure("checkpoint: a copy at a step boundary", checkpoints),
-        figure("game.answer(option): the step again, to the next", answers),
+        figure("game.clone() at a nested decision, outcome log", nested),
+        figure("game.answer(option): on from the position, to the next", answers),
+        f"determinize / clone (medians): "
+        f"{statistics.median(determinized) / statistics.median(outcome):.2f}x",
         f"clones answered as their originals: {same} of {checked} ended as they did",
     ]
 
@@ -150,9 +152,10 @@ def main(argv: list[str] | None = None) -> list[str]:
     args = parser.parse_args(argv)
     engine = Engine.installed()
     seeds = range(args.seeds)
-    lines = ["## the forward model (issue 21): copies and answers, CPU µs per operation"]
+    lines = ["## the forward model (issues 21, 30): copies and answers, CPU µs per operation"]
     lines += clone_figures(engine, seeds, args.repeat)
     lines += game_figures(engine, seeds, max(1, args.repeat // 10))
+    lines += bench_mcts.figures(1 if args.repeat < 5 else 2)
     for line in lines:
         print(line)
     return lines

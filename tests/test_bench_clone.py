@@ -12,10 +12,11 @@ from pathlib import Path
 ROOT = Path(__file__).parent.parent
 
 FIGURES = (
-    "## the forward model (issue 21)", "game.clone() at a decision, outcome log",
+    "## the forward model (issues 21, 30)", "game.clone() at a decision, outcome log",
     "game.clone() at a decision, full log", "game.determinize(player, rng), outcome log",
-    "checkpoint: a copy at a step boundary", "game.answer(option): the step again",
-    "whole games, full log: seated agents",
+    "game.clone() at a nested decision", "game.answer(option): on from the position",
+    "determinize / clone (medians)", "whole games, full log: seated agents",
+    "mcts (budget 200):",
 )
 
 

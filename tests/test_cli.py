@@ -104,7 +104,7 @@ def saved(run, tmp_path):
 
 def test_replay_of_an_honest_save_passes(run, saved):
     data, target = saved
-    assert data["format"] == "hkk-save/3" and data["seed"] == 3
+    assert data["format"] == "hkk-save/4" and data["seed"] == 3
     assert data["log"][-1]["kind"] == "game_over"
     result = run("replay", str(target))
     assert result.exit_code == 0, result.output

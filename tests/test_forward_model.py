@@ -119,19 +119,41 @@ def test_21_3_saved_at_a_decision_a_game_resumes_there(pair, seed, cut):
     assert outcome(loaded) == outcome(seated(pair, seed))
 
 
-def test_21_3_a_save_of_format_2_loads_as_a_save_between_steps():
+def test_21_3_a_save_of_format_2_or_3_loads_as_a_save_of_format_4():
     from hkk import advance
     game = ENGINE.new_game(PAIRS[0], seed=3)
     while game.turn < 3:
         advance(game)
     data = game.save()
-    assert data["format"] == "hkk-save/3" and data["answers"] == []
-    data["format"] = "hkk-save/2"
-    del data["answers"]
-    loaded = load_game(ENGINE, data)
-    loaded.play()
-    game.play()
-    assert outcome(loaded) == outcome(game)
+    assert data["format"] == "hkk-save/4" and data["position"] is None
+    for old in ("hkk-save/2", "hkk-save/3"):
+        older = {**{k: v for k, v in data.items() if k != "position"}, "format": old}
+        if old == "hkk-save/3":
+            older |= {"answers": [], "resume": None}
+        loaded = load_game(ENGINE, older)
+        loaded.play()
+        assert outcome(loaded) == _played(game)
+
+
+def _played(game):
+    copy = game.clone()
+    copy.play()
+    return outcome(copy)
+
+
+def test_21_3_a_save_of_format_3_at_an_action_loop_is_migrated_and_one_with_answers_refused():
+    game, me = driven(PAIRS[0], 6)
+    while not (game.decision.kind == "action" and game.machine.frames[-1][0] == "actions"):
+        answer_one(game, me)
+    data = game.save()
+    frame = game.machine.frames[-1]
+    old = {**{k: v for k, v in data.items() if k != "position"}, "format": "hkk-save/3",
+           "answers": [], "resume": ["actions", frame[1], frame[2]]}
+    loaded = load_game(ENGINE, old)
+    assert loaded.decision.labels() == game.decision.labels()
+    old["answers"] = [[0, "pass"]]
+    with pytest.raises(SaveError, match="hkk-save/3.*hkk-save/4"):
+        load_game(ENGINE, old)
 
 
 def test_21_1_an_option_not_offered_is_refused_and_the_game_stays_where_it_was():
@@ -262,19 +284,49 @@ def test_21_2_an_agent_that_searches_plays_the_game_a_random_agent_would():
 
 
 class Peeking:
-    """An omniscient agent that tries to copy the game in the middle of a step it runs in."""
+    """An omniscient agent that copies the game at each of its decisions, plays the copy out
+    with first options, and answers as a random agent would."""
 
     sees_everything = True
 
+    def __init__(self, seed: int) -> None:
+        self.random = RandomAgent(seed)
+        self.copies = 0
+
     def choose(self, game, decision):
-        game.clone()
-        return decision.options[0]
+        copy = game.clone()
+        assert copy.decision is not None and copy.decision.labels() == decision.labels()
+        self.copies += 1
+        return self.random.choose(game, decision)
 
 
-def test_21_2_a_game_inside_a_step_not_driven_from_outside_is_not_copied():
-    game = ENGINE.new_game(PAIRS[0], seed=1, agents=[Peeking(), Peeking()])
-    with pytest.raises(CloneError, match="inside a step"):
-        game.play()
+def test_21_2_a_seated_agent_copies_the_game_at_its_decision_and_the_game_goes_on_alike():
+    agents = [Peeking(1), Peeking(2)]
+    game = ENGINE.new_game(PAIRS[1], seed=1, agents=agents)
+    game.play()
+    assert agents[0].copies > 50
+    assert outcome(game) == outcome(seated_as(PAIRS[1], 1, 1, 2))
+
+
+def seated_as(pair, seed, first, second):
+    return ENGINE.play(pair, seed=seed, agents=[RandomAgent(first), RandomAgent(second)])
+
+
+def test_30_1_a_copy_from_a_log_listener_inside_a_step_is_refused():
+    from hkk.events import CardPlayed
+    game = ENGINE.new_game(PAIRS[0], seed=3, agents=[None, RandomAgent(2)])
+    refused = []
+
+    def listener(event):
+        with pytest.raises(CloneError, match="stands at no decision"):
+            game.clone()
+        with pytest.raises(SaveError, match="inside a step"):
+            game.save()
+        refused.append(event)
+
+    game.log.subscribe(listener, kinds=[CardPlayed])
+    play_out(game, RandomAgent(1))
+    assert refused
 
 
 class Uncopyable(RandomAgent):
@@ -304,17 +356,22 @@ def test_21_2_a_sets_per_game_data_is_copied_with_the_game():
         game.clone()
 
 
-def test_21_3_a_game_not_driven_from_outside_is_not_saved_inside_a_step():
-    class SavesInside:
+def test_21_3_a_seated_agent_may_save_the_game_at_its_decision():
+    saves = []
+
+    class SavesAtItsDecision:
         sees_everything = True
 
         def choose(self, g, decision):
-            g.save()
-            return decision.options[0]
+            if len(saves) < 40:
+                saves.append((g.save(), decision.labels()))
+            return decision.options[-1]
 
-    game = ENGINE.new_game(PAIRS[0], seed=1, agents=[SavesInside(), SavesInside()])
-    with pytest.raises(SaveError, match="inside one"):
-        game.play()
+    game = ENGINE.new_game(PAIRS[0], seed=1, agents=[SavesAtItsDecision(), RandomAgent(3)])
+    game.play()
+    for data, labels in saves:
+        loaded = load_game(ENGINE, data, agents=[None, RandomAgent(3)])
+        assert loaded.decision.labels() == labels
 
 
 @PROPERTY

@@ -193,7 +193,7 @@ def test_a_foreign_or_broken_save_is_one_clear_error(text):
     with pytest.raises(SaveError) as info:
         load_game(LOADER, text)
     message = str(info.value)
-    assert message.startswith("not an hkk save (hkk-save/3): ") and "\n" not in message
+    assert message.startswith("not an hkk save (hkk-save/4): ") and "\n" not in message
 
 
 def test_a_save_with_a_broken_state_is_one_clear_error():

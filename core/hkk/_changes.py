@@ -28,6 +28,7 @@ from hkk._continuous import (
     start_waiting_effects,
 )
 from hkk._errors import GameOver, RuleViolation
+from hkk._forward import Stop
 from hkk._hookcall import first
 from hkk._state import BUILDINGS, RESERVE, ExtractionOffer, Permanent, Player
 from hkk.events import (
@@ -71,30 +72,47 @@ def play_card(game: GameState, player: int, card_id: str) -> Permanent | None:
     """Play a card from hand (8.1), paying its cost: a spell's effects resolve and it goes to
     the graveyard (None is returned), any other card enters play (its permanent is returned;
     the caller runs its "enters play" items, ``game.run_entry_triggers``).  Refused, with
-    nothing changed, unless the ``playable`` hook (``game.playable``) allows it."""
-    step = game.step
-    if step is not None and step.no_hand_play:
-        raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
-                            "during the preparation phase")
+    nothing changed, unless the ``playable`` hook (``game.playable``) allows it.
+
+    A spell's frame, ``["spell", answers, player, card id]``: choosing its targets changes
+    nothing, so a decision there is reached again by choosing again with the answers given
+    (the card, out of the hand and not yet in the graveyard, is the frame's)."""
     p = game.players[player]
-    if card_id not in p.hand:
-        raise RuleViolation("8.1", f"{card_id} is not in player {player}'s hand")
-    if card_id not in (first(game, "playable", player=player) or ()):  # game.playable()
-        raise RuleViolation("8.1", f"player {player} cannot play {card_id} now "
-                            f"(cost {game.cards[card_id].cost}, VP {p.vp})")
-    card = game.cards[card_id]
-    p.hand.remove(card_id)
-    p.vp -= card.cost.vp
-    p.components -= card.cost.components
-    game.emit(CardPlayed, player=player, card=card_id, vp=card.cost.vp,
-              components=card.cost.components)
-    if card.kind == "spell":
-        try:
-            game.resolve_spell(player, card_id)
-        finally:  # even when its effect ends the game (GameOver): no card leaves every zone
-            p.graveyard.append(card_id)
-        return None
-    return enter_play(game, player, card_id)
+    machine = game.machine
+    if machine.next_is("spell"):  # going back: paid, choosing its targets
+        frame = machine.frame(["spell"])
+    else:
+        step = game.step
+        if step is not None and step.no_hand_play:
+            raise RuleViolation("29.4.6", f"player {player} cannot play {card_id} from hand "
+                                "during the preparation phase")
+        if card_id not in p.hand:
+            raise RuleViolation("8.1", f"{card_id} is not in player {player}'s hand")
+        if card_id not in (first(game, "playable", player=player) or ()):  # game.playable()
+            raise RuleViolation("8.1", f"player {player} cannot play {card_id} now "
+                                f"(cost {game.cards[card_id].cost}, VP {p.vp})")
+        card = game.cards[card_id]
+        p.hand.remove(card_id)
+        p.vp -= card.cost.vp
+        p.components -= card.cost.components
+        game.emit(CardPlayed, player=player, card=card_id, vp=card.cost.vp,
+                  components=card.cost.components)
+        if card.kind != "spell":
+            return enter_play(game, player, card_id)
+        frame = machine.frame(["spell", [], player, card_id])
+    region, replayed = machine.region, machine.replayed
+    machine.region, machine.replayed = frame[1], 0
+    try:
+        game.resolve_spell(player, card_id)
+    except Stop:
+        raise
+    except BaseException:  # its effect ended the game (GameOver): no card leaves every zone
+        p.graveyard.append(card_id)
+        raise
+    machine.region, machine.replayed = region, replayed
+    p.graveyard.append(card_id)
+    machine.leave()
+    return None
 
 
 def enter_play(game: GameState, player: int, card_id: str, zone: str | None = None,

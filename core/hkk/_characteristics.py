@@ -5,14 +5,14 @@ static abilities in force (summed in ``perm.mods`` as they start and end, by
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hkk._state import Permanent
 
 if TYPE_CHECKING:
     from hkk._view import GameView
 
-__all__ = ["buildings", "creatures", "damage_value", "hp", "max_hp", "static_applies",
+__all__ = ["buildings", "creatures", "damage_value", "hp", "max_hp", "snapshot", "static_applies",
            "static_player", "vp_regen_modifier"]
 
 
@@ -77,3 +77,24 @@ def static_applies(source: Permanent, target: str, perm: Permanent) -> bool:
     if target == "all_buildings":
         return perm.kind == "building"
     return False
+
+
+def snapshot(self: Any) -> dict[str, Any]:
+    """Plain-data picture of the state (tests compare these): ``game.snapshot()``."""
+    hp, max_hp, damage_value = self.hp, self.max_hp, self.damage_value
+    return {
+        "turn": self.turn,
+        "active": self.active,
+        "players": [
+            {"hp": p.hp, "vp": p.vp, "components": p.components, "deck": len(p.deck),
+             "hand": sorted(p.hand), "graveyard": sorted(p.graveyard),
+             "void": sorted(p.void)} for p in self.players],
+        "permanents": {
+            uid: {"card": p.card.id, "controller": p.controller, "zone": p.zone,
+                  "active": p.active, "damage": damage_value(p), "max_hp": max_hp(p),
+                  "hp": hp(p), "defence_bonus": p.defence_bonus,
+                  "counters": dict(sorted(p.counters.items()))}
+            for uid, p in sorted(self.permanents.items())},
+        "effects": sorted((e.stat, e.amount, e.duration.value, tuple(sorted(e.targets)),
+                           e.player, e.in_force) for e in self.effects),
+    }

@@ -1,5 +1,5 @@
-"""Copying a game between two steps (issue 21): what ``game.clone()`` and the forward model's
-checkpoints are made of.
+"""Copying a game between two steps or at a decision (issues 21, 30): what ``game.clone()``
+and ``game.determinize()`` are made of.
 
 A game's state is plain data (players and their zones, permanents and their counters, lasting
 effects, offers, usage counts, the RNG, the clock's bookkeeping, the trigger queue and a
@@ -9,15 +9,16 @@ indexes) is copied onto the copy's permanents (the same sums, the same items, ea
 pointing at the copy's permanent of the same uid).  What belongs to the engine
 (cards, plugin manager, hook caches, the turn's steps) is shared.
 
-Only between two steps: inside one, part of the position is on the runner's stack, which is
-why the forward model (:mod:`hkk._forward`) copies at step boundaries and replays the answers
-given since.
+The turn machine's position (:class:`hkk._forward.Position`: the frames of the functions
+running, as plain values, and the decision waited for) is copied too, so a copy at any decision
+goes on from there; nothing is run again.
 """
 
 from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hkk._clock import GameClock
@@ -26,12 +27,12 @@ from hkk._errors import CloneError
 from hkk._events import EventLog
 from hkk._hookcall import copy_plans
 from hkk._pending import Pending
-from hkk._state import Permanent, Player
+from hkk._state import ENGINE, GAME_STATE, Permanent, Player, undeclared
 
 if TYPE_CHECKING:
     from hkk._game import Game
 
-__all__ = ["CloneError", "copy_game"]
+__all__ = ["COPY", "CloneError", "copy_derived", "copy_game"]
 
 
 def _copier(cls: Any) -> Any:
@@ -56,59 +57,32 @@ def _slots(obj: Any, cls: Any) -> Any:
 
 
 def copy_game(src: Game, dst: Game, *, log_level: str | None = None,
-              into_log: EventLog | None = None) -> Game:
-    """Make ``dst`` (a bare ``Game.__new__`` or a game to overwrite) an independent copy of
-    ``src``: the same answers give the same events from here on.  ``log_level`` gives the copy
-    a log of another level ("outcome": no past at all, the cheapest; default: ``src``'s, whose
-    past the copy shares: events are immutable)."""
+              declaration: dict[str, str] | None = None) -> Game:
+    """Make ``dst`` (a bare ``Game.__new__``) an independent copy of ``src``: the same answers
+    give the same events from here on.  Every field of the state declaration
+    (:data:`hkk._state.GAME_STATE`, or ``declaration``) is copied as its kind says
+    (:data:`COPY`), the derived ones by :func:`copy_derived`, the engine's shared.
+    ``log_level`` gives the copy a log of another level ("outcome": no past at all, the
+    cheapest; default: ``src``'s, whose past the copy shares: events are immutable)."""
     if src.in_moment or src.bonus_losses or src.leaving_play:
-        raise CloneError("a game can be copied only between two steps, not inside one")
-    state = dict(src.__dict__)
-    players = []
-    for p in src.players:
-        q = _slots(p, Player)
-        q.deck, q.hand, q.graveyard, q.void = p.deck[:], p.hand[:], p.graveyard[:], p.void[:]
-        players.append(q)
-    state["players"] = players
-    permanents: dict[int, Permanent] = {}
+        raise CloneError("a game can be copied only between two steps or at a decision, not "
+                         "inside a simultaneous moment")
+    declared = GAME_STATE if declaration is None else declaration
+    fields = src.__dict__
+    if len(fields) != _KNOWN.get(id(declared)):
+        missing = undeclared(fields, declared)
+        if missing:
+            raise CloneError(f"the game has fields no state declaration names: {missing} "
+                             "(declare them in hkk._state.GAME_STATE)")
+        _KNOWN[id(declared)] = len(fields)
+    state: dict[str, Any] = {name: fields[name] for name in ENGINE}
+    state["in_moment"], state["bonus_losses"], state["leaving_play"] = False, [], []
     remap: dict[int, Any] = {}  # id of an original permanent -> its copy
-    for uid, perm in src.permanents.items():
-        new = _slots(perm, type(perm))
-        new.counters = dict(perm.counters)
-        new.mods = dict(perm.mods)  # the sums as they are: the same effects are in force
-        permanents[uid] = new
-        remap[id(perm)] = new
-    state["permanents"] = permanents
-    state["effects"] = [_slots(e, type(e)) for e in src.effects]
-    state["offers"] = [_slots(o, type(o)) for o in src.offers]
-    state["usage_turn"] = dict(src.usage_turn)
-    state["usage_game"] = dict(src.usage_game)
-    state["attempted"] = set(src.attempted)
-    state["agents"] = list(src.agents)
-    state["bonus_losses"], state["leaving_play"] = [], []
-    rng = random.Random.__new__(random.Random)  # not seeded from the OS: its state follows
-    rng.setstate(src.rng.getstate())
-    state["rng"] = rng
-    state["set_data"] = _copy_set_data(src, remap)
-    if into_log is not None:  # the same log object goes back to the copy's past
-        into_log.go_back(src.log)
-        log = into_log
-    else:
-        log = _copy_log(src.log, log_level)
-    state["log"] = log
-    state["emit"] = log.emitter
-    # what is derived from the permanents in play: the same, on the copy's permanents
-    state["statics"] = [(remap.get(id(p), p), mod) for p, mod in src.statics]
-    state["conditional_statics"] = [[remap.get(id(p), p), *rest]
-                                    for p, *rest in src.conditional_statics]
-    state["preventions"] = [(remap.get(id(p), p), prevent) for p, prevent in src.preventions]
-    state["condition_events"] = set(src.condition_events)
-    state["abilities_at"] = {timing: [_copy_item(item, remap) for item in items]
-                             for timing, items in src.abilities_at.items()}
-    state["hp_changed"] = {remap[id(p)] for p in src.hp_changed if id(p) in remap}
-    state["clock"] = _copy_clock(src.clock)
-    state["hook_plans"] = copy_plans(src.hook_plans, dst)  # type: ignore[arg-type]
-    state["forward"] = None  # the caller's to set: a copy at a decision carries its answers
+    copy = Copying(src, state, remap, log_level)
+    for name, kind in declared.items():
+        if kind != "watch":  # the watch last: its items point at the copy's permanents
+            state[name] = COPY[kind](copy, fields[name])
+    copy_derived(src, dst, state, remap)
     dst.__dict__.clear()
     dst.__dict__.update(state)
     dst.triggers = src.triggers.copy_for(dst, remap)
@@ -116,6 +90,96 @@ def copy_game(src: Game, dst: Game, *, log_level: str | None = None,
         listen_to_conditions(dst, dst.condition_events)
     dst._seat()
     return dst
+
+
+#: id of a declaration -> the number of fields a game of it has (checked once, not per copy)
+_KNOWN: dict[int, int] = {}
+
+
+class Copying:
+    """What the copiers of :data:`COPY` share: the original, the copy's fields so far, the
+    permanents' remap and the log level asked for."""
+
+    __slots__ = ("src", "state", "remap", "log_level")
+
+    def __init__(self, src: Game, state: dict[str, Any], remap: dict[int, Any],
+                 log_level: str | None) -> None:
+        self.src, self.state, self.remap, self.log_level = src, state, remap, log_level
+
+
+def _players(copy: Copying, players: list[Player]) -> list[Player]:
+    new = []
+    for p in players:
+        q = _slots(p, Player)
+        q.deck, q.hand, q.graveyard, q.void = p.deck[:], p.hand[:], p.graveyard[:], p.void[:]
+        new.append(q)
+    return new
+
+
+def _permanents(copy: Copying, permanents: dict[int, Permanent]) -> dict[int, Permanent]:
+    new: dict[int, Permanent] = {}
+    remap = copy.remap
+    for uid, perm in permanents.items():
+        q = _slots(perm, type(perm))
+        q.counters = dict(perm.counters)
+        q.mods = dict(perm.mods)  # the sums as they are: the same effects are in force
+        new[uid] = q
+        remap[id(perm)] = q
+    return new
+
+
+def _rng(copy: Copying, rng: random.Random) -> random.Random:
+    new = random.Random.__new__(random.Random)  # not seeded from the OS: its state follows
+    new.setstate(rng.getstate())
+    return new
+
+
+def _log(copy: Copying, log: EventLog) -> EventLog:
+    new = _copy_log(log, copy.log_level)
+    copy.state["emit"] = new.emitter
+    return new
+
+
+def _set_data(copy: Copying, data: dict[str, Any]) -> dict[str, Any]:
+    # after the permanents: a permanent in it becomes the copy's
+    return _copy_set_data(copy.src, copy.remap)
+
+
+#: How a copy copies each kind of field of the state declaration (hkk._state.GAME_STATE).
+COPY: dict[str, Callable[[Copying, Any], Any]] = {
+    "value": lambda copy, value: value,
+    "file": lambda copy, value: value,  # the seed, the decks as dealt: never changed
+    "players": _players,
+    "permanents": _permanents,
+    "effects": lambda copy, effects: [_slots(e, type(e)) for e in effects],
+    "offers": lambda copy, offers: [_slots(o, type(o)) for o in offers],
+    "counts": lambda copy, counts: dict(counts),
+    "keys": lambda copy, keys: set(keys),
+    "step": lambda copy, step: step,
+    "rng": _rng,
+    "clock": lambda copy, clock: _copy_clock(clock),
+    "set_data": _set_data,
+    "position": lambda copy, machine: machine.copy(),
+    "log": _log,
+    "agents": lambda copy, agents: list(agents),
+    "watch": lambda copy, watch: watch,  # copied last, by the watch (TriggerWatch.copy_for)
+}
+
+
+def copy_derived(src: Game, dst: Game, state: dict[str, Any], remap: dict[int, Any]) -> None:
+    """What is derived from the permanents in play (hkk._state.DERIVED): the same, on the
+    copy's permanents."""
+    state["statics"] = [(remap.get(id(p), p), mod) for p, mod in src.statics]
+    state["conditional_statics"] = [[remap.get(id(p), p), *rest]
+                                    for p, *rest in src.conditional_statics]
+    state["preventions"] = [(remap.get(id(p), p), prevent) for p, prevent in src.preventions]
+    state["condition_events"] = set(src.condition_events)
+    state["abilities_at"] = {timing: [_copy_item(item, remap) for item in items]
+                             for timing, items in src.abilities_at.items()}
+    state["abilities_version"] = src.abilities_version
+    state["hp_changed"] = {remap[id(p)] for p in src.hp_changed if id(p) in remap}
+    state["hook_plans"] = copy_plans(src.hook_plans, dst)  # type: ignore[arg-type]
+    state["views"] = src.views  # made again by _seat
 
 
 def _copy_item(item: Pending, remap: dict[int, Any]) -> Pending:

@@ -26,7 +26,7 @@ from hkk._sets.discovery import discover
 from hkk._triggers import pooled, watch
 
 if TYPE_CHECKING:
-    from hkk._driving import answer, clone, decision, determinize, play_forward
+    from hkk._driving import answer, clone, decision, determinize
     from hkk._hookcall import HookedManager
     from hkk._runner import play_game
     from hkk._saving import reduce_game, save_game
@@ -125,7 +125,6 @@ class Engine:
         answer_game = staticmethod(answer)
         clone_game = staticmethod(clone)
         determinize_game = staticmethod(determinize)
-        play_forward = staticmethod(play_forward)
     else:  # imported on first use: building an engine needs neither
         run_entry_triggers = _ImportedOnUse("hkk._steps", "run_entry_triggers")
         play_game = _ImportedOnUse("hkk._runner", "play_game")
@@ -137,7 +136,6 @@ class Engine:
         answer_game = _ImportedOnUse("hkk._driving", "answer")
         clone_game = _ImportedOnUse("hkk._driving", "clone")
         determinize_game = _ImportedOnUse("hkk._driving", "determinize")
-        play_forward = _ImportedOnUse("hkk._driving", "play_forward")
 
     @classmethod
     def installed(cls, *, allow: Iterable[str] | None = None, deny: Iterable[str] | None = None,

@@ -22,7 +22,7 @@ The hierarchy::
     ├── InvariantViolation        ``hkk verify`` found the game in an impossible state; names the
     │                             invariant, the turn and step (and the card where there is one)
     ├── SaveError                 a save that cannot be made or loaded (hkk._saving)
-    ├── ReplayError               running a step again met other decisions (hkk._forward)
+    ├── ReplayError               the machine's position does not match its game (hkk._forward)
     ├── CloneError                a game that cannot be copied (hkk._clone)
     ├── Divergence                the first event of a replay that differs (hkk._replay)
     ├── ScaffoldError             ``hkk new-set`` cannot create the project (hkk._scaffold)
@@ -317,8 +317,9 @@ class ScaffoldError(HkkError):
 
 
 class ReplayError(HkkError):
-    """Running a step again did not meet the same decisions: something the step depends on is
-    not in the game (a hook keeping state of its own, or drawing from another RNG)."""
+    """The machine's position does not match the game it is in: a frame names an item, a
+    permanent or an answer the game does not have (an edited save, or a hook that depends on
+    something outside the game)."""
 
 
 class SaveError(HkkError):

@@ -1,44 +1,45 @@
-"""The game driven from outside (issue 21): it stops at a decision, hands it out, and goes on
-when it is answered.
+"""Where a game stands, as plain data: the turn machine's position (issue 30).
 
-A seat without an agent (``agents=[None, ...]``) is answered from outside.  The runner keeps
-its position on the Python stack while it runs a step, so a game cannot simply pause inside
-one.  Instead, where the game stands is plain data: the **checkpoint**, a copy of the game at
-the last boundary between two steps (:mod:`hkk._clone`), and the **answers** given since, by
-either seat.  To stop, the decision unwinds the stack (:class:`AwaitDecision`); the game's
-state is then the state at the decision, to be read.  To go on, the game is set back to the
-checkpoint and the step is run again, every decision up to the stop answered from the
-answers, the new one with the new answer, and on to the next decision of a seat without an
-agent, or the end.  Hooks change the game only through it and draw only from its RNG, so the
-step runs again exactly as it ran (the same contract replays and saves rely on).
+The runner is a resumable machine.  Every function of it that may reach a decision keeps what
+it needs to go on - its loop's values, its stage, the item it resolves (by key), the answers
+given inside a pure ``bind`` - in a **frame** of :class:`Position`, a list of plain values, not
+in Python locals: ``game.machine.frames`` is the stack of those frames, outermost first (the
+step or the set-up, then the step's runner, then an action, an item resolving, a trigger queue
+being settled...).  The turn cursor (``turn``, ``step_index``) and everything the rules change
+are the game's own fields.
 
-Costs: in a game answered from outside, a copy at every step boundary and, per answer, a run
-of the step so far; a game whose every seat has an agent never comes here
-(``benchmarks/bench_clone.py`` prints both).
+**Stopping.**  A seat without an agent stops the game at its decision: :class:`Stop` (a
+``BaseException``, so the engine's error wrapping lets it through) unwinds to the driver
+(:mod:`hkk._driving`); the frames stay as they were, the decision is ``waiting``.  Nothing is
+read from the unwound stack.
 
-This module holds what the game itself needs (the seats, the position); driving, cloning and
-determinizing, which need the runner, are :mod:`hkk._driving`'s.
+**Going on.**  ``answer()`` puts the answer in ``answer`` and runs the machine again from its
+frames: each function finds its frame (:meth:`Position.frame`), skips what it had done and
+goes on from its stage, down to the decision that stopped it, which takes the answer.  A
+decision inside a pure ``bind`` (29.4.2: bind changes nothing) is reached by running that one
+``bind`` again from its start with the answers given inside it so far (``region``); nothing else
+runs again, and no step is replayed from a copy.
+
+Seated agents are served by the same machine: the decision asks the agent at once.  A decision
+asked where the machine cannot stop and go on (a set's hook deciding outside a ``bind``) works
+with a seated agent, with a :class:`DeprecationWarning`, and is refused from outside
+(:class:`DecisionOutsideBind`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from hkk._errors import IllegalDecision, ReplayError
-from hkk._view import GameView
 
 if TYPE_CHECKING:
-    from hkk._decisions import Decision, Option
-    from hkk._view import Agent
+    from hkk._decisions import Decision
 
-#: The game a :class:`Forward` keeps a copy of: a :class:`hkk.Game`, named by the type
-#: parameter (``Forward[Game]``), as the game imports this module (issue 20 item 2).
-GameT = TypeVar("GameT")
-
-__all__ = ["AwaitDecision", "Forward", "ReplayError", "Seat", "index_of", "unpark"]
+__all__ = ["DecisionOutsideBind", "Position", "PositionError", "ReplayError", "Stop",
+           "copy_frames", "index_of"]
 
 
-class AwaitDecision(BaseException):
+class Stop(BaseException):
     """A seat without an agent must decide: unwinds the runner to the driver (a BaseException,
     so that the engine's error wrapping of hooks lets it through)."""
 
@@ -47,110 +48,118 @@ class AwaitDecision(BaseException):
         self.decision = decision
 
 
-class Forward(Generic[GameT]):
-    """Where a game answered from outside stands: the checkpoint, the answers since, and the
-    decision it waits for."""
+PositionError = ReplayError  # the name it has in this module's own words
 
-    __slots__ = ("checkpoint", "resume", "clean", "answers", "labels", "pos", "decision",
-                 "asking", "parked", "parked_at")
+
+class DecisionOutsideBind(Exception):  # noqa: N818 - named for what happened
+    """A hook asked a player a decision where the machine cannot stop and go on (outside a
+    pending item's ``bind``) in a game answered from outside.  Not an HkkError: the hook seam
+    wraps it into a :class:`hkk.HookError` naming the set and the hook."""
+
+
+class Position:
+    """The machine's position (``game.machine``): the frames, and the decision it waits for."""
+
+    __slots__ = ("frames", "depth", "answer", "waiting", "asking", "open", "region",
+                 "replayed", "running", "closing", "hook", "back", "answered")
 
     def __init__(self) -> None:
-        #: a copy of the game at the last clean position: a step boundary, or a place in a
-        #: step where the runner keeps only plain values (``resume``)
-        self.checkpoint: GameT | None = None
-        #: where in its step the checkpoint stands: None at a boundary, else the runner's
-        #: position (:func:`hkk._runner.resume_step`)
-        self.resume: tuple[Any, ...] | None = None
-        #: the game itself stands at ``resume`` and has not moved since (no answers yet): it
-        #: is copied as it is, and ``checkpoint`` may be None (taken when it moves)
-        self.clean = False
-        #: every decision's answer since the checkpoint, by either seat: option index and label
-        self.answers: list[int] = []
-        self.labels: list[str] = []
-        #: how many of them the step being run again has used
-        self.pos = 0
-        self.decision: Decision | None = None
-        #: the decision a seated agent is answering right now (it may copy the game there)
+        #: the stack of the running functions' frames, outermost first: plain lists whose
+        #: first value names the function (``"step"``, ``"actions"``, ``"resolve"``...)
+        self.frames: list[list[Any]] = []
+        #: how many frames the machine has gone back down to, while it goes back (``back``)
+        self.depth = 0
+        #: the answer given from outside to the decision the game waits for (an option's index)
+        self.answer: int | None = None
+        #: the last answer taken from outside (kept with a bind's answers)
+        self.answered = 0
+        #: the decision the game waits for (None: it runs, or waits for nothing)
+        self.waiting: Decision | None = None
+        #: the decision a seated agent is answering now, where the game may be copied or saved
         self.asking: Decision | None = None
-        #: the caller's log listeners (a printer, a recorder), taken off while the step runs
-        #: again up to where they had heard it (the ``parked_at``-th answer): each event
-        #: reaches them once
-        self.parked: list[tuple[Any, Any]] | None = None
-        self.parked_at = 0
+        #: the next decision is one the machine can stop at (set by the runner right before it
+        #: asks); a decision inside a bind (``region``) always is
+        self.open = False
+        #: the answers given inside the pure ``bind`` running now, and how many of them the
+        #: present run has used (a run again answers those first, silently); the item
+        #: binding, until its bind asks (then its frame is made, hkk._resolution.resolve)
+        self.region: Any = None
+        self.replayed = 0
+        #: the driver is running the machine (a copy made now, not at a decision, is refused)
+        self.running = False
+        #: the phase whose extraction offers are being closed (D-components-window), set by the
+        #: ``phase_ended`` hook of ``hkk.rules.components``
+        self.closing: str | None = None
+        #: the hook being notified (``hkk._hookcall.notify``): named if it asks a player
+        self.hook: str | None = None
+        #: the machine goes back down its frames (``depth < len(frames)``), kept as a flag:
+        #: every function that may have a frame asks, and it is False but while resuming
+        self.back = False
 
-    def copy(self) -> Forward[GameT]:
-        new: Forward[GameT] = Forward()
-        new.checkpoint = self.checkpoint  # never changed in place: copied when used
-        new.resume, new.clean = self.resume, self.clean
-        new.answers, new.labels = self.answers[:], self.labels[:]
-        new.decision = self.decision
+    def frame(self, fresh: list[Any]) -> list[Any]:
+        """The frame of a function entered now: the one stored at this depth if the machine
+        goes back down to where it stopped (then not ``fresh``), else ``fresh``, pushed.
+        (``depth`` counts only while going back: running on, the frames are pushed and
+        popped, and the last is the innermost.)"""
+        if not self.back:
+            self.frames.append(fresh)
+            return fresh
+        depth = self.depth
+        frames = self.frames
+        found = frames[depth]
+        if found[0] != fresh[0]:
+            raise PositionError(f"the machine's position has a {found[0]!r} frame where "
+                                f"the game runs a {fresh[0]!r}: it does not match the game")
+        self.depth = depth + 1
+        self.back = depth + 1 < len(frames)
+        return found
+
+    def next_is(self, tag: str) -> bool:
+        """Whether the machine goes back down to a frame of this kind next."""
+        return self.back and self.frames[self.depth][0] == tag
+
+    def leave(self) -> None:
+        """The function whose frame is the last is done."""
+        self.frames.pop()
+
+    def replaying(self) -> bool:
+        """Whether a bind runs again through answers given before (its events were logged)."""
+        region = self.region
+        return region is not None and self.replayed < len(region)
+
+    def reset(self) -> None:
+        """Nothing runs: the next run goes down the frames from the first."""
+        self.depth = 0
+        self.back = bool(self.frames)
+        self.asking = None
+        self.region = None
+        self.replayed = 0
+        self.open = False
+
+    def clear(self) -> None:
+        """The game is between two steps (or over): no frame is left."""
+        self.frames.clear()
+        self.reset()
+        self.waiting = None
+        self.answer = None
+        self.closing = None
+
+    def copy(self) -> Position:
+        """An independent copy, not running: the same frames and the same decision waited for
+        (the one a seated agent is answering now becomes the one the copy waits for)."""
+        new = Position()
+        new.frames = copy_frames(self.frames)
+        new.waiting = self.waiting or self.asking
+        new.answer = self.answer
+        new.closing = self.closing
         return new
 
 
-class SeatedGame(GameView, Protocol):
-    """What a :class:`Seat` reads of its game (a :class:`hkk.Game`): the view it shows a seated
-    agent, where the game stands and the seats' agents."""
-
-    forward: Forward[Any] | None
-    agents: list[Agent | None]
-
-
-class Seat:
-    """What answers a seat's decisions in a game driven from outside: the answers given
-    before, while a step is run again; else the seat's agent (its answer recorded); else the
-    game stops and waits (:class:`AwaitDecision`)."""
-
-    __slots__ = ("game", "index")
-
-    def __init__(self, game: SeatedGame, index: int) -> None:
-        self.game = game
-        self.index = index
-
-    def choose(self, view: Any, decision: Decision) -> Option:  # a fair view, or the game
-        game = self.game
-        forward = game.forward
-        assert forward is not None
-        if forward.parked is not None and forward.pos == forward.parked_at:
-            unpark(game, forward)
-        if forward.pos < len(forward.answers):
-            return _replayed(forward, decision)
-        agent: Agent | None = game.agents[self.index]
-        if agent is None:
-            raise AwaitDecision(decision)
-        forward.asking = decision
-        if getattr(agent, "sees_everything", False):
-            view = game
-        try:
-            chosen = agent.choose(view, decision)
-        finally:
-            forward.asking = None
-        index = index_of(decision, chosen)
-        forward.answers.append(index)
-        forward.labels.append(decision.options[index].label)
-        forward.pos += 1
-        return decision.options[index]
-
-
-def unpark(game: Any, forward: Forward[Any]) -> None:
-    """Give the caller's listeners back to the log: the step ran again up to where they had
-    heard it."""
-    parked, forward.parked = forward.parked, None
-    for listener, kinds in parked or ():
-        game.log.subscribe(listener, kinds)
-
-
-def _replayed(forward: Forward[Any], decision: Decision) -> Option:
-    index, label = forward.answers[forward.pos], forward.labels[forward.pos]
-    forward.pos += 1
-    options = decision.options
-    if index < len(options) and options[index].label == label:
-        return options[index]
-    for option in options:  # a copy whose hidden cards were resampled (determinize)
-        if option.label == label:
-            return option
-    raise ReplayError(f"running the step again, player {decision.player}'s {decision.kind} "
-                      f"decision does not offer {label!r} (it offers {decision.labels()}): "
-                      "a hook depends on something outside the game")
+def copy_frames(frames: list[list[Any]]) -> list[list[Any]]:
+    """The frames as new lists: their values are plain (numbers, strings, tuples) or lists and
+    sets of plain values, copied one level down."""
+    return [[v.copy() if isinstance(v, (list, set, dict)) else v for v in frame]
+            for frame in frames]
 
 
 def index_of(decision: Decision, chosen: Any) -> int:

@@ -18,17 +18,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 from hkk import _changes as changes
 from hkk import _characteristics as characteristics
 from hkk import _checks as checks
+from hkk import _deciding as deciding
 from hkk._clock import GameClock
 from hkk._decisions import Decision, Option
 from hkk._effects import Effect
-from hkk._errors import GameOver, HkkError, IllegalDecision
+from hkk._errors import GameOver, HkkError
 from hkk._events import EventLog
-from hkk._forward import Forward, Seat
-from hkk._hookcall import first, notify
+from hkk._forward import Position
+from hkk._hookcall import first
 from hkk._phases import Step
 from hkk._player_view import PlayerView
 from hkk._state import ExtractionOffer, Permanent, Player
-from hkk.events import Decided, Event
+from hkk.events import Event
 
 if TYPE_CHECKING:
     from hkk._hookcall import HookedManager
@@ -72,8 +73,6 @@ class GameEngine(Protocol):
     def run_entry_triggers(self, game: Game, perm: Permanent) -> None: ...
 
     def play_game(self, game: Game, max_turns: int | None = None) -> int | None: ...
-
-    def play_forward(self, game: Game, max_turns: int | None = None) -> int | None: ...
 
     def save_game(self, game: Game) -> dict[str, Any]: ...
 
@@ -133,11 +132,11 @@ class Game:
         self.decks = [list(deck) for deck in decks]  # as dealt, unshuffled: saves replay them
         self.players = [Player(i, names[i], list(decks[i])) for i in range(2)]
         #: The seats' agents; None: the seat is answered from outside (``game.decision``,
-        #: ``game.answer``, :mod:`hkk._forward`).
+        #: ``game.answer``).
         self.agents: list[Agent | None] = list(agents)
-        #: Where a game answered from outside stands (None: every seat has an agent and the
-        #: runner calls them directly, as it always did).
-        self.forward: Forward[Game] | None = None
+        #: Where the turn machine stands: its frames and the decision it waits for
+        #: (:mod:`hkk._forward`).
+        self.machine = Position()
         #: Each set's per-game data, by set code: plain data a set's Python hooks keep here
         #: (not in their modules), so that a copy of the game (``clone``) copies it too.
         self.set_data: dict[str, Any] = {}
@@ -195,24 +194,10 @@ class Game:
         self._seat()
 
     def _seat(self) -> None:
-        """Who answers each seat's decisions (``seats``, what ``decide`` asks) and what each is
-        shown (``views``): the agents themselves and the players' fair views, or, with a seat
-        answered from outside or an agent that searches (``uses_forward_model``: it copies the
-        game at its decisions), the forward model's seats (:mod:`hkk._forward`)."""
-        agents = self.agents
-        driven = self.forward is not None or None in agents
-        views: list[Any] = []
-        for i, agent in enumerate(agents):  # plain loops: every game is made through here
-            driven = driven or getattr(agent, "uses_forward_model", False)
-            views.append(self if getattr(agent, "sees_everything", False)
-                         else PlayerView(self, i))
-        self.views = views
-        if not driven:
-            self.seats: list[Any] = agents
-        else:
-            if self.forward is None:
-                self.forward = Forward()
-            self.seats = [Seat(self, 0), Seat(self, 1)]
+        """What each seat's agent is shown (``views``): the game itself to an agent that
+        ``sees_everything``, else the player's fair view."""
+        self.views = [self if getattr(agent, "sees_everything", False) else PlayerView(self, i)
+                      for i, agent in enumerate(self.agents)]
 
     def opponent(self, player: int) -> int:
         return 1 - player
@@ -226,26 +211,7 @@ class Game:
 
     # -- decisions: the one door (design: "Decisions go through one door") ----------------------
 
-    def decide(self, player: int, kind: str, options: Sequence[Option], prompt: str = "",
-               rule: str | None = None) -> Option:
-        if not options:
-            raise ValueError("a decision needs at least one option")
-        options = tuple(options)
-        decision = Decision(kind, player, options, prompt, rule)
-        chosen: Option = self.seats[player].choose(self.views[player], decision)
-        if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
-            if chosen not in options:  # nor an equal Option made by the agent
-                raise IllegalDecision(
-                    f"player {player} chose {chosen!r}; {kind} options were {decision.labels()}")
-            chosen = options[options.index(chosen)]  # the offered one, by label
-        notify(self, "decided", decision=decision, choice=chosen)  # the game clock (41.7)
-        log = self.log
-        if Decided in log.quiet:  # nobody would receive it: not built
-            log.skip()
-        else:
-            self.emit(Decided, player=player, decision=kind, choice=chosen.label,
-                      options=len(options), rule=rule)
-        return chosen
+    decide = deciding.decide
 
     # -- reading: derived characteristics (hkk._characteristics) -------------------------------
 
@@ -370,22 +336,4 @@ class Game:
         loads the game into an engine of the same installed sets (:func:`hkk._saving.unpickle`)."""
         return self.engine.reduce_game(self)
 
-    def snapshot(self) -> dict[str, Any]:
-        """Plain-data picture of the state (tests compare these)."""
-        hp, max_hp, damage_value = self.hp, self.max_hp, self.damage_value
-        return {
-            "turn": self.turn,
-            "active": self.active,
-            "players": [
-                {"hp": p.hp, "vp": p.vp, "components": p.components, "deck": len(p.deck),
-                 "hand": sorted(p.hand), "graveyard": sorted(p.graveyard),
-                 "void": sorted(p.void)} for p in self.players],
-            "permanents": {
-                uid: {"card": p.card.id, "controller": p.controller, "zone": p.zone,
-                      "active": p.active, "damage": damage_value(p), "max_hp": max_hp(p),
-                      "hp": hp(p), "defence_bonus": p.defence_bonus,
-                      "counters": dict(sorted(p.counters.items()))}
-                for uid, p in sorted(self.permanents.items())},
-            "effects": sorted((e.stat, e.amount, e.duration.value, tuple(sorted(e.targets)),
-                               e.player, e.in_force) for e in self.effects),
-        }
+    snapshot = characteristics.snapshot

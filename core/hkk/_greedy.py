@@ -23,8 +23,8 @@ __all__ = ["GreedyAgent", "greedy_agent"]
 class GreedyAgent:
     """One-ply lookahead: clone, answer, evaluate (see the module's docstring)."""
 
-    #: It plays the game forward from its view (issue 21): a game seating it keeps the
-    #: checkpoints ``view.determinize`` copies from.
+    #: It plays the game forward from its view (issue 21): it copies the game at its own
+    #: decisions (``view.determinize``), which the turn machine allows at any decision.
     uses_forward_model = True
 
     def __init__(self, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS,

@@ -113,6 +113,7 @@ def notify(game: Any, hook_name: str, **kwargs: Any) -> None:
     """Call a hook whose results are ignored (``turn_started``, ``phase_ended``…)."""
     impls = game.hook_impls.get(hook_name) or implementations(game, hook_name)
     kwargs["game"] = game
+    game.machine.hook = hook_name  # named if one of them asks a player (hkk._deciding)
     game.pm._inner_hookexec(hook_name, impls, kwargs, False)
 
 

@@ -119,6 +119,11 @@ def item_failure(game: Game, item: Pending, exc: BaseException) -> BaseException
 
 
 def resolve(game: Game, item: Pending) -> None:
+    """Pay for the item, then bind and apply it.  ``bind`` changes nothing (29.4.2): a
+    decision in it makes the item's frame, ``["resolve", answers, applying, label, card]``
+    (:func:`hkk._deciding.decide`), and is reached again by binding again with the answers
+    given in it; an ``apply`` that decides goes on from its own frames (the combat's)."""
+    machine = game.machine
     game.emit(Resolving, **item.describe())
     if item.kind in (ACTIVATED, ACTION):
         pay(game, item)
@@ -128,11 +133,45 @@ def resolve(game: Game, item: Pending) -> None:
             prevented(game, item, by)
             return
     try:  # as guarded(), without a closure per resolution
-        item.apply(game, item, item.bind(game, item))
+        machine.region = item  # a decision in its bind makes its frame
+        bound = item.bind(game, item)
+        if machine.region is item:  # it asked nothing: no frame
+            machine.region = None
+            item.apply(game, item, bound)
+            return
+        machine.region = None
+        machine.frames[-1][2] = True
+        item.apply(game, item, bound)
+    except PASSTHROUGH:
+        machine.region = None
+        raise
+    except (Exception, KeyboardInterrupt, SystemExit) as exc:
+        machine.region = None
+        raise item_failure(game, item, exc) from exc
+    machine.frames.pop()
+
+
+def resolve_again(game: Game, item: Pending) -> None:
+    """:func:`resolve` of the item the machine goes back to: paid; its bind asked (its frame:
+    bound again with the answers given), or its apply goes on from its own frames."""
+    machine = game.machine
+    try:
+        if not machine.next_is("resolve"):
+            item.apply(game, item, None)
+            return
+        frame = machine.frame(["resolve"])
+        bound = None
+        if not frame[2]:
+            machine.region, machine.replayed = frame[1], 0
+            bound = item.bind(game, item)
+            machine.region = None
+            frame[2] = True
+        item.apply(game, item, bound)
     except PASSTHROUGH:
         raise
     except (Exception, KeyboardInterrupt, SystemExit) as exc:
         raise item_failure(game, item, exc) from exc
+    machine.frames.pop()
 
 
 def prevented(game: Game, item: Pending, by: Permanent) -> None:

@@ -12,13 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from hkk._decisions import Option
-from hkk._errors import GameOver
+from hkk._errors import GameOver, HkkError
+from hkk._forward import PositionError
 from hkk._game import Game
 from hkk._hookcall import notify
 from hkk._phases import Mode, Step
 from hkk._resolution import after_resolution
-from hkk._steps import RUNNERS, run_actions
-from hkk._triggers import step_over
+from hkk._steps import RUNNERS, close_offers
+from hkk._triggers import step_over, step_over_again
 from hkk.events import (
     GameEnded,
     GameStarted,
@@ -30,7 +31,7 @@ from hkk.events import (
 )
 
 __all__ = ["Turn", "advance", "after_resolution", "end_turn", "play_game", "run_next_step",
-           "play_turn", "resume_step", "run_step", "setup", "start_turn"]
+           "play_turn", "resume", "run_step", "setup", "start_turn"]
 
 
 def start_turn(game: Game) -> None:
@@ -59,6 +60,7 @@ _MODE_VALUES = {mode: mode.value for mode in Mode}
 
 
 def run_step(game: Game, step: Step) -> Any:
+    """Run one step from its start (the turn's cursor is the caller's business)."""
     game.step = step
     log = game.log
     log.step = step.hook
@@ -68,14 +70,32 @@ def run_step(game: Game, step: Step) -> Any:
     else:
         game.emit(StepStarted, phase=step.phase, stage=step.stage, hook=step.hook,
                   mode=_MODE_VALUES[step.mode])
-    result = RUNNERS[step.mode](game, step)
+    RUNNERS[step.mode](game, step)
     step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
     if StepEnded in log.quiet:
         log.skip()
     else:
         game.emit(StepEnded, hook=step.hook)
     notify(game, "step_ended", step=step)
-    return result
+
+
+def _step_end(game: Game, step: Step) -> None:
+    """The end of a step the machine went back to (as :func:`run_step` ends it), and of its
+    phase (as :func:`run_next_step`)."""
+    step_over_again(game, step)
+    log = game.log
+    if StepEnded in log.quiet:
+        log.skip()
+    else:
+        game.emit(StepEnded, hook=step.hook)
+    notify(game, "step_ended", step=step)
+    index = game.step_index or 0
+    steps = game.turn_steps
+    following = steps[index].phase if index < len(steps) else None
+    if following != step.phase:
+        notify(game, "phase_ended", phase=step.phase)
+        if game.machine.closing is not None:
+            close_offers(game, game.machine.closing)
 
 
 class Turn:
@@ -128,44 +148,51 @@ class Turn:
 
 
 def run_next_step(game: Game) -> None:
-    """Run the turn's next step (:meth:`Turn.run_next`, without a Turn per step)."""
+    """Run the turn's next step (:meth:`Turn.run_next`, without a Turn per step), and end its
+    phase if the next step is in another."""
     steps = game.turn_steps
     index = game.step_index or 0
     step = steps[index]
-    index = game.step_index = index + 1
+    game.step_index = index + 1
     # 41.5: after the active player passed the turn, every remaining action phase still
     # opens for his opponent (run_actions asks only him); play moves on when he passes.
     run_step(game, step)
-    following = steps[index].phase if index < len(steps) else None
+    following = steps[index + 1].phase if index + 1 < len(steps) else None
     if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
         notify(game, "phase_ended", phase=step.phase)
+        if game.machine.closing is not None:  # what is left is offered (D-components-window)
+            close_offers(game, game.machine.closing)
 
 
-def resume_step(game: Game, position: tuple[Any, ...]) -> bool:
-    """Go on with the step the game stands in from ``position``, a place in it where the
-    runner keeps nothing on its stack but plain values (the forward model's clean position,
-    :mod:`hkk._driving`): ``("actions", player, active_passed)``, the top of an action
-    step's loop.  Then end the step as :func:`run_step` and :func:`run_next_step` end it.
-    Returns False once the game is over."""
+def resume(game: Game) -> None:
+    """Go on from the machine's frames: the set-up, or the step the game stands in (the one
+    before the turn's cursor), from the frame first in the stack - its runner's, the end's
+    triggers (``settle``) or the phase's offers closing (``offers``) - each function down to
+    the decision going on from its frame."""
+    machine = game.machine
+    machine.reset()
+    first = machine.frames[0][0]
+    if first == "setup":
+        setup(game)
+        return
     steps = game.turn_steps
-    index = game.step_index or 0  # the step running is the one before the cursor
+    index = game.step_index or 0
+    if not 0 < index <= len(steps) or first not in ("settle", "offers", _RUNNER_FRAMES[
+            steps[index - 1].mode]):
+        raise PositionError(f"the machine's position starts with a {first!r} frame at the "
+                            f"turn's step {index}: not that step's, nor the set-up's")
     step = steps[index - 1]
-    try:
-        _, player, active_passed = position
-        run_actions(game, step, player, active_passed)
-        step_over(game, step)  # the rest as run_step and run_next_step do it
-        log = game.log
-        if StepEnded in log.quiet:
-            log.skip()
-        else:
-            game.emit(StepEnded, hook=step.hook)
-        notify(game, "step_ended", step=step)
-        following = steps[index].phase if index < len(steps) else None
-        if following != step.phase:
-            notify(game, "phase_ended", phase=step.phase)
-    except GameOver:
-        pass
-    return not game.over
+    if first == "offers":  # the phase ended: its offers close
+        close_offers(game, machine.closing or step.phase)
+        return
+    if first != "settle":
+        RUNNERS[step.mode](game, step)
+    _step_end(game, step)
+
+
+#: The frame a step's runner keeps, by its mode (hkk._steps).
+_RUNNER_FRAMES = {Mode.SIMULTANEOUS: "moment", Mode.ORDERED: "ordered",
+                  Mode.ALTERNATING: "alternating", Mode.ACTIONS: "actions"}
 
 
 def end_turn(game: Game) -> None:
@@ -182,11 +209,14 @@ def play_turn(game: Game) -> None:
 
 
 def advance(game: Game, max_turns: int | None = None) -> bool:
-    """Take the game to its next step boundary: start the next turn, run the next step, or end
-    the turn.  Between two calls the game can be saved.  Returns False once the game is over."""
+    """Take the game to its next step boundary: go on with the step it stands in, start the
+    next turn, run the next step, or end the turn.  Between two calls the game can be saved.
+    Returns False once the game is over."""
     limit = max_turns if max_turns is not None else game.rulings.max_turns
     try:
-        if not game.started:
+        if game.machine.frames:
+            resume(game)
+        elif not game.started:
             setup(game)
         elif game.over:
             pass
@@ -201,31 +231,45 @@ def advance(game: Game, max_turns: int | None = None) -> bool:
         else:
             end_turn(game)
     except GameOver:
-        pass
+        game.machine.clear()
     return not game.over
 
 
 def setup(game: Game) -> None:
     """K 3.6-3.12, 28: shuffle, draw 5 each, a random starting player who may hand the start to
-    his opponent."""
-    game.started = True
-    game.emit(GameStarted, seed=game.seed, decks=[len(p.deck) for p in game.players])
-    for player in game.players:
-        game.rng.shuffle(player.deck)
-    starter = game.rng.randrange(2)
+    his opponent.  Its frame, ``["setup", starter]``, keeps the starter drawn."""
+    machine = game.machine
+    if not machine.back:
+        game.started = True
+        game.emit(GameStarted, seed=game.seed, decks=[len(p.deck) for p in game.players])
+        for player in game.players:
+            game.rng.shuffle(player.deck)
+        frame = machine.frame(["setup", game.rng.randrange(2)])
+    else:
+        frame = machine.frame(["setup", 0])
+    starter = frame[1]
+    machine.open = True
     answer = game.decide(starter, "start", (Option("start"), Option("hand over")), rule="28")
     game.active = starter if answer.label == "start" else game.opponent(starter)
     game.emit(StartingPlayer, player=game.active)
     for player in game.players:
         game.draw(player.index, 5, source="setup")
+    machine.frames.pop()
 
 
 def play_game(game: Game, max_turns: int | None = None) -> int | None:
     """Play until a player loses; returns the winner (None for a draw).  A game loaded in the
-    middle of a turn goes on from its next step."""
-    if game.forward is not None:  # answered from outside, or an agent searches (hkk._driving)
-        winner: int | None = game.engine.play_forward(game, max_turns)
-        return winner
-    while advance(game, max_turns):
-        pass
+    middle of a turn goes on from where it stands.  Every seat needs an agent."""
+    if None in game.agents:
+        seat = game.agents.index(None) + 1
+        raise HkkError(f"player {seat}'s seat has no agent: answer game.decision with "
+                       "game.answer(...), or seat an agent (game.agents[i] = agent)")
+    machine = game.machine
+    machine.waiting = None
+    machine.running = True
+    try:
+        while advance(game, max_turns):
+            pass
+    finally:
+        machine.running = False
     return game.winner

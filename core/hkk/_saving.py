@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -28,14 +28,14 @@ from hkk._agents import FirstLegalAgent, RandomAgent
 from hkk._changes import count_effect, refresh_statics
 from hkk._clock import GameClock
 from hkk._datafile import DataFileError, check_json_nesting
-from hkk._driving import inside_step, run_on
+from hkk._driving import run_on
 from hkk._effects import Duration, Effect
 from hkk._errors import HkkError, SaveError
-from hkk._forward import Forward, ReplayError
+from hkk._forward import PositionError
 from hkk._game import Game, GameEngine
 from hkk._rulings import DEFAULT_RULINGS, Rulings
-from hkk._state import ExtractionOffer, Permanent
-from hkk._triggers import restore_waiting, saved_waiting, waiting_count
+from hkk._state import GAME_STATE, ExtractionOffer, Permanent, undeclared
+from hkk._triggers import restore_resolving, restore_waiting, saved_waiting, waiting_count
 from hkk._version import __version__
 from hkk.events import Event, of
 
@@ -46,10 +46,11 @@ __all__ = ["FORMAT", "SaveError", "SaveFile", "engine_versions", "load_game", "p
            "reduce_game", "save_game", "saved_state", "state_problem", "unpickle",
            "version_mismatches"]
 
-#: 3: saved at a decision too (issue 21: the step's answers so far, seats answered from
-#: outside); 2: hook API 2.0's typed events (issue 20), read as a 3 saved between steps; a 1 is
-#: refused by name.
-FORMAT = "hkk-save/3"
+#: 4: the turn machine's position saved as data (issue 30: its frames and the decision it waits
+#: for); 3: saved at a decision as a checkpoint and the answers since: read as a 4 when saved
+#: between steps or at an action step's loop, refused by name otherwise; 2: hook API 2.0's typed
+#: events (issue 20), read as a 4 saved between steps; a 1 is refused by name.
+FORMAT = "hkk-save/4"
 #: Slots that are not saved as they are: the card (saved by id) and a derived cache.
 _PERMANENT_SKIP = ("card", "mods")
 _EVENT_FIELDS = ("seq", "turn", "step", "kind")
@@ -82,7 +83,11 @@ class PlayerState(_Strict):
     vp_received: Annotated[int, Field(ge=0)]
 
 
-class GameState(_Strict):
+class GameState(BaseModel):
+    #: a field a state declaration adds (hkk._state.GAME_STATE) is read by its name; one no
+    #: declaration names is refused when the game is built (:func:`_build`)
+    model_config = ConfigDict(extra="allow")
+
     players: Annotated[list[PlayerState], Field(min_length=2, max_length=2)]
     permanents: list[dict[str, Any]]
     effects: list[dict[str, Any]]
@@ -106,12 +111,16 @@ class GameState(_Strict):
     #: Card triggers waiting across the step boundary (hkk._triggers), and the trigger count.
     triggers: list[dict[str, Any]] = []
     trigger_count: int = 0
+    #: the trigger watch's killers: [uid, the uid whose damage it took last, turn]
+    last_hit: list[tuple[int, int | None, int]] = []
+    #: each set's per-game data (game.set_data), plain JSON
+    set_data: dict[str, Any] = {}
 
 
 class SaveFile(_Strict):
     """The saved form, validated when it is read."""
 
-    format: Literal["hkk-save/3"]
+    format: Literal["hkk-save/4"]
     engine: str
     sets: dict[str, str]  # set code -> version
     seed: int
@@ -121,13 +130,24 @@ class SaveFile(_Strict):
     agents: list[AgentState]
     state: GameState
     log: list[dict[str, Any]]
-    #: Saved at a decision: the state above is the last step boundary, and these are the
-    #: answers given since (option index and label), by either seat; loading runs the step
-    #: again with them, up to the decision (hkk._forward).
-    answers: list[tuple[int, str]] = []
-    #: Saved inside a step at a clean position: where its runner goes on from
-    #: (hkk._runner.resume_step), e.g. ``["actions", 1, false]``.
-    resume: list[Any] | None = None
+    #: Saved inside a step: the turn machine's position (hkk._forward.Position): its frames,
+    #: encoded (:func:`encode`), the phase whose offers close, and the decision it waits for
+    #: (kind, player, option labels), checked against the game when it is loaded.
+    position: Position | None = None
+
+
+class Waiting(_Strict):
+    kind: str
+    player: Annotated[int, Field(ge=0, le=1)]
+    labels: list[str]
+
+
+class Position(_Strict):
+    frames: list[list[Any]]
+    closing: str | None = None
+    waiting: Waiting | None = None
+    #: the item resolving, taken out of the trigger queue (hkk._trigger_queue)
+    resolving: dict[str, Any] | None = None
 
 
 # -- versions ------------------------------------------------------------------------------------
@@ -170,28 +190,13 @@ def _agent_state(agent: Any) -> dict[str, Any]:
 
 def save_game(game: Game) -> dict[str, Any]:
     """The game as JSON-ready data: between two steps (or before, or after, the game), or at
-    the decision a game answered from outside waits for (its last step boundary and the
-    answers given since).  Inside a step of a game not driven so, part of the state is on the
-    runner's stack: refused."""
-    forward = game.forward
-    if forward is not None and (forward.decision is not None or forward.asking is not None):
-        if forward.clean:  # it stands where its step can go on from: saved as it is
-            data = _save_between_steps(game)
-        else:  # its last clean position and the answers given since
-            assert forward.checkpoint is not None
-            data = _save_between_steps(forward.checkpoint)
-            data["answers"] = [[i, label] for i, label in zip(forward.answers, forward.labels,
-                                                              strict=True)]
-        data["resume"] = list(forward.resume) if forward.resume is not None else None
-        data["agents"] = [_agent_state(a) for a in game.agents]
-        return data
-    if inside_step():
-        raise SaveError("a game can be saved only between two steps, not inside one, unless "
-                        "it is answered from outside (agents=[None, ...]) and waits at a decision")
-    return _save_between_steps(game)
-
-
-def _save_between_steps(game: Game) -> dict[str, Any]:
+    a decision (the machine's position saved with it).  Anywhere else inside a step (a log
+    listener, a hook) it is refused."""
+    machine = game.machine
+    at = machine.waiting or machine.asking
+    if machine.running and machine.asking is None:
+        raise SaveError("a game can be saved only between two steps or at a decision, not "
+                        "inside a step (a log listener or a hook)")
     if game.in_moment or game.bonus_losses:
         raise SaveError("a game can be saved only between two steps, not inside one")
     if game.log.level != "full":  # saves and replays are built from the whole log
@@ -199,7 +204,18 @@ def _save_between_steps(game: Game) -> dict[str, Any]:
                         f"{game.log.level!r} log (Engine.new_game(..., log_level='full'))")
     steps = list(game.turn_steps)
     version, sets = engine_versions(game.engine)
-    state = saved_state(game)
+    trigger_watch = game.triggers
+    with trigger_watch.taken_back():
+        state = saved_state(game)
+    resolving = None
+    if trigger_watch.resolving is not None:
+        resolving = state["triggers"].pop()
+    position = None
+    if machine.frames:
+        position = {"frames": encode(machine.frames), "closing": machine.closing,
+                    "resolving": resolving,
+                    "waiting": None if at is None else {
+                        "kind": at.kind, "player": at.player, "labels": list(at.labels())}}
     data = {
         "format": FORMAT,
         "engine": version,
@@ -211,56 +227,131 @@ def _save_between_steps(game: Game) -> dict[str, Any]:
         "agents": [_agent_state(a) for a in game.agents],
         "state": state,
         "log": game.log.as_dicts(),
-        "answers": [],
+        "position": position,
     }
     plain: dict[str, Any] = json.loads(json.dumps(data))  # JSON types only (tuples: lists)
     return plain
 
 
-def saved_state(game: Game) -> dict[str, Any]:
-    """The game's state as a save holds it (JSON types: what ``hkk replay`` compares)."""
-    steps = list(game.turn_steps)
-    permanents = []
-    for perm in game.permanents.values():
+def encode(value: Any) -> Any:
+    """A frame's values as JSON: a tuple and a set marked as such (a set sorted, so the same
+    game gives the same file)."""
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, tuple):
+        return {"tuple": [encode(v) for v in value]}
+    if isinstance(value, set):
+        return {"set": sorted((encode(v) for v in value), key=json.dumps)}
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    raise SaveError(f"the machine's position holds a {type(value).__name__}, which a save "
+                    "cannot hold")
+
+
+def decode(value: Any, depth: int = 0) -> Any:
+    """:func:`encode`'s JSON back to a frame's values."""
+    if depth > 20:
+        raise SaveError("the save's position is nested deeper than any frame")
+    if isinstance(value, list):
+        return [decode(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if set(value) == {"tuple"} and isinstance(value["tuple"], list):
+            return tuple(decode(v, depth + 1) for v in value["tuple"])
+        if set(value) == {"set"} and isinstance(value["set"], list):
+            return {decode(v, depth + 1) for v in value["set"]}
+        raise SaveError(f"the save's position holds {value!r:.80}, not a frame's value")
+    return value
+
+
+def saved_state(game: Game, declaration: dict[str, str] | None = None) -> dict[str, Any]:
+    """The game's state as a save holds it (JSON types: what ``hkk replay`` compares): each
+    field of the state declaration (:data:`hkk._state.GAME_STATE`, or ``declaration``) as its
+    kind says (:data:`SAVE`; the seed, decks, log, agents and position are the file's own)."""
+    declared = GAME_STATE if declaration is None else declaration
+    missing = undeclared(game.__dict__, declared)
+    if missing:
+        raise SaveError(f"the game has fields no state declaration names: {missing} "
+                        "(declare them in hkk._state.GAME_STATE)")
+    state: dict[str, Any] = {}
+    for name, kind in declared.items():
+        SAVE[kind](game, name, getattr(game, name), state)
+    plain: dict[str, Any] = json.loads(json.dumps(state))
+    return plain
+
+
+def _save_permanents(game: Game, name: str, permanents: Any, state: dict[str, Any]) -> None:
+    saved = []
+    for perm in permanents.values():
         data = _slots(perm, _PERMANENT_SKIP)
         data["card"] = perm.card.id
         data["counters"] = dict(perm.counters)
-        permanents.append(data)
-    effects = []
-    for effect in game.effects:
+        saved.append(data)
+    state[name] = saved
+
+
+def _save_effects(game: Game, name: str, effects: Any, state: dict[str, Any]) -> None:
+    saved = []
+    for effect in effects:
         data = _slots(effect)
         data["duration"] = effect.duration.value
         data["targets"] = sorted(effect.targets)
-        effects.append(data)
-    clock = game.clock.save() if isinstance(game.clock, GameClock) else None
-    state: dict[str, Any] = {
-        "players": [{name: list(v) if isinstance(v, list) else v
-                     for name, v in _slots(p).items()} for p in game.players],
-        "permanents": permanents,
-        "effects": effects,
-        "offers": [_slots(o) for o in game.offers],
-        "usage_turn": [[list(k), n] for k, n in game.usage_turn.items()],
-        "usage_game": [[list(k), n] for k, n in game.usage_game.items()],
-        # a set: sorted so that the same game gives the same file
-        "attempted": sorted((list(k) for k in game.attempted), key=json.dumps),
-        "rng": game.rng.getstate(),
-        "clock": clock,
-        "next_uid": game.next_uid,
-        "turn": game.turn,
-        "active": game.active,
-        "step_index": game.step_index,
-        "step": None if game.step is None else steps.index(game.step),
-        "turn_passed": game.turn_passed,
-        "started": game.started,
-        "over": game.over,
-        "winner": game.winner,
-        "log_turn": game.log.turn,
-        "log_step": game.log.step,
-        "triggers": _waiting_triggers(game),
-        "trigger_count": waiting_count(game),
-    }
-    plain: dict[str, Any] = json.loads(json.dumps(state))
-    return plain
+        saved.append(data)
+    state[name] = saved
+
+
+def _save_log(game: Game, name: str, log: Any, state: dict[str, Any]) -> None:
+    state["log_turn"], state["log_step"] = log.turn, log.step  # the events: the file's "log"
+
+
+def _save_watch(game: Game, name: str, watch: Any, state: dict[str, Any]) -> None:
+    state["triggers"] = _waiting_triggers(game)
+    state["trigger_count"] = waiting_count(game)
+    state["last_hit"] = [[uid, by, turn] for uid, (by, turn) in watch.last_hit.items()]
+
+
+def _save_set_data(game: Game, name: str, data: Any, state: dict[str, Any]) -> None:
+    for code, value in data.items():
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as exc:
+            raise SaveError(f"set {code!r} keeps per-game data a save cannot hold "
+                            f"(game.set_data[{code!r}]: plain JSON data, permanents by uid): "
+                            f"{exc}") from None
+    state[name] = data
+
+
+def _nothing(game: Game, name: str, value: Any, state: dict[str, Any]) -> None:
+    """The file's own (seed, decks, agents) or its position: not in the state."""
+
+
+#: How a save writes each kind of field of the state declaration (``save(game, name, value,
+#: state)``); :data:`LOAD` reads it back.
+SAVE: dict[str, Callable[[Game, str, Any, dict[str, Any]], None]] = {
+    "value": lambda game, name, value, state: state.__setitem__(name, value),
+    "file": _nothing,
+    "agents": _nothing,
+    "position": _nothing,
+    "players": lambda game, name, players, state: state.__setitem__(name, [
+        {n: list(v) if isinstance(v, list) else v for n, v in _slots(p).items()}
+        for p in players]),
+    "permanents": _save_permanents,
+    "effects": _save_effects,
+    "offers": lambda game, name, offers, state: state.__setitem__(
+        name, [_slots(o) for o in offers]),
+    "counts": lambda game, name, counts, state: state.__setitem__(
+        name, [[list(k), n] for k, n in counts.items()]),
+    # a set: sorted so that the same game gives the same file
+    "keys": lambda game, name, keys, state: state.__setitem__(
+        name, sorted((list(k) for k in keys), key=json.dumps)),
+    "step": lambda game, name, step, state: state.__setitem__(
+        name, None if step is None else list(game.turn_steps).index(step)),
+    "rng": lambda game, name, rng, state: state.__setitem__(name, rng.getstate()),
+    "clock": lambda game, name, clock, state: state.__setitem__(
+        name, clock.save() if isinstance(clock, GameClock) else None),
+    "set_data": _save_set_data,
+    "log": _save_log,
+    "watch": _save_watch,
+}
 
 
 def _waiting_triggers(game: Game) -> list[dict[str, Any]]:
@@ -286,9 +377,9 @@ def parse_save(data: Any) -> SaveFile:
     except DataFileError as exc:
         raise SaveError(f"not an hkk save ({FORMAT}): {exc}") from None
     found = _format_of(data)
-    if found == "hkk-save/2":
-        data = dict(json.loads(data) if isinstance(data, (str, bytes)) else data)
-        data["format"] = FORMAT
+    if found in ("hkk-save/2", "hkk-save/3"):
+        data = _migrated(dict(json.loads(data) if isinstance(data, (str, bytes)) else data),
+                         found)
     if found == "hkk-save/1":
         raise SaveError("a save of hook API 1 (hkk-save/1): its log names event fields the "
                         "old way; load it with the engine that made it (this one reads "
@@ -302,6 +393,27 @@ def parse_save(data: Any) -> SaveFile:
         where = ".".join(str(p) for p in first["loc"]) or "the file"
         more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
         raise SaveError(f"not an hkk save ({FORMAT}): {where}: {first['msg']}{more}") from None
+
+
+def _migrated(data: dict[str, Any], found: str) -> dict[str, Any]:
+    """A save of format 2 or 3 as a 4: saved between two steps, or at an action step's loop
+    (its ``resume``: the machine's frames of that loop).  A 3 saved at another decision
+    (a checkpoint and answers) is refused, naming both formats."""
+    answers, resume = data.pop("answers", []), data.pop("resume", None)
+    data["format"] = FORMAT
+    if answers:
+        raise SaveError(f"a save of {found} made inside a step at a nested decision (a "
+                        f"checkpoint and {len(answers)} answers): this engine reads {FORMAT}, "
+                        "whose position is data; load it with the engine that made it, or "
+                        "save it again between two steps")
+    if resume is not None:
+        if not (isinstance(resume, list) and len(resume) == 3 and resume[0] == "actions"
+                and resume[1] in (0, 1) and isinstance(resume[2], bool)):
+            raise SaveError(f"the save's resume {resume!r:.60} is not a place a game of "
+                            f"{found} stops at (an action step's loop: "
+                            '["actions", player, passed])')
+        data["position"] = {"frames": [["actions", resume[1], resume[2], 0, 0, None]]}
+    return data
 
 
 def _format_of(data: Any) -> Any:
@@ -372,8 +484,8 @@ def load_game(engine: GameEngine, data: Any, agents: Sequence[Agent] | None = No
         game = _build(engine, save, agents, clock)
     except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid JSON, broken state
         raise SaveError(f"the save's state is broken: {type(exc).__name__}: {exc}") from None
-    if save.answers or save.resume is not None:
-        _resume_at_decision(game, save)
+    if save.position is not None:
+        _resume_at_decision(game, save.position)
     return game
 
 
@@ -394,11 +506,13 @@ def state_problem(save: SaveFile, steps: int) -> str | None:
     if s.step_index is not None and s.step_index > steps:
         return f"step_index: {s.step_index} is past the turn's {steps} steps"
     started = next((e for e in save.log if e.get("kind") == "game_started"), None)
-    if started is None or started.get("by_hand"):  # a test's board: cards put where it says
+    if started is None or started.get("built"):  # a test's board: cards put where it says
         return None
     for index, (player, dealt) in enumerate(zip(s.players, save.decks, strict=False)):
         held = Counter(player.deck + player.hand + player.graveyard + player.void)
         held.update(str(p.get("card")) for p in s.permanents if p.get("owner") == index)
+        held.update(str(f[3]) for f in (save.position.frames if save.position else ())
+                    if f[:1] == ["spell"] and len(f) == 4 and f[2] == index)  # being played
         extra, missing = held - Counter(dealt), Counter(dealt) - held
         if extra or missing:
             card = sorted(extra or missing)[0]
@@ -409,39 +523,69 @@ def state_problem(save: SaveFile, steps: int) -> str | None:
     return None
 
 
-def _resume_at_decision(game: Game, save: SaveFile) -> None:
-    """Run the saved step again with its answers, up to the decision it was saved at."""
-    forward = game.forward
+def _resume_at_decision(game: Game, position: Position) -> None:
+    """Put the machine where the save stood and go back down to its decision, checking it is
+    the one saved: a position that does not match the game is refused."""
+    machine = game.machine
+    frames = decode(position.frames)
+    if not all(isinstance(f, list) and f and isinstance(f[0], str) for f in frames):
+        raise SaveError("the save's position is not a list of frames")
+    machine.frames, machine.closing = frames, position.closing
+    if position.resolving is not None:
+        restore_resolving(game, position.resolving)
     seated = game.agents
-    if forward is None:  # every seat has an agent now: still run the step as saved
-        forward = game.forward = Forward()
-    forward.resume = tuple(save.resume) if save.resume is not None else None
-    forward.answers = [i for i, _ in save.answers]
-    forward.labels = [label for _, label in save.answers]
     game.agents = [None, None]
-    game._seat()
     try:
         run_on(game)
-    except ReplayError as exc:
-        raise SaveError(f"the save's answers do not replay: {exc}") from None
-    game.agents = seated
-    game._seat()
+    except (PositionError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise SaveError(f"the save's position does not match its game ({type(exc).__name__}: "
+                        f"{exc})") from None
+    finally:
+        game.agents = seated
+    got, saved = machine.waiting, position.waiting
+    if saved is None and got is not None:  # an older format's: it named no decision
+        return
+    if got is None or saved is None or (got.kind, got.player, list(got.labels())) != (
+            saved.kind, saved.player, saved.labels):
+        found = "none" if got is None else f"player {got.player}'s {got.kind} {got.labels()}"
+        wanted = "none" if saved is None else \
+            f"player {saved.player}'s {saved.kind} {saved.labels}"
+        raise SaveError(f"the save's position and answers do not match the game: it waits "
+                        f"for {wanted}, the game stands at {found}")
 
 
-def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any) -> Game:
+def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, clock: Any,
+           declaration: dict[str, str] | None = None) -> Game:
     s = save.state
+    declared = GAME_STATE if declaration is None else declaration
+    extra = sorted(set(s.model_extra or ()) - set(declared))
+    if extra:
+        raise SaveError(f"the save's state has fields this engine does not know: {extra}")
     rulings = dataclasses.replace(DEFAULT_RULINGS, **save.rulings)
     game = Game(engine, save.decks, _agents(save, agents), seed=save.seed,
                 names=[p.name for p in s.players], rulings=rulings, clock=clock)
+    for name, kind in declared.items():
+        LOAD[kind](game, name, s, save)
+    refresh_statics(game)  # conditions read the whole state, now restored (D-conditions)
+    return game
+
+
+def _load_players(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     for player, saved_player in zip(game.players, s.players, strict=True):
         _restore(player, saved_player.model_dump(), "player")
+
+
+def _load_permanents(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     for saved in s.permanents:
         saved = dict(saved)
-        card = engine.cards[saved.pop("card")]
+        card = game.cards[saved.pop("card")]
         perm = Permanent(saved["uid"], card, saved["owner"], saved["zone"], saved["entered_turn"])
         _restore(perm, saved, "permanent", _PERMANENT_SKIP)
         game.permanents[perm.uid] = perm
         game._index_abilities(perm)  # in timestamp order, as they entered play
+
+
+def _load_effects(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     for saved in s.effects:
         effect = Effect(saved["uid"], saved["stat"], saved["amount"], Duration(saved["duration"]))
         _restore(effect, saved, "effect")
@@ -450,26 +594,59 @@ def _build(engine: GameEngine, save: SaveFile, agents: Sequence[Agent] | None, c
         game.effects.append(effect)
         if effect.in_force:
             count_effect(game, effect, +1)
-    refresh_statics(game)  # conditions read the whole state, now restored (D-conditions)
+
+
+def _load_offers(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     for saved in s.offers:
         offer = ExtractionOffer("", 0, 0, 0, "")
         _restore(offer, saved, "offer")
         game.offers.append(offer)
-    game.usage_turn = {_key(k): n for k, n in s.usage_turn}
-    game.usage_game = {_key(k): n for k, n in s.usage_game}
-    game.attempted = {_key(k) for k in s.attempted}
-    game.rng.setstate((s.rng[0], tuple(s.rng[1]), s.rng[2]))
+
+
+def _load_clock(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     if s.clock is not None and isinstance(game.clock, GameClock):
         game.clock.load(s.clock)
-    game.next_uid, game.turn, game.active = s.next_uid, s.turn, s.active
-    game.step_index = s.step_index
-    game.step = None if s.step is None else game.turn_steps[s.step]
-    game.turn_passed, game.started, game.over, game.winner = \
-        s.turn_passed, s.started, s.over, s.winner
+
+
+def _load_log(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     game.log.restore([_event(e) for e in save.log])
     game.log.turn, game.log.step = s.log_turn, s.log_step
+
+
+def _load_watch(game: Game, name: str, s: GameState, save: SaveFile) -> None:
     restore_waiting(game, s.triggers, s.trigger_count)
-    return game
+    game.triggers.last_hit = {uid: (by, turn) for uid, by, turn in s.last_hit}
+
+
+def _value(s: GameState, name: str) -> Any:
+    extra = s.model_extra or {}
+    return extra[name] if name in extra else getattr(s, name)
+
+
+#: How a load reads each kind of field of the state declaration back (:data:`SAVE`).
+LOAD: dict[str, Callable[[Game, str, GameState, SaveFile], None]] = {
+    "value": lambda game, name, s, save: setattr(game, name, _value(s, name)),
+    "file": lambda game, name, s, save: None,  # given to Game() above
+    "agents": lambda game, name, s, save: None,
+    "position": lambda game, name, s, save: None,  # loaded last: load_game
+    "players": _load_players,
+    "permanents": _load_permanents,
+    "effects": _load_effects,
+    "offers": _load_offers,
+    "counts": lambda game, name, s, save: setattr(
+        game, name, {_key(k): n for k, n in getattr(s, name)}),
+    "keys": lambda game, name, s, save: setattr(
+        game, name, {_key(k) for k in getattr(s, name)}),
+    "step": lambda game, name, s, save: setattr(
+        game, name, None if s.step is None else game.turn_steps[s.step]),
+    "rng": lambda game, name, s, save: game.rng.setstate(
+        (s.rng[0], tuple(s.rng[1]), s.rng[2])),
+    "clock": _load_clock,
+    "set_data": lambda game, name, s, save: setattr(game, name, json.loads(
+        json.dumps(s.set_data))),
+    "log": _load_log,
+    "watch": _load_watch,
+}
 
 
 def _event(saved: dict[str, Any]) -> Event:

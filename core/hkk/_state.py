@@ -123,3 +123,50 @@ class ExtractionOffer:
         self.count = count
         self.player = player
         self.phase = phase
+
+
+# -- what a game's state is (issue 30 item 2) -------------------------------------------------
+#
+# One declaration that every consumer reads: the copy (hkk._clone), the save and its load
+# (hkk._saving), determinize (a copy whose hidden zones are dealt again) and the test of it
+# (tests/test_state_declaration.py).  A field of a game is in exactly one of the four groups;
+# a copy or a save of a game with a field in none of them is refused, naming it.
+
+#: The plain state: a field's name -> its kind, which says how a copy copies it and a save
+#: writes and reads it (the kinds are the keys of hkk._clone.COPY and hkk._saving.SAVE).
+#: ``value``: an immutable value (a number, a string, None), copied as it is and saved as JSON.
+GAME_STATE: dict[str, str] = {
+    "seed": "file", "decks": "file", "log": "log", "agents": "agents",
+    "players": "players", "permanents": "permanents", "effects": "effects",
+    "offers": "offers", "usage_turn": "counts", "usage_game": "counts", "attempted": "keys",
+    "next_uid": "value", "turn": "value", "active": "value", "step_index": "value",
+    "step": "step", "turn_passed": "value", "started": "value", "over": "value",
+    "winner": "value", "rng": "rng", "clock": "clock",
+    #: each set's per-game data, by set code: plain JSON data naming permanents by uid
+    "set_data": "set_data",
+    #: the turn machine's position (hkk._forward.Position)
+    "machine": "position",
+    #: the trigger watch: its queue, counters, chains, the item resolving, ``last_hit``
+    "triggers": "watch",
+}
+
+#: Derived from the plain state: copied onto a copy's permanents, or rebuilt by a load, by one
+#: function each (``hkk._clone.copy_derived``; ``hkk._saving`` rebuilds them from the cards).
+DERIVED: tuple[str, ...] = (
+    "statics", "conditional_statics", "preventions", "condition_events", "abilities_at",
+    "abilities_version", "hp_changed", "emit", "views", "hook_plans")
+
+#: The engine's, shared by every game of it.
+ENGINE: tuple[str, ...] = (
+    "engine", "cards", "rulings", "hook", "turn_steps", "ability_item", "pm", "hook_impls",
+    "custom_effects")
+
+#: Only inside a simultaneous moment (29.4.2): empty between two, where a game is copied.
+MOMENT: tuple[str, ...] = ("in_moment", "bonus_losses", "leaving_play")
+
+
+def undeclared(fields: Any, declaration: dict[str, str] | None = None) -> list[str]:
+    """The names among ``fields`` (a game's ``__dict__``) that no group declares."""
+    known = set(declaration if declaration is not None else GAME_STATE)
+    known.update(DERIVED, ENGINE, MOMENT)
+    return sorted(name for name in fields if name not in known)

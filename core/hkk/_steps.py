@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from hkk._decisions import Option
 from hkk._effects import Duration
 from hkk._errors import StepLoopError
+from hkk._forward import PositionError
 from hkk._game import Game
 from hkk._hookcall import first, implementations, notify
 from hkk._pending import ACTION, ACTIVATED, PLAY, Pending
@@ -23,10 +24,11 @@ from hkk._resolution import (
     pay,
     prevented,
     resolve,
+    resolve_again,
     usable,
 )
-from hkk._triggers import settle, too_many_items
-from hkk.events import ItemDropped, Moment, Passed, Resolving, TurnPassed
+from hkk._triggers import settle, settle_again, too_many_items
+from hkk.events import ComponentsDeclined, ItemDropped, Moment, Passed, Resolving, TurnPassed
 
 if TYPE_CHECKING:
     from hkk._state import Permanent
@@ -38,14 +40,37 @@ PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
 def run_simultaneous(game: Game, step: Step) -> None:
     """One moment (29.4.2, 41.4): every item is bound against the same state, then the expiry of
     the step's durations, the start of waiting effects, the loss of defence bonus and every item
-    happen together.  Nothing triggers from the expiry; nothing is collected again."""
-    items = [i for i in call_hook(game, step.hook) if usable(game, i, step)]
-    chosen = _choose_for_moment(game, step, items)
-    # choices are made against the state before the moment (29.4.2); a prevented item makes
-    # none (D-prevented)
-    stopped = prevented_items(game, chosen)
-    bound = [(item, None if item in stopped
-              else guarded(game, item, partial(item.bind, game, item))) for item in chosen]
+    happen together.  Nothing triggers from the expiry; nothing is collected again.
+
+    Its frame, ``["moment", stage, answers]``: choosing and binding change nothing (29.4.2), so
+    a decision there is reached again by choosing and binding again with the answers given
+    (stage 0); stage 1 settles what the moment triggered."""
+    machine = game.machine
+    if machine.back:
+        frame = machine.frame(["moment"])
+    else:
+        frame = ["moment", 0, []]
+        machine.frames.append(frame)
+    if frame[1] == 0:
+        items = [i for i in call_hook(game, step.hook) if usable(game, i, step)]
+        region, replayed = machine.region, machine.replayed
+        machine.region, machine.replayed = frame[2], 0
+        chosen = _choose_for_moment(game, step, items)
+        # choices are made against the state before the moment (29.4.2); a prevented item
+        # makes none (D-prevented)
+        stopped = prevented_items(game, chosen)
+        bound = [(item, None if item in stopped
+                  else guarded(game, item, partial(item.bind, game, item))) for item in chosen]
+        machine.region, machine.replayed = region, replayed
+        frame[1] = 1
+        _moment(game, step, bound, stopped)
+    # what the moment triggered waits until it and its check are over
+    (settle_again if machine.back else settle)(game, step)
+    machine.frames.pop()
+
+
+def _moment(game: Game, step: Step, bound: list[tuple[Pending, Any]],
+            stopped: dict[Pending, Any]) -> None:
     rule = step.rules[0] if step.rules else step.hook
     game.emit(Moment, rule=rule, items=[i.label for i, _ in bound],
               ends=sorted(step.ends))
@@ -69,7 +94,6 @@ def run_simultaneous(game: Game, step: Step) -> None:
     if step.ends_created:
         game.end_effects({Duration(d) for d in step.ends}, rule=_end_rule(step))
     after_resolution(game, step)
-    settle(game, step)  # what the moment triggered waits until it and its check are over
 
 
 def _choose_for_moment(game: Game, step: Step, items: list[Pending]) -> list[Pending]:
@@ -113,7 +137,7 @@ def _pay_for(game: Game, step: Step, player: int, group: list[Pending], budget: 
     while group:
         fitting = [i for i in group if budget.fits(i)]
         for item in group:
-            if not budget.fits(item):
+            if not budget.fits(item) and not game.machine.replaying():  # logged when first met
                 game.emit(ItemDropped, item=item.label, controller=item.controller,
                           reason="cannot be paid together with the moment's other items",
                           rule="29.4.2")
@@ -196,6 +220,7 @@ def _wants(game: Game, item: Pending, step: Step) -> bool:
     if game.turn_passed and passed_the_turn(game, _owner(game, item)):
         return False
     options = (Option(f"use {item.label}", item), Option("decline"))
+    game.machine.open = True
     answer = game.decide(_owner(game, item), "use", options, prompt=f"Use {item.label}?",
                          rule=step.rules[0] if step.rules else None)
     return answer.label != "decline"
@@ -217,23 +242,51 @@ def run_ordered(game: Game, step: Step) -> None:
 
     The hook is collected again after every resolution, unless nothing it returns can have
     changed (:func:`_steady`): then the items left are the ones collected, less the one that
-    resolved, and the step's cost grows with its items, not with their square."""
-    finished: set[tuple[Any, ...]] = set()  # automatic items resolved and items declined this step
-    wanted: set[tuple[Any, ...]] = set()
+    resolved, and the step's cost grows with its items, not with their square.
+
+    Its frame: ``["ordered", finished, wanted, count, stage, item]`` - the keys of the
+    automatic items resolved and the items declined, of the optional items wanted, how many
+    resolved; stage 0 collects and orders, 1 resolves ``item`` (its key and label), 2 settles
+    what it triggered."""
+    machine = game.machine
+    first: list[Pending] | None = None  # the first collection, made before the frame
+    if machine.back:
+        frame = machine.frame(["ordered"])
+    else:
+        first = call_hook(game, step.hook)
+        if not first:  # nothing to order (most steps): no frame
+            return
+        frame = ["ordered", set(), set(), 0, 0, None]
+        machine.frames.append(frame)
+    finished: set[tuple[Any, ...]] = frame[1]  # automatic items resolved, items declined
+    wanted: set[tuple[Any, ...]] = frame[2]
     limit = game.rulings.max_items_per_step
     ready: list[Option] = []
     kept_at: int | None = None  # the ability index's version the kept collection is valid for
-    for _ in range(limit):
+    start = frame[3]
+    if frame[4]:  # going back to the item resolving (1), or to what it triggered (2)
+        if frame[4] == 1:
+            resolve_again(game, _collected(game, step, frame[5]))
+            after_resolution(game, step)
+            frame[4] = 2
+        settle_again(game, step)
+        frame[4] = 0
+        start += 1
+    for count in range(start, limit):
+        frame[3] = count
         if kept_at is None or kept_at != game.abilities_version:
             version = game.abilities_version
-            ready, keep = _collect_ordered(game, step, finished, wanted)
+            ready, keep = _collect_ordered(game, step, finished, wanted, first)
+            first = None
             kept_at = version if keep and version == game.abilities_version else None
         if not ready:
+            machine.frames.pop()
             return
         orderer = _orderer(game, step) if len(ready) > 1 else None
         if orderer is None:
             chosen = ready[0]
         else:
+            machine.open = True
             chosen = game.decide(orderer, "order", ready, prompt="Which happens next?",
                                  rule=step.order_rule)
         item = chosen.value
@@ -243,11 +296,24 @@ def run_ordered(game: Game, step: Step) -> None:
             finished.add(key)
         if kept_at is not None:  # kept items are automatic, keys unique: it resolves once
             del ready[_position(ready, chosen)]
+        frame[4:] = 1, (key, item.label)
         resolve(game, item)
         after_resolution(game, step)
+        frame[4] = 2
         settle(game, step)  # D-trigger-wait
+        frame[4] = 0
     # a pool of triggers (prep stage 2) that keeps growing is a trigger loop (D-trigger-loop)
     raise too_many_items(game, step, limit, [option.value for option in ready])
+
+
+def _collected(game: Game, step: Step, which: tuple[Any, str]) -> Pending:
+    """The item of the step's hook with this key and label: the one a frame resolves."""
+    key, label = which
+    for item in call_hook(game, step.hook):
+        if item.key == key and item.label == label:
+            return item
+    raise PositionError(f"the machine's position resolves {label!r}, which step {step.hook} "
+                        "does not offer")
 
 
 def _position(options: list[Option], chosen: Option) -> int:
@@ -256,14 +322,16 @@ def _position(options: list[Option], chosen: Option) -> int:
 
 
 def _collect_ordered(game: Game, step: Step, finished: set[tuple[Any, ...]],
-                     wanted: set[tuple[Any, ...]]) -> tuple[list[Option], bool]:
+                     wanted: set[tuple[Any, ...]],
+                     collected: list[Pending] | None = None) -> tuple[list[Option], bool]:
     """The step's items left to resolve, as the order decision's options; and whether they
     may be kept until the ability index changes: the hook is steady (:func:`_steady`) and
     every item it returned is automatic, so none of them can become usable or unusable, or
     be used twice, while the index stays; and no two share a key (the one that resolves
     first would end the other's turn in the step too)."""
     ready = []
-    collected = call_hook(game, step.hook)
+    if collected is None:
+        collected = call_hook(game, step.hook)
     for item in collected:
         key = item.key
         if key in finished or not usable(game, item, step):
@@ -304,44 +372,65 @@ def _owner(game: Game, item: Pending) -> int:
 def run_alternating(game: Game, step: Step) -> None:
     """41.1: players alternately use end-of-turn abilities, the active player first.  Items with a
     cost or a conditional text are optional; the others must be used, so a player who still has
-    one cannot pass.  The stage ends when both players pass one after the other."""
-    player = game.active
-    passes = 0
-    used: set[tuple[Any, ...]] = set()  # mandatory items already used
-    for _ in range(game.rulings.max_items_per_step):
-        if passes >= 2:
-            return
-        items = [i for i in call_hook(game, step.hook)
-                 if _owner(game, i) == player and i.key not in used and usable(game, i, step)]
-        if player == game.active and game.turn_passed:  # 41.5: he announced not to act
-            items = [i for i in items if not i.optional]
-        mandatory = [i for i in items if not i.optional]
-        options = [Option(f"use {i.label}", i) for i in items]
-        if not mandatory:
-            options.append(Option(PASS))
-        if len(options) == 1 and options[0].label == PASS:
-            game.emit(Passed, player=player, rule="41.1", forced=True)
-            passes += 1
-        else:
-            choice = game.decide(player, "action", options, prompt="End of turn", rule="41.1")
-            if choice.label == PASS:
-                game.emit(Passed, player=player, rule="41.1", forced=False)
-                passes += 1
+    one cannot pass.  The stage ends when both players pass one after the other.
+
+    Its frame: ``["alternating", player, passes, used, count, stage, item]``: whose turn,
+    the passes in a row, the keys of the mandatory items used, the turns of alternation; stage 0
+    asks, 1 resolves ``item`` (key and label), 2 settles."""
+    machine = game.machine
+    if machine.back:
+        frame = machine.frame(["alternating"])
+    else:
+        frame = ["alternating", game.active, 0, set(), 0, 0, None]
+        machine.frames.append(frame)
+    used: set[tuple[Any, ...]] = frame[3]  # mandatory items already used
+    while frame[4] < game.rulings.max_items_per_step:
+        player = frame[1]
+        if frame[5] == 0:
+            if frame[2] >= 2:
+                machine.frames.pop()
+                return
+            items = [i for i in call_hook(game, step.hook)
+                     if _owner(game, i) == player and i.key not in used
+                     and usable(game, i, step)]
+            if player == game.active and game.turn_passed:  # 41.5: he announced not to act
+                items = [i for i in items if not i.optional]
+            mandatory = [i for i in items if not i.optional]
+            options = [Option(f"use {i.label}", i) for i in items]
+            if not mandatory:
+                options.append(Option(PASS))
+            if len(options) == 1 and options[0].label == PASS:
+                game.emit(Passed, player=player, rule="41.1", forced=True)
+                frame[2] += 1
             else:
-                item = choice.value
-                if not item.optional or item.kind != ACTIVATED:
-                    used.add(item.key)  # automatic effects happen once; mandatory ones too
-                passes = 0
-                resolve(game, item)
-                after_resolution(game, step)
-                settle(game, step)  # D-trigger-wait
-        player = game.opponent(player)
+                machine.open = True
+                choice = game.decide(player, "action", options, prompt="End of turn",
+                                     rule="41.1")
+                if choice.label == PASS:
+                    game.emit(Passed, player=player, rule="41.1", forced=False)
+                    frame[2] += 1
+                else:
+                    item = choice.value
+                    if not item.optional or item.kind != ACTIVATED:
+                        used.add(item.key)  # automatic effects happen once; mandatory ones too
+                    frame[2] = 0
+                    frame[5], frame[6] = 1, (item.key, item.label)
+        elif frame[5] == 1:
+            item = _collected(game, step, frame[6])
+        if frame[5] == 1:
+            (resolve_again if machine.back else resolve)(game, item)
+            after_resolution(game, step)
+            frame[5] = 2
+        if frame[5] == 2:
+            (settle_again if machine.back else settle)(game, step)  # D-trigger-wait
+        frame[5] = 0
+        frame[1] = game.opponent(player)
+        frame[4] += 1
     raise StepLoopError(f"step {step.hook} went on for {game.rulings.max_items_per_step} turns "
                         "of alternation; an ability without cost or limit repeats forever")
 
 
-def run_actions(game: Game, step: Step, player: int | None = None,
-                active_passed: bool = False) -> None:
+def run_actions(game: Game, step: Step) -> None:
     """Players act in turn, the active player first (4.11.6).  The phase ends when both have
     passed, the active player first: his pass, then his opponent's (4.11.7); an action by
     either reopens it.  An action: play a card from hand (8.1), use an activated ability or an
@@ -349,21 +438,39 @@ def run_actions(game: Game, step: Step, player: int | None = None,
     the whole turn (41.5): from then on only his opponent acts, in this phase and in every
     action phase left; each ends when the opponent passes.
 
-    ``player`` and ``active_passed`` are where a resumed step goes on (the forward model,
-    :func:`hkk._runner.resume_step`): whose action it is, and whether the active player's
-    pass stands."""
+    Its frame: ``["actions", player, active_passed, count, stage, action]``: whose action,
+    whether the active player's pass stands, the actions so far; stage 0 asks, 1 does
+    ``action`` (``("play", card id)``, ``("use", key, label)`` or ``("extract", uid)``), 2
+    settles what it triggered."""
     active = game.active
-    if player is None:
-        player = active
+    machine = game.machine
+    if machine.back:
+        frame = machine.frame(["actions"])
+    else:
+        frame = ["actions", active, False, 0, 0, None]
+        machine.frames.append(frame)
     offered: dict[int, tuple[Any, Option]] = {}  # the step's options, made once per item
-    for _ in range(game.rulings.max_items_per_step):
+    limit = game.rulings.max_items_per_step
+    player, active_passed, start = frame[1], frame[2], frame[3]
+    if frame[4]:  # going back to the action being done (1), or to what it triggered (2)
+        if frame[4] == 1:
+            _act(game, step, frame[5])(game)
+            after_resolution(game, step)
+            frame[4] = 2
+        settle_again(game, step)
+        frame[4] = 0
+        player, start = 1 - player, start + 1
+    for count in range(start, limit):
         if game.over:
+            machine.frames.pop()
             return
         if player == active and game.turn_passed:  # 41.5: he does not act any more
             active_passed = True
             player = 1 - player  # his opponent (game.opponent, without a call)
             continue
         options = action_options(game, step, player, offered)
+        frame[1:4] = player, active_passed, count
+        machine.open = True
         choice = game.decide(player, "action", options, prompt=step.hook, rule=step.rules[0])
         kind = choice.label
         if kind in (PASS, PASS_TURN):
@@ -374,16 +481,49 @@ def run_actions(game: Game, step: Step, player: int | None = None,
             else:
                 game.emit(Passed, player=player, rule="4.11.7")
             if player != active and active_passed:
+                machine.frames.pop()
                 return  # 4.11.7: the active player's pass, then his opponent's
             active_passed = active_passed or player == active
         else:
-            active_passed = False
-            choice.value(game)
+            active_passed = frame[2] = False
+            frame[4] = 1
+            frame[5], act = choice.value
+            act(game)
             after_resolution(game, step)
+            frame[4] = 2
             settle(game, step)  # D-trigger-wait: mandatory triggers resolve, not as actions
+            frame[4] = 0
         player = 1 - player
     raise StepLoopError(f"step {step.hook} had {game.rulings.max_items_per_step} actions "
                         "without ending")
+
+
+def _act(game: Game, step: Step, action: tuple[Any, ...]) -> Callable[[Game], None]:
+    """The action a frame is doing, found again: the card played goes on from its frames
+    (:func:`play_from_hand`), an item by its key and label, an extraction by its uid."""
+    if action[0] == "play":
+        return lambda game: play_from_hand(game, action[1], action[2])
+    if action[0] == "use":
+        item = _collected(game, step, (action[1], action[2]))
+        return lambda game: resolve_again(game, item)
+    for offer in game.offers:
+        if offer.uid == action[1]:
+            return lambda game: game.extract_components(offer)
+    raise PositionError(f"the machine's position extracts from #{action[1]}, which is offered "
+                        "no more")
+
+
+def play_from_hand(game: Game, player: int, card_id: str) -> None:
+    """A card played from hand going on from its frames, as ``hkk.rules.hand_play``'s item
+    plays it: paid and resolving (a spell binding its targets), or its "enters play" items."""
+    machine = game.machine
+    if machine.frames[machine.depth][0] == "entry":
+        uid = machine.frames[machine.depth][1]
+        run_entry_triggers(game, game.permanents[uid])
+        return
+    perm = game.play_card(player, card_id)
+    if perm is not None:
+        game.run_entry_triggers(perm)
 
 
 def action_options(game: Game, step: Step, player: int,
@@ -404,15 +544,18 @@ def action_options(game: Game, step: Step, player: int,
             made = offered.get(id(item))
             if made is None or made[0] is not item:
                 if item.kind == PLAY:
-                    made = (item, Option(item.label, _play(item)))
+                    made = (item, Option(item.label, (("play", item.controller, item.card_id),
+                                                      _play(item))))
                 else:
-                    made = (item, Option(f"use {item.label}", _use(item)))
+                    made = (item, Option(f"use {item.label}",
+                                         (("use", item.key, item.label), _use(item))))
                 offered[id(item)] = made
             options.append(made[1])
     if game.offers:
         for offer in game.offers:
             if offer.player == player:
-                options.append(Option(f"extract {offer.card_id}#{offer.uid}", _extract(offer)))
+                options.append(Option(f"extract {offer.card_id}#{offer.uid}",
+                                      (("extract", offer.uid), _extract(offer))))
     options.append(_PASS)
     if player == game.active and not game.turn_passed:
         options.append(_PASS_TURN)
@@ -437,21 +580,69 @@ def _extract(offer: Any) -> Callable[[Game], None]:
 
 
 def run_entry_triggers(game: Game, perm: Permanent) -> None:
-    """A permanent's "enters play" automatic effects, ordered by its controller [R]."""
+    """A permanent's "enters play" automatic effects, ordered by its controller [R].
+
+    Its frame: ``["entry", uid, done, stage, item]``: the keys of the items taken; stage 0
+    orders, 1 asks about an optional ``item`` (its key), 2 resolves it."""
+    machine = game.machine
+    frame = machine.frame(["entry", perm.uid, [], 0, None])
+    done = frame[2]
     items = call_hook(game, "entered_play", permanent=perm)
-    while items:
-        if len(items) == 1:
-            item = items[0]
+    if done:
+        left = [i for i in items if i.key not in done]
+        if frame[3]:
+            found = [i for i in items if i.key == frame[4]]
+            if not found:
+                raise PositionError(f"the machine's position resolves an item of "
+                                    f"#{perm.uid} entering play that it no longer has")
+            item = found[0]
+        items = left
+    # a card enters play within a step: every call below reads it
+    step = game.step
+    assert step is not None
+    while items or frame[3]:
+        if frame[3] == 0:
+            if len(items) == 1:
+                item = items[0]
+            else:
+                machine.open = True
+                item = game.decide(perm.controller, "order",
+                                   [Option(i.label, i) for i in items],
+                                   prompt="Which happens next?", rule="R-enter-order").value
+            items.remove(item)
+            done.append(item.key)
+            frame[3], frame[4] = 1, item.key
+        if frame[3] == 1:
+            if item.optional and not _wants(game, item, step):
+                frame[3] = 0
+                continue
+            frame[3] = 2
+        (resolve_again if machine.back else resolve)(game, item)
+        after_resolution(game, step)  # [D] D-hp-check: after every effect
+        frame[3] = 0
+    machine.frames.pop()
+
+
+def close_offers(game: Game, phase: str) -> None:
+    """Components may be extracted until the end of the phase of the death [R]; what is left is
+    offered one last time, then lapses (D-components-window).  The offers are the game's: a
+    decision here goes on from them (its frame, ``["offers"]``, says the machine is here)."""
+    machine = game.machine
+    machine.frame(["offers"])
+    for offer in [o for o in game.offers if o.phase == phase]:
+        machine.open = True
+        answer = game.decide(offer.player, "extract",
+                             (Option(f"extract {offer.card_id}#{offer.uid}", offer),
+                              Option("decline")), rule="R-components")
+        if answer.label == "decline":
+            game.offers.remove(offer)
+            game.emit(ComponentsDeclined, player=offer.player, card=offer.card_id,
+                      uid=offer.uid)
         else:
-            item = game.decide(perm.controller, "order", [Option(i.label, i) for i in items],
-                               prompt="Which happens next?", rule="R-enter-order").value
-        items.remove(item)
-        # a card enters play within a step: both calls below read it
-        assert game.step is not None
-        if item.optional and not _wants(game, item, game.step):
-            continue
-        resolve(game, item)
-        after_resolution(game, game.step)  # [D] D-hp-check: after every effect
+            game.extract_components(offer)
+    game.offers = [o for o in game.offers if o.phase != phase]
+    machine.closing = None
+    machine.frames.pop()
 
 
 RUNNERS: dict[Mode, Callable[[Game, Step], Any]] = {

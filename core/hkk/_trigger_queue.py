@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from hkk._decisions import Option
 from hkk._errors import WorkLimitError
 from hkk._pending import Pending
-from hkk._resolution import after_resolution, passed_the_turn, resolve
+from hkk._resolution import after_resolution, passed_the_turn, resolve, resolve_again
 from hkk._trigger_loops import _cards, _check_chain, _check_repeat, _shown
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from hkk._phases import Step
     from hkk._trigger_watch import TriggerDetection as TriggerWatch
 
-__all__ = ["pooled", "settle", "step_over"]
+__all__ = ["pooled", "settle", "settle_again", "step_over", "step_over_again"]
 
 
 def settle(game: Game, step: Step) -> None:
@@ -55,6 +55,23 @@ def step_over(game: Game, step: Step) -> None:
     settle(game, step)
 
 
+def settle_again(game: Game, step: Step) -> None:
+    """:func:`settle` where the machine goes back down its frames: to the settling it stood
+    in, if it stood in one (its queue may be empty: the item is taken out, ``resolving``)."""
+    if game.machine.next_is("settle"):
+        _resolve_waiting(game, game.triggers, step)
+    else:
+        settle(game, step)
+
+
+def step_over_again(game: Game, step: Step) -> None:
+    """:func:`step_over` where the machine goes back down its frames."""
+    if game.machine.next_is("settle"):
+        _resolve_waiting(game, game.triggers, step)
+    else:
+        step_over(game, step)
+
+
 def pooled(game: Game) -> list[Pending]:
     """The waiting items as items of a pool step (prep stage 2, 29.4.1): each resolves once,
     ordered with the step's other items; its chain goes on through its Ép check."""
@@ -81,34 +98,59 @@ def _from_pool(trigger_watch: TriggerWatch, item: Pending) -> Pending:
 
 
 def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> None:
-    seen: set[str] = set()
+    """The waiting items, one by one, the active player ordering them (D-trigger-order).  Its
+    frame, ``["settle", seen, stage, chain]``: the states seen (D-trigger-loop); stage 0
+    orders, 1 asks about the optional item taken (``trigger_watch.resolving``, the game's), 2
+    resolves it; ``chain`` is its chain of causes."""
+    machine = game.machine
+    if machine.back:
+        frame = machine.frame(["settle"])
+    else:
+        frame = ["settle", set(), 0, ()]
+        machine.frames.append(frame)
+    seen: set[str] = frame[1]
     waiting = trigger_watch.waiting
-    while waiting and not game.over:
-        ready = sorted(waiting, key=_order)
-        item = ready[0]
-        if len(ready) > 1 and game.rulings.trigger_orderer == "active":
-            item = game.decide(game.active, "order", [Option(i.label, i) for i in ready],
-                               prompt="Which trigger happens next?",
-                               rule="D-trigger-order").value
-        waiting.remove(item)
-        chain = trigger_watch.chains.pop(item.key, (item.label,))
-        _check_chain(game, chain)
-        trigger_watch.resolved += 1  # D-work-limit: one increment; a check only when due
-        if trigger_watch.resolved > trigger_watch._work_stop \
-                or trigger_watch._work_turn != game.turn:
-            _check_work(game, trigger_watch, chain)
-        if len(chain) > 1:
-            _check_repeat(game, seen, chain, item, waiting)
-        if item.optional and not _wants(game, item):
-            continue
+    while frame[2] or (waiting and not game.over):
+        if frame[2] == 0:
+            ready = sorted(waiting, key=_order)
+            item = ready[0]
+            if len(ready) > 1 and game.rulings.trigger_orderer == "active":
+                machine.open = True
+                item = game.decide(game.active, "order", [Option(i.label, i) for i in ready],
+                                   prompt="Which trigger happens next?",
+                                   rule="D-trigger-order").value
+            waiting.remove(item)
+            trigger_watch.resolving = item
+            chain = trigger_watch.chains.pop(item.key, (item.label,))
+            frame[2], frame[3] = 1, chain
+            _check_chain(game, chain)
+            trigger_watch.resolved += 1  # D-work-limit: one increment; a check only when due
+            if trigger_watch.resolved > trigger_watch._work_stop \
+                    or trigger_watch._work_turn != game.turn:
+                _check_work(game, trigger_watch, chain)
+            if len(chain) > 1:
+                _check_repeat(game, seen, chain, item, waiting)
+        else:
+            resolving = trigger_watch.resolving
+            assert resolving is not None  # taken out at stage 0, put back by a copy or a load
+            item, chain = resolving, frame[3]
+        if frame[2] == 1:
+            if item.optional and not _wants(game, item):
+                trigger_watch.resolving = None
+                frame[2] = 0
+                continue
+            frame[2] = 2
         trigger_watch.cause = chain
         try:
-            resolve(game, item)
+            (resolve_again if machine.back else resolve)(game, item)
             after_resolution(game, step)
         finally:
             trigger_watch.cause = ()
+        trigger_watch.resolving = None
+        frame[2] = 0
         if trigger_watch._left:
             trigger_watch._purge()
+    machine.frames.pop()
 
 
 def _order(item: Pending) -> tuple[Any, ...]:
@@ -119,6 +161,7 @@ def _wants(game: Game, item: Pending) -> bool:
     controller = item.controller if item.controller is not None else game.active
     if game.turn_passed and passed_the_turn(game, controller):  # 41.5: not asked, not used
         return False
+    game.machine.open = True
     answer = game.decide(controller, "use", (Option(f"use {item.label}", item),
                                              Option("decline")),
                          prompt=f"Use {item.label}?", rule="D-trigger-wait")

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from hkk._game import Game
     from hkk._trigger_watch import TriggerDetection as TriggerWatch
 
-__all__ = ["copy_waiting", "restore_waiting", "saved_waiting", "saved_waiting_cards",
-           "waiting_count"]
+__all__ = ["copy_waiting", "restore_resolving", "restore_waiting", "saved_waiting",
+           "saved_waiting_cards", "waiting_count"]
 
 
 def saved_waiting(game: Game) -> list[dict[str, Any]]:
@@ -48,7 +48,10 @@ def _card_record(trigger_watch: TriggerWatch, item: Pending) -> dict[str, Any]:
         "chain": list(trigger_watch.chains.get(item.key, (item.label,))),
         "permanent": bound["permanent"].uid if bound["permanent"] is not None else None,
         "source": bound["source"].uid if bound["source"] is not None else None,
-        "player": bound["player"], "amount": bound.get("amount")}
+        "player": bound["player"], "amount": bound.get("amount"),
+        # the cards of those two, for one that has left play meanwhile (stood in for)
+        "cards": [None if bound[name] is None else [bound[name].card.id, bound[name].controller]
+                  for name in ("permanent", "source")]}
 
 
 def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> None:
@@ -66,13 +69,24 @@ def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> No
             perm = PermanentOutOfPlay(record["uid"], game.cards[record["card"]],
                                       record["controller"], "graveyard", 0)
         index = record["ability"]
-        bound = {"permanent": game.permanents.get(record["permanent"] or 0),
-                 "source": game.permanents.get(record["source"] or 0),
+        cards = record.get("cards") or [None, None]
+        bound = {"permanent": _bound(game, record["permanent"], cards[0]),
+                 "source": _bound(game, record["source"], cards[1]),
                  "player": record["player"], "amount": record.get("amount")}
         item = _make_card_item(perm, index, perm.card.abilities[index], record["label"], bound)
         item.key = tuple(record["key"])
         trigger_watch.waiting.append(item)
         trigger_watch.chains[item.key] = tuple(record["chain"])
+
+
+def _bound(game: Game, uid: int | None, card: list[Any] | None) -> Any:
+    """A trigger's bound permanent: in play, or one that has left play, stood in for."""
+    if uid is None:
+        return None
+    perm = game.permanents.get(uid)
+    if perm is None and card is not None:
+        perm = PermanentOutOfPlay(uid, game.cards[card[0]], card[1], "graveyard", 0)
+    return perm
 
 
 def copy_waiting(src: Game, dst: Game, remap: dict[int, Any]) -> None:
@@ -119,3 +133,13 @@ def saved_waiting_cards(game: Game) -> list[dict[str, Any] | None]:
 def waiting_count(game: Game) -> int:
     count: int = game.triggers._count
     return count
+
+
+def restore_resolving(game: Game, record: dict[str, Any]) -> None:
+    """Rebuild the saved item resolving (taken out of the queue while the machine stood at a
+    decision about it, ``TriggerWatch.resolving``)."""
+    trigger_watch: TriggerWatch = game.triggers
+    restore_waiting(game, [record], trigger_watch._count)
+    item = trigger_watch.waiting.pop()
+    trigger_watch.chains.pop(item.key, None)
+    trigger_watch.resolving = item

@@ -51,6 +51,9 @@ class TriggerDetection:
         self._game = weakref.ref(game)
         #: Triggered items waiting to resolve, in the order they were triggered.
         self.waiting: list[Pending] = []
+        #: The waiting item taken out to resolve while the machine may stop at a decision
+        #: about it (its use, its targets: hkk._trigger_queue); None between two.
+        self.resolving: Pending | None = None
         #: key of a waiting item -> the labels of its chain, the first cause's first.
         self.chains: dict[tuple[Any, ...], tuple[str, ...]] = {}
         #: The chain of the trigger resolving now (its check included): what it sets off

@@ -37,12 +37,15 @@ and keeps every name importable from here.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from hkk._trigger_loops import too_many_items
-from hkk._trigger_queue import pooled, settle, step_over
+from hkk._trigger_queue import pooled, settle, settle_again, step_over, step_over_again
 from hkk._trigger_saves import (
     copy_waiting,
+    restore_resolving,
     restore_waiting,
     saved_waiting,
     saved_waiting_cards,
@@ -52,10 +55,11 @@ from hkk._trigger_watch import Entry, TriggerDetection
 
 if TYPE_CHECKING:
     from hkk._game import Game
+    from hkk._pending import Pending
 
-__all__ = ["Entry", "TriggerWatch", "copy_waiting", "pooled", "restore_waiting", "saved_waiting",
-           "saved_waiting_cards", "settle", "step_over", "too_many_items", "waiting_count",
-           "watch"]
+__all__ = ["Entry", "TriggerWatch", "copy_waiting", "pooled", "restore_resolving",
+           "restore_waiting", "saved_waiting", "saved_waiting_cards", "settle", "settle_again",
+           "step_over", "step_over_again", "too_many_items", "waiting_count", "watch"]
 
 
 def watch(game: Game) -> TriggerWatch:
@@ -84,16 +88,41 @@ class TriggerWatch(TriggerDetection):
         new.waiting = []
         if self._kinds:
             game.log.subscribe(new._on_event, kinds=self._kinds, own=True)
-        if self.waiting:
-            src = self.game
-            game.triggers = new
-            copy_waiting(src, game, remap)
+        with self.taken_back():  # the item resolving is copied as the waiting ones are
+            if self.waiting:
+                src = self.game
+                game.triggers = new
+                copy_waiting(src, game, remap)
+        new.put_back(self.resolving)
         return new
+
+    @contextmanager
+    def taken_back(self) -> Iterator[None]:
+        """The item resolving (``resolving``) as the last waiting one, for the time a copy or
+        a save reads it as it reads the waiting items."""
+        item = self.resolving
+        if item is None:
+            yield
+            return
+        self.waiting.append(item)
+        self.chains[item.key] = (item.label,)  # its chain is the settling frame's
+        try:
+            yield
+        finally:
+            self.waiting.pop()
+            self.chains.pop(item.key, None)
+
+    def put_back(self, resolving: Pending | None) -> None:
+        """After a copy or a load made with :meth:`taken_back`: its last waiting item is the
+        one resolving."""
+        if resolving is not None:
+            self.resolving = self.waiting.pop()
+            self.chains.pop(self.resolving.key, None)
 
     def resolve_waiting(self) -> None:
         """Resolve what waits now, as after an item (D-trigger-wait), in the middle of an
         action: the combat plugin's declaration, before its damage (D-trigger-attack)."""
         game = self.game
         assert game.step is not None  # an action resolves in a step
-        settle(game, game.step)
+        settle_again(game, game.step)
 

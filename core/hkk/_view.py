@@ -198,6 +198,8 @@ class GameState(GameActions, Protocol):
     winner: int | None
     rulings: Rulings
     hook_impls: dict[str, list[Any]]
+    #: the turn machine's position (:class:`hkk._forward.Position`)
+    machine: Any
 
     def opponent(self, player: int) -> int: ...
 

@@ -52,16 +52,28 @@ def _declare(game: Game, item: Pending) -> list[tuple[Any, Any]]:
     return pairs
 
 
-def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
-    if not pairs:
-        return
-    for attacker, _ in pairs:
-        attacker.active = False
-    game.emit(Attack, attackers=[a.uid for a, _ in pairs],
-              blockers=[b.uid if b is not None else None for _, b in pairs], rule="D-combat")
-    if game.triggers.waiting:  # D-trigger-attack: "when this attacks / blocks" comes first
+def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]] | None) -> None:
+    """The declared fight.  Its frame, ``["fight", pairs]`` (attacker and blocker uids), lets
+    the triggers of the declaration stop at a decision and the fight go on after them."""
+    machine = game.machine
+    if machine.next_is("fight"):  # going back: the declaration was made and logged
+        frame = machine.frame(["fight"])
+        pairs = [(game.permanents.get(a) or _Gone(a), None if b is None
+                  else game.permanents.get(b) or _Gone(b)) for a, b in frame[1]]
+    else:
+        if not pairs:
+            return
+        for attacker, _ in pairs:
+            attacker.active = False
+        game.emit(Attack, attackers=[a.uid for a, _ in pairs],
+                  blockers=[b.uid if b is not None else None for _, b in pairs],
+                  rule="D-combat")
+        machine.frame(["fight", [(a.uid, None if b is None else b.uid) for a, b in pairs]])
+    assert pairs is not None
+    if game.triggers.waiting or machine.next_is("settle"):  # D-trigger-attack: first
         game.triggers.resolve_waiting()
         pairs = _still_fighting(game, pairs)
+    machine.leave()
     # every damage value is read before any damage is dealt: one moment
     hits = []
     defender = game.players[game.opponent(game.active)]
@@ -78,6 +90,14 @@ def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]]) -> None:
             game.damage(target, amount, source=source.describe(), source_uid=source.uid)
     finally:
         triggers.combat_source = None
+
+
+class _Gone:
+    """A fighter that left play while the machine stood at a decision: only its uid is read
+    (:func:`_still_fighting` drops it)."""
+
+    def __init__(self, uid: int) -> None:
+        self.uid = uid
 
 
 def _still_fighting(game: Game, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hkk import ExtractionOffer, Option, hookimpl
-from hkk.events import ComponentsDeclined
+from hkk import ExtractionOffer, hookimpl
 
 if TYPE_CHECKING:
     from hkk import Game, Permanent
@@ -37,17 +36,8 @@ class MonsterComponents:
 
 def close_offers(game: Game, phase: str) -> None:
     """Components may be extracted until the end of the phase of the death [R]; what is left is
-    offered one last time, then lapses."""
-    if not game.offers:
-        return
-    for offer in [o for o in game.offers if o.phase == phase]:
-        answer = game.decide(offer.player, "extract",
-                             (Option(f"extract {offer.card_id}#{offer.uid}", offer),
-                              Option("decline")), rule="R-components")
-        if answer.label == "decline":
-            game.offers.remove(offer)
-            game.emit(ComponentsDeclined, player=offer.player, card=offer.card_id,
-                      uid=offer.uid)
-        else:
-            game.extract_components(offer)
-    game.offers = [o for o in game.offers if o.phase != phase]
+    offered one last time, then lapses.  The turn machine asks, right after the
+    ``phase_ended`` hook (``game.machine.closing``): a decision there is one it can stop at
+    and go on from."""
+    if game.offers:
+        game.machine.closing = phase

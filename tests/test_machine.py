@@ -1,0 +1,157 @@
+"""The turn machine whose position is data (issue 30): the game clock driven from outside
+(41.7), saves whose position is checked against the game, a hook deciding outside a bind, and
+games built by hand that save."""
+
+from __future__ import annotations
+
+import pytest
+
+from hkk import Engine, GameClock, RandomAgent, SaveError, load_game
+
+ENGINE = Engine.installed()
+PAIR = ["alap:tuz", "alap:viz"]
+
+
+class Timed:
+    """A time source the agents (or the driver) move: each decision takes its player's time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Slow(RandomAgent):
+    """A random agent whose every decision takes ``seconds`` of the fake clock."""
+
+    def __init__(self, seed: int, clock: Timed, seconds: float) -> None:
+        super().__init__(seed)
+        self.clock, self.seconds = clock, seconds
+
+    def choose(self, view, decision):
+        self.clock.now += self.seconds
+        return super().choose(view, decision)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_41_7_the_clock_counts_a_game_driven_from_outside_as_the_same_game_seated(seed):
+    clock = Timed()
+    seated = ENGINE.new_game(PAIR, seed=seed, clock=GameClock(clock),
+                             agents=[Slow(seed, clock, 100), Slow(seed + 1, clock, 7)])
+    seated.play()
+    outside_clock = Timed()
+    me = Slow(seed, outside_clock, 100)
+    game = ENGINE.new_game(PAIR, seed=seed, clock=GameClock(outside_clock),
+                           agents=[None, Slow(seed + 1, outside_clock, 7)])
+    while (decision := game.decision) is not None:
+        game.answer(me.choose(game.view(decision.player), decision))  # moves the clock
+    assert game.log.as_dicts() == seated.log.as_dicts()
+    assert game.clock.turn_times == seated.clock.turn_times
+
+
+def test_a_game_built_by_hand_saves_and_loads_and_goes_on_alike():
+    from hkk import advance
+    from hkk.testing import build_game
+    spec = [{"hand": ["alap:tuzmano"], "reserve": ["alap:vandor-bard"], "vp": 5},
+            {"guard_post": ["alap:tuzmano"], "hand": ["alap:bosszuallo-parazs"]}]
+    game = build_game(ENGINE, spec, agents=[RandomAgent(1), RandomAgent(2)], seed=4)
+    for _ in range(3):
+        advance(game)
+    data = game.save()
+    loaded = load_game(ENGINE, data, agents=[RandomAgent(1), RandomAgent(2)])
+    copy = game.clone()
+    loaded.agents = [RandomAgent(1), RandomAgent(2)]
+    copy.agents = [RandomAgent(1), RandomAgent(2)]
+    loaded._seat()
+    copy._seat()
+    loaded.play(max_turns=6)
+    copy.play(max_turns=6)
+    assert loaded.log.as_dicts() == copy.log.as_dicts()
+
+
+def saved_at_a_decision(seed: int = 2, answers: int = 9) -> dict:
+    game = ENGINE.new_game(PAIR, seed=seed, agents=[None, RandomAgent(1)])
+    me = RandomAgent(0)
+    for _ in range(answers):
+        decision = game.decision
+        game.answer(me.choose(game.view(decision.player), decision))
+    return game.save()
+
+
+@pytest.mark.parametrize("resume", [["xx", 99, True], [], ["actions", 7, "yes"], "actions"])
+def test_a_malformed_resume_of_an_older_save_is_refused_by_name(resume):
+    data = saved_at_a_decision()
+    data.pop("position")
+    data |= {"format": "hkk-save/3", "answers": [], "resume": resume}
+    with pytest.raises(SaveError, match="resume"):
+        load_game(ENGINE, data)
+
+
+def test_a_saved_position_pointing_elsewhere_is_refused():
+    data = saved_at_a_decision()
+    frames = data["position"]["frames"]
+    assert frames[-1][0] == "actions"
+    frames[-1][1] = 1 - frames[-1][1]  # the other player's action
+    with pytest.raises(SaveError, match="position and answers do not match the game"):
+        load_game(ENGINE, data)
+    data = saved_at_a_decision()
+    data["position"]["frames"][-1] = ["settle", {"set": []}, 0, {"tuple": []}]
+    with pytest.raises(SaveError, match="do(es)? not match"):
+        load_game(ENGINE, data)
+    data["position"]["frames"] = [["nothing", 1]]
+    with pytest.raises(SaveError, match="position does not match its game.*'nothing' frame"):
+        load_game(ENGINE, data)
+
+
+def test_an_edited_answer_label_is_refused_as_answers_that_do_not_match():
+    data = saved_at_a_decision()
+    data["position"]["waiting"]["labels"][0] = "play alap:nothing"
+    with pytest.raises(SaveError, match="the save's position and answers do not match the "
+                                        "game.*play alap:nothing"):
+        load_game(ENGINE, data)
+
+
+class AsksAtTurnStart:
+    """A set's hook that asks a player outside any pending item's bind (the old way)."""
+
+    @staticmethod
+    def plugin():
+        from hkk import Option, hookimpl
+
+        class Plugin:
+            @hookimpl
+            def turn_started(self, game):
+                if game.turn == 2:
+                    game.decide(game.active, "use", [Option("use the oracle"), Option("decline")],
+                                prompt="Ask outside a bind")
+        return Plugin()
+
+
+def game_asking_outside(agents):
+    game = ENGINE.new_game(PAIR, seed=5, agents=agents)
+    game.engine.pm.register(AsksAtTurnStart.plugin(), name="hkk.sets.kerdez")
+    game.hook_impls.clear()
+    return game
+
+
+def test_a_hook_deciding_outside_a_bind_is_warned_with_seated_agents_naming_set_and_hook():
+    game = game_asking_outside([RandomAgent(1), RandomAgent(2)])
+    try:
+        with pytest.warns(DeprecationWarning, match="hook turn_started of kerdez asks player"):
+            game.play(max_turns=3)
+    finally:
+        game.engine.pm.unregister(name="hkk.sets.kerdez")
+
+
+def test_a_hook_deciding_outside_a_bind_is_refused_from_outside_naming_set_and_hook():
+    from hkk import HookError
+    game = game_asking_outside([None, RandomAgent(2)])
+    me = RandomAgent(1)
+    try:
+        with pytest.raises(HookError, match="turn_started of kerdez asked player") as info:
+            while (decision := game.decision) is not None and game.turn < 3:
+                game.answer(me.choose(game.view(decision.player), decision))
+        assert info.value.set_code == "kerdez" and info.value.hook == "turn_started"
+    finally:
+        game.engine.pm.unregister(name="hkk.sets.kerdez")
