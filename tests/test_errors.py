@@ -206,7 +206,9 @@ def _pm_with(plugin):
 
 #: Exceptions that are control flow, not errors: they never reach a user.
 CONTROL_FLOW = {("hkk._cards.wording", "NoTemplate"), ("hkk._cli_output", "_ReaderGone"),
-                ("hkk._forward", "AwaitDecision"), ("hkk._replay", "_LogEnds"),
+                ("hkk._forward", "Stop"),
+                # a hook asking outside a bind: the hook seam makes it a HookError naming them
+                ("hkk._forward", "DecisionOutsideBind"), ("hkk._replay", "_LogEnds"),
                 # an HTTP refusal that hkk serve's routes turn into their 4xx answer
                 ("hkk._serve_guard", "Refused")}
 

@@ -494,7 +494,7 @@ def _a_save(sets: CardSets, **change: Any) -> str:
 
 
 @pytest.mark.parametrize(("body", "said"), [
-    ("SEED", "not an hkk save (hkk-save/3): seed: Input should be a valid integer, unable to "
+    ("SEED", "not an hkk save (hkk-save/4): seed: Input should be a valid integer, unable to "
              "parse string as an integer"),
     ("SEED_INFINITE", "not an hkk save: seed: a number JSON has not"),
     ("SEED_HUGE", "not an hkk save: seed: a number JSON has not"),

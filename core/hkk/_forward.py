@@ -145,11 +145,12 @@ class Position:
         self.closing = None
 
     def copy(self) -> Position:
-        """An independent copy, not running: the same frames and the same decision waited for
-        (the one a seated agent is answering now becomes the one the copy waits for)."""
+        """An independent copy, not running: the same frames.  The decision waited for is found
+        again on the copy's first reading (its options name the copy's own permanents, not
+        these); the one a seated agent is answering now becomes the one the copy waits for."""
         new = Position()
         new.frames = copy_frames(self.frames)
-        new.waiting = self.waiting or self.asking
+        new.waiting = None if self.waiting is not None else self.asking
         new.answer = self.answer
         new.closing = self.closing
         return new
