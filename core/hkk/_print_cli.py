@@ -115,8 +115,7 @@ def print_command(code: str, deck: str | None, backs: bool, output_file: str) ->
     _out().print(f"wrote {escape(output_file)}: {len(index)} cards on {len(pages)} page(s)")
 
 
-@click.command("export", short_help="Export a set's cards or a deck to Tabletop Simulator or "
-               "Cockatrice.")
+@click.command("export", short_help="Export cards or a deck to Tabletop Simulator, Cockatrice.")
 @click.argument("code")
 @click.option("--deck", metavar="DECK", help="Export this deck of the set instead of every card "
               "of the set once.")
