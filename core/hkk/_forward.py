@@ -60,7 +60,7 @@ class DecisionOutsideBind(Exception):  # noqa: N818 - named for what happened
 class Position:
     """The machine's position (``game.machine``): the frames, and the decision it waits for."""
 
-    __slots__ = ("frames", "depth", "answer", "waiting", "asking", "open", "region",
+    __slots__ = ("frames", "depth", "answer", "waiting", "asking", "region",
                  "replayed", "running", "closing", "hook", "back", "answered")
 
     def __init__(self) -> None:
@@ -77,9 +77,6 @@ class Position:
         self.waiting: Decision | None = None
         #: the decision a seated agent is answering now, where the game may be copied or saved
         self.asking: Decision | None = None
-        #: the next decision is one the machine can stop at (set by the runner right before it
-        #: asks); a decision inside a bind (``region``) always is
-        self.open = False
         #: the answers given inside the pure ``bind`` running now, and how many of them the
         #: present run has used (a run again answers those first, silently); the item
         #: binding, until its bind asks (then its frame is made, hkk._resolution.resolve)
@@ -134,7 +131,6 @@ class Position:
         self.asking = None
         self.region = None
         self.replayed = 0
-        self.open = False
 
     def clear(self) -> None:
         """The game is between two steps (or over): no frame is left."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hkk._deciding import ask
 from hkk._decisions import Option
 from hkk._errors import GameOver, HkkError
 from hkk._forward import PositionError
@@ -248,8 +249,7 @@ def setup(game: Game) -> None:
     else:
         frame = machine.frame(["setup", 0])
     starter = frame[1]
-    machine.open = True
-    answer = game.decide(starter, "start", (Option("start"), Option("hand over")), rule="28")
+    answer = ask(game, starter, "start", (Option("start"), Option("hand over")), rule="28")
     game.active = starter if answer.label == "start" else game.opponent(starter)
     game.emit(StartingPlayer, player=game.active)
     for player in game.players:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from hkk._deciding import ask
 from hkk._decisions import Option
 from hkk._effects import Duration
 from hkk._errors import StepLoopError
@@ -155,7 +156,7 @@ def _pay_for(game: Game, step: Step, player: int, group: list[Pending], budget: 
         options = [Option(f"use {i.label}", i) for i in group]
         if not mandatory:
             options.append(Option("decline"))
-        answer = game.decide(player, "use", options, prompt="Which do you pay for?",
+        answer = ask(game, player, "use", options, prompt="Which do you pay for?",
                              rule="D-moment-payments")
         if answer.label == "decline":
             break
@@ -220,8 +221,7 @@ def _wants(game: Game, item: Pending, step: Step) -> bool:
     if game.turn_passed and passed_the_turn(game, _owner(game, item)):
         return False
     options = (Option(f"use {item.label}", item), Option("decline"))
-    game.machine.open = True
-    answer = game.decide(_owner(game, item), "use", options, prompt=f"Use {item.label}?",
+    answer = ask(game, _owner(game, item), "use", options, prompt=f"Use {item.label}?",
                          rule=step.rules[0] if step.rules else None)
     return answer.label != "decline"
 
@@ -286,8 +286,7 @@ def run_ordered(game: Game, step: Step) -> None:
         if orderer is None:
             chosen = ready[0]
         else:
-            machine.open = True
-            chosen = game.decide(orderer, "order", ready, prompt="Which happens next?",
+            chosen = ask(game, orderer, "order", ready, prompt="Which happens next?",
                                  rule=step.order_rule)
         item = chosen.value
         key = item.key
@@ -403,8 +402,7 @@ def run_alternating(game: Game, step: Step) -> None:
                 game.emit(Passed, player=player, rule="41.1", forced=True)
                 frame[2] += 1
             else:
-                machine.open = True
-                choice = game.decide(player, "action", options, prompt="End of turn",
+                choice = ask(game, player, "action", options, prompt="End of turn",
                                      rule="41.1")
                 if choice.label == PASS:
                     game.emit(Passed, player=player, rule="41.1", forced=False)
@@ -470,8 +468,7 @@ def run_actions(game: Game, step: Step) -> None:
             continue
         options = action_options(game, step, player, offered)
         frame[1:4] = player, active_passed, count
-        machine.open = True
-        choice = game.decide(player, "action", options, prompt=step.hook, rule=step.rules[0])
+        choice = ask(game, player, "action", options, prompt=step.hook, rule=step.rules[0])
         kind = choice.label
         if kind in (PASS, PASS_TURN):
             if kind == PASS_TURN:
@@ -605,8 +602,7 @@ def run_entry_triggers(game: Game, perm: Permanent) -> None:
             if len(items) == 1:
                 item = items[0]
             else:
-                machine.open = True
-                item = game.decide(perm.controller, "order",
+                item = ask(game, perm.controller, "order",
                                    [Option(i.label, i) for i in items],
                                    prompt="Which happens next?", rule="R-enter-order").value
             items.remove(item)
@@ -630,8 +626,7 @@ def close_offers(game: Game, phase: str) -> None:
     machine = game.machine
     machine.frame(["offers"])
     for offer in [o for o in game.offers if o.phase == phase]:
-        machine.open = True
-        answer = game.decide(offer.player, "extract",
+        answer = ask(game, offer.player, "extract",
                              (Option(f"extract {offer.card_id}#{offer.uid}", offer),
                               Option("decline")), rule="R-components")
         if answer.label == "decline":
