@@ -81,10 +81,7 @@ def clone(game: Game, *, log_level: str | None = None) -> Game:
     the original; nothing done to it reaches the original."""
     _copyable(game)
     agents = _copied_agents(game.agents)
-    new = copy_game(game, Game.__new__(Game), log_level=log_level)
-    new.agents = agents
-    new._seat()
-    return new
+    return copy_game(game, Game.__new__(Game), log_level=log_level, agents=agents)
 
 
 def _copied_agents(agents: list[Any]) -> list[Any]:
@@ -115,7 +112,7 @@ def determinize(game: Game, player: int, rng: random.Random, *,
     level (:func:`hkk._player_view.hide_event`).  The decision it waits for is its own (found
     again on first reading: a card in the other hand may differ)."""
     _copyable(game)
-    new = copy_game(game, Game.__new__(Game), log_level=log_level)
+    new = copy_game(game, Game.__new__(Game), log_level=log_level, agents=[None, None])
     if not new.started:  # set-up is the step: its shuffle will deal the decks again
         for p in new.players:
             rng.shuffle(p.deck)
@@ -124,9 +121,7 @@ def determinize(game: Game, player: int, rng: random.Random, *,
     new.seed = rng.getrandbits(64)
     new.rng.seed(new.seed)
     new.log._events = [hide_event(e, player) for e in new.log._events]
-    new.agents = [None, None]
     new.machine.waiting = None
-    new._seat()
     return new
 
 
