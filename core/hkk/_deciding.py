@@ -137,7 +137,15 @@ def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
         index = ids.index(id(chosen))
     region.append(index)
     machine.replayed = replayed + 1
-    _decided(game, decision, chosen)
+    impls = game.hook_impls.get("decided") or implementations(game, "decided")  # _decided
+    game.pm._inner_hookexec("decided", impls, {"game": game, "decision": decision,
+                                               "choice": chosen}, False)
+    log = game.log
+    if Decided in log.quiet:
+        log.skip()
+    else:
+        game.emit(Decided, player=decision.player, decision=decision.kind, choice=chosen.label,
+                  options=len(options), rule=decision.rule)
     return chosen
 
 

@@ -218,8 +218,7 @@ class _Steps(dict[int, Any]):
 
     def __init__(self, game: Any, hook_name: str, impls: Sequence[HookImpl] | None) -> None:
         super().__init__()
-        self.steps = {id(step): step for step in game.turn_steps}
-        self.steps[id(None)] = None
+        self.steps: list[Any] = game.turn_steps  # the engine's, shared
         self.hook_name, self.impls = hook_name, impls
         #: whether some implementation is marked only_in_steps (else one list serves all)
         self.by_step = False
@@ -233,8 +232,13 @@ class _Steps(dict[int, Any]):
         elif not self.by_step:  # the same entries in every step
             entries = next(iter(self.values())) if self else _entries(
                 self.hook_name, self.impls, None)
-        elif step_id in self.steps:
-            entries = _entries(self.hook_name, self.impls, self.steps[step_id])
+        elif step_id == id(None):
+            entries = _entries(self.hook_name, self.impls, None)
+        else:
+            for step in self.steps:
+                if id(step) == step_id:
+                    entries = _entries(self.hook_name, self.impls, step)
+                    break
         self[step_id] = entries
         return entries
 

@@ -154,11 +154,11 @@ def run_next_step(game: Game) -> None:
     steps = game.turn_steps
     index = game.step_index or 0
     step = steps[index]
-    game.step_index = index + 1
+    index = game.step_index = index + 1
     # 41.5: after the active player passed the turn, every remaining action phase still
     # opens for his opponent (run_actions asks only him); play moves on when he passes.
     run_step(game, step)
-    following = steps[index + 1].phase if index + 1 < len(steps) else None
+    following = steps[index].phase if index < len(steps) else None
     if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
         notify(game, "phase_ended", phase=step.phase)
         if game.machine.closing is not None:  # what is left is offered (D-components-window)
@@ -213,7 +213,6 @@ def advance(game: Game, max_turns: int | None = None) -> bool:
     """Take the game to its next step boundary: go on with the step it stands in, start the
     next turn, run the next step, or end the turn.  Between two calls the game can be saved.
     Returns False once the game is over."""
-    limit = max_turns if max_turns is not None else game.rulings.max_turns
     try:
         if game.machine.frames:
             resume(game)
@@ -222,7 +221,7 @@ def advance(game: Game, max_turns: int | None = None) -> bool:
         elif game.over:
             pass
         elif game.step_index is None:
-            if game.turn >= limit:
+            if game.turn >= (max_turns if max_turns is not None else game.rulings.max_turns):
                 game.over = True
                 game.emit(GameEnded, winner=None, reason="turn_limit", rule="D-turn-limit")
             else:

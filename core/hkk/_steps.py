@@ -54,15 +54,14 @@ def run_simultaneous(game: Game, step: Step) -> None:
         machine.frames.append(frame)
     if frame[1] == 0:
         items = [i for i in call_hook(game, step.hook) if usable(game, i, step)]
-        region, replayed = machine.region, machine.replayed
-        machine.region, machine.replayed = frame[2], 0
+        machine.region, machine.replayed = frame[2], 0  # a step runs in no bind: it had none
         chosen = _choose_for_moment(game, step, items)
         # choices are made against the state before the moment (29.4.2); a prevented item
         # makes none (D-prevented)
         stopped = prevented_items(game, chosen)
         bound = [(item, None if item in stopped
                   else guarded(game, item, partial(item.bind, game, item))) for item in chosen]
-        machine.region, machine.replayed = region, replayed
+        machine.region = None
         frame[1] = 1
         _moment(game, step, bound, stopped)
     # what the moment triggered waits until it and its check are over
@@ -250,8 +249,18 @@ def run_ordered(game: Game, step: Step) -> None:
     what it triggered."""
     machine = game.machine
     first: list[Pending] | None = None  # the first collection, made before the frame
+    start = 0
     if machine.back:
         frame = machine.frame(["ordered"])
+        start = frame[3]
+        if frame[4]:  # going back to the item resolving (1), or to what it triggered (2)
+            if frame[4] == 1:
+                resolve_again(game, _collected(game, step, frame[5]))
+                after_resolution(game, step)
+                frame[4] = 2
+            settle_again(game, step)
+            frame[4] = 0
+            start += 1
     else:
         first = call_hook(game, step.hook)
         if not first:  # nothing to order (most steps): no frame
@@ -263,15 +272,6 @@ def run_ordered(game: Game, step: Step) -> None:
     limit = game.rulings.max_items_per_step
     ready: list[Option] = []
     kept_at: int | None = None  # the ability index's version the kept collection is valid for
-    start = frame[3]
-    if frame[4]:  # going back to the item resolving (1), or to what it triggered (2)
-        if frame[4] == 1:
-            resolve_again(game, _collected(game, step, frame[5]))
-            after_resolution(game, step)
-            frame[4] = 2
-        settle_again(game, step)
-        frame[4] = 0
-        start += 1
     for count in range(start, limit):
         frame[3] = count
         if kept_at is None or kept_at != game.abilities_version:
