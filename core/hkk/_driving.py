@@ -37,7 +37,7 @@ def run_on(game: Game, max_turns: int | None = None) -> None:
         while advance(game, max_turns):
             pass
     except Stop as stop:
-        machine.waiting = stop.decision
+        machine.waiting = machine.found = stop.decision
     finally:
         machine.running = False
 
@@ -61,7 +61,12 @@ def answer(game: Game, chosen: Any) -> None:
             " (every seat has an agent: play it with game.play())"))
     machine = game.machine
     machine.answer = index_of(waiting, chosen)
-    run_on(game)
+    if waiting is machine.found:  # its options are taken again, not collected again
+        machine.stopped = waiting
+    try:
+        run_on(game)
+    finally:
+        machine.stopped = None
 
 
 # -- copies ---------------------------------------------------------------------------------------

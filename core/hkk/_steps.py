@@ -442,8 +442,11 @@ def run_actions(game: Game, step: Step) -> None:
     settles what it triggered."""
     active = game.active
     machine = game.machine
+    stopped = None
     if machine.back:
         frame = machine.frame(["actions"])
+        if not machine.back and frame[4] == 0:  # back to its own decision, answered from
+            stopped, machine.stopped = machine.stopped, None  # outside: the options it offered
     else:
         frame = ["actions", active, False, 0, 0, None]
         machine.frames.append(frame)
@@ -466,7 +469,10 @@ def run_actions(game: Game, step: Step) -> None:
             active_passed = True
             player = 1 - player  # his opponent (game.opponent, without a call)
             continue
-        options = action_options(game, step, player, offered)
+        if stopped is None:
+            options = action_options(game, step, player, offered)
+        else:
+            options, stopped = list(stopped.options), None
         frame[1:4] = player, active_passed, count
         choice = ask(game, player, "action", options, prompt=step.hook, rule=step.rules[0])
         kind = choice.label
