@@ -13,11 +13,11 @@ from click.testing import CliRunner
 
 from hkk import Engine
 from hkk._datafile import MAX_JSON_NESTING
-from hkk._saving import SaveError, load_game, parse_save
+from hkk._saving import FORMAT, SaveError, load_game, parse_save
 from hkk.cli import main
 
 DEEP = 200_000
-TOO_DEEP = f"not an hkk save (hkk-save/3): nested deeper than {MAX_JSON_NESTING} levels"
+TOO_DEEP = f"not an hkk save ({FORMAT}): nested deeper than {MAX_JSON_NESTING} levels"
 
 
 @pytest.fixture(scope="module")
