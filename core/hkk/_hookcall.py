@@ -218,7 +218,7 @@ class _Steps(dict[int, Any]):
 
     def __init__(self, game: Any, hook_name: str, impls: Sequence[HookImpl] | None) -> None:
         super().__init__()
-        self.steps: list[Any] = game.turn_steps  # the engine's, shared
+        self.steps = _by_id(game.turn_steps)
         self.hook_name, self.impls = hook_name, impls
         #: whether some implementation is marked only_in_steps (else one list serves all)
         self.by_step = False
@@ -232,15 +232,23 @@ class _Steps(dict[int, Any]):
         elif not self.by_step:  # the same entries in every step
             entries = next(iter(self.values())) if self else _entries(
                 self.hook_name, self.impls, None)
-        elif step_id == id(None):
-            entries = _entries(self.hook_name, self.impls, None)
-        else:
-            for step in self.steps:
-                if id(step) == step_id:
-                    entries = _entries(self.hook_name, self.impls, step)
-                    break
+        elif step_id in self.steps:
+            entries = _entries(self.hook_name, self.impls, self.steps[step_id])
         self[step_id] = entries
         return entries
+
+
+#: id of a turn's steps -> (those steps, each step and None by id), made once per turn
+_STEPS: dict[int, tuple[Any, dict[int, Any]]] = {}
+
+
+def _by_id(steps: Any) -> dict[int, Any]:
+    """The turn's steps (the engine's list) and None, by id."""
+    known = _STEPS.get(id(steps))
+    if known is None or known[0] is not steps:  # kept with the list: its id stays its own
+        known = _STEPS[id(steps)] = (steps, {id(step): step for step in steps})
+        known[1][id(None)] = None
+    return known[1]
 
 
 #: A plan: (the implementations it is for, their entries by step).
