@@ -149,12 +149,13 @@ def outcome_ratio(engine: Engine, seeds: range, repeat: int) -> float:
 
 def summary(engine: Engine, seeds: range, repeat: int) -> list[str]:
     """Issue 30's four speed figures in one block (instructions: benchmarks/callgrind.sh)."""
-    turns, lines, calls = bench_work.base_set_work(engine, len(seeds))
+    # bench_work's own figure: 10 base-set games, the base set alone installed
+    turns, lines, calls = bench_work.base_set_work(Engine.installed(allow=["alap"]), 10)
     clone_us = SUMMARY["clone_us"]
     return [
         "## issue 30's speed figures (targets: docs/FORWARD-MODEL.md, 'Measured')",
         f"a seated base-set game, outcome level: {sum(lines.values()) / turns:,.0f} lines and "
-        f"{sum(calls.values()) / turns:,.0f} calls a turn (bench_work)",
+        f"{sum(calls.values()) / turns:,.0f} calls a turn (bench_work, 10 games)",
         f"answered from outside / seated, outcome level: "
         f"{outcome_ratio(engine, seeds, repeat):.2f}x the CPU",
         f"clone() at a decision, outcome level: {clone_us:.1f} µs, "
