@@ -295,7 +295,8 @@ def run_ordered(game: Game, step: Step) -> None:
             finished.add(key)
         if kept_at is not None:  # kept items are automatic, keys unique: it resolves once
             del ready[_position(ready, chosen)]
-        frame[4:] = 1, (key, item.label)
+        frame[4] = 1  # single stores: a slice assignment costs more than both
+        frame[5] = key, item.label
         resolve(game, item)
         after_resolution(game, step)
         frame[4] = 2
@@ -473,7 +474,9 @@ def run_actions(game: Game, step: Step) -> None:
             options = action_options(game, step, player, offered)
         else:
             options, stopped = list(stopped.options), None
-        frame[1:4] = player, active_passed, count
+        frame[1] = player
+        frame[2] = active_passed
+        frame[3] = count
         choice = ask(game, player, "action", options, prompt=step.hook, rule=step.rules[0])
         kind = choice.label
         if kind in (PASS, PASS_TURN):
