@@ -15,7 +15,10 @@ over the decisions:
 - determinize over clone (the target: at most 1.5x);
 - whole games: played by seated agents (the runner calls them directly) and answered from
   outside by the same agents, in games/s, and whether their logs are the same;
-- mcts simulations/s at budget 200 (``bench_mcts.py``).
+- mcts simulations/s at budget 200 (``bench_mcts.py``);
+- issue 30's four speed figures in one block, last: a seated game's counted work a turn,
+  outside over seated CPU at the outcome level, clone µs and clones/s, determinize over clone,
+  mcts simulations/s.
 
 Each clone measured is also answered as its original was and checked to end as it did.
 Figures only: nothing here asserts anything about them."""
@@ -27,8 +30,10 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import bench_mcts
+import bench_work
 
 from hkk import Engine
 from hkk._agents import RandomAgent
@@ -108,6 +113,8 @@ def clone_figures(engine: Engine, seeds: range, repeat: int) -> list[str]:
                         original_me.set_rng_state(me.rng_state() or ())
                         checked += 1
                         same += play_out(clone, clone_me) == play_out(original, original_me)
+    SUMMARY["clone_us"] = statistics.median(outcome)
+    SUMMARY["determinize_ratio"] = statistics.median(determinized) / statistics.median(outcome)
     return [
         figure("game.clone() at a decision, outcome log", outcome),
         figure("game.clone() at a decision, full log", full),
@@ -117,6 +124,44 @@ def clone_figures(engine: Engine, seeds: range, repeat: int) -> list[str]:
         f"determinize / clone (medians): "
         f"{statistics.median(determinized) / statistics.median(outcome):.2f}x",
         f"clones answered as their originals: {same} of {checked} ended as they did",
+    ]
+
+
+#: issue 30's speed figures, filled by the functions above as they measure (printed last)
+SUMMARY: dict[str, Any] = {}
+
+
+def outcome_ratio(engine: Engine, seeds: range, repeat: int) -> float:
+    """CPU of whole games answered from outside over the same games with seated agents, at
+    the outcome level (the median round)."""
+    rounds = []
+    for _ in range(max(1, repeat)):
+        t0 = time.process_time()
+        for s in seeds:
+            engine.play(DECKS, seed=s, log_level="outcome",
+                        agents=[RandomAgent(s), RandomAgent(s + 1000)])
+        t1 = time.process_time()
+        for s in seeds:
+            play_out(*driven(engine, s, "outcome"))
+        rounds.append((time.process_time() - t1) / (t1 - t0))
+    return statistics.median(rounds)
+
+
+def summary(engine: Engine, seeds: range, repeat: int) -> list[str]:
+    """Issue 30's four speed figures in one block (instructions: benchmarks/callgrind.sh)."""
+    # bench_work's own figure: 10 base-set games, the base set alone installed
+    turns, lines, calls = bench_work.base_set_work(Engine.installed(allow=["alap"]), 10)
+    clone_us = SUMMARY["clone_us"]
+    return [
+        "## issue 30's speed figures (targets: docs/FORWARD-MODEL.md, 'Measured')",
+        f"a seated base-set game, outcome level: {sum(lines.values()) / turns:,.0f} lines and "
+        f"{sum(calls.values()) / turns:,.0f} calls a turn (bench_work, 10 games)",
+        f"answered from outside / seated, outcome level: "
+        f"{outcome_ratio(engine, seeds, repeat):.2f}x the CPU",
+        f"clone() at a decision, outcome level: {clone_us:.1f} µs, "
+        f"{1e6 / clone_us:,.0f} clones/s",
+        f"determinize / clone: {SUMMARY['determinize_ratio']:.2f}x",
+        SUMMARY["mcts"],
     ]
 
 
@@ -155,7 +200,10 @@ def main(argv: list[str] | None = None) -> list[str]:
     lines = ["## the forward model (issues 21, 30): copies and answers, CPU µs per operation"]
     lines += clone_figures(engine, seeds, args.repeat)
     lines += game_figures(engine, seeds, max(1, args.repeat // 10))
-    lines += bench_mcts.figures(1 if args.repeat < 5 else 2)
+    mcts = bench_mcts.figures(1 if args.repeat < 5 else 2)
+    SUMMARY["mcts"] = mcts[0]
+    lines += mcts
+    lines += summary(engine, seeds, max(1, args.repeat // 10))
     for line in lines:
         print(line)
     return lines

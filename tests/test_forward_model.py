@@ -403,3 +403,46 @@ def test_21_3_hkk_play_save_at_writes_the_game_as_its_turn_begins(tmp_path):
     assert loaded.log.as_dicts() == json.loads(whole.stdout)
     refused = runner.invoke(main, ["play", "--seed", "3", "--save-at", "5"])
     assert refused.exit_code == 2 and "needs --save FILE" in refused.output
+
+
+class CopyingOnce:
+    """A seated agent that keeps a copy of the game at its first action decision from
+    ``turn`` on (the copy waits for that decision), and plays as a random agent."""
+
+    sees_everything = True  # handed the game itself, to copy it
+
+    def __init__(self, seed: int, turn: int) -> None:
+        self.random = RandomAgent(seed)
+        self.turn = turn
+        self.copy = None
+
+    def choose(self, game, decision):
+        if self.copy is None and decision.kind == "action" and game.turn >= self.turn:
+            self.copy = game.clone()
+        return self.random.choose(game, decision)
+
+
+def answered_from_outside(game, seed: int) -> tuple:
+    game.agents = [None, None]
+    game._seat()
+    agents = [RandomAgent(seed + 7), RandomAgent(seed + 8)]
+    while (decision := game.decision) is not None:
+        game.answer(agents[decision.player].choose(game.view(decision.player), decision))
+    return outcome(game)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_copy_made_at_a_seated_decision_and_answered_from_outside_acts_on_itself(seed):
+    """The copy's decision is answered with its own options (its items, its permanents), never
+    the original's: played from outside to its end it is the game its own copy gives with the
+    same answers, and the original is left as it was."""
+    pair = PAIRS[seed % len(PAIRS)]
+    agent = CopyingOnce(seed, turn=3 + seed % 4)
+    game = ENGINE.new_game(pair, seed=seed, agents=[agent, RandomAgent(seed + 1)])
+    game.play()
+    before = json.dumps(game.snapshot(), sort_keys=True)
+    copy = agent.copy
+    assert copy is not None
+    again = copy.clone()  # waits for the same decision, found again on its own permanents
+    assert answered_from_outside(copy, seed) == answered_from_outside(again, seed)
+    assert json.dumps(game.snapshot(), sort_keys=True) == before

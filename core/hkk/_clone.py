@@ -57,13 +57,15 @@ def _slots(obj: Any, cls: Any) -> Any:
 
 
 def copy_game(src: Game, dst: Game, *, log_level: str | None = None,
-              declaration: dict[str, str] | None = None) -> Game:
+              declaration: dict[str, str] | None = None,
+              agents: list[Any] | None = None) -> Game:
     """Make ``dst`` (a bare ``Game.__new__``) an independent copy of ``src``: the same answers
     give the same events from here on.  Every field of the state declaration
     (:data:`hkk._state.GAME_STATE`, or ``declaration``) is copied as its kind says
     (:data:`COPY`), the derived ones by :func:`copy_derived`, the engine's shared.
     ``log_level`` gives the copy a log of another level ("outcome": no past at all, the
-    cheapest; default: ``src``'s, whose past the copy shares: events are immutable)."""
+    cheapest; default: ``src``'s, whose past the copy shares: events are immutable);
+    ``agents``, the copy's seats (default: ``src``'s agents, the same objects)."""
     if src.in_moment or src.bonus_losses or src.leaving_play:
         raise CloneError("a game can be copied only between two steps or at a decision, not "
                          "inside a simultaneous moment")
@@ -82,6 +84,8 @@ def copy_game(src: Game, dst: Game, *, log_level: str | None = None,
     for name, kind in declared.items():
         if kind != "watch":  # the watch last: its items point at the copy's permanents
             state[name] = COPY[kind](copy, fields[name])
+    if agents is not None:
+        state["agents"] = agents
     copy_derived(src, dst, state, remap)
     dst.__dict__.clear()
     dst.__dict__.update(state)

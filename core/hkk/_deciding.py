@@ -22,40 +22,60 @@ from hkk.events import Decided
 #: the game imports this module and a cycle, type-only or not, is what the layers forbid.
 Game = Any
 
-__all__ = ["decide"]
+__all__ = ["ask", "decide"]
 
 
 def decide(self: Game, player: int, kind: str, options: Sequence[Option], prompt: str = "",
            rule: str | None = None) -> Option:
+    """``game.decide``: a decision asked by a set's or the rules' code - inside a pure
+    ``bind`` (the machine can stop there and go on) or, deprecated, outside one (only a seated
+    agent answers it).  The turn machine's own decisions come through :func:`ask`."""
     if not options:
         raise ValueError("a decision needs at least one option")
-    options = tuple(options)
+    decision = Decision(kind, player, tuple(options), prompt, rule)
     machine = self.machine
-    decision = Decision(kind, player, options, prompt, rule)
-    agent = self.agents[player]
-    if machine.open and agent is not None and machine.region is None \
-            and machine.answer is None:  # a seated agent where the machine could stop
-        machine.open, machine.asking = False, decision  # the game may be copied meanwhile
-        chosen: Option = agent.choose(self.views[player], decision)
-        machine.asking = None
-        if id(chosen) not in map(id, options):  # not the offered option itself (found in C)
-            chosen = _offered(decision, chosen)
-    elif machine.region is not None:  # inside a pure bind: its answers are kept
+    if machine.region is not None:  # inside a pure bind: its answers are kept
         return _in_bind(self, machine, decision)
-    elif machine.answer is not None:  # the decision the game stopped at, answered from outside
+    if machine.answer is not None:  # the decision the game stopped at, answered from outside
         chosen = _given(machine, decision)
     else:
-        chosen = _ask(self, decision, machine.open)
-    # the decided hook (the game clock, 41.7) and event: once a decision, when answered
-    impls = self.hook_impls.get("decided") or implementations(self, "decided")
-    self.pm._inner_hookexec("decided", impls, {"game": self, "decision": decision,
-                                               "choice": chosen}, False)  # hkk._hookcall
-    log = self.log
-    if Decided in log.quiet:  # nobody would receive it: not built
-        log.skip()
+        chosen = _ask(self, decision)
+    _decided(self, decision, chosen)
+    return chosen
+
+
+def ask(game: Game, player: int, kind: str, options: Sequence[Option], prompt: str = "",
+        rule: str | None = None) -> Option:
+    """A decision of the turn machine itself (a step's action or order, a "use?", an
+    extraction, the start), one it can stop at and go on from: the seat's agent is asked at
+    once (the game may be copied meanwhile: ``machine.asking``); a seat without one stops the
+    game (:class:`hkk._forward.Stop`); the decision the game stopped at takes the answer given
+    from outside; inside a moment's choosing run again, the answers given before are taken."""
+    decision = Decision(kind, player, tuple(options), prompt, rule)
+    machine = game.machine
+    if machine.region is not None:
+        return _in_bind(game, machine, decision)
+    if machine.answer is not None:
+        chosen = _given(machine, decision)
     else:
-        self.emit(Decided, player=player, decision=kind, choice=chosen.label,
-                  options=len(options), rule=rule)
+        agent = game.agents[player]
+        if agent is None:
+            raise Stop(decision)
+        machine.asking = decision
+        chosen = agent.choose(game.views[player], decision)
+        machine.asking = None
+        if id(chosen) not in map(id, decision.options):  # not the offered option itself
+            chosen = _offered(decision, chosen)
+    # the decided hook (the game clock, 41.7) and event, as _decided: once a decision
+    impls = game.hook_impls.get("decided") or implementations(game, "decided")
+    game.pm._inner_hookexec("decided", impls, {"game": game, "decision": decision,
+                                               "choice": chosen}, False)  # hkk._hookcall
+    log = game.log
+    if Decided in log.quiet:  # nobody would receive it: not built
+        log._emitted += 1  # log.skip(), without a call (hot)
+    else:
+        game.emit(Decided, player=player, decision=kind, choice=chosen.label,
+                  options=len(decision.options), rule=rule)
     return chosen
 
 
@@ -77,7 +97,6 @@ def _given(machine: Any, decision: Decision) -> Option:
     given: int = machine.answer
     machine.answer = None
     machine.answered = given
-    machine.open = False
     if given >= len(decision.options):
         raise PositionError(f"player {decision.player}'s {decision.kind} decision has no "
                             f"option {given}")
@@ -94,47 +113,49 @@ def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
         region = machine.region = frame[1]
         machine.replayed = 0
     options = decision.options
-    if machine.replayed < len(region):  # the bind runs again
-        index: int = region[machine.replayed]
-        machine.replayed += 1
+    replayed = machine.replayed
+    if replayed < len(region):  # the bind runs again
+        index: int = region[replayed]
+        machine.replayed = replayed + 1
         if index >= len(options):
             raise PositionError(f"player {decision.player}'s {decision.kind} decision has no "
                                 f"option {index} the position answered before")
         return options[index]
-    agent = game.agents[decision.player]
     if machine.answer is not None:
         chosen = _given(machine, decision)
         index = machine.answered
-    elif agent is not None:  # a seated agent: asked at once (the game may be copied meanwhile)
-        machine.asking = decision
+    else:
+        agent = game.agents[decision.player]
+        if agent is None:
+            raise Stop(decision)
+        machine.asking = decision  # a seated agent: asked at once (the game may be copied)
         chosen = agent.choose(game.views[decision.player], decision)
         machine.asking = None
         ids = list(map(id, options))
         if id(chosen) not in ids:
             chosen = _offered(decision, chosen)
         index = ids.index(id(chosen))
-    else:
-        raise Stop(decision)
     region.append(index)
-    machine.replayed += 1
-    _decided(game, decision, chosen)
+    machine.replayed = replayed + 1
+    impls = game.hook_impls.get("decided") or implementations(game, "decided")  # _decided
+    game.pm._inner_hookexec("decided", impls, {"game": game, "decision": decision,
+                                               "choice": chosen}, False)
+    log = game.log
+    if Decided in log.quiet:
+        log._emitted += 1  # log.skip(), without a call (hot)
+    else:
+        game.emit(Decided, player=decision.player, decision=decision.kind, choice=chosen.label,
+                  options=len(options), rule=decision.rule)
     return chosen
 
 
-def _ask(self: Game, decision: Decision, stoppable: bool) -> Option:
-    """The seat's agent chooses (an offered option, or an equal one); a seat without one
-    stops the game (:class:`hkk._forward.Stop`)."""
+def _ask(self: Game, decision: Decision) -> Option:
+    """A decision the machine cannot stop at and go on from (a hook asking outside a
+    ``bind``): refused from outside, answered by a seated agent with a warning."""
     player = decision.player
     agent = self.agents[player]
-    machine = self.machine
-    machine.open = False
-    if not stoppable:
-        _outside_bind(self, decision, agent)
-    elif agent is None:
-        raise Stop(decision)
-    machine.asking = decision if stoppable else None
+    _outside_bind(self, decision, agent)
     chosen: Option = agent.choose(self.views[player], decision)
-    machine.asking = None
     if id(chosen) not in map(id, decision.options):
         chosen = _offered(decision, chosen)
     return chosen

@@ -37,7 +37,7 @@ def run_on(game: Game, max_turns: int | None = None) -> None:
         while advance(game, max_turns):
             pass
     except Stop as stop:
-        machine.waiting = stop.decision
+        machine.waiting = machine.found = stop.decision
     finally:
         machine.running = False
 
@@ -61,7 +61,12 @@ def answer(game: Game, chosen: Any) -> None:
             " (every seat has an agent: play it with game.play())"))
     machine = game.machine
     machine.answer = index_of(waiting, chosen)
-    run_on(game)
+    if waiting is machine.found:  # its options are taken again, not collected again
+        machine.stopped = waiting
+    try:
+        run_on(game)
+    finally:
+        machine.stopped = None
 
 
 # -- copies ---------------------------------------------------------------------------------------
@@ -81,10 +86,7 @@ def clone(game: Game, *, log_level: str | None = None) -> Game:
     the original; nothing done to it reaches the original."""
     _copyable(game)
     agents = _copied_agents(game.agents)
-    new = copy_game(game, Game.__new__(Game), log_level=log_level)
-    new.agents = agents
-    new._seat()
-    return new
+    return copy_game(game, Game.__new__(Game), log_level=log_level, agents=agents)
 
 
 def _copied_agents(agents: list[Any]) -> list[Any]:
@@ -115,7 +117,7 @@ def determinize(game: Game, player: int, rng: random.Random, *,
     level (:func:`hkk._player_view.hide_event`).  The decision it waits for is its own (found
     again on first reading: a card in the other hand may differ)."""
     _copyable(game)
-    new = copy_game(game, Game.__new__(Game), log_level=log_level)
+    new = copy_game(game, Game.__new__(Game), log_level=log_level, agents=[None, None])
     if not new.started:  # set-up is the step: its shuffle will deal the decks again
         for p in new.players:
             rng.shuffle(p.deck)
@@ -124,9 +126,7 @@ def determinize(game: Game, player: int, rng: random.Random, *,
     new.seed = rng.getrandbits(64)
     new.rng.seed(new.seed)
     new.log._events = [hide_event(e, player) for e in new.log._events]
-    new.agents = [None, None]
     new.machine.waiting = None
-    new._seat()
     return new
 
 

@@ -60,8 +60,9 @@ class DecisionOutsideBind(Exception):  # noqa: N818 - named for what happened
 class Position:
     """The machine's position (``game.machine``): the frames, and the decision it waits for."""
 
-    __slots__ = ("frames", "depth", "answer", "waiting", "asking", "open", "region",
-                 "replayed", "running", "closing", "hook", "back", "answered")
+    __slots__ = ("frames", "depth", "answer", "waiting", "asking", "region",
+                 "replayed", "running", "closing", "hook", "back", "answered", "stopped",
+                 "found")
 
     def __init__(self) -> None:
         #: the stack of the running functions' frames, outermost first: plain lists whose
@@ -75,11 +76,15 @@ class Position:
         self.answered = 0
         #: the decision the game waits for (None: it runs, or waits for nothing)
         self.waiting: Decision | None = None
+        #: the decision being answered from outside, while the machine goes back down to it:
+        #: the runner takes its options instead of collecting them again (the game has not
+        #: changed since it stopped there)
+        self.stopped: Decision | None = None
+        #: the decision this game's own machine stopped at (a copy's waiting decision may be
+        #: its original's, whose options are not the copy's: those are collected again)
+        self.found: Decision | None = None
         #: the decision a seated agent is answering now, where the game may be copied or saved
         self.asking: Decision | None = None
-        #: the next decision is one the machine can stop at (set by the runner right before it
-        #: asks); a decision inside a bind (``region``) always is
-        self.open = False
         #: the answers given inside the pure ``bind`` running now, and how many of them the
         #: present run has used (a run again answers those first, silently); the item
         #: binding, until its bind asks (then its frame is made, hkk._resolution.resolve)
@@ -134,13 +139,12 @@ class Position:
         self.asking = None
         self.region = None
         self.replayed = 0
-        self.open = False
 
     def clear(self) -> None:
         """The game is between two steps (or over): no frame is left."""
         self.frames.clear()
         self.reset()
-        self.waiting = None
+        self.waiting = self.stopped = self.found = None
         self.answer = None
         self.closing = None
 

@@ -320,7 +320,12 @@ class Game:
         return copied
 
     def view(self, player: int) -> PlayerView:
-        """What ``player`` may know of the game (:class:`hkk.PlayerView`)."""
+        """What ``player`` may know of the game (:class:`hkk.PlayerView`): his seat's own view
+        (a live, read-only window on the game, made once per seat) where his agent has one."""
+        if player in (0, 1):
+            view = self.views[player]
+            if type(view) is PlayerView:
+                return view
         return PlayerView(self, player)
 
     def determinize(self, player: int, rng: random.Random, *,

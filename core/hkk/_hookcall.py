@@ -23,7 +23,6 @@ hook, plugin and rule, and a plugin's result is checked against what its hook pr
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -213,12 +212,13 @@ def _culprit(exc: BaseException, impls: Sequence[HookImpl]) -> str | None:
 
 class _Steps(dict[int, Any]):
     """id(step) -> a plan's entries in the step, each made when first asked for (once per
-    game, hook and step), in the step running then (``game.step``); None where pluggy's loop
-    runs the call."""
+    hook and step); None where pluggy's loop runs the call.  The steps are the game's turn's
+    (the engine's, shared by every copy of the game, so its copies share its plans) or None
+    (between steps); a step of no turn (a test's own) is called by pluggy's loop."""
 
     def __init__(self, game: Any, hook_name: str, impls: Sequence[HookImpl] | None) -> None:
         super().__init__()
-        self.game = weakref.ref(game)  # the game keeps its plans, not the other way round
+        self.steps = _by_id(game.turn_steps)
         self.hook_name, self.impls = hook_name, impls
         #: whether some implementation is marked only_in_steps (else one list serves all)
         self.by_step = False
@@ -227,13 +227,28 @@ class _Steps(dict[int, Any]):
 
     def __missing__(self, step_id: int) -> Any:
         entries = None
-        if self.impls is not None:
-            if self.by_step or not self:
-                entries = _entries(self.hook_name, self.impls, self.game().step)  # type: ignore[union-attr]
-            else:
-                entries = next(iter(self.values()))
+        if self.impls is None:
+            pass
+        elif not self.by_step:  # the same entries in every step
+            entries = next(iter(self.values())) if self else _entries(
+                self.hook_name, self.impls, None)
+        elif step_id in self.steps:
+            entries = _entries(self.hook_name, self.impls, self.steps[step_id])
         self[step_id] = entries
         return entries
+
+
+#: id of a turn's steps -> (those steps, each step and None by id), made once per turn
+_STEPS: dict[int, tuple[Any, dict[int, Any]]] = {}
+
+
+def _by_id(steps: Any) -> dict[int, Any]:
+    """The turn's steps (the engine's list) and None, by id."""
+    known = _STEPS.get(id(steps))
+    if known is None or known[0] is not steps:  # kept with the list: its id stays its own
+        known = _STEPS[id(steps)] = (steps, {id(step): step for step in steps})
+        known[1][id(None)] = None
+    return known[1]
 
 
 #: A plan: (the implementations it is for, their entries by step).
@@ -241,17 +256,9 @@ Plan = tuple[Any, _Steps]
 
 
 def copy_plans(plans: dict[str, Plan], game: Any) -> dict[str, Plan]:
-    """A copy of the game's plans for ``game`` (a copy of the game, :mod:`hkk._clone`): the
-    entries made so far are shared (they depend on the step alone), each ``_Steps`` is the
-    copy's own, so the entries it makes later are made in the copy's step."""
-    copied: dict[str, Plan] = {}
-    for name, (impls, steps) in plans.items():
-        new = _Steps.__new__(_Steps)
-        dict.update(new, steps)
-        new.game = weakref.ref(game)
-        new.hook_name, new.impls, new.by_step = steps.hook_name, steps.impls, steps.by_step
-        copied[name] = (impls, new)
-    return copied
+    """The plans of a copy of the game (:mod:`hkk._clone`): the same, shared - they depend on
+    the engine's implementations and turn alone, which the copy shares."""
+    return plans
 
 
 def _plan(game: Any, hook_name: str, impls: Sequence[HookImpl]) -> Plan:

@@ -48,7 +48,9 @@ AUTOMATIC, ACTIVATED, RULE, ACTION, PLAY = (ItemKind.AUTOMATIC, ItemKind.ACTIVAT
                                             ItemKind.ACTION, ItemKind.PLAY)
 
 
-def _no_bind(game: Any, item: Pending) -> None:
+def no_bind(game: Any, item: Pending) -> None:
+    """The default ``bind``: it chooses nothing (so resolving skips the call and cannot stop
+    in it, :func:`hkk._resolution.resolve`)."""
     return None
 
 
@@ -156,7 +158,7 @@ class Pending:
     controller: int | None = None  # None: the rules themselves
     kind: str = AUTOMATIC
     optional: bool = False
-    bind: Callable[[Any, Pending], Any] = _no_bind
+    bind: Callable[[Any, Pending], Any] = no_bind
     price: Price = FREE
     usage: Usage = UNLIMITED
     usable_in_preparation: bool = False  # 29.4.7

@@ -15,7 +15,7 @@ from typing import Any
 from hkk._errors import PASSTHROUGH
 from hkk._game import Game
 from hkk._hookcall import failure, implementations
-from hkk._pending import ACTION, ACTIVATED, Pending
+from hkk._pending import ACTION, ACTIVATED, Pending, no_bind
 from hkk._phases import Step
 from hkk._prevention import preventer
 from hkk._state import Permanent
@@ -133,8 +133,12 @@ def resolve(game: Game, item: Pending) -> None:
             prevented(game, item, by)
             return
     try:  # as guarded(), without a closure per resolution
+        bind = item.bind
+        if bind is no_bind:  # it chooses nothing (the rules' own items): nor can it decide
+            item.apply(game, item, None)
+            return
         machine.region = item  # a decision in its bind makes its frame
-        bound = item.bind(game, item)
+        bound = bind(game, item)
         if machine.region is item:  # it asked nothing: no frame
             machine.region = None
             item.apply(game, item, bound)

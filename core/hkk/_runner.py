@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hkk._deciding import ask
 from hkk._decisions import Option
 from hkk._errors import GameOver, HkkError
 from hkk._forward import PositionError
@@ -66,14 +67,14 @@ def run_step(game: Game, step: Step) -> Any:
     log.step = step.hook
     # at a lower log level nobody may receive the bookkeeping events: then they are not built
     if StepStarted in log.quiet:
-        log.skip()
+        log._emitted += 1  # log.skip(), without a call (hot)
     else:
         game.emit(StepStarted, phase=step.phase, stage=step.stage, hook=step.hook,
                   mode=_MODE_VALUES[step.mode])
     RUNNERS[step.mode](game, step)
     step_over(game, step)  # triggers still waiting (D-trigger-wait, D-trigger-prep)
     if StepEnded in log.quiet:
-        log.skip()
+        log._emitted += 1  # log.skip(), without a call (hot)
     else:
         game.emit(StepEnded, hook=step.hook)
     notify(game, "step_ended", step=step)
@@ -153,11 +154,11 @@ def run_next_step(game: Game) -> None:
     steps = game.turn_steps
     index = game.step_index or 0
     step = steps[index]
-    game.step_index = index + 1
+    index = game.step_index = index + 1
     # 41.5: after the active player passed the turn, every remaining action phase still
     # opens for his opponent (run_actions asks only him); play moves on when he passes.
     run_step(game, step)
-    following = steps[index + 1].phase if index + 1 < len(steps) else None
+    following = steps[index].phase if index < len(steps) else None
     if following != step.phase:  # e.g. monster components lapse (hkk.rules.components)
         notify(game, "phase_ended", phase=step.phase)
         if game.machine.closing is not None:  # what is left is offered (D-components-window)
@@ -212,7 +213,6 @@ def advance(game: Game, max_turns: int | None = None) -> bool:
     """Take the game to its next step boundary: go on with the step it stands in, start the
     next turn, run the next step, or end the turn.  Between two calls the game can be saved.
     Returns False once the game is over."""
-    limit = max_turns if max_turns is not None else game.rulings.max_turns
     try:
         if game.machine.frames:
             resume(game)
@@ -221,7 +221,7 @@ def advance(game: Game, max_turns: int | None = None) -> bool:
         elif game.over:
             pass
         elif game.step_index is None:
-            if game.turn >= limit:
+            if game.turn >= (max_turns if max_turns is not None else game.rulings.max_turns):
                 game.over = True
                 game.emit(GameEnded, winner=None, reason="turn_limit", rule="D-turn-limit")
             else:
@@ -248,8 +248,7 @@ def setup(game: Game) -> None:
     else:
         frame = machine.frame(["setup", 0])
     starter = frame[1]
-    machine.open = True
-    answer = game.decide(starter, "start", (Option("start"), Option("hand over")), rule="28")
+    answer = ask(game, starter, "start", (Option("start"), Option("hand over")), rule="28")
     game.active = starter if answer.label == "start" else game.opponent(starter)
     game.emit(StartingPlayer, player=game.active)
     for player in game.players:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from hkk._deciding import ask
 from hkk._decisions import Option
 from hkk._effects import Duration
 from hkk._errors import StepLoopError
@@ -53,15 +54,14 @@ def run_simultaneous(game: Game, step: Step) -> None:
         machine.frames.append(frame)
     if frame[1] == 0:
         items = [i for i in call_hook(game, step.hook) if usable(game, i, step)]
-        region, replayed = machine.region, machine.replayed
-        machine.region, machine.replayed = frame[2], 0
+        machine.region, machine.replayed = frame[2], 0  # a step runs in no bind: it had none
         chosen = _choose_for_moment(game, step, items)
         # choices are made against the state before the moment (29.4.2); a prevented item
         # makes none (D-prevented)
         stopped = prevented_items(game, chosen)
         bound = [(item, None if item in stopped
                   else guarded(game, item, partial(item.bind, game, item))) for item in chosen]
-        machine.region, machine.replayed = region, replayed
+        machine.region = None
         frame[1] = 1
         _moment(game, step, bound, stopped)
     # what the moment triggered waits until it and its check are over
@@ -155,7 +155,7 @@ def _pay_for(game: Game, step: Step, player: int, group: list[Pending], budget: 
         options = [Option(f"use {i.label}", i) for i in group]
         if not mandatory:
             options.append(Option("decline"))
-        answer = game.decide(player, "use", options, prompt="Which do you pay for?",
+        answer = ask(game, player, "use", options, prompt="Which do you pay for?",
                              rule="D-moment-payments")
         if answer.label == "decline":
             break
@@ -220,8 +220,7 @@ def _wants(game: Game, item: Pending, step: Step) -> bool:
     if game.turn_passed and passed_the_turn(game, _owner(game, item)):
         return False
     options = (Option(f"use {item.label}", item), Option("decline"))
-    game.machine.open = True
-    answer = game.decide(_owner(game, item), "use", options, prompt=f"Use {item.label}?",
+    answer = ask(game, _owner(game, item), "use", options, prompt=f"Use {item.label}?",
                          rule=step.rules[0] if step.rules else None)
     return answer.label != "decline"
 
@@ -250,8 +249,18 @@ def run_ordered(game: Game, step: Step) -> None:
     what it triggered."""
     machine = game.machine
     first: list[Pending] | None = None  # the first collection, made before the frame
+    start = 0
     if machine.back:
         frame = machine.frame(["ordered"])
+        start = frame[3]
+        if frame[4]:  # going back to the item resolving (1), or to what it triggered (2)
+            if frame[4] == 1:
+                resolve_again(game, _collected(game, step, frame[5]))
+                after_resolution(game, step)
+                frame[4] = 2
+            settle_again(game, step)
+            frame[4] = 0
+            start += 1
     else:
         first = call_hook(game, step.hook)
         if not first:  # nothing to order (most steps): no frame
@@ -263,15 +272,6 @@ def run_ordered(game: Game, step: Step) -> None:
     limit = game.rulings.max_items_per_step
     ready: list[Option] = []
     kept_at: int | None = None  # the ability index's version the kept collection is valid for
-    start = frame[3]
-    if frame[4]:  # going back to the item resolving (1), or to what it triggered (2)
-        if frame[4] == 1:
-            resolve_again(game, _collected(game, step, frame[5]))
-            after_resolution(game, step)
-            frame[4] = 2
-        settle_again(game, step)
-        frame[4] = 0
-        start += 1
     for count in range(start, limit):
         frame[3] = count
         if kept_at is None or kept_at != game.abilities_version:
@@ -286,8 +286,7 @@ def run_ordered(game: Game, step: Step) -> None:
         if orderer is None:
             chosen = ready[0]
         else:
-            machine.open = True
-            chosen = game.decide(orderer, "order", ready, prompt="Which happens next?",
+            chosen = ask(game, orderer, "order", ready, prompt="Which happens next?",
                                  rule=step.order_rule)
         item = chosen.value
         key = item.key
@@ -296,7 +295,8 @@ def run_ordered(game: Game, step: Step) -> None:
             finished.add(key)
         if kept_at is not None:  # kept items are automatic, keys unique: it resolves once
             del ready[_position(ready, chosen)]
-        frame[4:] = 1, (key, item.label)
+        frame[4] = 1  # single stores: a slice assignment costs more than both
+        frame[5] = key, item.label
         resolve(game, item)
         after_resolution(game, step)
         frame[4] = 2
@@ -403,8 +403,7 @@ def run_alternating(game: Game, step: Step) -> None:
                 game.emit(Passed, player=player, rule="41.1", forced=True)
                 frame[2] += 1
             else:
-                machine.open = True
-                choice = game.decide(player, "action", options, prompt="End of turn",
+                choice = ask(game, player, "action", options, prompt="End of turn",
                                      rule="41.1")
                 if choice.label == PASS:
                     game.emit(Passed, player=player, rule="41.1", forced=False)
@@ -444,8 +443,11 @@ def run_actions(game: Game, step: Step) -> None:
     settles what it triggered."""
     active = game.active
     machine = game.machine
+    stopped = None
     if machine.back:
         frame = machine.frame(["actions"])
+        if not machine.back and frame[4] == 0:  # back to its own decision, answered from
+            stopped, machine.stopped = machine.stopped, None  # outside: the options it offered
     else:
         frame = ["actions", active, False, 0, 0, None]
         machine.frames.append(frame)
@@ -468,10 +470,14 @@ def run_actions(game: Game, step: Step) -> None:
             active_passed = True
             player = 1 - player  # his opponent (game.opponent, without a call)
             continue
-        options = action_options(game, step, player, offered)
-        frame[1:4] = player, active_passed, count
-        machine.open = True
-        choice = game.decide(player, "action", options, prompt=step.hook, rule=step.rules[0])
+        if stopped is None:
+            options = action_options(game, step, player, offered)
+        else:
+            options, stopped = list(stopped.options), None
+        frame[1] = player
+        frame[2] = active_passed
+        frame[3] = count
+        choice = ask(game, player, "action", options, prompt=step.hook, rule=step.rules[0])
         kind = choice.label
         if kind in (PASS, PASS_TURN):
             if kind == PASS_TURN:
@@ -605,8 +611,7 @@ def run_entry_triggers(game: Game, perm: Permanent) -> None:
             if len(items) == 1:
                 item = items[0]
             else:
-                machine.open = True
-                item = game.decide(perm.controller, "order",
+                item = ask(game, perm.controller, "order",
                                    [Option(i.label, i) for i in items],
                                    prompt="Which happens next?", rule="R-enter-order").value
             items.remove(item)
@@ -630,8 +635,7 @@ def close_offers(game: Game, phase: str) -> None:
     machine = game.machine
     machine.frame(["offers"])
     for offer in [o for o in game.offers if o.phase == phase]:
-        machine.open = True
-        answer = game.decide(offer.player, "extract",
+        answer = ask(game, offer.player, "extract",
                              (Option(f"extract {offer.card_id}#{offer.uid}", offer),
                               Option("decline")), rule="R-components")
         if answer.label == "decline":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from hkk._deciding import ask
 from hkk._decisions import Option
 from hkk._errors import WorkLimitError
 from hkk._pending import Pending
@@ -115,8 +116,7 @@ def _resolve_waiting(game: Game, trigger_watch: TriggerWatch, step: Step) -> Non
             ready = sorted(waiting, key=_order)
             item = ready[0]
             if len(ready) > 1 and game.rulings.trigger_orderer == "active":
-                machine.open = True
-                item = game.decide(game.active, "order", [Option(i.label, i) for i in ready],
+                item = ask(game, game.active, "order", [Option(i.label, i) for i in ready],
                                    prompt="Which trigger happens next?",
                                    rule="D-trigger-order").value
             waiting.remove(item)
@@ -161,8 +161,7 @@ def _wants(game: Game, item: Pending) -> bool:
     controller = item.controller if item.controller is not None else game.active
     if game.turn_passed and passed_the_turn(game, controller):  # 41.5: not asked, not used
         return False
-    game.machine.open = True
-    answer = game.decide(controller, "use", (Option(f"use {item.label}", item),
+    answer = ask(game, controller, "use", (Option(f"use {item.label}", item),
                                              Option("decline")),
                          prompt=f"Use {item.label}?", rule="D-trigger-wait")
     return answer.label != "decline"

@@ -88,12 +88,12 @@ class TriggerWatch(TriggerDetection):
         new.waiting = []
         if self._kinds:
             game.log.subscribe(new._on_event, kinds=self._kinds, own=True)
-        with self.taken_back():  # the item resolving is copied as the waiting ones are
-            if self.waiting:
+        if self.waiting or self.resolving is not None:
+            with self.taken_back():  # the item resolving is copied as the waiting ones are
                 src = self.game
                 game.triggers = new
                 copy_waiting(src, game, remap)
-        new.put_back(self.resolving)
+            new.put_back(self.resolving)
         return new
 
     @contextmanager
