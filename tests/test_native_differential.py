@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from hkk import Engine, FirstLegalAgent, RandomAgent, advance, hookimpl
+from hkk._agent_registry import agent_seed
 
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
@@ -25,7 +26,8 @@ PAIRINGS = list(itertools.product(BASE_DECKS, repeat=2))
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
-    return Engine.installed(allow=["alap"])
+    """Every installed set (mereg too): a base-deck game calls none of mereg's hooks."""
+    return Engine.installed()
 
 
 @pytest.fixture(scope="module")
@@ -125,14 +127,19 @@ def dear_engine() -> Engine:
     return Engine(cards)
 
 
-def _agents(kind: str) -> tuple[Any, Any]:
+def _agents(kind: str, seed: int) -> tuple[Any, Any] | None:
+    """The agents of a game of ``seed``, made afresh for each core (each draws from its own
+    RNG); ``default``: None, the engine's own (``RandomAgent(agent_seed(seed, seat))``)."""
+    if kind == "default":
+        return None
     if kind == "first":
         return FirstLegalAgent(), FirstLegalAgent()
     if kind == "seeded":
         return RandomAgent(seed=11), RandomAgent(seed=12, pass_bias=0.5)
     if kind == "passive":  # passes nearly always: games reach later turns before a card
-        return RandomAgent(pass_bias=0.97), RandomAgent(pass_bias=0.97)
-    return RandomAgent(), RandomAgent()
+        return (RandomAgent(agent_seed(seed, 0), pass_bias=0.97),
+                RandomAgent(agent_seed(seed, 1), pass_bias=0.97))
+    return RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1))
 
 
 def _first_difference(seed: int, decks: Any, native: list[dict[str, Any]],
@@ -148,9 +155,9 @@ def _first_difference(seed: int, decks: Any, native: list[dict[str, Any]],
 def _compare(engine: Engine, decks: Any, seed: int, agents: str, level: str) -> Any:
     """Both cores on one game: the native one as far as it goes, the Python one as far as
     that (step by step); their logs up to there identical.  Returns the native game."""
-    native = hkk_native.play_native(engine, list(decks), seed=seed, agents=_agents(agents),
-                                    log_level=level)
-    python = engine.new_game(list(decks), list(_agents(agents)), seed=seed, log_level=level)
+    native = hkk_native.play_native(engine, list(decks), seed=seed,
+                                    agents=_agents(agents, seed), log_level=level)
+    python = engine.new_game(list(decks), _agents(agents, seed), seed=seed, log_level=level)
     while python.log.emitted < native.emitted and advance(python):
         pass
     python_log = [e.as_dict() for e in python.log if e.seq < native.emitted]
@@ -164,7 +171,7 @@ def _compare(engine: Engine, decks: Any, seed: int, agents: str, level: str) -> 
     return native
 
 
-@pytest.mark.parametrize("agents", ["random", "first", "seeded", "passive"])
+@pytest.mark.parametrize("agents", ["default", "random", "first", "seeded", "passive"])
 @pytest.mark.parametrize("level", ["full", "compact", "outcome"])
 def test_base_games_are_event_for_event_the_python_engines_until_a_card_is_played(
         engine: Engine, agents: str, level: str) -> None:
@@ -180,7 +187,7 @@ def test_big_and_negative_seeds_give_the_python_engines_game(engine: Engine, see
     _compare(engine, BASE_DECKS, seed, "passive", "full")
 
 
-@pytest.mark.parametrize("agents", ["random", "first", "seeded"])
+@pytest.mark.parametrize("agents", ["default", "random", "first", "seeded"])
 @pytest.mark.parametrize("level", ["full", "compact", "outcome"])
 def test_whole_games_of_cards_without_words_are_the_python_engines(
         vanilla_engine: Engine, agents: str, level: str) -> None:
@@ -230,7 +237,7 @@ def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(
     kinds: set[str] = set()
     for seed in range(30):
         native = hkk_native.play_native(vanilla_engine, list(_vanilla_decks(vanilla_engine, seed)),
-                                        seed=seed)
+                                        seed=seed, agents=_agents("random", seed))
         kinds |= {event["kind"] for event in native.log}
     assert {"card_played", "entered_play", "became_active", "moved", "attack", "damaged",
             "player_damaged", "died", "restored", "components_extracted",
@@ -285,7 +292,7 @@ def test_native_core_runs_decks_of_cards_without_words_to_the_python_engines_end
         vanilla_engine: Engine) -> None:
     decks = _vanilla_decks(vanilla_engine, 4)
     assert hkk_native.core.refuses(vanilla_engine, list(decks)) is None
-    native = hkk_native.core.new_game(vanilla_engine, list(decks), seed=4)
+    native = hkk_native.core.new_game(vanilla_engine, list(decks), seed=4).play()
     python = vanilla_engine.play(list(decks), seed=4)
     assert native.over and (native.winner, native.turn) == (python.winner, python.turn)
 

@@ -94,7 +94,7 @@ impl Game {
 
     /// `Game.decide`: the seat answers; the decision is logged.
     pub fn decide(&mut self, decision: &Decision) -> usize {
-        let chosen = self.seats[decision.player].choose(decision, &mut self.rng);
+        let chosen = self.seats[decision.player].choose(decision);
         emit!(
             self,
             Kind::Decided {
