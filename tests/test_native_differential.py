@@ -81,6 +81,19 @@ ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
             {"do": "heal", "amount": 1, "target": "controller"}]},
         {"kind": "automatic", "timing": "end_stage2", "whose_turn": "opponent", "effects": [
             {"do": "damage", "amount": 1, "target": "self"}]}]),
+    "spring": ("creature", 2, [{"kind": "automatic", "timing": "prep_stage2_start", "effects": [
+        {"do": "heal", "amount": 1, "target": "controller"},
+        {"do": "heal", "amount": 2, "target": "self"}]}]),
+    "tide": ("creature", 2, [{"kind": "automatic", "timing": "prep_stage2_start",
+                              "whose_turn": "opponent", "effects": [
+                                  {"do": "damage", "amount": 1,
+                                   "target": "chosen_opponent_creature"}]}]),
+    "ember": ("creature", 1, [{"kind": "automatic", "timing": "prep_stage2_start",
+                               "whose_turn": "own", "optional": True,
+                               "effects": [{"do": "damage", "amount": 1,
+                                            "target": "opponent_creatures"},
+                                           {"do": "heal", "amount": 1,
+                                            "target": "own_creatures"}]}]),
     "shrine": ("building", 1, [
         {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
             {"do": "gain_vp", "amount": 1, "target": "controller"}]},
@@ -230,6 +243,23 @@ def test_29_4_1_automatic_abilities_resolve_ordered_as_the_python_engines(
     # optional abilities were offered
     assert {("order", "29.4.1"), ("order", "R-enter-order"), ("use", "4.11.6"),
             ("use", "29.4")} <= decisions, decisions
+
+
+def test_29_4_2_abilities_at_a_moment_are_bound_together_then_applied_as_the_python_engines(
+        spell_engine: Engine) -> None:
+    moments: set[tuple[str, str]] = set()
+    decisions: set[tuple[str, str | None]] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
+                          "full")
+        moments |= {(e["step"], item.split("#")[0]) for e in native.log
+                    if e["kind"] == "moment" for item in e["items"]}
+        decisions |= {(e["decision"], e["rule"]) for e in native.log if e["kind"] == "decision"}
+    # the moment had every such ability in it; a choice was made before it, an optional one
+    # was offered
+    assert {("prep_stage2_start", f"tt:{name}") for name in ("spring", "tide", "ember")} \
+        <= moments, moments
+    assert {("target", None), ("use", "29.4.2")} <= decisions, decisions
 
 
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(

@@ -127,11 +127,12 @@ pub const IMPLEMENTED: &[&str] = &[
 ];
 
 /// The steps an automatic ability may be timed on natively (and `on_enter`): the ordered
-/// steps. The moments (`prep_stage2_start`, `end_stage4`) and the action and alternating
-/// steps are refused.
+/// steps, and the moment `prep_stage2_start` (29.4.2: bound together, applied as one moment).
+/// The action and alternating steps are refused (and the models refuse `end_stage4`).
 pub const TIMINGS: &[&str] = &[
     "on_enter",
     "prep_stage1",
+    "prep_stage2_start",
     "prep_stage2",
     "end_stage2",
     "end_stage3",

@@ -280,10 +280,17 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
             );
         }
         Target::Permanent(uid) => {
+            let in_moment = game.in_moment;
             let Some(perm) = game.permanent_mut(uid) else {
                 return;
             };
-            let healed = amount.min(perm.damage_taken);
+            // 29.4.2, 41.4: inside a moment heals and damage net out in any order; the
+            // moment's end clamps at max Ép (`Game::end_moment`)
+            let healed = if in_moment {
+                amount
+            } else {
+                amount.min(perm.damage_taken)
+            };
             if healed != 0 {
                 perm.damage_taken -= healed;
                 let card = perm.card.clone();

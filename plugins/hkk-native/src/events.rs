@@ -52,8 +52,10 @@ pub enum Kind {
         card: Option<String>,
         ability: Option<usize>,
     },
+    /// `moment`: the items that happen at it (their labels) and the durations it ends.
     Moment {
         rule: &'static str,
+        items: Vec<String>,
         ends: &'static [&'static str],
     },
     Passed {
@@ -368,9 +370,9 @@ impl Event {
                 ("uid", uid.map_or(Value::None, uid_value)),
                 ("ability", ability.map_or(Value::None, int)),
             ],
-            Kind::Moment { rule, ends } => vec![
+            Kind::Moment { rule, items, ends } => vec![
                 ("rule", text(rule)),
-                ("items", Value::Strs(Vec::new())),
+                ("items", Value::Strs(items.clone())),
                 (
                     "ends",
                     Value::Strs(ends.iter().map(|e| e.to_string()).collect()),

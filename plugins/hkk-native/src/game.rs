@@ -49,6 +49,9 @@ pub struct Game {
     pub clock_closed_turn: u32,
     /// Set when the game reached what the native core does not run yet.
     pub unported: Option<String>,
+    /// A simultaneous moment is being applied (29.4.2, 41.4): heals add up freely, limits
+    /// apply when it ends (`hkk._changes.begin_moment`).
+    pub in_moment: bool,
 }
 
 impl Game {
@@ -85,6 +88,7 @@ impl Game {
             clock_started: false,
             clock_closed_turn: 0,
             unported: None,
+            in_moment: false,
         }
     }
 
@@ -159,6 +163,19 @@ impl Game {
             rule,
         });
         Err(Halt::GameOver)
+    }
+
+    /// `hkk._changes.end_moment`: what a moment's changes netted out to, within the limits:
+    /// VP and components at least 0, a permanent healed past its max Ép back to it (no event).
+    pub fn end_moment(&mut self) {
+        self.in_moment = false;
+        for player in &mut self.players {
+            player.vp = player.vp.max(0);
+            player.components = player.components.max(0);
+        }
+        for perm in &mut self.permanents {
+            perm.damage_taken = perm.damage_taken.max(0);
+        }
     }
 
     /// `GameClock.close_turn` (41.7): once a turn, after its first start.

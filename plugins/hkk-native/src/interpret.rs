@@ -3,7 +3,8 @@
 //! effects, then applies them.
 
 use crate::cards::{Ability, WhoseTurn};
-use crate::effects::{apply_all, bind, Context};
+use crate::changes::Target;
+use crate::effects::{apply_all, bind, Context, Effect};
 use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
@@ -84,6 +85,13 @@ pub fn entered_play(game: &Game, uid: u32) -> Vec<Item> {
 
 /// `resolve` of an automatic card ability: logged, bound, applied.
 pub fn resolve(game: &mut Game, item: &Item) -> Flow {
+    resolving(game, item);
+    let bound = bind_item(game, item);
+    apply_item(game, item, bound)
+}
+
+/// The `resolving` event of an automatic card ability (`Pending.describe`).
+pub fn resolving(game: &mut Game, item: &Item) {
     emit!(
         game,
         Kind::Resolving {
@@ -95,18 +103,32 @@ pub fn resolve(game: &mut Game, item: &Item) -> Flow {
             ability: Some(item.index),
         }
     );
-    let cards = game.cards.clone();
-    let Some(ability) = cards
-        .get(&item.card)
-        .and_then(|c| c.abilities.iter().find(|a| a.index == item.index))
-    else {
-        return Ok(());
-    };
-    let ctx = Context {
+}
+
+fn context(item: &Item) -> Context {
+    Context {
         controller: item.controller,
         source: Some(item.uid),
         label: item.label.clone(),
-    };
-    let bound = bind(game, &ctx, &ability.effects);
-    apply_all(game, &ctx, &ability.effects, bound)
+    }
+}
+
+fn effects_of(game: &Game, item: &Item) -> Vec<Effect> {
+    game.cards
+        .get(&item.card)
+        .and_then(|c| c.abilities.iter().find(|a| a.index == item.index))
+        .map(|a| a.effects.clone())
+        .unwrap_or_default()
+}
+
+/// An automatic ability's `bind`: its effects' targets, its choices made.
+pub fn bind_item(game: &mut Game, item: &Item) -> Vec<Vec<Target>> {
+    let effects = effects_of(game, item);
+    bind(game, &context(item), &effects)
+}
+
+/// An automatic ability's `apply` on what it bound.
+pub fn apply_item(game: &mut Game, item: &Item, bound: Vec<Vec<Target>>) -> Flow {
+    let effects = effects_of(game, item);
+    apply_all(game, &context(item), &effects, bound)
 }

@@ -10,7 +10,7 @@ use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
-use crate::interpret::{entered_play, items_at, resolve, Item};
+use crate::interpret::{apply_item, bind_item, entered_play, items_at, resolve, resolving, Item};
 use crate::phases::{Mode, Step};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
 
@@ -38,16 +38,39 @@ fn after_resolution(game: &mut Game, step: &Step) -> Flow {
     }
 }
 
-/// One moment (29.4.2, 41.4) with no item in it: logged, the durations it ends (none in
-/// force), then the check.
+/// One moment (29.4.2, 41.4): the abilities timed on it, in the stable order, an optional
+/// one used only if its controller says so; every one bound against the same state before
+/// the moment is logged; the durations it ends (none in force natively); then every item
+/// applied as one moment (heals net out, limits at its end); then the check.
 fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
+    let mut items = items_at(game, step.hook);
+    items.sort_by_key(Item::order);
+    let mut chosen = Vec::with_capacity(items.len());
+    for item in items {
+        if !item.optional || wants(game, &item, step.rule) {
+            chosen.push(item);
+        }
+    }
+    let bound: Vec<_> = chosen.iter().map(|i| bind_item(game, i)).collect();
     emit!(
         game,
         Kind::Moment {
             rule: step.rule,
+            items: chosen.iter().map(|i| i.label.clone()).collect(),
             ends: step.ends,
         }
     );
+    game.in_moment = true;
+    let mut flow = Ok(());
+    for (item, targets) in chosen.iter().zip(bound) {
+        resolving(game, item);
+        flow = apply_item(game, item, targets);
+        if flow.is_err() {
+            break;
+        }
+    }
+    game.end_moment(); // even when an item ended the game, as `with game.moment()`
+    flow?;
     after_resolution(game, step)
 }
 
