@@ -368,9 +368,7 @@ mod tests {
             .unwrap()
         };
         assert!(refused(ability("activated", "main_phase", &[])).contains("kind = \"activated\""));
-        assert!(
-            refused(ability("automatic", "prep_stage2_start", &[])).contains("prep_stage2_start")
-        );
+        assert!(refused(ability("automatic", "main_phase", &[])).contains("main_phase"));
         let conditional = refused(ability("automatic", "end_stage2", &["condition = {}"]));
         assert!(conditional.contains("condition") && conditional.contains("t:a"));
     }
