@@ -54,6 +54,10 @@ SPELLS: dict[str, tuple[int, bool, list[dict[str, Any]]]] = {
                        {"do": "heal", "amount": 1, "target": "controller"}]),
     "insight": (2, True, [{"do": "draw", "count": 2, "target": "controller"}]),
     "tribute": (0, False, [{"do": "gain_vp", "amount": 2, "target": "chosen_player"}]),
+    "veil": (1, True, [{"do": "give_defence_bonus", "amount": 2,
+                        "target": "chosen_own_creature"}]),
+    "shatter": (1, True, [{"do": "remove_defence_bonus", "target": "chosen_opponent_creature"},
+                          {"do": "damage", "amount": 1, "target": "chosen_opponent_creature"}]),
     "rally": (2, False, [{"do": "heal", "amount": 1, "target": "own_creatures"},
                          {"do": "damage", "amount": 1, "target": "opponent_creatures"},
                          {"do": "draw", "count": 1, "target": "each_player"},
@@ -94,6 +98,12 @@ ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
                                             "target": "opponent_creatures"},
                                            {"do": "heal", "amount": 1,
                                             "target": "own_creatures"}]}]),
+    "coral": ("creature", 3, [{"kind": "automatic", "timing": "prep_stage2_start",
+                               "whose_turn": "opponent", "effects": [
+                                   {"do": "give_defence_bonus", "amount": 1, "target": "self"}]}]),
+    "ward": ("creature", 2, [{"kind": "automatic", "timing": "prep_stage2_start", "effects": [
+        {"do": "remove_defence_bonus", "target": "opponent_creatures"},
+        {"do": "give_defence_bonus", "amount": 1, "target": "own_creatures"}]}]),
     "shrine": ("building", 1, [
         {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
             {"do": "gain_vp", "amount": 1, "target": "controller"}]},
@@ -260,6 +270,23 @@ def test_29_4_2_abilities_at_a_moment_are_bound_together_then_applied_as_the_pyt
     assert {("prep_stage2_start", f"tt:{name}") for name in ("spring", "tide", "ember")} \
         <= moments, moments
     assert {("target", None), ("use", "29.4.2")} <= decisions, decisions
+
+
+def test_41_4_defence_bonuses_are_gained_and_lost_as_the_python_engines(
+        spell_engine: Engine) -> None:
+    lost: set[tuple[str, str | None, bool]] = set()
+    gained: set[str] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
+                          "full")
+        gained |= {e["source"].split("#")[0] for e in native.log
+                   if e["kind"] == "defence_bonus_gained"}
+        lost |= {(e["step"], e["rule"], e["source"] is None) for e in native.log
+                 if e["kind"] == "defence_bonus_lost"}
+    assert {"tt:veil", "tt:coral", "tt:ward"} <= gained, gained
+    # lost at the end of the turn (41.4), to a spell, and at a moment after its gains
+    assert {("end_stage4", "41.4", True), ("main_phase", None, False),
+            ("prep_stage2_start", None, False)} <= lost, lost
 
 
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(

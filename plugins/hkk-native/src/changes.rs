@@ -64,6 +64,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
         zone,
         active: false,
         damage_taken: 0,
+        defence_bonus: 0,
         base_damage: card.damage,
         base_hp: card.hp,
         components: if creature { card.components } else { 0 },
@@ -136,6 +137,55 @@ pub fn damage(
                 }
             );
         }
+    }
+}
+
+/// `give_defence_bonus`: it adds up.
+pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &str) {
+    let Some(perm) = game.permanent_mut(uid) else {
+        return;
+    };
+    perm.defence_bonus += amount;
+    let card = perm.card.clone();
+    emit!(
+        game,
+        Kind::DefenceBonusGained {
+            uid,
+            card,
+            amount,
+            source: source.to_string(),
+        }
+    );
+}
+
+/// `remove_defence_bonus`: the whole bonus is lost; inside a moment, after every gain of the
+/// moment (`Game::end_moment`).
+pub fn remove_defence_bonus(
+    game: &mut Game,
+    uid: u32,
+    rule: Option<&'static str>,
+    source: Option<String>,
+) {
+    if game.in_moment {
+        game.bonus_losses.push((uid, rule, source));
+        return;
+    }
+    let Some(perm) = game.permanent_mut(uid) else {
+        return;
+    };
+    if perm.defence_bonus != 0 {
+        let amount = std::mem::take(&mut perm.defence_bonus);
+        let card = perm.card.clone();
+        emit!(
+            game,
+            Kind::DefenceBonusLost {
+                uid,
+                card,
+                amount,
+                rule,
+                source,
+            }
+        );
     }
 }
 

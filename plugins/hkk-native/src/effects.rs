@@ -3,7 +3,7 @@
 //! amount and a player, group, chosen or `self` target. Any other verb, target or field of an effect is refused by name when the
 //! game is built (`cards::CardPool::refusal`).
 
-use crate::changes::{damage, Target};
+use crate::changes::{damage, give_defence_bonus, remove_defence_bonus, Target};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::Flow;
@@ -16,6 +16,8 @@ pub enum Verb {
     Heal,
     Draw,
     GainVp,
+    GiveDefenceBonus,
+    RemoveDefenceBonus,
 }
 
 impl Verb {
@@ -25,6 +27,8 @@ impl Verb {
             "heal" => Some(Verb::Heal),
             "draw" => Some(Verb::Draw),
             "gain_vp" => Some(Verb::GainVp),
+            "give_defence_bonus" => Some(Verb::GiveDefenceBonus),
+            "remove_defence_bonus" => Some(Verb::RemoveDefenceBonus),
             _ => None,
         }
     }
@@ -32,6 +36,16 @@ impl Verb {
     /// `PlayerVerb`s (cards, VP) act on players only.
     fn players_only(self) -> bool {
         matches!(self, Verb::Draw | Verb::GainVp)
+    }
+
+    /// Defence bonuses are creatures' (the models allow creature targets only).
+    fn creatures_only(self) -> bool {
+        matches!(self, Verb::GiveDefenceBonus | Verb::RemoveDefenceBonus)
+    }
+
+    /// A verb without an amount (`remove_defence_bonus` loses the whole bonus).
+    fn amountless(self) -> bool {
+        self == Verb::RemoveDefenceBonus
     }
 }
 
@@ -109,14 +123,18 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
     let Some(target) = TargetSpec::parse(&plain.target) else {
         return refuse(format!("`target = \"{}\"`", plain.target));
     };
-    if verb.players_only() && !target.of_players() {
+    if (verb.players_only() && !target.of_players())
+        || (verb.creatures_only() && target.of_players())
+    {
         return refuse(format!("`target = \"{}\"`", plain.target));
     }
     if let Some(other) = plain.others.first() {
         return refuse(format!("`{other}`"));
     }
-    let Some(amount) = plain.amount else {
-        return refuse("a counted amount".into());
+    let amount = match plain.amount {
+        Some(amount) => amount,
+        None if verb.amountless() => 0,
+        None => return refuse("a counted amount".into()),
     };
     Ok(Effect {
         verb,
@@ -233,13 +251,23 @@ pub fn apply_all(
 fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
     let label = ctx.label.as_str();
     let n = effect.amount;
-    if n == 0 && effect.verb != Verb::Damage {
+    if n == 0 && !matches!(effect.verb, Verb::Damage | Verb::RemoveDefenceBonus) {
         return Ok(()); // a count of 0: nothing
     }
     for &target in targets {
         match effect.verb {
             Verb::Damage => damage(game, target, n, label.to_string(), ctx.source),
             Verb::Heal => heal(game, target, n, label),
+            Verb::GiveDefenceBonus => {
+                if let Target::Permanent(uid) = target {
+                    give_defence_bonus(game, uid, n, label);
+                }
+            }
+            Verb::RemoveDefenceBonus => {
+                if let Target::Permanent(uid) = target {
+                    remove_defence_bonus(game, uid, None, Some(label.to_string()));
+                }
+            }
             Verb::Draw => {
                 if let Target::Player(p) = target {
                     game.draw(p, n.max(0) as usize, label)?;

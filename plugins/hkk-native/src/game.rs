@@ -52,6 +52,8 @@ pub struct Game {
     /// A simultaneous moment is being applied (29.4.2, 41.4): heals add up freely, limits
     /// apply when it ends (`hkk._changes.begin_moment`).
     pub in_moment: bool,
+    /// Defence bonuses lost at the moment, lost when it ends: (uid, rule, source).
+    pub bonus_losses: Vec<(u32, Option<&'static str>, Option<String>)>,
 }
 
 impl Game {
@@ -89,6 +91,7 @@ impl Game {
             clock_closed_turn: 0,
             unported: None,
             in_moment: false,
+            bonus_losses: Vec::new(),
         }
     }
 
@@ -175,6 +178,9 @@ impl Game {
         }
         for perm in &mut self.permanents {
             perm.damage_taken = perm.damage_taken.max(0);
+        }
+        for (uid, rule, source) in std::mem::take(&mut self.bonus_losses) {
+            crate::changes::remove_defence_bonus(self, uid, rule, source);
         }
     }
 

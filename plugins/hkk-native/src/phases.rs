@@ -47,6 +47,8 @@ pub struct Step {
     pub mandatory: bool,
     /// The rule point an order decision here cites (29.4.1, or [D] D-orderer).
     pub order_rule: &'static str,
+    /// The active player's creatures lose their defence bonus at this moment (41.4).
+    pub defence_bonus_lost: bool,
 }
 
 const PREPARATION: &str = "preparation";
@@ -67,6 +69,7 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         rule: "",
         mandatory: false,
         order_rule: "D-orderer",
+        defence_bonus_lost: false,
     }
 }
 
@@ -122,6 +125,7 @@ pub const DEFAULT_TURN: [Step; 12] = [
     },
     Step {
         hp_check: false,
+        defence_bonus_lost: true,
         ends: &["this_turn", "turns", "until_end_of_turn"],
         rule: "41.4",
         ..step("end", 4, "end_stage4", Mode::Simultaneous)

@@ -61,6 +61,8 @@ pub struct Permanent {
     pub base_hp: i64,
     /// The monster components it offers when it dies (a creature's).
     pub components: i64,
+    /// Its defence bonus: it raises max Ép until lost (41.4).
+    pub defence_bonus: i64,
     /// The turn it was last damaged in (0: never).
     pub damaged_turn: u32,
     /// Its card has abilities (the ones a step may collect): the others are skipped unread.
@@ -73,9 +75,9 @@ impl Permanent {
         format!("{}#{}", self.card, self.uid)
     }
 
-    /// `hkk._characteristics.hp`.
+    /// `hkk._characteristics.hp`: max Ép (with the defence bonus) less the damage taken.
     pub fn hp(&self) -> i64 {
-        self.base_hp - self.damage_taken
+        self.base_hp + self.defence_bonus - self.damage_taken
     }
 
     /// `hkk._characteristics.damage_value`.

@@ -3,7 +3,7 @@
 //! attack and the cards a player may play. Playing a card with a word of the card language is
 //! where the native core stops today (`Halt::Unported`).
 
-use crate::changes::{extract_components, play_card};
+use crate::changes::{extract_components, play_card, remove_defence_bonus};
 use crate::checks::{check_hp, check_players};
 use crate::decisions::Decision;
 use crate::emit;
@@ -61,6 +61,19 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
         }
     );
     game.in_moment = true;
+    if step.defence_bonus_lost {
+        // 41.4: the active player's creatures lose it, after any bonus the moment gives
+        let active = game.active;
+        let losing: Vec<u32> = game
+            .permanents
+            .iter()
+            .filter(|p| p.creature && p.controller == active)
+            .map(|p| p.uid)
+            .collect();
+        for uid in losing {
+            remove_defence_bonus(game, uid, Some("41.4"), None);
+        }
+    }
     let mut flow = Ok(());
     for (item, targets) in chosen.iter().zip(bound) {
         resolving(game, item);
