@@ -104,6 +104,23 @@ ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
     "ward": ("creature", 2, [{"kind": "automatic", "timing": "prep_stage2_start", "effects": [
         {"do": "remove_defence_bonus", "target": "opponent_creatures"},
         {"do": "give_defence_bonus", "amount": 1, "target": "own_creatures"}]}]),
+    "hermit": ("creature", 2, [{"kind": "automatic", "timing": "prep_stage2",
+                                "whose_turn": "own", "condition": {
+                                    "of": "opponent_creatures", "more_than": "own_creatures"},
+                                "effects": [{"do": "gain_vp", "amount": 1,
+                                             "target": "controller"}]}]),
+    "miser": ("building", 1, [{"kind": "automatic", "timing": "end_stage2",
+                               "condition": {"of": "own_vp", "at_least": 2},
+                               "effects": [{"do": "draw", "count": 1,
+                                            "target": "controller"}]}]),
+    "warden": ("creature", 1, [{"kind": "automatic", "timing": "on_enter",
+                                "condition": {"of": "own_hand", "fewer_than": 3},
+                                "effects": [{"do": "heal", "amount": 2,
+                                             "target": "controller"}]}]),
+    "vulture": ("creature", 2, [{"kind": "automatic", "timing": "prep_stage2_start",
+                                 "condition": {"of": "opponent_hp", "at_most": 17},
+                                 "effects": [{"do": "damage", "amount": 1,
+                                              "target": "opponent"}]}]),
     "shrine": ("building", 1, [
         {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
             {"do": "gain_vp", "amount": 1, "target": "controller"}]},
@@ -287,6 +304,19 @@ def test_41_4_defence_bonuses_are_gained_and_lost_as_the_python_engines(
     # lost at the end of the turn (41.4), to a spell, and at a moment after its gains
     assert {("end_stage4", "41.4", True), ("main_phase", None, False),
             ("prep_stage2_start", None, False)} <= lost, lost
+
+
+def test_d_conditions_automatic_abilities_fire_only_while_their_condition_holds_as_python(
+        spell_engine: Engine) -> None:
+    fired: set[str] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
+                          "full")
+        fired |= {e["item"].split("#")[0] for e in native.log
+                  if e["kind"] == "resolving" and e["item_kind"] == "automatic"}
+        fired |= {item.split("#")[0] for e in native.log if e["kind"] == "moment"
+                  for item in e["items"]}
+    assert {"tt:hermit", "tt:miser", "tt:warden", "tt:vulture"} <= fired, fired
 
 
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::conditions::{Condition, PlainCondition};
 use crate::effects::{parse, Effect, PlainEffect};
 
 /// One word of the card language, where a card uses it.
@@ -152,6 +153,8 @@ pub enum WhoseTurn {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ability {
     pub index: usize,
+    /// It fires only while this holds (D-conditions).
+    pub condition: Option<Condition>,
     pub timing: String,
     pub whose_turn: WhoseTurn,
     pub optional: bool,
@@ -168,6 +171,7 @@ pub struct PlainAbility {
     pub whose_turn: String,
     pub optional: bool,
     pub effects: Vec<PlainEffect>,
+    pub condition: Option<PlainCondition>,
     pub others: Vec<Word>,
 }
 
@@ -194,8 +198,17 @@ impl PlainAbility {
             .iter()
             .map(parse)
             .collect::<Result<Vec<_>, _>>()?;
+        let condition = self
+            .condition
+            .as_ref()
+            .map(|c| {
+                c.parse()
+                    .map_err(|what| format!("the condition's {what} ({place}.condition)"))
+            })
+            .transpose()?;
         Ok(Ability {
             index: self.index,
+            condition,
             timing: self.timing.clone(),
             whose_turn,
             optional: self.optional,
@@ -328,6 +341,7 @@ mod tests {
                 amount: Some(1),
                 others: vec![],
             }],
+            condition: None,
             others: others
                 .iter()
                 .map(|w| Word {

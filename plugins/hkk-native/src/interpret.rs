@@ -60,7 +60,10 @@ pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
                 WhoseTurn::Own => own,
                 WhoseTurn::Opponent => !own,
             };
-            if applies {
+            let holds = ability
+                .condition
+                .is_none_or(|c| c.holds(game, perm.controller));
+            if applies && holds {
                 items.extend(item(game, perm.uid, ability));
             }
         }
@@ -76,9 +79,11 @@ pub fn entered_play(game: &Game, uid: u32) -> Vec<Item> {
     let Some(card) = game.cards.get(&perm.card) else {
         return Vec::new();
     };
+    let controller = perm.controller;
     card.abilities
         .iter()
         .filter(|a| a.timing == "on_enter")
+        .filter(|a| a.condition.is_none_or(|c| c.holds(game, controller)))
         .filter_map(|a| item(game, uid, a))
         .collect()
 }

@@ -10,6 +10,7 @@ pub mod agents;
 pub mod cards;
 pub mod changes;
 pub mod checks;
+pub mod conditions;
 pub mod decisions;
 pub mod effects;
 pub mod errors;

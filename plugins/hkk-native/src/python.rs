@@ -7,6 +7,7 @@ use pyo3::types::{PyDict, PyInt, PyList};
 
 use crate::agents::{OwnRng, Seat, PASS_BIAS};
 use crate::cards::{Card, CardPool, PlainAbility, Word, IMPLEMENTED};
+use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
 use crate::events::{Event, Level, Value};
 use crate::game::Game;
@@ -167,8 +168,12 @@ type PlainAbilityTuple = (
     String,
     bool,
     Vec<PlainEffectTuple>,
+    Option<PlainConditionTuple>,
     Vec<(String, String)>,
 );
+/// A condition as `hkk_native._plain.condition` hands it over: `of`, the comparison, its bound
+/// as a number or a quantity's name.
+type PlainConditionTuple = (String, String, Option<i64>, Option<String>);
 
 fn plain_effects(effects: Vec<PlainEffectTuple>) -> Vec<PlainEffect> {
     effects
@@ -200,7 +205,16 @@ impl PyEngine {
                 let abilities: Vec<PlainAbility> = abilities
                     .into_iter()
                     .map(
-                        |(index, kind, timing, whose_turn, optional, effects, others)| {
+                        |(
+                            index,
+                            kind,
+                            timing,
+                            whose_turn,
+                            optional,
+                            effects,
+                            condition,
+                            others,
+                        )| {
                             PlainAbility {
                                 index,
                                 kind,
@@ -208,6 +222,14 @@ impl PyEngine {
                                 whose_turn,
                                 optional,
                                 effects: plain_effects(effects),
+                                condition: condition.map(|(of, compare, number, quantity)| {
+                                    PlainCondition {
+                                        of,
+                                        compare,
+                                        number,
+                                        quantity,
+                                    }
+                                }),
                                 others: plain_words(others),
                             }
                         },

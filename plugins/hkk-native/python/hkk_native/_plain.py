@@ -51,12 +51,28 @@ def _effects(effects: Any, place: str) -> list[PlainEffect]:
     return plain
 
 
+#: A condition as the native core takes it: ``of``, the comparison, its bound as a number or
+#: a quantity's name.
+PlainCondition = tuple[str, str, int | None, str | None]
+
 #: An ability as the native core takes it: index, kind, timing, whose turn, optional, its
-#: effects, the words of its other fields.
-PlainAbility = tuple[int, str, str, str, bool, list[PlainEffect], list[Word]]
+#: effects, its condition, the words of its other fields.
+PlainAbility = tuple[int, str, str, str, bool, list[PlainEffect], PlainCondition | None,
+                     list[Word]]
 
 #: An ability's fields the native core reads itself; every other one set is a word to refuse.
-_ABILITY_FIELDS = frozenset({"kind", "text", "timing", "whose_turn", "optional", "effects"})
+_ABILITY_FIELDS = frozenset({"kind", "text", "timing", "whose_turn", "optional", "effects",
+                             "condition"})
+
+
+def condition(ability: Any) -> PlainCondition | None:
+    """An ability's condition (``hkk._cards.condition.Condition``), or None."""
+    found = getattr(ability, "condition", None)
+    if found is None:
+        return None
+    name, bound = found.comparison
+    return (str(found.of), str(name), bound if isinstance(bound, int) else None,
+            bound if isinstance(bound, str) else None)
 
 
 def abilities(card: Any) -> list[PlainAbility]:
@@ -72,7 +88,7 @@ def abilities(card: Any) -> list[PlainAbility]:
         plain.append((index, str(ability.kind), str(getattr(ability, "timing", "") or ""),
                       str(getattr(ability, "whose_turn", "any")),
                       bool(getattr(ability, "optional", False)),
-                      _effects(ability.effects, place), words))
+                      _effects(ability.effects, place), condition(ability), words))
     return plain
 
 
