@@ -58,6 +58,8 @@ SPELLS: dict[str, tuple[int, bool, list[dict[str, Any]]]] = {
                         "target": "chosen_own_creature"}]),
     "shatter": (1, True, [{"do": "remove_defence_bonus", "target": "chosen_opponent_creature"},
                           {"do": "damage", "amount": 1, "target": "chosen_opponent_creature"}]),
+    "offering": (0, False, [{"do": "sacrifice", "target": "chosen_own_creature"},
+                            {"do": "gain_components", "count": 2, "target": "controller"}]),
     "rally": (2, False, [{"do": "heal", "amount": 1, "target": "own_creatures"},
                          {"do": "damage", "amount": 1, "target": "opponent_creatures"},
                          {"do": "draw", "count": 1, "target": "each_player"},
@@ -121,6 +123,17 @@ ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
                                  "condition": {"of": "opponent_hp", "at_most": 17},
                                  "effects": [{"do": "damage", "amount": 1,
                                               "target": "opponent"}]}]),
+    "potion": ("building", 2, [{"kind": "automatic", "timing": "end_stage2", "effects": [
+        {"do": "gain_components", "count": 1, "target": "controller"},
+        {"do": "gain_vp", "amount": 2, "target": "controller"},
+        {"do": "heal", "amount": 3, "target": "controller"},
+        {"do": "draw", "count": 1, "target": "controller"},
+        {"do": "sacrifice", "target": "self"}]}]),
+    "martyr": ("creature", 1, [{"kind": "automatic", "timing": "prep_stage2_start",
+                                "condition": {"of": "own_hp", "at_most": 18},
+                                "effects": [{"do": "sacrifice", "target": "self"},
+                                            {"do": "damage", "amount": 1,
+                                             "target": "all_creatures"}]}]),
     "shrine": ("building", 1, [
         {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
             {"do": "gain_vp", "amount": 1, "target": "controller"}]},
@@ -317,6 +330,23 @@ def test_d_conditions_automatic_abilities_fire_only_while_their_condition_holds_
         fired |= {item.split("#")[0] for e in native.log if e["kind"] == "moment"
                   for item in e["items"]}
     assert {"tt:hermit", "tt:miser", "tt:warden", "tt:vulture"} <= fired, fired
+
+
+def test_d_moment_leaves_sacrificed_permanents_leave_play_as_the_python_engines(
+        spell_engine: Engine) -> None:
+    sacrificed: set[tuple[str, str]] = set()
+    gained: set[str] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
+                          "full")
+        sacrificed |= {(e["step"], e["card"]) for e in native.log
+                       if e["kind"] in ("died", "destroyed") and e["cause"] == "sacrificed"}
+        gained |= {e["source"] for e in native.log if e["kind"] == "components_gained"}
+    # a building at the end of the turn, a creature at a moment (after the moment's damage:
+    # the martyr sacrificed first is damaged too, D-moment-leaves), a creature to a spell
+    assert {("end_stage2", "tt:potion"), ("prep_stage2_start", "tt:martyr")} <= sacrificed
+    assert any(step == "main_phase" for step, _ in sacrificed), sacrificed
+    assert {"tt:offering"} <= gained and any(g.startswith("tt:potion#") for g in gained)
 
 
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(

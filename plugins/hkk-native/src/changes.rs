@@ -216,9 +216,16 @@ pub fn destroy(
     game: &mut Game,
     uid: u32,
     cause: &'static str,
-    rule: &'static str,
+    rule: Option<&'static str>,
     components: bool,
 ) {
+    if game.in_moment {
+        // 29.4.2, 41.4: it leaves play when the moment ends (`Game::end_moment`)
+        if game.permanent(uid).is_some() {
+            game.leaving_play.push((uid, cause, rule, components));
+        }
+        return;
+    }
     let Some(at) = game.permanents.iter().position(|p| p.uid == uid) else {
         return;
     };
@@ -256,17 +263,27 @@ pub fn destroy(
     );
 }
 
-/// `extract_components`: the offer's player takes them.
-pub fn extract_components(game: &mut Game, index: usize) {
-    let offer = game.offers.remove(index);
-    game.players[offer.player].components += offer.count;
+/// `gain_components`.
+pub fn gain_components(game: &mut Game, player: usize, amount: i64, source: String) {
+    game.players[player].components += amount;
     emit!(
         game,
         Kind::ComponentsGained {
-            player: offer.player,
-            amount: offer.count,
-            source: format!("{}#{}", offer.card, offer.uid),
+            player,
+            amount,
+            source,
         }
+    );
+}
+
+/// `extract_components`: the offer's player takes them.
+pub fn extract_components(game: &mut Game, index: usize) {
+    let offer = game.offers.remove(index);
+    gain_components(
+        game,
+        offer.player,
+        offer.count,
+        format!("{}#{}", offer.card, offer.uid),
     );
     emit!(
         game,

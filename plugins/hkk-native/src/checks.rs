@@ -24,7 +24,7 @@ pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
         }
     );
     for uid in dead {
-        destroy(game, uid, "hp", rule, components);
+        destroy(game, uid, "hp", Some(rule), components);
     }
     check_players(game)
 }

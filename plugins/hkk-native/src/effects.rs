@@ -3,7 +3,9 @@
 //! amount and a player, group, chosen or `self` target. Any other verb, target or field of an effect is refused by name when the
 //! game is built (`cards::CardPool::refusal`).
 
-use crate::changes::{damage, give_defence_bonus, remove_defence_bonus, Target};
+use crate::changes::{
+    damage, destroy, gain_components, give_defence_bonus, remove_defence_bonus, Target,
+};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::Flow;
@@ -18,6 +20,8 @@ pub enum Verb {
     GainVp,
     GiveDefenceBonus,
     RemoveDefenceBonus,
+    GainComponents,
+    Sacrifice,
 }
 
 impl Verb {
@@ -29,23 +33,28 @@ impl Verb {
             "gain_vp" => Some(Verb::GainVp),
             "give_defence_bonus" => Some(Verb::GiveDefenceBonus),
             "remove_defence_bonus" => Some(Verb::RemoveDefenceBonus),
+            "gain_components" => Some(Verb::GainComponents),
+            "sacrifice" => Some(Verb::Sacrifice),
             _ => None,
         }
     }
 
     /// `PlayerVerb`s (cards, VP) act on players only.
     fn players_only(self) -> bool {
-        matches!(self, Verb::Draw | Verb::GainVp)
+        matches!(self, Verb::Draw | Verb::GainVp | Verb::GainComponents)
     }
 
     /// Defence bonuses are creatures' (the models allow creature targets only).
     fn creatures_only(self) -> bool {
-        matches!(self, Verb::GiveDefenceBonus | Verb::RemoveDefenceBonus)
+        matches!(
+            self,
+            Verb::GiveDefenceBonus | Verb::RemoveDefenceBonus | Verb::Sacrifice
+        )
     }
 
-    /// A verb without an amount (`remove_defence_bonus` loses the whole bonus).
+    /// A verb without an amount (`remove_defence_bonus` loses the whole bonus; `sacrifice`).
     fn amountless(self) -> bool {
-        self == Verb::RemoveDefenceBonus
+        matches!(self, Verb::RemoveDefenceBonus | Verb::Sacrifice)
     }
 }
 
@@ -251,7 +260,12 @@ pub fn apply_all(
 fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
     let label = ctx.label.as_str();
     let n = effect.amount;
-    if n == 0 && !matches!(effect.verb, Verb::Damage | Verb::RemoveDefenceBonus) {
+    if n == 0
+        && !matches!(
+            effect.verb,
+            Verb::Damage | Verb::RemoveDefenceBonus | Verb::Sacrifice
+        )
+    {
         return Ok(()); // a count of 0: nothing
     }
     for &target in targets {
@@ -261,6 +275,16 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
             Verb::GiveDefenceBonus => {
                 if let Target::Permanent(uid) = target {
                     give_defence_bonus(game, uid, n, label);
+                }
+            }
+            Verb::GainComponents => {
+                if let Target::Player(p) = target {
+                    gain_components(game, p, n, label.to_string());
+                }
+            }
+            Verb::Sacrifice => {
+                if let Target::Permanent(uid) = target {
+                    destroy(game, uid, "sacrificed", None, true);
                 }
             }
             Verb::RemoveDefenceBonus => {

@@ -148,7 +148,7 @@ pub enum Kind {
         uid: u32,
         controller: usize,
         cause: &'static str,
-        rule: &'static str,
+        rule: Option<&'static str>,
         components_offered: i64,
     },
     DefenceBonusGained {
@@ -548,7 +548,7 @@ impl Event {
                 ("controller", int(*controller)),
                 ("cause", text(cause)),
                 ("to", text("graveyard")),
-                ("rule", text(rule)),
+                ("rule", opt_text(rule)),
                 ("components_offered", Value::Int(*components_offered)),
             ],
             Kind::DefenceBonusGained {

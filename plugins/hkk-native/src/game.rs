@@ -54,6 +54,9 @@ pub struct Game {
     pub in_moment: bool,
     /// Defence bonuses lost at the moment, lost when it ends: (uid, rule, source).
     pub bonus_losses: Vec<(u32, Option<&'static str>, Option<String>)>,
+    /// Permanents destroyed at the moment, leaving play when it ends (D-moment-leaves):
+    /// (uid, cause, rule, whether it offers components).
+    pub leaving_play: Vec<(u32, &'static str, Option<&'static str>, bool)>,
 }
 
 impl Game {
@@ -92,6 +95,7 @@ impl Game {
             unported: None,
             in_moment: false,
             bonus_losses: Vec::new(),
+            leaving_play: Vec::new(),
         }
     }
 
@@ -181,6 +185,10 @@ impl Game {
         }
         for (uid, rule, source) in std::mem::take(&mut self.bonus_losses) {
             crate::changes::remove_defence_bonus(self, uid, rule, source);
+        }
+        // every item saw them in play (29.4.2): now they leave it
+        for (uid, cause, rule, components) in std::mem::take(&mut self.leaving_play) {
+            crate::changes::destroy(self, uid, cause, rule, components);
         }
     }
 
