@@ -134,6 +134,29 @@ ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
                                 "effects": [{"do": "sacrifice", "target": "self"},
                                             {"do": "damage", "amount": 1,
                                              "target": "all_creatures"}]}]),
+    "smith": ("creature", 2, [{"kind": "activated", "cost": {"vp": 1}, "limit": {"per_turn": 2},
+                               "effects": [{"do": "damage", "amount": 1,
+                                            "target": "opponent"}]}]),
+    "sentry": ("building", 1, [{"kind": "activated", "timing": "combat_phase",
+                                "cost": {"vp": 1},
+                                "limit": {"per_turn": 1, "whose_turn": "opponent"},
+                                "effects": [{"do": "give_defence_bonus", "amount": 1,
+                                             "target": "own_creatures"}]}]),
+    "alchemist": ("creature", 2, [{"kind": "activated", "timing": "end_stage1",
+                                   "cost": {"vp": 2}, "limit": {"per_turn": 1},
+                                   "effects": [{"do": "gain_components", "count": 1,
+                                                "target": "controller"}]}]),
+    "bell": ("building", 1, [{"kind": "activated", "timing": "end_stage1", "effects": [
+        {"do": "heal", "amount": 1, "target": "controller"}]}]),
+    "imp": ("creature", 1, [{"kind": "activated", "timing": "end_stage1", "optional": True,
+                             "limit": {"per_turn": 1}, "effects": [
+                                 {"do": "damage", "amount": 1, "target": "opponent"}]}]),
+    "sage": ("creature", 1, [{"kind": "activated", "cost": {"vp": 1},
+                              "limit": {"per_game": 1, "whose_turn": "own"},
+                              "effects": [{"do": "draw", "count": 1, "target": "controller"}]}]),
+    "bomb": ("creature", 1, [{"kind": "activated", "cost": {"sacrifice_self": True},
+                              "effects": [{"do": "damage", "amount": 1,
+                                           "target": "all_creatures"}]}]),
     "shrine": ("building", 1, [
         {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
             {"do": "gain_vp", "amount": 1, "target": "controller"}]},
@@ -278,7 +301,9 @@ def test_29_4_1_automatic_abilities_resolve_ordered_as_the_python_engines(
         decisions |= {(e["decision"], e["rule"]) for e in native.log if e["kind"] == "decision"}
         items |= {e["item"].split("#")[0] for e in native.log
                   if e["kind"] == "resolving" and e["item_kind"] == "automatic"}
-    assert {f"tt:{name}" for name in ABILITIES} <= items, items  # every ability resolved
+    automatic = {f"tt:{name}" for name, (_, _, abilities) in ABILITIES.items()
+                 if abilities[0]["kind"] == "automatic"}
+    assert automatic <= items, items  # every automatic ability resolved
     # the active player ordered (29.4.1, D-orderer), a controller his entry (R-enter-order),
     # optional abilities were offered
     assert {("order", "29.4.1"), ("order", "R-enter-order"), ("use", "4.11.6"),
@@ -347,6 +372,27 @@ def test_d_moment_leaves_sacrificed_permanents_leave_play_as_the_python_engines(
     assert {("end_stage2", "tt:potion"), ("prep_stage2_start", "tt:martyr")} <= sacrificed
     assert any(step == "main_phase" for step, _ in sacrificed), sacrificed
     assert {"tt:offering"} <= gained and any(g.startswith("tt:potion#") for g in gained)
+
+
+def test_41_1_activated_abilities_are_offered_paid_and_limited_as_the_python_engines(
+        spell_engine: Engine) -> None:
+    used: set[tuple[str, str]] = set()
+    paid: set[tuple[str, bool]] = set()
+    forced: set[bool] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
+                          "full")
+        used |= {(e["step"], e["item"].split("#")[0]) for e in native.log
+                 if e["kind"] == "resolving" and e["item_kind"] == "activated"}
+        paid |= {(e["item"].split("#")[0], e["sacrifice"]) for e in native.log
+                 if e["kind"] == "cost_paid"}
+        forced |= {e["forced"] for e in native.log
+                   if e["kind"] == "passed" and e["step"] == "end_stage1"}
+    assert {("main_phase", "tt:smith"), ("combat_phase", "tt:sentry"),
+            ("end_stage1", "tt:alchemist"), ("end_stage1", "tt:bell"), ("end_stage1", "tt:imp"),
+            ("main_phase", "tt:sage"), ("main_phase", "tt:bomb")} <= used, used
+    assert {("tt:smith", False), ("tt:bomb", True)} <= paid, paid
+    assert forced == {True, False}  # 41.1: a player with nothing left passes, forced
 
 
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(

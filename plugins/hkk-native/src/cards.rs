@@ -151,10 +151,36 @@ pub enum WhoseTurn {
     Opponent,
 }
 
-/// An automatic ability the native core runs.
+/// What using an activated ability costs and how often it may be used (`hkk._pending.Price`,
+/// `Usage`; Kódex ch. 90).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Activation {
+    pub vp: i64,
+    pub components: i64,
+    pub sacrifice_self: bool,
+    pub per_turn: Option<u32>,
+    pub per_game: Option<u32>,
+    pub whose_turn: WhoseTurn,
+    /// Its controller must use it (41.1: free, not conditional, in end stage 1).
+    pub mandatory: bool,
+}
+
+impl Activation {
+    pub fn free(&self) -> bool {
+        self.vp == 0 && self.components == 0 && !self.sacrifice_self
+    }
+}
+
+/// The steps an activated ability may be timed on natively: the action steps and end stage 1
+/// (41.1). The preparation phase's (29.4.7) is refused.
+pub const ACTIVATED_TIMINGS: &[&str] = &["main_phase", "combat_phase", "end_stage1"];
+
+/// An automatic or activated ability the native core runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ability {
     pub index: usize,
+    /// None: automatic; else the activated ability's cost and limits.
+    pub activation: Option<Activation>,
     /// It fires only while this holds (D-conditions).
     pub condition: Option<Condition>,
     pub timing: String,
@@ -174,27 +200,64 @@ pub struct PlainAbility {
     pub optional: bool,
     pub effects: Vec<PlainEffect>,
     pub condition: Option<PlainCondition>,
+    /// An activated ability's cost (VP, components, sacrifice itself) and limit (per turn, per
+    /// game, whose turn).
+    pub activation: Option<PlainActivation>,
     pub others: Vec<Word>,
+}
+
+/// An activated ability's cost and limit as the Python side hands them over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlainActivation {
+    pub vp: i64,
+    pub components: i64,
+    pub sacrifice_self: bool,
+    pub per_turn: Option<u32>,
+    pub per_game: Option<u32>,
+    pub whose_turn: String,
+}
+
+fn whose(word: &str) -> WhoseTurn {
+    match word {
+        "own" => WhoseTurn::Own,
+        "opponent" => WhoseTurn::Opponent,
+        _ => WhoseTurn::Any,
+    }
 }
 
 impl PlainAbility {
     /// The ability, or the word the native core does not implement.
     fn parse(&self) -> Result<Ability, String> {
         let place = format!("card.abilities[{}]", self.index);
-        if self.kind != "automatic" {
-            return Err(format!("`kind = \"{}\"` ({place})", self.kind));
-        }
-        if !TIMINGS.contains(&self.timing.as_str()) {
+        let timings = match self.kind.as_str() {
+            "automatic" => TIMINGS,
+            "activated" => ACTIVATED_TIMINGS,
+            _ => return Err(format!("`kind = \"{}\"` ({place})", self.kind)),
+        };
+        if !timings.contains(&self.timing.as_str()) {
             return Err(format!("`timing = \"{}\"` ({place})", self.timing));
         }
+        let activation = match (&self.activation, self.kind.as_str()) {
+            (Some(a), "activated") => {
+                let free = a.vp == 0 && a.components == 0 && !a.sacrifice_self;
+                Some(Activation {
+                    vp: a.vp,
+                    components: a.components,
+                    sacrifice_self: a.sacrifice_self,
+                    per_turn: a.per_turn,
+                    per_game: a.per_game,
+                    whose_turn: whose(&a.whose_turn),
+                    // `ability_item`: free and not conditional, in end stage 1 (41.1)
+                    mandatory: self.timing == "end_stage1" && free && !self.optional,
+                })
+            }
+            (None, "activated") => return Err(format!("`kind = \"activated\"` ({place})")),
+            _ => None,
+        };
         if let Some(word) = self.others.first() {
             return Err(format!("`{}` ({})", word.word, word.place));
         }
-        let whose_turn = match self.whose_turn.as_str() {
-            "own" => WhoseTurn::Own,
-            "opponent" => WhoseTurn::Opponent,
-            _ => WhoseTurn::Any,
-        };
+        let whose_turn = whose(&self.whose_turn);
         let effects = self
             .effects
             .iter()
@@ -210,6 +273,7 @@ impl PlainAbility {
             .transpose()?;
         Ok(Ability {
             index: self.index,
+            activation,
             condition,
             timing: self.timing.clone(),
             whose_turn,
@@ -344,6 +408,7 @@ mod tests {
                 others: vec![],
             }],
             condition: None,
+            activation: None,
             others: others
                 .iter()
                 .map(|w| Word {

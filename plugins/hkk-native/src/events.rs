@@ -151,6 +151,13 @@ pub enum Kind {
         rule: Option<&'static str>,
         components_offered: i64,
     },
+    CostPaid {
+        controller: usize,
+        item: String,
+        vp: i64,
+        components: i64,
+        sacrifice: bool,
+    },
     DefenceBonusGained {
         uid: u32,
         card: String,
@@ -228,6 +235,7 @@ impl Kind {
             Kind::Died { .. } => "destroyed",
             Kind::Restored { .. } => "restored",
             Kind::DefenceBonusGained { .. } => "defence_bonus_gained",
+            Kind::CostPaid { .. } => "cost_paid",
             Kind::DefenceBonusLost { .. } => "defence_bonus_lost",
             Kind::ComponentsGained { .. } => "components_gained",
             Kind::ComponentsExtracted { .. } => "components_extracted",
@@ -550,6 +558,19 @@ impl Event {
                 ("to", text("graveyard")),
                 ("rule", opt_text(rule)),
                 ("components_offered", Value::Int(*components_offered)),
+            ],
+            Kind::CostPaid {
+                controller,
+                item,
+                vp,
+                components,
+                sacrifice,
+            } => vec![
+                ("controller", int(*controller)),
+                ("item", text(item)),
+                ("vp", Value::Int(*vp)),
+                ("components", Value::Int(*components)),
+                ("sacrifice", Value::Bool(*sacrifice)),
             ],
             Kind::DefenceBonusGained {
                 uid,

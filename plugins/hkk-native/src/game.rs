@@ -57,6 +57,17 @@ pub struct Game {
     /// Permanents destroyed at the moment, leaving play when it ends (D-moment-leaves):
     /// (uid, cause, rule, whether it offers components).
     pub leaving_play: Vec<(u32, &'static str, Option<&'static str>, bool)>,
+    /// Uses of activated abilities by (uid, ability index): this turn, this game.
+    pub usage_turn: Vec<((u32, usize), u32)>,
+    pub usage_game: Vec<((u32, usize), u32)>,
+}
+
+/// One more use of the ability `key` in `usage`.
+pub fn count_use(usage: &mut Vec<((u32, usize), u32)>, key: (u32, usize)) {
+    match usage.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, n)) => *n += 1,
+        None => usage.push((key, 1)),
+    }
 }
 
 impl Game {
@@ -96,6 +107,8 @@ impl Game {
             in_moment: false,
             bonus_losses: Vec::new(),
             leaving_play: Vec::new(),
+            usage_turn: Vec::new(),
+            usage_game: Vec::new(),
         }
     }
 
@@ -170,6 +183,11 @@ impl Game {
             rule,
         });
         Err(Halt::GameOver)
+    }
+
+    /// How often the ability `key` was used, in `usage` (this turn's or the game's).
+    pub fn uses(&self, usage: &[((u32, usize), u32)], key: (u32, usize)) -> u32 {
+        usage.iter().find(|(k, _)| *k == key).map_or(0, |(_, n)| *n)
     }
 
     /// `hkk._changes.end_moment`: what a moment's changes netted out to, within the limits:

@@ -2,13 +2,13 @@
 //! items of the steps they are timed on, and of its entering play; resolving one binds its
 //! effects, then applies them.
 
-use crate::cards::{Ability, WhoseTurn};
+use crate::cards::{Ability, Activation, WhoseTurn};
 use crate::changes::Target;
 use crate::effects::{apply_all, bind, Context, Effect};
 use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
-use crate::game::Game;
+use crate::game::{count_use, Game};
 
 /// A card ability's pending item (`ability_item`, automatic): labelled
 /// `<card id>#<uid>:<ability index>`, keyed by (uid, index).
@@ -20,6 +20,8 @@ pub struct Item {
     pub card: String,
     pub index: usize,
     pub optional: bool,
+    /// An activated ability's cost and limits (None: automatic).
+    pub activation: Option<Activation>,
 }
 
 impl Item {
@@ -41,7 +43,11 @@ fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
         uid,
         card: perm.card.clone(),
         index: ability.index,
-        optional: ability.optional,
+        // an activated ability is optional unless its controller must use it (41.1)
+        optional: ability
+            .activation
+            .map_or(ability.optional, |a| !a.mandatory),
+        activation: ability.activation,
     })
 }
 
@@ -55,11 +61,13 @@ pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
         };
         for ability in card.abilities.iter().filter(|a| a.timing == hook) {
             let own = perm.controller == game.active;
-            let applies = match ability.whose_turn {
-                WhoseTurn::Any => true,
-                WhoseTurn::Own => own,
-                WhoseTurn::Opponent => !own,
-            };
+            // an activated ability's turns are its usage limit (`usable`)
+            let applies = ability.activation.is_some()
+                || match ability.whose_turn {
+                    WhoseTurn::Any => true,
+                    WhoseTurn::Own => own,
+                    WhoseTurn::Opponent => !own,
+                };
             let holds = ability
                 .condition
                 .is_none_or(|c| c.holds(game, perm.controller));
@@ -95,6 +103,61 @@ pub fn resolve(game: &mut Game, item: &Item) -> Flow {
     apply_item(game, item, bound)
 }
 
+/// `usable`: may its controller use this activated ability now? Its uses this turn and game,
+/// whose turn it is, whether he can pay, and its card still in play.
+pub fn usable(game: &Game, item: &Item) -> bool {
+    let Some(a) = item.activation else {
+        return true;
+    };
+    let key = item.key();
+    if a.per_turn
+        .is_some_and(|n| game.uses(&game.usage_turn, key) >= n)
+        || a.per_game
+            .is_some_and(|n| game.uses(&game.usage_game, key) >= n)
+    {
+        return false;
+    }
+    let own = item.controller == game.active;
+    let turn = match a.whose_turn {
+        WhoseTurn::Any => true,
+        WhoseTurn::Own => own,
+        WhoseTurn::Opponent => !own,
+    };
+    let p = &game.players[item.controller];
+    turn && a.vp <= p.vp && a.components <= p.components && game.permanent(item.uid).is_some()
+}
+
+/// `resolve` of an activated ability: logged, its use counted and its cost paid (its card
+/// sacrificed as a cost gives no component [R]), bound, applied.
+pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
+    resolving(game, item);
+    if let Some(a) = item.activation {
+        let key = item.key();
+        count_use(&mut game.usage_turn, key);
+        count_use(&mut game.usage_game, key);
+        if !a.free() {
+            let p = &mut game.players[item.controller];
+            p.vp -= a.vp;
+            p.components -= a.components;
+            emit!(
+                game,
+                Kind::CostPaid {
+                    controller: item.controller,
+                    item: item.label.clone(),
+                    vp: a.vp,
+                    components: a.components,
+                    sacrifice: a.sacrifice_self,
+                }
+            );
+            if a.sacrifice_self {
+                crate::changes::destroy(game, item.uid, "sacrificed_as_cost", None, false);
+            }
+        }
+    }
+    let bound = bind_item(game, item);
+    apply_item(game, item, bound)
+}
+
 /// The `resolving` event of an automatic card ability (`Pending.describe`).
 pub fn resolving(game: &mut Game, item: &Item) {
     emit!(
@@ -102,7 +165,11 @@ pub fn resolving(game: &mut Game, item: &Item) {
         Kind::Resolving {
             item: item.label.clone(),
             controller: Some(item.controller),
-            item_kind: "automatic",
+            item_kind: if item.activation.is_some() {
+                "activated"
+            } else {
+                "automatic"
+            },
             uid: Some(item.uid),
             card: Some(item.card.clone()),
             ability: Some(item.index),

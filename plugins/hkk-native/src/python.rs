@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
 use crate::agents::{OwnRng, Seat, PASS_BIAS};
-use crate::cards::{Card, CardPool, PlainAbility, Word, IMPLEMENTED};
+use crate::cards::{Card, CardPool, PlainAbility, PlainActivation, Word, IMPLEMENTED};
 use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
 use crate::events::{Event, Level, Value};
@@ -169,8 +169,12 @@ type PlainAbilityTuple = (
     bool,
     Vec<PlainEffectTuple>,
     Option<PlainConditionTuple>,
+    Option<PlainActivationTuple>,
     Vec<(String, String)>,
 );
+/// An activated ability's cost and limit as `hkk_native._plain.activation` hands them over:
+/// VP, components, sacrifice itself; per turn, per game, whose turn.
+type PlainActivationTuple = (i64, i64, bool, Option<u32>, Option<u32>, String);
 /// A condition as `hkk_native._plain.condition` hands it over: `of`, the comparison, its bound
 /// as a number or a quantity's name.
 type PlainConditionTuple = (String, String, Option<i64>, Option<String>);
@@ -213,6 +217,7 @@ impl PyEngine {
                             optional,
                             effects,
                             condition,
+                            activation,
                             others,
                         )| {
                             PlainAbility {
@@ -230,6 +235,25 @@ impl PyEngine {
                                         quantity,
                                     }
                                 }),
+                                activation: activation.map(
+                                    |(
+                                        vp,
+                                        components,
+                                        sacrifice_self,
+                                        per_turn,
+                                        per_game,
+                                        whose,
+                                    )| {
+                                        PlainActivation {
+                                            vp,
+                                            components,
+                                            sacrifice_self,
+                                            per_turn,
+                                            per_game,
+                                            whose_turn: whose,
+                                        }
+                                    },
+                                ),
                                 others: plain_words(others),
                             }
                         },

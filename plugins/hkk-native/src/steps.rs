@@ -10,7 +10,10 @@ use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
-use crate::interpret::{apply_item, bind_item, entered_play, items_at, resolve, resolving, Item};
+use crate::interpret::{
+    apply_item, bind_item, entered_play, items_at, resolve, resolve_activated, resolving, usable,
+    Item,
+};
 use crate::phases::{Mode, Step};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
 
@@ -233,18 +236,64 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
     Ok(())
 }
 
-/// 41.1 with nothing to use: each player passes, forced, the active player first.
+/// 41.1: players alternately use end-of-turn abilities, the active player first. Those with
+/// a cost or a conditional text are optional; the others must be used, so a player who still
+/// has one cannot pass. The stage ends when both pass one after the other.
 fn run_alternating(game: &mut Game, step: &Step) -> Flow {
     let mut player = game.active;
-    for _ in 0..2 {
-        emit!(
-            game,
-            Kind::Passed {
-                player,
-                rule: step.rule,
-                forced: Some(true),
+    let mut passes = 0;
+    let mut used: Vec<(u32, usize)> = Vec::new(); // mandatory items already used
+    while passes < 2 {
+        let mut items: Vec<Item> = items_at(game, step.hook);
+        items.sort_by_key(Item::order);
+        items.retain(|i| i.controller == player && !used.contains(&i.key()) && usable(game, i));
+        if player == game.active && game.turn_passed {
+            items.retain(|i| !i.optional); // 41.5: he announced not to act
+        }
+        let mandatory = items.iter().any(|i| !i.optional);
+        if items.is_empty() {
+            emit!(
+                game,
+                Kind::Passed {
+                    player,
+                    rule: step.rule,
+                    forced: Some(true),
+                }
+            );
+            passes += 1;
+        } else {
+            let mut options: Vec<String> =
+                items.iter().map(|i| format!("use {}", i.label)).collect();
+            if !mandatory {
+                options.push(PASS.into());
             }
-        );
+            let decision = Decision {
+                kind: "action",
+                player,
+                options,
+                rule: Some(step.rule),
+            };
+            let chosen = game.decide(&decision);
+            if chosen == items.len() {
+                emit!(
+                    game,
+                    Kind::Passed {
+                        player,
+                        rule: step.rule,
+                        forced: Some(false),
+                    }
+                );
+                passes += 1;
+            } else {
+                let item = items.swap_remove(chosen);
+                if !item.optional {
+                    used.push(item.key());
+                }
+                passes = 0;
+                resolve_activated(game, &item)?;
+                after_resolution(game, step)?;
+            }
+        }
         player = 1 - player;
     }
     Ok(())
@@ -257,6 +306,7 @@ enum Action {
     Attack,
     Guard(u32),
     Extract(usize),
+    Use(Item),
     Pass,
     PassTurn,
 }
@@ -269,19 +319,32 @@ fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
         .into_iter()
         .map(|card| (format!("play {card}"), Action::Play(card)))
         .collect();
-    if player == game.active {
-        if step.hook == "combat_phase" && can_attack(game) {
-            options.push(("use attack".into(), Action::Attack));
-        }
-        if step.hook == "main_phase" {
-            for uid in guard_moves(game) {
-                let label = game
-                    .permanent(uid)
-                    .map_or_else(String::new, |p| p.describe());
-                options.push((format!("use guard {label}"), Action::Guard(uid)));
-            }
+    if player == game.active && step.hook == "combat_phase" && can_attack(game) {
+        options.push(("use attack".into(), Action::Attack));
+    }
+    // the items with a source, in the stable order: by timestamp, a guard-post move (no
+    // card) before the card's abilities
+    let mut sourced: Vec<((u32, usize), String, Action)> = Vec::new();
+    if player == game.active && step.hook == "main_phase" {
+        for uid in guard_moves(game) {
+            let label = game
+                .permanent(uid)
+                .map_or_else(String::new, |p| p.describe());
+            sourced.push(((uid, 0), format!("use guard {label}"), Action::Guard(uid)));
         }
     }
+    for item in items_at(game, step.hook) {
+        if item.activation.is_some() && item.controller == player && usable(game, &item) {
+            let at = (item.uid, 1 + item.index);
+            sourced.push((at, format!("use {}", item.label), Action::Use(item)));
+        }
+    }
+    sourced.sort_by_key(|(at, _, _)| *at);
+    options.extend(
+        sourced
+            .into_iter()
+            .map(|(_, label, action)| (label, action)),
+    );
     for (index, offer) in game.offers.iter().enumerate() {
         if offer.player == player {
             options.push((offer.label(), Action::Extract(index)));
@@ -377,6 +440,7 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
                 match &action {
                     Action::Play(card) => play_card(game, player, card)?,
                     Action::Extract(index) => extract_components(game, *index),
+                    Action::Use(item) => resolve_activated(game, item)?,
                     _ => use_item(game, player, &action),
                 }
                 after_resolution(game, step)?;

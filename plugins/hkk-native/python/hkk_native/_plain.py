@@ -55,14 +55,27 @@ def _effects(effects: Any, place: str) -> list[PlainEffect]:
 #: a quantity's name.
 PlainCondition = tuple[str, str, int | None, str | None]
 
+#: An activated ability's cost and limit: VP, components, sacrifice itself; per turn, per
+#: game, whose turn.
+PlainActivation = tuple[int, int, bool, int | None, int | None, str]
+
 #: An ability as the native core takes it: index, kind, timing, whose turn, optional, its
-#: effects, its condition, the words of its other fields.
+#: effects, its condition, an activated one's cost and limit, the words of its other fields.
 PlainAbility = tuple[int, str, str, str, bool, list[PlainEffect], PlainCondition | None,
-                     list[Word]]
+                     PlainActivation | None, list[Word]]
 
 #: An ability's fields the native core reads itself; every other one set is a word to refuse.
 _ABILITY_FIELDS = frozenset({"kind", "text", "timing", "whose_turn", "optional", "effects",
-                             "condition"})
+                             "condition", "cost", "limit"})
+
+
+def activation(ability: Any) -> PlainActivation | None:
+    """An activated ability's cost and limit (None for the other kinds)."""
+    if ability.kind != "activated":
+        return None
+    cost, limit = ability.cost, ability.limit
+    return (int(cost.vp), int(cost.components), bool(cost.sacrifice_self), limit.per_turn,
+            limit.per_game, str(limit.whose_turn))
 
 
 def condition(ability: Any) -> PlainCondition | None:
@@ -88,7 +101,8 @@ def abilities(card: Any) -> list[PlainAbility]:
         plain.append((index, str(ability.kind), str(getattr(ability, "timing", "") or ""),
                       str(getattr(ability, "whose_turn", "any")),
                       bool(getattr(ability, "optional", False)),
-                      _effects(ability.effects, place), condition(ability), words))
+                      _effects(ability.effects, place), condition(ability),
+                      activation(ability), words))
     return plain
 
 
