@@ -60,6 +60,16 @@ SPELLS: dict[str, tuple[int, bool, list[dict[str, Any]]]] = {
                           {"do": "damage", "amount": 1, "target": "chosen_opponent_creature"}]),
     "offering": (0, False, [{"do": "sacrifice", "target": "chosen_own_creature"},
                             {"do": "gain_components", "count": 2, "target": "controller"}]),
+    "frenzy": (1, False, [{"do": "modify", "stat": "damage", "by": 2,
+                           "target": "own_creatures"}]),
+    "icecoat": (1, True, [{"do": "modify", "stat": "hp", "by": 2,
+                           "target": "chosen_own_creature", "duration": "until_preparation"}]),
+    "reef": (2, False, [{"do": "modify", "stat": "hp", "by": 1, "target": "own_creatures",
+                         "duration": "until_own_preparation"}]),
+    "tidal": (2, False, [{"do": "modify", "stat": "damage", "by": 2,
+                          "target": "chosen_own_creature", "duration": "turns", "turns": 3}]),
+    "wither": (1, False, [{"do": "modify", "stat": "hp", "by": -1,
+                           "target": "opponent_creatures", "duration": "this_turn"}]),
     "rally": (2, False, [{"do": "heal", "amount": 1, "target": "own_creatures"},
                          {"do": "damage", "amount": 1, "target": "opponent_creatures"},
                          {"do": "draw", "count": 1, "target": "each_player"},
@@ -157,6 +167,26 @@ ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
     "bomb": ("creature", 1, [{"kind": "activated", "cost": {"sacrifice_self": True},
                               "effects": [{"do": "damage", "amount": 1,
                                            "target": "all_creatures"}]}]),
+    "wolf": ("creature", 2, [{"kind": "automatic", "timing": "prep_stage2_start", "effects": [
+        {"do": "modify", "stat": "damage", "by": 1, "target": "self",
+         "duration": "this_turn"}]}]),
+    "well": ("building", 2, [{"kind": "automatic", "timing": "prep_stage1", "whose_turn": "own",
+                              "effects": [{"do": "modify", "stat": "vp_regen", "by": 1,
+                                           "target": "controller",
+                                           "duration": "this_turn"}]}]),
+    "forge": ("building", 2, [{"kind": "activated", "cost": {"vp": 1},
+                               "limit": {"whose_turn": "own"},
+                               "effects": [{"do": "modify", "stat": "damage", "by": 1,
+                                            "target": "chosen_own_creature",
+                                            "duration": "permanent"}]}]),
+    "mage": ("creature", 2, [{"kind": "activated", "cost": {"vp": 1},
+                              "limit": {"per_game": 1, "whose_turn": "own"},
+                              "effects": [{"do": "modify", "stat": "vp_regen", "by": 1,
+                                           "target": "controller",
+                                           "duration": "permanent"}]}]),
+    "keeper": ("building", 1, [{"kind": "automatic", "timing": "prep_stage2", "effects": [
+        {"do": "modify", "stat": "sp", "by": -2, "target": "self",
+         "duration": "until_end_of_turn"}]}]),
     "shrine": ("building", 1, [
         {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
             {"do": "gain_vp", "amount": 1, "target": "controller"}]},
@@ -395,6 +425,22 @@ def test_41_1_activated_abilities_are_offered_paid_and_limited_as_the_python_eng
     assert forced == {True, False}  # 41.1: a player with nothing left passes, forced
 
 
+def test_29_4_5_41_4_lasting_effects_start_wait_and_end_as_the_python_engines(
+        spell_engine: Engine) -> None:
+    started: set[tuple[str, str]] = set()
+    ended: set[tuple[str, str]] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
+                          "full")
+        started |= {(e["kind"], e["duration"]) for e in native.log
+                    if e["kind"] in ("effect_started", "effect_created")}
+        ended |= {(e["step"], e["rule"]) for e in native.log if e["kind"] == "effect_ended"}
+    durations = {"permanent", "until_end_of_turn", "this_turn", "until_preparation",
+                 "until_own_preparation", "turns"}
+    assert durations <= {d for _, d in started}, started
+    assert {("prep_stage2_start", "29.4.4"), ("end_stage4", "41.4")} <= ended, ended
+
+
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(
         vanilla_engine: Engine) -> None:
     kinds: set[str] = set()
@@ -435,9 +481,10 @@ def test_native_core_refuses_a_whole_base_game_naming_card_and_word(engine: Engi
 
 def test_native_core_refuses_a_spell_of_a_verb_it_does_not_implement_naming_it(
         engine: Engine) -> None:
-    reason = hkk_native.core.refuses(engine, [["alap:harci-mamor"] * 6, ["alap:tuzmano"] * 6])
+    reason = hkk_native.core.refuses(engine, [["alap:tisztito-hullam"] * 6,
+                                              ["alap:tuzmano"] * 6])
     assert reason is not None
-    assert 'alap:harci-mamor' in reason and 'do = "modify"' in reason
+    assert 'alap:tisztito-hullam' in reason and 'do = "end_effects"' in reason
 
 
 def test_native_core_refuses_a_set_with_python_hooks_naming_it_and_the_hook() -> None:

@@ -6,6 +6,7 @@
 use crate::changes::{
     damage, destroy, gain_components, give_defence_bonus, remove_defence_bonus, Target,
 };
+use crate::continuous::{add_effect, Duration, Stat};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::Flow;
@@ -22,6 +23,7 @@ pub enum Verb {
     RemoveDefenceBonus,
     GainComponents,
     Sacrifice,
+    Modify,
 }
 
 impl Verb {
@@ -35,6 +37,7 @@ impl Verb {
             "remove_defence_bonus" => Some(Verb::RemoveDefenceBonus),
             "gain_components" => Some(Verb::GainComponents),
             "sacrifice" => Some(Verb::Sacrifice),
+            "modify" => Some(Verb::Modify),
             _ => None,
         }
     }
@@ -110,6 +113,8 @@ pub struct Effect {
     pub verb: Verb,
     pub target: TargetSpec,
     pub amount: i64,
+    /// `modify`'s stat and duration.
+    pub lasting: Option<(Stat, Duration)>,
 }
 
 /// An effect as the Python side hands it over: where it stands, its `do`, its `target`, its
@@ -121,6 +126,8 @@ pub struct PlainEffect {
     pub target: String,
     pub amount: Option<i64>,
     pub others: Vec<String>,
+    /// `modify`'s stat, duration and turns.
+    pub modify: Option<(String, String, Option<u32>)>,
 }
 
 /// The effect, or the word the native core does not implement (as a refusal's text).
@@ -140,6 +147,22 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
     if let Some(other) = plain.others.first() {
         return refuse(format!("`{other}`"));
     }
+    let lasting = match (&plain.modify, verb) {
+        (Some((stat, duration, turns)), Verb::Modify) => {
+            let Some(stat) = Stat::parse(stat) else {
+                return refuse(format!("`stat = \"{stat}\"`"));
+            };
+            let Some(duration) = Duration::parse(duration, *turns) else {
+                return refuse(format!("`duration = \"{duration}\"`"));
+            };
+            if (stat == Stat::VpRegen) != target.of_players() {
+                return refuse(format!("`target = \"{}\"`", plain.target));
+            }
+            Some((stat, duration))
+        }
+        (None, Verb::Modify) => return refuse("`do = \"modify\"`".into()),
+        _ => None,
+    };
     let amount = match plain.amount {
         Some(amount) => amount,
         None if verb.amountless() => 0,
@@ -149,6 +172,7 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
         verb,
         target,
         amount,
+        lasting,
     })
 }
 
@@ -260,6 +284,40 @@ pub fn apply_all(
 fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
     let label = ctx.label.as_str();
     let n = effect.amount;
+    if let Some((stat, duration)) = effect.lasting {
+        // `Modify.apply`: a player's VP regeneration, or the permanents still in play
+        if n == 0 {
+            return Ok(());
+        }
+        if stat == Stat::VpRegen {
+            for &target in targets {
+                if let Target::Player(p) = target {
+                    let c = ctx.controller;
+                    add_effect(game, (stat, duration), n, Vec::new(), Some(p), c, label);
+                }
+            }
+        } else {
+            let perms: Vec<u32> = targets
+                .iter()
+                .filter_map(|t| match t {
+                    Target::Permanent(uid) if game.permanent(*uid).is_some() => Some(*uid),
+                    _ => None,
+                })
+                .collect();
+            if !perms.is_empty() {
+                add_effect(
+                    game,
+                    (stat, duration),
+                    n,
+                    perms,
+                    None,
+                    ctx.controller,
+                    label,
+                );
+            }
+        }
+        return Ok(());
+    }
     if n == 0
         && !matches!(
             effect.verb,
@@ -277,6 +335,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                     give_defence_bonus(game, uid, n, label);
                 }
             }
+            Verb::Modify => {} // a lasting effect, made above
             Verb::GainComponents => {
                 if let Target::Player(p) = target {
                     gain_components(game, p, n, label.to_string());
@@ -371,6 +430,7 @@ mod tests {
             target: target.into(),
             amount,
             others: others.iter().map(|o| (*o).to_string()).collect(),
+            modify: None,
         }
     }
 
@@ -387,6 +447,7 @@ mod tests {
     fn other_words_are_refused_by_name() {
         let refused = |p: PlainEffect| parse(&p).unwrap_err();
         assert!(refused(plain("modify", "self", Some(1), &[])).contains("do = \"modify\""));
+        assert!(refused(plain("destroy", "self", None, &[])).contains("do = \"destroy\""));
         assert!(
             refused(plain("damage", "chosen_building", Some(1), &[])).contains("chosen_building")
         );

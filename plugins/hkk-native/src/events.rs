@@ -151,6 +151,25 @@ pub enum Kind {
         rule: Option<&'static str>,
         components_offered: i64,
     },
+    /// `effect_started`, or `effect_created` for one that waits (29.4.5).
+    EffectStarted {
+        waits: bool,
+        effect: u32,
+        stat: &'static str,
+        amount: i64,
+        duration: &'static str,
+        targets: Vec<u32>,
+        player: Option<usize>,
+        source: String,
+        ends_turn: Option<u32>,
+        rule: Option<&'static str>,
+    },
+    EffectEnded {
+        effect: u32,
+        stat: &'static str,
+        targets: Vec<u32>,
+        rule: &'static str,
+    },
     CostPaid {
         controller: usize,
         item: String,
@@ -236,6 +255,9 @@ impl Kind {
             Kind::Restored { .. } => "restored",
             Kind::DefenceBonusGained { .. } => "defence_bonus_gained",
             Kind::CostPaid { .. } => "cost_paid",
+            Kind::EffectStarted { waits: true, .. } => "effect_created",
+            Kind::EffectStarted { .. } => "effect_started",
+            Kind::EffectEnded { .. } => "effect_ended",
             Kind::DefenceBonusLost { .. } => "defence_bonus_lost",
             Kind::ComponentsGained { .. } => "components_gained",
             Kind::ComponentsExtracted { .. } => "components_extracted",
@@ -558,6 +580,54 @@ impl Event {
                 ("to", text("graveyard")),
                 ("rule", opt_text(rule)),
                 ("components_offered", Value::Int(*components_offered)),
+            ],
+            Kind::EffectStarted {
+                waits,
+                effect,
+                stat,
+                amount,
+                duration,
+                targets,
+                player,
+                source,
+                ends_turn,
+                rule,
+            } => {
+                let mut fields = vec![
+                    ("effect", uid_value(*effect)),
+                    ("stat", text(stat)),
+                    ("amount", Value::Int(*amount)),
+                    ("duration", text(duration)),
+                    (
+                        "targets",
+                        Value::Ints(targets.iter().map(|&u| i64::from(u)).collect()),
+                    ),
+                    ("player", player.map_or(Value::None, int)),
+                    ("source", text(source)),
+                ];
+                if !waits {
+                    fields.push((
+                        "ends_turn",
+                        ends_turn.map_or(Value::Absent, |t| Value::Int(i64::from(t))),
+                    ));
+                    fields.push(("rule", rule.map_or(Value::Absent, text)));
+                }
+                fields
+            }
+            Kind::EffectEnded {
+                effect,
+                stat,
+                targets,
+                rule,
+            } => vec![
+                ("effect", uid_value(*effect)),
+                ("stat", text(stat)),
+                (
+                    "targets",
+                    Value::Ints(targets.iter().map(|&u| i64::from(u)).collect()),
+                ),
+                ("rule", text(rule)),
+                ("partial", Value::Absent),
             ],
             Kind::CostPaid {
                 controller,

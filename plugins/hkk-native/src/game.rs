@@ -60,6 +60,8 @@ pub struct Game {
     /// Uses of activated abilities by (uid, ability index): this turn, this game.
     pub usage_turn: Vec<((u32, usize), u32)>,
     pub usage_game: Vec<((u32, usize), u32)>,
+    /// Lasting effects, in the order they were made.
+    pub effects: Vec<crate::continuous::Lasting>,
 }
 
 /// One more use of the ability `key` in `usage`.
@@ -109,6 +111,7 @@ impl Game {
             leaving_play: Vec::new(),
             usage_turn: Vec::new(),
             usage_game: Vec::new(),
+            effects: Vec::new(),
         }
     }
 

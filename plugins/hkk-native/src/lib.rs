@@ -11,6 +11,7 @@ pub mod cards;
 pub mod changes;
 pub mod checks;
 pub mod conditions;
+pub mod continuous;
 pub mod decisions;
 pub mod effects;
 pub mod errors;

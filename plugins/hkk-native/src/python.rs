@@ -146,7 +146,14 @@ fn seats_of(seats: &(SeatSpec, SeatSpec)) -> PyResult<[Seat; 2]> {
 }
 /// A spell's effect as `hkk_native._plain.spell_effects` hands it over: place, `do`, target,
 /// amount (None: counted), its other fields set.
-type PlainEffectTuple = (String, String, String, Option<i64>, Vec<String>);
+type PlainEffectTuple = (
+    String,
+    String,
+    String,
+    Option<i64>,
+    Vec<String>,
+    Option<(String, String, Option<u32>)>,
+);
 /// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, its numbers (cost in VP
 /// and components, damage, Ép or Sp, monster components), instant, `(place, word)`s of all
 /// but a spell's effects, and those effects.
@@ -182,13 +189,16 @@ type PlainConditionTuple = (String, String, Option<i64>, Option<String>);
 fn plain_effects(effects: Vec<PlainEffectTuple>) -> Vec<PlainEffect> {
     effects
         .into_iter()
-        .map(|(place, verb, target, amount, others)| PlainEffect {
-            place,
-            verb,
-            target,
-            amount,
-            others,
-        })
+        .map(
+            |(place, verb, target, amount, others, modify)| PlainEffect {
+                place,
+                verb,
+                target,
+                amount,
+                others,
+                modify,
+            },
+        )
         .collect()
 }
 

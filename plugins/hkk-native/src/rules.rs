@@ -84,9 +84,10 @@ fn regenerate(game: &mut Game) {
         .iter()
         .filter(|c| c.creature && c.controller == player && c.zone == RESERVE)
         .count() as i64;
+    let modifier = crate::continuous::vp_regen_modifier(game, player);
     let p = &mut game.players[player];
     let turns = (p.turns_taken as usize).clamp(1, REGENERATION.len());
-    let amount = (REGENERATION[turns - 1] + reserve / 2).max(0);
+    let amount = (REGENERATION[turns - 1] + reserve / 2 + modifier).max(0);
     p.vp += amount;
     p.vp_received = amount;
     let after = p.vp;

@@ -61,6 +61,10 @@ pub struct Permanent {
     pub base_hp: i64,
     /// The monster components it offers when it dies (a creature's).
     pub components: i64,
+    /// The sums of the lasting effects' modifiers on its damage, Ép and Sp.
+    pub mod_damage: i64,
+    pub mod_hp: i64,
+    pub mod_sp: i64,
     /// Its defence bonus: it raises max Ép until lost (41.4).
     pub defence_bonus: i64,
     /// The turn it was last damaged in (0: never).
@@ -77,12 +81,17 @@ impl Permanent {
 
     /// `hkk._characteristics.hp`: max Ép (with the defence bonus) less the damage taken.
     pub fn hp(&self) -> i64 {
-        self.base_hp + self.defence_bonus - self.damage_taken
+        let mods = if self.creature {
+            self.mod_hp
+        } else {
+            self.mod_sp
+        };
+        self.base_hp + mods + self.defence_bonus - self.damage_taken
     }
 
     /// `hkk._characteristics.damage_value`.
     pub fn damage_value(&self) -> i64 {
-        self.base_damage.max(0)
+        (self.base_damage + self.mod_damage).max(0)
     }
 }
 

@@ -5,6 +5,7 @@
 
 use crate::changes::{extract_components, play_card, remove_defence_bonus};
 use crate::checks::{check_hp, check_players};
+use crate::continuous::{end_effects, start_waiting_effects};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::Flow;
@@ -63,6 +64,17 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
             ends: step.ends,
         }
     );
+    let end_rule = if step.ends.contains(&"until_preparation") {
+        "29.4.4"
+    } else {
+        "41.4"
+    };
+    if !step.ends.is_empty() {
+        end_effects(game, step.ends, end_rule);
+    }
+    if step.starts_waiting_effects {
+        start_waiting_effects(game, "29.4.5");
+    }
     game.in_moment = true;
     if step.defence_bonus_lost {
         // 41.4: the active player's creatures lose it, after any bonus the moment gives
@@ -87,6 +99,9 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
     }
     game.end_moment(); // even when an item ended the game, as `with game.moment()`
     flow?;
+    if step.ends_created {
+        end_effects(game, step.ends, end_rule);
+    }
     after_resolution(game, step)
 }
 

@@ -28,8 +28,8 @@ def card_words(card: Any) -> list[Word]:
 
 
 #: An effect as the native core takes it: place, verb, target, amount (None: a counted
-#: amount), the names of its other fields set.
-PlainEffect = tuple[str, str, str, int | None, list[str]]
+#: amount), the names of its other fields set, and ``modify``'s stat, duration and turns.
+PlainEffect = tuple[str, str, str, int | None, list[str], tuple[str, str, int | None] | None]
 
 
 def spell_effects(card: Any) -> list[PlainEffect]:
@@ -44,10 +44,14 @@ def _effects(effects: Any, place: str) -> list[PlainEffect]:
         data = effect.model_dump(mode="json", exclude_none=True)
         verb = data.pop("do")
         target = data.pop("target", "")
+        modify = None
+        if verb == "modify":  # a lasting effect: its stat, how much (`by`), for how long
+            modify = (str(data.pop("stat")), str(data.pop("duration")), data.pop("turns", None))
+            data["amount"] = data.pop("by")
         amount = data.pop("amount", data.pop("count", None))
         others = sorted(f"{key} = {value!r}" for key, value in data.items())
         plain.append((f"{place}.effects[{index}]", str(verb), str(target),
-                      amount if isinstance(amount, int) else None, others))
+                      amount if isinstance(amount, int) else None, others, modify))
     return plain
 
 

@@ -1,0 +1,236 @@
+//! Lasting effects (`hkk._continuous`, `hkk._effects`): `modify` makes a modifier of a stat
+//! (damage, Ép, Sp, VP regeneration) for a duration; its targets are fixed when it is made
+//! (K 99.5); a "this turn" one made in preparation stage 1 waits for stage 2 (29.4.5); they end
+//! together at a moment (29.4.4, 41.4, D-counted-turns, D-own-preparation).
+
+use crate::emit;
+use crate::events::Kind;
+use crate::game::Game;
+use crate::phases::DEFAULT_TURN;
+
+/// A stat a lasting effect modifies (`hkk._cards.types.Stat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stat {
+    Damage,
+    Hp,
+    Sp,
+    VpRegen,
+}
+
+impl Stat {
+    pub fn parse(word: &str) -> Option<Stat> {
+        Some(match word {
+            "damage" => Stat::Damage,
+            "hp" => Stat::Hp,
+            "sp" => Stat::Sp,
+            "vp_regen" => Stat::VpRegen,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Damage => "damage",
+            Stat::Hp => "hp",
+            Stat::Sp => "sp",
+            Stat::VpRegen => "vp_regen",
+        }
+    }
+}
+
+/// `hkk._effects.Duration`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Duration {
+    Permanent,
+    UntilEndOfTurn,
+    ThisTurn,
+    UntilPreparation,
+    UntilOwnPreparation,
+    Turns(u32),
+}
+
+impl Duration {
+    pub fn parse(word: &str, turns: Option<u32>) -> Option<Duration> {
+        Some(match (word, turns) {
+            ("permanent", None) => Duration::Permanent,
+            ("until_end_of_turn", None) => Duration::UntilEndOfTurn,
+            ("this_turn", None) => Duration::ThisTurn,
+            ("until_preparation", None) => Duration::UntilPreparation,
+            ("until_own_preparation", None) => Duration::UntilOwnPreparation,
+            ("turns", Some(n)) if n >= 1 => Duration::Turns(n),
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Duration::Permanent => "permanent",
+            Duration::UntilEndOfTurn => "until_end_of_turn",
+            Duration::ThisTurn => "this_turn",
+            Duration::UntilPreparation => "until_preparation",
+            Duration::UntilOwnPreparation => "until_own_preparation",
+            Duration::Turns(_) => "turns",
+        }
+    }
+}
+
+/// A lasting effect (`hkk._effects.Effect`): its uid is a timestamp shared with permanents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lasting {
+    pub uid: u32,
+    pub stat: Stat,
+    pub amount: i64,
+    pub duration: Duration,
+    /// Permanent uids, sorted (fixed when it was made).
+    pub targets: Vec<u32>,
+    pub player: Option<usize>,
+    pub controller: usize,
+    pub source: String,
+    /// False while a "this turn" effect waits for stage 2 (29.4.5).
+    pub in_force: bool,
+    pub ends_turn: Option<u32>,
+}
+
+/// `count_effect`: add (or take back) its modifier to the permanents it affects.
+fn count(game: &mut Game, effect: &Lasting, sign: i64) {
+    for &uid in &effect.targets {
+        if let Some(perm) = game.permanent_mut(uid) {
+            let by = sign * effect.amount;
+            match effect.stat {
+                Stat::Damage => perm.mod_damage += by,
+                Stat::Hp => perm.mod_hp += by,
+                Stat::Sp => perm.mod_sp += by,
+                Stat::VpRegen => {}
+            }
+        }
+    }
+}
+
+fn started(game: &mut Game, effect: &Lasting, rule: Option<&'static str>, waits: bool) {
+    let kind = Kind::EffectStarted {
+        waits,
+        effect: effect.uid,
+        stat: effect.stat.name(),
+        amount: effect.amount,
+        duration: effect.duration.name(),
+        targets: effect.targets.clone(),
+        player: effect.player,
+        source: effect.source.clone(),
+        ends_turn: effect.ends_turn,
+        rule,
+    };
+    emit!(game, kind);
+}
+
+/// `add_effect`: a modifier of `stat` for `duration` on `targets` (permanents) or `player`.
+pub fn add_effect(
+    game: &mut Game,
+    (stat, duration): (Stat, Duration),
+    amount: i64,
+    targets: Vec<u32>,
+    player: Option<usize>,
+    controller: usize,
+    source: &str,
+) {
+    let ends_turn = match duration {
+        // D-counted-turns: every turn counts, this one included
+        Duration::Turns(n) => Some(game.turn + n - 1),
+        // D-own-preparation: made in his own turn before its expiry moment: his next turn's
+        Duration::UntilOwnPreparation if controller == game.active && own_expiry_ahead(game) => {
+            Some(game.turn + 2)
+        }
+        _ => None,
+    };
+    let waits = duration == Duration::ThisTurn
+        && stat != Stat::VpRegen
+        && game.step.is_some_and(|i| DEFAULT_TURN[i].this_turn_waits);
+    let uid = game.next_uid;
+    game.next_uid += 1;
+    let mut targets = targets;
+    targets.sort_unstable();
+    targets.dedup();
+    let effect = Lasting {
+        uid,
+        stat,
+        amount,
+        duration,
+        targets,
+        player,
+        controller,
+        source: source.to_string(),
+        in_force: !waits,
+        ends_turn,
+    };
+    if effect.in_force {
+        count(game, &effect, 1);
+    }
+    started(game, &effect, None, waits);
+    game.effects.push(effect);
+}
+
+/// `_own_expiry_ahead`: this turn's moment that ends "until your own preparation" effects is
+/// still to come.
+fn own_expiry_ahead(game: &Game) -> bool {
+    game.step_index.is_some_and(|index| {
+        DEFAULT_TURN[index.min(DEFAULT_TURN.len())..]
+            .iter()
+            .any(|s| s.ends.contains(&"until_own_preparation"))
+    })
+}
+
+/// `end_effects`: the effects of these durations whose time is up end at one moment: all
+/// removed, then each logged in uid order.
+pub fn end_effects(game: &mut Game, durations: &[&str], rule: &'static str) {
+    let (turn, active) = (game.turn, game.active);
+    let due = |e: &Lasting| {
+        if !durations.contains(&e.duration.name()) || !e.in_force {
+            return false;
+        }
+        match e.duration {
+            Duration::Turns(_) => e.ends_turn.is_some_and(|t| t <= turn),
+            Duration::UntilOwnPreparation => {
+                e.controller == active && e.ends_turn.is_none_or(|t| t <= turn)
+            }
+            _ => true,
+        }
+    };
+    let (mut ending, kept): (Vec<Lasting>, Vec<Lasting>) =
+        std::mem::take(&mut game.effects).into_iter().partition(due);
+    game.effects = kept;
+    for effect in &ending {
+        count(game, effect, -1);
+    }
+    ending.sort_by_key(|e| e.uid);
+    for effect in ending {
+        emit!(
+            game,
+            Kind::EffectEnded {
+                effect: effect.uid,
+                stat: effect.stat.name(),
+                targets: effect.targets,
+                rule,
+            }
+        );
+    }
+}
+
+/// `start_waiting_effects` (29.4.5).
+pub fn start_waiting_effects(game: &mut Game, rule: &'static str) {
+    for index in 0..game.effects.len() {
+        if !game.effects[index].in_force {
+            game.effects[index].in_force = true;
+            let effect = game.effects[index].clone();
+            count(game, &effect, 1);
+            started(game, &effect, Some(rule), false);
+        }
+    }
+}
+
+/// `vp_regen_modifier`: the VP-regeneration modifiers in force for `player` (29.4.5).
+pub fn vp_regen_modifier(game: &Game, player: usize) -> i64 {
+    game.effects
+        .iter()
+        .filter(|e| e.in_force && e.stat == Stat::VpRegen && e.player == Some(player))
+        .map(|e| e.amount)
+        .sum()
+}
