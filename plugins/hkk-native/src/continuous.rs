@@ -62,6 +62,18 @@ impl Duration {
         })
     }
 
+    /// Its kind as one bit of a set of durations.
+    pub fn bit(self) -> u8 {
+        1 << match self {
+            Duration::Permanent => 0,
+            Duration::UntilEndOfTurn => 1,
+            Duration::ThisTurn => 2,
+            Duration::UntilPreparation => 3,
+            Duration::UntilOwnPreparation => 4,
+            Duration::Turns(_) => 5,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Duration::Permanent => "permanent",
@@ -194,24 +206,101 @@ pub fn end_effects(game: &mut Game, durations: &[&str], rule: &'static str) {
             _ => true,
         }
     };
-    let (mut ending, kept): (Vec<Lasting>, Vec<Lasting>) =
+    let (ending, kept): (Vec<Lasting>, Vec<Lasting>) =
         std::mem::take(&mut game.effects).into_iter().partition(due);
     game.effects = kept;
-    for effect in &ending {
-        count(game, effect, -1);
-    }
-    ending.sort_by_key(|e| e.uid);
+    end(game, ending, Vec::new(), rule);
+}
+
+/// `_end`: `ending` end at one moment, and `partly` (an effect's index in `game.effects` and
+/// the permanents it no longer affects) end for some of their permanents: every modifier
+/// taken back before any is logged, then one event each in uid order.
+fn end(game: &mut Game, ending: Vec<Lasting>, partly: Vec<(usize, Vec<u32>)>, rule: &'static str) {
+    let mut ended: Vec<(u32, &'static str, Vec<u32>, bool)> = Vec::new();
     for effect in ending {
+        count(game, &effect, -1);
+        ended.push((effect.uid, effect.stat.name(), effect.targets, false));
+    }
+    for (index, taken) in partly {
+        let mut part = game.effects[index].clone();
+        part.targets.clone_from(&taken);
+        count(game, &part, -1);
+        game.effects[index]
+            .targets
+            .retain(|uid| !taken.contains(uid));
+        ended.push((part.uid, part.stat.name(), taken, true));
+    }
+    ended.sort_by_key(|e| e.0);
+    for (effect, stat, targets, partial) in ended {
         emit!(
             game,
             Kind::EffectEnded {
-                effect: effect.uid,
-                stat: effect.stat.name(),
-                targets: effect.targets,
+                effect,
+                stat,
+                targets,
                 rule,
+                partial,
             }
         );
     }
+}
+
+/// `dispel`: lasting effects in force end now, at one moment (D-dispel): those of `durations`
+/// (any, if empty) that affect `on` - permanents (by uid) and players (their VP-regeneration
+/// effects); any, if None; `durations` as `Duration::bit`s (0: any). One that also affects permanents not in `on` ends only for those
+/// in it (`partial`).
+pub fn dispel(game: &mut Game, rule: &'static str, durations: u8, on: Option<(&[u32], &[usize])>) {
+    let mut ending_at = Vec::new();
+    let mut partly = Vec::new();
+    for (index, effect) in game.effects.iter().enumerate() {
+        let kind_matches = durations == 0 || durations & effect.duration.bit() != 0;
+        if !effect.in_force || !kind_matches {
+            continue;
+        }
+        if let Some((uids, players)) = on {
+            if let Some(player) = effect.player {
+                if !players.contains(&player) {
+                    continue;
+                }
+            } else {
+                let hit: Vec<u32> = effect
+                    .targets
+                    .iter()
+                    .copied()
+                    .filter(|u| uids.contains(u))
+                    .collect();
+                if hit.is_empty() {
+                    continue;
+                }
+                if hit.len() != effect.targets.len() {
+                    partly.push((index, hit));
+                    continue;
+                }
+            }
+        }
+        ending_at.push(index);
+    }
+    let mut ending = Vec::new();
+    let mut kept = Vec::new();
+    let partial_uids: Vec<u32> = partly.iter().map(|(i, _)| game.effects[*i].uid).collect();
+    for (index, effect) in std::mem::take(&mut game.effects).into_iter().enumerate() {
+        if ending_at.contains(&index) {
+            ending.push(effect);
+        } else {
+            kept.push(effect);
+        }
+    }
+    game.effects = kept;
+    // the partly ended ones by their place in the effects kept
+    let partly = partly
+        .into_iter()
+        .zip(partial_uids)
+        .filter_map(|((_, hit), uid)| {
+            let at = game.effects.iter().position(|e| e.uid == uid)?;
+            Some((at, hit))
+        })
+        .collect();
+    end(game, ending, partly, rule);
 }
 
 /// `start_waiting_effects` (29.4.5).

@@ -6,7 +6,7 @@
 use crate::changes::{
     damage, destroy, gain_components, give_defence_bonus, remove_defence_bonus, Target,
 };
-use crate::continuous::{add_effect, Duration, Stat};
+use crate::continuous::{add_effect, dispel, Duration, Stat};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::Flow;
@@ -24,6 +24,7 @@ pub enum Verb {
     GainComponents,
     Sacrifice,
     Modify,
+    EndEffects,
 }
 
 impl Verb {
@@ -38,6 +39,7 @@ impl Verb {
             "gain_components" => Some(Verb::GainComponents),
             "sacrifice" => Some(Verb::Sacrifice),
             "modify" => Some(Verb::Modify),
+            "end_effects" => Some(Verb::EndEffects),
             _ => None,
         }
     }
@@ -57,13 +59,18 @@ impl Verb {
 
     /// A verb without an amount (`remove_defence_bonus` loses the whole bonus; `sacrifice`).
     fn amountless(self) -> bool {
-        matches!(self, Verb::RemoveDefenceBonus | Verb::Sacrifice)
+        matches!(
+            self,
+            Verb::RemoveDefenceBonus | Verb::Sacrifice | Verb::EndEffects
+        )
     }
 }
 
 /// `hkk._cards.types.Target`, the ones implemented.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TargetSpec {
+    /// No target (`end_effects` of some durations, everyone's).
+    Nobody,
     /// The ability's own permanent, while in play.
     SelfPerm,
     Controller,
@@ -81,6 +88,7 @@ pub enum TargetSpec {
 impl TargetSpec {
     fn parse(word: &str) -> Option<TargetSpec> {
         Some(match word {
+            "" => TargetSpec::Nobody,
             "self" => TargetSpec::SelfPerm,
             "controller" => TargetSpec::Controller,
             "opponent" => TargetSpec::Opponent,
@@ -115,6 +123,8 @@ pub struct Effect {
     pub amount: i64,
     /// `modify`'s stat and duration.
     pub lasting: Option<(Stat, Duration)>,
+    /// `end_effects`: the durations it ends, as `Duration::bit`s (0: every one).
+    pub durations: u8,
 }
 
 /// An effect as the Python side hands it over: where it stands, its `do`, its `target`, its
@@ -128,6 +138,8 @@ pub struct PlainEffect {
     pub others: Vec<String>,
     /// `modify`'s stat, duration and turns.
     pub modify: Option<(String, String, Option<u32>)>,
+    /// `end_effects`' durations.
+    pub durations: Vec<String>,
 }
 
 /// The effect, or the word the native core does not implement (as a refusal's text).
@@ -139,6 +151,17 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
     let Some(target) = TargetSpec::parse(&plain.target) else {
         return refuse(format!("`target = \"{}\"`", plain.target));
     };
+    if (target == TargetSpec::Nobody) != (verb == Verb::EndEffects && plain.target.is_empty()) {
+        return refuse(format!("`target = \"{}\"`", plain.target));
+    }
+    let mut durations = 0;
+    for word in &plain.durations {
+        // `turns` is a duration to end too, whatever its count
+        match Duration::parse(word, None).or(Duration::parse(word, Some(1))) {
+            Some(d) => durations |= d.bit(),
+            None => return refuse(format!("`durations = [\"{word}\"]`")),
+        }
+    }
     if (verb.players_only() && !target.of_players())
         || (verb.creatures_only() && target.of_players())
     {
@@ -173,6 +196,7 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
         target,
         amount,
         lasting,
+        durations,
     })
 }
 
@@ -196,6 +220,7 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
     };
     let group = |uids: Vec<u32>| uids.into_iter().map(Target::Permanent).collect();
     match target {
+        TargetSpec::Nobody => Vec::new(),
         TargetSpec::SelfPerm => ctx
             .source
             .filter(|&uid| game.permanent(uid).is_some())
@@ -284,6 +309,24 @@ pub fn apply_all(
 fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
     let label = ctx.label.as_str();
     let n = effect.amount;
+    if effect.verb == Verb::EndEffects {
+        // `EndEffects.apply`: everyone's, or those on the permanents in play and players
+        if effect.target == TargetSpec::Nobody {
+            dispel(game, "D-dispel", effect.durations, None);
+        } else {
+            let mut uids = Vec::new();
+            let mut players = Vec::new();
+            for &target in targets {
+                match target {
+                    Target::Permanent(uid) if game.permanent(uid).is_some() => uids.push(uid),
+                    Target::Player(p) => players.push(p),
+                    Target::Permanent(_) => {}
+                }
+            }
+            dispel(game, "D-dispel", effect.durations, Some((&uids, &players)));
+        }
+        return Ok(());
+    }
     if let Some((stat, duration)) = effect.lasting {
         // `Modify.apply`: a player's VP regeneration, or the permanents still in play
         if n == 0 {
@@ -335,7 +378,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                     give_defence_bonus(game, uid, n, label);
                 }
             }
-            Verb::Modify => {} // a lasting effect, made above
+            Verb::Modify | Verb::EndEffects => {} // lasting effects, above
             Verb::GainComponents => {
                 if let Target::Player(p) = target {
                     gain_components(game, p, n, label.to_string());
@@ -431,6 +474,7 @@ mod tests {
             amount,
             others: others.iter().map(|o| (*o).to_string()).collect(),
             modify: None,
+            durations: vec![],
         }
     }
 

@@ -169,6 +169,8 @@ pub enum Kind {
         stat: &'static str,
         targets: Vec<u32>,
         rule: &'static str,
+        /// It ended for some of its permanents only (D-dispel).
+        partial: bool,
     },
     CostPaid {
         controller: usize,
@@ -619,6 +621,7 @@ impl Event {
                 stat,
                 targets,
                 rule,
+                partial,
             } => vec![
                 ("effect", uid_value(*effect)),
                 ("stat", text(stat)),
@@ -627,7 +630,14 @@ impl Event {
                     Value::Ints(targets.iter().map(|&u| i64::from(u)).collect()),
                 ),
                 ("rule", text(rule)),
-                ("partial", Value::Absent),
+                (
+                    "partial",
+                    if *partial {
+                        Value::Bool(true)
+                    } else {
+                        Value::Absent
+                    },
+                ),
             ],
             Kind::CostPaid {
                 controller,

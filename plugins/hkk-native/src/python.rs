@@ -153,6 +153,7 @@ type PlainEffectTuple = (
     Option<i64>,
     Vec<String>,
     Option<(String, String, Option<u32>)>,
+    Vec<String>,
 );
 /// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, its numbers (cost in VP
 /// and components, damage, Ép or Sp, monster components), instant, `(place, word)`s of all
@@ -190,13 +191,14 @@ fn plain_effects(effects: Vec<PlainEffectTuple>) -> Vec<PlainEffect> {
     effects
         .into_iter()
         .map(
-            |(place, verb, target, amount, others, modify)| PlainEffect {
+            |(place, verb, target, amount, others, modify, durations)| PlainEffect {
                 place,
                 verb,
                 target,
                 amount,
                 others,
                 modify,
+                durations,
             },
         )
         .collect()

@@ -28,8 +28,10 @@ def card_words(card: Any) -> list[Word]:
 
 
 #: An effect as the native core takes it: place, verb, target, amount (None: a counted
-#: amount), the names of its other fields set, and ``modify``'s stat, duration and turns.
-PlainEffect = tuple[str, str, str, int | None, list[str], tuple[str, str, int | None] | None]
+#: amount), the names of its other fields set, ``modify``'s stat, duration and turns, and
+#: ``end_effects``' durations.
+PlainEffect = tuple[str, str, str, int | None, list[str], tuple[str, str, int | None] | None,
+                    list[str]]
 
 
 def spell_effects(card: Any) -> list[PlainEffect]:
@@ -48,10 +50,11 @@ def _effects(effects: Any, place: str) -> list[PlainEffect]:
         if verb == "modify":  # a lasting effect: its stat, how much (`by`), for how long
             modify = (str(data.pop("stat")), str(data.pop("duration")), data.pop("turns", None))
             data["amount"] = data.pop("by")
+        durations = [str(d) for d in data.pop("durations", ())] if verb == "end_effects" else []
         amount = data.pop("amount", data.pop("count", None))
         others = sorted(f"{key} = {value!r}" for key, value in data.items())
         plain.append((f"{place}.effects[{index}]", str(verb), str(target),
-                      amount if isinstance(amount, int) else None, others, modify))
+                      amount if isinstance(amount, int) else None, others, modify, durations))
     return plain
 
 
