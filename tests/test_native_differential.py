@@ -194,6 +194,18 @@ ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
                                 "whose_turn": "own", "effects": [
                                     {"do": "modify", "stat": "damage", "by": 1,
                                      "target": "own_creatures", "duration": "permanent"}]}]),
+    "aura": ("creature", 2, [{"kind": "static", "effects": [
+        {"do": "modify", "stat": "hp", "by": 1, "target": "own_creatures",
+         "duration": "permanent"}]}]),
+    "drake": ("creature", 1, [{"kind": "static", "effects": [
+        {"do": "modify", "stat": "vp_regen", "by": -1, "target": "controller",
+         "duration": "permanent"}]}]),
+    "brute": ("creature", 1, [{"kind": "static", "condition": {"of": "own_vp", "at_least": 2},
+                               "effects": [{"do": "modify", "stat": "damage", "by": 2,
+                                            "target": "self", "duration": "permanent"}]}]),
+    "blight": ("building", 2, [{"kind": "static", "effects": [
+        {"do": "modify", "stat": "hp", "by": -1, "target": "opponent_creatures",
+         "duration": "permanent"}]}]),
     "shrine": ("building", 1, [
         {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
             {"do": "gain_vp", "amount": 1, "target": "controller"}]},
@@ -451,13 +463,25 @@ def test_29_4_5_41_4_lasting_effects_start_wait_and_end_as_the_python_engines(
 def test_d_dispel_end_effects_ends_them_at_once_as_the_python_engines(
         spell_engine: Engine) -> None:
     ended: set[tuple[str, bool]] = set()
-    for seed in range(30):
-        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
-                          "full")
+    deck = [f"tt:{name}" for name in ("banner", "cleanse", "frenzy", "calm", "purge", "mage",
+                                      "tidal", "beast0", "beast2", "beast3")] * 3
+    for seed in range(20):
+        native = _compare(spell_engine, (deck, deck), seed, "random", "full")
         ended |= {(e["stat"], "partial" in e) for e in native.log
                   if e["kind"] == "effect_ended" and e["rule"] == "D-dispel"}
     # whole effects, one ended for some of its permanents only, a player's VP regeneration's
     assert {("damage", False), ("damage", True), ("vp_regen", False)} <= ended, ended
+
+
+def test_d_static_scope_static_modifiers_hold_while_their_card_is_in_play_as_python(
+        spell_engine: Engine) -> None:
+    statics = {"tt:aura", "tt:drake", "tt:brute", "tt:blight"}
+    seen: set[str] = set()
+    for seed in range(30):
+        native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
+                          "full")
+        seen |= {e["card"] for e in native.log if e["kind"] == "entered_play"} & statics
+    assert seen == statics, seen  # each was in play in a game both cores played alike
 
 
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(

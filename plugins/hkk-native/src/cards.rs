@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::conditions::{Condition, PlainCondition};
-use crate::effects::{parse, Effect, PlainEffect};
+use crate::effects::{parse, Effect, PlainEffect, TargetSpec};
 
 /// One word of the card language, where a card uses it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +43,8 @@ pub struct Card {
     pub abilities: Vec<Ability>,
     /// Why the card cannot be played natively, if it cannot: its first word not implemented.
     pub refused: Option<String>,
+    /// It has a static ability.
+    pub has_statics: bool,
 }
 
 impl Card {
@@ -88,6 +90,7 @@ impl Card {
             }
         }
         let (cost_vp, cost_components, damage, hp, components) = numbers;
+        let has_statics = native.iter().any(|a| a.is_static);
         Card {
             id,
             kind,
@@ -101,6 +104,7 @@ impl Card {
             effects: parsed,
             abilities: native,
             refused,
+            has_statics,
         }
     }
 }
@@ -181,8 +185,11 @@ pub const ACTIVATED_TIMINGS: &[&str] = &["main_phase", "combat_phase", "end_stag
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ability {
     pub index: usize,
-    /// None: automatic; else the activated ability's cost and limits.
+    /// None: automatic or static; else the activated ability's cost and limits.
     pub activation: Option<Activation>,
+    /// A static ability: its effects are modifiers in force while its card is in play
+    /// (D-static-scope) and its condition holds (D-conditions).
+    pub is_static: bool,
     /// It fires only while this holds (D-conditions).
     pub condition: Option<Condition>,
     pub timing: String,
@@ -234,6 +241,7 @@ impl PlainAbility {
         let timings = match self.kind.as_str() {
             "automatic" => TIMINGS,
             "activated" => ACTIVATED_TIMINGS,
+            "static" => &[""],
             _ => return Err(format!("`kind = \"{}\"` ({place})", self.kind)),
         };
         if !timings.contains(&self.timing.as_str()) {
@@ -273,9 +281,28 @@ impl PlainAbility {
                     .map_err(|what| format!("the condition's {what} ({place}.condition)"))
             })
             .transpose()?;
+        let is_static = self.kind == "static";
+        if is_static {
+            // modifiers only, of the stats and targets a static can have (`static_applies`)
+            for (effect, plain) in effects.iter().zip(&self.effects) {
+                let statics = [
+                    TargetSpec::SelfPerm,
+                    TargetSpec::OwnCreatures,
+                    TargetSpec::OpponentCreatures,
+                    TargetSpec::AllCreatures,
+                    TargetSpec::Controller,
+                    TargetSpec::Opponent,
+                    TargetSpec::EachPlayer,
+                ];
+                if effect.lasting.is_none() || !statics.contains(&effect.target) {
+                    return Err(format!("`do = \"{}\"` ({})", plain.verb, plain.place));
+                }
+            }
+        }
         Ok(Ability {
             index: self.index,
             activation,
+            is_static,
             condition,
             timing: self.timing.clone(),
             whose_turn,

@@ -73,6 +73,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
         components: if creature { card.components } else { 0 },
         damaged_turn: 0,
         has_abilities: !card.abilities.is_empty(),
+        has_statics: card.has_statics,
     });
     emit!(
         game,
@@ -127,7 +128,8 @@ pub fn damage(
             };
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
-            let (card, after) = (perm.card.clone(), perm.hp());
+            let card = perm.card.clone();
+            let after = game.hp(uid);
             emit!(
                 game,
                 Kind::Damaged {
@@ -199,7 +201,8 @@ pub fn restore(game: &mut Game, uid: u32, rule: &'static str) {
     };
     if perm.damage_taken != 0 {
         perm.damage_taken = 0;
-        let (card, after) = (perm.card.clone(), perm.hp());
+        let card = perm.card.clone();
+        let after = game.hp(uid);
         emit!(
             game,
             Kind::Restored {

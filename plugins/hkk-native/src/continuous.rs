@@ -3,6 +3,7 @@
 //! (K 99.5); a "this turn" one made in preparation stage 1 waits for stage 2 (29.4.5); they end
 //! together at a moment (29.4.4, 41.4, D-counted-turns, D-own-preparation).
 
+use crate::effects::TargetSpec;
 use crate::emit;
 use crate::events::Kind;
 use crate::game::Game;
@@ -317,9 +318,23 @@ pub fn start_waiting_effects(game: &mut Game, rule: &'static str) {
 
 /// `vp_regen_modifier`: the VP-regeneration modifiers in force for `player` (29.4.5).
 pub fn vp_regen_modifier(game: &Game, player: usize) -> i64 {
-    game.effects
+    let effects: i64 = game
+        .effects
         .iter()
         .filter(|e| e.in_force && e.stat == Stat::VpRegen && e.player == Some(player))
         .map(|e| e.amount)
-        .sum()
+        .sum();
+    // static "your VP regeneration is +1" (`static_player`)
+    let statics: i64 = game
+        .statics()
+        .filter(|(_, e)| e.lasting.is_some_and(|(s, _)| s == Stat::VpRegen))
+        .filter(|(source, e)| match e.target {
+            TargetSpec::Controller => source.controller == player,
+            TargetSpec::Opponent => source.controller != player,
+            TargetSpec::EachPlayer => true,
+            _ => false,
+        })
+        .map(|(_, e)| e.amount)
+        .sum();
+    effects + statics
 }

@@ -97,6 +97,8 @@ pub enum Kind {
     HpCheck {
         rule: &'static str,
         dead: Vec<u32>,
+        /// Its round, from the second on.
+        round: Option<u32>,
     },
     CardPlayed {
         player: usize,
@@ -477,13 +479,16 @@ impl Event {
                 ("source", text(source)),
                 ("after", Value::Int(*after)),
             ],
-            Kind::HpCheck { rule, dead } => vec![
+            Kind::HpCheck { rule, dead, round } => vec![
                 ("rule", text(rule)),
                 (
                     "dead",
                     Value::Ints(dead.iter().map(|&u| i64::from(u)).collect()),
                 ),
-                ("round", Value::Absent),
+                (
+                    "round",
+                    round.map_or(Value::Absent, |r| Value::Int(i64::from(r))),
+                ),
             ],
             Kind::CardPlayed {
                 player,
@@ -809,6 +814,7 @@ mod tests {
         log.emit(Kind::HpCheck {
             rule: "41.4",
             dead: Vec::new(),
+            round: None,
         });
         log.emit(Kind::StepEnded { hook: "main_phase" });
         log.emit(Kind::StartingPlayer { player: 0 });

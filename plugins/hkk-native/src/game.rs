@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use crate::agents::Seat;
 use crate::cards::CardPool;
+use crate::continuous::Stat;
 use crate::decisions::Decision;
+use crate::effects::{Effect, TargetSpec};
 use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Level, Log};
@@ -133,6 +135,56 @@ impl Game {
             }
         );
         chosen
+    }
+
+    /// `hkk._characteristics.hp`: with the static modifiers in force.
+    pub fn hp(&self, uid: u32) -> i64 {
+        let Some(perm) = self.permanent(uid) else {
+            return 0;
+        };
+        let stat = if perm.creature { Stat::Hp } else { Stat::Sp };
+        perm.hp() + self.static_mod(perm, stat)
+    }
+
+    /// `hkk._characteristics.damage_value`.
+    pub fn damage_value(&self, uid: u32) -> i64 {
+        self.permanent(uid).map_or(0, |perm| {
+            (perm.base_damage + perm.mod_damage + self.static_mod(perm, Stat::Damage)).max(0)
+        })
+    }
+
+    /// The static abilities in force, as (source, its effect), in timestamp then card order:
+    /// every one of a card in play whose condition holds (D-static-scope, D-conditions). They
+    /// are read when a number is, never stored, so they are always up to date.
+    pub fn statics(&self) -> impl Iterator<Item = (&Permanent, &Effect)> {
+        self.permanents
+            .iter()
+            .filter(|p| p.has_statics)
+            .filter_map(|p| Some((p, self.cards.get(&p.card)?)))
+            .flat_map(move |(p, card)| {
+                card.abilities
+                    .iter()
+                    .filter(|a| a.is_static)
+                    .filter(move |a| a.condition.is_none_or(|c| c.holds(self, p.controller)))
+                    .flat_map(move |a| a.effects.iter().map(move |e| (p, e)))
+            })
+    }
+
+    /// The static modifiers of `stat` on `perm` (`count_static`, `static_applies`).
+    fn static_mod(&self, perm: &Permanent, stat: Stat) -> i64 {
+        self.statics()
+            .filter(|(_, e)| e.lasting.is_some_and(|(s, _)| s == stat))
+            .filter(|(source, e)| match e.target {
+                TargetSpec::SelfPerm => source.uid == perm.uid,
+                TargetSpec::OwnCreatures => perm.creature && perm.controller == source.controller,
+                TargetSpec::OpponentCreatures => {
+                    perm.creature && perm.controller != source.controller
+                }
+                TargetSpec::AllCreatures => perm.creature,
+                _ => false,
+            })
+            .map(|(_, e)| e.amount)
+            .sum()
     }
 
     /// `hkk._changes.draw`: from the end of the deck into the hand; an empty deck loses

@@ -260,7 +260,7 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) {
         }
     );
     let defender = 1 - game.active;
-    let value = |game: &Game, uid: u32| game.permanent(uid).map_or(0, |p| p.damage_value());
+    let value = |game: &Game, uid: u32| game.damage_value(uid);
     let mut hits = Vec::new();
     for &(attacker, blocker) in pairs {
         match blocker {

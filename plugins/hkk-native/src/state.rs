@@ -71,6 +71,8 @@ pub struct Permanent {
     pub damaged_turn: u32,
     /// Its card has abilities (the ones a step may collect): the others are skipped unread.
     pub has_abilities: bool,
+    /// Its card has a static ability (the others are skipped unread).
+    pub has_statics: bool,
 }
 
 impl Permanent {
@@ -79,7 +81,8 @@ impl Permanent {
         format!("{}#{}", self.card, self.uid)
     }
 
-    /// `hkk._characteristics.hp`: max Ép (with the defence bonus) less the damage taken.
+    /// `hkk._characteristics.hp` without statics (`Game::hp` adds them): max Ép (with the
+    /// lasting effects and the defence bonus) less the damage taken.
     pub fn hp(&self) -> i64 {
         let mods = if self.creature {
             self.mod_hp
@@ -87,11 +90,6 @@ impl Permanent {
             self.mod_sp
         };
         self.base_hp + mods + self.defence_bonus - self.damage_taken
-    }
-
-    /// `hkk._characteristics.damage_value`.
-    pub fn damage_value(&self) -> i64 {
-        (self.base_damage + self.mod_damage).max(0)
     }
 }
 
