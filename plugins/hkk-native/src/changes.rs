@@ -65,6 +65,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
         active: false,
         damage_taken: 0,
         defence_bonus: 0,
+        counters: Vec::new(),
         mod_damage: 0,
         mod_hp: 0,
         mod_sp: 0,

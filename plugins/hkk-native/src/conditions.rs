@@ -14,7 +14,7 @@ pub enum Quantity {
     Hand,
     Creatures,
     Buildings,
-    /// Poison counters on his permanents: none natively (counters are refused), so 0.
+    /// Poison counters on his permanents (K 121.1).
     Poison,
 }
 
@@ -47,7 +47,14 @@ impl Quantity {
             Quantity::Hand => p.hand.len() as i64,
             Quantity::Creatures => count(true),
             Quantity::Buildings => count(false),
-            Quantity::Poison => 0,
+            Quantity::Poison => game
+                .permanents
+                .iter()
+                .filter(|perm| perm.controller == player)
+                .flat_map(|perm| &perm.counters)
+                .filter(|(name, _)| name == "poison")
+                .map(|(_, n)| n)
+                .sum(),
         }
     }
 }

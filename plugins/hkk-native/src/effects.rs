@@ -25,6 +25,8 @@ pub enum Verb {
     Sacrifice,
     Modify,
     EndEffects,
+    AddCounters,
+    RemoveCounters,
 }
 
 impl Verb {
@@ -40,6 +42,8 @@ impl Verb {
             "sacrifice" => Some(Verb::Sacrifice),
             "modify" => Some(Verb::Modify),
             "end_effects" => Some(Verb::EndEffects),
+            "add_counters" => Some(Verb::AddCounters),
+            "remove_counters" => Some(Verb::RemoveCounters),
             _ => None,
         }
     }
@@ -53,7 +57,11 @@ impl Verb {
     fn creatures_only(self) -> bool {
         matches!(
             self,
-            Verb::GiveDefenceBonus | Verb::RemoveDefenceBonus | Verb::Sacrifice
+            Verb::GiveDefenceBonus
+                | Verb::RemoveDefenceBonus
+                | Verb::Sacrifice
+                | Verb::AddCounters
+                | Verb::RemoveCounters
         )
     }
 
@@ -116,7 +124,7 @@ impl TargetSpec {
 }
 
 /// One effect of a spell, as the native core runs it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Effect {
     pub verb: Verb,
     pub target: TargetSpec,
@@ -125,6 +133,8 @@ pub struct Effect {
     pub lasting: Option<(Stat, Duration)>,
     /// `end_effects`: the durations it ends, as `Duration::bit`s (0: every one).
     pub durations: u8,
+    /// The counter `add_counters` and `remove_counters` put on or take off.
+    pub counter: String,
 }
 
 /// An effect as the Python side hands it over: where it stands, its `do`, its `target`, its
@@ -138,7 +148,7 @@ pub struct PlainEffect {
     pub others: Vec<String>,
     /// `modify`'s stat, duration and turns.
     pub modify: Option<(String, String, Option<u32>)>,
-    /// `end_effects`' durations.
+    /// The names the effect takes: `end_effects`' durations, or a counter's name.
     pub durations: Vec<String>,
 }
 
@@ -154,8 +164,16 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
     if (target == TargetSpec::Nobody) != (verb == Verb::EndEffects && plain.target.is_empty()) {
         return refuse(format!("`target = \"{}\"`", plain.target));
     }
+    let counter = match verb {
+        Verb::AddCounters | Verb::RemoveCounters => match plain.durations.as_slice() {
+            [name] => name.clone(),
+            _ => return refuse(format!("`do = \"{}\"`", plain.verb)),
+        },
+        _ => String::new(),
+    };
+    let counted = matches!(verb, Verb::AddCounters | Verb::RemoveCounters);
     let mut durations = 0;
-    for word in &plain.durations {
+    for word in plain.durations.iter().filter(|_| !counted) {
         // `turns` is a duration to end too, whatever its count
         match Duration::parse(word, None).or(Duration::parse(word, Some(1))) {
             Some(d) => durations |= d.bit(),
@@ -197,6 +215,7 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
         amount,
         lasting,
         durations,
+        counter,
     })
 }
 
@@ -379,6 +398,12 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                 }
             }
             Verb::Modify | Verb::EndEffects => {} // lasting effects, above
+            Verb::AddCounters | Verb::RemoveCounters => {
+                if let Target::Permanent(uid) = target {
+                    let add = effect.verb == Verb::AddCounters;
+                    counters(game, uid, &effect.counter, if add { n } else { -n }, label);
+                }
+            }
             Verb::GainComponents => {
                 if let Target::Player(p) = target {
                     gain_components(game, p, n, label.to_string());
@@ -417,6 +442,59 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
         }
     }
     Ok(())
+}
+
+/// `add_counters` (`by` > 0) and `remove_counters` (`by` < 0): at most what it has, except
+/// inside a moment, where they net out (`Game::end_moment`).
+fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &str) {
+    let in_moment = game.in_moment;
+    let Some(perm) = game.permanent_mut(uid) else {
+        return;
+    };
+    let at = match perm.counters.iter().position(|(c, _)| c == counter) {
+        Some(at) => at,
+        None => {
+            perm.counters.push((counter.to_string(), 0));
+            perm.counters.len() - 1
+        }
+    };
+    let have = perm.counters[at].1;
+    let amount = if by >= 0 || in_moment {
+        by.abs()
+    } else {
+        (-by).min(have)
+    };
+    let after = if by >= 0 {
+        have + amount
+    } else {
+        have - amount
+    };
+    if after != 0 {
+        perm.counters[at].1 = after;
+    } else {
+        perm.counters.remove(at);
+    }
+    let card = perm.card.clone();
+    let kind = if by >= 0 {
+        Kind::CountersAdded {
+            uid,
+            card,
+            counter: counter.to_string(),
+            amount,
+            after,
+            source: label.to_string(),
+        }
+    } else {
+        Kind::CountersRemoved {
+            uid,
+            card,
+            counter: counter.to_string(),
+            amount,
+            after,
+            source: label.to_string(),
+        }
+    };
+    emit!(game, kind);
 }
 
 /// `heal`: a player's Ép rises; a permanent loses damage, at most what it took.

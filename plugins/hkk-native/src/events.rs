@@ -174,6 +174,22 @@ pub enum Kind {
         /// It ended for some of its permanents only (D-dispel).
         partial: bool,
     },
+    CountersAdded {
+        uid: u32,
+        card: String,
+        counter: String,
+        amount: i64,
+        after: i64,
+        source: String,
+    },
+    CountersRemoved {
+        uid: u32,
+        card: String,
+        counter: String,
+        amount: i64,
+        after: i64,
+        source: String,
+    },
     CostPaid {
         controller: usize,
         item: String,
@@ -259,6 +275,8 @@ impl Kind {
             Kind::Restored { .. } => "restored",
             Kind::DefenceBonusGained { .. } => "defence_bonus_gained",
             Kind::CostPaid { .. } => "cost_paid",
+            Kind::CountersAdded { .. } => "counters_added",
+            Kind::CountersRemoved { .. } => "counters_removed",
             Kind::EffectStarted { waits: true, .. } => "effect_created",
             Kind::EffectStarted { .. } => "effect_started",
             Kind::EffectEnded { .. } => "effect_ended",
@@ -643,6 +661,29 @@ impl Event {
                         Value::Absent
                     },
                 ),
+            ],
+            Kind::CountersAdded {
+                uid,
+                card,
+                counter,
+                amount,
+                after,
+                source,
+            }
+            | Kind::CountersRemoved {
+                uid,
+                card,
+                counter,
+                amount,
+                after,
+                source,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("counter", text(counter)),
+                ("amount", Value::Int(*amount)),
+                ("after", Value::Int(*after)),
+                ("source", text(source)),
             ],
             Kind::CostPaid {
                 controller,

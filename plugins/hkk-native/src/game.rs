@@ -255,6 +255,7 @@ impl Game {
         }
         for perm in &mut self.permanents {
             perm.damage_taken = perm.damage_taken.max(0);
+            perm.counters.retain(|(_, n)| *n > 0);
         }
         for (uid, rule, source) in std::mem::take(&mut self.bonus_losses) {
             crate::changes::remove_defence_bonus(self, uid, rule, source);

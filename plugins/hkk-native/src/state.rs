@@ -65,6 +65,8 @@ pub struct Permanent {
     pub mod_damage: i64,
     pub mod_hp: i64,
     pub mod_sp: i64,
+    /// Its named counters and how many of each (none of a name: not listed).
+    pub counters: Vec<(String, i64)>,
     /// Its defence bonus: it raises max Ép until lost (41.4).
     pub defence_bonus: i64,
     /// The turn it was last damaged in (0: never).

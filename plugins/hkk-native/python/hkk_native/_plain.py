@@ -28,8 +28,8 @@ def card_words(card: Any) -> list[Word]:
 
 
 #: An effect as the native core takes it: place, verb, target, amount (None: a counted
-#: amount), the names of its other fields set, ``modify``'s stat, duration and turns, and
-#: ``end_effects``' durations.
+#: amount), the names of its other fields set, ``modify``'s stat, duration and turns, and the
+#: names it takes (``end_effects``' durations, a counter's name).
 PlainEffect = tuple[str, str, str, int | None, list[str], tuple[str, str, int | None] | None,
                     list[str]]
 
@@ -50,11 +50,14 @@ def _effects(effects: Any, place: str) -> list[PlainEffect]:
         if verb == "modify":  # a lasting effect: its stat, how much (`by`), for how long
             modify = (str(data.pop("stat")), str(data.pop("duration")), data.pop("turns", None))
             data["amount"] = data.pop("by")
-        durations = [str(d) for d in data.pop("durations", ())] if verb == "end_effects" else []
+        # the names it takes: end_effects' durations, a counter's name
+        names = [str(d) for d in data.pop("durations", ())] if verb == "end_effects" else []
+        if verb in ("add_counters", "remove_counters"):
+            names = [str(data.pop("counter"))]
         amount = data.pop("amount", data.pop("count", None))
         others = sorted(f"{key} = {value!r}" for key, value in data.items())
         plain.append((f"{place}.effects[{index}]", str(verb), str(target),
-                      amount if isinstance(amount, int) else None, others, modify, durations))
+                      amount if isinstance(amount, int) else None, others, modify, names))
     return plain
 
 
