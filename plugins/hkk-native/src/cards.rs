@@ -126,6 +126,7 @@ pub const IMPLEMENTED: &[&str] = &[
     "do = \"end_effects\"",
     "do = \"add_counters\"",
     "do = \"remove_counters\"",
+    "do = \"prevent\"",
     "target = \"controller\"",
     "target = \"opponent\"",
     "target = \"each_player\"",
@@ -296,7 +297,8 @@ impl PlainAbility {
                     TargetSpec::Opponent,
                     TargetSpec::EachPlayer,
                 ];
-                if effect.lasting.is_none() || !statics.contains(&effect.target) {
+                let modifier = effect.lasting.is_some() && statics.contains(&effect.target);
+                if !modifier && effect.prevention.is_none() {
                     return Err(format!("`do = \"{}\"` ({})", plain.verb, plain.place));
                 }
             }

@@ -27,6 +27,7 @@ pub enum Verb {
     EndEffects,
     AddCounters,
     RemoveCounters,
+    Prevent,
 }
 
 impl Verb {
@@ -44,6 +45,7 @@ impl Verb {
             "end_effects" => Some(Verb::EndEffects),
             "add_counters" => Some(Verb::AddCounters),
             "remove_counters" => Some(Verb::RemoveCounters),
+            "prevent" => Some(Verb::Prevent),
             _ => None,
         }
     }
@@ -69,7 +71,7 @@ impl Verb {
     fn amountless(self) -> bool {
         matches!(
             self,
-            Verb::RemoveDefenceBonus | Verb::Sacrifice | Verb::EndEffects
+            Verb::RemoveDefenceBonus | Verb::Sacrifice | Verb::EndEffects | Verb::Prevent
         )
     }
 }
@@ -135,6 +137,19 @@ pub struct Effect {
     pub durations: u8,
     /// The counter `add_counters` and `remove_counters` put on or take off.
     pub counter: String,
+    /// A static `prevent`: whose abilities, of which kind, in which phase.
+    pub prevention: Option<Prevention>,
+}
+
+/// `Prevent` (D-prevented): the abilities a static ability makes resolve without effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prevention {
+    /// `opponent`, `controller` or `each_player`.
+    pub whose: String,
+    /// `activated`, `automatic` or `all`.
+    pub abilities: String,
+    /// A phase of the turn's steps, or `any`.
+    pub phase: String,
 }
 
 /// An effect as the Python side hands it over: where it stands, its `do`, its `target`, its
@@ -161,7 +176,8 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
     let Some(target) = TargetSpec::parse(&plain.target) else {
         return refuse(format!("`target = \"{}\"`", plain.target));
     };
-    if (target == TargetSpec::Nobody) != (verb == Verb::EndEffects && plain.target.is_empty()) {
+    let targetless = matches!(verb, Verb::EndEffects | Verb::Prevent) && plain.target.is_empty();
+    if (target == TargetSpec::Nobody) != targetless {
         return refuse(format!("`target = \"{}\"`", plain.target));
     }
     let counter = match verb {
@@ -171,7 +187,19 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
         },
         _ => String::new(),
     };
-    let counted = matches!(verb, Verb::AddCounters | Verb::RemoveCounters);
+    let prevention = match (verb, plain.durations.as_slice()) {
+        (Verb::Prevent, [whose, abilities, phase]) => Some(Prevention {
+            whose: whose.clone(),
+            abilities: abilities.clone(),
+            phase: phase.clone(),
+        }),
+        (Verb::Prevent, _) => return refuse("`do = \"prevent\"`".into()),
+        _ => None,
+    };
+    let counted = matches!(
+        verb,
+        Verb::AddCounters | Verb::RemoveCounters | Verb::Prevent
+    );
     let mut durations = 0;
     for word in plain.durations.iter().filter(|_| !counted) {
         // `turns` is a duration to end too, whatever its count
@@ -216,6 +244,7 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
         lasting,
         durations,
         counter,
+        prevention,
     })
 }
 
@@ -397,7 +426,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                     give_defence_bonus(game, uid, n, label);
                 }
             }
-            Verb::Modify | Verb::EndEffects => {} // lasting effects, above
+            Verb::Modify | Verb::EndEffects | Verb::Prevent => {} // above; a static's
             Verb::AddCounters | Verb::RemoveCounters => {
                 if let Target::Permanent(uid) = target {
                     let add = effect.verb == Verb::AddCounters;

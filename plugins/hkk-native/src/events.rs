@@ -190,6 +190,13 @@ pub enum Kind {
         after: i64,
         source: String,
     },
+    Prevented {
+        item: String,
+        controller: usize,
+        card: String,
+        preventer_uid: u32,
+        preventer_card: String,
+    },
     CostPaid {
         controller: usize,
         item: String,
@@ -275,6 +282,7 @@ impl Kind {
             Kind::Restored { .. } => "restored",
             Kind::DefenceBonusGained { .. } => "defence_bonus_gained",
             Kind::CostPaid { .. } => "cost_paid",
+            Kind::Prevented { .. } => "prevented",
             Kind::CountersAdded { .. } => "counters_added",
             Kind::CountersRemoved { .. } => "counters_removed",
             Kind::EffectStarted { waits: true, .. } => "effect_created",
@@ -684,6 +692,20 @@ impl Event {
                 ("amount", Value::Int(*amount)),
                 ("after", Value::Int(*after)),
                 ("source", text(source)),
+            ],
+            Kind::Prevented {
+                item,
+                controller,
+                card,
+                preventer_uid,
+                preventer_card,
+            } => vec![
+                ("item", text(item)),
+                ("controller", int(*controller)),
+                ("card", text(card)),
+                ("preventer_uid", uid_value(*preventer_uid)),
+                ("preventer_card", text(preventer_card)),
+                ("rule", text("D-prevented")),
             ],
             Kind::CostPaid {
                 controller,

@@ -96,11 +96,54 @@ pub fn entered_play(game: &Game, uid: u32) -> Vec<Item> {
         .collect()
 }
 
-/// `resolve` of an automatic card ability: logged, bound, applied.
+/// `resolve` of an automatic card ability: logged, bound, applied - unless a static ability
+/// prevents it (D-prevented).
 pub fn resolve(game: &mut Game, item: &Item) -> Flow {
     resolving(game, item);
+    if let Some(by) = preventer(game, item) {
+        prevented(game, item, by);
+        return Ok(());
+    }
     let bound = bind_item(game, item);
     apply_item(game, item, bound)
+}
+
+/// `preventer`: the permanent whose static ability prevents `item` now (the first in
+/// timestamp order), or None.
+pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
+    let phase = game.step.map(|i| crate::phases::DEFAULT_TURN[i].phase);
+    let kind = if item.activation.is_some() {
+        "activated"
+    } else {
+        "automatic"
+    };
+    game.statics()
+        .filter_map(|(source, e)| Some((source, e.prevention.as_ref()?)))
+        .find(|(source, p)| {
+            let mine = item.controller == source.controller;
+            (p.phase == "any" || Some(p.phase.as_str()) == phase)
+                && (p.abilities == "all" || p.abilities == kind)
+                && !(p.whose == "opponent" && mine)
+                && !(p.whose == "controller" && !mine)
+        })
+        .map(|(source, _)| source.uid)
+}
+
+/// `prevented`: the item resolves without effect.
+pub fn prevented(game: &mut Game, item: &Item, by: u32) {
+    let preventer_card = game
+        .permanent(by)
+        .map_or_else(String::new, |p| p.card.clone());
+    emit!(
+        game,
+        Kind::Prevented {
+            item: item.label.clone(),
+            controller: item.controller,
+            card: item.card.clone(),
+            preventer_uid: by,
+            preventer_card,
+        }
+    );
 }
 
 /// `usable`: may its controller use this activated ability now? Its uses this turn and game,
@@ -153,6 +196,10 @@ pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
                 crate::changes::destroy(game, item.uid, "sacrificed_as_cost", None, false);
             }
         }
+    }
+    if let Some(by) = preventer(game, item) {
+        prevented(game, item, by);
+        return Ok(());
     }
     let bound = bind_item(game, item);
     apply_item(game, item, bound)

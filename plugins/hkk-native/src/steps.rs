@@ -12,8 +12,8 @@ use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::Game;
 use crate::interpret::{
-    apply_item, bind_item, entered_play, items_at, resolve, resolve_activated, resolving, usable,
-    Item,
+    apply_item, bind_item, entered_play, items_at, prevented, preventer, resolve,
+    resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
@@ -55,7 +55,16 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
             chosen.push(item);
         }
     }
-    let bound: Vec<_> = chosen.iter().map(|i| bind_item(game, i)).collect();
+    // read against the state before the moment; a prevented item makes no choice
+    let stopped: Vec<Option<u32>> = chosen.iter().map(|i| preventer(game, i)).collect();
+    let bound: Vec<_> = chosen
+        .iter()
+        .zip(&stopped)
+        .map(|(i, by)| match by {
+            None => bind_item(game, i),
+            Some(_) => Vec::new(),
+        })
+        .collect();
     emit!(
         game,
         Kind::Moment {
@@ -90,8 +99,12 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
         }
     }
     let mut flow = Ok(());
-    for (item, targets) in chosen.iter().zip(bound) {
+    for ((item, targets), by) in chosen.iter().zip(bound).zip(stopped) {
         resolving(game, item);
+        if let Some(by) = by {
+            prevented(game, item, by);
+            continue;
+        }
         flow = apply_item(game, item, targets);
         if flow.is_err() {
             break;

@@ -29,7 +29,8 @@ def card_words(card: Any) -> list[Word]:
 
 #: An effect as the native core takes it: place, verb, target, amount (None: a counted
 #: amount), the names of its other fields set, ``modify``'s stat, duration and turns, and the
-#: names it takes (``end_effects``' durations, a counter's name).
+#: names it takes (``end_effects``' durations, a counter's name, ``prevent``'s whose, abilities
+#: and phase).
 PlainEffect = tuple[str, str, str, int | None, list[str], tuple[str, str, int | None] | None,
                     list[str]]
 
@@ -54,6 +55,8 @@ def _effects(effects: Any, place: str) -> list[PlainEffect]:
         names = [str(d) for d in data.pop("durations", ())] if verb == "end_effects" else []
         if verb in ("add_counters", "remove_counters"):
             names = [str(data.pop("counter"))]
+        if verb == "prevent":
+            names = [str(data.pop(key)) for key in ("whose", "abilities", "phase")]
         amount = data.pop("amount", data.pop("count", None))
         others = sorted(f"{key} = {value!r}" for key, value in data.items())
         plain.append((f"{place}.effects[{index}]", str(verb), str(target),
