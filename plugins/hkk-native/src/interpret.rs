@@ -121,10 +121,14 @@ pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
         .filter_map(|(source, e)| Some((source, e.prevention.as_ref()?)))
         .find(|(source, p)| {
             let mine = item.controller == source.controller;
+            let whose = match p.whose.as_str() {
+                "opponent" => !mine,
+                "controller" => mine,
+                _ => true,
+            };
             (p.phase == "any" || Some(p.phase.as_str()) == phase)
                 && (p.abilities == "all" || p.abilities == kind)
-                && !(p.whose == "opponent" && mine)
-                && !(p.whose == "controller" && !mine)
+                && whose
         })
         .map(|(source, _)| source.uid)
 }
