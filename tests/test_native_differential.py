@@ -229,6 +229,15 @@ ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
     "hush": ("building", 1, [{"kind": "static", "effects": [
         {"do": "prevent", "whose": "each_player", "abilities": "activated",
          "phase": "main"}]}]),
+    "robber": ("creature", 2, [
+        {"kind": "activated", "timing": "prep_stage2", "usable_in_preparation": True,
+         "cost": {"components": 1}, "limit": {"per_turn": 1, "whose_turn": "own"},
+         "effects": [{"do": "damage", "amount": 2, "target": "opponent"}]},
+        {"kind": "activated", "timing": "prep_stage2", "usable_in_preparation": True,
+         "cost": {"vp": 1}, "effects": [{"do": "draw", "count": 1, "target": "controller"}]}]),
+    "oracle": ("building", 1, [{"kind": "activated", "timing": "prep_stage2",
+                                "must_use_in_preparation": True, "effects": [
+                                    {"do": "gain_vp", "amount": 1, "target": "controller"}]}]),
     "shrine": ("building", 1, [
         {"kind": "automatic", "timing": "prep_stage2", "optional": True, "effects": [
             {"do": "gain_vp", "amount": 1, "target": "controller"}]},
@@ -538,6 +547,19 @@ def test_d_prevented_abilities_resolve_without_effect_as_the_python_engines(
     assert {("prep_stage2_start", "tt:spring", "tt:silence"),
             ("prep_stage2", "tt:leech", "tt:silence")} <= stopped, stopped
     assert any(step == "main_phase" and by == "tt:hush" for step, _, by in stopped), stopped
+
+
+def test_29_4_7_abilities_used_in_the_preparation_phase_once_a_turn_as_the_python_engines(
+        spell_engine: Engine) -> None:
+    used: set[tuple[str, str]] = set()
+    deck = [f"tt:{name}" for name in ("robber", "oracle", "alchemist", "potion", "offering",
+                                      "beast0", "beast2", "beast3", "silence", "leech")] * 3
+    for seed in range(20):
+        native = _compare(spell_engine, (deck, deck), seed, "random", "full")
+        used |= {(e["step"], e["item"].split("#")[0] + e["item"].split(":")[-1])
+                 for e in native.log if e["kind"] == "resolving" and e["item_kind"] == "activated"}
+    assert {("prep_stage2", "tt:robber0"), ("prep_stage2", "tt:robber1"),
+            ("prep_stage2", "tt:oracle0")} <= used, used
 
 
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(

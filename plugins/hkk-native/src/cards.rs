@@ -170,8 +170,11 @@ pub struct Activation {
     pub per_turn: Option<u32>,
     pub per_game: Option<u32>,
     pub whose_turn: WhoseTurn,
-    /// Its controller must use it (41.1: free, not conditional, in end stage 1).
+    /// Its controller must use it (41.1: free, not conditional, in end stage 1; 29.4.7: its
+    /// text orders its use in the preparation phase).
     pub mandatory: bool,
+    /// Its text allows (or orders) its use in the preparation phase (29.4.7).
+    pub in_preparation: bool,
 }
 
 impl Activation {
@@ -180,9 +183,9 @@ impl Activation {
     }
 }
 
-/// The steps an activated ability may be timed on natively: the action steps and end stage 1
-/// (41.1). The preparation phase's (29.4.7) is refused.
-pub const ACTIVATED_TIMINGS: &[&str] = &["main_phase", "combat_phase", "end_stage1"];
+/// The steps an activated ability may be timed on: preparation stage 2 (29.4.7), the action
+/// steps and end stage 1 (41.1).
+pub const ACTIVATED_TIMINGS: &[&str] = &["prep_stage2", "main_phase", "combat_phase", "end_stage1"];
 
 /// An automatic or activated ability the native core runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -227,6 +230,9 @@ pub struct PlainActivation {
     pub per_turn: Option<u32>,
     pub per_game: Option<u32>,
     pub whose_turn: String,
+    /// `usable_in_preparation`, `must_use_in_preparation` (29.4.7).
+    pub usable_in_preparation: bool,
+    pub must_use_in_preparation: bool,
 }
 
 fn whose(word: &str) -> WhoseTurn {
@@ -260,8 +266,11 @@ impl PlainAbility {
                     per_turn: a.per_turn,
                     per_game: a.per_game,
                     whose_turn: whose(&a.whose_turn),
-                    // `ability_item`: free and not conditional, in end stage 1 (41.1)
-                    mandatory: self.timing == "end_stage1" && free && !self.optional,
+                    // `ability_item`: free and not conditional, in end stage 1 (41.1); or its
+                    // text orders its use in the preparation phase (29.4.7)
+                    mandatory: a.must_use_in_preparation
+                        || (self.timing == "end_stage1" && free && !self.optional),
+                    in_preparation: a.usable_in_preparation || a.must_use_in_preparation,
                 })
             }
             (None, "activated") => return Err(format!("`kind = \"activated\"` ({place})")),

@@ -62,6 +62,8 @@ pub struct Game {
     /// Uses of activated abilities by (uid, ability index): this turn, this game.
     pub usage_turn: Vec<((u32, usize), u32)>,
     pub usage_game: Vec<((u32, usize), u32)>,
+    /// Preparation-phase abilities attempted this turn (29.4.9).
+    pub attempted: Vec<(u32, usize)>,
     /// Lasting effects, in the order they were made.
     pub effects: Vec<crate::continuous::Lasting>,
 }
@@ -113,6 +115,7 @@ impl Game {
             leaving_play: Vec::new(),
             usage_turn: Vec::new(),
             usage_game: Vec::new(),
+            attempted: Vec::new(),
             effects: Vec::new(),
         }
     }

@@ -157,6 +157,13 @@ pub fn usable(game: &Game, item: &Item) -> bool {
         return true;
     };
     let key = item.key();
+    let preparation = game
+        .step
+        .is_some_and(|i| crate::phases::DEFAULT_TURN[i].phase == "preparation");
+    // 29.4.7: only with its text's permission; 29.4.9: one attempt per turn
+    if preparation && (!a.in_preparation || game.attempted.contains(&key)) {
+        return false;
+    }
     if a.per_turn
         .is_some_and(|n| game.uses(&game.usage_turn, key) >= n)
         || a.per_game
@@ -180,6 +187,12 @@ pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
     resolving(game, item);
     if let Some(a) = item.activation {
         let key = item.key();
+        let preparation = game
+            .step
+            .is_some_and(|i| crate::phases::DEFAULT_TURN[i].phase == "preparation");
+        if preparation {
+            game.attempted.push(key); // 29.4.9: the attempt counts even if it then fails
+        }
         count_use(&mut game.usage_turn, key);
         count_use(&mut game.usage_game, key);
         if !a.free() {

@@ -182,7 +182,7 @@ type PlainAbilityTuple = (
 );
 /// An activated ability's cost and limit as `hkk_native._plain.activation` hands them over:
 /// VP, components, sacrifice itself; per turn, per game, whose turn.
-type PlainActivationTuple = (i64, i64, bool, Option<u32>, Option<u32>, String);
+type PlainActivationTuple = (i64, i64, bool, Option<u32>, Option<u32>, String, bool, bool);
 /// A condition as `hkk_native._plain.condition` hands it over: `of`, the comparison, its bound
 /// as a number or a quantity's name.
 type PlainConditionTuple = (String, String, Option<i64>, Option<String>);
@@ -255,6 +255,8 @@ impl PyEngine {
                                         per_turn,
                                         per_game,
                                         whose,
+                                        usable_in_preparation,
+                                        must_use_in_preparation,
                                     )| {
                                         PlainActivation {
                                             vp,
@@ -263,6 +265,8 @@ impl PyEngine {
                                             per_turn,
                                             per_game,
                                             whose_turn: whose,
+                                            usable_in_preparation,
+                                            must_use_in_preparation,
                                         }
                                     },
                                 ),

@@ -67,6 +67,7 @@ pub fn start_turn(game: &mut Game) -> Flow {
     );
     game.attacked = false; // the turn's usage counters
     game.usage_turn.clear();
+    game.attempted.clear();
     game.clock_started = true; // the game clock starts (41.7)
                                // 41.4 supplement: the check deferred since end stage 4; [D] it gives no component
     check_hp(game, "41.4", false)

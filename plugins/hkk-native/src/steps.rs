@@ -8,7 +8,7 @@ use crate::checks::{check_hp, check_players};
 use crate::continuous::{end_effects, start_waiting_effects};
 use crate::decisions::Decision;
 use crate::emit;
-use crate::errors::Flow;
+use crate::errors::{Flow, Halt};
 use crate::events::Kind;
 use crate::game::Game;
 use crate::interpret::{
@@ -19,6 +19,17 @@ use crate::phases::{Mode, Step};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
 
 pub const PASS: &str = "pass";
+/// `Rulings.max_items_per_step`: a step with more items or actions than this is an error in
+/// the Python engine (`StepLoopError`, `too_many_items`); the native game stops there.
+pub const MAX_ITEMS_PER_STEP: usize = 500;
+
+fn step_loop(step: &Step) -> Flow {
+    Err(Halt::Unported(format!(
+        "step {} went on for {MAX_ITEMS_PER_STEP} items or actions: the Python engine stops \
+         it with an error",
+        step.hook
+    )))
+}
 /// 41.5: "announces not to act this turn".
 pub const PASS_TURN: &str = "pass turn";
 
@@ -177,7 +188,7 @@ fn wants(game: &mut Game, item: &Item, rule: &'static str) -> bool {
 fn run_ordered(game: &mut Game, step: &Step) -> Flow {
     let mut finished: Vec<(u32, usize, &'static str)> = Vec::new();
     let mut wanted: Vec<(u32, usize, &'static str)> = Vec::new();
-    loop {
+    for _ in 0..MAX_ITEMS_PER_STEP {
         let mut ready = Vec::new();
         for item in collect(game, step) {
             let key = item.key();
@@ -185,6 +196,9 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
                 continue;
             }
             if let Ordered::Card(card) = &item {
+                if !usable(game, card) {
+                    continue;
+                }
                 if card.optional && !step.mandatory && !wanted.contains(&key) {
                     if !wants(game, card, step.rule) {
                         finished.push(key);
@@ -212,7 +226,11 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
         let item = ready.swap_remove(chosen);
         let key = item.key();
         wanted.retain(|k| *k != key);
-        finished.push(key);
+        // an activated ability may be used again while it is usable (29.4.9 stops it in the
+        // preparation phase); an automatic one resolves once
+        if !matches!(&item, Ordered::Card(card) if card.activation.is_some()) || step.mandatory {
+            finished.push(key);
+        }
         match item {
             Ordered::Rule(rule) => {
                 emit!(
@@ -228,10 +246,12 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
                 );
                 rule.apply(game)?;
             }
+            Ordered::Card(card) if card.activation.is_some() => resolve_activated(game, &card)?,
             Ordered::Card(card) => resolve(game, &card)?,
         }
         after_resolution(game, step)?;
     }
+    step_loop(step)
 }
 
 /// `run_entry_triggers`: a permanent's "enters play" abilities, ordered by its controller
@@ -271,7 +291,10 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
     let mut player = game.active;
     let mut passes = 0;
     let mut used: Vec<(u32, usize)> = Vec::new(); // mandatory items already used
-    while passes < 2 {
+    for _ in 0..MAX_ITEMS_PER_STEP {
+        if passes >= 2 {
+            return Ok(());
+        }
         let mut items: Vec<Item> = items_at(game, step.hook);
         items.sort_by_key(Item::order);
         items.retain(|i| i.controller == player && !used.contains(&i.key()) && usable(game, i));
@@ -324,7 +347,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         }
         player = 1 - player;
     }
-    Ok(())
+    step_loop(step)
 }
 
 /// An action a player may take in an action step (`action_options`).
@@ -425,7 +448,7 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
     let active = game.active;
     let mut player = active;
     let mut active_passed = false;
-    loop {
+    for _ in 0..MAX_ITEMS_PER_STEP {
         if game.over {
             return Ok(());
         }
@@ -482,4 +505,5 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
         active_passed = active_passed || player == active;
         player = 1 - player;
     }
+    step_loop(step)
 }

@@ -69,8 +69,8 @@ def _effects(effects: Any, place: str) -> list[PlainEffect]:
 PlainCondition = tuple[str, str, int | None, str | None]
 
 #: An activated ability's cost and limit: VP, components, sacrifice itself; per turn, per
-#: game, whose turn.
-PlainActivation = tuple[int, int, bool, int | None, int | None, str]
+#: game, whose turn; usable, or to be used, in the preparation phase (29.4.7).
+PlainActivation = tuple[int, int, bool, int | None, int | None, str, bool, bool]
 
 #: An ability as the native core takes it: index, kind, timing, whose turn, optional, its
 #: effects, its condition, an activated one's cost and limit, the words of its other fields.
@@ -79,7 +79,8 @@ PlainAbility = tuple[int, str, str, str, bool, list[PlainEffect], PlainCondition
 
 #: An ability's fields the native core reads itself; every other one set is a word to refuse.
 _ABILITY_FIELDS = frozenset({"kind", "text", "timing", "whose_turn", "optional", "effects",
-                             "condition", "cost", "limit"})
+                             "condition", "cost", "limit", "usable_in_preparation",
+                             "must_use_in_preparation"})
 
 
 def activation(ability: Any) -> PlainActivation | None:
@@ -88,7 +89,8 @@ def activation(ability: Any) -> PlainActivation | None:
         return None
     cost, limit = ability.cost, ability.limit
     return (int(cost.vp), int(cost.components), bool(cost.sacrifice_self), limit.per_turn,
-            limit.per_game, str(limit.whose_turn))
+            limit.per_game, str(limit.whose_turn), bool(ability.usable_in_preparation),
+            bool(ability.must_use_in_preparation))
 
 
 def condition(ability: Any) -> PlainCondition | None:
