@@ -16,7 +16,7 @@ pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
         let dead: Vec<u32> = game
             .permanents
             .iter()
-            .filter(|p| game.hp(p.uid) <= 0)
+            .filter(|p| game.hp_of(p) <= 0)
             .map(|p| p.uid)
             .collect();
         if dead.is_empty() && round > 1 {

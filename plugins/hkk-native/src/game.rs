@@ -142,9 +142,11 @@ impl Game {
 
     /// `hkk._characteristics.hp`: with the static modifiers in force.
     pub fn hp(&self, uid: u32) -> i64 {
-        let Some(perm) = self.permanent(uid) else {
-            return 0;
-        };
+        self.permanent(uid).map_or(0, |perm| self.hp_of(perm))
+    }
+
+    /// [`Game::hp`] of a permanent at hand.
+    pub fn hp_of(&self, perm: &Permanent) -> i64 {
         let stat = if perm.creature { Stat::Hp } else { Stat::Sp };
         perm.hp() + self.static_mod(perm, stat)
     }
@@ -175,6 +177,9 @@ impl Game {
 
     /// The static modifiers of `stat` on `perm` (`count_static`, `static_applies`).
     fn static_mod(&self, perm: &Permanent, stat: Stat) -> i64 {
+        if !self.permanents.iter().any(|p| p.has_statics) {
+            return 0; // the common case: no static in play
+        }
         self.statics()
             .filter(|(_, e)| e.lasting.is_some_and(|(s, _)| s == stat))
             .filter(|(source, e)| match e.target {
