@@ -22,6 +22,8 @@ hkk_native = pytest.importorskip(
 
 BASE_DECKS = ("alap:tuz", "alap:viz")
 PAIRINGS = list(itertools.product(BASE_DECKS, repeat=2))
+#: Seeds per pairing of the base decks' native cards played whole at the full log level.
+BASE_SEEDS = 500
 
 
 @pytest.fixture(scope="module")
@@ -634,3 +636,28 @@ def test_native_core_refuses_agents_it_has_no_twin_of(engine: Engine) -> None:
 
     with pytest.raises(hkk_native.Refused, match="Custom"):
         hkk_native.play_native(engine, list(BASE_DECKS), agents=[Custom(), Custom()])
+
+
+def _native_base_deck(engine: Engine, name: str) -> list[str]:
+    """A base deck without its cards the native core refuses (those with triggered
+    abilities): whole games of the base set's own cards."""
+    return [card for card in engine.deck(name)
+            if hkk_native.core.refuses(engine, [[card] * 5, [card] * 5]) is None]
+
+
+@pytest.mark.parametrize("pairing", PAIRINGS, ids="-".join)
+def test_whole_games_of_the_base_decks_native_cards_are_the_python_engines(
+        engine: Engine, pairing: tuple[str, str]) -> None:
+    decks = [_native_base_deck(engine, name) for name in pairing]
+    assert all(len(deck) >= 20 for deck in decks), [len(d) for d in decks]
+    kinds: set[str] = set()
+    for seed in range(BASE_SEEDS):
+        native = _compare(engine, decks, seed, "default", "full")
+        assert native.over and native.unported is None, (seed, native.unported)
+        kinds |= {event["kind"] for event in native.log}
+    # the base cards' words took effect: lasting effects and activated abilities in both
+    # decks, the water deck's defence bonuses and counters
+    expected = {"effect_started", "effect_ended", "cost_paid"}
+    if "alap:viz" in pairing:
+        expected |= {"defence_bonus_gained", "defence_bonus_lost", "counters_added"}
+    assert expected <= kinds, kinds
