@@ -207,5 +207,6 @@ class NativeCore:
             reason = "players' names other than P1, P2 are not native yet"
         if reason is not None:
             raise Refused(f"the native core cannot run this game: {reason}")
+        lists = _checked(engine, decks, [seed])
         return NativeGame(_native_engine(engine).new_game(
-            tuple(_checked(engine, decks, [seed])), seed, _seats(agents, seed), log_level))
+            (lists[0], lists[1]), seed, _seats(agents, seed), log_level))

@@ -1,6 +1,8 @@
 # The Rust extension's types (src/python.rs).
 from typing import Any
 
+from hkk_native._plain import PlainCard
+
 class Random:
     def __init__(self, seed: int) -> None: ...
     def random(self) -> float: ...
@@ -12,10 +14,7 @@ class Random:
 SeatSpec = tuple[str, float, list[int] | int | None]
 
 class Engine:
-    def __init__(self, cards: list[tuple[str, str, tuple[int, int, int, int, int], bool,
-                                        list[tuple[str, str]],
-                                        list[tuple[str, str, str, int | None, list[str]]],
-                                        list[Any]]]) -> None: ...
+    def __init__(self, cards: list[PlainCard]) -> None: ...
     def refusal(self, decks: list[list[str]]) -> str | None: ...
     @staticmethod
     def implemented_words() -> list[str]: ...
