@@ -1,11 +1,12 @@
 """The native core beside the Python engine, on the same seeds and decks (one process, one core).
 
 Run with ``python benchmarks/bench_native.py`` after ``pip install ./plugins/hkk-native``.
-The native core plays whole games of cards without abilities and of spells of the verbs and
-targets it implements, and refuses, by card and word, the rest of the card language: so the
-base set's decks are refused (it prints why), and what is timed is whole games of the test set
-of tests/test_native_differential.py (ten creatures, two buildings, six spells; 30-card decks),
-at the outcome level, the native side as one batched call with seated random agents.
+The native core plays whole games of every word of the card language but triggered abilities,
+and refuses, by card and word, those: so the base set's decks are refused (it prints why and how
+many of its cards are native), and what is timed is whole games of the test set of
+tests/test_native_differential.py (creatures, buildings, the spells of ``SPELLS`` and the
+permanents with abilities of ``ABILITIES``; 30-card decks), at the outcome level, the native
+side as one batched call with seated random agents (the engine's default agents).
 It checks, on the seeds it times, that both cores gave the same winner and turn count.
 """
 
@@ -25,7 +26,7 @@ def test_set_engine() -> Engine:
     from hkk._cards.model import BuildingCard, CreatureCard, SpellCard
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from test_native_differential import SPELLS
+    from test_native_differential import ABILITIES, SPELLS
 
     cards: dict[str, object] = {
         f"tt:beast{i}": CreatureCard(id=f"tt:beast{i}", name=f"Beast {i}",
@@ -37,6 +38,14 @@ def test_set_engine() -> Engine:
     for name, (vp, instant, effects) in SPELLS.items():
         cards[f"tt:{name}"] = SpellCard(id=f"tt:{name}", name=name.title(), cost={"vp": vp},
                                         instant=instant, effects=effects)
+    for name, (kind, vp, abilities) in ABILITIES.items():
+        if kind == "creature":
+            cards[f"tt:{name}"] = CreatureCard(id=f"tt:{name}", name=name.title(),
+                                               cost={"vp": vp}, damage=1, hp=2,
+                                               abilities=abilities)
+        else:
+            cards[f"tt:{name}"] = BuildingCard(id=f"tt:{name}", name=name.title(),
+                                               cost={"vp": vp}, sp=3, abilities=abilities)
     return Engine(cards)
 
 
@@ -48,8 +57,12 @@ def main() -> None:
         import hkk_native
     except ImportError:
         raise SystemExit("hkk_native is not built: pip install ./plugins/hkk-native") from None
-    base = Engine.installed(allow=["alap"])
-    print(f"base set natively: {hkk_native.core.refuses(base, ['alap:tuz', 'alap:viz'])}")
+    base = Engine.installed()
+    native_cards = sum(hkk_native.core.refuses(base, [[c] * 5, [c] * 5]) is None
+                       for c in base.cards if c.startswith("alap:"))
+    why = hkk_native.core.refuses(base, ["alap:tuz", "alap:viz"])
+    print(f"base set: {native_cards} of {sum(c.startswith('alap:') for c in base.cards)} cards "
+          f"native; alap:tuz vs alap:viz: {why}")
 
     engine = test_set_engine()
     ids = sorted(engine.cards)

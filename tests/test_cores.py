@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
-import re
 import sys
 import textwrap
 import tomllib
@@ -115,19 +114,23 @@ def test_a_game_started_on_the_python_core_is_the_game_the_engine_plays() -> Non
     assert started.winner == played.winner
 
 
+def _installed() -> str:
+    """The installed cores as the error lists them (hkk-native's too, when it is built)."""
+    return ", ".join(["auto", *core_entries().names()])
+
+
 def test_an_unknown_core_is_an_error_listing_the_installed_ones() -> None:
-    listed = ", ".join(["auto", *sorted(core_entries().names())])
-    with pytest.raises(HkkError, match=re.escape(f"no core 'nope'; installed cores: {listed}")):
+    assert "python" in _installed()
+    with pytest.raises(HkkError) as raised:
         Engine.installed(allow=["alap"], core="nope")
+    assert str(raised.value) == f"no core 'nope'; installed cores: {_installed()}"
 
 
 @pytest.mark.parametrize("command", [["play"], ["simulate", "-n", "1"], ["verify", "alap"]])
 def test_an_unknown_core_is_a_usage_error_of_each_command(command: list[str]) -> None:
     result = CliRunner().invoke(main, [*command, "--core", "nope"])
     assert result.exit_code == 2, result.output
-    listed = ", ".join(["auto", *sorted(core_entries().names())])
-    assert "python" in listed
-    assert f"no core 'nope'; installed cores: {listed}" in result.output
+    assert f"no core 'nope'; installed cores: {_installed()}" in " ".join(result.output.split())
 
 
 # -- a third party's core ----------------------------------------------------------------------
@@ -218,3 +221,49 @@ def test_an_engine_runs_games_on_a_core_object_handed_to_it() -> None:
     engine = Engine.installed(allow=["alap"], core=Counting())
     game = engine.start(BASE, seed=2)
     assert made == [[engine.deck("alap:viz")] * 2] and game.decision is None
+
+
+# -- the native core (plugins/hkk-native), when it is built -------------------------------------
+
+def test_the_native_core_is_listed_by_hkk_cores_and_not_tried_by_auto() -> None:
+    pytest.importorskip("hkk_native", reason="hkk_native is not built")
+    result = CliRunner().invoke(main, ["cores", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {r["name"]: r for r in json.loads(result.output)["cores"]}
+    assert rows["native"] == {"name": "native", "distribution": "hkk-native",
+                              "object": "hkk_native:core", "auto": False}
+
+
+@pytest.mark.parametrize("command", [["play", "-q"], ["simulate", "-n", "2", "-w", "1", "-q"]])
+def test_core_native_on_a_game_with_a_word_it_lacks_is_a_usage_error_naming_card_and_word(
+        command: list[str]) -> None:
+    pytest.importorskip("hkk_native", reason="hkk_native is not built")
+    result = CliRunner().invoke(main, [*command, "--core", "native", "--decks", "alap:tuz",
+                                       "alap:viz"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "core 'native' cannot run this game: card alap:" in said
+    assert "is not implemented by the native core" in said
+
+
+def test_core_native_on_a_game_that_is_not_data_only_names_the_set_and_hook() -> None:
+    pytest.importorskip("hkk_native", reason="hkk_native is not built")
+    result = CliRunner().invoke(main, ["play", "--core", "native", "--decks", "mereg:mocsar",
+                                       "alap:viz", "-q"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "core 'native' cannot run this game: set mereg implements the hooks" in said
+    assert "prep_stage2" in said
+
+
+def test_auto_marked_native_falls_back_to_python_once_saying_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    hkk_native = pytest.importorskip("hkk_native", reason="hkk_native is not built")
+    monkeypatch.setattr(hkk_native.core, "auto", True)  # as a core that takes what it can
+    monkeypatch.setattr("hkk._simulate._ENGINES", {})
+    result = CliRunner().invoke(main, ["simulate", "-n", "3", "-w", "1", "--set", "alap",
+                                       "--decks", "alap:tuz", "alap:viz", "-q"])
+    assert result.exit_code == 0, result.stderr
+    said = " ".join(result.stderr.split())
+    assert said.count("note: core 'native': card alap:") == 1, said
+    assert said.count("running it on the python core") == 1

@@ -11,45 +11,49 @@ pub const PASS_BIAS: f64 = 0.25;
 /// Who answers a seat's decisions.
 #[derive(Debug, Clone)]
 pub enum Seat {
-    /// `RandomAgent(seed, pass_bias)`: its own RNG when seeded, else the game's.
-    Random {
-        pass_bias: f64,
-        own: Option<Box<Random>>,
-    },
+    /// `RandomAgent(seed, pass_bias)`: always its own RNG, never the game's.
+    Random { pass_bias: f64, rng: Box<Random> },
     /// `FirstLegalAgent`: the first option.
     First,
 }
 
+/// Where a random agent's RNG comes from: the state of the Python agent's RNG
+/// (`getstate()[1]`, 625 words), or the seed it is made with (`RandomAgent(seed)`, as
+/// `hkk._agent_registry.agent_seed` gives the engine's default agents).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OwnRng {
+    State(Vec<u32>),
+    Seed(u64),
+}
+
 impl Seat {
     /// `RandomAgent(pass_bias=...)`, drawing from the RNG [`agent_rng`] gives it.
-    pub fn random(pass_bias: f64, own_state: Option<&[u32]>) -> Result<Seat, RangeError> {
+    pub fn random(pass_bias: f64, own: &OwnRng) -> Result<Seat, RangeError> {
         Ok(Seat::Random {
             pass_bias,
-            own: agent_rng(own_state)?,
+            rng: Box::new(agent_rng(own)?),
         })
     }
 
-    /// The chosen option's index, drawn as the Python agent draws it.
-    pub fn choose(&mut self, decision: &Decision, game_rng: &mut Random) -> usize {
+    /// The chosen option's index, drawn as the Python agent draws it: from its own RNG (the
+    /// game's RNG is never touched by an agent).
+    pub fn choose(&mut self, decision: &Decision) -> usize {
         match self {
             Seat::First => 0,
-            Seat::Random { pass_bias, own } => {
-                let rng = own.as_deref_mut().unwrap_or(game_rng);
-                choose_random(*pass_bias, decision, rng)
-            }
+            Seat::Random { pass_bias, rng } => choose_random(*pass_bias, decision, rng),
         }
     }
 }
 
-/// The one place the agents' RNG is wired: an agent with an RNG of its own (`RandomAgent(seed)`)
-/// draws from a copy of that RNG's state (`getstate()[1]`, 625 words); one without draws from
-/// the game's RNG, as `RandomAgent.choose` does today (`self._rng or game.rng`). When the Python
-/// agent moves to an RNG of its own seeded from the game's seed and the seat, this function (and
-/// its callers' argument, `hkk_native._core._seat`) is what changes.
-pub fn agent_rng(own_state: Option<&[u32]>) -> Result<Option<Box<Random>>, RangeError> {
-    own_state
-        .map(|state| Random::from_state(state).map(Box::new))
-        .transpose()
+/// The one place the agents' RNG is wired: `RandomAgent` draws from a `random.Random` of its
+/// own (`self._rng`), seeded from its seed or the operating system; a player's view has no
+/// RNG. The Python side (`hkk_native._core._seat`) hands over its state, or the seed of an
+/// agent it makes itself (the engine's default agents, `RandomAgent(agent_seed(seed, seat))`).
+pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
+    match own {
+        OwnRng::State(words) => Random::from_state(words),
+        OwnRng::Seed(seed) => Ok(Random::new(*seed)),
+    }
 }
 
 /// `RandomAgent.choose`: for an action decision with more than one option, passing is
@@ -83,46 +87,43 @@ mod tests {
 
     #[test]
     fn first_takes_the_first_option() {
-        let mut rng = Random::new(0);
         let d = decision("start", &["start", "hand over"]);
-        assert_eq!(Seat::First.choose(&d, &mut rng), 0);
-        assert_eq!(rng, Random::new(0), "the first agent draws nothing");
+        assert_eq!(Seat::First.choose(&d), 0);
     }
 
     #[test]
-    fn random_on_a_plain_decision_is_one_randrange() {
+    fn random_on_a_plain_decision_is_one_randrange_of_its_own_rng() {
         let d = decision("start", &["start", "hand over"]);
-        let mut rng = Random::new(5);
         let mut reference = Random::new(5);
-        let chosen = Seat::random(PASS_BIAS, None).unwrap().choose(&d, &mut rng);
+        let chosen = Seat::random(PASS_BIAS, &OwnRng::Seed(5))
+            .unwrap()
+            .choose(&d);
         assert_eq!(chosen, reference.below(2));
-        assert_eq!(rng, reference);
     }
 
     #[test]
     fn random_action_with_a_pass_draws_random_then_randrange() {
         // random.Random(11): random() then randrange over the non-pass options, as Python
         let d = decision("action", &["pass", "play:a", "play:b"]);
-        let mut rng = Random::new(11);
         let mut reference = Random::new(11);
-        let chosen = Seat::random(PASS_BIAS, None).unwrap().choose(&d, &mut rng);
+        let mut seat = Seat::random(PASS_BIAS, &OwnRng::Seed(11)).unwrap();
+        let chosen = seat.choose(&d);
         let expected = if reference.random() >= PASS_BIAS {
             1 + reference.below(2)
         } else {
             reference.below(3)
         };
         assert_eq!(chosen, expected);
-        assert_eq!(rng, reference);
+        let Seat::Random { rng, .. } = seat else {
+            unreachable!()
+        };
+        assert_eq!(*rng, reference);
     }
 
     #[test]
-    fn a_seeded_agent_leaves_the_game_rng_alone() {
-        let d = decision("start", &["start", "hand over"]);
-        let mut rng = Random::new(1);
-        let own = Random::new(3).state();
-        Seat::random(PASS_BIAS, Some(&own))
-            .unwrap()
-            .choose(&d, &mut rng);
-        assert_eq!(rng, Random::new(1));
+    fn an_agent_from_a_state_draws_as_one_from_its_seed() {
+        let own = OwnRng::State(Random::new(3).state());
+        assert_eq!(agent_rng(&own).unwrap(), Random::new(3));
+        assert!(agent_rng(&OwnRng::State(vec![1, 2])).is_err());
     }
 }

@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::effects::{parse, Effect, PlainEffect};
+use crate::conditions::{Condition, PlainCondition};
+use crate::effects::{parse, Effect, PlainEffect, TargetSpec};
 
 /// One word of the card language, where a card uses it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +43,8 @@ pub struct Card {
     pub abilities: Vec<Ability>,
     /// Why the card cannot be played natively, if it cannot: its first word not implemented.
     pub refused: Option<String>,
+    /// It has a static ability.
+    pub has_statics: bool,
 }
 
 impl Card {
@@ -87,6 +90,7 @@ impl Card {
             }
         }
         let (cost_vp, cost_components, damage, hp, components) = numbers;
+        let has_statics = native.iter().any(|a| a.is_static);
         Card {
             id,
             kind,
@@ -100,6 +104,7 @@ impl Card {
             effects: parsed,
             abilities: native,
             refused,
+            has_statics,
         }
     }
 }
@@ -113,6 +118,15 @@ pub const IMPLEMENTED: &[&str] = &[
     "do = \"heal\"",
     "do = \"draw\"",
     "do = \"gain_vp\"",
+    "do = \"give_defence_bonus\"",
+    "do = \"remove_defence_bonus\"",
+    "do = \"gain_components\"",
+    "do = \"sacrifice\"",
+    "do = \"modify\"",
+    "do = \"end_effects\"",
+    "do = \"add_counters\"",
+    "do = \"remove_counters\"",
+    "do = \"prevent\"",
     "target = \"controller\"",
     "target = \"opponent\"",
     "target = \"each_player\"",
@@ -127,11 +141,12 @@ pub const IMPLEMENTED: &[&str] = &[
 ];
 
 /// The steps an automatic ability may be timed on natively (and `on_enter`): the ordered
-/// steps. The moments (`prep_stage2_start`, `end_stage4`) and the action and alternating
-/// steps are refused.
+/// steps, and the moment `prep_stage2_start` (29.4.2: bound together, applied as one moment).
+/// The action and alternating steps are refused (and the models refuse `end_stage4`).
 pub const TIMINGS: &[&str] = &[
     "on_enter",
     "prep_stage1",
+    "prep_stage2_start",
     "prep_stage2",
     "end_stage2",
     "end_stage3",
@@ -145,10 +160,44 @@ pub enum WhoseTurn {
     Opponent,
 }
 
-/// An automatic ability the native core runs.
+/// What using an activated ability costs and how often it may be used (`hkk._pending.Price`,
+/// `Usage`; Kódex ch. 90).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Activation {
+    pub vp: i64,
+    pub components: i64,
+    pub sacrifice_self: bool,
+    pub per_turn: Option<u32>,
+    pub per_game: Option<u32>,
+    pub whose_turn: WhoseTurn,
+    /// Its controller must use it (41.1: free, not conditional, in end stage 1; 29.4.7: its
+    /// text orders its use in the preparation phase).
+    pub mandatory: bool,
+    /// Its text allows (or orders) its use in the preparation phase (29.4.7).
+    pub in_preparation: bool,
+}
+
+impl Activation {
+    pub fn free(&self) -> bool {
+        self.vp == 0 && self.components == 0 && !self.sacrifice_self
+    }
+}
+
+/// The steps an activated ability may be timed on: preparation stage 2 (29.4.7), the action
+/// steps and end stage 1 (41.1).
+pub const ACTIVATED_TIMINGS: &[&str] = &["prep_stage2", "main_phase", "combat_phase", "end_stage1"];
+
+/// An automatic or activated ability the native core runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ability {
     pub index: usize,
+    /// None: automatic or static; else the activated ability's cost and limits.
+    pub activation: Option<Activation>,
+    /// A static ability: its effects are modifiers in force while its card is in play
+    /// (D-static-scope) and its condition holds (D-conditions).
+    pub is_static: bool,
+    /// It fires only while this holds (D-conditions).
+    pub condition: Option<Condition>,
     pub timing: String,
     pub whose_turn: WhoseTurn,
     pub optional: bool,
@@ -165,34 +214,109 @@ pub struct PlainAbility {
     pub whose_turn: String,
     pub optional: bool,
     pub effects: Vec<PlainEffect>,
+    pub condition: Option<PlainCondition>,
+    /// An activated ability's cost (VP, components, sacrifice itself) and limit (per turn, per
+    /// game, whose turn).
+    pub activation: Option<PlainActivation>,
     pub others: Vec<Word>,
+}
+
+/// An activated ability's cost and limit as the Python side hands them over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlainActivation {
+    pub vp: i64,
+    pub components: i64,
+    pub sacrifice_self: bool,
+    pub per_turn: Option<u32>,
+    pub per_game: Option<u32>,
+    pub whose_turn: String,
+    /// `usable_in_preparation`, `must_use_in_preparation` (29.4.7).
+    pub usable_in_preparation: bool,
+    pub must_use_in_preparation: bool,
+}
+
+fn whose(word: &str) -> WhoseTurn {
+    match word {
+        "own" => WhoseTurn::Own,
+        "opponent" => WhoseTurn::Opponent,
+        _ => WhoseTurn::Any,
+    }
 }
 
 impl PlainAbility {
     /// The ability, or the word the native core does not implement.
     fn parse(&self) -> Result<Ability, String> {
         let place = format!("card.abilities[{}]", self.index);
-        if self.kind != "automatic" {
-            return Err(format!("`kind = \"{}\"` ({place})", self.kind));
-        }
-        if !TIMINGS.contains(&self.timing.as_str()) {
+        let timings = match self.kind.as_str() {
+            "automatic" => TIMINGS,
+            "activated" => ACTIVATED_TIMINGS,
+            "static" => &[""],
+            _ => return Err(format!("`kind = \"{}\"` ({place})", self.kind)),
+        };
+        if !timings.contains(&self.timing.as_str()) {
             return Err(format!("`timing = \"{}\"` ({place})", self.timing));
         }
+        let activation = match (&self.activation, self.kind.as_str()) {
+            (Some(a), "activated") => {
+                let free = a.vp == 0 && a.components == 0 && !a.sacrifice_self;
+                Some(Activation {
+                    vp: a.vp,
+                    components: a.components,
+                    sacrifice_self: a.sacrifice_self,
+                    per_turn: a.per_turn,
+                    per_game: a.per_game,
+                    whose_turn: whose(&a.whose_turn),
+                    // `ability_item`: free and not conditional, in end stage 1 (41.1); or its
+                    // text orders its use in the preparation phase (29.4.7)
+                    mandatory: a.must_use_in_preparation
+                        || (self.timing == "end_stage1" && free && !self.optional),
+                    in_preparation: a.usable_in_preparation || a.must_use_in_preparation,
+                })
+            }
+            (None, "activated") => return Err(format!("`kind = \"activated\"` ({place})")),
+            _ => None,
+        };
         if let Some(word) = self.others.first() {
             return Err(format!("`{}` ({})", word.word, word.place));
         }
-        let whose_turn = match self.whose_turn.as_str() {
-            "own" => WhoseTurn::Own,
-            "opponent" => WhoseTurn::Opponent,
-            _ => WhoseTurn::Any,
-        };
+        let whose_turn = whose(&self.whose_turn);
         let effects = self
             .effects
             .iter()
             .map(parse)
             .collect::<Result<Vec<_>, _>>()?;
+        let condition = self
+            .condition
+            .as_ref()
+            .map(|c| {
+                c.parse()
+                    .map_err(|what| format!("the condition's {what} ({place}.condition)"))
+            })
+            .transpose()?;
+        let is_static = self.kind == "static";
+        if is_static {
+            // modifiers only, of the stats and targets a static can have (`static_applies`)
+            for (effect, plain) in effects.iter().zip(&self.effects) {
+                let statics = [
+                    TargetSpec::SelfPerm,
+                    TargetSpec::OwnCreatures,
+                    TargetSpec::OpponentCreatures,
+                    TargetSpec::AllCreatures,
+                    TargetSpec::Controller,
+                    TargetSpec::Opponent,
+                    TargetSpec::EachPlayer,
+                ];
+                let modifier = effect.lasting.is_some() && statics.contains(&effect.target);
+                if !modifier && effect.prevention.is_none() {
+                    return Err(format!("`do = \"{}\"` ({})", plain.verb, plain.place));
+                }
+            }
+        }
         Ok(Ability {
             index: self.index,
+            activation,
+            is_static,
+            condition,
             timing: self.timing.clone(),
             whose_turn,
             optional: self.optional,
@@ -324,7 +448,11 @@ mod tests {
                 target: "controller".into(),
                 amount: Some(1),
                 others: vec![],
+                modify: None,
+                durations: vec![],
             }],
+            condition: None,
+            activation: None,
             others: others
                 .iter()
                 .map(|w| Word {
@@ -367,9 +495,7 @@ mod tests {
             .unwrap()
         };
         assert!(refused(ability("activated", "main_phase", &[])).contains("kind = \"activated\""));
-        assert!(
-            refused(ability("automatic", "prep_stage2_start", &[])).contains("prep_stage2_start")
-        );
+        assert!(refused(ability("automatic", "main_phase", &[])).contains("main_phase"));
         let conditional = refused(ability("automatic", "end_stage2", &["condition = {}"]));
         assert!(conditional.contains("condition") && conditional.contains("t:a"));
     }

@@ -64,11 +64,17 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
         zone,
         active: false,
         damage_taken: 0,
+        defence_bonus: 0,
+        counters: Vec::new(),
+        mod_damage: 0,
+        mod_hp: 0,
+        mod_sp: 0,
         base_damage: card.damage,
         base_hp: card.hp,
         components: if creature { card.components } else { 0 },
         damaged_turn: 0,
         has_abilities: !card.abilities.is_empty(),
+        has_statics: card.has_statics,
     });
     emit!(
         game,
@@ -123,7 +129,8 @@ pub fn damage(
             };
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
-            let (card, after) = (perm.card.clone(), perm.hp());
+            let card = perm.card.clone();
+            let after = game.hp(uid);
             emit!(
                 game,
                 Kind::Damaged {
@@ -139,6 +146,55 @@ pub fn damage(
     }
 }
 
+/// `give_defence_bonus`: it adds up.
+pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &str) {
+    let Some(perm) = game.permanent_mut(uid) else {
+        return;
+    };
+    perm.defence_bonus += amount;
+    let card = perm.card.clone();
+    emit!(
+        game,
+        Kind::DefenceBonusGained {
+            uid,
+            card,
+            amount,
+            source: source.to_string(),
+        }
+    );
+}
+
+/// `remove_defence_bonus`: the whole bonus is lost; inside a moment, after every gain of the
+/// moment (`Game::end_moment`).
+pub fn remove_defence_bonus(
+    game: &mut Game,
+    uid: u32,
+    rule: Option<&'static str>,
+    source: Option<String>,
+) {
+    if game.in_moment {
+        game.bonus_losses.push((uid, rule, source));
+        return;
+    }
+    let Some(perm) = game.permanent_mut(uid) else {
+        return;
+    };
+    if perm.defence_bonus != 0 {
+        let amount = std::mem::take(&mut perm.defence_bonus);
+        let card = perm.card.clone();
+        emit!(
+            game,
+            Kind::DefenceBonusLost {
+                uid,
+                card,
+                amount,
+                rule,
+                source,
+            }
+        );
+    }
+}
+
 /// `restore` (41.3): back to max Ép / Sp.
 pub fn restore(game: &mut Game, uid: u32, rule: &'static str) {
     let Some(perm) = game.permanent_mut(uid) else {
@@ -146,7 +202,8 @@ pub fn restore(game: &mut Game, uid: u32, rule: &'static str) {
     };
     if perm.damage_taken != 0 {
         perm.damage_taken = 0;
-        let (card, after) = (perm.card.clone(), perm.hp());
+        let card = perm.card.clone();
+        let after = game.hp(uid);
         emit!(
             game,
             Kind::Restored {
@@ -166,9 +223,16 @@ pub fn destroy(
     game: &mut Game,
     uid: u32,
     cause: &'static str,
-    rule: &'static str,
+    rule: Option<&'static str>,
     components: bool,
 ) {
+    if game.in_moment {
+        // 29.4.2, 41.4: it leaves play when the moment ends (`Game::end_moment`)
+        if game.permanent(uid).is_some() {
+            game.leaving_play.push((uid, cause, rule, components));
+        }
+        return;
+    }
     let Some(at) = game.permanents.iter().position(|p| p.uid == uid) else {
         return;
     };
@@ -206,17 +270,27 @@ pub fn destroy(
     );
 }
 
-/// `extract_components`: the offer's player takes them.
-pub fn extract_components(game: &mut Game, index: usize) {
-    let offer = game.offers.remove(index);
-    game.players[offer.player].components += offer.count;
+/// `gain_components`.
+pub fn gain_components(game: &mut Game, player: usize, amount: i64, source: String) {
+    game.players[player].components += amount;
     emit!(
         game,
         Kind::ComponentsGained {
-            player: offer.player,
-            amount: offer.count,
-            source: format!("{}#{}", offer.card, offer.uid),
+            player,
+            amount,
+            source,
         }
+    );
+}
+
+/// `extract_components`: the offer's player takes them.
+pub fn extract_components(game: &mut Game, index: usize) {
+    let offer = game.offers.remove(index);
+    gain_components(
+        game,
+        offer.player,
+        offer.count,
+        format!("{}#{}", offer.card, offer.uid),
     );
     emit!(
         game,

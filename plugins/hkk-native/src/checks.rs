@@ -8,23 +8,34 @@ use crate::events::Kind;
 use crate::game::Game;
 
 /// `check_hp`: every permanent at 0 Ép (Sp) or below goes to the graveyard, all found first
-/// (in timestamp order), then all destroyed. Without statics a second round finds nobody.
+/// (in timestamp order), then all destroyed; again while a round finds someone (a static
+/// source that left play may take others' Ép with it), each later round logged with its
+/// number.
 pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
-    let dead: Vec<u32> = game
-        .permanents
-        .iter()
-        .filter(|p| p.hp() <= 0)
-        .map(|p| p.uid)
-        .collect();
-    emit!(
-        game,
-        Kind::HpCheck {
-            rule,
-            dead: dead.clone(),
+    for round in 1.. {
+        let dead: Vec<u32> = game
+            .permanents
+            .iter()
+            .filter(|p| game.hp_of(p) <= 0)
+            .map(|p| p.uid)
+            .collect();
+        if dead.is_empty() && round > 1 {
+            break;
         }
-    );
-    for uid in dead {
-        destroy(game, uid, "hp", rule, components);
+        emit!(
+            game,
+            Kind::HpCheck {
+                rule,
+                dead: dead.clone(),
+                round: (round > 1).then_some(round),
+            }
+        );
+        if dead.is_empty() {
+            break;
+        }
+        for uid in dead {
+            destroy(game, uid, "hp", Some(rule), components);
+        }
     }
     check_players(game)
 }

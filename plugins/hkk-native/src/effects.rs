@@ -3,7 +3,10 @@
 //! amount and a player, group, chosen or `self` target. Any other verb, target or field of an effect is refused by name when the
 //! game is built (`cards::CardPool::refusal`).
 
-use crate::changes::{damage, Target};
+use crate::changes::{
+    damage, destroy, gain_components, give_defence_bonus, remove_defence_bonus, Target,
+};
+use crate::continuous::{add_effect, dispel, Duration, Stat};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::Flow;
@@ -16,6 +19,15 @@ pub enum Verb {
     Heal,
     Draw,
     GainVp,
+    GiveDefenceBonus,
+    RemoveDefenceBonus,
+    GainComponents,
+    Sacrifice,
+    Modify,
+    EndEffects,
+    AddCounters,
+    RemoveCounters,
+    Prevent,
 }
 
 impl Verb {
@@ -25,19 +37,50 @@ impl Verb {
             "heal" => Some(Verb::Heal),
             "draw" => Some(Verb::Draw),
             "gain_vp" => Some(Verb::GainVp),
+            "give_defence_bonus" => Some(Verb::GiveDefenceBonus),
+            "remove_defence_bonus" => Some(Verb::RemoveDefenceBonus),
+            "gain_components" => Some(Verb::GainComponents),
+            "sacrifice" => Some(Verb::Sacrifice),
+            "modify" => Some(Verb::Modify),
+            "end_effects" => Some(Verb::EndEffects),
+            "add_counters" => Some(Verb::AddCounters),
+            "remove_counters" => Some(Verb::RemoveCounters),
+            "prevent" => Some(Verb::Prevent),
             _ => None,
         }
     }
 
     /// `PlayerVerb`s (cards, VP) act on players only.
     fn players_only(self) -> bool {
-        matches!(self, Verb::Draw | Verb::GainVp)
+        matches!(self, Verb::Draw | Verb::GainVp | Verb::GainComponents)
+    }
+
+    /// Defence bonuses are creatures' (the models allow creature targets only).
+    fn creatures_only(self) -> bool {
+        matches!(
+            self,
+            Verb::GiveDefenceBonus
+                | Verb::RemoveDefenceBonus
+                | Verb::Sacrifice
+                | Verb::AddCounters
+                | Verb::RemoveCounters
+        )
+    }
+
+    /// A verb without an amount (`remove_defence_bonus` loses the whole bonus; `sacrifice`).
+    fn amountless(self) -> bool {
+        matches!(
+            self,
+            Verb::RemoveDefenceBonus | Verb::Sacrifice | Verb::EndEffects | Verb::Prevent
+        )
     }
 }
 
 /// `hkk._cards.types.Target`, the ones implemented.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TargetSpec {
+    /// No target (`end_effects` of some durations, everyone's).
+    Nobody,
     /// The ability's own permanent, while in play.
     SelfPerm,
     Controller,
@@ -55,6 +98,7 @@ pub enum TargetSpec {
 impl TargetSpec {
     fn parse(word: &str) -> Option<TargetSpec> {
         Some(match word {
+            "" => TargetSpec::Nobody,
             "self" => TargetSpec::SelfPerm,
             "controller" => TargetSpec::Controller,
             "opponent" => TargetSpec::Opponent,
@@ -82,11 +126,30 @@ impl TargetSpec {
 }
 
 /// One effect of a spell, as the native core runs it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Effect {
     pub verb: Verb,
     pub target: TargetSpec,
     pub amount: i64,
+    /// `modify`'s stat and duration.
+    pub lasting: Option<(Stat, Duration)>,
+    /// `end_effects`: the durations it ends, as `Duration::bit`s (0: every one).
+    pub durations: u8,
+    /// The counter `add_counters` and `remove_counters` put on or take off.
+    pub counter: String,
+    /// A static `prevent`: whose abilities, of which kind, in which phase.
+    pub prevention: Option<Prevention>,
+}
+
+/// `Prevent` (D-prevented): the abilities a static ability makes resolve without effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prevention {
+    /// `opponent`, `controller` or `each_player`.
+    pub whose: String,
+    /// `activated`, `automatic` or `all`.
+    pub abilities: String,
+    /// A phase of the turn's steps, or `any`.
+    pub phase: String,
 }
 
 /// An effect as the Python side hands it over: where it stands, its `do`, its `target`, its
@@ -98,6 +161,10 @@ pub struct PlainEffect {
     pub target: String,
     pub amount: Option<i64>,
     pub others: Vec<String>,
+    /// `modify`'s stat, duration and turns.
+    pub modify: Option<(String, String, Option<u32>)>,
+    /// The names the effect takes: `end_effects`' durations, or a counter's name.
+    pub durations: Vec<String>,
 }
 
 /// The effect, or the word the native core does not implement (as a refusal's text).
@@ -109,19 +176,75 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
     let Some(target) = TargetSpec::parse(&plain.target) else {
         return refuse(format!("`target = \"{}\"`", plain.target));
     };
-    if verb.players_only() && !target.of_players() {
+    let targetless = matches!(verb, Verb::EndEffects | Verb::Prevent) && plain.target.is_empty();
+    if (target == TargetSpec::Nobody) != targetless {
+        return refuse(format!("`target = \"{}\"`", plain.target));
+    }
+    let counter = match verb {
+        Verb::AddCounters | Verb::RemoveCounters => match plain.durations.as_slice() {
+            [name] => name.clone(),
+            _ => return refuse(format!("`do = \"{}\"`", plain.verb)),
+        },
+        _ => String::new(),
+    };
+    let prevention = match (verb, plain.durations.as_slice()) {
+        (Verb::Prevent, [whose, abilities, phase]) => Some(Prevention {
+            whose: whose.clone(),
+            abilities: abilities.clone(),
+            phase: phase.clone(),
+        }),
+        (Verb::Prevent, _) => return refuse("`do = \"prevent\"`".into()),
+        _ => None,
+    };
+    let counted = matches!(
+        verb,
+        Verb::AddCounters | Verb::RemoveCounters | Verb::Prevent
+    );
+    let mut durations = 0;
+    for word in plain.durations.iter().filter(|_| !counted) {
+        // `turns` is a duration to end too, whatever its count
+        match Duration::parse(word, None).or(Duration::parse(word, Some(1))) {
+            Some(d) => durations |= d.bit(),
+            None => return refuse(format!("`durations = [\"{word}\"]`")),
+        }
+    }
+    if (verb.players_only() && !target.of_players())
+        || (verb.creatures_only() && target.of_players())
+    {
         return refuse(format!("`target = \"{}\"`", plain.target));
     }
     if let Some(other) = plain.others.first() {
         return refuse(format!("`{other}`"));
     }
-    let Some(amount) = plain.amount else {
-        return refuse("a counted amount".into());
+    let lasting = match (&plain.modify, verb) {
+        (Some((stat, duration, turns)), Verb::Modify) => {
+            let Some(stat) = Stat::parse(stat) else {
+                return refuse(format!("`stat = \"{stat}\"`"));
+            };
+            let Some(duration) = Duration::parse(duration, *turns) else {
+                return refuse(format!("`duration = \"{duration}\"`"));
+            };
+            if (stat == Stat::VpRegen) != target.of_players() {
+                return refuse(format!("`target = \"{}\"`", plain.target));
+            }
+            Some((stat, duration))
+        }
+        (None, Verb::Modify) => return refuse("`do = \"modify\"`".into()),
+        _ => None,
+    };
+    let amount = match plain.amount {
+        Some(amount) => amount,
+        None if verb.amountless() => 0,
+        None => return refuse("a counted amount".into()),
     };
     Ok(Effect {
         verb,
         target,
         amount,
+        lasting,
+        durations,
+        counter,
+        prevention,
     })
 }
 
@@ -145,6 +268,7 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
     };
     let group = |uids: Vec<u32>| uids.into_iter().map(Target::Permanent).collect();
     match target {
+        TargetSpec::Nobody => Vec::new(),
         TargetSpec::SelfPerm => ctx
             .source
             .filter(|&uid| game.permanent(uid).is_some())
@@ -233,13 +357,97 @@ pub fn apply_all(
 fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
     let label = ctx.label.as_str();
     let n = effect.amount;
-    if n == 0 && effect.verb != Verb::Damage {
+    if effect.verb == Verb::EndEffects {
+        // `EndEffects.apply`: everyone's, or those on the permanents in play and players
+        if effect.target == TargetSpec::Nobody {
+            dispel(game, "D-dispel", effect.durations, None);
+        } else {
+            let mut uids = Vec::new();
+            let mut players = Vec::new();
+            for &target in targets {
+                match target {
+                    Target::Permanent(uid) if game.permanent(uid).is_some() => uids.push(uid),
+                    Target::Player(p) => players.push(p),
+                    Target::Permanent(_) => {}
+                }
+            }
+            dispel(game, "D-dispel", effect.durations, Some((&uids, &players)));
+        }
+        return Ok(());
+    }
+    if let Some((stat, duration)) = effect.lasting {
+        // `Modify.apply`: a player's VP regeneration, or the permanents still in play
+        if n == 0 {
+            return Ok(());
+        }
+        if stat == Stat::VpRegen {
+            for &target in targets {
+                if let Target::Player(p) = target {
+                    let c = ctx.controller;
+                    add_effect(game, (stat, duration), n, Vec::new(), Some(p), c, label);
+                }
+            }
+        } else {
+            let perms: Vec<u32> = targets
+                .iter()
+                .filter_map(|t| match t {
+                    Target::Permanent(uid) if game.permanent(*uid).is_some() => Some(*uid),
+                    _ => None,
+                })
+                .collect();
+            if !perms.is_empty() {
+                add_effect(
+                    game,
+                    (stat, duration),
+                    n,
+                    perms,
+                    None,
+                    ctx.controller,
+                    label,
+                );
+            }
+        }
+        return Ok(());
+    }
+    if n == 0
+        && !matches!(
+            effect.verb,
+            Verb::Damage | Verb::RemoveDefenceBonus | Verb::Sacrifice
+        )
+    {
         return Ok(()); // a count of 0: nothing
     }
     for &target in targets {
         match effect.verb {
             Verb::Damage => damage(game, target, n, label.to_string(), ctx.source),
             Verb::Heal => heal(game, target, n, label),
+            Verb::GiveDefenceBonus => {
+                if let Target::Permanent(uid) = target {
+                    give_defence_bonus(game, uid, n, label);
+                }
+            }
+            Verb::Modify | Verb::EndEffects | Verb::Prevent => {} // above; a static's
+            Verb::AddCounters | Verb::RemoveCounters => {
+                if let Target::Permanent(uid) = target {
+                    let add = effect.verb == Verb::AddCounters;
+                    counters(game, uid, &effect.counter, if add { n } else { -n }, label);
+                }
+            }
+            Verb::GainComponents => {
+                if let Target::Player(p) = target {
+                    gain_components(game, p, n, label.to_string());
+                }
+            }
+            Verb::Sacrifice => {
+                if let Target::Permanent(uid) = target {
+                    destroy(game, uid, "sacrificed", None, true);
+                }
+            }
+            Verb::RemoveDefenceBonus => {
+                if let Target::Permanent(uid) = target {
+                    remove_defence_bonus(game, uid, None, Some(label.to_string()));
+                }
+            }
             Verb::Draw => {
                 if let Target::Player(p) = target {
                     game.draw(p, n.max(0) as usize, label)?;
@@ -265,6 +473,59 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
     Ok(())
 }
 
+/// `add_counters` (`by` > 0) and `remove_counters` (`by` < 0): at most what it has, except
+/// inside a moment, where they net out (`Game::end_moment`).
+fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &str) {
+    let in_moment = game.in_moment;
+    let Some(perm) = game.permanent_mut(uid) else {
+        return;
+    };
+    let at = match perm.counters.iter().position(|(c, _)| c == counter) {
+        Some(at) => at,
+        None => {
+            perm.counters.push((counter.to_string(), 0));
+            perm.counters.len() - 1
+        }
+    };
+    let have = perm.counters[at].1;
+    let amount = if by >= 0 || in_moment {
+        by.abs()
+    } else {
+        (-by).min(have)
+    };
+    let after = if by >= 0 {
+        have + amount
+    } else {
+        have - amount
+    };
+    if after != 0 {
+        perm.counters[at].1 = after;
+    } else {
+        perm.counters.remove(at);
+    }
+    let card = perm.card.clone();
+    let kind = if by >= 0 {
+        Kind::CountersAdded {
+            uid,
+            card,
+            counter: counter.to_string(),
+            amount,
+            after,
+            source: label.to_string(),
+        }
+    } else {
+        Kind::CountersRemoved {
+            uid,
+            card,
+            counter: counter.to_string(),
+            amount,
+            after,
+            source: label.to_string(),
+        }
+    };
+    emit!(game, kind);
+}
+
 /// `heal`: a player's Ép rises; a permanent loses damage, at most what it took.
 fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
     match target {
@@ -280,10 +541,17 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
             );
         }
         Target::Permanent(uid) => {
+            let in_moment = game.in_moment;
             let Some(perm) = game.permanent_mut(uid) else {
                 return;
             };
-            let healed = amount.min(perm.damage_taken);
+            // 29.4.2, 41.4: inside a moment heals and damage net out in any order; the
+            // moment's end clamps at max Ép (`Game::end_moment`)
+            let healed = if in_moment {
+                amount
+            } else {
+                amount.min(perm.damage_taken)
+            };
             if healed != 0 {
                 perm.damage_taken -= healed;
                 let card = perm.card.clone();
@@ -312,6 +580,8 @@ mod tests {
             target: target.into(),
             amount,
             others: others.iter().map(|o| (*o).to_string()).collect(),
+            modify: None,
+            durations: vec![],
         }
     }
 
@@ -328,6 +598,7 @@ mod tests {
     fn other_words_are_refused_by_name() {
         let refused = |p: PlainEffect| parse(&p).unwrap_err();
         assert!(refused(plain("modify", "self", Some(1), &[])).contains("do = \"modify\""));
+        assert!(refused(plain("destroy", "self", None, &[])).contains("do = \"destroy\""));
         assert!(
             refused(plain("damage", "chosen_building", Some(1), &[])).contains("chosen_building")
         );

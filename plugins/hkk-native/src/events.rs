@@ -52,8 +52,10 @@ pub enum Kind {
         card: Option<String>,
         ability: Option<usize>,
     },
+    /// `moment`: the items that happen at it (their labels) and the durations it ends.
     Moment {
         rule: &'static str,
+        items: Vec<String>,
         ends: &'static [&'static str],
     },
     Passed {
@@ -95,6 +97,8 @@ pub enum Kind {
     HpCheck {
         rule: &'static str,
         dead: Vec<u32>,
+        /// Its round, from the second on.
+        round: Option<u32>,
     },
     CardPlayed {
         player: usize,
@@ -146,8 +150,72 @@ pub enum Kind {
         uid: u32,
         controller: usize,
         cause: &'static str,
-        rule: &'static str,
+        rule: Option<&'static str>,
         components_offered: i64,
+    },
+    /// `effect_started`, or `effect_created` for one that waits (29.4.5).
+    EffectStarted {
+        waits: bool,
+        effect: u32,
+        stat: &'static str,
+        amount: i64,
+        duration: &'static str,
+        targets: Vec<u32>,
+        player: Option<usize>,
+        source: String,
+        ends_turn: Option<u32>,
+        rule: Option<&'static str>,
+    },
+    EffectEnded {
+        effect: u32,
+        stat: &'static str,
+        targets: Vec<u32>,
+        rule: &'static str,
+        /// It ended for some of its permanents only (D-dispel).
+        partial: bool,
+    },
+    CountersAdded {
+        uid: u32,
+        card: String,
+        counter: String,
+        amount: i64,
+        after: i64,
+        source: String,
+    },
+    CountersRemoved {
+        uid: u32,
+        card: String,
+        counter: String,
+        amount: i64,
+        after: i64,
+        source: String,
+    },
+    Prevented {
+        item: String,
+        controller: usize,
+        card: String,
+        preventer_uid: u32,
+        preventer_card: String,
+    },
+    CostPaid {
+        controller: usize,
+        item: String,
+        vp: i64,
+        components: i64,
+        sacrifice: bool,
+    },
+    DefenceBonusGained {
+        uid: u32,
+        card: String,
+        amount: i64,
+        source: String,
+    },
+    DefenceBonusLost {
+        uid: u32,
+        card: String,
+        amount: i64,
+        rule: Option<&'static str>,
+        source: Option<String>,
     },
     Restored {
         uid: u32,
@@ -212,6 +280,15 @@ impl Kind {
             Kind::Died { creature: true, .. } => "died",
             Kind::Died { .. } => "destroyed",
             Kind::Restored { .. } => "restored",
+            Kind::DefenceBonusGained { .. } => "defence_bonus_gained",
+            Kind::CostPaid { .. } => "cost_paid",
+            Kind::Prevented { .. } => "prevented",
+            Kind::CountersAdded { .. } => "counters_added",
+            Kind::CountersRemoved { .. } => "counters_removed",
+            Kind::EffectStarted { waits: true, .. } => "effect_created",
+            Kind::EffectStarted { .. } => "effect_started",
+            Kind::EffectEnded { .. } => "effect_ended",
+            Kind::DefenceBonusLost { .. } => "defence_bonus_lost",
             Kind::ComponentsGained { .. } => "components_gained",
             Kind::ComponentsExtracted { .. } => "components_extracted",
             Kind::ComponentsDeclined { .. } => "components_declined",
@@ -368,9 +445,9 @@ impl Event {
                 ("uid", uid.map_or(Value::None, uid_value)),
                 ("ability", ability.map_or(Value::None, int)),
             ],
-            Kind::Moment { rule, ends } => vec![
+            Kind::Moment { rule, items, ends } => vec![
                 ("rule", text(rule)),
-                ("items", Value::Strs(Vec::new())),
+                ("items", Value::Strs(items.clone())),
                 (
                     "ends",
                     Value::Strs(ends.iter().map(|e| e.to_string()).collect()),
@@ -428,13 +505,16 @@ impl Event {
                 ("source", text(source)),
                 ("after", Value::Int(*after)),
             ],
-            Kind::HpCheck { rule, dead } => vec![
+            Kind::HpCheck { rule, dead, round } => vec![
                 ("rule", text(rule)),
                 (
                     "dead",
                     Value::Ints(dead.iter().map(|&u| i64::from(u)).collect()),
                 ),
-                ("round", Value::Absent),
+                (
+                    "round",
+                    round.map_or(Value::Absent, |r| Value::Int(i64::from(r))),
+                ),
             ],
             Kind::CardPlayed {
                 player,
@@ -531,8 +611,138 @@ impl Event {
                 ("controller", int(*controller)),
                 ("cause", text(cause)),
                 ("to", text("graveyard")),
-                ("rule", text(rule)),
+                ("rule", opt_text(rule)),
                 ("components_offered", Value::Int(*components_offered)),
+            ],
+            Kind::EffectStarted {
+                waits,
+                effect,
+                stat,
+                amount,
+                duration,
+                targets,
+                player,
+                source,
+                ends_turn,
+                rule,
+            } => {
+                let mut fields = vec![
+                    ("effect", uid_value(*effect)),
+                    ("stat", text(stat)),
+                    ("amount", Value::Int(*amount)),
+                    ("duration", text(duration)),
+                    (
+                        "targets",
+                        Value::Ints(targets.iter().map(|&u| i64::from(u)).collect()),
+                    ),
+                    ("player", player.map_or(Value::None, int)),
+                    ("source", text(source)),
+                ];
+                if !waits {
+                    fields.push((
+                        "ends_turn",
+                        ends_turn.map_or(Value::Absent, |t| Value::Int(i64::from(t))),
+                    ));
+                    fields.push(("rule", rule.map_or(Value::Absent, text)));
+                }
+                fields
+            }
+            Kind::EffectEnded {
+                effect,
+                stat,
+                targets,
+                rule,
+                partial,
+            } => vec![
+                ("effect", uid_value(*effect)),
+                ("stat", text(stat)),
+                (
+                    "targets",
+                    Value::Ints(targets.iter().map(|&u| i64::from(u)).collect()),
+                ),
+                ("rule", text(rule)),
+                (
+                    "partial",
+                    if *partial {
+                        Value::Bool(true)
+                    } else {
+                        Value::Absent
+                    },
+                ),
+            ],
+            Kind::CountersAdded {
+                uid,
+                card,
+                counter,
+                amount,
+                after,
+                source,
+            }
+            | Kind::CountersRemoved {
+                uid,
+                card,
+                counter,
+                amount,
+                after,
+                source,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("counter", text(counter)),
+                ("amount", Value::Int(*amount)),
+                ("after", Value::Int(*after)),
+                ("source", text(source)),
+            ],
+            Kind::Prevented {
+                item,
+                controller,
+                card,
+                preventer_uid,
+                preventer_card,
+            } => vec![
+                ("item", text(item)),
+                ("controller", int(*controller)),
+                ("card", text(card)),
+                ("preventer_uid", uid_value(*preventer_uid)),
+                ("preventer_card", text(preventer_card)),
+                ("rule", text("D-prevented")),
+            ],
+            Kind::CostPaid {
+                controller,
+                item,
+                vp,
+                components,
+                sacrifice,
+            } => vec![
+                ("controller", int(*controller)),
+                ("item", text(item)),
+                ("vp", Value::Int(*vp)),
+                ("components", Value::Int(*components)),
+                ("sacrifice", Value::Bool(*sacrifice)),
+            ],
+            Kind::DefenceBonusGained {
+                uid,
+                card,
+                amount,
+                source,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("amount", Value::Int(*amount)),
+                ("source", text(source)),
+            ],
+            Kind::DefenceBonusLost {
+                uid,
+                card,
+                amount,
+                rule,
+                source,
+            } => vec![
+                ("uid", uid_value(*uid)),
+                ("card", text(card)),
+                ("amount", Value::Int(*amount)),
+                ("rule", opt_text(rule)),
+                ("source", source.as_deref().map_or(Value::None, text)),
             ],
             Kind::Restored {
                 uid,
@@ -667,6 +877,7 @@ mod tests {
         log.emit(Kind::HpCheck {
             rule: "41.4",
             dead: Vec::new(),
+            round: None,
         });
         log.emit(Kind::StepEnded { hook: "main_phase" });
         log.emit(Kind::StartingPlayer { player: 0 });

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use crate::agents::Seat;
 use crate::cards::CardPool;
+use crate::continuous::Stat;
 use crate::decisions::Decision;
+use crate::effects::{Effect, TargetSpec};
 use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Level, Log};
@@ -49,6 +51,29 @@ pub struct Game {
     pub clock_closed_turn: u32,
     /// Set when the game reached what the native core does not run yet.
     pub unported: Option<String>,
+    /// A simultaneous moment is being applied (29.4.2, 41.4): heals add up freely, limits
+    /// apply when it ends (`hkk._changes.begin_moment`).
+    pub in_moment: bool,
+    /// Defence bonuses lost at the moment, lost when it ends: (uid, rule, source).
+    pub bonus_losses: Vec<(u32, Option<&'static str>, Option<String>)>,
+    /// Permanents destroyed at the moment, leaving play when it ends (D-moment-leaves):
+    /// (uid, cause, rule, whether it offers components).
+    pub leaving_play: Vec<(u32, &'static str, Option<&'static str>, bool)>,
+    /// Uses of activated abilities by (uid, ability index): this turn, this game.
+    pub usage_turn: Vec<((u32, usize), u32)>,
+    pub usage_game: Vec<((u32, usize), u32)>,
+    /// Preparation-phase abilities attempted this turn (29.4.9).
+    pub attempted: Vec<(u32, usize)>,
+    /// Lasting effects, in the order they were made.
+    pub effects: Vec<crate::continuous::Lasting>,
+}
+
+/// One more use of the ability `key` in `usage`.
+pub fn count_use(usage: &mut Vec<((u32, usize), u32)>, key: (u32, usize)) {
+    match usage.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, n)) => *n += 1,
+        None => usage.push((key, 1)),
+    }
 }
 
 impl Game {
@@ -85,6 +110,13 @@ impl Game {
             clock_started: false,
             clock_closed_turn: 0,
             unported: None,
+            in_moment: false,
+            bonus_losses: Vec::new(),
+            leaving_play: Vec::new(),
+            usage_turn: Vec::new(),
+            usage_game: Vec::new(),
+            attempted: Vec::new(),
+            effects: Vec::new(),
         }
     }
 
@@ -94,7 +126,7 @@ impl Game {
 
     /// `Game.decide`: the seat answers; the decision is logged.
     pub fn decide(&mut self, decision: &Decision) -> usize {
-        let chosen = self.seats[decision.player].choose(decision, &mut self.rng);
+        let chosen = self.seats[decision.player].choose(decision);
         emit!(
             self,
             Kind::Decided {
@@ -106,6 +138,61 @@ impl Game {
             }
         );
         chosen
+    }
+
+    /// `hkk._characteristics.hp`: with the static modifiers in force.
+    pub fn hp(&self, uid: u32) -> i64 {
+        self.permanent(uid).map_or(0, |perm| self.hp_of(perm))
+    }
+
+    /// [`Game::hp`] of a permanent at hand.
+    pub fn hp_of(&self, perm: &Permanent) -> i64 {
+        let stat = if perm.creature { Stat::Hp } else { Stat::Sp };
+        perm.hp() + self.static_mod(perm, stat)
+    }
+
+    /// `hkk._characteristics.damage_value`.
+    pub fn damage_value(&self, uid: u32) -> i64 {
+        self.permanent(uid).map_or(0, |perm| {
+            (perm.base_damage + perm.mod_damage + self.static_mod(perm, Stat::Damage)).max(0)
+        })
+    }
+
+    /// The static abilities in force, as (source, its effect), in timestamp then card order:
+    /// every one of a card in play whose condition holds (D-static-scope, D-conditions). They
+    /// are read when a number is, never stored, so they are always up to date.
+    pub fn statics(&self) -> impl Iterator<Item = (&Permanent, &Effect)> {
+        self.permanents
+            .iter()
+            .filter(|p| p.has_statics)
+            .filter_map(|p| Some((p, self.cards.get(&p.card)?)))
+            .flat_map(move |(p, card)| {
+                card.abilities
+                    .iter()
+                    .filter(|a| a.is_static)
+                    .filter(move |a| a.condition.is_none_or(|c| c.holds(self, p.controller)))
+                    .flat_map(move |a| a.effects.iter().map(move |e| (p, e)))
+            })
+    }
+
+    /// The static modifiers of `stat` on `perm` (`count_static`, `static_applies`).
+    fn static_mod(&self, perm: &Permanent, stat: Stat) -> i64 {
+        if !self.permanents.iter().any(|p| p.has_statics) {
+            return 0; // the common case: no static in play
+        }
+        self.statics()
+            .filter(|(_, e)| e.lasting.is_some_and(|(s, _)| s == stat))
+            .filter(|(source, e)| match e.target {
+                TargetSpec::SelfPerm => source.uid == perm.uid,
+                TargetSpec::OwnCreatures => perm.creature && perm.controller == source.controller,
+                TargetSpec::OpponentCreatures => {
+                    perm.creature && perm.controller != source.controller
+                }
+                TargetSpec::AllCreatures => perm.creature,
+                _ => false,
+            })
+            .map(|(_, e)| e.amount)
+            .sum()
     }
 
     /// `hkk._changes.draw`: from the end of the deck into the hand; an empty deck loses
@@ -159,6 +246,32 @@ impl Game {
             rule,
         });
         Err(Halt::GameOver)
+    }
+
+    /// How often the ability `key` was used, in `usage` (this turn's or the game's).
+    pub fn uses(&self, usage: &[((u32, usize), u32)], key: (u32, usize)) -> u32 {
+        usage.iter().find(|(k, _)| *k == key).map_or(0, |(_, n)| *n)
+    }
+
+    /// `hkk._changes.end_moment`: what a moment's changes netted out to, within the limits:
+    /// VP and components at least 0, a permanent healed past its max Ép back to it (no event).
+    pub fn end_moment(&mut self) {
+        self.in_moment = false;
+        for player in &mut self.players {
+            player.vp = player.vp.max(0);
+            player.components = player.components.max(0);
+        }
+        for perm in &mut self.permanents {
+            perm.damage_taken = perm.damage_taken.max(0);
+            perm.counters.retain(|(_, n)| *n > 0);
+        }
+        for (uid, rule, source) in std::mem::take(&mut self.bonus_losses) {
+            crate::changes::remove_defence_bonus(self, uid, rule, source);
+        }
+        // every item saw them in play (29.4.2): now they leave it
+        for (uid, cause, rule, components) in std::mem::take(&mut self.leaving_play) {
+            crate::changes::destroy(self, uid, cause, rule, components);
+        }
     }
 
     /// `GameClock.close_turn` (41.7): once a turn, after its first start.

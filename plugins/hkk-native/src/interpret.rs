@@ -2,12 +2,13 @@
 //! items of the steps they are timed on, and of its entering play; resolving one binds its
 //! effects, then applies them.
 
-use crate::cards::{Ability, WhoseTurn};
-use crate::effects::{apply_all, bind, Context};
+use crate::cards::{Ability, Activation, WhoseTurn};
+use crate::changes::Target;
+use crate::effects::{apply_all, bind, Context, Effect};
 use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
-use crate::game::Game;
+use crate::game::{count_use, Game};
 
 /// A card ability's pending item (`ability_item`, automatic): labelled
 /// `<card id>#<uid>:<ability index>`, keyed by (uid, index).
@@ -19,6 +20,8 @@ pub struct Item {
     pub card: String,
     pub index: usize,
     pub optional: bool,
+    /// An activated ability's cost and limits (None: automatic).
+    pub activation: Option<Activation>,
 }
 
 impl Item {
@@ -40,7 +43,11 @@ fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
         uid,
         card: perm.card.clone(),
         index: ability.index,
-        optional: ability.optional,
+        // an activated ability is optional unless its controller must use it (41.1)
+        optional: ability
+            .activation
+            .map_or(ability.optional, |a| !a.mandatory),
+        activation: ability.activation,
     })
 }
 
@@ -54,12 +61,17 @@ pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
         };
         for ability in card.abilities.iter().filter(|a| a.timing == hook) {
             let own = perm.controller == game.active;
-            let applies = match ability.whose_turn {
-                WhoseTurn::Any => true,
-                WhoseTurn::Own => own,
-                WhoseTurn::Opponent => !own,
-            };
-            if applies {
+            // an activated ability's turns are its usage limit (`usable`)
+            let applies = ability.activation.is_some()
+                || match ability.whose_turn {
+                    WhoseTurn::Any => true,
+                    WhoseTurn::Own => own,
+                    WhoseTurn::Opponent => !own,
+                };
+            let holds = ability
+                .condition
+                .is_none_or(|c| c.holds(game, perm.controller));
+            if applies && holds {
                 items.extend(item(game, perm.uid, ability));
             }
         }
@@ -75,38 +87,184 @@ pub fn entered_play(game: &Game, uid: u32) -> Vec<Item> {
     let Some(card) = game.cards.get(&perm.card) else {
         return Vec::new();
     };
+    let controller = perm.controller;
     card.abilities
         .iter()
         .filter(|a| a.timing == "on_enter")
+        .filter(|a| a.condition.is_none_or(|c| c.holds(game, controller)))
         .filter_map(|a| item(game, uid, a))
         .collect()
 }
 
-/// `resolve` of an automatic card ability: logged, bound, applied.
+/// `resolve` of an automatic card ability: logged, bound, applied - unless a static ability
+/// prevents it (D-prevented).
 pub fn resolve(game: &mut Game, item: &Item) -> Flow {
+    resolving(game, item);
+    if let Some(by) = preventer(game, item) {
+        prevented(game, item, by);
+        return Ok(());
+    }
+    let bound = bind_item(game, item);
+    apply_item(game, item, bound)
+}
+
+/// `preventer`: the permanent whose static ability prevents `item` now (the first in
+/// timestamp order), or None.
+pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
+    let phase = game.step.map(|i| crate::phases::DEFAULT_TURN[i].phase);
+    let kind = if item.activation.is_some() {
+        "activated"
+    } else {
+        "automatic"
+    };
+    game.statics()
+        .filter_map(|(source, e)| Some((source, e.prevention.as_ref()?)))
+        .find(|(source, p)| {
+            let mine = item.controller == source.controller;
+            let whose = match p.whose.as_str() {
+                "opponent" => !mine,
+                "controller" => mine,
+                _ => true,
+            };
+            (p.phase == "any" || Some(p.phase.as_str()) == phase)
+                && (p.abilities == "all" || p.abilities == kind)
+                && whose
+        })
+        .map(|(source, _)| source.uid)
+}
+
+/// `prevented`: the item resolves without effect.
+pub fn prevented(game: &mut Game, item: &Item, by: u32) {
+    let preventer_card = game
+        .permanent(by)
+        .map_or_else(String::new, |p| p.card.clone());
+    emit!(
+        game,
+        Kind::Prevented {
+            item: item.label.clone(),
+            controller: item.controller,
+            card: item.card.clone(),
+            preventer_uid: by,
+            preventer_card,
+        }
+    );
+}
+
+/// `usable`: may its controller use this activated ability now? Its uses this turn and game,
+/// whose turn it is, whether he can pay, and its card still in play.
+pub fn usable(game: &Game, item: &Item) -> bool {
+    let Some(a) = item.activation else {
+        return true;
+    };
+    let key = item.key();
+    let preparation = game
+        .step
+        .is_some_and(|i| crate::phases::DEFAULT_TURN[i].phase == "preparation");
+    // 29.4.7: only with its text's permission; 29.4.9: one attempt per turn
+    if preparation && (!a.in_preparation || game.attempted.contains(&key)) {
+        return false;
+    }
+    if a.per_turn
+        .is_some_and(|n| game.uses(&game.usage_turn, key) >= n)
+        || a.per_game
+            .is_some_and(|n| game.uses(&game.usage_game, key) >= n)
+    {
+        return false;
+    }
+    let own = item.controller == game.active;
+    let turn = match a.whose_turn {
+        WhoseTurn::Any => true,
+        WhoseTurn::Own => own,
+        WhoseTurn::Opponent => !own,
+    };
+    let p = &game.players[item.controller];
+    turn && a.vp <= p.vp && a.components <= p.components && game.permanent(item.uid).is_some()
+}
+
+/// `resolve` of an activated ability: logged, its use counted and its cost paid (its card
+/// sacrificed as a cost gives no component [R]), bound, applied.
+pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
+    resolving(game, item);
+    if let Some(a) = item.activation {
+        let key = item.key();
+        let preparation = game
+            .step
+            .is_some_and(|i| crate::phases::DEFAULT_TURN[i].phase == "preparation");
+        if preparation {
+            game.attempted.push(key); // 29.4.9: the attempt counts even if it then fails
+        }
+        count_use(&mut game.usage_turn, key);
+        count_use(&mut game.usage_game, key);
+        if !a.free() {
+            let p = &mut game.players[item.controller];
+            p.vp -= a.vp;
+            p.components -= a.components;
+            emit!(
+                game,
+                Kind::CostPaid {
+                    controller: item.controller,
+                    item: item.label.clone(),
+                    vp: a.vp,
+                    components: a.components,
+                    sacrifice: a.sacrifice_self,
+                }
+            );
+            if a.sacrifice_self {
+                crate::changes::destroy(game, item.uid, "sacrificed_as_cost", None, false);
+            }
+        }
+    }
+    if let Some(by) = preventer(game, item) {
+        prevented(game, item, by);
+        return Ok(());
+    }
+    let bound = bind_item(game, item);
+    apply_item(game, item, bound)
+}
+
+/// The `resolving` event of an automatic card ability (`Pending.describe`).
+pub fn resolving(game: &mut Game, item: &Item) {
     emit!(
         game,
         Kind::Resolving {
             item: item.label.clone(),
             controller: Some(item.controller),
-            item_kind: "automatic",
+            item_kind: if item.activation.is_some() {
+                "activated"
+            } else {
+                "automatic"
+            },
             uid: Some(item.uid),
             card: Some(item.card.clone()),
             ability: Some(item.index),
         }
     );
-    let cards = game.cards.clone();
-    let Some(ability) = cards
-        .get(&item.card)
-        .and_then(|c| c.abilities.iter().find(|a| a.index == item.index))
-    else {
-        return Ok(());
-    };
-    let ctx = Context {
+}
+
+fn context(item: &Item) -> Context {
+    Context {
         controller: item.controller,
         source: Some(item.uid),
         label: item.label.clone(),
-    };
-    let bound = bind(game, &ctx, &ability.effects);
-    apply_all(game, &ctx, &ability.effects, bound)
+    }
+}
+
+fn effects_of(game: &Game, item: &Item) -> Vec<Effect> {
+    game.cards
+        .get(&item.card)
+        .and_then(|c| c.abilities.iter().find(|a| a.index == item.index))
+        .map(|a| a.effects.clone())
+        .unwrap_or_default()
+}
+
+/// An automatic ability's `bind`: its effects' targets, its choices made.
+pub fn bind_item(game: &mut Game, item: &Item) -> Vec<Vec<Target>> {
+    let effects = effects_of(game, item);
+    bind(game, &context(item), &effects)
+}
+
+/// An automatic ability's `apply` on what it bound.
+pub fn apply_item(game: &mut Game, item: &Item, bound: Vec<Vec<Target>>) -> Flow {
+    let effects = effects_of(game, item);
+    apply_all(game, &context(item), &effects, bound)
 }

@@ -3,13 +3,16 @@
 //! engine's concepts: `rng` (`random.Random`), `cards` (`hkk._cards`), `state` (`hkk._state`),
 //! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `effects` (`hkk._cards.verbs`, `hkk._cards.targets`), `agents`
 //! (`hkk._agents`), `errors` (`hkk._errors`), `game` (`hkk._game`), `interpret` (`hkk._cards.interpret`), `phases` (`hkk._phases`),
-//! `changes` (`hkk._changes`), `checks` (`hkk._checks`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `runner`
+//! `changes` (`hkk._changes`), `checks` (`hkk._checks`), `conditions` (`hkk._conditions`), `continuous`
+//! (`hkk._continuous`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `runner`
 //! (`hkk._runner`). `python` holds the PyO3 bindings.
 
 pub mod agents;
 pub mod cards;
 pub mod changes;
 pub mod checks;
+pub mod conditions;
+pub mod continuous;
 pub mod decisions;
 pub mod effects;
 pub mod errors;

@@ -47,6 +47,14 @@ pub struct Step {
     pub mandatory: bool,
     /// The rule point an order decision here cites (29.4.1, or [D] D-orderer).
     pub order_rule: &'static str,
+    /// The active player's creatures lose their defence bonus at this moment (41.4).
+    pub defence_bonus_lost: bool,
+    /// A "this turn" effect made here waits for preparation stage 2 (29.4.5).
+    pub this_turn_waits: bool,
+    /// Waiting effects start at this moment (29.4.5).
+    pub starts_waiting_effects: bool,
+    /// Effects made at the moment with durations it ends end right after it (D-end4-created).
+    pub ends_created: bool,
 }
 
 const PREPARATION: &str = "preparation";
@@ -67,6 +75,10 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         rule: "",
         mandatory: false,
         order_rule: "D-orderer",
+        defence_bonus_lost: false,
+        this_turn_waits: false,
+        starts_waiting_effects: false,
+        ends_created: false,
     }
 }
 
@@ -82,10 +94,17 @@ const fn prep(hook: &'static str, stage: u32, mode: Mode, rule: &'static str) ->
 
 /// `hkk._phases.DEFAULT_TURN`.
 pub const DEFAULT_TURN: [Step; 12] = [
-    prep("prep_stage1", 1, Mode::Ordered, "29.4.5"),
-    prep("vp_regeneration", 1, Mode::Ordered, "29.3"),
+    Step {
+        this_turn_waits: true,
+        ..prep("prep_stage1", 1, Mode::Ordered, "29.4.5")
+    },
+    Step {
+        this_turn_waits: true,
+        ..prep("vp_regeneration", 1, Mode::Ordered, "29.3")
+    },
     Step {
         ends: &["until_own_preparation", "until_preparation"],
+        starts_waiting_effects: true,
         no_components: true,
         order_rule: "29.4.1",
         ..prep("prep_stage2_start", 2, Mode::Simultaneous, "29.4.2")
@@ -122,6 +141,8 @@ pub const DEFAULT_TURN: [Step; 12] = [
     },
     Step {
         hp_check: false,
+        defence_bonus_lost: true,
+        ends_created: true,
         ends: &["this_turn", "turns", "until_end_of_turn"],
         rule: "41.4",
         ..step("end", 4, "end_stage4", Mode::Simultaneous)

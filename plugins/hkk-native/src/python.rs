@@ -5,8 +5,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
-use crate::agents::{Seat, PASS_BIAS};
-use crate::cards::{Card, CardPool, PlainAbility, Word, IMPLEMENTED};
+use crate::agents::{OwnRng, Seat, PASS_BIAS};
+use crate::cards::{Card, CardPool, PlainAbility, PlainActivation, Word, IMPLEMENTED};
+use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
 use crate::events::{Event, Level, Value};
 use crate::game::Game;
@@ -93,10 +94,22 @@ impl PyRandom {
     }
 }
 
-fn seat_of(spec: &str, pass_bias: f64, own_state: Option<Vec<u32>>) -> PyResult<Seat> {
-    match spec {
-        "random" => Seat::random(pass_bias, own_state.as_deref())
-            .map_err(|e| PyValueError::new_err(format!("the random agent's RNG state: {e}"))),
+fn seat_of(spec: &SeatSpec) -> PyResult<Seat> {
+    let (kind, pass_bias, own) = spec;
+    match kind.as_str() {
+        "random" => {
+            let own = match own {
+                Some(PyOwnRng::State(words)) => OwnRng::State(words.clone()),
+                Some(PyOwnRng::Seed(seed)) => OwnRng::Seed(*seed),
+                None => {
+                    return Err(PyValueError::new_err(
+                        "a native random agent needs its own RNG's state or seed",
+                    ))
+                }
+            };
+            Seat::random(*pass_bias, &own)
+                .map_err(|e| PyValueError::new_err(format!("the random agent's RNG state: {e}")))
+        }
         "first" => Ok(Seat::First),
         other => Err(PyValueError::new_err(format!(
             "no native agent {other:?}; the native agents are random and first"
@@ -118,10 +131,30 @@ struct PyEngine {
     cards: Arc<CardPool>,
 }
 
-type SeatSpec = (String, f64, Option<Vec<u32>>);
+/// A random agent's own RNG as Python hands it over: its state words or a seed.
+#[derive(FromPyObject)]
+enum PyOwnRng {
+    State(Vec<u32>),
+    Seed(u64),
+}
+
+/// A seat: `("random" | "first", pass bias, the agent's RNG state or seed)`.
+type SeatSpec = (String, f64, Option<PyOwnRng>);
+
+fn seats_of(seats: &(SeatSpec, SeatSpec)) -> PyResult<[Seat; 2]> {
+    Ok([seat_of(&seats.0)?, seat_of(&seats.1)?])
+}
 /// A spell's effect as `hkk_native._plain.spell_effects` hands it over: place, `do`, target,
 /// amount (None: counted), its other fields set.
-type PlainEffectTuple = (String, String, String, Option<i64>, Vec<String>);
+type PlainEffectTuple = (
+    String,
+    String,
+    String,
+    Option<i64>,
+    Vec<String>,
+    Option<(String, String, Option<u32>)>,
+    Vec<String>,
+);
 /// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, its numbers (cost in VP
 /// and components, damage, Ép or Sp, monster components), instant, `(place, word)`s of all
 /// but a spell's effects, and those effects.
@@ -143,19 +176,31 @@ type PlainAbilityTuple = (
     String,
     bool,
     Vec<PlainEffectTuple>,
+    Option<PlainConditionTuple>,
+    Option<PlainActivationTuple>,
     Vec<(String, String)>,
 );
+/// An activated ability's cost and limit as `hkk_native._plain.activation` hands them over:
+/// VP, components, sacrifice itself; per turn, per game, whose turn.
+type PlainActivationTuple = (i64, i64, bool, Option<u32>, Option<u32>, String, bool, bool);
+/// A condition as `hkk_native._plain.condition` hands it over: `of`, the comparison, its bound
+/// as a number or a quantity's name.
+type PlainConditionTuple = (String, String, Option<i64>, Option<String>);
 
 fn plain_effects(effects: Vec<PlainEffectTuple>) -> Vec<PlainEffect> {
     effects
         .into_iter()
-        .map(|(place, verb, target, amount, others)| PlainEffect {
-            place,
-            verb,
-            target,
-            amount,
-            others,
-        })
+        .map(
+            |(place, verb, target, amount, others, modify, durations)| PlainEffect {
+                place,
+                verb,
+                target,
+                amount,
+                others,
+                modify,
+                durations,
+            },
+        )
         .collect()
 }
 
@@ -176,7 +221,17 @@ impl PyEngine {
                 let abilities: Vec<PlainAbility> = abilities
                     .into_iter()
                     .map(
-                        |(index, kind, timing, whose_turn, optional, effects, others)| {
+                        |(
+                            index,
+                            kind,
+                            timing,
+                            whose_turn,
+                            optional,
+                            effects,
+                            condition,
+                            activation,
+                            others,
+                        )| {
                             PlainAbility {
                                 index,
                                 kind,
@@ -184,6 +239,37 @@ impl PyEngine {
                                 whose_turn,
                                 optional,
                                 effects: plain_effects(effects),
+                                condition: condition.map(|(of, compare, number, quantity)| {
+                                    PlainCondition {
+                                        of,
+                                        compare,
+                                        number,
+                                        quantity,
+                                    }
+                                }),
+                                activation: activation.map(
+                                    |(
+                                        vp,
+                                        components,
+                                        sacrifice_self,
+                                        per_turn,
+                                        per_game,
+                                        whose,
+                                        usable_in_preparation,
+                                        must_use_in_preparation,
+                                    )| {
+                                        PlainActivation {
+                                            vp,
+                                            components,
+                                            sacrifice_self,
+                                            per_turn,
+                                            per_game,
+                                            whose_turn: whose,
+                                            usable_in_preparation,
+                                            must_use_in_preparation,
+                                        }
+                                    },
+                                ),
                                 others: plain_words(others),
                             }
                         },
@@ -232,8 +318,7 @@ impl PyEngine {
     ) -> PyResult<PyGame> {
         let key = seed_key(seed)?;
         let logged: i64 = seed.extract()?;
-        let (a, b) = seats;
-        let seats = [seat_of(&a.0, a.1, a.2)?, seat_of(&b.0, b.1, b.2)?];
+        let seats = seats_of(&seats)?;
         Ok(PyGame {
             game: Game::new(
                 self.cards.clone(),
@@ -247,24 +332,29 @@ impl PyEngine {
     }
 
     /// Many games in one call, the GIL released (catanatron's `*_many`): each seed's game of
-    /// these decks and seats played as far as the native core goes. Returns, per game, the
-    /// winner (-1: none, or not over), the turns begun and the events emitted; the logs are not
-    /// kept.
+    /// these decks played as far as the native core goes, seated by the seats of the same
+    /// index (one pair of seats: every game starts from them). Returns, per game, the winner
+    /// (-1: none, or not over), the turns begun and the events emitted; the logs are not kept.
     fn play_many(
         &self,
         py: Python<'_>,
         decks: (Vec<String>, Vec<String>),
         seeds: Vec<i64>,
-        seats: (SeatSpec, SeatSpec),
+        seats: Vec<(SeatSpec, SeatSpec)>,
         level: &str,
     ) -> PyResult<Vec<(i64, u32, usize)>> {
         let level = level_of(level)?;
-        let (a, b) = seats;
-        let seats = [seat_of(&a.0, a.1, a.2)?, seat_of(&b.0, b.1, b.2)?];
+        if seats.len() != 1 && seats.len() != seeds.len() {
+            return Err(PyValueError::new_err(
+                "play_many takes one pair of seats, or one per seed",
+            ));
+        }
+        let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
         Ok(py.allow_threads(|| {
             seeds
                 .iter()
-                .map(|&seed| {
+                .zip(seats.iter().cycle())
+                .map(|(&seed, seats)| {
                     let key = crate::rng::key_of(seed.unsigned_abs());
                     let decks = [decks.0.clone(), decks.1.clone()];
                     let mut game =

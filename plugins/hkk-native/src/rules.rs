@@ -84,9 +84,10 @@ fn regenerate(game: &mut Game) {
         .iter()
         .filter(|c| c.creature && c.controller == player && c.zone == RESERVE)
         .count() as i64;
+    let modifier = crate::continuous::vp_regen_modifier(game, player);
     let p = &mut game.players[player];
     let turns = (p.turns_taken as usize).clamp(1, REGENERATION.len());
-    let amount = (REGENERATION[turns - 1] + reserve / 2).max(0);
+    let amount = (REGENERATION[turns - 1] + reserve / 2 + modifier).max(0);
     p.vp += amount;
     p.vp_received = amount;
     let after = p.vp;
@@ -259,7 +260,7 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) {
         }
     );
     let defender = 1 - game.active;
-    let value = |game: &Game, uid: u32| game.permanent(uid).map_or(0, |p| p.damage_value());
+    let value = |game: &Game, uid: u32| game.damage_value(uid);
     let mut hits = Vec::new();
     for &(attacker, blocker) in pairs {
         match blocker {

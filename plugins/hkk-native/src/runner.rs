@@ -66,6 +66,8 @@ pub fn start_turn(game: &mut Game) -> Flow {
         }
     );
     game.attacked = false; // the turn's usage counters
+    game.usage_turn.clear();
+    game.attempted.clear();
     game.clock_started = true; // the game clock starts (41.7)
                                // 41.4 supplement: the check deferred since end stage 4; [D] it gives no component
     check_hp(game, "41.4", false)
@@ -158,7 +160,7 @@ pub fn play(game: &mut Game) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::{Seat, PASS_BIAS};
+    use crate::agents::{OwnRng, Seat, PASS_BIAS};
     use crate::cards::{Card, CardPool};
     use crate::events::Level;
     use crate::rng::{key_of, Random};
@@ -188,8 +190,8 @@ mod tests {
 
     fn game(seed: u64, cost: i64, decks: usize) -> Game {
         let seats = [
-            Seat::random(PASS_BIAS, None).unwrap(),
-            Seat::random(PASS_BIAS, None).unwrap(),
+            Seat::random(PASS_BIAS, &OwnRng::Seed(seed + 100)).unwrap(),
+            Seat::random(PASS_BIAS, &OwnRng::Seed(seed + 200)).unwrap(),
         ];
         let key = key_of(seed);
         let decks = [deck(0, decks), deck(20, decks)];

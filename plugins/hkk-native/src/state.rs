@@ -61,10 +61,20 @@ pub struct Permanent {
     pub base_hp: i64,
     /// The monster components it offers when it dies (a creature's).
     pub components: i64,
+    /// The sums of the lasting effects' modifiers on its damage, Ép and Sp.
+    pub mod_damage: i64,
+    pub mod_hp: i64,
+    pub mod_sp: i64,
+    /// Its named counters and how many of each (none of a name: not listed).
+    pub counters: Vec<(String, i64)>,
+    /// Its defence bonus: it raises max Ép until lost (41.4).
+    pub defence_bonus: i64,
     /// The turn it was last damaged in (0: never).
     pub damaged_turn: u32,
     /// Its card has abilities (the ones a step may collect): the others are skipped unread.
     pub has_abilities: bool,
+    /// Its card has a static ability (the others are skipped unread).
+    pub has_statics: bool,
 }
 
 impl Permanent {
@@ -73,14 +83,15 @@ impl Permanent {
         format!("{}#{}", self.card, self.uid)
     }
 
-    /// `hkk._characteristics.hp`.
+    /// `hkk._characteristics.hp` without statics (`Game::hp` adds them): max Ép (with the
+    /// lasting effects and the defence bonus) less the damage taken.
     pub fn hp(&self) -> i64 {
-        self.base_hp - self.damage_taken
-    }
-
-    /// `hkk._characteristics.damage_value`.
-    pub fn damage_value(&self) -> i64 {
-        self.base_damage.max(0)
+        let mods = if self.creature {
+            self.mod_hp
+        } else {
+            self.mod_sp
+        };
+        self.base_hp + mods + self.defence_bonus - self.damage_taken
     }
 }
 

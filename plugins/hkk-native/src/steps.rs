@@ -3,18 +3,33 @@
 //! attack and the cards a player may play. Playing a card with a word of the card language is
 //! where the native core stops today (`Halt::Unported`).
 
-use crate::changes::{extract_components, play_card};
+use crate::changes::{extract_components, play_card, remove_defence_bonus};
 use crate::checks::{check_hp, check_players};
+use crate::continuous::{end_effects, start_waiting_effects};
 use crate::decisions::Decision;
 use crate::emit;
-use crate::errors::Flow;
+use crate::errors::{Flow, Halt};
 use crate::events::Kind;
 use crate::game::Game;
-use crate::interpret::{entered_play, items_at, resolve, Item};
+use crate::interpret::{
+    apply_item, bind_item, entered_play, items_at, prevented, preventer, resolve,
+    resolve_activated, resolving, usable, Item,
+};
 use crate::phases::{Mode, Step};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
 
 pub const PASS: &str = "pass";
+/// `Rulings.max_items_per_step`: a step with more items or actions than this is an error in
+/// the Python engine (`StepLoopError`, `too_many_items`); the native game stops there.
+pub const MAX_ITEMS_PER_STEP: usize = 500;
+
+fn step_loop(step: &Step) -> Flow {
+    Err(Halt::Unported(format!(
+        "step {} went on for {MAX_ITEMS_PER_STEP} items or actions: the Python engine stops \
+         it with an error",
+        step.hook
+    )))
+}
 /// 41.5: "announces not to act this turn".
 pub const PASS_TURN: &str = "pass turn";
 
@@ -38,16 +53,79 @@ fn after_resolution(game: &mut Game, step: &Step) -> Flow {
     }
 }
 
-/// One moment (29.4.2, 41.4) with no item in it: logged, the durations it ends (none in
-/// force), then the check.
+/// One moment (29.4.2, 41.4): the abilities timed on it, in the stable order, an optional
+/// one used only if its controller says so; every one bound against the same state before
+/// the moment is logged; the durations it ends (none in force natively); then every item
+/// applied as one moment (heals net out, limits at its end); then the check.
 fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
+    let mut items = items_at(game, step.hook);
+    items.sort_by_key(Item::order);
+    let mut chosen = Vec::with_capacity(items.len());
+    for item in items {
+        if !item.optional || wants(game, &item, step.rule) {
+            chosen.push(item);
+        }
+    }
+    // read against the state before the moment; a prevented item makes no choice
+    let stopped: Vec<Option<u32>> = chosen.iter().map(|i| preventer(game, i)).collect();
+    let bound: Vec<_> = chosen
+        .iter()
+        .zip(&stopped)
+        .map(|(i, by)| match by {
+            None => bind_item(game, i),
+            Some(_) => Vec::new(),
+        })
+        .collect();
     emit!(
         game,
         Kind::Moment {
             rule: step.rule,
+            items: chosen.iter().map(|i| i.label.clone()).collect(),
             ends: step.ends,
         }
     );
+    let end_rule = if step.ends.contains(&"until_preparation") {
+        "29.4.4"
+    } else {
+        "41.4"
+    };
+    if !step.ends.is_empty() {
+        end_effects(game, step.ends, end_rule);
+    }
+    if step.starts_waiting_effects {
+        start_waiting_effects(game, "29.4.5");
+    }
+    game.in_moment = true;
+    if step.defence_bonus_lost {
+        // 41.4: the active player's creatures lose it, after any bonus the moment gives
+        let active = game.active;
+        let losing: Vec<u32> = game
+            .permanents
+            .iter()
+            .filter(|p| p.creature && p.controller == active)
+            .map(|p| p.uid)
+            .collect();
+        for uid in losing {
+            remove_defence_bonus(game, uid, Some("41.4"), None);
+        }
+    }
+    let mut flow = Ok(());
+    for ((item, targets), by) in chosen.iter().zip(bound).zip(stopped) {
+        resolving(game, item);
+        if let Some(by) = by {
+            prevented(game, item, by);
+            continue;
+        }
+        flow = apply_item(game, item, targets);
+        if flow.is_err() {
+            break;
+        }
+    }
+    game.end_moment(); // even when an item ended the game, as `with game.moment()`
+    flow?;
+    if step.ends_created {
+        end_effects(game, step.ends, end_rule);
+    }
     after_resolution(game, step)
 }
 
@@ -110,7 +188,7 @@ fn wants(game: &mut Game, item: &Item, rule: &'static str) -> bool {
 fn run_ordered(game: &mut Game, step: &Step) -> Flow {
     let mut finished: Vec<(u32, usize, &'static str)> = Vec::new();
     let mut wanted: Vec<(u32, usize, &'static str)> = Vec::new();
-    loop {
+    for _ in 0..MAX_ITEMS_PER_STEP {
         let mut ready = Vec::new();
         for item in collect(game, step) {
             let key = item.key();
@@ -118,6 +196,9 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
                 continue;
             }
             if let Ordered::Card(card) = &item {
+                if !usable(game, card) {
+                    continue;
+                }
                 if card.optional && !step.mandatory && !wanted.contains(&key) {
                     if !wants(game, card, step.rule) {
                         finished.push(key);
@@ -145,7 +226,11 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
         let item = ready.swap_remove(chosen);
         let key = item.key();
         wanted.retain(|k| *k != key);
-        finished.push(key);
+        // an activated ability may be used again while it is usable (29.4.9 stops it in the
+        // preparation phase); an automatic one resolves once
+        if !matches!(&item, Ordered::Card(card) if card.activation.is_some()) || step.mandatory {
+            finished.push(key);
+        }
         match item {
             Ordered::Rule(rule) => {
                 emit!(
@@ -161,10 +246,12 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
                 );
                 rule.apply(game)?;
             }
+            Ordered::Card(card) if card.activation.is_some() => resolve_activated(game, &card)?,
             Ordered::Card(card) => resolve(game, &card)?,
         }
         after_resolution(game, step)?;
     }
+    step_loop(step)
 }
 
 /// `run_entry_triggers`: a permanent's "enters play" abilities, ordered by its controller
@@ -197,21 +284,70 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
     Ok(())
 }
 
-/// 41.1 with nothing to use: each player passes, forced, the active player first.
+/// 41.1: players alternately use end-of-turn abilities, the active player first. Those with
+/// a cost or a conditional text are optional; the others must be used, so a player who still
+/// has one cannot pass. The stage ends when both pass one after the other.
 fn run_alternating(game: &mut Game, step: &Step) -> Flow {
     let mut player = game.active;
-    for _ in 0..2 {
-        emit!(
-            game,
-            Kind::Passed {
-                player,
-                rule: step.rule,
-                forced: Some(true),
+    let mut passes = 0;
+    let mut used: Vec<(u32, usize)> = Vec::new(); // mandatory items already used
+    for _ in 0..MAX_ITEMS_PER_STEP {
+        if passes >= 2 {
+            return Ok(());
+        }
+        let mut items: Vec<Item> = items_at(game, step.hook);
+        items.sort_by_key(Item::order);
+        items.retain(|i| i.controller == player && !used.contains(&i.key()) && usable(game, i));
+        if player == game.active && game.turn_passed {
+            items.retain(|i| !i.optional); // 41.5: he announced not to act
+        }
+        let mandatory = items.iter().any(|i| !i.optional);
+        if items.is_empty() {
+            emit!(
+                game,
+                Kind::Passed {
+                    player,
+                    rule: step.rule,
+                    forced: Some(true),
+                }
+            );
+            passes += 1;
+        } else {
+            let mut options: Vec<String> =
+                items.iter().map(|i| format!("use {}", i.label)).collect();
+            if !mandatory {
+                options.push(PASS.into());
             }
-        );
+            let decision = Decision {
+                kind: "action",
+                player,
+                options,
+                rule: Some(step.rule),
+            };
+            let chosen = game.decide(&decision);
+            if chosen == items.len() {
+                emit!(
+                    game,
+                    Kind::Passed {
+                        player,
+                        rule: step.rule,
+                        forced: Some(false),
+                    }
+                );
+                passes += 1;
+            } else {
+                let item = items.swap_remove(chosen);
+                if !item.optional {
+                    used.push(item.key());
+                }
+                passes = 0;
+                resolve_activated(game, &item)?;
+                after_resolution(game, step)?;
+            }
+        }
         player = 1 - player;
     }
-    Ok(())
+    step_loop(step)
 }
 
 /// An action a player may take in an action step (`action_options`).
@@ -221,6 +357,7 @@ enum Action {
     Attack,
     Guard(u32),
     Extract(usize),
+    Use(Item),
     Pass,
     PassTurn,
 }
@@ -233,19 +370,32 @@ fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
         .into_iter()
         .map(|card| (format!("play {card}"), Action::Play(card)))
         .collect();
-    if player == game.active {
-        if step.hook == "combat_phase" && can_attack(game) {
-            options.push(("use attack".into(), Action::Attack));
-        }
-        if step.hook == "main_phase" {
-            for uid in guard_moves(game) {
-                let label = game
-                    .permanent(uid)
-                    .map_or_else(String::new, |p| p.describe());
-                options.push((format!("use guard {label}"), Action::Guard(uid)));
-            }
+    if player == game.active && step.hook == "combat_phase" && can_attack(game) {
+        options.push(("use attack".into(), Action::Attack));
+    }
+    // the items with a source, in the stable order: by timestamp, a guard-post move (no
+    // card) before the card's abilities
+    let mut sourced: Vec<((u32, usize), String, Action)> = Vec::new();
+    if player == game.active && step.hook == "main_phase" {
+        for uid in guard_moves(game) {
+            let label = game
+                .permanent(uid)
+                .map_or_else(String::new, |p| p.describe());
+            sourced.push(((uid, 0), format!("use guard {label}"), Action::Guard(uid)));
         }
     }
+    for item in items_at(game, step.hook) {
+        if item.activation.is_some() && item.controller == player && usable(game, &item) {
+            let at = (item.uid, 1 + item.index);
+            sourced.push((at, format!("use {}", item.label), Action::Use(item)));
+        }
+    }
+    sourced.sort_by_key(|(at, _, _)| *at);
+    options.extend(
+        sourced
+            .into_iter()
+            .map(|(_, label, action)| (label, action)),
+    );
     for (index, offer) in game.offers.iter().enumerate() {
         if offer.player == player {
             options.push((offer.label(), Action::Extract(index)));
@@ -298,7 +448,7 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
     let active = game.active;
     let mut player = active;
     let mut active_passed = false;
-    loop {
+    for _ in 0..MAX_ITEMS_PER_STEP {
         if game.over {
             return Ok(());
         }
@@ -341,6 +491,7 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
                 match &action {
                     Action::Play(card) => play_card(game, player, card)?,
                     Action::Extract(index) => extract_components(game, *index),
+                    Action::Use(item) => resolve_activated(game, item)?,
                     _ => use_item(game, player, &action),
                 }
                 after_resolution(game, step)?;
@@ -354,4 +505,5 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
         active_passed = active_passed || player == active;
         player = 1 - player;
     }
+    step_loop(step)
 }

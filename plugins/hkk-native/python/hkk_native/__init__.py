@@ -3,10 +3,11 @@
 ``core`` is what the ``hkk.cores`` entry point names: ``refuses(engine, decks)`` says, naming
 the set, hook, card and word, why a game cannot run natively (None: it can);
 ``new_game(...)`` builds one.  Today the native core plays, event for event as the Python
-engine does, games of creatures and buildings without abilities or with automatic ones, and
-spells, of the verbs and targets it implements (the setup, the turn, hand play, the guard post,
-combat, deaths and monster components), and refuses by card and word every game with a word
-it does not implement, so every whole game of the base set (docs/NATIVE.md).  ``Random`` is
+engine does, games of every word of the card language but triggered abilities (spells,
+automatic, activated and static abilities, lasting effects, defence bonuses, counters,
+conditions, prevention; the setup, the turn, hand play, the guard post, combat, deaths and
+monster components), and refuses by card and word every game with a triggered ability, so
+every game of the base decks (docs/NATIVE.md).  ``Random`` is
 CPython's ``random.Random`` for int seeds, bit for bit.
 """
 

@@ -3,6 +3,7 @@ games it builds.  The agents' and decks' translation to plain data is here, in o
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,19 +21,19 @@ class Refused(ValueError):
     """The native core cannot run this game; the message names the set, hook, card or word."""
 
 
-def _built_in(name: str) -> bool:
-    return name.startswith("hkk.rules.")
+def _engine_refusal(engine: Any, decks: Sequence[Sequence[str]]) -> str | None:
+    """Why the engine itself keeps this game off the native core: a set's hooks in Python
+    (``engine.scope``, naming the set and hooks), or a turn or rulings other than the ones the
+    native core knows."""
+    from hkk import DEFAULT_TURN, Rulings
 
-
-def _python_hooks(engine: Any) -> str | None:
-    """The first plugin that is not a built-in rule and implements a hook: its code is Python,
-    which the native core cannot run."""
-    for name, plugin in sorted(engine.pm.list_name_plugin(), key=lambda item: str(item[0])):
-        if plugin is None or _built_in(str(name)):
-            continue
-        hooks = sorted(caller.name for caller in engine.pm.get_hookcallers(plugin) or ())
-        if hooks:
-            return f"{name} implements the hook {hooks[0]} in Python"
+    reason: str | None = engine.scope(decks).reason
+    if reason is not None:
+        return reason
+    if tuple(engine.turn) != tuple(DEFAULT_TURN):
+        return "the engine's turn is not the default turn (hkk.DEFAULT_TURN)"
+    if engine.rulings != Rulings():
+        return "the engine's rulings are not the default rulings (hkk.Rulings())"
     return None
 
 
@@ -40,19 +41,32 @@ def _deck_lists(engine: Any, decks: Sequence[str | Sequence[str]]) -> list[list[
     return [engine.deck(d) if isinstance(d, str) else list(d) for d in decks]
 
 
-def _seat(agent: Any) -> tuple[str, float, list[int] | None]:
-    """An agent as a native seat: (kind, pass bias, its own RNG's state or None).  Only the
-    built-in random and first agents have a native twin; the agent-RNG wiring on the native
-    side is ``agents::agent_rng``."""
+#: A native seat: (agent kind, pass bias, its own RNG's state words or seed; None: none).
+SeatSpec = tuple[str, float, list[int] | int | None]
+
+
+def _seat(agent: Any) -> SeatSpec:
+    """An agent as a native seat.  Only the built-in random and first agents have a native
+    twin; a random agent draws from its own RNG, whose state is handed over (the agent-RNG
+    wiring on the native side is ``agents::agent_rng``)."""
     from hkk import FirstLegalAgent, RandomAgent
 
     if type(agent) is FirstLegalAgent:
         return ("first", 0.0, None)
     if type(agent) is RandomAgent:
-        state = agent.rng_state()
-        return ("random", float(agent.pass_bias), list(state[1]) if state is not None else None)
+        return ("random", float(agent.pass_bias), list(agent.rng_state()[1]))
     raise Refused(f"agent {type(agent).__name__}: only RandomAgent and FirstLegalAgent are "
                   f"seated natively")
+
+
+def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
+    """The engine's default agents, ``RandomAgent(agent_seed(seed, seat))``, as native seats
+    made from their seeds (no Python agent built)."""
+    from hkk import RandomAgent
+    from hkk._agent_registry import agent_seed
+
+    bias = float(inspect.signature(RandomAgent).parameters["pass_bias"].default)
+    return (("random", bias, agent_seed(seed, 0)), ("random", bias, agent_seed(seed, 1)))
 
 
 def _native_engine(engine: Any) -> _NativeEngine:
@@ -127,11 +141,12 @@ def _checked(engine: Any, decks: Sequence[str | Sequence[str]], seeds: Sequence[
     return lists
 
 
-def _seats(agents: Sequence[Any] | None) -> tuple[tuple[str, float, list[int] | None], ...]:
-    from hkk import RandomAgent
-
-    seated = agents if agents is not None else (RandomAgent(), RandomAgent())
-    return tuple(_seat(a) for a in seated)
+def _seats(agents: Sequence[Any] | None, seed: int) -> tuple[SeatSpec, SeatSpec]:
+    if agents is None:
+        return _default_seats(seed)
+    if len(agents) != 2:
+        raise Refused(f"{len(agents)} agents: a game has two seats")
+    return (_seat(agents[0]), _seat(agents[1]))
 
 
 def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
@@ -140,7 +155,7 @@ def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int 
     first card with a word played): for tests that compare the native core with the Python
     engine on what both run."""
     lists = _checked(engine, decks, [seed])
-    game = _native_engine(engine).new_game((lists[0], lists[1]), seed, _seats(agents),
+    game = _native_engine(engine).new_game((lists[0], lists[1]), seed, _seats(agents, seed),
                                            log_level)
     return NativeGame(game).play()
 
@@ -149,29 +164,49 @@ def play_many_native(engine: Any, decks: Sequence[str | Sequence[str]], *,
                      seeds: Sequence[int], agents: Sequence[Any] | None = None,
                      log_level: str = "outcome") -> list[tuple[int, int, int]]:
     """One call, many seeds, the GIL released: each game as far as the native core goes;
-    per game (winner, -1 for none or not over; turns begun; events emitted)."""
+    per game (winner, -1 for none or not over; turns begun; events emitted).  Without
+    ``agents`` each game is seated as the engine seats it (``RandomAgent(agent_seed(seed,
+    seat))``); with them, every game starts from the agents' present state."""
     lists = _checked(engine, decks, seeds)
-    return _native_engine(engine).play_many((lists[0], lists[1]), list(seeds), _seats(agents),
+    seats = [_seats(agents, 0)] if agents is not None else [_default_seats(s) for s in seeds]
+    return _native_engine(engine).play_many((lists[0], lists[1]), list(seeds), seats,
                                             log_level)
 
 
 class NativeCore:
-    """The ``hkk.cores`` entry ``native``."""
+    """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is played by its seated
+    agents only (it is not yet a whole ``hkk.ForwardModel``), so ``--core auto`` never picks it
+    and no default output changes; ``--core native`` names it."""
 
     name = "native"
+    auto = False
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
-        """Why this game cannot run natively, naming the set and hook, or the card and word;
-        None when it can (every card of the decks is one without words)."""
-        hooks = _python_hooks(engine)
-        if hooks is not None:
-            return hooks
-        return _native_engine(engine).refusal(_deck_lists(engine, decks))
+        """Why this game cannot run natively: the set and hook that make it not data-only
+        (``engine.scope``), a turn or rulings it does not know, or the first card (in id order)
+        and word it does not implement; None when it can."""
+        lists = _deck_lists(engine, decks)
+        reason = _engine_refusal(engine, lists)
+        if reason is not None:
+            return reason
+        return _native_engine(engine).refusal(lists)
 
     def new_game(self, engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
                  agents: Sequence[Any] | None = None, log_level: str = "full",
-                 clock: Any = None) -> NativeGame:
+                 rulings: Any = None, clock: Any = None,
+                 names: Sequence[str] = ("P1", "P2")) -> NativeGame:
+        """The game, played by its seated agents (``play()``, as far as the native core goes).
+        Rulings other than the engine's, a clock (its time source is Python's) and other
+        players' names are refused: the native core knows none of them."""
         reason = self.refuses(engine, decks)
+        if reason is None and rulings is not None and rulings != engine.rulings:
+            reason = "rulings other than the engine's are not native"
+        if reason is None and clock is not None:
+            reason = "the 41.7 clock's time source is Python's: a clock is not native yet"
+        if reason is None and tuple(names) != ("P1", "P2"):
+            reason = "players' names other than P1, P2 are not native yet"
         if reason is not None:
             raise Refused(f"the native core cannot run this game: {reason}")
-        return play_native(engine, decks, seed=seed, agents=agents, log_level=log_level)
+        lists = _checked(engine, decks, [seed])
+        return NativeGame(_native_engine(engine).new_game(
+            (lists[0], lists[1]), seed, _seats(agents, seed), log_level))

@@ -28,8 +28,11 @@ def card_words(card: Any) -> list[Word]:
 
 
 #: An effect as the native core takes it: place, verb, target, amount (None: a counted
-#: amount), the names of its other fields set.
-PlainEffect = tuple[str, str, str, int | None, list[str]]
+#: amount), the names of its other fields set, ``modify``'s stat, duration and turns, and the
+#: names it takes (``end_effects``' durations, a counter's name, ``prevent``'s whose, abilities
+#: and phase).
+PlainEffect = tuple[str, str, str, int | None, list[str], tuple[str, str, int | None] | None,
+                    list[str]]
 
 
 def spell_effects(card: Any) -> list[PlainEffect]:
@@ -44,19 +47,60 @@ def _effects(effects: Any, place: str) -> list[PlainEffect]:
         data = effect.model_dump(mode="json", exclude_none=True)
         verb = data.pop("do")
         target = data.pop("target", "")
+        modify = None
+        if verb == "modify":  # a lasting effect: its stat, how much (`by`), for how long
+            modify = (str(data.pop("stat")), str(data.pop("duration")), data.pop("turns", None))
+            data["amount"] = data.pop("by")
+        # the names it takes: end_effects' durations, a counter's name
+        names = [str(d) for d in data.pop("durations", ())] if verb == "end_effects" else []
+        if verb in ("add_counters", "remove_counters"):
+            names = [str(data.pop("counter"))]
+        if verb == "prevent":
+            names = [str(data.pop(key)) for key in ("whose", "abilities", "phase")]
         amount = data.pop("amount", data.pop("count", None))
         others = sorted(f"{key} = {value!r}" for key, value in data.items())
         plain.append((f"{place}.effects[{index}]", str(verb), str(target),
-                      amount if isinstance(amount, int) else None, others))
+                      amount if isinstance(amount, int) else None, others, modify, names))
     return plain
 
 
+#: A condition as the native core takes it: ``of``, the comparison, its bound as a number or
+#: a quantity's name.
+PlainCondition = tuple[str, str, int | None, str | None]
+
+#: An activated ability's cost and limit: VP, components, sacrifice itself; per turn, per
+#: game, whose turn; usable, or to be used, in the preparation phase (29.4.7).
+PlainActivation = tuple[int, int, bool, int | None, int | None, str, bool, bool]
+
 #: An ability as the native core takes it: index, kind, timing, whose turn, optional, its
-#: effects, the words of its other fields.
-PlainAbility = tuple[int, str, str, str, bool, list[PlainEffect], list[Word]]
+#: effects, its condition, an activated one's cost and limit, the words of its other fields.
+PlainAbility = tuple[int, str, str, str, bool, list[PlainEffect], PlainCondition | None,
+                     PlainActivation | None, list[Word]]
 
 #: An ability's fields the native core reads itself; every other one set is a word to refuse.
-_ABILITY_FIELDS = frozenset({"kind", "text", "timing", "whose_turn", "optional", "effects"})
+_ABILITY_FIELDS = frozenset({"kind", "text", "timing", "whose_turn", "optional", "effects",
+                             "condition", "cost", "limit", "usable_in_preparation",
+                             "must_use_in_preparation"})
+
+
+def activation(ability: Any) -> PlainActivation | None:
+    """An activated ability's cost and limit (None for the other kinds)."""
+    if ability.kind != "activated":
+        return None
+    cost, limit = ability.cost, ability.limit
+    return (int(cost.vp), int(cost.components), bool(cost.sacrifice_self), limit.per_turn,
+            limit.per_game, str(limit.whose_turn), bool(ability.usable_in_preparation),
+            bool(ability.must_use_in_preparation))
+
+
+def condition(ability: Any) -> PlainCondition | None:
+    """An ability's condition (``hkk._cards.condition.Condition``), or None."""
+    found = getattr(ability, "condition", None)
+    if found is None:
+        return None
+    name, bound = found.comparison
+    return (str(found.of), str(name), bound if isinstance(bound, int) else None,
+            bound if isinstance(bound, str) else None)
 
 
 def abilities(card: Any) -> list[PlainAbility]:
@@ -72,7 +116,8 @@ def abilities(card: Any) -> list[PlainAbility]:
         plain.append((index, str(ability.kind), str(getattr(ability, "timing", "") or ""),
                       str(getattr(ability, "whose_turn", "any")),
                       bool(getattr(ability, "optional", False)),
-                      _effects(ability.effects, place), words))
+                      _effects(ability.effects, place), condition(ability),
+                      activation(ability), words))
     return plain
 
 

@@ -1,0 +1,340 @@
+//! Lasting effects (`hkk._continuous`, `hkk._effects`): `modify` makes a modifier of a stat
+//! (damage, Ép, Sp, VP regeneration) for a duration; its targets are fixed when it is made
+//! (K 99.5); a "this turn" one made in preparation stage 1 waits for stage 2 (29.4.5); they end
+//! together at a moment (29.4.4, 41.4, D-counted-turns, D-own-preparation).
+
+use crate::effects::TargetSpec;
+use crate::emit;
+use crate::events::Kind;
+use crate::game::Game;
+use crate::phases::DEFAULT_TURN;
+
+/// A stat a lasting effect modifies (`hkk._cards.types.Stat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stat {
+    Damage,
+    Hp,
+    Sp,
+    VpRegen,
+}
+
+impl Stat {
+    pub fn parse(word: &str) -> Option<Stat> {
+        Some(match word {
+            "damage" => Stat::Damage,
+            "hp" => Stat::Hp,
+            "sp" => Stat::Sp,
+            "vp_regen" => Stat::VpRegen,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Damage => "damage",
+            Stat::Hp => "hp",
+            Stat::Sp => "sp",
+            Stat::VpRegen => "vp_regen",
+        }
+    }
+}
+
+/// `hkk._effects.Duration`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Duration {
+    Permanent,
+    UntilEndOfTurn,
+    ThisTurn,
+    UntilPreparation,
+    UntilOwnPreparation,
+    Turns(u32),
+}
+
+impl Duration {
+    pub fn parse(word: &str, turns: Option<u32>) -> Option<Duration> {
+        Some(match (word, turns) {
+            ("permanent", None) => Duration::Permanent,
+            ("until_end_of_turn", None) => Duration::UntilEndOfTurn,
+            ("this_turn", None) => Duration::ThisTurn,
+            ("until_preparation", None) => Duration::UntilPreparation,
+            ("until_own_preparation", None) => Duration::UntilOwnPreparation,
+            ("turns", Some(n)) if n >= 1 => Duration::Turns(n),
+            _ => return None,
+        })
+    }
+
+    /// Its kind as one bit of a set of durations.
+    pub fn bit(self) -> u8 {
+        1 << match self {
+            Duration::Permanent => 0,
+            Duration::UntilEndOfTurn => 1,
+            Duration::ThisTurn => 2,
+            Duration::UntilPreparation => 3,
+            Duration::UntilOwnPreparation => 4,
+            Duration::Turns(_) => 5,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Duration::Permanent => "permanent",
+            Duration::UntilEndOfTurn => "until_end_of_turn",
+            Duration::ThisTurn => "this_turn",
+            Duration::UntilPreparation => "until_preparation",
+            Duration::UntilOwnPreparation => "until_own_preparation",
+            Duration::Turns(_) => "turns",
+        }
+    }
+}
+
+/// A lasting effect (`hkk._effects.Effect`): its uid is a timestamp shared with permanents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lasting {
+    pub uid: u32,
+    pub stat: Stat,
+    pub amount: i64,
+    pub duration: Duration,
+    /// Permanent uids, sorted (fixed when it was made).
+    pub targets: Vec<u32>,
+    pub player: Option<usize>,
+    pub controller: usize,
+    pub source: String,
+    /// False while a "this turn" effect waits for stage 2 (29.4.5).
+    pub in_force: bool,
+    pub ends_turn: Option<u32>,
+}
+
+/// `count_effect`: add (or take back) its modifier to the permanents it affects.
+fn count(game: &mut Game, effect: &Lasting, sign: i64) {
+    for &uid in &effect.targets {
+        if let Some(perm) = game.permanent_mut(uid) {
+            let by = sign * effect.amount;
+            match effect.stat {
+                Stat::Damage => perm.mod_damage += by,
+                Stat::Hp => perm.mod_hp += by,
+                Stat::Sp => perm.mod_sp += by,
+                Stat::VpRegen => {}
+            }
+        }
+    }
+}
+
+fn started(game: &mut Game, effect: &Lasting, rule: Option<&'static str>, waits: bool) {
+    let kind = Kind::EffectStarted {
+        waits,
+        effect: effect.uid,
+        stat: effect.stat.name(),
+        amount: effect.amount,
+        duration: effect.duration.name(),
+        targets: effect.targets.clone(),
+        player: effect.player,
+        source: effect.source.clone(),
+        ends_turn: effect.ends_turn,
+        rule,
+    };
+    emit!(game, kind);
+}
+
+/// `add_effect`: a modifier of `stat` for `duration` on `targets` (permanents) or `player`.
+pub fn add_effect(
+    game: &mut Game,
+    (stat, duration): (Stat, Duration),
+    amount: i64,
+    targets: Vec<u32>,
+    player: Option<usize>,
+    controller: usize,
+    source: &str,
+) {
+    let ends_turn = match duration {
+        // D-counted-turns: every turn counts, this one included
+        Duration::Turns(n) => Some(game.turn + n - 1),
+        // D-own-preparation: made in his own turn before its expiry moment: his next turn's
+        Duration::UntilOwnPreparation if controller == game.active && own_expiry_ahead(game) => {
+            Some(game.turn + 2)
+        }
+        _ => None,
+    };
+    let waits = duration == Duration::ThisTurn
+        && stat != Stat::VpRegen
+        && game.step.is_some_and(|i| DEFAULT_TURN[i].this_turn_waits);
+    let uid = game.next_uid;
+    game.next_uid += 1;
+    let mut targets = targets;
+    targets.sort_unstable();
+    targets.dedup();
+    let effect = Lasting {
+        uid,
+        stat,
+        amount,
+        duration,
+        targets,
+        player,
+        controller,
+        source: source.to_string(),
+        in_force: !waits,
+        ends_turn,
+    };
+    if effect.in_force {
+        count(game, &effect, 1);
+    }
+    started(game, &effect, None, waits);
+    game.effects.push(effect);
+}
+
+/// `_own_expiry_ahead`: this turn's moment that ends "until your own preparation" effects is
+/// still to come.
+fn own_expiry_ahead(game: &Game) -> bool {
+    game.step_index.is_some_and(|index| {
+        DEFAULT_TURN[index.min(DEFAULT_TURN.len())..]
+            .iter()
+            .any(|s| s.ends.contains(&"until_own_preparation"))
+    })
+}
+
+/// `end_effects`: the effects of these durations whose time is up end at one moment: all
+/// removed, then each logged in uid order.
+pub fn end_effects(game: &mut Game, durations: &[&str], rule: &'static str) {
+    let (turn, active) = (game.turn, game.active);
+    let due = |e: &Lasting| {
+        if !durations.contains(&e.duration.name()) || !e.in_force {
+            return false;
+        }
+        match e.duration {
+            Duration::Turns(_) => e.ends_turn.is_some_and(|t| t <= turn),
+            Duration::UntilOwnPreparation => {
+                e.controller == active && e.ends_turn.is_none_or(|t| t <= turn)
+            }
+            _ => true,
+        }
+    };
+    let (ending, kept): (Vec<Lasting>, Vec<Lasting>) =
+        std::mem::take(&mut game.effects).into_iter().partition(due);
+    game.effects = kept;
+    end(game, ending, Vec::new(), rule);
+}
+
+/// `_end`: `ending` end at one moment, and `partly` (an effect's index in `game.effects` and
+/// the permanents it no longer affects) end for some of their permanents: every modifier
+/// taken back before any is logged, then one event each in uid order.
+fn end(game: &mut Game, ending: Vec<Lasting>, partly: Vec<(usize, Vec<u32>)>, rule: &'static str) {
+    let mut ended: Vec<(u32, &'static str, Vec<u32>, bool)> = Vec::new();
+    for effect in ending {
+        count(game, &effect, -1);
+        ended.push((effect.uid, effect.stat.name(), effect.targets, false));
+    }
+    for (index, taken) in partly {
+        let mut part = game.effects[index].clone();
+        part.targets.clone_from(&taken);
+        count(game, &part, -1);
+        game.effects[index]
+            .targets
+            .retain(|uid| !taken.contains(uid));
+        ended.push((part.uid, part.stat.name(), taken, true));
+    }
+    ended.sort_by_key(|e| e.0);
+    for (effect, stat, targets, partial) in ended {
+        emit!(
+            game,
+            Kind::EffectEnded {
+                effect,
+                stat,
+                targets,
+                rule,
+                partial,
+            }
+        );
+    }
+}
+
+/// `dispel`: lasting effects in force end now, at one moment (D-dispel): those of `durations`
+/// (any, if empty) that affect `on` - permanents (by uid) and players (their VP-regeneration
+/// effects); any, if None; `durations` as `Duration::bit`s (0: any). One that also affects permanents not in `on` ends only for those
+/// in it (`partial`).
+pub fn dispel(game: &mut Game, rule: &'static str, durations: u8, on: Option<(&[u32], &[usize])>) {
+    let mut ending_at = Vec::new();
+    let mut partly = Vec::new();
+    for (index, effect) in game.effects.iter().enumerate() {
+        let kind_matches = durations == 0 || durations & effect.duration.bit() != 0;
+        if !effect.in_force || !kind_matches {
+            continue;
+        }
+        if let Some((uids, players)) = on {
+            if let Some(player) = effect.player {
+                if !players.contains(&player) {
+                    continue;
+                }
+            } else {
+                let hit: Vec<u32> = effect
+                    .targets
+                    .iter()
+                    .copied()
+                    .filter(|u| uids.contains(u))
+                    .collect();
+                if hit.is_empty() {
+                    continue;
+                }
+                if hit.len() != effect.targets.len() {
+                    partly.push((index, hit));
+                    continue;
+                }
+            }
+        }
+        ending_at.push(index);
+    }
+    let mut ending = Vec::new();
+    let mut kept = Vec::new();
+    let partial_uids: Vec<u32> = partly.iter().map(|(i, _)| game.effects[*i].uid).collect();
+    for (index, effect) in std::mem::take(&mut game.effects).into_iter().enumerate() {
+        if ending_at.contains(&index) {
+            ending.push(effect);
+        } else {
+            kept.push(effect);
+        }
+    }
+    game.effects = kept;
+    // the partly ended ones by their place in the effects kept
+    let partly = partly
+        .into_iter()
+        .zip(partial_uids)
+        .filter_map(|((_, hit), uid)| {
+            let at = game.effects.iter().position(|e| e.uid == uid)?;
+            Some((at, hit))
+        })
+        .collect();
+    end(game, ending, partly, rule);
+}
+
+/// `start_waiting_effects` (29.4.5).
+pub fn start_waiting_effects(game: &mut Game, rule: &'static str) {
+    for index in 0..game.effects.len() {
+        if !game.effects[index].in_force {
+            game.effects[index].in_force = true;
+            let effect = game.effects[index].clone();
+            count(game, &effect, 1);
+            started(game, &effect, Some(rule), false);
+        }
+    }
+}
+
+/// `vp_regen_modifier`: the VP-regeneration modifiers in force for `player` (29.4.5).
+pub fn vp_regen_modifier(game: &Game, player: usize) -> i64 {
+    let effects: i64 = game
+        .effects
+        .iter()
+        .filter(|e| e.in_force && e.stat == Stat::VpRegen && e.player == Some(player))
+        .map(|e| e.amount)
+        .sum();
+    // static "your VP regeneration is +1" (`static_player`)
+    let statics: i64 = game
+        .statics()
+        .filter(|(_, e)| e.lasting.is_some_and(|(s, _)| s == Stat::VpRegen))
+        .filter(|(source, e)| match e.target {
+            TargetSpec::Controller => source.controller == player,
+            TargetSpec::Opponent => source.controller != player,
+            TargetSpec::EachPlayer => true,
+            _ => false,
+        })
+        .map(|(_, e)| e.amount)
+        .sum();
+    effects + statics
+}
