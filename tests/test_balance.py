@@ -150,7 +150,7 @@ def test_cards_never_played_and_never_useful() -> None:
 def test_tier_labels() -> None:
     assert tier_label(("mcts:budget=50", "mcts:budget=50")) == "mcts:budget=50"
     assert tier_label(("greedy", "random")) == "greedy vs random"
-    assert tier_label(None) == "random (game RNG)"
+    assert tier_label(None) == "random (default)"
 
 
 # -- a planted card (issue 22: "a planted 1-VP 6/6 shows 0.75 played vs 0.79 not played") ------

@@ -39,9 +39,9 @@ ENDINGS = ("hp", "empty_deck", "turn_limit")
 
 def tier_label(agents: tuple[str, str] | None) -> str:
     """``greedy`` for a mirrored tier, ``mcts vs random`` otherwise; the engine's default
-    random players (no ``--agents``) are ``random (game RNG)``."""
+    random players (no ``--agents``, seeded as ``random`` ones are) are ``random (default)``."""
     if agents is None:
-        return "random (game RNG)"
+        return "random (default)"
     return agents[0] if agents[0] == agents[1] else f"{agents[0]} vs {agents[1]}"
 
 
