@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from hkk import Engine, FirstLegalAgent, RandomAgent, advance, hookimpl
+from hkk import Engine, FirstLegalAgent, RandomAgent, hookimpl
 from hkk._agent_registry import agent_seed
 
 hkk_native = pytest.importorskip(
@@ -301,31 +301,14 @@ def _agents(kind: str, seed: int) -> tuple[Any, Any] | None:
     return RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1))
 
 
-def _first_difference(seed: int, decks: Any, native: list[dict[str, Any]],
-                      python: list[dict[str, Any]]) -> str:
-    """The seed, the decks and the first differing event of each core."""
-    for index, (a, b) in enumerate(itertools.zip_longest(native, python)):
-        if a != b:
-            return (f"cores differ: seed={seed} decks={decks} at event {index}\n"
-                    f"  native: {a}\n  python: {b}")
-    return ""
-
-
 def _compare(engine: Engine, decks: Any, seed: int, agents: str, level: str) -> Any:
-    """Both cores on one game: the native one as far as it goes, the Python one as far as
-    that (step by step); their logs up to there identical.  Returns the native game."""
-    native = hkk_native.play_native(engine, list(decks), seed=seed,
-                                    agents=_agents(agents, seed), log_level=level)
-    python = engine.new_game(list(decks), _agents(agents, seed), seed=seed, log_level=level)
-    while python.log.emitted < native.emitted and advance(python):
-        pass
-    python_log = [e.as_dict() for e in python.log if e.seq < native.emitted]
-    assert native.log == python_log, _first_difference(seed, decks, native.log, python_log)
-    if native.unported is None:  # the native game ended: so did the Python one, alike
-        assert native.over and python.over, (seed, decks)
-        assert (native.winner, native.turn) == (python.winner, python.turn), (seed, decks)
-        assert native.emitted == python.log.emitted
-    else:
+    """Both cores on one game (``hkk_native.compare``, what ``hkk verify --differential``
+    runs): identical logs as far as the native one goes.  Returns the native game."""
+    native, difference = hkk_native.compare(engine, list(decks), seed,
+                                            agents=lambda: _agents(agents, seed),
+                                            log_level=level)
+    assert difference is None, difference
+    if native.unported is not None:
         assert native.unported.startswith("card "), native.unported  # it names the card
     return native
 

@@ -476,12 +476,16 @@ def _play_output(output_format: str, output_file: str | None, json_file: str | N
 @click.option("--max-slowdown", type=click.FloatRange(min=0), default=3.0, show_default=True,
               metavar="FACTOR", help="Fail a set that makes its dependencies' games more than "
                                      "FACTOR times slower (0: do not measure).")
+@click.option("--differential", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Also play N games of each set's decks on the native core and on the "
+                   "Python engine and fail on the first difference (needs hkk-native).")
 @_timeout_option
 @core_option
 def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int | None,
                    output_format: str, output_file: str | None, quiet: bool, as_json: bool,
                    junit_xml: str | None, old_format: str | None, against: str | None,
-                   max_slowdown: float, game_timeout: float, core: str) -> None:
+                   max_slowdown: float, game_timeout: float, core: str,
+                   differential: int) -> None:
     """Verify installed sets (all, or CODES): the CI gate.  Exit code 1 on any failure."""
     from hkk._verify_text import verify_lines
     from hkk.verify import verify
@@ -493,6 +497,14 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
 
     _check_installed(codes)
     _check_core_name(core)
+    if differential:  # without the native core: a usage error saying how to install it
+        from hkk._errors import CoreError
+        from hkk._verify_differential import native_core
+
+        try:
+            native_core()
+        except CoreError as exc:
+            raise click.BadParameter(str(exc), param_hint="--differential") from None
     if against is not None:  # a usage error, found before any game is played
         from hkk._spoiler import SpoilerError, read_spoiler
 
@@ -507,7 +519,8 @@ def verify_command(codes: tuple[str, ...], games: int, seed: int, max_turns: int
     report = None
     options: dict[str, Any] = dict(games=games, seed=seed, max_turns=max_turns,
                                    game_timeout=game_timeout, against=against,
-                                   max_slowdown=max_slowdown, core=core)
+                                   max_slowdown=max_slowdown, core=core,
+                                   differential=differential)
     try:
         if err.is_terminal and output_format in ("text", "github") and not quiet and games:
             from rich.progress import Progress

@@ -28,7 +28,11 @@ What it checks, in order:
 6. **coverage** (information, never a failure) - which cards were played, which abilities fired
    (``resolving`` events carrying card and ability), which of the set's hookimpls were reached
    and which returned items;
-7. **cost** - for a set that depends on sets with decks: the same seeded games on those decks
+7. **differential** (``differential=N``, off by default; needs the native core) - N seeded
+   games of each set's deck pairings with the default agents on the native core and on the
+   Python engine, compared event for event at the full log level (:mod:`hkk._verify_differential`);
+   the first difference fails, a pairing the native core refuses is a warning naming why;
+8. **cost** - for a set that depends on sets with decks: the same seeded games on those decks
    with the dependencies alone and with the set too (:mod:`hkk._setcost`); a set that makes them
    more than ``max_slowdown`` times slower (median of the per-game ratios, default 3) fails.
 
@@ -64,6 +68,7 @@ from hkk._verify_checks import (
     packaging_checks,
     spoiler_checks,
 )
+from hkk._verify_differential import differential_checks, native_core
 from hkk._verify_games import (
     Progress,
     Run,
@@ -99,7 +104,8 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
            progress: Progress | None = None,
            game_timeout: float | None = DEFAULT_GAME_TIMEOUT,
            against: str | None = None,
-           max_slowdown: float | None = DEFAULT_MAX_FACTOR, core: str = "auto") -> VerifyReport:
+           max_slowdown: float | None = DEFAULT_MAX_FACTOR, core: str = "auto",
+           differential: int = 0) -> VerifyReport:
     """Verify the installed sets (or only ``codes``, with the sets they depend on); see the
     module docstring.  Never raises for a problem of a set: everything is in the report -
     except a KeyboardInterrupt, which stops it (with ``exc.report``, the report so far).
@@ -107,7 +113,10 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
     spoiler file (CSV or JSON, :mod:`hkk._spoiler`) the one set named must match;
     ``max_slowdown``: how many times slower a set may make its dependencies' games (None or
     0: not measured).  ``core``: the core the games run on (``hkk.cores``; a named core that
-    refuses a run's games fails the run)."""
+    refuses a run's games fails the run).  ``differential``: games per set compared on both
+    cores (0: none; without the native core installed, a CoreError saying how to install it)."""
+    if differential:
+        native_core()  # a usage error before anything is played
     report = VerifyReport()
     found = discover(entry_points=entry_points)
     disabled = {c.code for c in found.disabled}
@@ -175,7 +184,11 @@ def verify(codes: Iterable[str] | None = None, *, games: int = 10, seed: int = 0
         except KeyboardInterrupt as exc:
             exc.report = report  # type: ignore[attr-defined]
             raise
-        if max_slowdown and not report.failures:  # 7. cost (hkk._setcost)
+    for run in runs if differential else ():  # 7. differential: the sets' own runs
+        if run.target != "all":
+            report.checks.extend(differential_checks(run, differential, seed, entry_points))
+    if games > 0:
+        if max_slowdown and not report.failures:  # 8. cost (hkk._setcost)
             for code in targets:
                 report.checks.extend(_cost_checks(code, by_code, games, seed, max_turns,
                                                   max_slowdown, entry_points))
@@ -195,7 +208,7 @@ def _failure_checks(error: SetError, *, mine: bool) -> list[Check]:
                   line=problem.line, **options) for problem in error.problems]
 
 
-# 7. cost: part of the run here, so it calls the ``measure`` of this module (the tests give it a
+# 8. cost: part of the run here, so it calls the ``measure`` of this module (the tests give it a
 # fake clock by patching ``hkk.verify.measure``).
 def _cost_checks(code: str, by_code: dict[str, Any], games: int, seed: int,
                  max_turns: int | None, max_factor: float, entry_points: Any) -> list[Check]:

@@ -13,10 +13,17 @@ CPython's ``random.Random`` for int seeds, bit for bit.
 
 from __future__ import annotations
 
-from hkk_native._core import NativeCore, NativeGame, Refused, play_many_native, play_native
+from hkk_native._core import (
+    NativeCore,
+    NativeGame,
+    Refused,
+    compare,
+    play_many_native,
+    play_native,
+)
 from hkk_native._native import Random
 
-__all__ = ["NativeCore", "NativeGame", "Random", "Refused", "core", "play_many_native",
+__all__ = ["NativeCore", "NativeGame", "Random", "Refused", "compare", "core", "play_many_native",
            "play_native"]
 
 #: The object the ``hkk.cores`` entry point ``native`` loads.

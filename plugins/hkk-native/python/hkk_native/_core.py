@@ -4,14 +4,15 @@ games it builds.  The agents' and decks' translation to plain data is here, in o
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hkk_native._native import Engine as _NativeEngine
 from hkk_native._native import Game as _NativeGame
 from hkk_native._plain import plain_cards
 
-__all__ = ["NativeCore", "NativeGame", "Refused", "play_many_native", "play_native"]
+__all__ = ["NativeCore", "NativeGame", "Refused", "compare", "play_many_native", "play_native"]
 
 #: The largest seed the native log holds (the Python log holds any int).
 _SEED_RANGE = (-(2**63), 2**63 - 1)
@@ -173,6 +174,47 @@ def play_many_native(engine: Any, decks: Sequence[str | Sequence[str]], *,
                                             log_level)
 
 
+def _first_differing(native: list[dict[str, Any]], python: list[dict[str, Any]]
+                     ) -> tuple[int, Any, Any] | None:
+    for index, (a, b) in enumerate(itertools.zip_longest(native, python)):
+        if a != b:
+            return index, a, b
+    return None
+
+
+def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
+            agents: Callable[[], Sequence[Any] | None] | None = None, log_level: str = "full"
+            ) -> tuple[NativeGame, str | None]:
+    """One game on both cores - the native one as far as it goes, the Python one (the
+    reference) as far as that, step by step - and how they differ: None when their logs are
+    identical event for event and, if the native game ended, both ended alike; else the
+    seed, the decks and the first differing event of each core.  ``agents`` makes a game's
+    agents afresh for each core (each draws from its own RNG); None: the engine's own."""
+    from hkk import advance
+
+    lists = _deck_lists(engine, decks)
+    native = play_native(engine, lists, seed=seed, agents=agents() if agents else None,
+                         log_level=log_level)
+    python = engine.new_game(lists, agents() if agents else None, seed=seed,
+                             log_level=log_level)
+    while python.log.emitted < native.emitted and advance(python):
+        pass
+    python_log = [e.as_dict() for e in python.log if e.seq < native.emitted]
+    head = f"cores differ: seed={seed} decks={list(decks)}"
+    found = _first_differing(native.log, python_log)
+    if found is not None:
+        index, a, b = found
+        return native, f"{head} at event {index}\n  native: {a}\n  python: {b}"
+    if native.unported is None and not (
+            native.over and python.over and native.emitted == python.log.emitted
+            and (native.winner, native.turn) == (python.winner, python.turn)):
+        return native, (f"{head}: the native game ended (winner {native.winner}, turn "
+                        f"{native.turn}, {native.emitted} events), the Python one not alike "
+                        f"(over {python.over}, winner {python.winner}, turn {python.turn}, "
+                        f"{python.log.emitted} events)")
+    return native, None
+
+
 class NativeCore:
     """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is played by its seated
     agents only (it is not yet a whole ``hkk.ForwardModel``), so ``--core auto`` never picks it
@@ -190,6 +232,15 @@ class NativeCore:
         if reason is not None:
             return reason
         return _native_engine(engine).refusal(lists)
+
+    def compare(self, engine: Any, decks: Sequence[str | Sequence[str]], seed: int
+                ) -> str | None:
+        """How this game with the engine's default agents differs between the native core
+        and the Python engine at the full log level (:func:`compare`; None: not at all)."""
+        native, difference = compare(engine, decks, seed)
+        if difference is None and native.unported is not None:
+            return f"the native core stopped short of the end: {native.unported}"
+        return difference
 
     def new_game(self, engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
                  agents: Sequence[Any] | None = None, log_level: str = "full",
