@@ -298,6 +298,7 @@ def test_a_computer_agent_that_never_answers_is_given_up_after_the_think_limit(s
 
 def test_the_page_reads_the_position_while_the_computer_thinks(sets, serve):
     Waits.released.clear()
+    Waits.waiting.clear()
     table = table_of(sets, registered("waiting"), opponent="waiting")
     served = serve(make_app(table, token=TOKEN))
     answers: list[tuple[int, bytes]] = []
@@ -316,7 +317,8 @@ def test_the_page_reads_the_position_while_the_computer_thinks(sets, serve):
             status, body = request(served, "GET", "/api/state")
             assert status == 200
             state = json.loads(body)
-            if state["thinking"] is not None:
+            # the agent that thinks, not any quick change of the game's
+            if Waits.waiting.is_set() and state["thinking"] is not None:
                 break
             time.sleep(0.1)
         else:
