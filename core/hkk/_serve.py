@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from hkk._datafile import DataFileError, check_json_nesting
 from hkk._errors import HkkError
 from hkk._saving import SaveError
+from hkk._serve_decks import routes as deck_routes
 from hkk._serve_game import Opponent, OpponentMaker, PlayedGame
 from hkk._serve_guard import (
     TOKEN_HEADER,
@@ -45,7 +46,6 @@ from hkk._serve_guard import (
     read_body,
     whole_number,
 )
-from hkk._serve_decks import routes as deck_routes
 from hkk._serve_sandbox import routes as sandbox_routes
 from hkk._serve_state import position_json
 from hkk._serve_watch import CardSets, deck_lists
@@ -326,7 +326,8 @@ def make_app(table: Table, *, host: str = "127.0.0.1", token: str | None = None)
         Route("/api/watch", getting(lambda: reply(table.poll()))),
         # the sandbox and the deck builder (issue 33 item 2), under the same guard
         *sandbox_routes(table, guarded=guarded, acting=acting, reply=reply),
-        *deck_routes(table, guarded=guarded, acting=acting, reply=reply, token=secret),
+        *deck_routes(table, guarded=guarded, acting=acting, reply=reply, token=secret,
+                    headers=SECURITY_HEADERS),
         Mount("/static", StaticFiles(directory=ASSETS / "static")),
     ]
     return Starlette(routes=routes, middleware=[

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from starlette.routing import BaseRoute
 
     from hkk._engine import Engine
-    from hkk._serve import Table
 
 __all__ = ["BuiltDeck", "deck_toml", "read_deck", "read_deck_file", "routes"]
 
@@ -114,7 +113,9 @@ def deck_toml(deck: Deck) -> str:
 def read_deck_file(set_code: str, rel_path: str, text: str) -> DeckFile:
     """A deck file read as the set loader reads it (:func:`hkk._cards.loader.load_set_decks`):
     CardDataError naming file and line for anything it would refuse."""
-    return _validate(DeckFile, set_code, rel_path, _parse_toml(set_code, rel_path, text), text)
+    read: DeckFile = _validate(DeckFile, set_code, rel_path,
+                               _parse_toml(set_code, rel_path, text), text)
+    return read
 
 
 def check_json(built: BuiltDeck, engine: Engine) -> dict[str, Any]:
@@ -140,19 +141,22 @@ def catalogue(engine: Engine) -> dict[str, Any]:
             "decks": {name: dict(deck.cards) for name, deck in sorted(engine.decks.items())}}
 
 
-def routes(table: Table, *, guarded: Callable[[Any], Any], acting: Callable[[Any], Any],
-           reply: Callable[..., Any], token: str) -> list[BaseRoute]:
-    """The deck builder's page and routes, under the table's guard (``guarded``, ``acting``)."""
+def routes(table: Any, *, guarded: Callable[[Any], Callable[[Any], Any]],
+           acting: Callable[[Any], Callable[[Any], Any]],
+           reply: Callable[..., Any], token: str,
+           headers: Mapping[str, str]) -> list[BaseRoute]:
+    """The deck builder's page and routes, under the table's guard (``guarded``, ``acting``),
+    the page with ``headers`` and the server's ``token``.  ``table``: the app's
+    :class:`hkk._serve.Table` (not imported: it imports this module)."""
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import HTMLResponse
     from starlette.routing import Route
 
-    from hkk._serve import SECURITY_HEADERS
     from hkk._serve_guard import parse_json, read_body
 
     def page(request: Any) -> Any:
         html = PAGE.read_text(encoding="utf-8").replace("{{ token }}", token)
-        return HTMLResponse(html, headers=SECURITY_HEADERS)
+        return HTMLResponse(html, headers=dict(headers))
 
     def reading(answer: Callable[[Any], dict[str, Any]]) -> Callable[[Any], Any]:
         """A POST that reads a deck and answers about it, changing nothing."""
@@ -186,9 +190,11 @@ def routes(table: Table, *, guarded: Callable[[Any], Any], acting: Callable[[Any
         theirs = deck_lists(engine, table.deck_names[1:])[0]
         seed = secrets.randbits(32)  # as each game's: nobody can foresee it
 
-        def make(_: PlayedGame) -> PlayedGame:
-            return table._ready(PlayedGame.new(engine, [built.card_ids(), theirs], seed,
-                                               table._opponent(1), names=table.names))
+        def make(shown: PlayedGame) -> PlayedGame:  # the game shown meanwhile: not used
+            played = PlayedGame.new(engine, [built.card_ids(), theirs], seed,
+                                    table._opponent(1), names=table.names)
+            _ = played.decision  # the computer's moves up to the person's decision
+            return played
         label = f"{built.deck.name} (built) vs {table.deck_names[1]}"
         table._replace(table._change(make), loaded=True, label=label)
 

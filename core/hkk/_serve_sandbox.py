@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
     from hkk._engine import Engine
     from hkk._game import Game
-    from hkk._serve import Table
 
 __all__ = ["IN_PLAY", "MAX_CARDS", "NUMBERS", "ZONES", "SandboxPosition", "build_sandbox",
            "read_position", "routes"]
@@ -164,7 +163,7 @@ def build_sandbox(engine: Engine, position: SandboxPosition, decks: list[list[st
     game.agents[0] = None  # the person's seat: answered from outside (game.decision)
     for player, name in zip(game.players, names, strict=True):
         player.name = name
-    for index, spec in enumerate(position.specs):
+    for index in range(len(position.specs)):
         for zone in IN_PLAY:
             # build_position puts a zone's cards into play in its order: uids ascending
             placed = sorted((p for p in game.permanents.values()
@@ -176,14 +175,17 @@ def build_sandbox(engine: Engine, position: SandboxPosition, decks: list[list[st
                 most = max_hp(perm)
                 if wanted > most:
                     raise _bad(f"players[{index}].{zone}[{i}].hp",
-                               f"{wanted} is more than {perm.card.name}'s {most} Ép")
+                               f"{wanted} is more than {engine.cards[perm.card.id].name}'s "
+                               f"{most} Ép")
                 perm.damage_taken = most - wanted  # damage marked on it, healed as any (41.3)
     return game
 
 
-def routes(table: Table, *, guarded: Callable[[Any], Any], acting: Callable[[Any], Any],
+def routes(table: Any, *, guarded: Callable[[Any], Callable[[Any], Any]],
+           acting: Callable[[Any], Callable[[Any], Any]],
            reply: Callable[..., Any]) -> list[BaseRoute]:
-    """The sandbox's routes, under the table's guard (``guarded``, ``acting``)."""
+    """The sandbox's routes, under the table's guard (``guarded``, ``acting``).  ``table``:
+    the app's :class:`hkk._serve.Table` (not imported: it imports this module)."""
     from starlette.concurrency import run_in_threadpool
     from starlette.routing import Route
 
@@ -205,8 +207,10 @@ def routes(table: Table, *, guarded: Callable[[Any], Any], acting: Callable[[Any
         # built here, where a refusal is the request's 400; a new game, so nothing changed yet
         game = build_sandbox(engine, position, decks, table._opponent(1), seed, table.names)
 
-        def make(_: PlayedGame) -> PlayedGame:
-            return table._ready(PlayedGame(game, 0))
+        def make(shown: PlayedGame) -> PlayedGame:  # the game shown meanwhile: not used
+            played = PlayedGame(game, 0)
+            _ = played.decision  # the computer's moves up to the person's decision
+            return played
         # one change at a time, the computer's first moves on a thread (Table._change)
         table._replace(table._change(make), loaded=True, label="a sandbox position")
 
