@@ -102,6 +102,17 @@ def test_the_sandbox_puts_each_card_where_asked_with_the_numbers_given(guarded):
     assert table.game.decision is not None and table.game.decision.player == 0
 
 
+def test_a_sandbox_position_where_the_computer_moves_first_waits_at_the_persons_decision(guarded):
+    table, server = guarded
+    status, state = _post(server, "/api/sandbox/play", {**POSITION, "active": 1})
+    assert status == 200, state
+    turns = [line["text"] for line in state["log"] if line["kind"] == "turn"]
+    assert turns[0].startswith("Turn 1  P2 (random)")
+    assert state["decision"] is not None and table.game.decision.player == 0
+    assert any(line["text"].startswith("P2 (random) ") and line["kind"] == "decision"
+               for line in state["log"])
+
+
 def test_a_sandbox_position_saves_loads_and_plays_on_identically(guarded, sets):
     table, server = guarded
     assert _post(server, "/api/sandbox/play", POSITION)[0] == 200
