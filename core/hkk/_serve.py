@@ -18,7 +18,8 @@ fails or never answers leaves the game where it was, with a message naming its a
 Routes: ``GET /`` the page, ``/static/*`` its files, ``GET /api/state``, ``POST /api/answer``
 (``{"index": i, "at": answers so far}``), ``POST /api/new``, ``POST /api/undo``,
 ``GET /api/save``, ``POST /api/load`` (a save), ``GET /api/watch`` and ``POST /api/restart``
-(``--watch``).
+(``--watch``); the sandbox's (:mod:`hkk._serve_sandbox`) and the deck builder's
+(:mod:`hkk._serve_decks`, the page ``/decks``), under the same guard.
 """
 
 from __future__ import annotations
