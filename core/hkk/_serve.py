@@ -18,7 +18,8 @@ fails or never answers leaves the game where it was, with a message naming its a
 Routes: ``GET /`` the page, ``/static/*`` its files, ``GET /api/state``, ``POST /api/answer``
 (``{"index": i, "at": answers so far}``), ``POST /api/new``, ``POST /api/undo``,
 ``GET /api/save``, ``POST /api/load`` (a save), ``GET /api/watch`` and ``POST /api/restart``
-(``--watch``).
+(``--watch``); the sandbox's (:mod:`hkk._serve_sandbox`) and the deck builder's
+(:mod:`hkk._serve_decks`, the page ``/decks``), under the same guard.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from hkk._datafile import DataFileError, check_json_nesting
 from hkk._errors import HkkError
 from hkk._saving import SaveError
+from hkk._serve_decks import routes as deck_routes
 from hkk._serve_game import Opponent, OpponentMaker, PlayedGame
 from hkk._serve_guard import (
     TOKEN_HEADER,
@@ -45,6 +47,7 @@ from hkk._serve_guard import (
     read_body,
     whole_number,
 )
+from hkk._serve_sandbox import routes as sandbox_routes
 from hkk._serve_state import position_json
 from hkk._serve_watch import CardSets, deck_lists
 
@@ -97,6 +100,7 @@ class Table:
         self.message = ""
         self.names = ("P1 (you)", f"P2 ({opponent})")
         self.loaded = False  # a saved game: its decks are what the save holds
+        self.label = "a saved game"  # what the page says of a loaded game's decks
         self.game = self._ready(self._new(os_seed() if seed is None else seed))
 
     def _opponent(self, seat: int) -> Opponent:
@@ -120,7 +124,7 @@ class Table:
             game, thinking = self.game, self.thinking
             data = position_json(game.view(), game.decision)
             over = data["winner"] is not None
-            decks = ["a saved game"] if self.loaded else self.deck_names
+            decks = [self.label] if self.loaded else self.deck_names
             data.update(
                 seed=game.seed if over else None,  # a replay's, once nothing is hidden
                 decks=decks, opponent=self.opponent_name, answers=game.answered,
@@ -192,11 +196,12 @@ class Table:
         finally:
             self.changing.release()
 
-    def _replace(self, game: PlayedGame, *, loaded: bool = False) -> None:
+    def _replace(self, game: PlayedGame, *, loaded: bool = False,
+                 label: str = "a saved game") -> None:
         with self.lock:
             self.game = game
             self.history = []
-            self.loaded = loaded
+            self.loaded, self.label = loaded, label
             if not loaded:
                 self.cards_version = self.sets.version
 
@@ -320,6 +325,10 @@ def make_app(table: Table, *, host: str = "127.0.0.1", token: str | None = None)
         Route("/api/load", acting(table.load), methods=["POST"]),
         Route("/api/save", getting(save)),
         Route("/api/watch", getting(lambda: reply(table.poll()))),
+        # the sandbox and the deck builder (issue 33 item 2), under the same guard
+        *sandbox_routes(table, guarded=guarded, acting=acting, reply=reply),
+        *deck_routes(table, guarded=guarded, acting=acting, reply=reply, token=secret,
+                    headers=SECURITY_HEADERS),
         Mount("/static", StaticFiles(directory=ASSETS / "static")),
     ]
     return Starlette(routes=routes, middleware=[

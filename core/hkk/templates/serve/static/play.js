@@ -58,6 +58,11 @@ async function act(method, path, body) {
   }
 }
 
+// The page's hooks for the table's other scripts (friend.js, sandbox.js): they see each new
+// position and ask the server through the page's token, never touching this file's internals.
+const stateListeners = [];
+window.hkk = { token, call, act, onState: (fn) => stateListeners.push(fn) };
+
 function message(text) {
   const box = document.getElementById("message");
   box.textContent = text || "";
@@ -190,6 +195,7 @@ function show(s) {
   showLog(s);
   showCards(s.cards);
   message(s.message);
+  for (const fn of stateListeners) fn(s);
 }
 
 // a download made from the answer: a link to /api/save could not carry the token
