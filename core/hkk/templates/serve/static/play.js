@@ -264,7 +264,7 @@ function permanentBox(perm, s, combat) {
   const box = cardBox(perm.card, { cls, uid: perm.uid, stats });
   const mark = combat.marks.get(perm.uid);
   if (mark) {
-    box.classList.add(mark.cls);
+    box.classList.add(...mark.cls.split(" "));
     box.append(el("span", { className: "mark", textContent: mark.text }));
   }
   return box;
@@ -284,7 +284,7 @@ function combatMarks(s) {
       marks.set(uid, { cls: "attacking", text: "⚔ attacks" });
       const blocker = c.blockers[i];
       if (blocker !== undefined && blocker !== null) {
-        marks.set(blocker, { cls: "blocking", text: `🛡 blocks ${name(uid)}` });
+        marks.set(blocker, { cls: "blocking", text: `blocks ${name(uid)}` });
         pairs.push([blocker, uid]);
       }
     });
@@ -350,8 +350,11 @@ function side(s, index, map, combat) {
   if (other.length) {
     rows.push(zoneRow("Elsewhere", other.map(perm => permanentBox(perm, s, combat)), "other"));
   }
-  // the guard posts face each other across the middle of the table
-  node.append(...(mine ? rows : rows.reverse()));
+  // the guard posts face each other across the middle of the table; reserve and buildings
+  // share the row behind
+  const [guard, ...behind] = rows;
+  const back = el("div", { className: "back-row" }, ...behind);
+  node.append(...(mine ? [guard, back] : [back, guard]));
   return node;
 }
 
@@ -437,14 +440,18 @@ function zoom(card, anchor, pin) {
   }
   pinned = pin;
   const box = document.getElementById("zoom");
+  // the reading: the engine's lines but the printed text, shown above them
+  const reading = card.abilities.filter(line => line !== card.text);
   box.replaceChildren(
     cardImage(card.id, "zoom-image"),
     el("h3", { textContent: `${card.name} ` }, el("span", { className: "muted",
                                                             textContent: card.id })),
     el("p", { className: "hu", textContent: card.text || "" }),
     el("h4", { textContent: "The engine reads it as" }),
-    el("ul", {}, ...card.abilities.map(line => el("li", { textContent: line }))),
-    pin ? el("p", { className: "muted", textContent: "Esc or a click closes this" }) : null);
+    el("ul", {}, ...reading.map(line => el("li", { textContent: line }))));
+  if (pin) {
+    box.append(el("p", { className: "muted", textContent: "Esc or a click closes this" }));
+  }
   box.dataset.card = card.id;
   const rect = anchor.getBoundingClientRect();
   const left = rect.right + 12 + 340 < window.innerWidth ? rect.right + 12 : rect.left - 352;
