@@ -588,8 +588,9 @@ async function watch() {
 }
 
 function keys(event) {
-  if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey ||
-      event.altKey) {
+  // keys typed into a field are the field's (a checkbox or a button keeps no text)
+  if (event.target.closest("textarea, input:not([type=checkbox]):not([type=file])") ||
+      event.ctrlKey || event.metaKey || event.altKey) {
     return;
   }
   if (event.key === "Escape") {
