@@ -71,3 +71,31 @@ def test_the_summary_counts_the_cards_played_and_the_damage_the_log_holds(game):
     winner = game.winner
     head = "Draw" if winner is None else "You win" if winner == 0 else "Béla wins"
     assert summary["ended"].startswith(head + ": ")
+
+
+class _Event(dict):
+    """An event of a hand-made log: its fields as attributes, as hkk.Event has them."""
+
+    def __getattr__(self, name):
+        return self.get(name)
+
+
+def test_damage_counts_for_the_controller_of_its_source_else_the_spells_player():
+    log = [_Event(kind="entered_play", turn=1, uid=1, controller=0, card="alap:tuzmano"),
+           _Event(kind="entered_play", turn=2, uid=2, controller=1, card="alap:zsoldos"),
+           # P1's creature hits P2, P2's creature hits P1's creature
+           _Event(kind="player_damaged", turn=3, player=1, amount=2, source="alap:tuzmano#1"),
+           _Event(kind="damaged", turn=4, uid=1, amount=3, source="alap:zsoldos#2",
+                  source_uid=2),
+           # P2's spell (no permanent) hits P1; P1's creature's ability ("card#uid:index")
+           # hits his own creature
+           _Event(kind="card_played", turn=4, player=1, card="alap:tuzlabda"),
+           _Event(kind="player_damaged", turn=4, player=0, amount=3, source="alap:tuzlabda"),
+           _Event(kind="damaged", turn=5, uid=1, amount=1, source="alap:tuzmano#1:0"),
+           # a source nobody played: for the victim's opponent
+           _Event(kind="player_damaged", turn=5, player=0, amount=4, source="rules"),
+           _Event(kind="game_over", turn=5, winner=0, reason="hp")]
+    summary = game_summary(log, ["A", "B"], 0)
+    assert [(p["damage_to_player"], p["damage_to_permanents"], p["played"])
+            for p in summary["players"]] == [(2, 1, 0), (7, 3, 1)]
+    assert summary == {**summary, "turns": 5, "ended": "You win: B's Ép fell to 0"}

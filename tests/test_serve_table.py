@@ -77,7 +77,7 @@ def test_answering_with_auto_stops_only_at_a_choice_and_take_back_returns_to_one
     assert lone_answered > 0  # the game had lone options, answered by themselves
 
 
-def test_without_auto_the_table_stops_at_lone_options(sets):
+def test_without_auto_the_table_stops_at_lone_options_and_take_back_with_auto_skips_them(sets):
     table = _table(sets)
     for _ in range(200):
         if _lone(table):
@@ -85,9 +85,22 @@ def test_without_auto_the_table_stops_at_lone_options(sets):
         table.answer(0, None)  # pass: the next action decision often has pass alone
     else:
         pytest.fail("no lone option in 200 answers")
+    lone = table.state()
     table.answer(0, None)
     table.undo()
-    assert _lone(table)  # taken back to the lone option, as answered
+    assert table.state() == lone  # taken back to the lone option, as answered
+    # answered by itself, a lone option is not kept for take-back ...
+    kept = len(table.history)
+    table.answer(0, None, auto=True)
+    assert len(table.history) == kept
+    table.undo()
+    assert not _lone(table)
+    # ... and taking back with auto skips those that were answered one by one
+    table.answer(0, None)
+    assert table.state() == lone
+    table.answer(0, None)
+    table.undo(auto=True)
+    assert not _lone(table)
 
 
 def _hidden_from_p1(table: Table) -> set[str]:
