@@ -380,6 +380,12 @@ def test_a_whole_game_against_a_searching_agent_of_the_registry(opponent, tmp_pa
     assert "all as recorded" in _hkk("replay", str(save), input="").stdout
 
 
+def test_no_auto_answer_without_a_person_is_a_usage_error():
+    result = CliRunner().invoke(main, ["play", "--seed", "1", "--no-auto-answer"])
+    assert result.exit_code == 2
+    assert "--no-auto-answer goes with --human or --load" in result.output
+
+
 def _options_asked(screen):
     """How many options the decision at the end of a screen offers (None: no decision)."""
     asked = re.findall(r"decides \S+: .*\((\d+) options?\b", screen)

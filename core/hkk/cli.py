@@ -290,6 +290,8 @@ def play_command(seed: int | None, decks: tuple[str, str] | None, set_codes: tup
 
         play_saved(load_file, human, opponent, save_file, auto=auto_answer)
         return
+    if not human and not auto_answer:  # agents play: nothing is asked of anybody
+        raise click.UsageError("--no-auto-answer goes with --human or --load")
     output_format, log_file = _play_output(output_format, output_file, json_file)
     from hkk._game import fresh_seed
 
