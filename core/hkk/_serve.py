@@ -15,10 +15,12 @@ operating system always.  The computer plays on a copy of the game, on a thread 
 at most ``think_limit`` seconds: the page reads the position meanwhile, and a computer that
 fails or never answers leaves the game where it was, with a message naming its agent.
 
+The page is a table (issue 33 item 1): ``"auto": true`` in an answer answers the lone options
+that follow it too, and in a take-back goes back to a decision with a choice; ``GET
+/api/card/<card id>`` gives a card's image and texts for the zoom.
+
 Routes: ``GET /`` the page, ``/static/*`` its files, ``GET /api/state``, ``POST /api/answer``
-(``{"index": i, "at": answers so far, "auto": true}``: then lone options too),
-``POST /api/new``, ``POST /api/undo`` (``{"auto": true}``: to a decision with a choice),
-``GET /api/card/<card id>`` (a card's image and texts, for the zoom),
+(``{"index": i, "at": answers so far}``), ``POST /api/new``, ``POST /api/undo``,
 ``GET /api/save``, ``POST /api/load`` (a save), ``GET /api/watch`` and ``POST /api/restart``
 (``--watch``).
 """
@@ -48,7 +50,7 @@ from hkk._serve_guard import (
     read_body,
     whole_number,
 )
-from hkk._serve_state import card_json, position_json
+from hkk._serve_state import position_json
 from hkk._serve_watch import CardSets, deck_lists
 
 if TYPE_CHECKING:
@@ -212,17 +214,6 @@ class Table:
         finally:
             self.changing.release()
 
-    def card_image(self, card_id: str) -> dict[str, Any]:
-        """A card of the installed sets as the page zooms it: its image (SVG, drawn from its
-        data), its Hungarian text and the engine's reading of it.  Only cards of the sets
-        loaded: nothing about the game."""
-        from hkk._card_image import card_svg
-
-        card = self.sets.engine.cards.get(card_id)
-        if card is None:
-            raise Refused(404, f"no card {card_id!r} in the sets loaded")
-        return {"id": card.id, "svg": card_svg(card), **card_json(card)}
-
     def _replace(self, game: PlayedGame, *, loaded: bool = False) -> None:
         with self.lock:
             self.game = game
@@ -258,6 +249,18 @@ class Table:
             with self.lock:
                 self.sets.poll(lambda engine: deck_lists(engine, self.deck_names))
         return self.cards_status()
+
+    def card_image(self, card_id: str) -> dict[str, Any]:
+        """A card of the installed sets as the page zooms it: its image (SVG, drawn from its
+        data), its Hungarian text and the engine's reading of it.  Only cards of the sets
+        loaded: nothing about the game."""
+        from hkk._card_image import card_svg
+        from hkk._serve_state import card_json
+
+        card = self.sets.engine.cards.get(card_id)
+        if card is None:
+            raise Refused(404, f"no card {card_id!r} in the sets loaded")
+        return {"id": card.id, "svg": card_svg(card), **card_json(card)}
 
 
 # -- the app ----------------------------------------------------------------------------------

@@ -81,6 +81,11 @@ async function act(method, path, body) {
   answerLoneOption();
 }
 
+// The page's hooks for the table's other scripts (friend.js, sandbox.js): they see each new
+// position and ask the server through the page's token, never touching this file's internals.
+const stateListeners = [];
+window.hkk = { token, call, act, onState: (fn) => stateListeners.push(fn) };
+
 function autoOn() {
   return document.getElementById("auto-answer").checked;
 }
@@ -534,11 +539,6 @@ function showCards(cards) {
   document.getElementById("cards-banner").hidden = error.hidden && newer.hidden;
 }
 
-// The page's hooks for the table's other scripts (friend.js, sandbox.js): they see each new
-// position and ask the server through the page's token, never touching this file's internals.
-const stateListeners = [];
-window.hkk = { token, call, act, onState: (fn) => stateListeners.push(fn) };
-
 function show(s) {
   state = s;
   hideMenu();
@@ -620,7 +620,10 @@ document.addEventListener("DOMContentLoaded", async () => {
   document.getElementById("new-game").addEventListener("click", () => act("POST", "/api/new"));
   document.getElementById("undo").addEventListener("click",
     () => act("POST", "/api/undo", { auto: autoOn() }));
-  document.getElementById("restart").addEventListener("click", () => act("POST", "/api/restart"));
+  document.getElementById("restart").addEventListener("click", () => {
+    images.clear(); // the cards as they are on disk now
+    act("POST", "/api/restart");
+  });
   document.getElementById("save").addEventListener("click", save);
   document.getElementById("replay").addEventListener("change", async event => {
     const file = event.target.files[0];
