@@ -653,7 +653,8 @@ def test_the_page_says_the_computer_is_thinking_and_for_how_long_at_most(
         assert prompt.inner_text() == "The computer is thinking (at most 45 s)…"
         # and the computer's side of the table says so, with the seconds it has thought
         mark = page.locator(".player[data-player='1'] .thinking-mark")
-        assert mark.is_visible() and re.fullmatch(r"thinking… \d+ s", mark.inner_text())
+        mark.wait_for(state="visible")
+        assert re.fullmatch(r"thinking… \d+ s", mark.inner_text())
         Waits.released.set()
         page.wait_for_selector("body:not(.busy)")
         assert not prompt.inner_text().startswith("The computer is thinking")

@@ -52,21 +52,10 @@ async function act(method, path, body) {
   }
   busy = true;
   document.body.classList.add("busy");
-  hideMenu();
-  // the computer may take a while: say so, for how long at most, and since when
-  const started = Date.now();
-  let ticking = null;
+  // the computer may take a while: say so, and for how long at most
   const thinking = setTimeout(() => {
     document.getElementById("prompt").textContent = "The computer is thinking" +
       (state ? ` (at most ${state.think_limit} s)` : "") + "…";
-    document.body.classList.add("thinking");
-    const tick = () => {
-      for (const mark of document.querySelectorAll(".thinking-mark")) {
-        mark.textContent = `thinking… ${Math.floor((Date.now() - started) / 1000)} s`;
-      }
-    };
-    tick();
-    ticking = setInterval(tick, 500);
   }, 300);
   try {
     show(await call(method, path, body));
@@ -74,17 +63,34 @@ async function act(method, path, body) {
     message(error.message);
   } finally {
     clearTimeout(thinking);
-    clearInterval(ticking);
     busy = false;
-    document.body.classList.remove("busy", "thinking");
+    document.body.classList.remove("busy");
   }
-  answerLoneOption();
 }
 
 // The page's hooks for the table's other scripts (friend.js, sandbox.js): they see each new
 // position and ask the server through the page's token, never touching this file's internals.
 const stateListeners = [];
 window.hkk = { token, call, act, onState: (fn) => stateListeners.push(fn) };
+
+function message(text) {
+  const box = document.getElementById("message");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+// the computer may take a while: its side of the table says so, and for how long, once an
+// answer has waited 300 ms
+let busySince = null;
+
+function thinkingMark() {
+  busySince = busy ? busySince || Date.now() : null;
+  const waited = busySince === null ? 0 : Date.now() - busySince;
+  document.body.classList.toggle("thinking", waited >= 300);
+  for (const mark of document.querySelectorAll(".thinking-mark")) {
+    mark.textContent = `thinking… ${Math.floor(waited / 1000)} s`;
+  }
+}
 
 function autoOn() {
   return document.getElementById("auto-answer").checked;
@@ -104,12 +110,6 @@ function answerLoneOption() {
   }
   autoAnswered = s.answers;
   answer(0);
-}
-
-function message(text) {
-  const box = document.getElementById("message");
-  box.textContent = text || "";
-  box.hidden = !text;
 }
 
 // -- the cards' images: fetched once per card id, through the page's token ------------------
@@ -555,6 +555,7 @@ function show(s) {
   showLog(s);
   showCards(s.cards);
   message(s.message);
+  queueMicrotask(answerLoneOption); // once the answer that showed this is done
   for (const fn of stateListeners) fn(s);
 }
 
@@ -641,6 +642,7 @@ document.addEventListener("DOMContentLoaded", async () => {
       unzoom(true);
     }
   });
+  setInterval(thinkingMark, 100);
   await act("GET", "/api/state");
   setInterval(watch, 1000);
 });
