@@ -541,6 +541,7 @@ function showCards(cards) {
 
 function show(s) {
   state = s;
+  queueMicrotask(answerLoneOption); // once the answer that shows this is done
   hideMenu();
   unzoom(true);
   const players = document.getElementById("players");
@@ -555,7 +556,6 @@ function show(s) {
   showLog(s);
   showCards(s.cards);
   message(s.message);
-  queueMicrotask(answerLoneOption); // once the answer that showed this is done
   for (const fn of stateListeners) fn(s);
 }
 
