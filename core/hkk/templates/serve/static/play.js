@@ -590,7 +590,7 @@ async function watch() {
 
 function keys(event) {
   // keys typed into a field are the field's (a checkbox or a button keeps no text)
-  if (event.target.closest("textarea, input:not([type=checkbox]):not([type=file])") ||
+  if (event.target.closest("textarea, select, input:not([type=checkbox]):not([type=file])") ||
       event.ctrlKey || event.metaKey || event.altKey) {
     return;
   }
