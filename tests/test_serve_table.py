@@ -123,7 +123,7 @@ def test_the_tables_new_fields_name_no_card_of_the_other_hand_or_either_deck(set
     checked = 0
     for _ in range(120):
         data = table.state()
-        new = {key: data[key] for key in ("events", "combat", "summary", "decision")}
+        new = {key: data[key] for key in ("events", "attack", "summary", "decision")}
         new["piles"] = [(p["graveyard_cards"], p["void_cards"]) for p in data["players"]]
         text = json.dumps(new, ensure_ascii=False)
         hidden = _hidden_from_p1(table)
@@ -144,7 +144,7 @@ def test_the_combat_shown_is_the_logs_and_a_block_names_its_attacker(sets):
     blocks = fought = 0
     for _ in range(150):
         data = table.state()
-        combat, log = data["combat"], list(table.game.view().log)
+        combat, log = data["attack"], list(table.game.view().log)
         if combat is not None and combat["fought"]:
             last = next(e for e in reversed(log) if e.kind == "attack")
             assert combat == {"attackers": list(last.attackers),

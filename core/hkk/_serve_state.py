@@ -118,7 +118,7 @@ def decision_json(decision: Decision | None, cards: Mapping[str, Any]) -> dict[s
                         for i, o in enumerate(decision.options)]}
 
 
-def combat_json(view: Any) -> dict[str, Any] | None:
+def attack_json(view: Any) -> dict[str, Any] | None:
     """This turn's last combat as the log tells it (every answer in it is public): the
     attackers, and for each attacker its blocker (``None``: unblocked), as far as they are
     chosen; None before any attack this turn."""
@@ -176,5 +176,5 @@ def position_json(view: Any, decision: Decision | None) -> dict[str, Any]:
             "players": players, "permanents": board,
             "decision": decision_json(decision, cards), "winner": winner_json(view),
             "log": log_lines(view)[-LOG_LINES:], "events": words[-LOG_LINES:],
-            "combat": combat_json(view),
+            "attack": attack_json(view),
             "summary": game_summary(view.log, names, view.player) if view.over else None}

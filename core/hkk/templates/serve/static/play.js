@@ -279,7 +279,7 @@ function permanentBox(perm, s, combat) {
 function combatMarks(s) {
   const marks = new Map();
   const pairs = [];
-  const c = s.combat;
+  const c = s.attack;
   const name = uid => {
     const perm = s.permanents.find(p => p.uid === uid);
     return perm ? perm.card.name : `#${uid}`;
