@@ -270,6 +270,9 @@ def test_a_whole_game_in_the_browser_with_take_back_to_the_winner(
     url = serve("--seed", "3", "--decks", "alap:tuz", "alap:viz", "--opponent", opponent)
     page = TablePage(browser, url)
     p = page.page
+    # every decision asked, lone options too, as before they were answered by themselves
+    # (tests/test_serve_table.py plays with the setting on)
+    p.locator("#auto-answer").uncheck()
     assert p.locator("#undo").is_disabled()
     for _ in range(15):
         page.answer()

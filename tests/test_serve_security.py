@@ -371,13 +371,32 @@ def test_a_request_not_from_the_servers_own_page_is_refused_and_the_game_unchang
         assert request(served, "POST", path, body)[0] == 200
 
 
-@pytest.mark.parametrize("path", ["/", "/api/state", "/api/save"])
+@pytest.mark.parametrize("path", ["/", "/api/state", "/api/save", "/api/card/alap:langorzo"])
 def test_a_rebound_host_name_reads_nothing(guarded, path):
     table, served = guarded
     status, body = request(served, "GET", path, headers={"Host": f"rebound.example:{served.port}"})
     assert status == 400 and TOKEN.encode() not in body and b"hand" not in body
     assert request(served, "GET", "/api/state", token=None)[0] == 403
     assert request(served, "GET", path)[0] == 200  # the page itself, on 127.0.0.1
+
+
+def test_a_cards_image_is_read_with_the_token_for_a_card_of_the_sets_only(guarded):
+    table, served = guarded
+    before = where_it_is(table)
+    status, body = request(served, "GET", "/api/card/alap:langorzo")
+    card = json.loads(body)
+    assert status == 200 and card["svg"].startswith("<svg") and card["name"] == "Lángőrző"
+    # the card, whatever the game: nothing of the position in it
+    assert set(card) == {"id", "svg", "name", "kind", "vp", "components", "text", "abilities",
+                         "damage", "hp"}
+    assert request(served, "GET", "/api/card/alap:langorzo", token=None)[0] == 403
+    status, body = request(served, "GET", "/api/card/alap:nosuch")
+    assert status == 404 and json.loads(body)["error"] == \
+        "no card 'alap:nosuch' in the sets loaded"
+    status, body = request(served, "POST", "/api/undo", '{"auto": "x"}')
+    assert status == 400 and json.loads(body)["error"] == \
+        "'auto' must be true or false, not \"x\""
+    assert where_it_is(table) == before
 
 
 def test_the_page_carries_the_servers_token_and_warns_that_a_save_shows_every_card(guarded):
@@ -474,6 +493,8 @@ DEEP = "[" * 100_000 + "]" * 100_000
     ('{"index": 0, "at": "x"}', "'at' must be a whole number, not \"x\""),
     ('{"index": 0, "at": []}', "'at' must be a whole number, not []"),
     ('{"index": 0, "at": 1e400}', "'at' must be a whole number, not Infinity"),
+    ('{"index": 0, "auto": 1}', "'auto' must be true or false, not 1"),
+    ('{"index": 0, "auto": "yes"}', "'auto' must be true or false, not \"yes\""),
     ("[]", "the request must be a JSON object with 'index'"),
     ("[0]", "the request must be a JSON object with 'index'"),
     (DEEP, f"the request's JSON nests more than {MAX_DEPTH} deep"),
@@ -630,6 +651,10 @@ def test_the_page_says_the_computer_is_thinking_and_for_how_long_at_most(
                 break
             time.sleep(0.05)
         assert prompt.inner_text() == "The computer is thinking (at most 45 s)…"
+        # and the computer's side of the table says so, with the seconds it has thought
+        mark = page.locator(".player[data-player='1'] .thinking-mark")
+        mark.wait_for(state="visible")
+        assert re.fullmatch(r"thinking… \d+ s", mark.inner_text())
         Waits.released.set()
         page.wait_for_selector("body:not(.busy)")
         assert not prompt.inner_text().startswith("The computer is thinking")

@@ -378,3 +378,41 @@ def test_a_whole_game_against_a_searching_agent_of_the_registry(opponent, tmp_pa
     seated = json.loads(save.read_text())["agents"]
     assert seated[0]["kind"] == "outside" and opponent.split(":")[0] in seated[1]["name"].lower()
     assert "all as recorded" in _hkk("replay", str(save), input="").stdout
+
+
+def test_no_auto_answer_without_a_person_is_a_usage_error():
+    result = CliRunner().invoke(main, ["play", "--seed", "1", "--no-auto-answer"])
+    assert result.exit_code == 2
+    assert "--no-auto-answer goes with --human or --load" in result.output
+
+
+def _options_asked(screen):
+    """How many options the decision at the end of a screen offers (None: no decision)."""
+    asked = re.findall(r"decides \S+: .*\((\d+) options?\b", screen)
+    return int(asked[-1]) if asked else None
+
+
+def test_lone_options_are_answered_by_themselves_until_a_turns_that_off_and_on():
+    said, prompts = [], []
+
+    def answer(screen):
+        prompts.append(screen)
+        if not said and "(the only option" in "".join(prompts) and len(prompts) > 8:
+            said.append("off")
+            return "a"
+        if said == ["off"] and _options_asked(screen) == 1:
+            said.append("on")
+            return "a"  # this lone option too is answered now
+        return "1"
+
+    code, screens = _drive_pty(GAME, answer)
+    assert code == 0, screens[-1][-2000:]
+    assert said == ["off", "on"]
+    off = next(i for i, s in enumerate(screens) if "lone options are now asked" in s)
+    on = next(i for i, s in enumerate(screens) if "lone options are now answered" in s)
+    asked = [_options_asked(s) for s in screens]
+    # on by default: no lone option asked, each said in a line instead
+    assert 1 not in asked[:off] and "(the only option; a: ask for these)" in "".join(screens[:off])
+    assert 1 in asked[off:on]  # off: asked like any other
+    assert 1 not in asked[on:]  # on again: answered by themselves
+    assert re.search(r"Game over: P[12] wins", screens[-1])

@@ -15,6 +15,10 @@ operating system always.  The computer plays on a copy of the game, on a thread 
 at most ``think_limit`` seconds: the page reads the position meanwhile, and a computer that
 fails or never answers leaves the game where it was, with a message naming its agent.
 
+The page is a table (issue 33 item 1): ``"auto": true`` in an answer answers the lone options
+that follow it too, and in a take-back goes back to a decision with a choice; ``GET
+/api/card/<card id>`` gives a card's image and texts for the zoom.
+
 Routes: ``GET /`` the page, ``/static/*`` its files, ``GET /api/state``, ``POST /api/answer``
 (``{"index": i, "at": answers so far}``), ``POST /api/new``, ``POST /api/undo``,
 ``GET /api/save``, ``POST /api/load`` (a save), ``GET /api/watch`` and ``POST /api/restart``
@@ -41,6 +45,7 @@ from hkk._serve_guard import (
     Refused,
     allowed_hosts,
     check,
+    flag,
     new_token,
     not_finite,
     parse_json,
@@ -172,27 +177,44 @@ class Table:
                 self.thinking = None
             self.changing.release()
 
-    def answer(self, index: int, at: int | None) -> None:
+    def answer(self, index: int, at: int | None, *, auto: bool = False) -> None:
+        """Answer the person's decision with option ``index``; ``auto``: then answer each of
+        his decisions that offers one option only, up to one that offers a choice (or the
+        end).  An answer to a lone option given under ``auto`` is not kept for take-back:
+        taking back returns to a decision with a choice, which the page would not answer
+        again by itself."""
         def play(before: PlayedGame) -> tuple[PlayedGame, PlayedGame]:
             if at is not None and at != before.answered:
                 raise HkkError("that decision was already answered (the page was out of date)")
             game = before.clone()  # a failure leaves ``before`` as it was
             game.answer(index)
-            return before, self._ready(game)
+            game = self._ready(game)
+            while auto and game.decision is not None and len(game.decision.options) == 1:
+                game.answer(0)
+                game = self._ready(game)
+            return before, game
         before, after = self._change(play)
+        lone = before.decision is not None and len(before.decision.options) == 1
         with self.lock:
-            self.history.append(before)
+            if not (auto and lone):
+                self.history.append(before)
             self.game = after
 
-    def undo(self) -> None:
-        """Back to the position before the person's last decision, exactly as it was."""
+    def undo(self, *, auto: bool = False) -> None:
+        """Back to the position before the person's last decision, exactly as it was;
+        ``auto``: before his last decision that offered a choice (a lone option taken back
+        would be answered again at once)."""
         if not self.changing.acquire(blocking=False):
             raise HkkError("the computer is still thinking: wait for its move")
         try:
             with self.lock:
                 if not self.history:
                     raise HkkError("nothing to take back")
-                self.game = self.history.pop()
+                game = self.history.pop()
+                while auto and self.history and game.decision is not None \
+                        and len(game.decision.options) == 1:
+                    game = self.history.pop()
+                self.game = game
         finally:
             self.changing.release()
 
@@ -232,6 +254,18 @@ class Table:
             with self.lock:
                 self.sets.poll(lambda engine: deck_lists(engine, self.deck_names))
         return self.cards_status()
+
+    def card_image(self, card_id: str) -> dict[str, Any]:
+        """A card of the installed sets as the page zooms it: its image (SVG, drawn from its
+        data), its Hungarian text and the engine's reading of it.  Only cards of the sets
+        loaded: nothing about the game."""
+        from hkk._card_image import card_svg
+        from hkk._serve_state import card_json
+
+        card = self.sets.engine.cards.get(card_id)
+        if card is None:
+            raise Refused(404, f"no card {card_id!r} in the sets loaded")
+        return {"id": card.id, "svg": card_svg(card), **card_json(card)}
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -278,6 +312,12 @@ def make_app(table: Table, *, host: str = "127.0.0.1", token: str | None = None)
             return result
         return guarded(endpoint)
 
+    def getting_request(read: Callable[[Request], Response]) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            result: Response = await run_in_threadpool(read, request)
+            return result
+        return guarded(endpoint)
+
     def acting(change: Callable[[Any], None]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             try:
@@ -306,7 +346,13 @@ def make_app(table: Table, *, host: str = "127.0.0.1", token: str | None = None)
     def answer(data: Any) -> None:
         index = whole_number(data, "index")
         assert index is not None
-        table.answer(index, whole_number(data, "at", optional=True))
+        table.answer(index, whole_number(data, "at", optional=True), auto=flag(data, "auto"))
+
+    def card(request: Request) -> Response:
+        try:
+            return reply(table.card_image(request.path_params["card_id"]))
+        except Refused as exc:
+            return reply({"error": str(exc)}, exc.status)
 
     def save() -> Response:
         with table.lock:
@@ -320,7 +366,9 @@ def make_app(table: Table, *, host: str = "127.0.0.1", token: str | None = None)
         Route("/api/state", getting(lambda: reply(table.state()))),
         Route("/api/answer", acting(answer), methods=["POST"]),
         Route("/api/new", acting(lambda data: table.new_game()), methods=["POST"]),
-        Route("/api/undo", acting(lambda data: table.undo()), methods=["POST"]),
+        Route("/api/undo", acting(lambda data: table.undo(auto=flag(data, "auto"))),
+              methods=["POST"]),
+        Route("/api/card/{card_id}", getting_request(card)),
         Route("/api/restart", acting(lambda data: table.restart()), methods=["POST"]),
         Route("/api/load", acting(table.load), methods=["POST"]),
         Route("/api/save", getting(save)),

@@ -145,3 +145,14 @@ def whole_number(data: Any, field: str, *, optional: bool = False) -> int | None
     if type(value) is not int:
         raise Refused(400, f"{field!r} must be a whole number, not {json.dumps(value)[:40]}")
     return value
+
+
+def flag(data: Any, field: str) -> bool:
+    """``data[field]`` as a bool, false when absent: a JSON true or false; 400 naming the
+    field otherwise."""
+    if not isinstance(data, dict):
+        raise Refused(400, f"the request must be a JSON object (with {field!r} or not)")
+    value = data.get(field, False)
+    if type(value) is not bool:
+        raise Refused(400, f"{field!r} must be true or false, not {json.dumps(value)[:40]}")
+    return value

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from hkk._card_text import card_lines
-from hkk._decisions import Decision
+from hkk._decisions import Decision, option_data
 from hkk._event_text import EventRenderer
+from hkk._event_words import EventWords, game_summary
 from hkk._markup import INDENT, plain
 
 #: How many of the log's last lines the page gets.
@@ -107,10 +108,44 @@ def decision_json(decision: Decision | None, cards: Mapping[str, Any]) -> dict[s
     prompt = named(decision.prompt, cards)
     if decision.kind in _ASKS:
         prompt = _ASKS[decision.kind] + (f" ({prompt.replace('_', ' ')})" if prompt else "")
+    # what a card on the table stands for, read from the labels the page is sent anyway:
+    # ``data`` the option's card, uid, ability or player; ``subject`` what the prompt names
+    # (the attacker a block is asked for, the spell or ability a target is chosen for)
     return {"kind": decision.kind, "prompt": prompt,
-            "rule": decision.rule,
-            "options": [{"index": i, "label": named(o.label, cards), "raw": o.label}
+            "rule": decision.rule, "subject": option_data(decision.prompt),
+            "options": [{"index": i, "label": named(o.label, cards), "raw": o.label,
+                         "data": o.data}
                         for i, o in enumerate(decision.options)]}
+
+
+def attack_json(view: Any) -> dict[str, Any] | None:
+    """This turn's last combat as the log tells it (every answer in it is public): the
+    attackers, and for each attacker its blocker (``None``: unblocked), as far as they are
+    chosen; None before any attack this turn."""
+    log = list(view.log)
+    start = None
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if e.turn != view.turn:
+            break
+        if e.kind == "resolving" and e.item == "attack" and e.card is None:
+            start = i
+            break
+    if start is None:
+        return None
+    attackers: list[int] = []
+    blockers: list[int | None] = []
+    for e in log[start + 1:]:
+        if e.kind == "attack":  # the combat as it was fought
+            return {"attackers": list(e.attackers or []),
+                    "blockers": list(e.blockers or []), "fought": True}
+        if e.kind == "decision" and e.decision in ("attack", "block"):
+            uid = option_data(str(e.choice)).get("uid")
+            if e.decision == "attack" and uid is not None:
+                attackers.append(uid)
+            elif e.decision == "block":
+                blockers.append(uid)
+    return {"attackers": attackers, "blockers": blockers, "fought": False}
 
 
 def position_json(view: Any, decision: Decision | None) -> dict[str, Any]:
@@ -123,7 +158,10 @@ def position_json(view: Any, decision: Decision | None) -> dict[str, Any]:
             "hp": p.hp, "vp": p.vp, "components": p.components,
             "hand": None if p.hand is None else [card_json(cards[c]) for c in p.hand],
             "hand_size": p.hand_size, "deck_size": p.deck_size,
-            "graveyard": [cards[c].name for c in p.graveyard]})
+            "graveyard": [cards[c].name for c in p.graveyard],
+            # the public piles the page lets the person browse
+            "graveyard_cards": [card_json(cards[c]) for c in p.graveyard],
+            "void_cards": [card_json(cards[c]) for c in p.void]})
     board = []
     for uid, perm in view.permanents.items():
         board.append({"uid": uid, "controller": perm.controller, "zone": perm.zone,
@@ -132,7 +170,11 @@ def position_json(view: Any, decision: Decision | None) -> dict[str, Any]:
                       "defence_bonus": perm.defence_bonus,
                       "counters": dict(sorted(perm.counters.items())),
                       "card": card_json(perm.card)})
+    names = [p.name for p in view.players]
+    words = EventWords(cards, names, view.player).sentences(view.log)
     return {"turn": view.turn, "active": view.active, "you": view.player,
             "players": players, "permanents": board,
             "decision": decision_json(decision, cards), "winner": winner_json(view),
-            "log": log_lines(view)[-LOG_LINES:]}
+            "log": log_lines(view)[-LOG_LINES:], "events": words[-LOG_LINES:],
+            "attack": attack_json(view),
+            "summary": game_summary(view.log, names, view.player) if view.over else None}

@@ -11,7 +11,12 @@ numbered, and reads one line:
 - ``u`` takes back the last decision made at this table: the game kept before it (a clone) is
   the game again, exactly as it was;
 - ``s FILE`` saves the game at this decision (``hkk play --load FILE`` goes on from it);
+- ``a`` turns answering lone options by themselves off (or on again);
 - ``q`` (or the end of the input) stops.
+
+A decision that offers one option only (a lone ``pass``, ``no block``) is answered by itself,
+shown as one line, unless ``--no-auto-answer`` (or ``a``) turns that off; such an answer is not
+kept for ``u``, which takes back the last decision that offered a choice.
 
 Anything else gets one line saying what is understood, and the same decision again.  Input may
 be piped, a line per answer, for scripts.
@@ -30,7 +35,14 @@ import click
 
 from hkk._agent_registry import agent_seed
 from hkk._agent_registry import make_agent as registry_make_agent
-from hkk._board import board_data, board_lines, card_text_lines, decision_data, decision_lines
+from hkk._board import (
+    board_data,
+    board_lines,
+    card_text_lines,
+    decision_data,
+    decision_lines,
+    readable,
+)
 from hkk._errors import HkkError
 from hkk._event_text import EventRenderer
 from hkk._markup import escape
@@ -44,7 +56,7 @@ if TYPE_CHECKING:
 __all__ = ["Command", "HELP", "TerminalTable", "make_agent", "parse_command",
            "play_at_terminal", "play_saved", "seats"]
 
-HELP = "a number answers · ? card texts · u take back · s FILE save · q quit"
+HELP = "a number answers · ? card texts · u take back · s FILE save · a lone options · q quit"
 
 
 # -- what a line of input says -------------------------------------------------------------------
@@ -52,7 +64,8 @@ HELP = "a number answers · ? card texts · u take back · s FILE save · q quit
 @dataclass(frozen=True)
 class Command:
     """One line of input understood: ``answer`` (with the option's ``index``, from 0),
-    ``cards``, ``undo``, ``save`` (with ``path``), ``quit``, or ``bad`` (with ``message``)."""
+    ``cards``, ``undo``, ``save`` (with ``path``), ``auto`` (lone options answered by
+    themselves, or not), ``quit``, or ``bad`` (with ``message``)."""
 
     kind: str
     index: int | None = None
@@ -75,6 +88,8 @@ def parse_command(line: str, count: int) -> Command:
         return Command("undo")
     if text == "q":
         return Command("quit")
+    if text == "a":
+        return Command("auto")
     if word == "s":
         if not rest.strip():
             return Command("bad", message="s needs a file: s FILE")
@@ -105,12 +120,14 @@ def seats(human: str) -> set[int]:
 
 class TerminalTable:
     """Plays ``game`` with the person at ``humans`` (player indexes) answering from ``input``
-    and everything shown on ``out``.  ``run()`` returns how it ended: ``"over"`` (the game
-    ended), ``"quit"`` (``q``) or ``"eof"`` (the input ended)."""
+    and everything shown on ``out``; ``auto``: a decision with one option is answered by
+    itself.  ``run()`` returns how it ended: ``"over"`` (the game ended), ``"quit"`` (``q``) or
+    ``"eof"`` (the input ended)."""
 
-    def __init__(self, game: ForwardModel, humans: set[int], out: Console, input: IO[str]
-                 ) -> None:
+    def __init__(self, game: ForwardModel, humans: set[int], out: Console, input: IO[str],
+                 *, auto: bool = True) -> None:
         self.game = game
+        self.auto = auto
         self.humans = humans
         self.out = out
         self.input = input
@@ -173,6 +190,9 @@ class TerminalTable:
                 self._show_events(min(self.humans))
                 return "over"
             self._show_events(decision.player)
+            if self.auto and len(decision.options) == 1:
+                self._answer_lone(decision)
+                continue
             self._show_decision(decision)
             while True:
                 line = self._read(decision.player)
@@ -185,12 +205,33 @@ class TerminalTable:
                     break
                 if command.kind == "quit":
                     return "quit"
+                if command.kind == "auto":
+                    self.auto = not self.auto
+                    self.out.print("lone options are now " + (
+                        "answered by themselves" if self.auto else "asked (a turns it back)"))
+                    if self.auto and len(decision.options) == 1:
+                        break  # this one too
+                    continue
                 if command.kind == "undo" and self.history:
                     self.game = self.history.pop()  # a clone at the decision before
+                    while self.auto and self.history and self._lone():
+                        self.game = self.history.pop()  # a lone one would be answered again
                     self.shown = len(self._log(decision.player))  # its events were shown
                     self.out.print("[yellow]taken back[/yellow]: the decision before, as it was")
                     break
                 self._answer_aside(command, decision)
+
+    def _lone(self) -> bool:
+        decision = self.game.decision
+        return decision is not None and len(decision.options) == 1
+
+    def _answer_lone(self, decision: Any) -> None:
+        """The one option, answered and said in a line (not kept for ``u``: taking it back
+        would only answer it again)."""
+        label = readable(decision.options[0].label, self.cards)
+        self.out.print(f"[dim]{escape(self.names[decision.player])} {escape(decision.kind)}: "
+                       f"{escape(label)} (the only option; a: ask for these)[/dim]")
+        self.game.answer(0)
 
     def _answer_aside(self, command: Command, decision: Any) -> None:
         """What does not leave the decision: card texts, a save, a message."""
@@ -225,7 +266,8 @@ def write_save(game: ForwardModel, path: str) -> None:
 # -- the commands: hkk play --human, hkk play --load ---------------------------------------------
 
 def play_at_terminal(engine: Engine, decks: Sequence[Sequence[str]], seed: int, rulings: Any,
-                     human: str, opponent: str, save_file: str | None) -> None:
+                     human: str, opponent: str, save_file: str | None, *,
+                     auto: bool = True) -> None:
     """``hkk play --human N``: the game of ``hkk play``'s decks, seed and rulings, on the
     engine's core, with the person at his seats and the ``opponent`` agent at the other."""
     _refuse_flags(("json_file", "html_file", "quiet", "output_format", "output_file", "save_at",
@@ -234,10 +276,11 @@ def play_at_terminal(engine: Engine, decks: Sequence[Sequence[str]], seed: int, 
     humans = seats(human)
     agents = [None if seat in humans else make_agent(opponent, agent_seed(seed, seat))
               for seat in range(2)]
-    _play(engine.start(decks, agents, seed=seed, rulings=rulings), humans, save_file)
+    _play(engine.start(decks, agents, seed=seed, rulings=rulings), humans, save_file, auto)
 
 
-def play_saved(load_file: str, human: str | None, opponent: str, save_file: str | None) -> None:
+def play_saved(load_file: str, human: str | None, opponent: str, save_file: str | None, *,
+               auto: bool = True) -> None:
     """``hkk play --load FILE``: the saved game goes on at its decision."""
     from hkk._engine import Engine
     from hkk._saving import SaveError, load_game, parse_save
@@ -256,7 +299,7 @@ def play_saved(load_file: str, human: str | None, opponent: str, save_file: str 
         game = load_game(engine, save, agents)  # type: ignore[arg-type]
     except SaveError as exc:  # not a save, or one of other versions: said like hkk replay
         raise click.BadParameter(f"{load_file}: {exc}", param_hint="--load") from None
-    _play(game, humans, save_file)
+    _play(game, humans, save_file, auto)
 
 
 def _refuse_flags(names: Sequence[str], mode: str) -> None:
@@ -272,11 +315,11 @@ def _refuse_flags(names: Sequence[str], mode: str) -> None:
         raise click.UsageError(f"{', '.join(given)} cannot be used with {mode}")
 
 
-def _play(game: ForwardModel, humans: set[int], save_file: str | None) -> None:
+def _play(game: ForwardModel, humans: set[int], save_file: str | None, auto: bool) -> None:
     from hkk._cli_output import _out
 
     out = _out()
-    table = TerminalTable(game, humans, out, sys.stdin)
+    table = TerminalTable(game, humans, out, sys.stdin, auto=auto)
     you = " and ".join(table.names[i] for i in sorted(humans))
     out.print(f"You play {you}. [dim]Numbers in brackets are the rule points applied; "
               f"{HELP}.[/dim]")

@@ -269,6 +269,9 @@ def _default_decks(engine: Any) -> list[str]:
               help="The agent at the seat you do not play (with --human or --load).")
 @click.option("--load", "load_file", metavar="FILE", type=click.Path(exists=True, dir_okay=False),
               help="Go on with a game saved at a decision (s FILE, or --save with --human).")
+@click.option("--auto-answer/--no-auto-answer", "auto_answer", default=True, show_default=True,
+              help="With --human or --load: a decision with one option only (a lone pass, no "
+                   "block) is answered by itself ('a' at the prompt turns it off or on).")
 @_timeout_option
 @core_option
 def play_command(seed: int | None, decks: tuple[str, str] | None, set_codes: tuple[str, ...],
@@ -277,15 +280,18 @@ def play_command(seed: int | None, decks: tuple[str, str] | None, set_codes: tup
                  max_turns: int | None,
                  format_name: str | None, html_file: str | None, brief: bool,
                  agent_specs: tuple[str, str] | None, human: str | None, opponent: str,
-                 load_file: str | None, game_timeout: float, core: str) -> None:
+                 load_file: str | None, auto_answer: bool, game_timeout: float,
+                 core: str) -> None:
     """Play a whole game between two agents (random players unless --agents), printed turn
     by turn (--output-format json: its event log); or play it yourself (--human) against an
     agent (--opponent)."""
     if load_file:  # hkk._terminal: the person's game goes on at its decision
         from hkk._terminal import play_saved
 
-        play_saved(load_file, human, opponent, save_file)
+        play_saved(load_file, human, opponent, save_file, auto=auto_answer)
         return
+    if not human and not auto_answer:  # agents play: nothing is asked of anybody
+        raise click.UsageError("--no-auto-answer goes with --human or --load")
     output_format, log_file = _play_output(output_format, output_file, json_file)
     from hkk._game import fresh_seed
 
@@ -334,7 +340,8 @@ def play_command(seed: int | None, decks: tuple[str, str] | None, set_codes: tup
     if human:  # hkk._terminal: the person at his seats, the opponent agent at the other
         from hkk._terminal import play_at_terminal
 
-        play_at_terminal(engine, lists, seed, rulings, human, opponent, save_file)
+        play_at_terminal(engine, lists, seed, rulings, human, opponent, save_file,
+                         auto=auto_answer)
         return
     try:
         game = engine.start(lists, agents, seed=seed, rulings=rulings)
