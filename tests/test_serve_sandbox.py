@@ -299,6 +299,7 @@ def test_the_sandbox_in_the_browser_puts_a_card_into_play_for_the_computer_and_p
     url = serve("--seed", "3", "--decks", "alap:tuz", "alap:viz", "--opponent", "first")
     page = TablePage(browser, url)
     p = page.page
+    p.locator("#auto-answer").uncheck()  # each of the four answers below is one of ours
     with p.expect_response(lambda r: r.url.endswith("/api/sandbox/cards")):
         p.locator("#sandbox-open").click()
     assert p.locator("#sandbox-note").inner_text().startswith("sandbox: both hands shown")
@@ -326,7 +327,7 @@ def test_the_sandbox_in_the_browser_puts_a_card_into_play_for_the_computer_and_p
     assert (guard["controller"], guard["card"]["name"], guard["hp"]) == (1, "Lángőrző", 1)
     assert state["players"][1]["vp"] == 4 and state["players"][1]["hand"] is None
     assert "Lángőrző" in p.locator("#board").inner_text()
-    assert "Lángőrző (alap:langorzo)#1 enters guard_post of P2" in p.locator("#log").inner_text()
+    assert "Lángőrző enters P2 (first)'s guard post." in p.locator("#log").inner_text()
     assert "Tűzlabda" in p.locator("#hand").inner_text()
     for _ in range(4):  # and play on from there
         page.answer()
