@@ -102,8 +102,8 @@ class PublicView:
 
     @property
     def players(self) -> list[Any]:
-        return [SimpleNamespace(**{f: getattr(seat, f) for f in type(seat).__slots__},
-                                hand=None) for seat in self._view.players]
+        return [SimpleNamespace(**{**{f: getattr(seat, f) for f in type(seat).__slots__},
+                                   "hand": None}) for seat in self._view.players]
 
     @property
     def log(self) -> list[Any]:
