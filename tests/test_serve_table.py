@@ -17,18 +17,26 @@ import asyncio
 import json
 import random
 import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from test_pages import browser  # noqa: F401 - the Chromium fixture of the page tests
 
 from hkk._rulings import Rulings
 from hkk._serve_guard import TOKEN_HEADER
 from hkk._serve_table import SPECTATOR, FriendTable, make_table_app
 from hkk._serve_watch import CardSets
 from hkk.cli import main
+
+pytestmark = pytest.mark.xdist_group("chromium")
 
 HOST = "127.0.0.1:8765"
 
@@ -371,8 +379,10 @@ def test_take_back_happens_only_when_the_other_accepts_to_the_askers_last_answer
     table = seated.table
     for _ in range(10):
         seated.answer()
-    asker = table.history[-1][1]
+    # the seat that did not answer last: the other's answers since go back with his
+    asker = 1 - table.history[-1][1]
     mine = max(i for i, (_, by) in enumerate(table.history) if by == asker)
+    assert mine < len(table.history) - 1
     target = table.history[mine][0]
     game = table.game
     assert seated.post(asker, "/api/undo")[0] == 200
@@ -455,3 +465,155 @@ def test_serve_table_without_tokens_is_refused_beyond_loopback(no_server, tmp_pa
     assert result.exit_code == 0 and "/t/seat1" in result.output
     result = CliRunner().invoke(main, ["serve", "--table", "--opponent", "greedy"])
     assert result.exit_code == 2 and "--table seats two people" in result.output
+
+
+# -- two browsers at one table ----------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def served_table(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """``hkk serve --table`` on 127.0.0.1 on a free port (a short game): its printed links."""
+    port = _free_port()
+    out = tmp_path / "serve.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hkk.cli", "serve", "--table", "--port", str(port), "--seed", "3",
+         "--max-turns", "4", "--decks", "alap:tuz", "alap:viz", "--saves", str(tmp_path / "s")],
+        stdout=out.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        for _ in range(300):  # up to 30 s for the links and the server
+            if process.poll() is not None:
+                pytest.fail(out.read_text())
+            found = dict(re.findall(r"(P1's seat|P2's seat|spectators): (http://\S+)",
+                                    out.read_text()))
+            if len(found) == 3:
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/static/play.css",
+                                           timeout=5).close()
+                    yield found
+                    break
+                except OSError:
+                    pass
+            time.sleep(0.1)
+        else:
+            pytest.fail("hkk serve --table did not answer in 30 s")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+class SeatPage:
+    """A page of the table in a browser context of its own (a person's browser), with its
+    console errors and any request leaving the server."""
+
+    def __init__(self, chromium: Any, link: str) -> None:
+        self.errors: list[str] = []
+        self.context = chromium.new_context(viewport={"width": 1400, "height": 900})
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error"
+                     else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        server = link.split("/t/")[0]
+
+        def only_the_server(route: Any) -> None:
+            if route.request.url.startswith(server + "/"):
+                route.continue_()
+            else:
+                self.errors.append(f"outside request: {route.request.url}")
+                route.abort()
+        self.page.route("**/*", only_the_server)
+        self.page.goto(link)
+        self.page.locator("#friend-seat:not(:empty)").wait_for()
+
+    def state(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.page.evaluate("hkk.call('GET', '/api/state')")
+        return data
+
+    def click(self, selector: str, path: str) -> None:
+        with self.page.expect_response(lambda r: r.url.endswith(path)):
+            self.page.locator(selector).click()
+        self.page.locator("body:not(.busy)").wait_for(state="attached")
+
+
+@pytest.mark.slow
+def test_two_browsers_play_a_whole_game_against_each_other_at_a_table(
+        browser, served_table, tmp_path):  # noqa: F811 - the fixture imported from test_pages
+    seats = [SeatPage(browser, served_table["P1's seat"]),
+             SeatPage(browser, served_table["P2's seat"])]
+    watching = SeatPage(browser, served_table["spectators"])
+    assert seats[0].page.locator("#friend-seat").inner_text() == "You are P1"
+    assert watching.page.locator("#friend-seat").inner_text() == \
+        "Watching P1 vs P2 (no hand is shown)"
+    assert not watching.page.locator("#hand").is_visible()
+    assert not watching.page.locator("#new-game").is_visible()
+
+    def answer() -> dict[str, Any]:
+        """The deciding seat's page clicks its first option that does something (else its
+        last), once its page shows it."""
+        state = seats[0].state()
+        seat = seats[state["table"]["deciding"]]
+        buttons = seat.page.locator("#options button")
+        buttons.last.wait_for()
+        doing = buttons.filter(has_not_text=re.compile(r"^(pass|no block|decline)"))
+        with seat.page.expect_response(lambda r: r.url.endswith("/api/answer")):
+            (doing.first if doing.count() else buttons.last).click()
+        seat.page.locator("body:not(.busy)").wait_for(state="attached")
+        return state
+
+    for _ in range(8):
+        answer()
+    # take back: asked by the seat that answered last, shown to the other, accepted there
+    state = seats[0].state()
+    asker = state["table"]["deciding"]  # he decides again or the other does: ask from one
+    asking, other = seats[asker], seats[1 - asker]
+    before = state["answers"]
+    asking.click("#undo", "/api/undo")
+    other.page.locator("#friend-accept").wait_for()
+    assert other.page.locator("#friend-asked").inner_text() == \
+        f"P{asker + 1} asks to take back their last move"
+    asking.page.screenshot(path=str(tmp_path / f"table-seat{asker + 1}.png"))
+    other.page.screenshot(path=str(tmp_path / f"table-seat{2 - asker}.png"))
+    other.click("#friend-accept", "/api/reply")
+    assert other.state()["answers"] < before
+    asking.page.locator("#message", has_text=f"P{2 - asker} accepted").wait_for()
+    assert not asking.page.locator("#friend-ask").is_visible()
+    # a dropped connection: the page says so, and catches up once the network is back
+    seats[1].context.set_offline(True)
+    seats[1].page.locator("#friend-connection").wait_for()
+    assert "connection to the table is lost" in seats[1].page.locator(
+        "#friend-connection").inner_text()
+    seats[1].context.set_offline(False)
+    seats[1].page.locator("#friend-connection").wait_for(state="hidden")
+    shot = False
+    for _ in range(300):  # to the end
+        state = seats[0].state()
+        if state["winner"] is not None:
+            break
+        if not shot and len(state["permanents"]) >= 2:  # both pages, at this position
+            for n, page in enumerate(seats, 1):
+                page.page.locator(f"body[data-version='{state['table']['version']}']").wait_for()
+                page.page.screenshot(path=str(tmp_path / f"table-mid-seat{n}.png"))
+            shot = True
+        answer()
+    assert shot, "no two permanents in play in the whole game"
+    end = seats[0].state()["winner"]["text"]
+    for page in (*seats, watching):
+        page.page.locator("#winner").wait_for()
+        assert page.page.locator("#winner").inner_text() == end
+    # the save, downloaded once the game is over, replays to the same end
+    saved = tmp_path / "saved.json"
+    seats[1].page.locator("#save:not([disabled])").wait_for()
+    with seats[1].page.expect_download() as download:
+        seats[1].page.locator("#save").click()
+    download.value.save_as(saved)
+    replayed = subprocess.run([sys.executable, "-m", "hkk.cli", "replay", str(saved)],
+                              capture_output=True, text=True)
+    assert replayed.returncode == 0 and "all as recorded" in replayed.stdout, replayed.stdout
+    for page in (*seats, watching):
+        assert [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+        page.context.close()

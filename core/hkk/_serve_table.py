@@ -81,10 +81,12 @@ class Asked:
         self.seat, self.what, self.save = seat, what, save
 
     def json(self, names: Sequence[str]) -> dict[str, Any]:
-        words = {"undo": "to take back their last move", "new": "to start a new game",
-                 "load": f"to load the save {self.save}"}
+        words = {"undo": "to take back {their} last move", "new": "to start a new game",
+                 "load": f"to load the save {self.save}"}[self.what]
         return {"by": self.seat, "what": self.what, "save": self.save,
-                "text": f"{names[self.seat]} asks {words[self.what]}"}
+                "text": f"{names[self.seat]} asks {words.format(their='their')}",
+                "yours": f"You asked {words.format(their='your')}: waiting for "
+                         f"{names[1 - self.seat]}'s answer"}
 
 
 class PublicView:
@@ -251,7 +253,7 @@ class FriendTable:
                 raise HkkError(f"no save {save!r} on this server: "
                                f"{', '.join(self.saves) or 'none kept yet'}")
             self.asked = Asked(seat, what, save)
-            self.messages[seat] = f"asked {self.names[1 - seat]}: waiting for their answer"
+            self.messages[seat] = ""
             self._changed()
 
     def reply(self, role: int, accept: bool) -> None:

@@ -62,7 +62,7 @@
     ask.hidden = !t.asked;
     if (t.asked) {
       const mine = t.asked.by === t.seat;
-      asked.textContent = mine ? `You asked: ${t.asked.text}` : t.asked.text;
+      asked.textContent = mine ? t.asked.yours : t.asked.text;
       accept.hidden = decline.hidden = mine || t.spectator;
       withdraw.hidden = !mine;
     }
@@ -71,7 +71,8 @@
     if (saves.options.length !== options.length) {
       saves.replaceChildren(...options);
     }
-    load.disabled = t.saves.length === 0 || Boolean(t.asked);
+    saves.hidden = load.hidden = t.saves.length === 0;
+    load.disabled = Boolean(t.asked);
     // a spectator only watches; a seat loads the server's saves, downloads only when over
     for (const id of ["new-game", "undo", "save"]) {
       hide(id, t.spectator);
@@ -118,6 +119,7 @@
   api.onState(s => {
     if (s.table) {
       shown = s.table.version;
+      document.body.dataset.version = String(shown); // which version the page draws
       update(s);
     }
   });
