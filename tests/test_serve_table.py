@@ -159,16 +159,16 @@ def leaked(body: bytes, game: Any, role: int) -> list[str]:
     held = {c for p in game.players for c in (*p.hand, *p.deck)}
     known = set.intersection(*(seen_by(game, s) for s in seats))
 
-    def found(hidden: set[str]) -> list[str]:
-        names = {cards[c].name for c in set(cards) - hidden}
+    def found(hidden: set[str], known: set[str]) -> list[str]:
+        names = {cards[c].name for c in known}
         return [c for c in hidden if c in text] + \
             [f"{c} ({cards[c].name})" for c in hidden
              if cards[c].name not in names and cards[c].name in text]
-    if not found(held - known):
+    if not found(held - known, known):
         return []
     # only then the log (costly): what it named is known too
     known = set.intersection(*(seen_by(game, s) | logged_for(game, s) for s in seats))
-    return found(held - known)
+    return found(held - known, known)
 
 
 class Watched(Seated):
@@ -465,6 +465,17 @@ def test_serve_table_without_tokens_is_refused_beyond_loopback(no_server, tmp_pa
     assert result.exit_code == 0 and "/t/seat1" in result.output
     result = CliRunner().invoke(main, ["serve", "--table", "--opponent", "greedy"])
     assert result.exit_code == 2 and "--table seats two people" in result.output
+    result = CliRunner().invoke(main, ["serve", "--max-turns", "3"])
+    assert result.exit_code == 2 and "options of --table" in result.output
+
+
+def test_serve_table_beyond_loopback_with_tokens_starts_and_warns(no_server, tmp_path):
+    result = CliRunner().invoke(main, ["serve", "--table", "--host", "0.0.0.0", "--saves",
+                                       str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert no_server[-1]["host"] == "0.0.0.0"
+    assert "warning: serving on 0.0.0.0: whoever has a link takes its seat" in result.output
+    assert len(re.findall(r"http://127\.0\.0\.1:8765/t/\S{40,}", result.output)) == 3
 
 
 # -- two browsers at one table ----------------------------------------------------------------

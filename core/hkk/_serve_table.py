@@ -518,6 +518,10 @@ def run_table(sets: CardSets, decks: Sequence[str], *, host: str, port: int, see
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     out.print(f"hkk serve --table: {' vs '.join(decks)}; saves kept in {escape(str(save_dir))}; "
               "Ctrl-C stops it")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        make_console(stderr=True).print(
+            f"[yellow]warning:[/yellow] serving on {escape(host)}: whoever has a link takes "
+            "its seat; send each link privately (plain HTTP: on your own network only)")
     if shown != host:
         out.print(f"(listening on {escape(host)}: give your friend this machine's address "
                   "instead of 127.0.0.1)")
