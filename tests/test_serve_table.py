@@ -32,7 +32,7 @@ from test_pages import browser  # noqa: F401 - the Chromium fixture of the page 
 
 from hkk._rulings import Rulings
 from hkk._serve_guard import TOKEN_HEADER
-from hkk._serve_table import SPECTATOR, FriendTable, make_table_app
+from hkk._serve_table import SPECTATOR, FriendTable, PublicView, make_table_app
 from hkk._serve_watch import CardSets
 from hkk.cli import main
 
@@ -293,6 +293,17 @@ def test_each_seat_gets_its_own_hand_and_decides_only_its_own_decisions(sets, tm
     assert seated.table.game is game
     status, body = seated.post(SPECTATOR, "/api/answer", {"index": 0})
     assert (status, body["error"]) == (403, "a spectator's link only watches: it cannot answer")
+
+
+def test_a_spectators_view_has_neither_hand_nor_either_seats_draws(sets, tmp_path):
+    seated = Seated(table_of(sets, tmp_path))
+    seated.answer()  # the start decision: then both hands are dealt
+    public = PublicView(seated.table.game.view(0))
+    with pytest.raises(AttributeError, match="a spectator's view has no hand"):
+        _ = public.hand
+    assert all(p.hand is None for p in public.players)
+    drawn = [e for e in public.log if e.kind == "card_drawn"]  # both seats' draws
+    assert {e.player for e in drawn} == {0, 1} and all(e.card == "?" for e in drawn)
 
 
 def test_an_answer_sent_again_is_refused_and_changes_nothing(sets, tmp_path):

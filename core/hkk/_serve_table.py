@@ -96,10 +96,16 @@ class PublicView:
 
     player = SPECTATOR
 
+    #: what seat 0's view would tell of seat 0 alone: a spectator's view has none of it
+    PRIVATE = frozenset({"hand", "decision", "snapshot", "determinize"})
+
     def __init__(self, view: Any) -> None:
         self._view = view
 
     def __getattr__(self, name: str) -> Any:
+        if name in self.PRIVATE:
+            raise AttributeError(f"a spectator's view has no {name}: it would show a seat's "
+                                 "hand")
         return getattr(self._view, name)
 
     @property
@@ -120,13 +126,10 @@ class FriendTable:
 
     def __init__(self, sets: CardSets, decks: Sequence[str], *, save_dir: Path,
                  seed: int | None = None, links: Sequence[str] | None = None,
-                 names: Sequence[str] = ("P1", "P2"), rulings: Any = None,
-                 deck_cards: Sequence[Sequence[str]] | None = None) -> None:
+                 names: Sequence[str] = ("P1", "P2"), rulings: Any = None) -> None:
         self.sets = sets
         self.deck_names = list(decks)
-        #: the card lists (given, or read from the deck names)
-        self.decks = [list(d) for d in deck_cards] if deck_cards is not None \
-            else deck_lists(sets.engine, self.deck_names)
+        self.decks = deck_lists(sets.engine, self.deck_names)  # the card lists
         self.names = tuple(names)
         self.rulings = rulings
         self.save_dir = save_dir
