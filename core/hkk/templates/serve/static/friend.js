@@ -77,8 +77,11 @@
     for (const id of ["new-game", "undo", "save"]) {
       hide(id, t.spectator);
     }
-    hide("replay-label", true);
-    hide("save-note", true);
+    // a friend's table has no sandbox nor deck builder (a position set up by one seat), and
+    // no save uploaded from a browser
+    for (const id of ["replay-label", "save-note", "sandbox-open", "decks-open"]) {
+      hide(id, true);
+    }
     const download = document.getElementById("save");
     if (download) {
       download.disabled = !t.can_download;

@@ -7,10 +7,6 @@ let busy = false;
 // the server's secret, written into the page: every request carries it (another site's page
 // cannot read this page, so it cannot send it)
 const token = document.querySelector("meta[name='hkk-token']").content;
-// The page's hooks for the table's other scripts (friend.js, sandbox.js): they see each new
-// position and ask the server through the page's token, never touching this file's internals.
-const stateListeners = [];
-window.hkk = { token, call, act, onState: (fn) => stateListeners.push(fn) };
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -61,6 +57,11 @@ async function act(method, path, body) {
     document.body.classList.remove("busy");
   }
 }
+
+// The page's hooks for the table's other scripts (friend.js, sandbox.js): they see each new
+// position and ask the server through the page's token, never touching this file's internals.
+const stateListeners = [];
+window.hkk = { token, call, act, onState: (fn) => stateListeners.push(fn) };
 
 function message(text) {
   const box = document.getElementById("message");
