@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -69,11 +70,36 @@ def _check_host(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option("--watch", is_flag=True,
               help="Reload the sets' card files when they change on disk and offer to restart "
                    "the game with the new cards.")
+@click.option("--table", "table_mode", is_flag=True,
+              help="Host a game two people play, each joining by his seat's link (printed), "
+                   "with a link for spectators (docs/SERVE-TABLE.md).")
+@click.option("--no-tokens", is_flag=True,
+              help="--table: links without a secret (/t/seat1, /t/seat2, /t/watch); only on a "
+                   "loopback address.")
+@click.option("--saves", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("hkk-table-saves"), show_default=True,
+              help="--table: where the table keeps its saves (they hold both hands).")
+@click.option("--max-turns", type=click.IntRange(min=1), metavar="N",
+              help="--table: a game still running after N turns is a draw (a short game).")
 @core_option
-def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent: str,
-                  seed: int | None, think_time: float, watch: bool, core: str) -> None:
-    """Start a local web app where you play a game against the computer: open the address it
-    prints in a browser.  Ctrl-C stops it."""
+@click.pass_context
+def serve_command(ctx: click.Context, port: int, host: str, decks: tuple[str, str] | None,
+                  opponent: str, seed: int | None, think_time: float, watch: bool, table_mode: bool,
+                  no_tokens: bool, saves: Path, max_turns: int | None, core: str) -> None:
+    """Start a local web app where you play a game against the computer (or, with --table,
+    against a friend): open the address it prints in a browser.  Ctrl-C stops it."""
+    from click.core import ParameterSource
+
+    given = {name for name in ("opponent", "think_time", "watch", "no_tokens", "max_turns")
+             if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE}
+    if table_mode and given & {"opponent", "think_time", "watch"}:
+        raise click.UsageError("--table seats two people: no --opponent, --think-time or "
+                               "--watch")
+    if not table_mode and given & {"no_tokens", "max_turns"}:
+        raise click.UsageError("--no-tokens and --max-turns are options of --table")
+    if table_mode and no_tokens and host not in LOOPBACK:
+        raise click.UsageError(f"refusing to serve a table on {host} without tokens: anyone "
+                               "who reaches it could take a seat; drop --no-tokens")
     try:
         import starlette  # noqa: F401
         import uvicorn
@@ -91,6 +117,12 @@ def serve_command(port: int, host: str, decks: tuple[str, str] | None, opponent:
     for line in sets.errors:
         err.print(f"[yellow]warning:[/yellow] {escape(line)}")
     names = list(decks) if decks else _default_decks(sets.engine)
+    if table_mode:
+        from hkk._serve_table import run_table
+
+        run_table(sets, names, host=host, port=port, seed=seed, save_dir=saves,
+                  open_links=no_tokens, max_turns=max_turns)
+        return
     try:
         maker = agent_entries().factory(opponent)  # the spec checked once, here
         maker(0)  # and its options: a factory that refuses them, refuses them here

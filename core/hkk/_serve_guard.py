@@ -60,12 +60,14 @@ def allowed_hosts(host: str) -> list[str]:
     return sorted({*LOOPBACK_NAMES, host, f"[{host}]" if ":" in host else host})
 
 
-def check(method: str, headers: Any, token: str) -> None:
-    """Refused unless the request comes from the server's own page (see the module)."""
+def check(method: str, headers: Any, token: str | None) -> None:
+    """Refused unless the request comes from the server's own page (see the module).  ``token``
+    None: the caller checks the token itself (``hkk serve --table``: one token a browser tab)."""
     origin = headers.get("origin")
     if origin is not None and origin != f"http://{headers.get('host', '')}":
         raise Refused(403, f"requests from another site ({origin}) are refused")
-    if not secrets.compare_digest(headers.get(TOKEN_HEADER, "").encode(), token.encode()):
+    if token is not None and \
+            not secrets.compare_digest(headers.get(TOKEN_HEADER, "").encode(), token.encode()):
         raise Refused(403, "the request does not carry this server's token: reload the page")
     if method == "POST":
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
