@@ -568,6 +568,8 @@ def test_two_browsers_play_a_whole_game_against_each_other_at_a_table(
     seats = [SeatPage(browser, served_table["P1's seat"]),
              SeatPage(browser, served_table["P2's seat"])]
     watching = SeatPage(browser, served_table["spectators"])
+    for seat in seats:  # every decision clicked here, lone options too
+        seat.page.locator("#auto-answer").uncheck()
     assert seats[0].page.locator("#friend-seat").inner_text() == "You are P1"
     assert watching.page.locator("#friend-seat").inner_text() == \
         "Watching P1 vs P2 (no hand is shown)"

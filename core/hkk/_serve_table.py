@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from hkk._errors import HkkError, IllegalDecision
 from hkk._player_view import hide_event
 from hkk._saving import SaveError, load_game
-from hkk._serve import ASSETS, SECURITY_HEADERS, os_seed, page_html
+from hkk._serve import ASSETS, SECURITY_HEADERS, card_image, os_seed, page_html
 from hkk._serve_guard import (
     TOKEN_HEADER,
     Refused,
@@ -408,13 +408,14 @@ def make_table_app(table: FriendTable, *, host: str = "127.0.0.1") -> Starlette:
                                  "spectator's link, as the server printed it", status_code=403,
                                  headers=headers)
 
-    def route(work: Callable[[int, Any], Response | None], method: str) -> Route:
+    def route(work: Callable[[int, Any], Response | None], method: str,
+              path: str | None = None) -> Route:
         async def endpoint(request: Request) -> Response:
             role: int | None = None
             try:
                 check(request.method, request.headers, None)
                 role = table.role_of(request.headers.get(TOKEN_HEADER, ""))
-                data: Any = None
+                data: Any = dict(request.path_params)  # a GET's data: its path's names
                 if method == "POST":
                     data = parse_json(await read_body(request.stream(),
                                                       request.headers.get("content-length")))
@@ -423,8 +424,7 @@ def make_table_app(table: FriendTable, *, host: str = "127.0.0.1") -> Starlette:
                 return reply({"error": str(exc), **shown}, exc.status)
             result: Response = await run_in_threadpool(done, work, role, data)
             return result
-        path = "/api/" + work.__name__.rstrip("_")
-        return Route(path, endpoint, methods=[method])
+        return Route(path or "/api/" + work.__name__.rstrip("_"), endpoint, methods=[method])
 
     def done(work: Callable[[int, Any], Response | None], role: int, data: Any) -> Response:
         try:
@@ -471,6 +471,9 @@ def make_table_app(table: FriendTable, *, host: str = "127.0.0.1") -> Starlette:
         saved, name = table.download(role)
         return reply(saved, more={"Content-Disposition": f'attachment; filename="{name}"'})
 
+    def card(role: int, data: Any) -> Response:
+        return reply(card_image(table.sets, data["card_id"]))
+
     def watch(role: int, data: Any) -> Response:
         return reply({"errors": list(table.sets.errors), "newer": False})
 
@@ -481,6 +484,7 @@ def make_table_app(table: FriendTable, *, host: str = "127.0.0.1") -> Starlette:
         Route("/", nolink),
         Route("/t/{link}", page),
         route(state, "GET"), route(save, "GET"), route(watch, "GET"),
+        route(card, "GET", "/api/card/{card_id}"),
         *(route(w, "POST") for w in (answer, undo, new, load, reply_, keep, restart)),
         Mount("/static", StaticFiles(directory=ASSETS / "static")),
     ]
