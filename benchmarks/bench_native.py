@@ -3,10 +3,10 @@
 Run with ``python benchmarks/bench_native.py`` after ``pip install ./plugins/hkk-native``.
 The native core plays whole games of every word of the card language but triggered abilities,
 and refuses, by card and word, those: so the base set's decks are refused (it prints why and how
-many of its cards are native), and what is timed is whole games of the test set of
-tests/test_native_differential.py (creatures, buildings, the spells of ``SPELLS`` and the
-permanents with abilities of ``ABILITIES``; 30-card decks), at the outcome level, the native
-side as one batched call with seated random agents (the engine's default agents).
+many of its cards are native), and what is timed is whole games of ``hkk_native.testset``, the
+differential tests' cards (creatures, buildings, the spells of ``SPELLS`` and the permanents
+with abilities of ``ABILITIES``; 30-card decks), at the outcome level, the native side as one
+batched call with seated random agents (the engine's default agents).
 It checks, on the seeds it times, that both cores gave the same winner and turn count.
 """
 
@@ -19,34 +19,10 @@ from hkk import Engine
 
 
 def test_set_engine() -> Engine:
-    """The test set of tests/test_native_differential.py (``spell_engine``)."""
-    import sys
-    from pathlib import Path
+    """The native core's test set (``hkk_native.testset``, the differential tests' cards)."""
+    from hkk_native.testset import test_set_cards
 
-    from hkk._cards.model import BuildingCard, CreatureCard, SpellCard
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from test_native_differential import ABILITIES, SPELLS
-
-    cards: dict[str, object] = {
-        f"tt:beast{i}": CreatureCard(id=f"tt:beast{i}", name=f"Beast {i}",
-                                     cost={"vp": i % 4, "components": 1 if i == 7 else 0},
-                                     damage=1 + i % 5, hp=1 + i % 3, components=i % 3)
-        for i in range(10)}
-    cards |= {f"tt:wall{i}": BuildingCard(id=f"tt:wall{i}", name=f"Wall {i}",
-                                         cost={"vp": 1 + i}, sp=2 + i) for i in range(2)}
-    for name, (vp, instant, effects) in SPELLS.items():
-        cards[f"tt:{name}"] = SpellCard(id=f"tt:{name}", name=name.title(), cost={"vp": vp},
-                                        instant=instant, effects=effects)
-    for name, (kind, vp, abilities) in ABILITIES.items():
-        if kind == "creature":
-            cards[f"tt:{name}"] = CreatureCard(id=f"tt:{name}", name=name.title(),
-                                               cost={"vp": vp}, damage=1, hp=2,
-                                               abilities=abilities)
-        else:
-            cards[f"tt:{name}"] = BuildingCard(id=f"tt:{name}", name=name.title(),
-                                               cost={"vp": vp}, sp=3, abilities=abilities)
-    return Engine(cards)
+    return Engine(test_set_cards())
 
 
 def main() -> None:
