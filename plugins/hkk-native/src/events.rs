@@ -805,7 +805,7 @@ impl Event {
 #[macro_export]
 macro_rules! emit {
     ($game:expr, $kind:expr) => {
-        if $game.log.level == $crate::events::Level::Outcome && $game.log.outcome.is_none() {
+        if !$game.log.builds() {
             $game.log.emitted += 1;
         } else {
             let kind = $kind;
@@ -837,6 +837,11 @@ impl Log {
             emitted: 0,
             outcome: None,
         }
+    }
+
+    /// Whether events are built: kept by the level, or read by the outcome recorder.
+    pub fn builds(&self) -> bool {
+        self.level != Level::Outcome || self.outcome.is_some()
     }
 
     pub fn emit(&mut self, kind: Kind) {

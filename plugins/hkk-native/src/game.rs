@@ -146,6 +146,17 @@ impl Game {
         }
     }
 
+    /// A text only events show (an option's label, an effect's source): made only when events
+    /// are built (`Log::builds`), else empty - at the outcome level nobody reads it (the
+    /// native agents tell passes by the literal `pass` labels, which are always made).
+    pub fn text(&self, make: impl FnOnce() -> String) -> String {
+        if self.log.builds() {
+            make()
+        } else {
+            String::new()
+        }
+    }
+
     pub fn emit(&mut self, kind: Kind) {
         self.log.emit(kind);
     }

@@ -245,11 +245,11 @@ pub fn resolving(game: &mut Game, item: &Item) {
     );
 }
 
-fn context(item: &Item) -> Context {
+fn context(game: &Game, item: &Item) -> Context {
     Context {
         controller: item.controller,
         source: Some(item.uid),
-        label: item.label(),
+        label: game.text(|| item.label()),
     }
 }
 
@@ -263,11 +263,11 @@ fn effects_of<'a>(cards: &'a CardPool, item: &Item) -> &'a [Effect] {
 /// An automatic ability's `bind`: its effects' targets, its choices made.
 pub fn bind_item(game: &mut Game, item: &Item) -> Vec<Vec<Target>> {
     let cards = game.cards.clone(); // the cards do not change: borrowed beside the game
-    bind(game, &context(item), effects_of(&cards, item))
+    bind(game, &context(game, item), effects_of(&cards, item))
 }
 
 /// An automatic ability's `apply` on what it bound.
 pub fn apply_item(game: &mut Game, item: &Item, bound: Vec<Vec<Target>>) -> Flow {
     let cards = game.cards.clone();
-    apply_all(game, &context(item), effects_of(&cards, item), bound)
+    apply_all(game, &context(game, item), effects_of(&cards, item), bound)
 }
