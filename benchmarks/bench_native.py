@@ -3,92 +3,96 @@
 Run with ``python benchmarks/bench_native.py`` after ``pip install ./plugins/hkk-native``.
 The native core plays whole games of every word of the card language but triggered abilities,
 and refuses, by card and word, those: so the base set's decks are refused (it prints why and how
-many of its cards are native), and what is timed is whole games of the test set of
-tests/test_native_differential.py (creatures, buildings, the spells of ``SPELLS`` and the
-permanents with abilities of ``ABILITIES``; 30-card decks), at the outcome level, the native
-side as one batched call with seated random agents (the engine's default agents).
-It checks, on the seeds it times, that both cores gave the same winner and turn count.
+many of its cards are native), and what is timed is whole games of ``hkk_native.testset``, the
+differential tests' cards (creatures, buildings, the spells of ``SPELLS`` and the permanents
+with abilities of ``ABILITIES``; 30-card decks), at the outcome level, the native side as one
+batched call with seated random agents (the engine's default agents).
+It prints games/s of CPU time at the outcome level (one batched call), at the full level (the
+log kept natively, not read) and as ``hkk simulate`` records them (``NativeCore.play_outcomes``),
+and checks, on the seeds it times, that both cores gave the same winner and turn count.
+``benchmarks/run.py`` prints the same beside the floor.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
+from typing import Any
 
 from hkk import Engine
 
 
 def test_set_engine() -> Engine:
-    """The test set of tests/test_native_differential.py (``spell_engine``)."""
-    import sys
-    from pathlib import Path
+    """The native core's test set (``hkk_native.testset``, the differential tests' cards)."""
+    from hkk_native.testset import test_set_cards
 
-    from hkk._cards.model import BuildingCard, CreatureCard, SpellCard
+    return Engine(test_set_cards())
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from test_native_differential import ABILITIES, SPELLS
 
-    cards: dict[str, object] = {
-        f"tt:beast{i}": CreatureCard(id=f"tt:beast{i}", name=f"Beast {i}",
-                                     cost={"vp": i % 4, "components": 1 if i == 7 else 0},
-                                     damage=1 + i % 5, hp=1 + i % 3, components=i % 3)
-        for i in range(10)}
-    cards |= {f"tt:wall{i}": BuildingCard(id=f"tt:wall{i}", name=f"Wall {i}",
-                                         cost={"vp": 1 + i}, sp=2 + i) for i in range(2)}
-    for name, (vp, instant, effects) in SPELLS.items():
-        cards[f"tt:{name}"] = SpellCard(id=f"tt:{name}", name=name.title(), cost={"vp": vp},
-                                        instant=instant, effects=effects)
-    for name, (kind, vp, abilities) in ABILITIES.items():
-        if kind == "creature":
-            cards[f"tt:{name}"] = CreatureCard(id=f"tt:{name}", name=name.title(),
-                                               cost={"vp": vp}, damage=1, hp=2,
-                                               abilities=abilities)
-        else:
-            cards[f"tt:{name}"] = BuildingCard(id=f"tt:{name}", name=name.title(),
-                                               cost={"vp": vp}, sp=3, abilities=abilities)
-    return Engine(cards)
+def rate(games: int, work: Callable[[], object]) -> float:
+    """Games per second of CPU time (``time.process_time``: waiting for a core not counted)."""
+    start = time.process_time()
+    work()
+    return games / (time.process_time() - start)
+
+
+def bench_native(games: int, floor_rate: float | None = None) -> None:
+    """Print the native figures beside the Python engine's (and the floor's, when given)."""
+    try:
+        import hkk_native
+    except ImportError:
+        print("\n## native core: hkk_native is not built (pip install ./plugins/hkk-native)")
+        return
+    from hkk_native.testset import test_set_decks
+
+    base = Engine.installed()
+    native_cards = sum(hkk_native.core.refuses(base, [[c] * 5, [c] * 5]) is None
+                       for c in base.cards if c.startswith("alap:"))
+    why = hkk_native.core.refuses(base, ["alap:tuz", "alap:viz"])
+    print(f"\n## native core (hkk_native.testset decks; base set: {native_cards} of "
+          f"{sum(c.startswith('alap:') for c in base.cards)} cards native, alap:tuz vs "
+          f"alap:viz refused: {why})")
+    engine = test_set_engine()
+    decks = test_set_decks(engine.cards)
+    seeds = list(range(games))
+    python: list[Any] = []
+    python_rate = rate(games, lambda: python.extend(
+        engine.play(decks, seed=seed, log_level="outcome") for seed in seeds))
+
+    hkk_native.play_many_native(engine, decks, seeds=seeds[:10])  # cards handed over once
+    many = list(range(games * 50))
+    native: list[tuple[int, int, int]] = []
+    outcome_rate = rate(len(many), lambda: native.extend(
+        hkk_native.play_many_native(engine, decks, seeds=many, log_level="outcome")))
+    full_rate = rate(len(many) // 5, lambda: hkk_native.play_many_native(
+        engine, decks, seeds=many[:len(many) // 5], log_level="full"))
+    simulate_rate = rate(len(many) // 5, lambda: hkk_native.core.play_outcomes(
+        engine, decks, many[:len(many) // 5], names=("a", "b")))
+    same = sum((winner, turns) == (-1 if game.winner is None else game.winner, game.turn)
+               for (winner, turns, _), game in zip(native, python, strict=False))
+    turns = sum(t for _, t, _ in native) / len(native)
+    events = sum(e for _, _, e in native) / len(native)
+
+    def line(name: str, figure: float, note: str) -> None:
+        floor = f"{figure / floor_rate:8.3f}" if floor_rate else f"{'':8}"
+        print(f"{name:<34} {figure:>10,.0f} {figure / python_rate:>9,.1f} {floor}   {note}")
+
+    print(f"whole games/s of CPU time, {turns:.1f} turns and {events:,.0f} events a game")
+    print(f"{'':<34} {'games/s':>10} {'x python':>9} {'x floor':>8}")
+    line("python engine, outcome", python_rate, f"{games} games")
+    line("native, outcome (one batched call)", outcome_rate, f"{len(many):,} games")
+    line("native, full (log kept, not read)", full_rate, f"{len(many) // 5:,} games")
+    line("native, simulate's outcome rows", simulate_rate,
+         f"{len(many) // 5:,} games, recorded natively (NativeCore.play_outcomes)")
+    print(f"same winner and turns on {same} of {games} seeds")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="Python games (native: x50)")
     args = parser.parse_args()
-    try:
-        import hkk_native
-    except ImportError:
-        raise SystemExit("hkk_native is not built: pip install ./plugins/hkk-native") from None
-    base = Engine.installed()
-    native_cards = sum(hkk_native.core.refuses(base, [[c] * 5, [c] * 5]) is None
-                       for c in base.cards if c.startswith("alap:"))
-    why = hkk_native.core.refuses(base, ["alap:tuz", "alap:viz"])
-    print(f"base set: {native_cards} of {sum(c.startswith('alap:') for c in base.cards)} cards "
-          f"native; alap:tuz vs alap:viz: {why}")
-
-    engine = test_set_engine()
-    ids = sorted(engine.cards)
-    decks = [[ids[(3 * i) % len(ids)] for i in range(30)],
-             [ids[(7 * i + 1) % len(ids)] for i in range(30)]]
-    seeds = list(range(args.games))
-
-    start = time.perf_counter()
-    python = [engine.play(decks, seed=seed, log_level="outcome") for seed in seeds]
-    python_time = time.perf_counter() - start
-
-    hkk_native.play_many_native(engine, decks, seeds=seeds[:10])  # cards handed over once
-    many = list(range(args.games * 50))
-    start = time.perf_counter()
-    native = hkk_native.play_many_native(engine, decks, seeds=many, log_level="outcome")
-    native_time = time.perf_counter() - start
-    same = sum((winner, turns) == (-1 if game.winner is None else game.winner, game.turn)
-               for (winner, turns, _), game in zip(native, python, strict=False))
-    turns = sum(t for _, t, _ in native) / len(native)
-
-    python_rate, native_rate = args.games / python_time, len(many) / native_time
-    print(f"whole games/s at the outcome level, the native test set, {turns:.1f} turns a game:")
-    print(f"  python  {python_rate:12,.0f}  ({args.games} games)")
-    print(f"  native  {native_rate:12,.0f}  ({len(many)} games, one batched call; "
-          f"{native_rate / python_rate:,.0f}x)")
-    print(f"  same winner and turns on {same} of {args.games} seeds")
+    bench_native(args.games)
 
 
 if __name__ == "__main__":

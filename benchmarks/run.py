@@ -13,6 +13,10 @@ Prints, each measured in this run and each also as a ratio to the bare-loop floo
   not times, so the same on every machine and under any load;
 - the forward model (``bench_clone.py``): ``game.clone()``, ``determinize`` and ``answer`` at
   a decision, and games answered from outside against games of seated agents;
+- the native core (``bench_native.py``, ``bench_native_memory.py``; when hkk-native is
+  built): games/s at the outcome level (one batched call), at the full level (the log kept
+  natively) and as ``hkk simulate`` records them, beside the Python engine and the floor; memory
+  a finished native game keeps and the growth over 100,000 games in one process;
 - start-up (``bench_startup.py``): ``import hkk``, importing the engine and building it with
   every installed set, in fresh interpreters; loading and validating 1,000 cards.
 
@@ -38,6 +42,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import bench_clone  # noqa: E402
+import bench_native  # noqa: E402
+import bench_native_memory  # noqa: E402
 import bench_startup  # noqa: E402
 import bench_turns  # noqa: E402
 import bench_work  # noqa: E402
@@ -161,6 +167,10 @@ def main() -> None:
     bench_games(engine, args.games, args.rounds, floor_games)
     bench_boards(args.sizes, args.budget, args.rounds, floor_us)
     bench_memory(engine)
+    # the native core (plugins/hkk-native), when built: the same figures beside these
+    bench_native.bench_native(max(args.games, 20), floor_games)
+    if "hkk_native" in sys.modules:
+        bench_native_memory.bench_native_memory(1000 if args.quick else 100_000)
     bench_work.bench_work(min(args.games, 10), tuple(args.sizes), 1 if args.quick else 6)
     bench_startup.bench_startup(args.rounds)
     # the forward model (issue 21): clone, determinize and answer at a decision

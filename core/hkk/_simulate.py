@@ -165,6 +165,9 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     if chunk.agents is not None:
         registry = agent_entries()
         makers = [registry.factory(spec) for spec in chunk.agents]
+    batched = _batched_rows(engine, chunk, [lists[d] for d in chunk.decks], makers)
+    if batched is not None:
+        return batched
     rows = []
     for seed in range(*chunk.seeds):
         agents = None if makers is None else \
@@ -187,6 +190,25 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
                                f"{replay_command(chunk, seed)}") from exc
             _stopped(recorder.outcome, game, fault)
         rows.append(recorder.outcome.as_row())
+    return rows
+
+
+def _batched_rows(engine: Engine, chunk: Chunk, decks: list[list[str]],
+                  makers: list[Any] | None) -> list[dict[str, Any]] | None:
+    """The chunk's rows from a core that plays many games in one call and records their
+    outcomes itself (``play_outcomes``, docs/CORES.md: nothing per event in Python); None when
+    the game's core has no such call (the Python engine)."""
+    if chunk.core == "python":
+        return None
+    core = engine.choose_core(decks).core
+    play = getattr(core, "play_outcomes", None)
+    if play is None:
+        return None
+    seeds = list(range(*chunk.seeds))
+    agents = None if makers is None else \
+        [[make(agent_seed(seed, seat)) for seat, make in enumerate(makers)] for seed in seeds]
+    rows: list[dict[str, Any]] = play(engine, decks, seeds, names=chunk.decks, agents=agents,
+                                      agent_specs=chunk.agents, max_turns=chunk.max_turns)
     return rows
 
 

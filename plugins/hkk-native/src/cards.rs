@@ -45,6 +45,19 @@ pub struct Card {
     pub refused: Option<String>,
     /// It has a static ability.
     pub has_statics: bool,
+    /// The hooks its abilities are timed on, as [`hook_bit`]s: the steps that find none skip
+    /// it unread.
+    pub hooks: u64,
+}
+
+/// A hook's bit: its step's index in `phases::DEFAULT_TURN`, one more for any other timing
+/// (`on_enter`).
+pub fn hook_bit(hook: &str) -> u64 {
+    let steps = crate::phases::DEFAULT_TURN;
+    1 << steps
+        .iter()
+        .position(|s| s.hook == hook)
+        .unwrap_or(steps.len())
 }
 
 impl Card {
@@ -91,6 +104,7 @@ impl Card {
         }
         let (cost_vp, cost_components, damage, hp, components) = numbers;
         let has_statics = native.iter().any(|a| a.is_static);
+        let hooks = native.iter().fold(0, |bits, a| bits | hook_bit(&a.timing));
         Card {
             id,
             kind,
@@ -105,6 +119,7 @@ impl Card {
             abilities: native,
             refused,
             has_statics,
+            hooks,
         }
     }
 }

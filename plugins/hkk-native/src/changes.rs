@@ -75,6 +75,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
         damaged_turn: 0,
         has_abilities: !card.abilities.is_empty(),
         has_statics: card.has_statics,
+        hooks: card.hooks,
     });
     emit!(
         game,

@@ -13,10 +13,11 @@ use crate::game::Game;
 /// number.
 pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
     for round in 1.. {
+        let mods = game.static_mods(); // read once: every Ép against the same state
         let dead: Vec<u32> = game
             .permanents
             .iter()
-            .filter(|p| game.hp_of(p) <= 0)
+            .filter(|p| game.hp_with(p, &mods) <= 0)
             .map(|p| p.uid)
             .collect();
         if dead.is_empty() && round > 1 {

@@ -3,6 +3,8 @@
 //! declaration order, optional fields left out when absent) only when read. Kinds and fields
 //! mirror `hkk.events`; the levels mirror `hkk._events`.
 
+use crate::outcome::Outcome;
+
 /// One event's kind and fields (the envelope is in [`Event`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {
@@ -796,13 +798,14 @@ impl Event {
     }
 }
 
-/// `emit!(game, Kind::X { .. })`: log an event, built only when the log may keep it - at the
-/// outcome level, which keeps only `game_over` (emitted with `Game::emit`), the event is
-/// counted and never built (`EventLog.quiet`: its emitter skips building it).
+/// `emit!(game, Kind::X { .. })`: log an event, built only when the log may keep it or an
+/// outcome is recorded - at the outcome level, which keeps only `game_over` (emitted with
+/// `Game::emit`), the event is counted and never built (`EventLog.quiet`: its emitter skips
+/// building it).
 #[macro_export]
 macro_rules! emit {
     ($game:expr, $kind:expr) => {
-        if $game.log.level == $crate::events::Level::Outcome {
+        if !$game.log.builds() {
             $game.log.emitted += 1;
         } else {
             let kind = $kind;
@@ -820,6 +823,8 @@ pub struct Log {
     pub step: &'static str,
     /// Events emitted, kept or not (the next `seq`).
     pub emitted: usize,
+    /// What `hkk simulate` records of the game, when asked (`outcome::Outcome`).
+    pub outcome: Option<Box<Outcome>>,
 }
 
 impl Log {
@@ -830,10 +835,19 @@ impl Log {
             turn: 0,
             step: "",
             emitted: 0,
+            outcome: None,
         }
     }
 
+    /// Whether events are built: kept by the level, or read by the outcome recorder.
+    pub fn builds(&self) -> bool {
+        self.level != Level::Outcome || self.outcome.is_some()
+    }
+
     pub fn emit(&mut self, kind: Kind) {
+        if let Some(outcome) = &mut self.outcome {
+            outcome.record(&kind, self.turn);
+        }
         if kind.kept_at(self.level) {
             self.events.push(Event {
                 seq: self.emitted, // the seq it has in the full log

@@ -68,6 +68,32 @@ pub struct Game {
     pub effects: Vec<crate::continuous::Lasting>,
 }
 
+/// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
+/// much.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StaticMod {
+    pub source: u32,
+    pub controller: usize,
+    pub target: TargetSpec,
+    pub stat: Stat,
+    pub amount: i64,
+}
+
+/// The static modifiers of `stat` on `perm` (`count_static`, `static_applies`).
+pub fn static_mod(mods: &[StaticMod], perm: &Permanent, stat: Stat) -> i64 {
+    mods.iter()
+        .filter(|m| m.stat == stat)
+        .filter(|m| match m.target {
+            TargetSpec::SelfPerm => m.source == perm.uid,
+            TargetSpec::OwnCreatures => perm.creature && perm.controller == m.controller,
+            TargetSpec::OpponentCreatures => perm.creature && perm.controller != m.controller,
+            TargetSpec::AllCreatures => perm.creature,
+            _ => false,
+        })
+        .map(|m| m.amount)
+        .sum()
+}
+
 /// One more use of the ability `key` in `usage`.
 pub fn count_use(usage: &mut Vec<((u32, usize), u32)>, key: (u32, usize)) {
     match usage.iter_mut().find(|(k, _)| *k == key) {
@@ -120,6 +146,17 @@ impl Game {
         }
     }
 
+    /// A text only events show (an option's label, an effect's source): made only when events
+    /// are built (`Log::builds`), else empty - at the outcome level nobody reads it (the
+    /// native agents tell passes by the literal `pass` labels, which are always made).
+    pub fn text(&self, make: impl FnOnce() -> String) -> String {
+        if self.log.builds() {
+            make()
+        } else {
+            String::new()
+        }
+    }
+
     pub fn emit(&mut self, kind: Kind) {
         self.log.emit(kind);
     }
@@ -147,14 +184,21 @@ impl Game {
 
     /// [`Game::hp`] of a permanent at hand.
     pub fn hp_of(&self, perm: &Permanent) -> i64 {
+        self.hp_with(perm, &self.static_mods())
+    }
+
+    /// [`Game::hp`] of a permanent at hand, with the static modifiers read beforehand (a check
+    /// reads every permanent's Ép against the same state: it reads them once).
+    pub fn hp_with(&self, perm: &Permanent, mods: &[StaticMod]) -> i64 {
         let stat = if perm.creature { Stat::Hp } else { Stat::Sp };
-        perm.hp() + self.static_mod(perm, stat)
+        perm.hp() + static_mod(mods, perm, stat)
     }
 
     /// `hkk._characteristics.damage_value`.
     pub fn damage_value(&self, uid: u32) -> i64 {
         self.permanent(uid).map_or(0, |perm| {
-            (perm.base_damage + perm.mod_damage + self.static_mod(perm, Stat::Damage)).max(0)
+            let mods = self.static_mods();
+            (perm.base_damage + perm.mod_damage + static_mod(&mods, perm, Stat::Damage)).max(0)
         })
     }
 
@@ -175,24 +219,24 @@ impl Game {
             })
     }
 
-    /// The static modifiers of `stat` on `perm` (`count_static`, `static_applies`).
-    fn static_mod(&self, perm: &Permanent, stat: Stat) -> i64 {
+    /// The static modifiers of permanents' stats in force now (none allocated when no static
+    /// is in play, the common case).
+    pub fn static_mods(&self) -> Vec<StaticMod> {
         if !self.permanents.iter().any(|p| p.has_statics) {
-            return 0; // the common case: no static in play
+            return Vec::new();
         }
         self.statics()
-            .filter(|(_, e)| e.lasting.is_some_and(|(s, _)| s == stat))
-            .filter(|(source, e)| match e.target {
-                TargetSpec::SelfPerm => source.uid == perm.uid,
-                TargetSpec::OwnCreatures => perm.creature && perm.controller == source.controller,
-                TargetSpec::OpponentCreatures => {
-                    perm.creature && perm.controller != source.controller
-                }
-                TargetSpec::AllCreatures => perm.creature,
-                _ => false,
+            .filter_map(|(source, e)| {
+                let (stat, _) = e.lasting?;
+                Some(StaticMod {
+                    source: source.uid,
+                    controller: source.controller,
+                    target: e.target,
+                    stat,
+                    amount: e.amount,
+                })
             })
-            .map(|(_, e)| e.amount)
-            .sum()
+            .collect()
     }
 
     /// `hkk._changes.draw`: from the end of the deck into the hand; an empty deck loses

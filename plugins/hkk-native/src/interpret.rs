@@ -2,7 +2,7 @@
 //! items of the steps they are timed on, and of its entering play; resolving one binds its
 //! effects, then applies them.
 
-use crate::cards::{Ability, Activation, WhoseTurn};
+use crate::cards::{Ability, Activation, CardPool, WhoseTurn};
 use crate::changes::Target;
 use crate::effects::{apply_all, bind, Context, Effect};
 use crate::emit;
@@ -14,7 +14,6 @@ use crate::game::{count_use, Game};
 /// `<card id>#<uid>:<ability index>`, keyed by (uid, index).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
-    pub label: String,
     pub controller: usize,
     pub uid: u32,
     pub card: String,
@@ -25,6 +24,11 @@ pub struct Item {
 }
 
 impl Item {
+    /// `<card id>#<uid>:<ability index>`, made only when a decision or an event shows it.
+    pub fn label(&self) -> String {
+        format!("{}#{}:{}", self.card, self.uid, self.index)
+    }
+
     pub fn key(&self) -> (u32, usize) {
         (self.uid, self.index)
     }
@@ -38,7 +42,6 @@ impl Item {
 fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
     let perm = game.permanent(uid)?;
     Some(Item {
-        label: format!("{}#{}:{}", perm.card, uid, ability.index),
         controller: perm.controller,
         uid,
         card: perm.card.clone(),
@@ -55,7 +58,8 @@ fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
 /// one limited to a player's turns is left out in the other's.
 pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
     let mut items = Vec::new();
-    for perm in game.permanents.iter().filter(|p| p.has_abilities) {
+    let bit = crate::cards::hook_bit(hook);
+    for perm in game.permanents.iter().filter(|p| p.hooks & bit != 0) {
         let Some(card) = game.cards.get(&perm.card) else {
             continue;
         };
@@ -141,7 +145,7 @@ pub fn prevented(game: &mut Game, item: &Item, by: u32) {
     emit!(
         game,
         Kind::Prevented {
-            item: item.label.clone(),
+            item: item.label(),
             controller: item.controller,
             card: item.card.clone(),
             preventer_uid: by,
@@ -203,7 +207,7 @@ pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
                 game,
                 Kind::CostPaid {
                     controller: item.controller,
-                    item: item.label.clone(),
+                    item: item.label(),
                     vp: a.vp,
                     components: a.components,
                     sacrifice: a.sacrifice_self,
@@ -227,7 +231,7 @@ pub fn resolving(game: &mut Game, item: &Item) {
     emit!(
         game,
         Kind::Resolving {
-            item: item.label.clone(),
+            item: item.label(),
             controller: Some(item.controller),
             item_kind: if item.activation.is_some() {
                 "activated"
@@ -241,30 +245,29 @@ pub fn resolving(game: &mut Game, item: &Item) {
     );
 }
 
-fn context(item: &Item) -> Context {
+fn context(game: &Game, item: &Item) -> Context {
     Context {
         controller: item.controller,
         source: Some(item.uid),
-        label: item.label.clone(),
+        label: game.text(|| item.label()),
     }
 }
 
-fn effects_of(game: &Game, item: &Item) -> Vec<Effect> {
-    game.cards
+fn effects_of<'a>(cards: &'a CardPool, item: &Item) -> &'a [Effect] {
+    cards
         .get(&item.card)
         .and_then(|c| c.abilities.iter().find(|a| a.index == item.index))
-        .map(|a| a.effects.clone())
-        .unwrap_or_default()
+        .map_or(&[], |a| a.effects.as_slice())
 }
 
 /// An automatic ability's `bind`: its effects' targets, its choices made.
 pub fn bind_item(game: &mut Game, item: &Item) -> Vec<Vec<Target>> {
-    let effects = effects_of(game, item);
-    bind(game, &context(item), &effects)
+    let cards = game.cards.clone(); // the cards do not change: borrowed beside the game
+    bind(game, &context(game, item), effects_of(&cards, item))
 }
 
 /// An automatic ability's `apply` on what it bound.
 pub fn apply_item(game: &mut Game, item: &Item, bound: Vec<Vec<Target>>) -> Flow {
-    let effects = effects_of(game, item);
-    apply_all(game, &context(item), &effects, bound)
+    let cards = game.cards.clone();
+    apply_all(game, &context(game, item), effects_of(&cards, item), bound)
 }

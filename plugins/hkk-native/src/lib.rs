@@ -2,7 +2,7 @@
 //! step with it by the differential tests (`tests/test_native_*.py`). Modules mirror the Python
 //! engine's concepts: `rng` (`random.Random`), `cards` (`hkk._cards`), `state` (`hkk._state`),
 //! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `effects` (`hkk._cards.verbs`, `hkk._cards.targets`), `agents`
-//! (`hkk._agents`), `errors` (`hkk._errors`), `game` (`hkk._game`), `interpret` (`hkk._cards.interpret`), `phases` (`hkk._phases`),
+//! (`hkk._agents`), `errors` (`hkk._errors`), `game` (`hkk._game`), `interpret` (`hkk._cards.interpret`), `outcome` (`hkk._outcome`), `phases` (`hkk._phases`),
 //! `changes` (`hkk._changes`), `checks` (`hkk._checks`), `conditions` (`hkk._conditions`), `continuous`
 //! (`hkk._continuous`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `runner`
 //! (`hkk._runner`). `python` holds the PyO3 bindings.
@@ -19,6 +19,7 @@ pub mod errors;
 pub mod events;
 pub mod game;
 pub mod interpret;
+pub mod outcome;
 pub mod phases;
 pub mod rng;
 pub mod rules;

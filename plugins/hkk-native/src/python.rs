@@ -11,6 +11,7 @@ use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
 use crate::events::{Event, Level, Value};
 use crate::game::Game;
+use crate::outcome::Counts;
 use crate::rng::Random;
 use crate::runner;
 use std::sync::Arc;
@@ -369,7 +370,79 @@ impl PyEngine {
                 .collect()
         }))
     }
+
+    /// Many games in one call, the GIL released, each recorded as `hkk simulate` records it
+    /// (`hkk._outcome.OutcomeRecorder`, computed natively: nothing per event in Python), at
+    /// the outcome level: per game `(winner, reason, turns, first, unported, counts)`, the
+    /// counts `played`, `fired`, `used`, `drawn`, `acted`, each a pair of players' sorted
+    /// `(card, count)` lists. Seats as `play_many`.
+    fn play_outcomes(
+        &self,
+        py: Python<'_>,
+        decks: (Vec<String>, Vec<String>),
+        seeds: Vec<i64>,
+        seats: Vec<(SeatSpec, SeatSpec)>,
+    ) -> PyResult<Vec<OutcomeTuple>> {
+        if seats.len() != 1 && seats.len() != seeds.len() {
+            return Err(PyValueError::new_err(
+                "play_outcomes takes one pair of seats, or one per seed",
+            ));
+        }
+        let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
+        Ok(py.allow_threads(|| {
+            seeds
+                .iter()
+                .zip(seats.iter().cycle())
+                .map(|(&seed, seats)| {
+                    let key = crate::rng::key_of(seed.unsigned_abs());
+                    let decks = [decks.0.clone(), decks.1.clone()];
+                    let mut game = Game::new(
+                        self.cards.clone(),
+                        seed,
+                        &key,
+                        decks,
+                        seats.clone(),
+                        Level::Outcome,
+                    );
+                    game.log.outcome = Some(Box::default());
+                    runner::play(&mut game);
+                    let o = game.log.outcome.take().unwrap_or_default();
+                    let pairs = |c: &[Counts; 2]| {
+                        c.iter()
+                            .map(|m| m.iter().map(|(k, v)| (k.clone(), *v)).collect())
+                            .collect()
+                    };
+                    (
+                        o.winner,
+                        o.reason,
+                        o.turns,
+                        o.first,
+                        game.unported.take(),
+                        [
+                            pairs(&o.played),
+                            pairs(&o.fired),
+                            pairs(&o.used),
+                            pairs(&o.drawn),
+                            pairs(&o.acted),
+                        ],
+                    )
+                })
+                .collect()
+        }))
+    }
 }
+
+/// A player's counts as `(card, count)`s sorted by card; both players'.
+type PlayersCounts = Vec<Vec<(String, u32)>>;
+/// `play_outcomes`' answer for one game.
+type OutcomeTuple = (
+    Option<usize>,
+    Option<&'static str>,
+    u32,
+    Option<usize>,
+    Option<String>,
+    [PlayersCounts; 5],
+);
 
 /// A native game; its log stays native until read.
 #[pyclass(name = "Game", module = "hkk_native._native")]

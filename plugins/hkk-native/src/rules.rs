@@ -210,7 +210,7 @@ pub fn declare(game: &mut Game) -> Vec<(u32, Option<u32>)> {
             kind: "attack",
             player: attacker_side,
             options: vec![
-                format!("attack with {}", describe(game, uid)),
+                game.text(|| format!("attack with {}", describe(game, uid))),
                 "hold".into(),
             ],
             rule: Some("D-combat"),
@@ -224,7 +224,7 @@ pub fn declare(game: &mut Game) -> Vec<(u32, Option<u32>)> {
     for attacker in attackers {
         let mut options: Vec<String> = blocks
             .iter()
-            .map(|&b| format!("block with {}", describe(game, b)))
+            .map(|&b| game.text(|| format!("block with {}", describe(game, b))))
             .collect();
         options.push("no block".into());
         let decision = Decision {
@@ -272,7 +272,7 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) {
         }
     }
     for (target, amount, source) in hits {
-        let label = describe(game, source);
+        let label = game.text(|| describe(game, source));
         damage(game, target, amount, label, Some(source));
     }
 }

@@ -75,6 +75,8 @@ pub struct Permanent {
     pub has_abilities: bool,
     /// Its card has a static ability (the others are skipped unread).
     pub has_statics: bool,
+    /// Its card's `hooks` (`cards::hook_bit`).
+    pub hooks: u64,
 }
 
 impl Permanent {

@@ -80,7 +80,7 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
         game,
         Kind::Moment {
             rule: step.rule,
-            items: chosen.iter().map(|i| i.label.clone()).collect(),
+            items: chosen.iter().map(|i| i.label()).collect(),
             ends: step.ends,
         }
     );
@@ -140,7 +140,7 @@ impl Ordered {
     fn label(&self) -> String {
         match self {
             Ordered::Rule(rule) => rule.label().to_string(),
-            Ordered::Card(item) => item.label.clone(),
+            Ordered::Card(item) => item.label(),
         }
     }
 
@@ -176,7 +176,7 @@ fn wants(game: &mut Game, item: &Item, rule: &'static str) -> bool {
     let decision = Decision {
         kind: "use",
         player: item.controller,
-        options: vec![format!("use {}", item.label), "decline".into()],
+        options: vec![format!("use {}", item.label()), "decline".into()],
         rule: Some(rule),
     };
     game.decide(&decision) == 0
@@ -269,7 +269,7 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
             let decision = Decision {
                 kind: "order",
                 player: controller,
-                options: items.iter().map(|i| i.label.clone()).collect(),
+                options: items.iter().map(|i| i.label()).collect(),
                 rule: Some("R-enter-order"),
             };
             game.decide(&decision)
@@ -314,7 +314,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
             passes += 1;
         } else {
             let mut options: Vec<String> =
-                items.iter().map(|i| format!("use {}", i.label)).collect();
+                items.iter().map(|i| format!("use {}", i.label())).collect();
             if !mandatory {
                 options.push(PASS.into());
             }
@@ -368,7 +368,7 @@ enum Action {
 fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
     let mut options: Vec<(String, Action)> = playable(game, step, player)
         .into_iter()
-        .map(|card| (format!("play {card}"), Action::Play(card)))
+        .map(|card| (game.text(|| format!("play {card}")), Action::Play(card)))
         .collect();
     if player == game.active && step.hook == "combat_phase" && can_attack(game) {
         options.push(("use attack".into(), Action::Attack));
@@ -378,16 +378,21 @@ fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
     let mut sourced: Vec<((u32, usize), String, Action)> = Vec::new();
     if player == game.active && step.hook == "main_phase" {
         for uid in guard_moves(game) {
-            let label = game
-                .permanent(uid)
-                .map_or_else(String::new, |p| p.describe());
-            sourced.push(((uid, 0), format!("use guard {label}"), Action::Guard(uid)));
+            let label = game.text(|| {
+                let perm = game.permanent(uid);
+                format!(
+                    "use guard {}",
+                    perm.map_or_else(String::new, |p| p.describe())
+                )
+            });
+            sourced.push(((uid, 0), label, Action::Guard(uid)));
         }
     }
     for item in items_at(game, step.hook) {
         if item.activation.is_some() && item.controller == player && usable(game, &item) {
             let at = (item.uid, 1 + item.index);
-            sourced.push((at, format!("use {}", item.label), Action::Use(item)));
+            let label = game.text(|| format!("use {}", item.label()));
+            sourced.push((at, label, Action::Use(item)));
         }
     }
     sourced.sort_by_key(|(at, _, _)| *at);
@@ -398,7 +403,7 @@ fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
     );
     for (index, offer) in game.offers.iter().enumerate() {
         if offer.player == player {
-            options.push((offer.label(), Action::Extract(index)));
+            options.push((game.text(|| offer.label()), Action::Extract(index)));
         }
     }
     options.push((PASS.into(), Action::Pass));

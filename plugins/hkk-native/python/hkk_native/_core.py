@@ -242,6 +242,44 @@ class NativeCore:
             return f"the native core stopped short of the end: {native.unported}"
         return difference
 
+    def play_outcomes(self, engine: Any, decks: Sequence[str | Sequence[str]],
+                      seeds: Sequence[int], *, names: tuple[str, str],
+                      agents: Sequence[Sequence[Any]] | None = None,
+                      agent_specs: tuple[str, str] | None = None,
+                      max_turns: int | None = None) -> list[dict[str, Any]]:
+        """``hkk simulate``'s batched call: the games of ``seeds`` (``agents``: each game's
+        agents; None: the engine's default ones) played in one call, each recorded natively as
+        ``hkk._outcome.OutcomeRecorder`` records it, as ``Outcome.as_row()`` rows (``names``:
+        the pairing's deck specs).  A game the native core stops short (a step of more than
+        ``max_items_per_step`` items, where the Python engine raises ``StepLoopError``) is an
+        error row naming why."""
+        from collections import Counter
+
+        from hkk._outcome import Outcome
+
+        reason = self.refuses(engine, decks)
+        if reason is None and max_turns is not None and max_turns != engine.rulings.max_turns:
+            reason = f"a turn limit of {max_turns} is not native (it plays the rulings' " \
+                     f"{engine.rulings.max_turns})"
+        if reason is not None:
+            raise Refused(f"the native core cannot run this game: {reason}")
+        lists = _checked(engine, decks, seeds)
+        seats = [_default_seats(s) for s in seeds] if agents is None else \
+            [_seats(a, s) for a, s in zip(agents, seeds, strict=True)]
+        played = _native_engine(engine).play_outcomes((lists[0], lists[1]), list(seeds), seats)
+        rows = []
+        for seed, (winner, why, turns, first, stopped, counts) in zip(seeds, played,
+                                                                       strict=True):
+            tables = [[Counter(dict(player)) for player in kind] for kind in counts]
+            outcome = Outcome(seed=seed, decks=names, winner=winner, reason=why, turns=turns,
+                              first=first, played=tables[0], fired=tables[1], used=tables[2],
+                              drawn=tables[3], acted=tables[4], agents=agent_specs)
+            if stopped is not None:
+                outcome.winner, outcome.reason = None, "error"
+                outcome.error = f"StepLoopError: {stopped}"
+            rows.append(outcome.as_row())
+        return rows
+
     def new_game(self, engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
                  agents: Sequence[Any] | None = None, log_level: str = "full",
                  rulings: Any = None, clock: Any = None,

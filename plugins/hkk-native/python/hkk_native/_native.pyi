@@ -13,6 +13,11 @@ class Random:
 
 SeatSpec = tuple[str, float, list[int] | int | None]
 
+#: (winner, reason, turns, first, why it stopped short, the counts played, fired, used, drawn,
+#: acted: each both players' sorted (card, count) pairs)
+OutcomeTuple = tuple[int | None, str | None, int, int | None, str | None,
+                     list[list[list[tuple[str, int]]]]]
+
 class Engine:
     def __init__(self, cards: list[PlainCard]) -> None: ...
     def refusal(self, decks: list[list[str]]) -> str | None: ...
@@ -26,6 +31,8 @@ class Engine:
     def play_many(self, decks: tuple[list[str], list[str]], seeds: list[int],
                   seats: list[tuple[SeatSpec, SeatSpec]],
                   level: str) -> list[tuple[int, int, int]]: ...
+    def play_outcomes(self, decks: tuple[list[str], list[str]], seeds: list[int],
+                      seats: list[tuple[SeatSpec, SeatSpec]]) -> list[OutcomeTuple]: ...
 
 class Game:
     def play(self) -> None: ...

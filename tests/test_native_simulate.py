@@ -1,0 +1,79 @@
+"""``hkk simulate`` on the native core: the games of a chunk played in one batched call, each
+recorded natively as ``hkk._outcome.OutcomeRecorder`` records it (nothing per event in Python),
+give the same rows, tables and JSON as the Python engine for the same seeds (docs/NATIVE.md).
+Played on the native core's test set (``hkk_native.testset``): decks it runs whole."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from hkk import Engine
+from hkk._balance import balance
+from hkk._simulate import _ENGINES, pairings, plan, simulate
+from hkk._stats import summarize
+
+testset = pytest.importorskip(
+    "hkk_native.testset", reason="hkk_native is not built: pip install ./plugins/hkk-native")
+
+SETS = ("tt",)
+
+
+@pytest.fixture()
+def decks(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """The test set as the engine of a simulation on each core (``_simulate._engine``'s)."""
+    cards = testset.test_set_cards()
+    lists = dict(zip(("tt-a", "tt-b"), testset.test_set_decks(cards, seed=4), strict=True))
+    for core in ("python", "native"):
+        monkeypatch.setitem(_ENGINES, (SETS, core), (Engine(cards, core=core), dict(lists)))
+    return lists
+
+
+def _simulated(core: str, agents: tuple[str, str] | None, lists: dict[str, list[str]]
+               ) -> tuple[list[dict[str, Any]], str]:
+    chunks = plan(SETS, pairings(sorted(lists)), 60, seed=11, chunk_size=7,
+                  agents=(agents,), core=core)
+    result = simulate(chunks, workers=1)
+    engine = _ENGINES[SETS, core][0]
+    names = {card_id: card.name for card_id, card in engine.cards.items()}
+    kinds = {card_id: card.kind for card_id, card in engine.cards.items()}
+    summary = summarize(result.outcomes, lists, names)
+    summary["balance"] = balance(result.outcomes, lists, names, kinds, tiers=[agents])
+    return [o.as_row() for o in result.outcomes], json.dumps(summary, ensure_ascii=False,
+                                                             indent=1)
+
+
+@pytest.mark.parametrize("agents", [None, ("random", "first")], ids=["default", "agents"])
+def test_simulate_on_the_native_core_gives_the_python_engines_rows_and_tables(
+        decks: dict[str, list[str]], agents: tuple[str, str] | None) -> None:
+    native_rows, native_json = _simulated("native", agents, decks)
+    python_rows, python_json = _simulated("python", agents, decks)
+    assert len(native_rows) == 60
+    for native, python in zip(native_rows, python_rows, strict=True):
+        assert native == python, f"seed {python['seed']} {python['deck_1']}"
+    assert native_json == python_json
+    # the games did what the recorder counts: every kind of count is filled somewhere
+    for counts in ("played", "fired", "used", "drawn", "acted"):
+        assert any(row[counts][0] or row[counts][1] for row in native_rows), counts
+
+
+def test_simulate_on_the_native_core_records_the_games_natively(
+        decks: dict[str, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chunk is one batched call: no Python recorder is made, no Python game started."""
+    import hkk._simulate as simulate_module
+
+    def no_recorder(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a Python OutcomeRecorder was made for a native game")
+
+    monkeypatch.setattr(simulate_module, "OutcomeRecorder", no_recorder)
+    rows, _ = _simulated("native", None, decks)
+    assert len(rows) == 60 and all(row["error"] is None for row in rows)
+
+
+def test_a_turn_limit_the_native_core_does_not_play_is_refused_naming_it(
+        decks: dict[str, list[str]]) -> None:
+    chunks = plan(SETS, [("tt-a", "tt-b")], 3, max_turns=7, core="native")
+    with pytest.raises(ValueError, match="turn limit of 7 is not native"):
+        simulate(chunks, workers=1)
