@@ -27,6 +27,7 @@ from hkk._errors import CloneError
 from hkk._events import EventLog
 from hkk._hookcall import copy_plans
 from hkk._pending import Pending
+from hkk._rng import SharedRandom
 from hkk._state import ENGINE, GAME_STATE, Permanent, Player, undeclared
 
 if TYPE_CHECKING:
@@ -133,6 +134,8 @@ def _permanents(copy: Copying, permanents: dict[int, Permanent]) -> dict[int, Pe
 
 
 def _rng(copy: Copying, rng: random.Random) -> random.Random:
+    if isinstance(rng, SharedRandom):  # the state shared until one of the two draws
+        return rng.copy()
     new = random.Random.__new__(random.Random)  # not seeded from the OS: its state follows
     new.setstate(rng.getstate())
     return new
