@@ -61,6 +61,18 @@ class SharedRandom(random.Random):
         new._token = token
         return new
 
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        """``random.Random.randrange``, the same draws; ``randrange(n)`` - how agents draw one
+        of n options, every decision - without its argument checks and its second call."""
+        if stop is None and step == 1 and type(start) is int and start > 0:
+            getrandbits = self.getrandbits
+            k = start.bit_length()
+            r = getrandbits(k)
+            while r >= start:
+                r = getrandbits(k)
+            return r
+        return super().randrange(start, stop, step)
+
     def __reduce__(self) -> Any:
         return SharedRandom, (), self.getstate()
 
