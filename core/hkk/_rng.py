@@ -141,22 +141,22 @@ class _Lending(SharedRandom):
     snapshot of it and becomes a plain :class:`SharedRandom`."""
 
     copy = _copy_shared
-    random = _random  # type: ignore[assignment]
-    getrandbits = _getrandbits  # type: ignore[assignment]
-    gauss = _gauss  # type: ignore[assignment]
-    seed = _seed  # type: ignore[assignment]
-    setstate = _setstate_unshared  # type: ignore[assignment]
+    random = _random
+    getrandbits = _getrandbits
+    gauss = _gauss
+    seed = _seed
+    setstate = _setstate_unshared
 
 
 class _Borrowing(SharedRandom):
     """A copy that has no state of its own yet: it takes the shared one when first used."""
 
     copy = _copy_shared
-    random = _random  # type: ignore[assignment]
-    getrandbits = _getrandbits  # type: ignore[assignment]
-    gauss = _gauss  # type: ignore[assignment]
-    seed = _seed  # type: ignore[assignment]
-    setstate = _setstate_unshared  # type: ignore[assignment]
+    random = _random
+    getrandbits = _getrandbits
+    gauss = _gauss
+    seed = _seed
+    setstate = _setstate_unshared
 
     def getstate(self) -> tuple[Any, ...]:
         token = self._token
