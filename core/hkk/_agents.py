@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from hkk._decisions import Decision, Option
 from hkk._errors import IllegalDecision
+from hkk._rng import SharedRandom
 from hkk._view import Agent
 
 __all__ = ["Agent", "Decision", "FirstLegalAgent", "Option", "RandomAgent", "ScriptedAgent"]
@@ -36,7 +37,7 @@ class RandomAgent:
     it can act; 1: passing is one option among all)."""
 
     def __init__(self, seed: int | None = None, pass_bias: float = 0.25) -> None:
-        self._rng = random.Random(seed)
+        self._rng: random.Random = SharedRandom(seed)
         self.pass_bias = pass_bias
 
     def rng_state(self) -> tuple[Any, ...]:
@@ -48,15 +49,22 @@ class RandomAgent:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RandomAgent:
         """A copy with its own RNG in the same state (a copy of a game copies its agents:
-        ``deepcopy`` of a ``Random`` would copy its 625-word state number by number)."""
+        the state is shared until one of the two draws, :mod:`hkk._rng`)."""
         new = RandomAgent.__new__(RandomAgent)
-        new._rng = random.Random.__new__(random.Random)  # not seeded from the OS: set below
-        new._rng.setstate(self._rng.getstate())
+        new._rng = _copy_rng(self._rng)
         new.pass_bias = self.pass_bias
         return new
 
     def choose(self, game: FairView, decision: Decision) -> Option:
         return random_choice(self._rng, decision, self.pass_bias)
+
+
+def _copy_rng(rng: random.Random) -> random.Random:
+    if isinstance(rng, SharedRandom):
+        return rng.copy()
+    new = random.Random.__new__(random.Random)  # an RNG set by hand: its state, copied
+    new.setstate(rng.getstate())
+    return new
 
 
 def random_choice(rng: random.Random, decision: Decision, pass_bias: float) -> Option:

@@ -21,12 +21,14 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from hkk._cards.context import EffectContext
 from hkk._clock import GameClock
 from hkk._continuous import listen_to_conditions
 from hkk._errors import CloneError
 from hkk._events import EventLog
 from hkk._hookcall import copy_plans
 from hkk._pending import Pending
+from hkk._rng import SharedRandom
 from hkk._state import ENGINE, GAME_STATE, Permanent, Player, undeclared
 
 if TYPE_CHECKING:
@@ -35,25 +37,40 @@ if TYPE_CHECKING:
 __all__ = ["COPY", "CloneError", "copy_derived", "copy_game"]
 
 
-def _copier(cls: Any) -> Any:
+def _copier(cls: Any, copied: tuple[str, ...] = ()) -> Any:
     """A function copying an instance of the slotted ``cls`` attribute by attribute: one
     straight-line function per class, made from its ``__slots__`` (a loop of getattr/setattr
-    costs three times as much, and copies are what searching agents do most)."""
-    lines = [f"    new.{name} = obj.{name}" for name in cls.__slots__]
+    costs three times as much, and copies are what searching agents do most); the ``copied``
+    ones (lists, dicts of plain values) as copies of their own."""
+    lines = [f"    new.{name} = obj.{name}.copy()" if name in copied else
+             f"    new.{name} = obj.{name}" for name in cls.__slots__]
     source = "def copy(obj):\n    new = make(cls)\n" + "\n".join(lines) + "\n    return new\n"
     namespace: dict[str, Any] = {"make": object.__new__, "cls": cls}
     exec(source, namespace)  # noqa: S102 - the source is made here from __slots__ names only
     return namespace["copy"]
 
 
-_COPIERS: dict[type, Any] = {}
+_COPIERS: dict[Any, Any] = {}
+
+
+def _copier_of(cls: Any, copied: tuple[str, ...] = ()) -> Any:
+    copier = _COPIERS.get((cls, copied))
+    if copier is None:
+        copier = _COPIERS[cls, copied] = _copier(cls, copied)
+    return copier
 
 
 def _slots(obj: Any, cls: Any) -> Any:
-    copier = _COPIERS.get(cls)
-    if copier is None:
-        copier = _COPIERS[cls] = _copier(cls)
-    return copier(obj)
+    return _copier_of(cls)(obj)
+
+
+#: A player's zones and a permanent's counters and modifier sums: copied with their object
+_ZONES = ("deck", "hand", "graveyard", "void")
+_COUNTS = ("counters", "mods")  # the sums as they are: the same effects are in force
+_copy_player = _copier_of(Player, _ZONES)
+_copy_permanent = _copier_of(Permanent, _COUNTS)
+_copy_pending = _copier_of(Pending, ("data",))
+_copy_context = _copier_of(EffectContext, ("targets", "trigger"))
 
 
 def copy_game(src: Game, dst: Game, *, log_level: str | None = None,
@@ -81,11 +98,11 @@ def copy_game(src: Game, dst: Game, *, log_level: str | None = None,
     state["in_moment"], state["bonus_losses"], state["leaving_play"] = False, [], []
     remap: dict[int, Any] = {}  # id of an original permanent -> its copy
     copy = Copying(src, state, remap, log_level)
-    for name, kind in declared.items():
-        if kind != "watch":  # the watch last: its items point at the copy's permanents
-            state[name] = COPY[kind](copy, fields[name])
-    if agents is not None:
-        state["agents"] = agents
+    plan = tuple(declared.items())
+    copy_fields = _FIELD_COPIERS.get(plan)
+    if copy_fields is None:
+        copy_fields = _FIELD_COPIERS[plan] = _fields_copier(plan)
+    copy_fields(copy, fields, state, agents)
     copy_derived(src, dst, state, remap)
     dst.__dict__.clear()
     dst.__dict__.update(state)
@@ -94,6 +111,32 @@ def copy_game(src: Game, dst: Game, *, log_level: str | None = None,
         listen_to_conditions(dst, dst.condition_events)
     dst._seat()
     return dst
+
+
+def _fields_copier(plan: tuple[tuple[str, str], ...]) -> Any:
+    """A function copying the declared fields (``plan``: the declaration's items) into a
+    copy's ``state``, each as its kind says (:data:`COPY`): one straight-line function per
+    declaration, made from it, the kinds copied as they are (:func:`_as_is`) without a call.
+    The watch is left for last (its items point at the copy's permanents); ``agents``, if
+    given, are the copy's seats."""
+    lines = ["def copy_fields(copy, fields, state, agents):"]
+    for name, kind in plan:
+        if kind == "watch":
+            continue
+        if kind == "agents":
+            lines.append(f"    state[{name!r}] = agents if agents is not None else "
+                         f"COPY[{kind!r}](copy, fields[{name!r}])")
+        elif COPY[kind] is _as_is:
+            lines.append(f"    state[{name!r}] = fields[{name!r}]")
+        else:
+            lines.append(f"    state[{name!r}] = COPY[{kind!r}](copy, fields[{name!r}])")
+    namespace: dict[str, Any] = {"COPY": COPY}
+    exec("\n".join(lines) + "\n", namespace)  # noqa: S102 - made here from the declaration
+    return namespace["copy_fields"]
+
+
+#: a declaration's items -> its fields' copier (made once per declaration)
+_FIELD_COPIERS: dict[tuple[tuple[str, str], ...], Any] = {}
 
 
 #: id of a declaration -> the number of fields a game of it has (checked once, not per copy)
@@ -112,27 +155,24 @@ class Copying:
 
 
 def _players(copy: Copying, players: list[Player]) -> list[Player]:
-    new = []
-    for p in players:
-        q = _slots(p, Player)
-        q.deck, q.hand, q.graveyard, q.void = p.deck[:], p.hand[:], p.graveyard[:], p.void[:]
-        new.append(q)
-    return new
+    return [_copy_player(p) if type(p) is Player else _copier_of(type(p), _ZONES)(p)
+            for p in players]
 
 
 def _permanents(copy: Copying, permanents: dict[int, Permanent]) -> dict[int, Permanent]:
     new: dict[int, Permanent] = {}
     remap = copy.remap
     for uid, perm in permanents.items():
-        q = _slots(perm, type(perm))
-        q.counters = dict(perm.counters)
-        q.mods = dict(perm.mods)  # the sums as they are: the same effects are in force
+        q = _copy_permanent(perm) if type(perm) is Permanent else \
+            _copier_of(type(perm), _COUNTS)(perm)
         new[uid] = q
         remap[id(perm)] = q
     return new
 
 
 def _rng(copy: Copying, rng: random.Random) -> random.Random:
+    if isinstance(rng, SharedRandom):  # the state shared until one of the two draws
+        return rng.copy()
     new = random.Random.__new__(random.Random)  # not seeded from the OS: its state follows
     new.setstate(rng.getstate())
     return new
@@ -150,16 +190,22 @@ def _set_data(copy: Copying, data: dict[str, Any]) -> dict[str, Any]:
 
 
 #: How a copy copies each kind of field of the state declaration (hkk._state.GAME_STATE).
+def _as_is(copy: Copying, value: Any) -> Any:
+    """An immutable value (or one never changed: the seed, the decks as dealt, the step),
+    copied as it is."""
+    return value
+
+
 COPY: dict[str, Callable[[Copying, Any], Any]] = {
-    "value": lambda copy, value: value,
-    "file": lambda copy, value: value,  # the seed, the decks as dealt: never changed
+    "value": _as_is,
+    "file": _as_is,  # the seed, the decks as dealt: never changed
     "players": _players,
     "permanents": _permanents,
     "effects": lambda copy, effects: [_slots(e, type(e)) for e in effects],
     "offers": lambda copy, offers: [_slots(o, type(o)) for o in offers],
     "counts": lambda copy, counts: dict(counts),
     "keys": lambda copy, keys: set(keys),
-    "step": lambda copy, step: step,
+    "step": _as_is,
     "rng": _rng,
     "clock": lambda copy, clock: _copy_clock(clock),
     "set_data": _set_data,
@@ -188,15 +234,14 @@ def copy_derived(src: Game, dst: Game, state: dict[str, Any], remap: dict[int, A
 
 def _copy_item(item: Pending, remap: dict[int, Any]) -> Pending:
     """A card ability's pending item (``abilities_at``) for the copy's permanent."""
-    new: Pending = _slots(item, Pending)
+    new: Pending = _copy_pending(item) if type(item) is Pending else \
+        _copier_of(type(item), ("data",))(item)
     new.source = remap.get(id(item.source), item.source)
-    data = new.data = dict(item.data)
-    ctx = data.get("ctx")
+    ctx = new.data.get("ctx")
     if ctx is not None:
-        ctx = data["ctx"] = _slots(ctx, type(ctx))
+        ctx = new.data["ctx"] = _copy_context(ctx) if type(ctx) is EffectContext else \
+            _copier_of(type(ctx), ("targets", "trigger"))(ctx)
         ctx.source = remap.get(id(ctx.source), ctx.source)
-        ctx.targets = list(ctx.targets)
-        ctx.trigger = dict(ctx.trigger)
     return new
 
 

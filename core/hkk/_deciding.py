@@ -32,10 +32,17 @@ def decide(self: Game, player: int, kind: str, options: Sequence[Option], prompt
     agent answers it).  The turn machine's own decisions come through :func:`ask`."""
     if not options:
         raise ValueError("a decision needs at least one option")
-    decision = Decision(kind, player, tuple(options), prompt, rule)
     machine = self.machine
-    if machine.region is not None:  # inside a pure bind: its answers are kept
-        return _in_bind(self, machine, decision)
+    region = machine.region
+    if region is not None:  # inside a pure bind: its answers are kept
+        replayed = machine.replayed
+        if type(region) is list and replayed < len(region):  # run again: answered before
+            index: int = region[replayed]
+            if index < len(options):  # (no Decision made: nobody is asked)
+                machine.replayed = replayed + 1
+                return options[index]
+        return _in_bind(self, machine, Decision(kind, player, tuple(options), prompt, rule))
+    decision = Decision(kind, player, tuple(options), prompt, rule)
     if machine.answer is not None:  # the decision the game stopped at, answered from outside
         chosen = _given(machine, decision)
     else:
@@ -110,6 +117,7 @@ def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
     if type(region) is not list:  # the first decision of an item's bind: its frame, now
         frame = ["resolve", [], False, region.label, region.card_id]
         machine.frames.append(frame)
+        machine.held = region
         region = machine.region = frame[1]
         machine.replayed = 0
     options = decision.options

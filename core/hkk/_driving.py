@@ -97,8 +97,9 @@ def _copied_agents(agents: list[Any]) -> list[Any]:
         if agent is None:
             copied.append(None)
             continue
-        try:
-            copied.append(copy.deepcopy(agent))
+        try:  # an agent that says how it is copied, without deepcopy's bookkeeping
+            own = getattr(type(agent), "__deepcopy__", None)
+            copied.append(own(agent, {}) if own is not None else copy.deepcopy(agent))
         except Exception as exc:  # noqa: BLE001 - any failure is the agent's, named
             raise CloneError(f"the agent {type(agent).__qualname__} cannot be copied with the "
                              f"game ({type(exc).__name__}: {exc}); give it a __deepcopy__"

@@ -176,31 +176,6 @@ class EventLog:
                 self._listeners_of.setdefault(cls, []).append(listener)
         self._update_quiet()
 
-    def callers_listeners(self) -> list[tuple[Callable[[Event], Any], list[type[Event]] | None]]:
-        """The listeners the caller subscribed (not the game's own), each with its kinds (None:
-        every kind), in the order they were subscribed per kind."""
-        found: dict[int, tuple[Callable[[Event], Any], list[type[Event]] | None]] = {}
-        for listener in self._listeners:
-            if id(listener) not in self._own:
-                found.setdefault(id(listener), (listener, None))
-        for kind, listeners in self._listeners_of.items():
-            for listener in listeners:
-                if id(listener) not in self._own and id(listener) not in found:
-                    found[id(listener)] = (listener, [])
-                entry = found.get(id(listener))
-                if entry is not None and entry[1] is not None and id(listener) not in self._own:
-                    entry[1].append(kind)
-        return list(found.values())
-
-    def go_back(self, to: EventLog) -> None:
-        """Become ``to`` (this log as it was earlier: a copy kept of it), keeping no listener:
-        the forward model runs a step again from its checkpoint into the same log object, so
-        that whoever holds the log keeps reading the game's log."""
-        self._events = to._events[:]
-        self._emitted, self.turn, self.step = to._emitted, to.turn, to.step
-        self._listeners, self._listeners_of, self._own = [], {}, set()
-        self._update_quiet()
-
     def __iter__(self) -> Iterator[Event]:
         return iter(self._events)
 

@@ -62,7 +62,7 @@ class Position:
 
     __slots__ = ("frames", "depth", "answer", "waiting", "asking", "region",
                  "replayed", "running", "closing", "hook", "back", "answered", "stopped",
-                 "found")
+                 "found", "held")
 
     def __init__(self) -> None:
         #: the stack of the running functions' frames, outermost first: plain lists whose
@@ -90,6 +90,10 @@ class Position:
         #: binding, until its bind asks (then its frame is made, hkk._resolution.resolve)
         self.region: Any = None
         self.replayed = 0
+        #: the item whose bind asked the decision this game stopped at, while its frame
+        #: stands: going back down to it takes it instead of collecting the step's items again
+        #: (a cache of this game's objects: a copy or a load collects, by the frame's key)
+        self.held: Any = None
         #: the driver is running the machine (a copy made now, not at a decision, is refused)
         self.running = False
         #: the phase whose extraction offers are being closed (D-components-window), set by the
@@ -144,6 +148,7 @@ class Position:
         """The game is between two steps (or over): no frame is left."""
         self.frames.clear()
         self.reset()
+        self.held = None
         self.waiting = self.stopped = self.found = None
         self.answer = None
         self.closing = None
@@ -171,6 +176,9 @@ def index_of(decision: Decision, chosen: Any) -> int:
     """The index of ``chosen`` - an offered Option, an equal one, its index or its label - in
     the decision's options; :class:`IllegalDecision` if it is none of them."""
     options = decision.options
+    ids = list(map(id, options))  # the offered option itself (the usual answer), found in C
+    if id(chosen) in ids:
+        return ids.index(id(chosen))
     if isinstance(chosen, bool):
         pass
     elif isinstance(chosen, int):
@@ -180,11 +188,7 @@ def index_of(decision: Decision, chosen: Any) -> int:
         for i, option in enumerate(options):
             if option.label == chosen:
                 return i
-    else:
-        for i, option in enumerate(options):
-            if option is chosen:
-                return i
-        if chosen in options:
-            return options.index(chosen)
+    elif chosen in options:
+        return options.index(chosen)
     raise IllegalDecision(f"player {decision.player} chose {chosen!r}; {decision.kind} "
                           f"options were {decision.labels()}")

@@ -28,6 +28,7 @@ from hkk._forward import Position
 from hkk._hookcall import first
 from hkk._phases import Step
 from hkk._player_view import PlayerView
+from hkk._rng import SharedRandom
 from hkk._state import ExtractionOffer, Permanent, Player
 from hkk.events import Event
 
@@ -123,7 +124,7 @@ class Game:
         #: Its RNG's seed (drawn from the operating system if not given): the full log and
         #: the save record it, a player's view shows it only when the game is over.
         self.seed = fresh_seed() if seed is None else seed
-        self.rng = random.Random(self.seed)
+        self.rng: random.Random = SharedRandom(self.seed)  # its copies share it until they draw
         try:  # how much of the log the game keeps (hkk._events.LOG_LEVELS)
             self.log = EventLog(log_level)
         except ValueError as exc:

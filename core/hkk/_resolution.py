@@ -153,6 +153,7 @@ def resolve(game: Game, item: Pending) -> None:
         machine.region = None
         raise item_failure(game, item, exc) from exc
     machine.frames.pop()
+    machine.held = None
 
 
 def resolve_again(game: Game, item: Pending) -> None:
@@ -176,6 +177,7 @@ def resolve_again(game: Game, item: Pending) -> None:
     except (Exception, KeyboardInterrupt, SystemExit) as exc:
         raise item_failure(game, item, exc) from exc
     machine.frames.pop()
+    machine.held = None
 
 
 def prevented(game: Game, item: Pending, by: Permanent) -> None:

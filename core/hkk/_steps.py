@@ -309,6 +309,9 @@ def run_ordered(game: Game, step: Step) -> None:
 def _collected(game: Game, step: Step, which: tuple[Any, str]) -> Pending:
     """The item of the step's hook with this key and label: the one a frame resolves."""
     key, label = which
+    held: Pending | None = game.machine.held  # the item this game stopped in (the usual
+    if held is not None and held.key == key and held.label == label:  # case): as it was
+        return held
     for item in call_hook(game, step.hook):
         if item.key == key and item.label == label:
             return item

@@ -23,7 +23,7 @@ from hkk._errors import HookError, plugin_set
 from hkk._pending import AUTOMATIC, Pending
 from hkk._state import Permanent as PermanentOutOfPlay
 from hkk._trigger_loops import _loop
-from hkk.events import KINDS, Triggered
+from hkk.events import KINDS, Triggered, of
 
 if TYPE_CHECKING:
     from pluggy import HookImpl
@@ -98,7 +98,8 @@ class TriggerDetection:
             kinds |= set(_INDEXING)
         if "effect_ended" in card_kinds:
             kinds |= set(_EFFECTS_MADE)
-        self._kinds = sorted(kinds)
+        # the kinds' classes, found once: a copy of the game subscribes its watch with them
+        self._kinds = [of(kind) for kind in sorted(kinds)]
         if kinds:
             game.log.subscribe(self._on_event, kinds=self._kinds, own=True)
 

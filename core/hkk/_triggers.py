@@ -77,10 +77,12 @@ class TriggerWatch(TriggerDetection):
         counters and indexes, on the copy's permanents (``remap``: id of the original ->
         the copy); who listens to what is the engine's, shared."""
         new = TriggerWatch.__new__(TriggerWatch)
-        shared = ("_plugins", "_card_kinds", "_kinds")  # the engine's: who listens to what
-        for name, value in self.__dict__.items():  # every field, new ones included
-            new.__dict__[name] = value if name in shared or not isinstance(
-                value, (dict, list, set)) else value.copy()
+        fields = self.__dict__
+        names = tuple(fields)  # every field, new ones included
+        copier = _FIELD_COPIERS.get(names)
+        if copier is None:
+            copier = _FIELD_COPIERS[names] = _fields_copier(names)
+        new.__dict__.update(copier(fields))
         new._game = weakref.ref(game)
         new._index = None if self._index is None else {
             event: [(remap.get(id(p), p), i, ability) for p, i, ability in entries]
@@ -126,3 +128,29 @@ class TriggerWatch(TriggerDetection):
         assert game.step is not None  # an action resolves in a step
         settle_again(game, game.step)
 
+
+#: The watch's fields that are the engine's, shared by every copy: who listens to what.
+_SHARED = ("_plugins", "_card_kinds", "_kinds")
+
+
+def _fields_copier(names: tuple[str, ...]) -> Any:
+    """A function copying a watch's fields (``names``, in their order) for a copy of its game
+    (:meth:`TriggerWatch.copy_for`): a list, dict or set as a copy of its own, the engine's
+    shared, anything else as it is; one straight-line function per set of fields."""
+    lines = ["def copy(old):"]
+    for i, name in enumerate(names):
+        if name in _SHARED:
+            lines.append(f"    v{i} = old[{name!r}]")
+        else:
+            lines.append(f"    v{i} = old[{name!r}]")
+            lines.append(f"    if isinstance(v{i}, MUTABLE):")
+            lines.append(f"        v{i} = v{i}.copy()")
+    lines.append("    return {" + ", ".join(f"{name!r}: v{i}" for i, name in enumerate(names))
+                 + "}")
+    namespace: dict[str, Any] = {"MUTABLE": (dict, list, set)}
+    exec("\n".join(lines) + "\n", namespace)  # noqa: S102 - made here from field names only
+    return namespace["copy"]
+
+
+#: a watch's field names -> their copier
+_FIELD_COPIERS: dict[tuple[str, ...], Any] = {}

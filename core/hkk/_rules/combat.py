@@ -24,22 +24,24 @@ if TYPE_CHECKING:
     from hkk import Game, Permanent
 
 
-def _ready(game: Game, player: int) -> list[Permanent]:
-    return [c for c in game.creatures(player) if c.zone == GUARD_POST and c.active]
-
-
 def _declare(game: Game, item: Pending) -> list[tuple[Any, Any]]:
+    """Attackers, then a blocker for each.  A pure bind (it changes nothing), run again from
+    its start for each decision answered from outside: one pass over the permanents."""
     attacker_side = game.active
+    # each side's active creatures on the guard post
+    ready: tuple[list[Permanent], list[Permanent]] = ([], [])
+    for perm in game.permanents.values():
+        if perm.zone == GUARD_POST and perm.active and perm.kind == "creature":
+            ready[perm.controller].append(perm)
     attackers = []
-    for perm in _ready(game, attacker_side):
+    for perm in ready[attacker_side]:
         answer = game.decide(attacker_side, "attack",
                              (Option(f"attack with {perm.describe()}", perm), Option("hold")),
                              rule="D-combat")
         if answer.label != "hold":
             attackers.append(perm)
     # the blocks still open, made once: a defender blocks one attacker at most
-    blocks = [Option(f"block with {d.describe()}", d)
-              for d in _ready(game, game.opponent(attacker_side))]
+    blocks = [Option(f"block with {d.describe()}", d) for d in ready[1 - attacker_side]]
     no_block = Option("no block")
     pairs = []
     for attacker in attackers:
@@ -122,7 +124,7 @@ class SimpleCombat:
     @hookimpl
     def combat_phase(self, game: Game) -> list[Pending]:
         active = game.active
-        # offered while he has a creature _ready() would list: the first one found will do
+        # offered while he has a creature _declare() would offer: the first one found will do
         # (collected before every action decision of the combat phase)
         for perm in game.permanents.values():
             if perm.zone == GUARD_POST and perm.kind == "creature" and perm.active \
