@@ -58,6 +58,7 @@ class Layout:
     order_cap: int = 8
     _card_index: dict[str, int] = field(init=False, repr=False, compare=False)
     _offsets: dict[str, int] = field(init=False, repr=False, compare=False)
+    _at: dict[str, int] = field(init=False, repr=False, compare=False)
 
     @classmethod
     def for_decks(cls, engine: Engine, decks: Sequence[Sequence[str]], **caps: int) -> Layout:
@@ -85,6 +86,11 @@ class Layout:
             at += size
         offsets["end"] = at
         object.__setattr__(self, "_offsets", offsets)
+        starts, at = {}, 0
+        for name, size in self.sections().items():
+            starts[name] = at
+            at += size
+        object.__setattr__(self, "_at", starts)
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -192,9 +198,7 @@ class Layout:
         it is this seat's)."""
         out[:] = 0.0
         me = view.player
-        sections = self.sections()
-        at = dict(zip(sections, np.cumsum([0, *sections.values()])[:-1].tolist(),
-                      strict=True))
+        at = self._at
         deciding = decision.player if decision is not None else None
         out[at["flags"]:at["flags"] + 6] = (
             snapshot["turn"] / _TURN, snapshot["active"] == me, view.turn_passed,
