@@ -4,7 +4,11 @@ game replaced by the next seed's."""
 
 from __future__ import annotations
 
+import importlib
+import sys
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -79,3 +83,27 @@ def test_a_step_takes_one_action_a_game() -> None:
     batch.reset()
     with pytest.raises(ValueError, match=r"step takes 2 actions, one a game; got shape \(3,\)"):
         batch.step([0, 0, 0])
+
+
+# -- the example learner (plugins/hkk-env/examples/reinforce.py, docs/LEARNING.md) --------------
+
+def example() -> Any:
+    path = Path(__file__).resolve().parents[1] / "plugins" / "hkk-env" / "examples"
+    sys.path.insert(0, str(path))
+    try:
+        return importlib.import_module("reinforce")
+    finally:
+        sys.path.remove(str(path))
+
+
+def test_the_example_trains_and_measures_exactly_the_seeds_it_names() -> None:
+    reinforce = example()
+    policy = reinforce.train(engine(), games=4, n=4, update=2, lr=0.01, seed=0)
+    assert np.abs(policy.b).sum() > 0  # the weights moved
+    wins, played = reinforce.measure(engine(), policy, games=3, n=2)
+    assert played == 3 and 0 <= wins <= 3
+
+
+def test_the_examples_interval_is_wilsons() -> None:
+    low, high = example().wilson(60, 100)
+    assert (round(low, 4), round(high, 4)) == (0.5020, 0.6906)
