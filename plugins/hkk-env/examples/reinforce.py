@@ -10,9 +10,10 @@ every learner step of it gets the game's reward (+1/-1) less a running baseline,
 gradient of its log-probability is added; the weights move every ``--update`` games (Adam).
 
 The measure: the games of seeds 0 .. M-1 (none of them trained on), the learner's seat by row
-again, the policy taking its most likely action; the win rate with a 95 % Wilson interval,
+again, its actions sampled from the policy as in training (``--greedy``: its most likely
+action); the win rate with a 95 % Wilson interval,
 beside a random player's on the same seeds.  ``python plugins/hkk-env/examples/reinforce.py``
-(``--train 300 --games 400`` are the defaults).
+(``--train 300 --games 300`` are the defaults).
 """
 
 from __future__ import annotations
@@ -123,8 +124,10 @@ def train(engine: Engine, games: int, n: int, update: int, lr: float, seed: int)
     return policy
 
 
-def measure(engine: Engine, policy: Policy | None, games: int, n: int) -> tuple[int, int]:
-    """Wins and games of the learner (None: a random player) over the seeds 0 .. games-1."""
+def measure(engine: Engine, policy: Policy | None, games: int, n: int,
+            greedy: bool = False) -> tuple[int, int]:
+    """Wins and games of the learner (None: a random player) over the seeds 0 .. games-1,
+    sampling its actions from the policy (``greedy``: its most likely action)."""
     batch = HkkBatch(n, seed=0, engine=engine)
     obs, mask, player = batch.reset()
     rng = np.random.default_rng(12345)
@@ -134,7 +137,7 @@ def measure(engine: Engine, policy: Policy | None, games: int, n: int) -> tuple[
         actions = random_actions(mask, rng)
         mine = player == seat
         if policy is not None and mine.any():
-            actions[mine] = policy.act(obs[mine], mask[mine], greedy=True)
+            actions[mine] = policy.act(obs[mine], mask[mine], greedy=greedy)
         before = batch.seeds.copy()
         obs, mask, player, reward, done = batch.step(actions)
         for row in np.flatnonzero(done):
@@ -154,11 +157,13 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--train", type=int, default=300, help="games to train on")
-    parser.add_argument("--games", type=int, default=400, help="games to measure on")
+    parser.add_argument("--games", type=int, default=300, help="games to measure on")
     parser.add_argument("--n", type=int, default=32, help="games stepped at once")
-    parser.add_argument("--update", type=int, default=8, help="games a weight update")
-    parser.add_argument("--lr", type=float, default=0.01, help="Adam's step size")
+    parser.add_argument("--update", type=int, default=4, help="games a weight update")
+    parser.add_argument("--lr", type=float, default=0.02, help="Adam's step size")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--greedy", action="store_true",
+                        help="measure the policy's most likely action (default: sampled)")
     args = parser.parse_args()
     engine = Engine.installed()
     start = time.process_time()
@@ -167,7 +172,7 @@ def main() -> None:
     print(f"trained on {args.train} games in {trained:.0f} s CPU "
           f"({engine.core_name} core, alap:tuz vs alap:viz, each seat equally)")
     for name, player in (("random", None), ("linear REINFORCE", policy)):
-        wins, played = measure(engine, player, args.games, args.n)
+        wins, played = measure(engine, player, args.games, args.n, args.greedy)
         low, high = wilson(wins, played)
         print(f"  {name:17} vs random: {wins}/{played} = {wins / played:.1%} "
               f"(95 % Wilson interval {low:.1%} .. {high:.1%})")

@@ -55,7 +55,7 @@ class Layout:
     steps: tuple[str, ...]
     slots: int = 16
     abilities: int = 2
-    order_cap: int = 8
+    order_cap: int = 32
     _card_index: dict[str, int] = field(init=False, repr=False, compare=False)
     _offsets: dict[str, int] = field(init=False, repr=False, compare=False)
     _at: dict[str, int] = field(init=False, repr=False, compare=False)
