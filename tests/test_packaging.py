@@ -34,7 +34,7 @@ def source_copy(tmp_path: Path, project: str = ".") -> Path:
     return copy
 
 
-@pytest.mark.parametrize("project", [".", "sets/mereg", "plugins/pytest-hkk"])  # alap is in "."
+@pytest.mark.parametrize("project", [".", "sets/mereg", "plugins/pytest-hkk", "plugins/hkk-env"])  # alap is in "."
 @pytest.mark.slow
 def test_wheel_metadata_has_spdx_license_and_python_versions(project, tmp_path):
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",

@@ -43,7 +43,8 @@ def test_the_command_prints_the_page_and_its_sections():
 
 def test_pages_link_to_files_that_exist():
     for page in (PAGE, ROOT / "README.md", ROOT / "docs" / "WRITING-A-SET.md",
-                 ROOT / "plugins" / "pytest-hkk" / "README.md"):
+                 ROOT / "plugins" / "pytest-hkk" / "README.md", ROOT / "docs" / "LEARNING.md",
+                 ROOT / "plugins" / "hkk-env" / "README.md"):
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", page.read_text("utf-8")):
             assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
 
