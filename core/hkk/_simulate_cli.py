@@ -407,6 +407,12 @@ def _rate_text(rate: dict[str, Any]) -> str:
     return f"{rate['rate']:.3f} ({rate['ci_low']:.3f}-{rate['ci_high']:.3f})"
 
 
+def _play_rate_text(rate: dict[str, Any] | None) -> str:
+    if not rate or rate["rate"] is None:
+        return "-"
+    return f"{rate['rate']:.2f} ({rate['games_drawn']})"
+
+
 def _print_balance(out: Console, report: dict[str, Any]) -> None:
     """The tiers, the skill gap, how games ended, the warnings and the flagged cards."""
     from hkk._balance import ENDINGS
@@ -451,15 +457,26 @@ def _print_balance(out: Console, report: dict[str, Any]) -> None:
     flagged = report["flagged"]
     if flagged:
         table = Table(title="Flagged cards: the deck's win rate when the card was drawn differs "
-                            "(95% intervals apart)")
-        for column in ("tier", "deck", "vs", "seat", "card", "drawn games", "win drawn",
-                       "win not drawn"):
+                            "(Fisher's exact test, Benjamini-Hochberg q < 0.05)")
+        for column in ("tier", "deck", "vs", "seats", "card", "drawn games", "win drawn",
+                       "win not drawn", "p", "q"):
             table.add_column(column, no_wrap=True)
         for c in flagged:
             table.add_row(escape(c["tier"]), escape(c["deck"]), escape(c["opponent"]),
                           str(c["seat"]), escape(c["name"]), str(c["win_rate_drawn"]["games"]),
-                          _rate_text(c["win_rate_drawn"]), _rate_text(c["win_rate_not_drawn"]))
+                          _rate_text(c["win_rate_drawn"]), _rate_text(c["win_rate_not_drawn"]),
+                          f"{c['p_value']:.2g}", f"{c['q_value']:.2g}")
         out.print(table)
+    if report.get("play_rates"):
+        plays = Table(title="Play rate when drawn: games it was played / games it was drawn")
+        plays.add_column("deck", no_wrap=True)
+        plays.add_column("card", no_wrap=True)
+        for t in tiers:
+            plays.add_column(escape(t["label"]), justify="right", no_wrap=True)
+        for row in report["play_rates"]:
+            plays.add_row(escape(row["deck"]), escape(row["name"]), *(
+                _play_rate_text(row["tiers"].get(t["label"])) for t in tiers))
+        out.print(plays)
     for key, words in (("never_played", "never played"), ("never_useful", "never useful")):
         if report[key]:
             out.print(f"{words}: " + ", ".join(
