@@ -185,14 +185,14 @@ def _card_rows(agents: tuple[str, str] | None, outcomes: list[Outcome],
             in_deck = set(deck_cards.get(o.decks[seat], ())) | set(o.drawn[seat])
             for card in in_deck:
                 c = cell.setdefault(card, Counter())
-                drawn = bool(o.drawn[seat][card])
-                key_ = "drawn" if drawn else "not_drawn"
+                was_drawn = bool(o.drawn[seat][card])
+                key_ = "drawn" if was_drawn else "not_drawn"
                 c[f"games_{key_}"] += 1
                 c[f"wins_{key_}"] += won
                 c["drawn"] += o.drawn[seat][card]
                 c["played"] += o.played[seat][card]
                 c["games_played"] += bool(o.played[seat][card])
-                c["games_played_drawn"] += drawn and bool(o.played[seat][card])
+                c["games_played_drawn"] += was_drawn and bool(o.played[seat][card])
     rows = []
     label = tier_label(agents)
     for ((deck, opponent), cell) in sorted(cells.items()):
