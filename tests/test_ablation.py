@@ -108,36 +108,36 @@ def test_ablate_finds_a_planted_strong_card_and_not_a_card_equal_to_its_filler(
     """Two decks identical but for four cards: a 2-VP 6/6 in one, a 2-VP 2/2 - the filler's
     stats, but not the filler - in the other.  Random players; the same seeds as written and
     ablated."""
-    fake_set("ultet", cards=PLANTED, decks=PLANTED_DECKS)
+    fake_set("abla", cards=PLANTED, decks=PLANTED_DECKS)
     out, page = tmp_path / "s.json", tmp_path / "r.html"
     result = CliRunner().invoke(main, [
-        "simulate", "-n", "100", "-w", "1", "--set", "ultet", "--decks", "ultet:eros",
-        "ultet:sima", "--decks", "ultet:sima", "ultet:eros", "--tiers", "random",
-        "--ablate", "ultet:sarkany", "--ablate", "ultet:paraszt", "--output-format", "json",
+        "simulate", "-n", "100", "-w", "1", "--set", "abla", "--decks", "abla:eros",
+        "abla:sima", "--decks", "abla:sima", "abla:eros", "--tiers", "random",
+        "--ablate", "abla:sarkany", "--ablate", "abla:paraszt", "--output-format", "json",
         "-o", str(out), "--html", str(page)])
     assert result.exit_code == 0, result.output
     summary = json.loads(out.read_text(encoding="utf-8"))
     rows = {(r["card"], r["deck"]): r for r in summary["impact"]}
-    assert set(rows) == {("ultet:sarkany", "ultet:eros"), ("ultet:paraszt", "ultet:sima")}
-    strong = rows[("ultet:sarkany", "ultet:eros")]
+    assert set(rows) == {("abla:sarkany", "abla:eros"), ("abla:paraszt", "abla:sima")}
+    strong = rows[("abla:sarkany", "abla:eros")]
     assert strong["games"] == 100 and strong["ci_low"] > 0, strong
-    plain = rows[("ultet:paraszt", "ultet:sima")]
+    plain = rows[("abla:paraszt", "abla:sima")]
     assert plain["ci_low"] <= 0 <= plain["ci_high"], plain
     # the report's other tables are of the games as written only
-    assert summary["games"] == 100 and summary["meta"]["ablate"] == ["ultet:sarkany",
-                                                                    "ultet:paraszt"]
+    assert summary["games"] == 100 and summary["meta"]["ablate"] == ["abla:sarkany",
+                                                                    "abla:paraszt"]
     html = page.read_text(encoding="utf-8")
     assert 'id="impact"' in html and "Sárkány" in html
 
 
 @pytest.mark.parametrize(("card", "message"), [
-    ("ultet:nincs", "no card 'ultet:nincs' in the loaded sets"),
+    ("abla:nincs", "no card 'abla:nincs' in the loaded sets"),
     ("alap:tuzmano", "is in none of the decks played"),
 ])
 def test_ablate_refuses_a_card_not_loaded_or_in_no_deck(
         card: str, message: str, fake_set: Any) -> None:  # noqa: F811
-    fake_set("ultet", cards=PLANTED, decks=PLANTED_DECKS)
-    result = CliRunner().invoke(main, ["simulate", "-n", "2", "-w", "1", "--set", "ultet",
-                                       "--set", "alap", "--decks", "ultet:eros", "ultet:sima",
+    fake_set("abla", cards=PLANTED, decks=PLANTED_DECKS)
+    result = CliRunner().invoke(main, ["simulate", "-n", "2", "-w", "1", "--set", "abla",
+                                       "--set", "alap", "--decks", "abla:eros", "abla:sima",
                                        "--ablate", card])
     assert result.exit_code == 2 and message in result.output, result.output

@@ -15,7 +15,7 @@ from test_balance import PLANTED_CARDS, PLANTED_DECKS
 from test_pages import Page, browser  # noqa: F401 - the fixture: one Chromium per module
 from test_verify import fake_set  # noqa: F401 - the fixture: a throw-away installed set
 
-from hkk._html import rate
+from hkk._html import p_value, rate
 from hkk.cli import main
 
 pytestmark = pytest.mark.xdist_group("chromium")
@@ -50,7 +50,7 @@ def test_simulate_tiers_report_page_shows_tiers_endings_and_flagged_cards(
             [c["tier"], c["deck"], c["opponent"], str(c["seat"]), c["name"],
              str(c["win_rate_drawn"]["games"]), rate(c["win_rate_drawn"]["rate"]),
              str(c["win_rate_not_drawn"]["games"]), rate(c["win_rate_not_drawn"]["rate"]),
-             f"{c['p_value']:.2g}", f"{c['q_value']:.2g}"]
+             p_value(c["p_value"]), p_value(c["q_value"])]
             for c in balance["flagged"]]
         assert page.cells("#play-rates") == [
             [row["deck"], row["name"], *(

@@ -467,6 +467,7 @@ def _play_rate_text(rate: dict[str, Any] | None) -> str:
 def _print_balance(out: Console, report: dict[str, Any]) -> None:
     """The tiers, the skill gap, how games ended, the warnings and the flagged cards."""
     from hkk._balance import ENDINGS
+    from hkk._html import p_value
 
     tiers = report["tiers"]
     if len(tiers) > 1 or (tiers and tiers[0]["agents"] is not None):
@@ -516,7 +517,7 @@ def _print_balance(out: Console, report: dict[str, Any]) -> None:
             table.add_row(escape(c["tier"]), escape(c["deck"]), escape(c["opponent"]),
                           str(c["seat"]), escape(c["name"]), str(c["win_rate_drawn"]["games"]),
                           _rate_text(c["win_rate_drawn"]), _rate_text(c["win_rate_not_drawn"]),
-                          f"{c['p_value']:.2g}", f"{c['q_value']:.2g}")
+                          p_value(c["p_value"]), p_value(c["q_value"]))
         out.print(table)
     if report.get("play_rates"):
         plays = Table(title="Play rate when drawn: games it was played / games it was drawn")
