@@ -4,10 +4,18 @@ Each row pits agent A against agent B on the base set's decks, both ways (A with
 with alap:viz) and both seat orders (A as P1, then as P2): ``--games`` games in each of those
 four cells, the same seeds in each.  Prints A's win rate with its 95% Wilson interval, the
 games' endings, games/s of the pairing (this process's CPU time: one core, not the load), and
-the decisions/s and mean seconds per searched decision of each lookahead agent.  The targets
-of issue 22: greedy wins >= 85% against random; mcts at its default budget >= 60% against
-greedy.  Run with ``python benchmarks/bench_agents.py`` (``--games 2`` for a smoke run); it
-prints a Markdown table for the README.  Nothing here asserts anything.
+the decisions/s and mean seconds per searched decision of each lookahead agent, and whether
+the row's target is met: greedy >= 95% against random; mcts at its default budget (200)
+>= 65% against greedy with the interval's low end above 55%; mcts at budget 1,000 beats mcts
+at 200 with the interval above 50%.  A target is "met" only when the 95% Wilson interval is on
+its side of the threshold, "missed" when it is wholly on the other, else "undecided (more
+games)".  Then per agent, each base-set card's play rate when drawn over all its games, and the
+cards random agents played that it never did ("never played").
+
+Run with ``python benchmarks/bench_agents.py`` (``--games 2`` for a smoke run); a row may set
+its own games per cell, ``--rows greedy/random@50,mcts/greedy@3``: the Python mcts takes about
+a second a decision at budget 200 (five at 1,000), so its rows are sized to what a run can
+afford.  It prints a Markdown table for the README.  Nothing here asserts anything.
 """
 
 from __future__ import annotations
@@ -19,10 +27,40 @@ from typing import Any
 
 from hkk import Engine, make_agent
 from hkk._agent_registry import agent_entries, agent_seed
+from hkk._outcome import OutcomeRecorder
 from hkk._stats import wilson
 
 DECKS = ("alap:tuz", "alap:viz")
-PAIRINGS = [("greedy", "random"), ("mcts", "greedy"), ("mcts", "random")]
+PAIRINGS = [("greedy", "random"), ("mcts", "greedy"), ("mcts:budget=1000", "mcts")]
+
+#: Per row: A's win rate it should reach, and the value the interval's low end must exceed.
+TARGETS = {("greedy", "random"): (0.95, 0.95), ("mcts", "greedy"): (0.65, 0.55),
+           ("mcts:budget=1000", "mcts"): (0.50, 0.50)}
+
+#: Per agent spec: card -> [games drawn, games played when drawn] over all its games.
+PLAYS: dict[str, dict[str, list[int]]] = {}
+
+
+def verdict(row: dict[str, Any]) -> str:
+    target = TARGETS.get((row["a"], row["b"]))
+    if target is None:
+        return "-"
+    rate, low_end = target
+    low, high = row["ci"]
+    if low > low_end and row["rate"] >= rate:
+        return f"met (>= {rate:.0%}, low end > {low_end:.0%})"
+    if high < rate:
+        return f"missed (< {rate:.0%})"
+    return f"undecided (target {rate:.0%}, low end > {low_end:.0%}: more games)"
+
+
+def count_plays(spec: str, recorder: OutcomeRecorder, seat: int) -> None:
+    o = recorder.outcome
+    cards = PLAYS.setdefault(spec, {})
+    for card in o.drawn[seat]:
+        c = cards.setdefault(card, [0, 0])
+        c[0] += 1
+        c[1] += bool(o.played[seat][card])
 
 
 class Timed:
@@ -54,6 +92,7 @@ class Timed:
 
 def play_row(engine: Engine, a: str, b: str, games: int, seed: int,
              max_turns: int | None) -> dict[str, Any]:
+    """``games`` games in each of the four cells (deck of A x seat of A)."""
     wins = played = 0
     endings: Counter[str] = Counter()
     timed: dict[str, list[Timed]] = {a: [], b: []}
@@ -69,7 +108,11 @@ def play_row(engine: Engine, a: str, b: str, games: int, seed: int,
                 timed[a].append(agents[seat_of_a])
                 timed[b].append(agents[1 - seat_of_a])
                 game = engine.start(decks, agents, seed=s, log_level="outcome")
+                recorder = OutcomeRecorder(game.log, s, (decks[0], decks[1]),
+                                           (specs[0], specs[1]))
                 game.play(max_turns=max_turns)
+                for seat in (0, 1):
+                    count_plays(specs[seat], recorder, seat)
                 played += 1
                 wins += game.winner == seat_of_a
                 endings[game.log.of_kind("game_over")[0]["reason"]] += 1
@@ -95,32 +138,62 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--max-turns", type=int, default=None)
     parser.add_argument("--rows", default=",".join(f"{a}/{b}" for a, b in PAIRINGS),
-                        help="A/B pairs, comma separated (agent specs, e.g. mcts:budget=50/greedy)")
+                        help="A/B pairs, comma separated (agent specs, e.g. mcts:budget=50/greedy"
+                             "); A/B@N plays N games per cell in that row")
     args = parser.parse_args()
     engine = Engine.installed(allow=["alap"])
     agent_entries()  # fail early on a bad name
     rows = []
     for pair in args.rows.split(","):
+        pair, _, count = pair.partition("@")
         a, b = pair.split("/")
-        row = play_row(engine, a, b, args.games, args.seed, args.max_turns)
+        row = play_row(engine, a, b, int(count) if count else args.games, args.seed,
+                       args.max_turns)
         rows.append(row)
         print(f"{a} vs {b}: {row['wins']}/{row['games']} = {row['rate']:.1%} "
-              f"(95% CI {row['ci'][0]:.1%}-{row['ci'][1]:.1%}); endings {row['endings']}; "
+              f"(95% CI {row['ci'][0]:.1%}-{row['ci'][1]:.1%}); target {verdict(row)}; "
+              f"endings {row['endings']}; "
               f"{row['games_per_s']:.2f} games/s; " + "; ".join(
                   f"{name} {per_s:,.1f} decisions/s ({each * 1000:.1f} ms each, the longest "
                   f"{longest * 1000:.0f} ms)"
                   for name, (per_s, each, longest) in row["speed"].items()), flush=True)
     print()
-    print("| A | B | games | A wins | 95% CI (Wilson) | endings | games/s (1 core) | "
+    print("| A | B | games | A wins | 95% CI (Wilson) | target | endings | games/s (1 core) | "
           "A's searched decisions/s (mean, longest ms) |")
-    print("|---|---|---:|---:|---|---|---:|---:|")
+    print("|---|---|---:|---:|---|---|---|---:|---:|")
     for row in rows:
         speed = row["speed"].get(row["a"])
         print(f"| `{row['a']}` | `{row['b']}` | {row['games']} | {row['rate']:.0%} | "
-              f"{row['ci'][0]:.0%}-{row['ci'][1]:.0%} | "
+              f"{row['ci'][0]:.0%}-{row['ci'][1]:.0%} | {verdict(row)} | "
               f"{', '.join(f'{k} {v}' for k, v in sorted(row['endings'].items()))} | "
               f"{row['games_per_s']:.2f} | "
               f"{_speed(speed)} |")
+    print_plays(engine)
+
+
+def print_plays(engine: Engine) -> None:
+    """Each card's play rate when drawn per agent, and the cards random agents played that an
+    agent never played in its games ("never played")."""
+    agents = sorted(PLAYS, key=lambda spec: (spec != "random", spec))
+    cards = sorted({card for plays in PLAYS.values() for card in plays})
+    print()
+    print("Play rate when drawn (games played / games drawn), per agent over all its games:")
+    print("| card | " + " | ".join(f"`{a}`" for a in agents) + " |")
+    print("|---|" + "---:|" * len(agents))
+    for card in cards:
+        cells = []
+        for spec in agents:
+            drawn, played = PLAYS[spec].get(card, [0, 0])
+            cells.append(f"{played}/{drawn}" if drawn else "-")
+        print(f"| {engine.cards[card].name} | " + " | ".join(cells) + " |")
+    by_random = {card for card, (_, played) in PLAYS.get("random", {}).items() if played}
+    for spec in agents:
+        if spec == "random":
+            continue
+        never = sorted(engine.cards[card].name for card in by_random
+                       if card in PLAYS[spec] and not PLAYS[spec][card][1])
+        print(f"never played by {spec} (random played them; drawn by it): "
+              f"{', '.join(never) or 'none'}")
 
 
 def _speed(speed: tuple[float, float, float] | None) -> str:

@@ -45,8 +45,8 @@ def test_a_misspelt_option_of_a_searching_agent_lists_its_own_options_first() ->
                            "rollout_turns=2, exploration=0.7, seconds=None; and the evaluation "
                            "weights: hp=")
     with pytest.raises(HkkError, match=r"agent 'greedy' has no option 'sample' \(did you mean "
-                                       r"'samples'\?\); its options: samples=1, seconds=None; "
-                                       r"and the "):
+                                       r"'samples'\?\); its options: samples=1, seconds=None, "
+                                       r"ahead=0.5; and the "):
         make_agent("greedy:sample=3")
 
 

@@ -81,10 +81,11 @@ def test_drawn_win_rate_is_within_one_deck_and_pairing_and_flags_a_real_differen
     report = balance(games, DECKS, {"a": "Ace"})
     rows = {(r["deck"], r["card"]): r for r in report["cards"]}
     a = rows[("A", "a")]
-    assert (a["name"], a["tier"], a["opponent"], a["seat"]) == ("Ace", "x", "B", 1)
+    assert (a["name"], a["tier"], a["opponent"], a["seat"]) == ("Ace", "x", "B", "1")
     assert (a["win_rate_drawn"]["wins"], a["win_rate_drawn"]["games"]) == (30, 30)
     assert (a["win_rate_not_drawn"]["wins"], a["win_rate_not_drawn"]["games"]) == (0, 30)
     assert a["drawn"] == 30 and a["difference"] == 1.0 and a["significant"]
+    assert a["p_value"] < 1e-10 and a["q_value"] < 0.05
     b = rows[("A", "b")]
     assert b["win_rate_drawn"]["rate"] == b["win_rate_not_drawn"]["rate"] == 0.5
     assert not b["significant"]
@@ -92,6 +93,51 @@ def test_drawn_win_rate_is_within_one_deck_and_pairing_and_flags_a_real_differen
     # the other deck's rows are its own: B never drew anything here
     assert rows[("B", "c")]["win_rate_drawn"]["games"] == 0
     assert rows[("B", "c")]["difference"] is None and not rows[("B", "c")]["significant"]
+
+
+def test_a_mirror_pools_both_seats_and_a_moderate_effect_is_found_there() -> None:
+    # a mirror of 100 games: seat 1 draws "a" in the first 50, seat 2 in the others; the
+    # player who drew it wins 30 of 50.  Per seat that is 0.6 vs 0.4 at 50 games each
+    # (Fisher p = 0.07, not flagged); both seats pooled, 100 games each, p = 0.007
+    games = []
+    for i in range(100):
+        holder = 0 if i < 50 else 1
+        won = holder if i % 50 < 30 else 1 - holder
+        o = Outcome(i, ("A", "A"), winner=won, reason="hp", turns=9, first=0,
+                    agents=("x", "x"))
+        o.drawn[holder].update(["a"])
+        o.played[holder].update(["a"] if i % 5 else [])
+        games.append(o)
+    report = balance(games, {"A": ["a", "b"]})
+    rows = [r for r in report["cards"] if r["card"] == "a"]
+    assert len(rows) == 1 and rows[0]["seat"] == "1+2"
+    row = rows[0]
+    assert row["win_rate_drawn"]["games"] == row["win_rate_not_drawn"]["games"] == 100
+    assert (row["win_rate_drawn"]["wins"], row["win_rate_not_drawn"]["wins"]) == (60, 40)
+    assert row["p_value"] < 0.01 and row["significant"]
+    # ... and its play rate when drawn: played in 80 of the 100 games it was drawn
+    assert (row["play_rate_drawn"]["wins"], row["play_rate_drawn"]["games"]) == (80, 100)
+    rates = {(r["deck"], r["card"]): r["tiers"]["x"] for r in report["play_rates"]}
+    assert rates[("A", "a")] == {"games_drawn": 100, "games_played": 80, "rate": 0.8}
+
+
+def test_flags_are_corrected_for_the_number_of_cards_tested() -> None:
+    # 40 cards of no effect and one, "w", drawn in 37 of the 60 wins and 23 of the 60 losses
+    # (p = 0.017): uncorrected it would be flagged; Benjamini-Hochberg over the 41 rows does
+    # not flag it
+    games = []
+    for i in range(120):
+        won = i % 2 == 0
+        o = Outcome(i, ("A", "B"), winner=0 if won else 1, reason="hp", turns=9, first=0,
+                    agents=("x", "x"))
+        o.drawn[0].update(f"n{k}" for k in range(40) if (i // 2 + k) % 2)
+        if (i // 2) < (37 if won else 23):
+            o.drawn[0].update(["w"])
+        games.append(o)
+    report = balance(games, {"A": ["w"] + [f"n{k}" for k in range(40)], "B": ["c"]})
+    w = next(r for r in report["cards"] if r["card"] == "w" and r["deck"] == "A")
+    assert w["p_value"] < 0.05 and w["q_value"] >= 0.05
+    assert report["flagged"] == []
 
 
 def test_a_deck_strong_in_one_pairing_does_not_hide_a_card_in_another() -> None:
@@ -196,7 +242,7 @@ def test_a_planted_strong_card_is_flagged_by_its_drawn_win_rate(
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text(encoding="utf-8"))["balance"]
     rows = [r for r in report["cards"] if r["card"] == "ultet:orias" and r["tier"] == "first"]
-    assert len(rows) == 2  # seat 1 and seat 2 of the mirror
+    assert [r["seat"] for r in rows] == ["1+2"]  # the mirror's two seats pooled
     for row in rows:
         assert row["significant"], row
         assert row["win_rate_drawn"]["rate"] > row["win_rate_not_drawn"]["rate"]

@@ -170,3 +170,38 @@ def test_greedy_and_mcts_play_whole_games_in_simulate_the_same_anywhere(workers:
     game = ENGINE.new_game(list(first.decks), agents, seed=first.seed, log_level="outcome")
     game.play(max_turns=12)
     assert (game.winner, game.turn) == (first.winner, first.turns)
+
+
+def _greedy_first_action(hand: list[str], opponent: dict[str, Any], vp: int = 6) -> str:
+    """Greedy's answer to the first action decision of a built position: ``hand`` in its hand,
+    ``vp`` VP, a plain creature of its own in the guard post; the opponent as given."""
+    from hkk import build_position
+
+    game = build_position(ENGINE, [{"hand": hand, "vp": vp, "components": 2,
+                                    "guard_post": ["alap:falusi-milicia"]}, opponent],
+                          agents=[None, None])
+    game.agents[0] = game.agents[1] = None  # answered from outside
+    d = game.decision
+    assert d is not None and d.player == 0 and d.kind == "action"
+    return GreedyAgent(1).choose(game.view(0), d).label
+
+
+def test_greedy_plays_a_targeted_damage_spell_that_kills_a_creature() -> None:
+    # Tűzlabda: 3 damage to an opponent's creature: it kills the 4/3 Tengeri kígyó, not the
+    # 3/5 Kőgólem (damage wears off at the end of the turn); its value shows only once its
+    # target is chosen - the best of the two - and it resolves
+    opponent = {"guard_post": ["alap:tengeri-kigyo", "alap:kogolem"], "hp": 20}
+    assert _greedy_first_action(["alap:tuzlabda"], opponent) == "play alap:tuzlabda"
+
+
+def test_greedy_plays_an_instant_that_kills_a_creature() -> None:
+    # Pajzstörés (instant): 1 damage to an opponent's creature, which has 1 Ép
+    opponent = {"guard_post": ["alap:tuzmano"], "hp": 20}
+    assert _greedy_first_action(["alap:pajzstores"], opponent) == "play alap:pajzstores"
+
+
+def test_greedy_plays_a_building_whose_effect_comes_later() -> None:
+    # Lángoló totem: 2 damage to the opponent in its owner's next preparation phase, which
+    # wins here; nothing changes at once when it is played
+    opponent = {"guard_post": ["alap:kogolem"], "hp": 2}
+    assert _greedy_first_action(["alap:langolo-totem"], opponent) == "play alap:langolo-totem"

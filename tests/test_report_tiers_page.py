@@ -15,7 +15,7 @@ from test_balance import PLANTED_CARDS, PLANTED_DECKS
 from test_pages import Page, browser  # noqa: F401 - the fixture: one Chromium per module
 from test_verify import fake_set  # noqa: F401 - the fixture: a throw-away installed set
 
-from hkk._html import rate
+from hkk._html import p_value, rate
 from hkk.cli import main
 
 pytestmark = pytest.mark.xdist_group("chromium")
@@ -49,8 +49,16 @@ def test_simulate_tiers_report_page_shows_tiers_endings_and_flagged_cards(
         assert page.cells("#flagged") == [
             [c["tier"], c["deck"], c["opponent"], str(c["seat"]), c["name"],
              str(c["win_rate_drawn"]["games"]), rate(c["win_rate_drawn"]["rate"]),
-             str(c["win_rate_not_drawn"]["games"]), rate(c["win_rate_not_drawn"]["rate"])]
+             str(c["win_rate_not_drawn"]["games"]), rate(c["win_rate_not_drawn"]["rate"]),
+             p_value(c["p_value"]), p_value(c["q_value"])]
             for c in balance["flagged"]]
+        assert page.cells("#play-rates") == [
+            [row["deck"], row["name"], *(
+                f"{rate(row['tiers'][t['label']]['rate'])} "
+                f"({row['tiers'][t['label']]['games_drawn']})"
+                if row["tiers"].get(t["label"]) and row["tiers"][t["label"]]["rate"] is not None
+                else "" for t in balance["tiers"])]
+            for row in balance["play_rates"]]
         assert any(c["card"] == "ultet:orias" for c in balance["flagged"])
         drawn = page.cells("#drawn")
         assert len(drawn) == len(balance["cards"])

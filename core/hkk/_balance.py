@@ -11,11 +11,19 @@ played: ``--tiers random,greedy,mcts`` plays the same games under each), shows:
   minus under the first (tiers are given weakest first) - how much better players gain with it;
 - **warnings**: decks of different sizes, and a tier in which more than a quarter of the games
   end by an empty deck (its win rates then measure deck length more than play);
-- per card, within one tier, deck and pairing (a deck's strength never hides its card's): how
-  often it was drawn and played, and the deck's win rate in the games the card was drawn vs the
-  games it was not (HSReplay's "drawn win rate"), each with its Wilson interval; a card is
-  **flagged** when the two 95% intervals do not overlap (a conservative test: about p < 0.006
-  for equal sample sizes, so few flags come from chance among many cards);
+- per card, within one tier, deck and opponent (a deck's strength never hides its card's; both
+  seats pooled: each pairing plays both seat orders on the same seeds, and a mirror's two seats
+  hold the same list): how often it was drawn and played, its **play rate when drawn** (the
+  games it was played of those it was drawn), and the deck's win rate in the games the card
+  was drawn vs the games it was not (HSReplay's "drawn win rate"), each with its Wilson
+  interval.  The difference is tested with **Fisher's exact test** (two-sided; exact at any
+  number of games, where a z test misleads at few games or rates near 0 or 1), and a card is
+  **flagged** when its Benjamini-Hochberg q-value, over every card row of the report, is below
+  5%.  Benjamini-Hochberg, not Holm: a designer screens dozens of cards for the few worth a
+  look, and a false discovery rate of 5% keeps the power to find them, where Holm's
+  family-wise 5% misses real effects as the number of cards grows.  (The drawn win rate is
+  observational: ``--ablate`` measures a card's causal impact, docs/BALANCE.md);
+- each card's play rate when drawn per tier, in one table;
 - the cards **never played** (in the deck, not once played under the tier) and **never useful**
   (played, but no ability fired or was used and the permanent never attacked, blocked or dealt
   damage; spells count as useful when played; a static ability alone is not counted).
@@ -28,10 +36,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from hkk._outcome import Outcome
-from hkk._stats import summarize, wilson
+from hkk._stats import benjamini_hochberg, fisher_exact, summarize, wilson
 
 #: More than this share of a tier's games ending by an empty deck is warned about.
 EMPTY_DECK_WARNING = 0.25
+
+#: The false discovery rate of the flagged cards (Benjamini-Hochberg).
+FALSE_DISCOVERY_RATE = 0.05
 
 #: The ways a game ends (``game_over``'s reason), in the order the report shows them.
 ENDINGS = ("hp", "empty_deck", "turn_limit")
@@ -74,6 +85,7 @@ def balance(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Sequence[str]]
     report_tiers = [_tier(agents, games, deck_cards) for agents, games in by_tier.items()]
     cards = [row for agents, games in by_tier.items()
              for row in _card_rows(agents, games, deck_cards, names)]
+    _flag(cards)
     unplayed, useless = _idle_cards(by_tier, deck_cards, names, kinds)
     return {
         "tiers": report_tiers,
@@ -81,6 +93,7 @@ def balance(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Sequence[str]]
         "warnings": _warnings(report_tiers, deck_cards),
         "cards": cards,
         "flagged": [row for row in cards if row["significant"]],
+        "play_rates": _play_rates(cards),
         "never_played": unplayed,
         "never_useful": useless,
     }
@@ -158,40 +171,81 @@ def _warnings(tiers: list[dict[str, Any]], deck_cards: Mapping[str, Sequence[str
 def _card_rows(agents: tuple[str, str] | None, outcomes: list[Outcome],
                deck_cards: Mapping[str, Sequence[str]], names: Mapping[str, str]
                ) -> list[dict[str, Any]]:
-    """Per (pairing, seat) - one deck in one pairing - and card: the drawn win rate."""
-    cells: dict[tuple[tuple[str, str], int], dict[str, Counter[str]]] = {}
+    """Per deck, opponent and card - both seats pooled (each pairing plays both seat orders
+    on the same seeds, and a mirror's two seats are the same list) - the drawn win rate, the
+    play rate when drawn and Fisher's exact p-value of drawn vs not drawn."""
+    cells: dict[tuple[str, str], dict[str, Counter[str]]] = {}
+    seats: dict[tuple[str, str], set[int]] = {}
     for o in outcomes:
         for seat in (0, 1):
-            cell = cells.setdefault((o.decks, seat), {})
+            key = (o.decks[seat], o.decks[1 - seat])
+            cell = cells.setdefault(key, {})
+            seats.setdefault(key, set()).add(seat + 1)
             won = o.winner == seat
             in_deck = set(deck_cards.get(o.decks[seat], ())) | set(o.drawn[seat])
             for card in in_deck:
                 c = cell.setdefault(card, Counter())
-                key = "drawn" if o.drawn[seat][card] else "not_drawn"
-                c[f"games_{key}"] += 1
-                c[f"wins_{key}"] += won
+                was_drawn = bool(o.drawn[seat][card])
+                key_ = "drawn" if was_drawn else "not_drawn"
+                c[f"games_{key_}"] += 1
+                c[f"wins_{key_}"] += won
                 c["drawn"] += o.drawn[seat][card]
                 c["played"] += o.played[seat][card]
                 c["games_played"] += bool(o.played[seat][card])
+                c["games_played_drawn"] += was_drawn and bool(o.played[seat][card])
     rows = []
     label = tier_label(agents)
-    for ((pair, seat), cell) in sorted(cells.items()):
+    for ((deck, opponent), cell) in sorted(cells.items()):
         for card, c in sorted(cell.items()):
             drawn = _rate(c["wins_drawn"], c["games_drawn"])
             not_drawn = _rate(c["wins_not_drawn"], c["games_not_drawn"])
             both = drawn["games"] and not_drawn["games"]
+            p_value = fisher_exact(c["wins_drawn"], c["games_drawn"] - c["wins_drawn"],
+                                   c["wins_not_drawn"],
+                                   c["games_not_drawn"] - c["wins_not_drawn"]) if both else None
             rows.append({
-                "tier": label, "deck": pair[seat], "opponent": pair[1 - seat], "seat": seat + 1,
+                "tier": label, "deck": deck, "opponent": opponent,
+                "seat": "+".join(str(s) for s in sorted(seats[deck, opponent])),
                 "card": card, "name": names.get(card, card),
                 "games": c["games_drawn"] + c["games_not_drawn"], "drawn": c["drawn"],
                 "played": c["played"], "games_played": c["games_played"],
+                "play_rate_drawn": _rate(c["games_played_drawn"], c["games_drawn"]),
                 "win_rate_drawn": drawn, "win_rate_not_drawn": not_drawn,
                 "difference": round(drawn["rate"] - not_drawn["rate"], 4) if both else None,
-                # the two 95% intervals do not overlap
-                "significant": bool(both) and (drawn["ci_low"] > not_drawn["ci_high"]
-                                               or drawn["ci_high"] < not_drawn["ci_low"]),
+                "p_value": None if p_value is None else float(f"{p_value:.4g}"),
             })
     return rows
+
+
+def _flag(rows: list[dict[str, Any]]) -> None:
+    """Each tested row's q-value (Benjamini-Hochberg over every row of the report that has a
+    p-value) and ``significant``: q below :data:`FALSE_DISCOVERY_RATE`."""
+    tested = [row for row in rows if row["p_value"] is not None]
+    q_values = benjamini_hochberg([row["p_value"] for row in tested])
+    for row in rows:
+        row["q_value"] = None
+        row["significant"] = False
+    for row, q in zip(tested, q_values, strict=True):
+        row["q_value"] = float(f"{q:.4g}")
+        row["significant"] = q < FALSE_DISCOVERY_RATE
+
+
+def _play_rates(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per deck and card, its play rate when drawn under each tier (all opponents pooled):
+    a card drawn but seldom played is weak, or the agents do not see what it does."""
+    per: dict[tuple[str, str], dict[str, Counter[str]]] = {}
+    names: dict[str, str] = {}
+    for row in cards:
+        c = per.setdefault((row["deck"], row["card"]), {}).setdefault(row["tier"], Counter())
+        c["drawn"] += row["play_rate_drawn"]["games"]
+        c["played"] += row["play_rate_drawn"]["wins"]
+        names[row["card"]] = row["name"]
+    return [{"deck": deck, "card": card, "name": names[card],
+             "tiers": {tier: {"games_drawn": c["drawn"], "games_played": c["played"],
+                              "rate": round(c["played"] / c["drawn"], 4) if c["drawn"]
+                              else None}
+                       for tier, c in tiers.items()}}
+            for (deck, card), tiers in sorted(per.items())]
 
 
 def _idle_cards(by_tier: Mapping[tuple[str, str] | None, list[Outcome]],

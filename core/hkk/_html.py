@@ -31,6 +31,7 @@ def _environment() -> Any:
                              autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters["data_json"] = _data_json
     env.filters["rate"] = rate
+    env.filters["p_value"] = p_value
     return env
 
 
@@ -50,6 +51,13 @@ def _data_json(data: Any) -> Any:
 def rate(value: float | None) -> str:
     """A rate, a bound or a difference with three decimals (``0.500``); empty for None."""
     return "" if value is None else f"{value:.3f}"
+
+
+def p_value(value: float | None) -> str:
+    """A p- or q-value with three decimals, ``<0.001`` below that; empty for None."""
+    if value is None:
+        return ""
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
 
 
 #: The endings of a game, in the order the bars stack them, with their colours.

@@ -45,6 +45,9 @@ class Outcome:
     #: A game stopped by a limit (``hkk simulate``): the error's name and message; its
     #: ``reason`` is "error" and it counts in no statistic.
     error: str | None = None
+    #: The cards replaced by their fillers in this game (``hkk simulate --ablate``; empty: the
+    #: decks as written).
+    ablated: tuple[str, ...] = ()
 
     def as_row(self) -> dict[str, Any]:
         """A flat record: one line of the CSV / Parquet file."""
@@ -57,7 +60,8 @@ class Outcome:
                 "fired": counts(self.fired), "used": counts(self.used),
                 "drawn": counts(self.drawn), "acted": counts(self.acted),
                 "agent_1": self.agents[0] if self.agents else None,
-                "agent_2": self.agents[1] if self.agents else None, "error": self.error}
+                "agent_2": self.agents[1] if self.agents else None, "error": self.error,
+                "ablated": list(self.ablated)}
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Outcome:
@@ -69,7 +73,7 @@ class Outcome:
                    drawn=[Counter(c) for c in row.get("drawn") or _NONE],
                    acted=[Counter(c) for c in row.get("acted") or _NONE],
                    agents=(row["agent_1"], row["agent_2"]) if row.get("agent_1") else None,
-                   error=row.get("error"))
+                   error=row.get("error"), ablated=tuple(row.get("ablated") or ()))
 
 
 #: Counts of a row written before they were recorded (no draws, nothing acted).

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
+from hkk._ablation import ablated_list, add_fillers
 from hkk._agent_registry import agent_entries, agent_failure, agent_seed
 from hkk._engine import Engine
 from hkk._errors import GameTimeout, HkkError, StepLoopError, TriggerLoopError
@@ -66,6 +67,8 @@ class Chunk:
     game_timeout: float | None = None
     #: The core the games run on (``hkk simulate --core``; hkk._cores).
     core: str = "auto"
+    #: Cards replaced by their fillers in both decks (``hkk simulate --ablate``, hkk._ablation).
+    ablate: tuple[str, ...] = ()
 
     @property
     def games(self) -> int:
@@ -98,23 +101,27 @@ def pairings(specs: Sequence[str]) -> list[tuple[str, str]]:
 def plan(sets: Iterable[str], pairs: Sequence[tuple[str, str]], games: int, seed: int = 0,
          max_turns: int | None = None, chunk_size: int = CHUNK_SIZE,
          game_timeout: float | None = None,
-         agents: Sequence[tuple[str, str] | None] = (None,), core: str = "auto"
-         ) -> list[Chunk]:
+         agents: Sequence[tuple[str, str] | None] = (None,), core: str = "auto",
+         ablate: Sequence[tuple[str, ...]] = ((),)) -> list[Chunk]:
     """``games`` games split evenly over ``pairs`` (the first pairings get one more when it
     does not divide); each pairing plays seeds ``seed``, ``seed + 1``…  With several agent
     pairings (``hkk simulate --tiers``) each plays all of that again: the same games under
-    each tier, the same seeds, so the tiers differ only in who plays."""
+    each tier, the same seeds, so the tiers differ only in who plays.  ``ablate``: each entry
+    plays all of that once more with those cards replaced by their fillers (``()``: as
+    written), the same seeds again."""
     if not pairs:
         raise HkkError("no deck pairings to simulate")
     codes = tuple(sorted(sets))
     chunks: list[Chunk] = []
-    for players in agents:
-        for k, pair in enumerate(pairs):
-            count = games // len(pairs) + (k < games % len(pairs))
-            for start in range(0, count, chunk_size):
-                stop = min(start + chunk_size, count)
-                chunks.append(Chunk(len(chunks), codes, pair, (seed + start, seed + stop),
-                                    max_turns, players, game_timeout or None, core))
+    for replaced in ablate:
+        for players in agents:
+            for k, pair in enumerate(pairs):
+                count = games // len(pairs) + (k < games % len(pairs))
+                for start in range(0, count, chunk_size):
+                    stop = min(start + chunk_size, count)
+                    chunks.append(Chunk(len(chunks), codes, pair, (seed + start, seed + stop),
+                                        max_turns, players, game_timeout or None, core,
+                                        tuple(replaced)))
     return chunks
 
 
@@ -123,6 +130,8 @@ def replay_command(chunk: Chunk, seed: int) -> str:
     line = play_command(seed, chunk.decks, chunk.sets, chunk.max_turns)
     if chunk.agents is not None:
         line += f" --agents {shlex.quote(chunk.agents[0])} {shlex.quote(chunk.agents[1])}"
+    if chunk.ablate:  # hkk play has no fillers: the command plays the decks as written
+        line += f"  # with {', '.join(chunk.ablate)} replaced by fillers (hkk simulate --ablate)"
     return line
 
 
@@ -155,6 +164,10 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     for spec in chunk.decks:
         if spec not in lists:
             lists.update(deck_lists(engine, [spec]))
+    decks = [lists[d] for d in chunk.decks]
+    if chunk.ablate:
+        add_fillers(engine.cards, chunk.ablate)  # new ids: the other games are unchanged
+        decks = [ablated_list(deck, chunk.ablate) for deck in decks]
     rulings = replace(engine.rulings, max_turns=chunk.max_turns) if chunk.max_turns \
         else engine.rulings
     # an alarm interrupts only the main thread; elsewhere (Dask) the watchdog would end the
@@ -172,9 +185,9 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     for seed in range(*chunk.seeds):
         agents = None if makers is None else \
             [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
-        game = engine.start([lists[d] for d in chunk.decks], agents, seed=seed,
-                            rulings=rulings, log_level=LOG_LEVEL)
+        game = engine.start(decks, agents, seed=seed, rulings=rulings, log_level=LOG_LEVEL)
         recorder = OutcomeRecorder(game.log, seed, chunk.decks, chunk.agents)
+        recorder.outcome.ablated = chunk.ablate
         try:
             with time_limit(timeout, partial(_where, chunk, seed, game), agents=agents or ()):
                 game.play(max_turns=chunk.max_turns)

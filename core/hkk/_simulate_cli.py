@@ -144,6 +144,11 @@ def _found(set_codes: tuple[str, ...]) -> Any:
               help="Play the same games under each tier (both seats the same agent), weakest "
                    "first, e.g. random,greedy,mcts: -n games per tier, and the skill gap per "
                    "deck.")
+@click.option("--ablate", "ablate", multiple=True, metavar="CARD",
+              help="Play the same games again with every copy of CARD replaced by its filler "
+                   "(same kind and cost, no abilities; docs/BALANCE.md) and report the paired "
+                   "win-rate difference per deck and tier with a 95% interval: the card's "
+                   "causal impact. Repeatable: one more run of the games per card.")
 @core_option
 def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: tuple[str, ...],
                      seed: int, max_turns: int | None, format_name: str | None,
@@ -152,7 +157,7 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                      parquet_file: str | None, output_format: str, output_file: str | None,
                      quiet: bool, json_file: str | None, html_file: str | None,
                      game_timeout: float, agent_specs: tuple[str, str] | None,
-                     tiers: str | None, core: str) -> None:
+                     tiers: str | None, ablate: tuple[str, ...], core: str) -> None:
     """Play many seeded games and report win rates, per tier of players (balance testing).
 
     A game stopped by a limit (a trigger loop, the work limit, a step that never ends,
@@ -183,9 +188,14 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     pairs = [(a, b) for a, b in decks] or pairings(sorted(engine.decks))
     try:
         lists = deck_lists(engine, sorted({d for p in pairs for d in p}))
+    except HkkError as exc:
+        raise click.BadParameter(str(exc), param_hint="--decks") from None
+    ablate = tuple(dict.fromkeys(ablate))
+    _check_ablate(ablate, engine, lists)
+    try:
         chunks = plan(found.sets, pairs, games, seed, max_turns,
                       chunk_size or _chunk_size(players, CHUNK_SIZE), game_timeout,
-                      agents=players, core=core)
+                      agents=players, core=core, ablate=[(), *((card,) for card in ablate)])
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     check_core(engine, [(lists[a], lists[b]) for a, b in pairs])
@@ -196,7 +206,9 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         f"Dask LocalCluster of {local} worker(s)" if use_dask else f"{local} local process(es)"
     if not quiet:
         err.print(f"{result_games(chunks)} games over {len(pairs)} pairing(s)"
-                  f"{f' under {len(players)} tiers' if len(players) > 1 else ''} on "
+                  f"{f' under {len(players)} tiers' if len(players) > 1 else ''}"
+                  f"{f', as written and with {len(ablate)} card(s) ablated' if ablate else ''}"
+                  f" on "
                   f"{escape(where)}")
     options: dict[str, Any] = dict(workers=local, scheduler=scheduler,
                                    dask_workers=local if use_dask else None)
@@ -213,15 +225,25 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         err.print(f"reproduce: {escape(row['replay'])}")
     names = {card_id: card.name for card_id, card in engine.cards.items()}
     kinds = {card_id: card.kind for card_id, card in engine.cards.items()}
-    summary = summarize(result.outcomes, lists, names)
-    summary["balance"] = balance(result.outcomes, lists, names, kinds, tiers=players)
+    written = [o for o in result.outcomes if not o.ablated]
+    summary = summarize(written, lists, names)
+    summary["balance"] = balance(written, lists, names, kinds, tiers=players)
+    if ablate:
+        from hkk._ablation import impact
+
+        summary["impact"] = [
+            {**row, "name": names.get(card, card)} for card in ablate
+            for row in impact(written, [o for o in result.outcomes if o.ablated == (card,)],
+                              card, lists)]
     sets = sorted(found.sets)
     replay = f"hkk play --seed SEED --decks DECK_1 DECK_2 {' '.join('--set ' + s for s in sets)}"
     if players != [None]:
         replay += " --agents AGENT_1 AGENT_2"
-    meta = {"games": len(result.outcomes), "planned": result.planned, "seed": seed,
+    meta = {"games": len(written),
+            "planned": result_games(c for c in chunks if not c.ablate), "seed": seed,
             "sets": sets, "max_turns": max_turns, "interrupted": result.interrupted,
             "tiers": [list(p) if p is not None else None for p in players],
+            "ablate": list(ablate),
             "seconds": round(result.seconds, 2), "replay": replay.strip(),
             "errors": [{key: row[key] for key in ("seed", "deck_1", "deck_2", "turns", "error",
                                                   "replay")} for row in failed],
@@ -244,6 +266,16 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
             _print_table(out, summary, meta)
     if result.interrupted or failed:
         sys.exit(EXIT_FAILED)
+
+
+def _check_ablate(ablate: tuple[str, ...], engine: Any, lists: dict[str, list[str]]) -> None:
+    """Each card to ablate is a loaded card in at least one deck played (exit 2 otherwise)."""
+    for card in ablate:
+        if card not in engine.cards:
+            raise click.BadParameter(f"no card {card!r} in the loaded sets", param_hint="--ablate")
+        if not any(card in deck for deck in lists.values()):
+            raise click.BadParameter(f"card {card!r} is in none of the decks played "
+                                     f"({', '.join(sorted(lists))})", param_hint="--ablate")
 
 
 def result_games(chunks: Any) -> int:
@@ -347,20 +379,23 @@ def _rows(result: Any) -> list[dict[str, Any]]:
     """Flat rows: counters as JSON text, and the command that plays the game again."""
     from hkk._simulate import replay_command
 
-    by_key = {(c.agents, c.decks, s): c for c in result.chunks for s in range(*c.seeds)}
+    by_key = {(c.agents, c.decks, c.ablate, s): c for c in result.chunks
+              for s in range(*c.seeds)}
     rows = []
     for o in result.outcomes:
         row = o.as_row()
         for key in ("drawn", "played", "fired", "used", "acted"):
             row[key] = json.dumps(row[key], ensure_ascii=False, sort_keys=True)
-        row["replay"] = replay_command(by_key[(o.agents, o.decks, o.seed)], o.seed)
+        row["ablated"] = " ".join(row["ablated"])
+        row["replay"] = replay_command(by_key[(o.agents, o.decks, o.ablated, o.seed)], o.seed)
         rows.append(row)
     return rows
 
 
 def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
     columns = ["seed", "deck_1", "deck_2", "agent_1", "agent_2", "winner", "reason", "turns",
-               "first", "drawn", "played", "fired", "used", "acted", "error", "replay"]
+               "first", "drawn", "played", "fired", "used", "acted", "error", "ablated",
+               "replay"]
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
@@ -394,6 +429,8 @@ def _print_table(out: Console, summary: dict[str, Any], meta: dict[str, Any]) ->
                   f"{turns['median']}, {turns['min']}-{turns['max']}; endings "
                   f"{escape(_tally(summary['endings']))}")
     _print_balance(out, summary["balance"])
+    if summary.get("impact"):
+        _print_impact(out, summary["impact"])
     stopped = meta["stopped"]
     if stopped["games"]:
         out.print(f"[yellow]stopped[/yellow]: {stopped['games']} of {meta['games']} games, which "
@@ -407,9 +444,30 @@ def _rate_text(rate: dict[str, Any]) -> str:
     return f"{rate['rate']:.3f} ({rate['ci_low']:.3f}-{rate['ci_high']:.3f})"
 
 
+def _print_impact(out: Console, rows: list[dict[str, Any]]) -> None:
+    table = Table(title="Card impact (--ablate): the deck's win rate as written minus with the "
+                        "card replaced by its filler, the same seeds (95% interval of the paired "
+                        "difference)")
+    for column in ("card", "tier", "deck", "games", "changed", "impact", "95% CI"):
+        table.add_column(column, no_wrap=True,
+                         justify="left" if column in ("card", "tier", "deck") else "right")
+    for r in rows:
+        table.add_row(escape(r["name"]), escape(r["tier"]), escape(r["deck"]), str(r["games"]),
+                      str(r["changed"]), f"{r['impact']:+.3f}",
+                      f"{r['ci_low']:+.3f} to {r['ci_high']:+.3f}")
+    out.print(table)
+
+
+def _play_rate_text(rate: dict[str, Any] | None) -> str:
+    if not rate or rate["rate"] is None:
+        return "-"
+    return f"{rate['rate']:.2f} ({rate['games_drawn']})"
+
+
 def _print_balance(out: Console, report: dict[str, Any]) -> None:
     """The tiers, the skill gap, how games ended, the warnings and the flagged cards."""
     from hkk._balance import ENDINGS
+    from hkk._html import p_value
 
     tiers = report["tiers"]
     if len(tiers) > 1 or (tiers and tiers[0]["agents"] is not None):
@@ -451,15 +509,26 @@ def _print_balance(out: Console, report: dict[str, Any]) -> None:
     flagged = report["flagged"]
     if flagged:
         table = Table(title="Flagged cards: the deck's win rate when the card was drawn differs "
-                            "(95% intervals apart)")
-        for column in ("tier", "deck", "vs", "seat", "card", "drawn games", "win drawn",
-                       "win not drawn"):
+                            "(Fisher's exact test, Benjamini-Hochberg q < 0.05)")
+        for column in ("tier", "deck", "vs", "seats", "card", "drawn games", "win drawn",
+                       "win not drawn", "p", "q"):
             table.add_column(column, no_wrap=True)
         for c in flagged:
             table.add_row(escape(c["tier"]), escape(c["deck"]), escape(c["opponent"]),
                           str(c["seat"]), escape(c["name"]), str(c["win_rate_drawn"]["games"]),
-                          _rate_text(c["win_rate_drawn"]), _rate_text(c["win_rate_not_drawn"]))
+                          _rate_text(c["win_rate_drawn"]), _rate_text(c["win_rate_not_drawn"]),
+                          p_value(c["p_value"]), p_value(c["q_value"]))
         out.print(table)
+    if report.get("play_rates"):
+        plays = Table(title="Play rate when drawn: games it was played / games it was drawn")
+        plays.add_column("deck", no_wrap=True)
+        plays.add_column("card", no_wrap=True)
+        for t in tiers:
+            plays.add_column(escape(t["label"]), justify="right", no_wrap=True)
+        for row in report["play_rates"]:
+            plays.add_row(escape(row["deck"]), escape(row["name"]), *(
+                _play_rate_text(row["tiers"].get(t["label"])) for t in tiers))
+        out.print(plays)
     for key, words in (("never_played", "never played"), ("never_useful", "never useful")):
         if report[key]:
             out.print(f"{words}: " + ", ".join(

@@ -130,3 +130,40 @@ def _turns(turns: list[int]) -> dict[str, Any]:
     return {"mean": round(sum(turns) / len(turns), 2), "median": median, "min": ordered[0],
             "max": ordered[-1],
             "histogram": {str(t): n for t, n in sorted(Counter(turns).items())}}
+
+
+def fisher_exact(a: int, b: int, c: int, d: int) -> float:
+    """The two-sided p-value of Fisher's exact test of the 2x2 table ``[[a, b], [c, d]]``
+    (rows: drawn / not drawn; columns: won / lost): the chance, with the margins fixed, of a
+    table at most as likely as this one.  Exact at any count, where the two-proportion z test
+    misleads at few games or rates near 0 or 1."""
+    row1, col1, n = a + b, a + c, a + b + c + d
+    if n == 0 or row1 in (0, n) or col1 in (0, n):
+        return 1.0
+
+    def log_p(x: int) -> float:  # log of the hypergeometric probability of a = x
+        return (_log_choose(col1, x) + _log_choose(n - col1, row1 - x) - _log_choose(n, row1))
+
+    observed = log_p(a)
+    low, high = max(0, row1 + col1 - n), min(row1, col1)
+    total = sum(math.exp(lp) for lp in (log_p(x) for x in range(low, high + 1))
+                if lp <= observed + 1e-7)
+    return min(1.0, total)
+
+
+def _log_choose(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
+    """The Benjamini-Hochberg adjusted p-values (q-values), in the order given: a card is
+    flagged at false discovery rate 5% when its q-value is below 0.05."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, p_values[i] * m / rank)
+        adjusted[i] = min(1.0, running)
+    return adjusted
