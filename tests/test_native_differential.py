@@ -2,10 +2,10 @@
 seed and agents both give the same log, event for event (kind, envelope, fields, in order), at
 every log level, over everything the native core runs today: whole games of cards without
 abilities (the setup K 3.6-3.12 and 28, the turn 29.4 and 41, hand play 8.1, the guard post,
-combat, deaths and monster components), of spells and of automatic abilities of the verbs and
-targets it implements, with the same winner; and base-set games up to the first card with a word it does not
-implement, where it stops and names it. Whole games it cannot run are refused by name, never
-played differently."""
+combat, deaths and monster components), of spells, of automatic, activated, static and
+triggered abilities of the verbs and targets it implements, with the same winner; and whole
+games of the base decks. Whole games it cannot run are refused by name, never played
+differently."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ hkk_native = pytest.importorskip(
 
 BASE_DECKS = ("alap:tuz", "alap:viz")
 PAIRINGS = list(itertools.product(BASE_DECKS, repeat=2))
-#: Seeds per pairing of the base decks' native cards played whole at the full log level.
+#: Seeds per pairing of the base decks played whole at the full log level (2,000 games).
 BASE_SEEDS = 500
 
 
@@ -248,6 +248,87 @@ ABILITIES: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
 }
 
 
+def _when(event: str, effect: dict[str, Any], **when: Any) -> list[dict[str, Any]]:
+    return [{"kind": "triggered", "when": {"event": event, **when}, "effects": [effect]}]
+
+
+#: Permanents with triggered abilities: every trigger event, its ``which``, ``whose`` and
+#: ``card_kind``, the ``trigger_*`` targets, optional and conditional ones.
+TRIGGERS: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
+    "pyre": ("creature", 1, _when("dies", {"do": "damage", "amount": 1,
+                                           "target": "trigger_source"}, which="this")),
+    "mourner": ("creature", 2, _when("dies", {"do": "gain_vp", "amount": 1,
+                                              "target": "controller"},
+                                     whose="own", card_kind="creature")),
+    "witness": ("building", 1, _when("dies", {"do": "draw", "count": 1,
+                                              "target": "trigger_player"},
+                                     card_kind="building")),
+    "thorn": ("creature", 2, _when("damaged", {"do": "damage", "amount": 1,
+                                               "target": "trigger_source"}, which="this")),
+    "rival": ("creature", 2, _when("damaged", {"do": "gain_vp", "amount": 1,
+                                               "target": "controller"},
+                                   whose="opponent", card_kind="creature")),
+    "moat": ("building", 2, _when("enters_play", {"do": "damage", "amount": 1,
+                                                  "target": "trigger_permanent"},
+                                  whose="opponent", card_kind="creature")),
+    "herald": ("creature", 1, [{"kind": "triggered", "when": {
+        "event": "enters_play", "which": "another", "card_kind": "creature"},
+        "condition": {"of": "own_hp", "at_most": 19},
+        "effects": [{"do": "heal", "amount": 1, "target": "trigger_player"}]}]),
+    "echo": ("creature", 2, [
+        {"kind": "automatic", "timing": "on_enter", "effects": [
+            {"do": "modify", "stat": "damage", "by": 1, "target": "self",
+             "duration": "until_preparation"}]},
+        *_when("effect_ends", {"do": "damage", "amount": 2, "target": "opponent"},
+               which="this")]),
+    "spy": ("creature", 1, _when("card_played", {"do": "draw", "count": 1,
+                                                 "target": "controller"},
+                                 whose="opponent", card_kind="spell")),
+    "chanter": ("creature", 2, [{"kind": "triggered", "optional": True, "when": {
+        "event": "card_played", "whose": "own", "card_kind": "spell"},
+        "effects": [{"do": "damage", "amount": 1, "target": "opponent_creatures"}]}]),
+    "charger": ("creature", 2, _when("attacks", {"do": "modify", "stat": "damage", "by": 1,
+                                                 "target": "self",
+                                                 "duration": "until_end_of_turn"},
+                                     which="this")),
+    "shield": ("creature", 2, _when("blocks", {"do": "give_defence_bonus", "amount": 1,
+                                               "target": "self"}, which="this")),
+    "bait": ("creature", 1, _when("is_blocked", {"do": "damage", "amount": 1,
+                                                 "target": "trigger_source"}, which="this")),
+    "fang": ("creature", 2, _when("deals_combat_damage", {"do": "heal", "amount": 1,
+                                                          "target": "controller"},
+                                  which="this")),
+    "hide": ("creature", 2, _when("takes_combat_damage", {"do": "damage", "amount": 1,
+                                                          "target": "trigger_source"},
+                                  which="this")),
+}
+
+
+@pytest.fixture(scope="module")
+def trigger_engine(spell_engine: Engine) -> Engine:
+    """The test set with the permanents of :data:`TRIGGERS`."""
+    from hkk._cards.model import BuildingCard, CreatureCard
+
+    cards = dict(spell_engine.cards)
+    for name, (kind, vp, abilities) in TRIGGERS.items():
+        if kind == "creature":
+            cards[f"tt:{name}"] = CreatureCard(id=f"tt:{name}", name=name.title(),
+                                               cost={"vp": vp}, damage=1, hp=3,
+                                               abilities=abilities)
+        else:
+            cards[f"tt:{name}"] = BuildingCard(id=f"tt:{name}", name=name.title(),
+                                               cost={"vp": vp}, sp=2, abilities=abilities)
+    return Engine(cards)
+
+
+def _trigger_decks(engine: Engine, seed: int) -> tuple[list[str], list[str]]:
+    """Each deck: the triggered permanents, and the rest of the test set in a seeded mix."""
+    triggered = sorted(f"tt:{name}" for name in TRIGGERS)
+    others = sorted(set(engine.cards) - set(triggered))
+    first, second = _vanilla_decks(Engine({c: engine.cards[c] for c in others}), seed)
+    return triggered + first[:15], triggered[::-1] + second[:15]
+
+
 @pytest.fixture(scope="module")
 def spell_engine(vanilla_engine: Engine) -> Engine:
     """The cards without words, spells of the implemented verbs and targets, and permanents
@@ -315,13 +396,12 @@ def _compare(engine: Engine, decks: Any, seed: int, agents: str, level: str) -> 
 
 @pytest.mark.parametrize("agents", ["default", "random", "first", "seeded", "passive"])
 @pytest.mark.parametrize("level", ["full", "compact", "outcome"])
-def test_base_games_are_event_for_event_the_python_engines_until_a_card_is_played(
+def test_base_games_are_event_for_event_the_python_engines_for_every_agent_and_level(
         engine: Engine, agents: str, level: str) -> None:
     seeds = range(40 if agents == "passive" else 25)
-    turns = [_compare(engine, decks, seed, agents, level).turn
-             for decks, seed in itertools.product(PAIRINGS, seeds)]
-    if agents == "passive" and level == "full":
-        assert max(turns) >= 3  # the comparison reached beyond the first turns
+    for decks, seed in itertools.product(PAIRINGS, seeds):
+        native = _compare(engine, decks, seed, agents, level)
+        assert native.over and native.unported is None, (decks, seed, native.unported)
 
 
 @pytest.mark.parametrize("seed", [0, -1, 2**40 + 3, -(2**63), 2**63 - 1])
@@ -547,6 +627,33 @@ def test_29_4_7_abilities_used_in_the_preparation_phase_once_a_turn_as_the_pytho
             ("prep_stage2", "tt:oracle0")} <= used, used
 
 
+@pytest.mark.parametrize("agents", ["random", "first"])
+def test_d_trigger_wait_triggered_abilities_resolve_as_the_python_engines(
+        trigger_engine: Engine, agents: str) -> None:
+    """Every trigger event, ordered by the active player (D-trigger-order), waiting for the
+    preparation phase's pool (29.4.1, D-trigger-prep), never in end stage 4 (41.4), with the
+    combat's (D-trigger-attack, D-trigger-combat) and the dead's look back
+    (D-trigger-lookback): event for event the Python engine's."""
+    triggered: set[str] = set()
+    causes: set[str] = set()
+    decisions: set[tuple[str, str | None]] = set()
+    for seed in range(40):
+        native = _compare(trigger_engine, _trigger_decks(trigger_engine, seed), seed, agents,
+                          "full")
+        assert native.over and native.unported is None, (seed, native.unported)
+        for event in native.log:
+            if event["kind"] == "triggered":
+                triggered.add(event["item"].split("#")[0])
+                causes.add(event["cause"])
+            elif event["kind"] == "decision":
+                decisions.add((event["decision"], event["rule"]))
+    if agents == "random":
+        assert {f"tt:{name}" for name in TRIGGERS} <= triggered, triggered
+        assert {"died", "destroyed", "damaged", "player_damaged", "entered_play",
+                "effect_ended", "card_played", "attack"} <= causes, causes
+        assert {("order", "D-trigger-order"), ("use", "D-trigger-wait")} <= decisions
+
+
 def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(
         vanilla_engine: Engine) -> None:
     kinds: set[str] = set()
@@ -577,19 +684,32 @@ def test_28_batched_native_games_end_as_the_python_engines(dear_engine: Engine) 
         assert (winner, turns, emitted) == (python.winner, python.turn, python.log.emitted), seed
 
 
-def test_native_core_refuses_a_whole_base_game_naming_card_and_word(engine: Engine) -> None:
-    reason = hkk_native.core.refuses(engine, list(BASE_DECKS))
-    assert reason is not None
-    assert "card alap:" in reason and "` (" in reason  # the card, then the word in backticks
-    with pytest.raises(hkk_native.Refused, match="card alap:"):
-        hkk_native.core.new_game(engine, list(BASE_DECKS), seed=1)
+@pytest.fixture(scope="module")
+def refused_engine(engine: Engine) -> Engine:
+    """The base cards and one whose ability uses a word the native core does not implement
+    (``play_condition``)."""
+    from hkk._cards.model import CreatureCard
+
+    odd = CreatureCard(id="tt:odd", name="Odd", cost={"vp": 1}, damage=1, hp=1,
+                       play_condition={"of": "own_creatures", "at_least": 1})
+    return Engine({**engine.cards, "tt:odd": odd})
 
 
-def test_native_core_refuses_a_card_of_a_word_it_does_not_implement_naming_it(
-        engine: Engine) -> None:
-    reason = hkk_native.core.refuses(engine, [["alap:lavaarok"] * 6, ["alap:tuzmano"] * 6])
+def test_native_core_refuses_a_game_naming_card_and_word(refused_engine: Engine) -> None:
+    decks = [["tt:odd"] * 6, ["alap:tuzmano"] * 6]
+    reason = hkk_native.core.refuses(refused_engine, decks)
     assert reason is not None
-    assert 'alap:lavaarok' in reason and 'kind = "triggered"' in reason
+    assert "card tt:odd" in reason and "play_condition" in reason  # the card, then the word
+    with pytest.raises(hkk_native.Refused, match="card tt:odd"):
+        hkk_native.core.new_game(refused_engine, decks, seed=1)
+
+
+def test_native_core_plays_every_card_of_the_base_set(engine: Engine) -> None:
+    base = sorted(card for card in engine.cards if card.startswith("alap:"))
+    assert len(base) == 53
+    refused = {card: hkk_native.core.refuses(engine, [[card] * 5, [card] * 5])
+               for card in base}
+    assert {card: why for card, why in refused.items() if why is not None} == {}
 
 
 def test_native_core_refuses_a_set_with_python_hooks_naming_it_and_the_hook() -> None:
@@ -621,26 +741,20 @@ def test_native_core_refuses_agents_it_has_no_twin_of(engine: Engine) -> None:
         hkk_native.play_native(engine, list(BASE_DECKS), agents=[Custom(), Custom()])
 
 
-def _native_base_deck(engine: Engine, name: str) -> list[str]:
-    """A base deck without its cards the native core refuses (those with triggered
-    abilities): whole games of the base set's own cards."""
-    return [card for card in engine.deck(name)
-            if hkk_native.core.refuses(engine, [[card] * 5, [card] * 5]) is None]
-
-
 @pytest.mark.parametrize("pairing", PAIRINGS, ids="-".join)
-def test_whole_games_of_the_base_decks_native_cards_are_the_python_engines(
+def test_whole_games_of_the_base_decks_are_the_python_engines(
         engine: Engine, pairing: tuple[str, str]) -> None:
-    decks = [_native_base_deck(engine, name) for name in pairing]
-    assert all(len(deck) >= 20 for deck in decks), [len(d) for d in decks]
+    decks = list(pairing)
     kinds: set[str] = set()
     for seed in range(BASE_SEEDS):
         native = _compare(engine, decks, seed, "default", "full")
         assert native.over and native.unported is None, (seed, native.unported)
         kinds |= {event["kind"] for event in native.log}
     # the base cards' words took effect: lasting effects and activated abilities in both
-    # decks, the water deck's defence bonuses and counters
+    # decks, the fire deck's triggered abilities, the water deck's defence bonuses and counters
     expected = {"effect_started", "effect_ended", "cost_paid"}
+    if "alap:tuz" in pairing:
+        expected |= {"triggered"}
     if "alap:viz" in pairing:
         expected |= {"defence_bonus_gained", "defence_bonus_lost", "counters_added"}
     assert expected <= kinds, kinds

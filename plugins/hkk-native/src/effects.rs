@@ -93,6 +93,10 @@ pub enum TargetSpec {
     ChosenCreature,
     ChosenOwnCreature,
     ChosenOpponentCreature,
+    /// Bound by the event that set a triggered ability off (`TRIGGER_TARGETS`).
+    TriggerPermanent,
+    TriggerSource,
+    TriggerPlayer,
 }
 
 impl TargetSpec {
@@ -110,6 +114,9 @@ impl TargetSpec {
             "chosen_creature" => TargetSpec::ChosenCreature,
             "chosen_own_creature" => TargetSpec::ChosenOwnCreature,
             "chosen_opponent_creature" => TargetSpec::ChosenOpponentCreature,
+            "trigger_permanent" => TargetSpec::TriggerPermanent,
+            "trigger_source" => TargetSpec::TriggerSource,
+            "trigger_player" => TargetSpec::TriggerPlayer,
             _ => return None,
         })
     }
@@ -121,6 +128,7 @@ impl TargetSpec {
                 | TargetSpec::Opponent
                 | TargetSpec::EachPlayer
                 | TargetSpec::ChosenPlayer
+                | TargetSpec::TriggerPlayer
         )
     }
 }
@@ -254,6 +262,8 @@ pub struct Context {
     pub controller: usize,
     pub source: Option<u32>,
     pub label: String,
+    /// What the event that set a triggered ability off bound (`ctx.trigger`).
+    pub trigger: Option<crate::triggers::Bound>,
 }
 
 /// Who an effect acts on, bound before anything is applied.
@@ -271,6 +281,26 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
         TargetSpec::Nobody => Vec::new(),
         TargetSpec::SelfPerm => ctx
             .source
+            .filter(|&uid| game.permanent(uid).is_some())
+            .map(Target::Permanent)
+            .into_iter()
+            .collect(),
+        // D-trigger-targets: a permanent that has left play is no target any more
+        TargetSpec::TriggerPlayer => ctx
+            .trigger
+            .and_then(|t| t.player)
+            .map(Target::Player)
+            .into_iter()
+            .collect(),
+        TargetSpec::TriggerPermanent | TargetSpec::TriggerSource => ctx
+            .trigger
+            .and_then(|t| {
+                if target == TargetSpec::TriggerPermanent {
+                    t.permanent
+                } else {
+                    t.source
+                }
+            })
             .filter(|&uid| game.permanent(uid).is_some())
             .map(Target::Permanent)
             .into_iter()
@@ -328,6 +358,7 @@ pub fn resolve_spell(game: &mut Game, player: usize, card: &str, effects: &[Effe
         controller: player,
         source: None,
         label: card.to_string(),
+        trigger: None,
     };
     let bound = bind(game, &ctx, effects);
     apply_all(game, &ctx, effects, bound)

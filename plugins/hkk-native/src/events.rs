@@ -190,6 +190,17 @@ pub enum Kind {
         after: i64,
         source: String,
     },
+    /// `triggered`: something set off a triggered ability; it waits (D-trigger-wait).
+    Triggered {
+        item: String,
+        controller: usize,
+        card: String,
+        ability: usize,
+        optional: bool,
+        cause: &'static str,
+        cause_seq: usize,
+        chain: usize,
+    },
     Prevented {
         item: String,
         controller: usize,
@@ -283,6 +294,7 @@ impl Kind {
             Kind::DefenceBonusGained { .. } => "defence_bonus_gained",
             Kind::CostPaid { .. } => "cost_paid",
             Kind::Prevented { .. } => "prevented",
+            Kind::Triggered { .. } => "triggered",
             Kind::CountersAdded { .. } => "counters_added",
             Kind::CountersRemoved { .. } => "counters_removed",
             Kind::EffectStarted { waits: true, .. } => "effect_created",
@@ -693,6 +705,25 @@ impl Event {
                 ("after", Value::Int(*after)),
                 ("source", text(source)),
             ],
+            Kind::Triggered {
+                item,
+                controller,
+                card,
+                ability,
+                optional,
+                cause,
+                cause_seq,
+                chain,
+            } => vec![
+                ("item", text(item)),
+                ("controller", int(*controller)),
+                ("card", text(card)),
+                ("ability", int(*ability)),
+                ("optional", Value::Bool(*optional)),
+                ("cause", text(cause)),
+                ("cause_seq", int(*cause_seq)),
+                ("chain", int(*chain)),
+            ],
             Kind::Prevented {
                 item,
                 controller,
@@ -802,7 +833,11 @@ impl Event {
 #[macro_export]
 macro_rules! emit {
     ($game:expr, $kind:expr) => {
-        if $game.log.level == $crate::events::Level::Outcome {
+        if $game.watch.listening {
+            // a card of the game has a triggered ability: every event is looked at
+            let kind = $kind;
+            $crate::triggers::observe($game, kind);
+        } else if $game.log.level == $crate::events::Level::Outcome {
             $game.log.emitted += 1;
         } else {
             let kind = $kind;

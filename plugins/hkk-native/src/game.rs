@@ -66,6 +66,8 @@ pub struct Game {
     pub attempted: Vec<(u32, usize)>,
     /// Lasting effects, in the order they were made.
     pub effects: Vec<crate::continuous::Lasting>,
+    /// The trigger watch (`game.triggers`).
+    pub watch: crate::triggers::Watch,
 }
 
 /// One more use of the ability `key` in `usage`.
@@ -88,6 +90,7 @@ impl Game {
         level: Level,
     ) -> Self {
         let [a, b] = decks;
+        let listening = cards.has_triggers();
         Game {
             cards,
             seed,
@@ -117,6 +120,7 @@ impl Game {
             usage_game: Vec::new(),
             attempted: Vec::new(),
             effects: Vec::new(),
+            watch: crate::triggers::Watch::new(listening),
         }
     }
 

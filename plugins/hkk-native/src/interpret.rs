@@ -22,6 +22,9 @@ pub struct Item {
     pub optional: bool,
     /// An activated ability's cost and limits (None: automatic).
     pub activation: Option<Activation>,
+    /// A triggered item's: what its event bound, and its key in the trigger watch
+    /// (`("trigger", n)`); None for the other abilities.
+    pub trigger: Option<(crate::triggers::Bound, u64)>,
 }
 
 impl Item {
@@ -48,6 +51,7 @@ fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
             .activation
             .map_or(ability.optional, |a| !a.mandatory),
         activation: ability.activation,
+        trigger: None,
     })
 }
 
@@ -246,6 +250,7 @@ fn context(item: &Item) -> Context {
         controller: item.controller,
         source: Some(item.uid),
         label: item.label.clone(),
+        trigger: item.trigger.map(|(bound, _)| bound),
     }
 }
 

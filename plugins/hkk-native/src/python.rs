@@ -168,7 +168,8 @@ type PlainCard = (
     Vec<PlainAbilityTuple>,
 );
 /// An ability as `hkk_native._plain.abilities` hands it over: index, kind, timing, whose turn,
-/// optional, effects, the `(place, word)`s of its other fields.
+/// optional, effects, condition, activation, the `(place, word)`s of its other fields, and a
+/// triggered ability's `when` (event, which, whose, card kind or "").
 type PlainAbilityTuple = (
     usize,
     String,
@@ -179,6 +180,7 @@ type PlainAbilityTuple = (
     Option<PlainConditionTuple>,
     Option<PlainActivationTuple>,
     Vec<(String, String)>,
+    Option<(String, String, String, String)>,
 );
 /// An activated ability's cost and limit as `hkk_native._plain.activation` hands them over:
 /// VP, components, sacrifice itself; per turn, per game, whose turn.
@@ -231,6 +233,7 @@ impl PyEngine {
                             condition,
                             activation,
                             others,
+                            when,
                         )| {
                             PlainAbility {
                                 index,
@@ -271,6 +274,7 @@ impl PyEngine {
                                     },
                                 ),
                                 others: plain_words(others),
+                                when,
                             }
                         },
                     )

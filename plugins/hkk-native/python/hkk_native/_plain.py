@@ -72,15 +72,19 @@ PlainCondition = tuple[str, str, int | None, str | None]
 #: game, whose turn; usable, or to be used, in the preparation phase (29.4.7).
 PlainActivation = tuple[int, int, bool, int | None, int | None, str, bool, bool]
 
+#: A triggered ability's ``when``: event, which, whose, card kind ("": any).
+PlainWhen = tuple[str, str, str, str]
+
 #: An ability as the native core takes it: index, kind, timing, whose turn, optional, its
-#: effects, its condition, an activated one's cost and limit, the words of its other fields.
+#: effects, its condition, an activated one's cost and limit, the words of its other fields,
+#: a triggered one's ``when``.
 PlainAbility = tuple[int, str, str, str, bool, list[PlainEffect], PlainCondition | None,
-                     PlainActivation | None, list[Word]]
+                     PlainActivation | None, list[Word], PlainWhen | None]
 
 #: An ability's fields the native core reads itself; every other one set is a word to refuse.
 _ABILITY_FIELDS = frozenset({"kind", "text", "timing", "whose_turn", "optional", "effects",
                              "condition", "cost", "limit", "usable_in_preparation",
-                             "must_use_in_preparation"})
+                             "must_use_in_preparation", "when"})
 
 
 def activation(ability: Any) -> PlainActivation | None:
@@ -103,6 +107,14 @@ def condition(ability: Any) -> PlainCondition | None:
             bound if isinstance(bound, str) else None)
 
 
+def when(ability: Any) -> PlainWhen | None:
+    """A triggered ability's ``when`` (``hkk._cards.abilities.When``), or None."""
+    found = getattr(ability, "when", None)
+    if found is None:
+        return None
+    return (str(found.event), str(found.which), str(found.whose), str(found.card_kind or ""))
+
+
 def abilities(card: Any) -> list[PlainAbility]:
     """A card's abilities (of a creature or a building): the fields the native core reads, and
     the words of the others it must refuse (a condition, a cost, a limit, a trigger...)."""
@@ -117,7 +129,7 @@ def abilities(card: Any) -> list[PlainAbility]:
                       str(getattr(ability, "whose_turn", "any")),
                       bool(getattr(ability, "optional", False)),
                       _effects(ability.effects, place), condition(ability),
-                      activation(ability), words))
+                      activation(ability), words, when(ability)))
     return plain
 
 
