@@ -304,6 +304,75 @@ TRIGGERS: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
 }
 
 
+#: Spells and permanents of the words landed after the triggers: ``destroy``, ``lose_vp``,
+#: ``pay_components`` and the buildings' targets.
+WORDS: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
+    "doom": ("spell", 2, [{"do": "destroy", "target": "chosen_opponent_creature"}]),
+    "ruin": ("spell", 1, [{"do": "destroy", "target": "chosen_building"}]),
+    "razing": ("spell", 3, [{"do": "destroy", "target": "all_buildings"},
+                            {"do": "lose_vp", "amount": 1, "target": "controller"}]),
+    "drain": ("spell", 0, [{"do": "lose_vp", "amount": 2, "target": "opponent"}]),
+    "tax": ("spell", 0, [{"do": "pay_components", "count": 1, "target": "each_player"},
+                         {"do": "gain_vp", "amount": 1, "target": "controller"}]),
+    "quake": ("spell", 1, [{"do": "damage", "amount": 2, "target": "chosen_building"},
+                           {"do": "damage", "amount": 1, "target": "all_buildings"}]),
+    "mortar": ("spell", 1, [{"do": "modify", "stat": "sp", "by": 2, "target": "own_buildings",
+                             "duration": "until_end_of_turn"},
+                            {"do": "heal", "amount": 1, "target": "own_buildings"}]),
+    "sapper": ("creature", 2, [{"kind": "automatic", "timing": "on_enter", "effects": [
+        {"do": "damage", "amount": 1, "target": "all_buildings"}]}]),
+    "toll": ("building", 1, [{"kind": "automatic", "timing": "prep_stage2_start", "effects": [
+        {"do": "lose_vp", "amount": 1, "target": "opponent"},
+        {"do": "pay_components", "count": 1, "target": "opponent"},
+        {"do": "gain_components", "count": 1, "target": "controller"}]}]),
+    "reaper": ("creature", 2, _when("dies", {"do": "destroy", "target": "trigger_source"},
+                                    which="this")),
+}
+
+
+@pytest.fixture(scope="module")
+def word_engine(vanilla_engine: Engine) -> Engine:
+    """The cards without words and those of :data:`WORDS`."""
+    from hkk._cards.model import BuildingCard, CreatureCard, SpellCard
+
+    cards = dict(vanilla_engine.cards)
+    for name, (kind, vp, data) in WORDS.items():
+        card_id = f"tt:{name}"
+        if kind == "spell":
+            cards[card_id] = SpellCard(id=card_id, name=name.title(), cost={"vp": vp},
+                                       effects=data)
+        elif kind == "creature":
+            cards[card_id] = CreatureCard(id=card_id, name=name.title(), cost={"vp": vp},
+                                          damage=1, hp=2, abilities=data)
+        else:
+            cards[card_id] = BuildingCard(id=card_id, name=name.title(), cost={"vp": vp},
+                                          sp=3, abilities=data)
+    return Engine(cards)
+
+
+def _word_decks(engine: Engine, seed: int) -> tuple[list[str], list[str]]:
+    words = sorted(f"tt:{name}" for name in WORDS)
+    others = Engine({c: card for c, card in engine.cards.items() if c not in words})
+    first, second = _vanilla_decks(others, seed)
+    return words + first[:18], words[::-1] + second[:18]
+
+
+@pytest.mark.parametrize("agents", ["random", "first"])
+def test_destroy_lose_vp_pay_components_and_buildings_targets_as_the_python_engines(
+        word_engine: Engine, agents: str) -> None:
+    kinds: set[str] = set()
+    causes: set[str] = set()
+    for seed in range(40):
+        native = _compare(word_engine, _word_decks(word_engine, seed), seed, agents, "full")
+        assert native.over and native.unported is None, (seed, native.unported)
+        kinds |= {event["kind"] for event in native.log}
+        causes |= {event["cause"] for event in native.log
+                   if event["kind"] in ("died", "destroyed")}
+    if agents == "random":  # every word took effect
+        assert {"vp_lost", "components_paid", "destroyed", "died"} <= kinds, kinds
+        assert "destroyed" in causes, causes
+
+
 @pytest.fixture(scope="module")
 def trigger_engine(spell_engine: Engine) -> Engine:
     """The test set with the permanents of :data:`TRIGGERS`."""

@@ -93,6 +93,13 @@ pub enum Kind {
         source: String,
         after: i64,
     },
+    /// `vp_lost`: never below 0 (inside a moment it nets out first).
+    VpLost {
+        player: usize,
+        amount: i64,
+        source: String,
+        after: i64,
+    },
     /// `hp_check`: the uids that die in its first round (empty: it found nobody).
     HpCheck {
         rule: &'static str,
@@ -239,6 +246,12 @@ pub enum Kind {
         amount: i64,
         source: String,
     },
+    /// `components_paid`: to an effect.
+    ComponentsPaid {
+        player: usize,
+        amount: i64,
+        source: String,
+    },
     ComponentsExtracted {
         player: usize,
         card: String,
@@ -307,6 +320,8 @@ impl Kind {
             Kind::PlayerHealed { .. } => "player_healed",
             Kind::Healed { .. } => "healed",
             Kind::VpGained { .. } => "vp_gained",
+            Kind::VpLost { .. } => "vp_lost",
+            Kind::ComponentsPaid { .. } => "components_paid",
         }
     }
 
@@ -507,6 +522,12 @@ impl Event {
                 ("source", text(source)),
             ],
             Kind::VpGained {
+                player,
+                amount,
+                source,
+                after,
+            }
+            | Kind::VpLost {
                 player,
                 amount,
                 source,
@@ -787,6 +808,11 @@ impl Event {
                 ("rule", text(rule)),
             ],
             Kind::ComponentsGained {
+                player,
+                amount,
+                source,
+            }
+            | Kind::ComponentsPaid {
                 player,
                 amount,
                 source,
