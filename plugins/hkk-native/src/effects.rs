@@ -28,6 +28,9 @@ pub enum Verb {
     AddCounters,
     RemoveCounters,
     Prevent,
+    Destroy,
+    LoseVp,
+    PayComponents,
 }
 
 impl Verb {
@@ -46,13 +49,19 @@ impl Verb {
             "add_counters" => Some(Verb::AddCounters),
             "remove_counters" => Some(Verb::RemoveCounters),
             "prevent" => Some(Verb::Prevent),
+            "destroy" => Some(Verb::Destroy),
+            "lose_vp" => Some(Verb::LoseVp),
+            "pay_components" => Some(Verb::PayComponents),
             _ => None,
         }
     }
 
     /// `PlayerVerb`s (cards, VP) act on players only.
     fn players_only(self) -> bool {
-        matches!(self, Verb::Draw | Verb::GainVp | Verb::GainComponents)
+        matches!(
+            self,
+            Verb::Draw | Verb::GainVp | Verb::GainComponents | Verb::LoseVp | Verb::PayComponents
+        )
     }
 
     /// Defence bonuses are creatures' (the models allow creature targets only).
@@ -71,7 +80,11 @@ impl Verb {
     fn amountless(self) -> bool {
         matches!(
             self,
-            Verb::RemoveDefenceBonus | Verb::Sacrifice | Verb::EndEffects | Verb::Prevent
+            Verb::RemoveDefenceBonus
+                | Verb::Sacrifice
+                | Verb::EndEffects
+                | Verb::Prevent
+                | Verb::Destroy
         )
     }
 }
@@ -93,6 +106,9 @@ pub enum TargetSpec {
     ChosenCreature,
     ChosenOwnCreature,
     ChosenOpponentCreature,
+    OwnBuildings,
+    AllBuildings,
+    ChosenBuilding,
     /// Bound by the event that set a triggered ability off (`TRIGGER_TARGETS`).
     TriggerPermanent,
     TriggerSource,
@@ -114,6 +130,9 @@ impl TargetSpec {
             "chosen_creature" => TargetSpec::ChosenCreature,
             "chosen_own_creature" => TargetSpec::ChosenOwnCreature,
             "chosen_opponent_creature" => TargetSpec::ChosenOpponentCreature,
+            "own_buildings" => TargetSpec::OwnBuildings,
+            "all_buildings" => TargetSpec::AllBuildings,
+            "chosen_building" => TargetSpec::ChosenBuilding,
             "trigger_permanent" => TargetSpec::TriggerPermanent,
             "trigger_source" => TargetSpec::TriggerSource,
             "trigger_player" => TargetSpec::TriggerPlayer,
@@ -276,6 +295,13 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
             .map(|p| p.uid)
             .collect()
     };
+    let buildings = |game: &Game, of: Option<usize>| -> Vec<u32> {
+        game.permanents
+            .iter()
+            .filter(|p| !p.creature && of.is_none_or(|c| p.controller == c))
+            .map(|p| p.uid)
+            .collect()
+    };
     let group = |uids: Vec<u32>| uids.into_iter().map(Target::Permanent).collect();
     match target {
         TargetSpec::Nobody => Vec::new(),
@@ -320,15 +346,22 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
         TargetSpec::OwnCreatures => group(creatures(game, Some(me))),
         TargetSpec::OpponentCreatures => group(creatures(game, Some(1 - me))),
         TargetSpec::AllCreatures => group(creatures(game, None)),
+        TargetSpec::OwnBuildings => group(buildings(game, Some(me))),
+        TargetSpec::AllBuildings => group(buildings(game, None)),
         TargetSpec::ChosenCreature
         | TargetSpec::ChosenOwnCreature
-        | TargetSpec::ChosenOpponentCreature => {
+        | TargetSpec::ChosenOpponentCreature
+        | TargetSpec::ChosenBuilding => {
             let of = match target {
                 TargetSpec::ChosenOwnCreature => Some(me),
                 TargetSpec::ChosenOpponentCreature => Some(1 - me),
                 _ => None,
             };
-            let candidates = creatures(game, of);
+            let candidates = if target == TargetSpec::ChosenBuilding {
+                buildings(game, None)
+            } else {
+                creatures(game, of)
+            };
             if candidates.is_empty() {
                 return Vec::new();
             }
@@ -443,7 +476,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
     if n == 0
         && !matches!(
             effect.verb,
-            Verb::Damage | Verb::RemoveDefenceBonus | Verb::Sacrifice
+            Verb::Damage | Verb::RemoveDefenceBonus | Verb::Sacrifice | Verb::Destroy
         )
     {
         return Ok(()); // a count of 0: nothing
@@ -474,6 +507,21 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                     destroy(game, uid, "sacrificed", None, true);
                 }
             }
+            Verb::Destroy => {
+                if let Target::Permanent(uid) = target {
+                    destroy(game, uid, "destroyed", None, true);
+                }
+            }
+            Verb::LoseVp => {
+                if let Target::Player(p) = target {
+                    lose_vp(game, p, n, label);
+                }
+            }
+            Verb::PayComponents => {
+                if let Target::Player(p) = target {
+                    pay_components(game, p, n, label);
+                }
+            }
             Verb::RemoveDefenceBonus => {
                 if let Target::Permanent(uid) = target {
                     remove_defence_bonus(game, uid, None, Some(label.to_string()));
@@ -502,6 +550,45 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
         }
     }
     Ok(())
+}
+
+/// `lose_vp`: at most what he has, except inside a moment, where it nets out
+/// (`Game::end_moment`).
+fn lose_vp(game: &mut Game, player: usize, amount: i64, label: &str) {
+    let in_moment = game.in_moment;
+    let p = &mut game.players[player];
+    let lost = if in_moment { amount } else { amount.min(p.vp) };
+    p.vp -= lost;
+    let after = p.vp;
+    emit!(
+        game,
+        Kind::VpLost {
+            player,
+            amount: lost,
+            source: label.to_string(),
+            after,
+        }
+    );
+}
+
+/// `pay_components`: at most what he has, except inside a moment (it nets out).
+fn pay_components(game: &mut Game, player: usize, count: i64, label: &str) {
+    let in_moment = game.in_moment;
+    let p = &mut game.players[player];
+    let paid = if in_moment {
+        count
+    } else {
+        count.min(p.components)
+    };
+    p.components -= paid;
+    emit!(
+        game,
+        Kind::ComponentsPaid {
+            player,
+            amount: paid,
+            source: label.to_string(),
+        }
+    );
 }
 
 /// `add_counters` (`by` > 0) and `remove_counters` (`by` < 0): at most what it has, except
@@ -629,10 +716,8 @@ mod tests {
     fn other_words_are_refused_by_name() {
         let refused = |p: PlainEffect| parse(&p).unwrap_err();
         assert!(refused(plain("modify", "self", Some(1), &[])).contains("do = \"modify\""));
-        assert!(refused(plain("destroy", "self", None, &[])).contains("do = \"destroy\""));
-        assert!(
-            refused(plain("damage", "chosen_building", Some(1), &[])).contains("chosen_building")
-        );
+        assert!(refused(plain("custom", "self", None, &[])).contains("do = \"custom\""));
+        assert!(refused(plain("lose_vp", "own_buildings", Some(1), &[])).contains("own_buildings"));
         assert!(refused(plain("draw", "all_creatures", Some(1), &[])).contains("all_creatures"));
         assert!(refused(plain("damage", "opponent", Some(1), &["where"])).contains("where"));
         assert!(refused(plain("damage", "opponent", None, &[])).contains("counted"));
