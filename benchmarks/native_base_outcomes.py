@@ -24,6 +24,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100_000, help="games in all")
     parser.add_argument("--chunk", type=int, default=1_000, help="seeds per batched call")
+    parser.add_argument("--part", type=int, default=0,
+                        help="this process's part of each pairing's seeds (0 .. parts - 1)")
+    parser.add_argument("--parts", type=int, default=1,
+                        help="processes sharing the seeds (run each with its --part)")
     args = parser.parse_args()
     try:
         import hkk_native
@@ -32,12 +36,14 @@ def main() -> None:
     engine = Engine.installed()
     pairings = list(itertools.product(DECKS, repeat=2))
     per_pairing = args.games // len(pairings)
+    share = -(-per_pairing // args.parts)  # seeds of one part, rounded up
+    mine = range(args.part * share, min((args.part + 1) * share, per_pairing))
     compared = 0
     start = time.perf_counter()
     for pairing in pairings:
         decks = list(pairing)
-        for first in range(0, per_pairing, args.chunk):
-            seeds = list(range(first, min(first + args.chunk, per_pairing)))
+        for first in range(mine.start, mine.stop, args.chunk):
+            seeds = list(range(first, min(first + args.chunk, mine.stop)))
             native = hkk_native.play_many_native(engine, decks, seeds=seeds)
             for seed, (winner, turns, emitted) in zip(seeds, native, strict=True):
                 python = engine.play(decks, seed=seed, log_level="outcome")
@@ -47,7 +53,7 @@ def main() -> None:
                     raise SystemExit(f"{pairing} seed {seed}: native (winner, turns, events) "
                                      f"{(winner, turns, emitted)}, python {ours}")
                 compared += 1
-        print(f"{'-'.join(pairing)}: {per_pairing} games alike", flush=True)
+        print(f"{'-'.join(pairing)}: seeds {mine.start}-{mine.stop - 1} alike", flush=True)
     seconds = time.perf_counter() - start
     print(f"{compared} whole games of the base decks ended alike on both cores "
           f"(winner, turns, events emitted) in {seconds:.0f} s")

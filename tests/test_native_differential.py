@@ -304,73 +304,133 @@ TRIGGERS: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
 }
 
 
-#: Spells and permanents of the words landed after the triggers: ``destroy``, ``lose_vp``,
-#: ``pay_components`` and the buildings' targets.
-WORDS: dict[str, tuple[str, int, list[dict[str, Any]]]] = {
-    "doom": ("spell", 2, [{"do": "destroy", "target": "chosen_opponent_creature"}]),
-    "ruin": ("spell", 1, [{"do": "destroy", "target": "chosen_building"}]),
-    "razing": ("spell", 3, [{"do": "destroy", "target": "all_buildings"},
-                            {"do": "lose_vp", "amount": 1, "target": "controller"}]),
-    "drain": ("spell", 0, [{"do": "lose_vp", "amount": 2, "target": "opponent"}]),
-    "tax": ("spell", 0, [{"do": "pay_components", "count": 1, "target": "each_player"},
-                         {"do": "gain_vp", "amount": 1, "target": "controller"}]),
-    "quake": ("spell", 1, [{"do": "damage", "amount": 2, "target": "chosen_building"},
-                           {"do": "damage", "amount": 1, "target": "all_buildings"}]),
-    "mortar": ("spell", 1, [{"do": "modify", "stat": "sp", "by": 2, "target": "own_buildings",
-                             "duration": "until_end_of_turn"},
-                            {"do": "heal", "amount": 1, "target": "own_buildings"}]),
-    "sapper": ("creature", 2, [{"kind": "automatic", "timing": "on_enter", "effects": [
-        {"do": "damage", "amount": 1, "target": "all_buildings"}]}]),
-    "toll": ("building", 1, [{"kind": "automatic", "timing": "prep_stage2_start", "effects": [
-        {"do": "lose_vp", "amount": 1, "target": "opponent"},
-        {"do": "pay_components", "count": 1, "target": "opponent"},
-        {"do": "gain_components", "count": 1, "target": "controller"}]}]),
-    "reaper": ("creature", 2, _when("dies", {"do": "destroy", "target": "trigger_source"},
-                                    which="this")),
+#: A card of a word group: its kind, its cost in VP, its effects (a spell) or abilities, and
+#: its ``play_condition`` (or None).
+Spec = tuple[str, int, list[dict[str, Any]], dict[str, Any] | None]
+
+_POISON = {"do": "add_counters", "counter": "poison", "count": 1,
+           "target": "chosen_opponent_creature"}
+
+#: Small card sets, one per group of words landed after the triggers, each played with the
+#: cards without words; and the event kinds each must make happen.
+WORD_SETS: dict[str, tuple[dict[str, Spec], set[str]]] = {
+    "destroy_lose_vp_pay_components_buildings": ({
+        "doom": ("spell", 2, [{"do": "destroy", "target": "chosen_opponent_creature"}], None),
+        "ruin": ("spell", 1, [{"do": "destroy", "target": "chosen_building"}], None),
+        "razing": ("spell", 3, [{"do": "destroy", "target": "all_buildings"},
+                                {"do": "lose_vp", "amount": 1, "target": "controller"}], None),
+        "drain": ("spell", 0, [{"do": "lose_vp", "amount": 2, "target": "opponent"}], None),
+        "tax": ("spell", 0, [{"do": "pay_components", "count": 1, "target": "each_player"},
+                             {"do": "gain_vp", "amount": 1, "target": "controller"}], None),
+        "quake": ("spell", 1, [{"do": "damage", "amount": 2, "target": "chosen_building"},
+                               {"do": "damage", "amount": 1, "target": "all_buildings"}], None),
+        "mortar": ("spell", 1, [{"do": "modify", "stat": "sp", "by": 2,
+                                 "target": "own_buildings", "duration": "until_end_of_turn"},
+                                {"do": "heal", "amount": 1, "target": "own_buildings"}], None),
+        "sapper": ("creature", 2, [{"kind": "automatic", "timing": "on_enter", "effects": [
+            {"do": "damage", "amount": 1, "target": "all_buildings"}]}], None),
+        "toll": ("building", 1, [{"kind": "automatic", "timing": "prep_stage2_start",
+                                  "effects": [
+                                      {"do": "lose_vp", "amount": 1, "target": "opponent"},
+                                      {"do": "pay_components", "count": 1, "target": "opponent"},
+                                      {"do": "gain_components", "count": 1,
+                                       "target": "controller"}]}], None),
+        "reaper": ("creature", 2, _when("dies", {"do": "destroy", "target": "trigger_source"},
+                                        which="this"), None),
+    }, {"vp_lost", "components_paid", "destroyed", "died"}),
+    "counted_amounts": ({
+        "swarm": ("spell", 1, [{"do": "damage", "amount": {"count": "own_creatures"},
+                                "target": "opponent"}], None),
+        "tithe": ("spell", 0, [{"do": "gain_vp", "amount": {"count": "opponent_buildings",
+                                                            "times": 2},
+                                "target": "controller"}], None),
+        "grow": ("spell", 1, [{"do": "modify", "stat": "damage",
+                               "by": {"count": "own_creatures"},
+                               "target": "chosen_own_creature",
+                               "duration": "until_end_of_turn"}], None),
+        "study": ("spell", 1, [{"do": "draw", "count": {"count": "opponent_creatures"},
+                                "target": "controller"},
+                               {"do": "heal", "amount": {"count": "own_poison", "times": 3},
+                                "target": "controller"}], None),
+        "sting": ("spell", 0, [_POISON], None),
+        "bloodprice": ("creature", 2, _when("damaged", {
+            "do": "gain_vp", "amount": {"count": "trigger_amount"}, "target": "controller"},
+            which="this"), None),
+        "duelist": ("creature", 2, _when("takes_combat_damage", {
+            "do": "damage", "amount": {"count": "trigger_amount", "times": 2},
+            "target": "trigger_source"}, which="this"), None),
+        "leechfang": ("creature", 2, _when("deals_combat_damage", {
+            "do": "heal", "amount": {"count": "trigger_amount"}, "target": "controller"},
+            which="this"), None),
+    }, {"player_damaged", "vp_gained", "effect_started", "triggered", "player_healed"}),
+    "where_filters": ({
+        "mercy": ("spell", 1, [{"do": "heal", "amount": 2, "target": "own_creatures",
+                                "where": {"of": "damage_taken", "at_least": 1}}], None),
+        "cull": ("spell", 1, [{"do": "destroy", "target": "chosen_creature",
+                               "where": {"of": "hp", "at_most": 1}}], None),
+        "blight": ("spell", 1, [{"do": "damage", "amount": 1, "target": "all_creatures",
+                                 "where": {"of": "counters", "counter": "poison",
+                                           "at_least": 1}}], None),
+        "brawl": ("spell", 0, [{"do": "damage", "amount": 1, "target": "opponent_creatures",
+                                "where": {"of": "damage", "more_than": 1}},
+                               {"do": "heal", "amount": 1, "target": "chosen_own_creature",
+                                "where": {"of": "damage", "fewer_than": 3}}], None),
+        "razer": ("spell", 1, [{"do": "damage", "amount": 2, "target": "chosen_building",
+                                "where": {"of": "hp", "at_least": 2}}], None),
+        "sting": ("spell", 0, [_POISON], None),
+    }, {"died", "damaged", "counters_added"}),
+    "play_condition": ({
+        "latecomer": ("creature", 0, [], {"of": "own_creatures", "at_least": 2}),
+        "underdog": ("spell", 0, [{"do": "draw", "count": 2, "target": "controller"}],
+                     {"of": "opponent_creatures", "more_than": "own_creatures"}),
+        "desperate": ("spell", 0, [{"do": "gain_vp", "amount": 3, "target": "controller"}],
+                      {"of": "own_hp", "at_most": 15}),
+    }, {"card_played", "vp_gained"}),
 }
 
 
-@pytest.fixture(scope="module")
-def word_engine(vanilla_engine: Engine) -> Engine:
-    """The cards without words and those of :data:`WORDS`."""
+def _word_engine(vanilla_engine: Engine, group: str) -> Engine:
+    """The cards without words and those of one of :data:`WORD_SETS`."""
     from hkk._cards.model import BuildingCard, CreatureCard, SpellCard
 
     cards = dict(vanilla_engine.cards)
-    for name, (kind, vp, data) in WORDS.items():
+    for name, (kind, vp, data, condition) in WORD_SETS[group][0].items():
         card_id = f"tt:{name}"
+        extra: dict[str, Any] = {"name": name.title(), "cost": {"vp": vp}}
+        if condition is not None:
+            extra["play_condition"] = condition
         if kind == "spell":
-            cards[card_id] = SpellCard(id=card_id, name=name.title(), cost={"vp": vp},
-                                       effects=data)
+            cards[card_id] = SpellCard(id=card_id, effects=data, **extra)
         elif kind == "creature":
-            cards[card_id] = CreatureCard(id=card_id, name=name.title(), cost={"vp": vp},
-                                          damage=1, hp=2, abilities=data)
+            cards[card_id] = CreatureCard(id=card_id, damage=1, hp=2, abilities=data, **extra)
         else:
-            cards[card_id] = BuildingCard(id=card_id, name=name.title(), cost={"vp": vp},
-                                          sp=3, abilities=data)
+            cards[card_id] = BuildingCard(id=card_id, sp=3, abilities=data, **extra)
     return Engine(cards)
 
 
-def _word_decks(engine: Engine, seed: int) -> tuple[list[str], list[str]]:
-    words = sorted(f"tt:{name}" for name in WORDS)
-    others = Engine({c: card for c, card in engine.cards.items() if c not in words})
-    first, second = _vanilla_decks(others, seed)
-    return words + first[:18], words[::-1] + second[:18]
-
-
 @pytest.mark.parametrize("agents", ["random", "first"])
-def test_destroy_lose_vp_pay_components_and_buildings_targets_as_the_python_engines(
-        word_engine: Engine, agents: str) -> None:
+@pytest.mark.parametrize("group", list(WORD_SETS))
+def test_the_words_after_the_triggers_are_played_as_the_python_engines(
+        vanilla_engine: Engine, group: str, agents: str) -> None:
+    """destroy, lose_vp, pay_components, the buildings' targets, counted amounts (quantities
+    and trigger_amount, D-trigger-amount), where filters and play_condition: each group's
+    small set in whole games, event for event the Python engine's."""
+    engine = _word_engine(vanilla_engine, group)
+    words = sorted(f"tt:{name}" for name in WORD_SETS[group][0])
+    others = Engine({c: card for c, card in engine.cards.items() if c not in words})
     kinds: set[str] = set()
-    causes: set[str] = set()
-    for seed in range(40):
-        native = _compare(word_engine, _word_decks(word_engine, seed), seed, agents, "full")
+    played: set[str] = set()
+    for seed in range(30):
+        first, second = _vanilla_decks(others, seed)
+        decks = (words * 2 + first[:20], words[::-1] * 2 + second[:20])
+        native = _compare(engine, decks, seed, agents, "full")
         assert native.over and native.unported is None, (seed, native.unported)
         kinds |= {event["kind"] for event in native.log}
-        causes |= {event["cause"] for event in native.log
-                   if event["kind"] in ("died", "destroyed")}
+        played |= {event["card"] for event in native.log if event["kind"] == "card_played"}
     if agents == "random":  # every word took effect
-        assert {"vp_lost", "components_paid", "destroyed", "died"} <= kinds, kinds
-        assert "destroyed" in causes, causes
+        assert WORD_SETS[group][1] <= kinds, kinds
+        if group == "play_condition":  # each was played once its condition held
+            assert set(words) <= played, played
 
 
 @pytest.fixture(scope="module")
@@ -755,12 +815,12 @@ def test_28_batched_native_games_end_as_the_python_engines(dear_engine: Engine) 
 
 @pytest.fixture(scope="module")
 def refused_engine(engine: Engine) -> Engine:
-    """The base cards and one whose ability uses a word the native core does not implement
-    (``play_condition``)."""
-    from hkk._cards.model import CreatureCard
+    """The base cards and a spell of a word the native core does not implement (``custom``:
+    a set's Python code)."""
+    from hkk._cards.model import SpellCard
 
-    odd = CreatureCard(id="tt:odd", name="Odd", cost={"vp": 1}, damage=1, hp=1,
-                       play_condition={"of": "own_creatures", "at_least": 1})
+    odd = SpellCard(id="tt:odd", name="Odd", cost={"vp": 1},
+                    effects=[{"do": "custom", "name": "odd"}])
     return Engine({**engine.cards, "tt:odd": odd})
 
 
@@ -768,7 +828,7 @@ def test_native_core_refuses_a_game_naming_card_and_word(refused_engine: Engine)
     decks = [["tt:odd"] * 6, ["alap:tuzmano"] * 6]
     reason = hkk_native.core.refuses(refused_engine, decks)
     assert reason is not None
-    assert "card tt:odd" in reason and "play_condition" in reason  # the card, then the word
+    assert "card tt:odd" in reason and 'do = "custom"' in reason  # the card, then the word
     with pytest.raises(hkk_native.Refused, match="card tt:odd"):
         hkk_native.core.new_game(refused_engine, decks, seed=1)
 

@@ -47,6 +47,9 @@ pub struct Card {
     pub has_statics: bool,
     /// It has a triggered ability.
     pub has_triggers: bool,
+    /// "Csak akkor játszható ki, ha ...": it may be played only while this holds for its
+    /// player (`play_condition`).
+    pub play_condition: Option<Condition>,
 }
 
 impl Card {
@@ -109,6 +112,7 @@ impl Card {
             refused,
             has_statics,
             has_triggers,
+            play_condition: None,
         }
     }
 }
@@ -148,6 +152,9 @@ pub const IMPLEMENTED: &[&str] = &[
     "target = \"all_buildings\"",
     "target = \"chosen_building\"",
     "instant = true",
+    "play_condition = { ... }",
+    "amount = { count = ... }",
+    "where = { ... }",
     "kind = \"triggered\"",
     "target = \"trigger_permanent\"",
     "target = \"trigger_source\"",
@@ -565,6 +572,8 @@ mod tests {
                 others: vec![],
                 modify: None,
                 durations: vec![],
+                counted: None,
+                filter: None,
             }],
             condition: None,
             activation: None,

@@ -6,6 +6,7 @@
 use crate::changes::{
     damage, destroy, gain_components, give_defence_bonus, remove_defence_bonus, Target,
 };
+use crate::conditions::{Compare, Named};
 use crate::continuous::{add_effect, dispel, Duration, Stat};
 use crate::decisions::Decision;
 use crate::emit;
@@ -152,12 +153,78 @@ impl TargetSpec {
     }
 }
 
+/// What a counted amount counts (`hkk._cards.amounts.Count`): a quantity seen from the
+/// ability's controller, or the amount of the event that set a triggered ability off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    Quantity(Named),
+    /// `trigger_amount` (D-trigger-amount).
+    TriggerAmount,
+}
+
+/// `where.of` (`hkk._cards.quantities.PERMANENT_QUANTITIES`): a number of each permanent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Of {
+    DamageTaken,
+    Hp,
+    Damage,
+    Counters(String),
+}
+
+/// A target filter (`hkk._cards.amounts.Where`): read when the targets are chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Where {
+    pub of: Of,
+    pub compare: Compare,
+    pub bound: i64,
+}
+
+impl Where {
+    fn parse((of, counter, compare, bound): &(String, String, String, i64)) -> Option<Where> {
+        let of = match (of.as_str(), counter.is_empty()) {
+            ("damage_taken", true) => Of::DamageTaken,
+            ("hp", true) => Of::Hp,
+            ("damage", true) => Of::Damage,
+            ("counters", false) => Of::Counters(counter.clone()),
+            _ => return None,
+        };
+        Some(Where {
+            of,
+            compare: Compare::parse(compare)?,
+            bound: *bound,
+        })
+    }
+
+    /// `Where.holds` for the permanent `uid` (in play).
+    fn holds(&self, game: &Game, uid: u32) -> bool {
+        let Some(perm) = game.permanent(uid) else {
+            return false;
+        };
+        let value = match &self.of {
+            Of::DamageTaken => perm.damage_taken,
+            Of::Hp => game.hp_of(perm),
+            Of::Damage if perm.creature => game.damage_value(uid),
+            Of::Damage => 0,
+            Of::Counters(name) => perm
+                .counters
+                .iter()
+                .find(|(c, _)| c == name)
+                .map_or(0, |(_, n)| *n),
+        };
+        self.compare.test(value, self.bound)
+    }
+}
+
 /// One effect of a spell, as the native core runs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Effect {
     pub verb: Verb,
     pub target: TargetSpec,
     pub amount: i64,
+    /// A counted amount, read when the effect applies, and its `times` (None: `amount`).
+    pub counted: Option<(Counted, i64)>,
+    /// A target filter (`where`).
+    pub filter: Option<Where>,
     /// `modify`'s stat and duration.
     pub lasting: Option<(Stat, Duration)>,
     /// `end_effects`: the durations it ends, as `Duration::bit`s (0: every one).
@@ -192,6 +259,10 @@ pub struct PlainEffect {
     pub modify: Option<(String, String, Option<u32>)>,
     /// The names the effect takes: `end_effects`' durations, or a counter's name.
     pub durations: Vec<String>,
+    /// A counted amount: the name counted and `times`.
+    pub counted: Option<(String, i64)>,
+    /// A target filter: `of`, its counter ("" for none), the comparison and the bound.
+    pub filter: Option<(String, String, String, i64)>,
 }
 
 /// The effect, or the word the native core does not implement (as a refusal's text).
@@ -259,15 +330,38 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
         (None, Verb::Modify) => return refuse("`do = \"modify\"`".into()),
         _ => None,
     };
+    let counted = match &plain.counted {
+        Some((name, times)) => {
+            let counted = if name == "trigger_amount" {
+                Counted::TriggerAmount
+            } else {
+                match Named::parse(name) {
+                    Some(named) => Counted::Quantity(named),
+                    None => return refuse(format!("`count = \"{name}\"`")),
+                }
+            };
+            Some((counted, *times))
+        }
+        None => None,
+    };
     let amount = match plain.amount {
         Some(amount) => amount,
-        None if verb.amountless() => 0,
-        None => return refuse("a counted amount".into()),
+        None if verb.amountless() || counted.is_some() => 0,
+        None => return refuse("an amount".into()),
+    };
+    let filter = match &plain.filter {
+        Some(found) => match Where::parse(found) {
+            Some(filter) => Some(filter),
+            None => return refuse(format!("`where = {{ of = \"{}\" }}`", found.0)),
+        },
+        None => None,
     };
     Ok(Effect {
         verb,
         target,
         amount,
+        counted,
+        filter,
         lasting,
         durations,
         counter,
@@ -283,6 +377,64 @@ pub struct Context {
     pub label: String,
     /// What the event that set a triggered ability off bound (`ctx.trigger`).
     pub trigger: Option<crate::triggers::Bound>,
+}
+
+/// `filtered_targets`: the permanents of a group target that `filter` holds for; of a
+/// choice, the controller chooses among those only.
+fn filtered_targets(
+    game: &mut Game,
+    ctx: &Context,
+    target: TargetSpec,
+    filter: &Where,
+) -> Vec<Target> {
+    let me = ctx.controller;
+    let found: Vec<u32> = game
+        .permanents
+        .iter()
+        .filter(|p| match target {
+            TargetSpec::OwnCreatures | TargetSpec::ChosenOwnCreature => {
+                p.creature && p.controller == me
+            }
+            TargetSpec::OpponentCreatures | TargetSpec::ChosenOpponentCreature => {
+                p.creature && p.controller != me
+            }
+            TargetSpec::AllCreatures | TargetSpec::ChosenCreature => p.creature,
+            TargetSpec::OwnBuildings => !p.creature && p.controller == me,
+            TargetSpec::AllBuildings | TargetSpec::ChosenBuilding => !p.creature,
+            _ => false,
+        })
+        .map(|p| p.uid)
+        .collect();
+    let found: Vec<u32> = found
+        .into_iter()
+        .filter(|&uid| filter.holds(game, uid))
+        .collect();
+    let chosen = matches!(
+        target,
+        TargetSpec::ChosenCreature
+            | TargetSpec::ChosenOwnCreature
+            | TargetSpec::ChosenOpponentCreature
+            | TargetSpec::ChosenBuilding
+    );
+    if !chosen || found.is_empty() {
+        return found.into_iter().map(Target::Permanent).collect();
+    }
+    let options = found
+        .iter()
+        .map(|&uid| {
+            let perm = game
+                .permanent(uid)
+                .map_or_else(String::new, |p| p.describe());
+            format!("target {perm}")
+        })
+        .collect();
+    let decision = Decision {
+        kind: "target",
+        player: me,
+        options,
+        rule: None,
+    };
+    vec![Target::Permanent(found[game.decide(&decision)])]
 }
 
 /// Who an effect acts on, bound before anything is applied.
@@ -401,7 +553,10 @@ pub fn resolve_spell(game: &mut Game, player: usize, card: &str, effects: &[Effe
 pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Vec<Vec<Target>> {
     effects
         .iter()
-        .map(|e| select_targets(game, ctx, e.target))
+        .map(|e| match &e.filter {
+            Some(filter) => filtered_targets(game, ctx, e.target, filter),
+            None => select_targets(game, ctx, e.target),
+        })
         .collect()
 }
 
@@ -420,7 +575,14 @@ pub fn apply_all(
 
 fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
     let label = ctx.label.as_str();
-    let n = effect.amount;
+    // a number, or a count read now (`Count.value`)
+    let n = match effect.counted {
+        None => effect.amount,
+        Some((Counted::Quantity(named), times)) => named.read(game, ctx.controller) * times,
+        Some((Counted::TriggerAmount, times)) => {
+            ctx.trigger.and_then(|t| t.amount).unwrap_or(0) * times
+        }
+    };
     if effect.verb == Verb::EndEffects {
         // `EndEffects.apply`: everyone's, or those on the permanents in play and players
         if effect.target == TargetSpec::Nobody {
@@ -700,6 +862,8 @@ mod tests {
             others: others.iter().map(|o| (*o).to_string()).collect(),
             modify: None,
             durations: vec![],
+            counted: None,
+            filter: None,
         }
     }
 
@@ -720,6 +884,6 @@ mod tests {
         assert!(refused(plain("lose_vp", "own_buildings", Some(1), &[])).contains("own_buildings"));
         assert!(refused(plain("draw", "all_creatures", Some(1), &[])).contains("all_creatures"));
         assert!(refused(plain("damage", "opponent", Some(1), &["where"])).contains("where"));
-        assert!(refused(plain("damage", "opponent", None, &[])).contains("counted"));
+        assert!(refused(plain("damage", "opponent", None, &[])).contains("an amount"));
     }
 }

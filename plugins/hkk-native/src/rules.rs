@@ -125,6 +125,10 @@ pub fn playable(game: &Game, step: &Step, player: usize) -> Vec<String> {
         if (!step.hand_play || player != game.active) && !instant {
             continue;
         }
+        // "Csak akkor játszható ki, ha ...": its play_condition holds for him now
+        if card.play_condition.is_some_and(|c| !c.holds(game, player)) {
+            continue;
+        }
         result.push(card_id.clone());
     }
     result
