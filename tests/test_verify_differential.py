@@ -68,6 +68,8 @@ def test_a_set_of_native_words_plays_its_games_alike_on_both_cores(fake_set: Any
         (True, "20 game(s) identical on both cores, event for event")]
 
 
+@pytest.mark.skip(reason="every data-only word is native now (lose_vp too); the only word left, "
+                  "custom, needs a set's Python hook, which the not-data-only test covers")
 def test_a_set_the_native_core_refuses_is_a_warning_naming_card_and_word(fake_set: Any) -> None:
     fake_set("vesz", cards=LOSE_VP)
     result = _verify("vesz", "--differential", "5")

@@ -48,6 +48,11 @@ pub struct Card {
     /// The hooks its abilities are timed on, as [`hook_bit`]s: the steps that find none skip
     /// it unread.
     pub hooks: u64,
+    /// It has a triggered ability.
+    pub has_triggers: bool,
+    /// "Csak akkor játszható ki, ha ...": it may be played only while this holds for its
+    /// player (`play_condition`).
+    pub play_condition: Option<Condition>,
 }
 
 /// A hook's bit: its step's index in `phases::DEFAULT_TURN`, one more for any other timing
@@ -105,6 +110,7 @@ impl Card {
         let (cost_vp, cost_components, damage, hp, components) = numbers;
         let has_statics = native.iter().any(|a| a.is_static);
         let hooks = native.iter().fold(0, |bits, a| bits | hook_bit(&a.timing));
+        let has_triggers = native.iter().any(|a| a.when.is_some());
         Card {
             id,
             kind,
@@ -120,6 +126,8 @@ impl Card {
             refused,
             has_statics,
             hooks,
+            has_triggers,
+            play_condition: None,
         }
     }
 }
@@ -152,7 +160,20 @@ pub const IMPLEMENTED: &[&str] = &[
     "target = \"chosen_creature\"",
     "target = \"chosen_own_creature\"",
     "target = \"chosen_opponent_creature\"",
+    "do = \"destroy\"",
+    "do = \"lose_vp\"",
+    "do = \"pay_components\"",
+    "target = \"own_buildings\"",
+    "target = \"all_buildings\"",
+    "target = \"chosen_building\"",
     "instant = true",
+    "play_condition = { ... }",
+    "amount = { count = ... }",
+    "where = { ... }",
+    "kind = \"triggered\"",
+    "target = \"trigger_permanent\"",
+    "target = \"trigger_source\"",
+    "target = \"trigger_player\"",
 ];
 
 /// The steps an automatic ability may be timed on natively (and `on_enter`): the ordered
@@ -206,6 +227,8 @@ pub const ACTIVATED_TIMINGS: &[&str] = &["prep_stage2", "main_phase", "combat_ph
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ability {
     pub index: usize,
+    /// A triggered ability's `when` (None: another kind).
+    pub when: Option<When>,
     /// None: automatic or static; else the activated ability's cost and limits.
     pub activation: Option<Activation>,
     /// A static ability: its effects are modifiers in force while its card is in play
@@ -234,6 +257,8 @@ pub struct PlainAbility {
     /// game, whose turn).
     pub activation: Option<PlainActivation>,
     pub others: Vec<Word>,
+    /// A triggered ability's `when`: event, which, whose, card kind ("": any).
+    pub when: Option<(String, String, String, String)>,
 }
 
 /// An activated ability's cost and limit as the Python side hands them over.
@@ -265,7 +290,7 @@ impl PlainAbility {
         let timings = match self.kind.as_str() {
             "automatic" => TIMINGS,
             "activated" => ACTIVATED_TIMINGS,
-            "static" => &[""],
+            "static" | "triggered" => &[""],
             _ => return Err(format!("`kind = \"{}\"` ({place})", self.kind)),
         };
         if !timings.contains(&self.timing.as_str()) {
@@ -308,6 +333,14 @@ impl PlainAbility {
                     .map_err(|what| format!("the condition's {what} ({place}.condition)"))
             })
             .transpose()?;
+        let when = match (&self.when, self.kind.as_str()) {
+            (Some(plain), "triggered") => Some(
+                When::parse(plain)
+                    .ok_or_else(|| format!("`when = {{ event = \"{}\" }}` ({place})", plain.0))?,
+            ),
+            (None, "triggered") => return Err(format!("`kind = \"triggered\"` ({place})")),
+            _ => None,
+        };
         let is_static = self.kind == "static";
         if is_static {
             // modifiers only, of the stats and targets a static can have (`static_applies`)
@@ -329,6 +362,7 @@ impl PlainAbility {
         }
         Ok(Ability {
             index: self.index,
+            when,
             activation,
             is_static,
             condition,
@@ -342,6 +376,89 @@ impl PlainAbility {
 
 /// FNV-1a: card ids are short and trusted (they come from the engine's validated models), so
 /// the table needs no DoS-resistant hash; the lookup is on the hot path of every step.
+/// `when.which` of a triggered ability: the permanent it happens to (`hkk._cards.abilities.When`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    This,
+    Another,
+    Any,
+}
+
+/// A triggered ability's `when` (`hkk._cards.abilities.When`): what sets it off.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct When {
+    pub event: TriggerEvent,
+    pub which: Which,
+    /// Whose permanent it happens to (or who played the card), seen from its controller.
+    pub whose: WhoseTurn,
+    /// Only subjects of this kind (`creature`, `building`, `spell`); None: any.
+    pub card_kind: Option<String>,
+}
+
+impl When {
+    fn parse((event, which, whose_word, kind): &(String, String, String, String)) -> Option<When> {
+        Some(When {
+            event: TriggerEvent::parse(event)?,
+            which: match which.as_str() {
+                "this" => Which::This,
+                "another" => Which::Another,
+                _ => Which::Any,
+            },
+            whose: whose(whose_word),
+            card_kind: (!kind.is_empty()).then(|| kind.clone()),
+        })
+    }
+}
+
+/// The `when.event` words (`hkk._cards.trigger_events.WHEN_EVENTS`), in their names' order:
+/// the order a logged event's trigger events are looked at in (`TriggerDetection._card_kinds`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TriggerEvent {
+    Attacks,
+    Blocks,
+    CardPlayed,
+    Damaged,
+    DealsCombatDamage,
+    Dies,
+    EffectEnds,
+    EntersPlay,
+    IsBlocked,
+    TakesCombatDamage,
+}
+
+impl TriggerEvent {
+    pub fn parse(word: &str) -> Option<TriggerEvent> {
+        Some(match word {
+            "attacks" => TriggerEvent::Attacks,
+            "blocks" => TriggerEvent::Blocks,
+            "card_played" => TriggerEvent::CardPlayed,
+            "damaged" => TriggerEvent::Damaged,
+            "deals_combat_damage" => TriggerEvent::DealsCombatDamage,
+            "dies" => TriggerEvent::Dies,
+            "effect_ends" => TriggerEvent::EffectEnds,
+            "enters_play" => TriggerEvent::EntersPlay,
+            "is_blocked" => TriggerEvent::IsBlocked,
+            "takes_combat_damage" => TriggerEvent::TakesCombatDamage,
+            _ => return None,
+        })
+    }
+
+    /// The trigger events a logged event kind sets off (`log_kinds`), in their names' order.
+    pub fn of_kind(kind: &str) -> &'static [TriggerEvent] {
+        use TriggerEvent::*;
+        match kind {
+            "attack" => &[Attacks, Blocks, IsBlocked],
+            "card_played" => &[CardPlayed],
+            "damaged" => &[Damaged, DealsCombatDamage, TakesCombatDamage],
+            "player_damaged" => &[DealsCombatDamage],
+            "died" | "destroyed" => &[Dies],
+            "effect_ended" => &[EffectEnds],
+            "entered_play" => &[EntersPlay],
+            _ => &[],
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct Fnv(u64);
 
@@ -389,6 +506,11 @@ impl CardPool {
     }
 
     /// The first word of a card the native core does not implement, as a refusal.
+    /// Some card has a triggered ability: the game's trigger watch listens (`TriggerDetection`).
+    pub fn has_triggers(&self) -> bool {
+        self.cards.values().any(|c| c.has_triggers)
+    }
+
     pub fn unported_word(&self, id: &str) -> Option<String> {
         self.get(id)?.refused.clone()
     }
@@ -465,9 +587,12 @@ mod tests {
                 others: vec![],
                 modify: None,
                 durations: vec![],
+                counted: None,
+                filter: None,
             }],
             condition: None,
             activation: None,
+            when: None,
             others: others
                 .iter()
                 .map(|w| Word {

@@ -131,6 +131,8 @@ pub fn damage(
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
             let card = perm.card.clone();
+            // its killer if it dies of it (D-trigger-killer)
+            game.watch.last_hit.insert(uid, (source_uid, turn));
             let after = game.hp(uid);
             emit!(
                 game,

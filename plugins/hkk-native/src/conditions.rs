@@ -81,7 +81,8 @@ impl Named {
         })
     }
 
-    fn read(self, game: &Game, controller: usize) -> i64 {
+    /// `value_of`: its value for an ability of `controller`.
+    pub fn read(self, game: &Game, controller: usize) -> i64 {
         let player = if self.own { controller } else { 1 - controller };
         self.quantity.read(game, player)
     }
@@ -107,7 +108,7 @@ impl Compare {
         })
     }
 
-    fn test(self, left: i64, right: i64) -> bool {
+    pub fn test(self, left: i64, right: i64) -> bool {
         match self {
             Compare::AtLeast => left >= right,
             Compare::AtMost => left <= right,

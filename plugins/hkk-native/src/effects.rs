@@ -6,6 +6,7 @@
 use crate::changes::{
     damage, destroy, gain_components, give_defence_bonus, remove_defence_bonus, Target,
 };
+use crate::conditions::{Compare, Named};
 use crate::continuous::{add_effect, dispel, Duration, Stat};
 use crate::decisions::Decision;
 use crate::emit;
@@ -28,6 +29,9 @@ pub enum Verb {
     AddCounters,
     RemoveCounters,
     Prevent,
+    Destroy,
+    LoseVp,
+    PayComponents,
 }
 
 impl Verb {
@@ -46,13 +50,19 @@ impl Verb {
             "add_counters" => Some(Verb::AddCounters),
             "remove_counters" => Some(Verb::RemoveCounters),
             "prevent" => Some(Verb::Prevent),
+            "destroy" => Some(Verb::Destroy),
+            "lose_vp" => Some(Verb::LoseVp),
+            "pay_components" => Some(Verb::PayComponents),
             _ => None,
         }
     }
 
     /// `PlayerVerb`s (cards, VP) act on players only.
     fn players_only(self) -> bool {
-        matches!(self, Verb::Draw | Verb::GainVp | Verb::GainComponents)
+        matches!(
+            self,
+            Verb::Draw | Verb::GainVp | Verb::GainComponents | Verb::LoseVp | Verb::PayComponents
+        )
     }
 
     /// Defence bonuses are creatures' (the models allow creature targets only).
@@ -71,7 +81,11 @@ impl Verb {
     fn amountless(self) -> bool {
         matches!(
             self,
-            Verb::RemoveDefenceBonus | Verb::Sacrifice | Verb::EndEffects | Verb::Prevent
+            Verb::RemoveDefenceBonus
+                | Verb::Sacrifice
+                | Verb::EndEffects
+                | Verb::Prevent
+                | Verb::Destroy
         )
     }
 }
@@ -93,6 +107,13 @@ pub enum TargetSpec {
     ChosenCreature,
     ChosenOwnCreature,
     ChosenOpponentCreature,
+    OwnBuildings,
+    AllBuildings,
+    ChosenBuilding,
+    /// Bound by the event that set a triggered ability off (`TRIGGER_TARGETS`).
+    TriggerPermanent,
+    TriggerSource,
+    TriggerPlayer,
 }
 
 impl TargetSpec {
@@ -110,6 +131,12 @@ impl TargetSpec {
             "chosen_creature" => TargetSpec::ChosenCreature,
             "chosen_own_creature" => TargetSpec::ChosenOwnCreature,
             "chosen_opponent_creature" => TargetSpec::ChosenOpponentCreature,
+            "own_buildings" => TargetSpec::OwnBuildings,
+            "all_buildings" => TargetSpec::AllBuildings,
+            "chosen_building" => TargetSpec::ChosenBuilding,
+            "trigger_permanent" => TargetSpec::TriggerPermanent,
+            "trigger_source" => TargetSpec::TriggerSource,
+            "trigger_player" => TargetSpec::TriggerPlayer,
             _ => return None,
         })
     }
@@ -121,7 +148,70 @@ impl TargetSpec {
                 | TargetSpec::Opponent
                 | TargetSpec::EachPlayer
                 | TargetSpec::ChosenPlayer
+                | TargetSpec::TriggerPlayer
         )
+    }
+}
+
+/// What a counted amount counts (`hkk._cards.amounts.Count`): a quantity seen from the
+/// ability's controller, or the amount of the event that set a triggered ability off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    Quantity(Named),
+    /// `trigger_amount` (D-trigger-amount).
+    TriggerAmount,
+}
+
+/// `where.of` (`hkk._cards.quantities.PERMANENT_QUANTITIES`): a number of each permanent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Of {
+    DamageTaken,
+    Hp,
+    Damage,
+    Counters(String),
+}
+
+/// A target filter (`hkk._cards.amounts.Where`): read when the targets are chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Where {
+    pub of: Of,
+    pub compare: Compare,
+    pub bound: i64,
+}
+
+impl Where {
+    fn parse((of, counter, compare, bound): &(String, String, String, i64)) -> Option<Where> {
+        let of = match (of.as_str(), counter.is_empty()) {
+            ("damage_taken", true) => Of::DamageTaken,
+            ("hp", true) => Of::Hp,
+            ("damage", true) => Of::Damage,
+            ("counters", false) => Of::Counters(counter.clone()),
+            _ => return None,
+        };
+        Some(Where {
+            of,
+            compare: Compare::parse(compare)?,
+            bound: *bound,
+        })
+    }
+
+    /// `Where.holds` for the permanent `uid` (in play).
+    fn holds(&self, game: &Game, uid: u32) -> bool {
+        let Some(perm) = game.permanent(uid) else {
+            return false;
+        };
+        let value = match &self.of {
+            Of::DamageTaken => perm.damage_taken,
+            Of::Hp => game.hp_of(perm),
+            Of::Damage if perm.creature => game.damage_value(uid),
+            Of::Damage => 0,
+            Of::Counters(name) => perm
+                .counters
+                .iter()
+                .find(|(c, _)| c == name)
+                .map_or(0, |(_, n)| *n),
+        };
+        self.compare.test(value, self.bound)
     }
 }
 
@@ -131,6 +221,10 @@ pub struct Effect {
     pub verb: Verb,
     pub target: TargetSpec,
     pub amount: i64,
+    /// A counted amount, read when the effect applies, and its `times` (None: `amount`).
+    pub counted: Option<(Counted, i64)>,
+    /// A target filter (`where`).
+    pub filter: Option<Where>,
     /// `modify`'s stat and duration.
     pub lasting: Option<(Stat, Duration)>,
     /// `end_effects`: the durations it ends, as `Duration::bit`s (0: every one).
@@ -165,6 +259,10 @@ pub struct PlainEffect {
     pub modify: Option<(String, String, Option<u32>)>,
     /// The names the effect takes: `end_effects`' durations, or a counter's name.
     pub durations: Vec<String>,
+    /// A counted amount: the name counted and `times`.
+    pub counted: Option<(String, i64)>,
+    /// A target filter: `of`, its counter ("" for none), the comparison and the bound.
+    pub filter: Option<(String, String, String, i64)>,
 }
 
 /// The effect, or the word the native core does not implement (as a refusal's text).
@@ -232,15 +330,38 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
         (None, Verb::Modify) => return refuse("`do = \"modify\"`".into()),
         _ => None,
     };
+    let counted = match &plain.counted {
+        Some((name, times)) => {
+            let counted = if name == "trigger_amount" {
+                Counted::TriggerAmount
+            } else {
+                match Named::parse(name) {
+                    Some(named) => Counted::Quantity(named),
+                    None => return refuse(format!("`count = \"{name}\"`")),
+                }
+            };
+            Some((counted, *times))
+        }
+        None => None,
+    };
     let amount = match plain.amount {
         Some(amount) => amount,
-        None if verb.amountless() => 0,
-        None => return refuse("a counted amount".into()),
+        None if verb.amountless() || counted.is_some() => 0,
+        None => return refuse("an amount".into()),
+    };
+    let filter = match &plain.filter {
+        Some(found) => match Where::parse(found) {
+            Some(filter) => Some(filter),
+            None => return refuse(format!("`where = {{ of = \"{}\" }}`", found.0)),
+        },
+        None => None,
     };
     Ok(Effect {
         verb,
         target,
         amount,
+        counted,
+        filter,
         lasting,
         durations,
         counter,
@@ -254,6 +375,66 @@ pub struct Context {
     pub controller: usize,
     pub source: Option<u32>,
     pub label: String,
+    /// What the event that set a triggered ability off bound (`ctx.trigger`).
+    pub trigger: Option<crate::triggers::Bound>,
+}
+
+/// `filtered_targets`: the permanents of a group target that `filter` holds for; of a
+/// choice, the controller chooses among those only.
+fn filtered_targets(
+    game: &mut Game,
+    ctx: &Context,
+    target: TargetSpec,
+    filter: &Where,
+) -> Vec<Target> {
+    let me = ctx.controller;
+    let found: Vec<u32> = game
+        .permanents
+        .iter()
+        .filter(|p| match target {
+            TargetSpec::OwnCreatures | TargetSpec::ChosenOwnCreature => {
+                p.creature && p.controller == me
+            }
+            TargetSpec::OpponentCreatures | TargetSpec::ChosenOpponentCreature => {
+                p.creature && p.controller != me
+            }
+            TargetSpec::AllCreatures | TargetSpec::ChosenCreature => p.creature,
+            TargetSpec::OwnBuildings => !p.creature && p.controller == me,
+            TargetSpec::AllBuildings | TargetSpec::ChosenBuilding => !p.creature,
+            _ => false,
+        })
+        .map(|p| p.uid)
+        .collect();
+    let found: Vec<u32> = found
+        .into_iter()
+        .filter(|&uid| filter.holds(game, uid))
+        .collect();
+    let chosen = matches!(
+        target,
+        TargetSpec::ChosenCreature
+            | TargetSpec::ChosenOwnCreature
+            | TargetSpec::ChosenOpponentCreature
+            | TargetSpec::ChosenBuilding
+    );
+    if !chosen || found.is_empty() {
+        return found.into_iter().map(Target::Permanent).collect();
+    }
+    let options = found
+        .iter()
+        .map(|&uid| {
+            let perm = game
+                .permanent(uid)
+                .map_or_else(String::new, |p| p.describe());
+            format!("target {perm}")
+        })
+        .collect();
+    let decision = Decision {
+        kind: "target",
+        player: me,
+        options,
+        rule: None,
+    };
+    vec![Target::Permanent(found[game.decide(&decision)])]
 }
 
 /// Who an effect acts on, bound before anything is applied.
@@ -266,11 +447,38 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
             .map(|p| p.uid)
             .collect()
     };
+    let buildings = |game: &Game, of: Option<usize>| -> Vec<u32> {
+        game.permanents
+            .iter()
+            .filter(|p| !p.creature && of.is_none_or(|c| p.controller == c))
+            .map(|p| p.uid)
+            .collect()
+    };
     let group = |uids: Vec<u32>| uids.into_iter().map(Target::Permanent).collect();
     match target {
         TargetSpec::Nobody => Vec::new(),
         TargetSpec::SelfPerm => ctx
             .source
+            .filter(|&uid| game.permanent(uid).is_some())
+            .map(Target::Permanent)
+            .into_iter()
+            .collect(),
+        // D-trigger-targets: a permanent that has left play is no target any more
+        TargetSpec::TriggerPlayer => ctx
+            .trigger
+            .and_then(|t| t.player)
+            .map(Target::Player)
+            .into_iter()
+            .collect(),
+        TargetSpec::TriggerPermanent | TargetSpec::TriggerSource => ctx
+            .trigger
+            .and_then(|t| {
+                if target == TargetSpec::TriggerPermanent {
+                    t.permanent
+                } else {
+                    t.source
+                }
+            })
             .filter(|&uid| game.permanent(uid).is_some())
             .map(Target::Permanent)
             .into_iter()
@@ -290,15 +498,22 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
         TargetSpec::OwnCreatures => group(creatures(game, Some(me))),
         TargetSpec::OpponentCreatures => group(creatures(game, Some(1 - me))),
         TargetSpec::AllCreatures => group(creatures(game, None)),
+        TargetSpec::OwnBuildings => group(buildings(game, Some(me))),
+        TargetSpec::AllBuildings => group(buildings(game, None)),
         TargetSpec::ChosenCreature
         | TargetSpec::ChosenOwnCreature
-        | TargetSpec::ChosenOpponentCreature => {
+        | TargetSpec::ChosenOpponentCreature
+        | TargetSpec::ChosenBuilding => {
             let of = match target {
                 TargetSpec::ChosenOwnCreature => Some(me),
                 TargetSpec::ChosenOpponentCreature => Some(1 - me),
                 _ => None,
             };
-            let candidates = creatures(game, of);
+            let candidates = if target == TargetSpec::ChosenBuilding {
+                buildings(game, None)
+            } else {
+                creatures(game, of)
+            };
             if candidates.is_empty() {
                 return Vec::new();
             }
@@ -328,6 +543,7 @@ pub fn resolve_spell(game: &mut Game, player: usize, card: &str, effects: &[Effe
         controller: player,
         source: None,
         label: card.to_string(),
+        trigger: None,
     };
     let bound = bind(game, &ctx, effects);
     apply_all(game, &ctx, effects, bound)
@@ -337,7 +553,10 @@ pub fn resolve_spell(game: &mut Game, player: usize, card: &str, effects: &[Effe
 pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Vec<Vec<Target>> {
     effects
         .iter()
-        .map(|e| select_targets(game, ctx, e.target))
+        .map(|e| match &e.filter {
+            Some(filter) => filtered_targets(game, ctx, e.target, filter),
+            None => select_targets(game, ctx, e.target),
+        })
         .collect()
 }
 
@@ -356,7 +575,14 @@ pub fn apply_all(
 
 fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
     let label = ctx.label.as_str();
-    let n = effect.amount;
+    // a number, or a count read now (`Count.value`)
+    let n = match effect.counted {
+        None => effect.amount,
+        Some((Counted::Quantity(named), times)) => named.read(game, ctx.controller) * times,
+        Some((Counted::TriggerAmount, times)) => {
+            ctx.trigger.and_then(|t| t.amount).unwrap_or(0) * times
+        }
+    };
     if effect.verb == Verb::EndEffects {
         // `EndEffects.apply`: everyone's, or those on the permanents in play and players
         if effect.target == TargetSpec::Nobody {
@@ -412,7 +638,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
     if n == 0
         && !matches!(
             effect.verb,
-            Verb::Damage | Verb::RemoveDefenceBonus | Verb::Sacrifice
+            Verb::Damage | Verb::RemoveDefenceBonus | Verb::Sacrifice | Verb::Destroy
         )
     {
         return Ok(()); // a count of 0: nothing
@@ -443,6 +669,21 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                     destroy(game, uid, "sacrificed", None, true);
                 }
             }
+            Verb::Destroy => {
+                if let Target::Permanent(uid) = target {
+                    destroy(game, uid, "destroyed", None, true);
+                }
+            }
+            Verb::LoseVp => {
+                if let Target::Player(p) = target {
+                    lose_vp(game, p, n, label);
+                }
+            }
+            Verb::PayComponents => {
+                if let Target::Player(p) = target {
+                    pay_components(game, p, n, label);
+                }
+            }
             Verb::RemoveDefenceBonus => {
                 if let Target::Permanent(uid) = target {
                     remove_defence_bonus(game, uid, None, Some(label.to_string()));
@@ -471,6 +712,45 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
         }
     }
     Ok(())
+}
+
+/// `lose_vp`: at most what he has, except inside a moment, where it nets out
+/// (`Game::end_moment`).
+fn lose_vp(game: &mut Game, player: usize, amount: i64, label: &str) {
+    let in_moment = game.in_moment;
+    let p = &mut game.players[player];
+    let lost = if in_moment { amount } else { amount.min(p.vp) };
+    p.vp -= lost;
+    let after = p.vp;
+    emit!(
+        game,
+        Kind::VpLost {
+            player,
+            amount: lost,
+            source: label.to_string(),
+            after,
+        }
+    );
+}
+
+/// `pay_components`: at most what he has, except inside a moment (it nets out).
+fn pay_components(game: &mut Game, player: usize, count: i64, label: &str) {
+    let in_moment = game.in_moment;
+    let p = &mut game.players[player];
+    let paid = if in_moment {
+        count
+    } else {
+        count.min(p.components)
+    };
+    p.components -= paid;
+    emit!(
+        game,
+        Kind::ComponentsPaid {
+            player,
+            amount: paid,
+            source: label.to_string(),
+        }
+    );
 }
 
 /// `add_counters` (`by` > 0) and `remove_counters` (`by` < 0): at most what it has, except
@@ -582,6 +862,8 @@ mod tests {
             others: others.iter().map(|o| (*o).to_string()).collect(),
             modify: None,
             durations: vec![],
+            counted: None,
+            filter: None,
         }
     }
 
@@ -598,12 +880,10 @@ mod tests {
     fn other_words_are_refused_by_name() {
         let refused = |p: PlainEffect| parse(&p).unwrap_err();
         assert!(refused(plain("modify", "self", Some(1), &[])).contains("do = \"modify\""));
-        assert!(refused(plain("destroy", "self", None, &[])).contains("do = \"destroy\""));
-        assert!(
-            refused(plain("damage", "chosen_building", Some(1), &[])).contains("chosen_building")
-        );
+        assert!(refused(plain("custom", "self", None, &[])).contains("do = \"custom\""));
+        assert!(refused(plain("lose_vp", "own_buildings", Some(1), &[])).contains("own_buildings"));
         assert!(refused(plain("draw", "all_creatures", Some(1), &[])).contains("all_creatures"));
         assert!(refused(plain("damage", "opponent", Some(1), &["where"])).contains("where"));
-        assert!(refused(plain("damage", "opponent", None, &[])).contains("counted"));
+        assert!(refused(plain("damage", "opponent", None, &[])).contains("an amount"));
     }
 }

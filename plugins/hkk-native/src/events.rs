@@ -95,6 +95,13 @@ pub enum Kind {
         source: String,
         after: i64,
     },
+    /// `vp_lost`: never below 0 (inside a moment it nets out first).
+    VpLost {
+        player: usize,
+        amount: i64,
+        source: String,
+        after: i64,
+    },
     /// `hp_check`: the uids that die in its first round (empty: it found nobody).
     HpCheck {
         rule: &'static str,
@@ -192,6 +199,17 @@ pub enum Kind {
         after: i64,
         source: String,
     },
+    /// `triggered`: something set off a triggered ability; it waits (D-trigger-wait).
+    Triggered {
+        item: String,
+        controller: usize,
+        card: String,
+        ability: usize,
+        optional: bool,
+        cause: &'static str,
+        cause_seq: usize,
+        chain: usize,
+    },
     Prevented {
         item: String,
         controller: usize,
@@ -226,6 +244,12 @@ pub enum Kind {
         rule: &'static str,
     },
     ComponentsGained {
+        player: usize,
+        amount: i64,
+        source: String,
+    },
+    /// `components_paid`: to an effect.
+    ComponentsPaid {
         player: usize,
         amount: i64,
         source: String,
@@ -285,6 +309,7 @@ impl Kind {
             Kind::DefenceBonusGained { .. } => "defence_bonus_gained",
             Kind::CostPaid { .. } => "cost_paid",
             Kind::Prevented { .. } => "prevented",
+            Kind::Triggered { .. } => "triggered",
             Kind::CountersAdded { .. } => "counters_added",
             Kind::CountersRemoved { .. } => "counters_removed",
             Kind::EffectStarted { waits: true, .. } => "effect_created",
@@ -297,6 +322,8 @@ impl Kind {
             Kind::PlayerHealed { .. } => "player_healed",
             Kind::Healed { .. } => "healed",
             Kind::VpGained { .. } => "vp_gained",
+            Kind::VpLost { .. } => "vp_lost",
+            Kind::ComponentsPaid { .. } => "components_paid",
         }
     }
 
@@ -501,6 +528,12 @@ impl Event {
                 amount,
                 source,
                 after,
+            }
+            | Kind::VpLost {
+                player,
+                amount,
+                source,
+                after,
             } => vec![
                 ("player", int(*player)),
                 ("amount", Value::Int(*amount)),
@@ -695,6 +728,25 @@ impl Event {
                 ("after", Value::Int(*after)),
                 ("source", text(source)),
             ],
+            Kind::Triggered {
+                item,
+                controller,
+                card,
+                ability,
+                optional,
+                cause,
+                cause_seq,
+                chain,
+            } => vec![
+                ("item", text(item)),
+                ("controller", int(*controller)),
+                ("card", text(card)),
+                ("ability", int(*ability)),
+                ("optional", Value::Bool(*optional)),
+                ("cause", text(cause)),
+                ("cause_seq", int(*cause_seq)),
+                ("chain", int(*chain)),
+            ],
             Kind::Prevented {
                 item,
                 controller,
@@ -761,6 +813,11 @@ impl Event {
                 player,
                 amount,
                 source,
+            }
+            | Kind::ComponentsPaid {
+                player,
+                amount,
+                source,
             } => vec![
                 ("player", int(*player)),
                 ("amount", Value::Int(*amount)),
@@ -805,7 +862,11 @@ impl Event {
 #[macro_export]
 macro_rules! emit {
     ($game:expr, $kind:expr) => {
-        if !$game.log.builds() {
+        if $game.watch.listening {
+            // a card of the game has a triggered ability: every event is looked at
+            let kind = $kind;
+            $crate::triggers::observe($game, kind);
+        } else if !$game.log.builds() {
             $game.log.emitted += 1;
         } else {
             let kind = $kind;

@@ -66,6 +66,8 @@ pub struct Game {
     pub attempted: Vec<(u32, usize)>,
     /// Lasting effects, in the order they were made.
     pub effects: Vec<crate::continuous::Lasting>,
+    /// The trigger watch (`game.triggers`).
+    pub watch: crate::triggers::Watch,
 }
 
 /// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
@@ -114,6 +116,7 @@ impl Game {
         level: Level,
     ) -> Self {
         let [a, b] = decks;
+        let listening = cards.has_triggers();
         Game {
             cards,
             seed,
@@ -143,6 +146,7 @@ impl Game {
             usage_game: Vec::new(),
             attempted: Vec::new(),
             effects: Vec::new(),
+            watch: crate::triggers::Watch::new(listening),
         }
     }
 

@@ -21,12 +21,22 @@ pub struct Item {
     pub optional: bool,
     /// An activated ability's cost and limits (None: automatic).
     pub activation: Option<Activation>,
+    /// A triggered item's: what its event bound, and its key in the trigger watch
+    /// (`("trigger", n)`); None for the other abilities.
+    pub trigger: Option<(crate::triggers::Bound, u64)>,
+    /// A triggered item whose label another waiting item has: it is told apart as
+    /// `<label> (n)` (`_trigger_queue`'s distinct labels); 0 for none.
+    pub copy: u32,
 }
 
 impl Item {
     /// `<card id>#<uid>:<ability index>`, made only when a decision or an event shows it.
     pub fn label(&self) -> String {
-        format!("{}#{}:{}", self.card, self.uid, self.index)
+        if self.copy == 0 {
+            format!("{}#{}:{}", self.card, self.uid, self.index)
+        } else {
+            format!("{}#{}:{} ({})", self.card, self.uid, self.index, self.copy)
+        }
     }
 
     pub fn key(&self) -> (u32, usize) {
@@ -51,6 +61,8 @@ fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
             .activation
             .map_or(ability.optional, |a| !a.mandatory),
         activation: ability.activation,
+        trigger: None,
+        copy: 0,
     })
 }
 
@@ -250,6 +262,7 @@ fn context(game: &Game, item: &Item) -> Context {
         controller: item.controller,
         source: Some(item.uid),
         label: game.text(|| item.label()),
+        trigger: item.trigger.map(|(bound, _)| bound),
     }
 }
 

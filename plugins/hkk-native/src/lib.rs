@@ -4,7 +4,8 @@
 //! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `effects` (`hkk._cards.verbs`, `hkk._cards.targets`), `agents`
 //! (`hkk._agents`), `errors` (`hkk._errors`), `game` (`hkk._game`), `interpret` (`hkk._cards.interpret`), `outcome` (`hkk._outcome`), `phases` (`hkk._phases`),
 //! `changes` (`hkk._changes`), `checks` (`hkk._checks`), `conditions` (`hkk._conditions`), `continuous`
-//! (`hkk._continuous`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `runner`
+//! (`hkk._continuous`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `triggers` (`hkk._trigger_watch`,
+//! `hkk._trigger_queue`), `runner`
 //! (`hkk._runner`). `python` holds the PyO3 bindings.
 
 pub mod agents;
@@ -26,6 +27,7 @@ pub mod rules;
 pub mod runner;
 pub mod state;
 pub mod steps;
+pub mod triggers;
 
 #[cfg(feature = "python")]
 mod python;

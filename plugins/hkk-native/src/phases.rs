@@ -20,6 +20,20 @@ impl Mode {
     }
 }
 
+/// What happens to the abilities triggered in a step (`Step.triggers`, `hkk._triggers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Triggers {
+    /// After each item and its Ép check, ordered (D-trigger-wait).
+    Resolve,
+    /// They wait for the next step (prep stage 1 and the moment at stage 2's start: all of it
+    /// joins the stage-2 pool, 29.4, 29.4.1, 29.4.2).
+    Wait,
+    /// They join this ordered step's items, ordered with them (29.4.1, D-trigger-prep).
+    Pool,
+    /// Nothing triggers here (41.4, D-trigger-end4).
+    None,
+}
+
 /// One step (`hkk._phases.Step`); only the switches the native runner reads today.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Step {
@@ -55,6 +69,8 @@ pub struct Step {
     pub starts_waiting_effects: bool,
     /// Effects made at the moment with durations it ends end right after it (D-end4-created).
     pub ends_created: bool,
+    /// What happens to the abilities triggered here.
+    pub triggers: Triggers,
 }
 
 const PREPARATION: &str = "preparation";
@@ -79,6 +95,7 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         this_turn_waits: false,
         starts_waiting_effects: false,
         ends_created: false,
+        triggers: Triggers::Resolve,
     }
 }
 
@@ -96,13 +113,16 @@ const fn prep(hook: &'static str, stage: u32, mode: Mode, rule: &'static str) ->
 pub const DEFAULT_TURN: [Step; 12] = [
     Step {
         this_turn_waits: true,
+        triggers: Triggers::Wait,
         ..prep("prep_stage1", 1, Mode::Ordered, "29.4.5")
     },
     Step {
         this_turn_waits: true,
+        triggers: Triggers::Wait,
         ..prep("vp_regeneration", 1, Mode::Ordered, "29.3")
     },
     Step {
+        triggers: Triggers::Wait,
         ends: &["until_own_preparation", "until_preparation"],
         starts_waiting_effects: true,
         no_components: true,
@@ -112,6 +132,7 @@ pub const DEFAULT_TURN: [Step; 12] = [
     Step {
         no_components: true,
         order_rule: "29.4.1",
+        triggers: Triggers::Pool,
         ..prep("prep_stage2", 2, Mode::Ordered, "29.4")
     },
     prep("prep_stage3", 3, Mode::Ordered, "29.2"),
@@ -143,6 +164,7 @@ pub const DEFAULT_TURN: [Step; 12] = [
         hp_check: false,
         defence_bonus_lost: true,
         ends_created: true,
+        triggers: Triggers::None,
         ends: &["this_turn", "turns", "until_end_of_turn"],
         rule: "41.4",
         ..step("end", 4, "end_stage4", Mode::Simultaneous)

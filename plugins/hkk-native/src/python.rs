@@ -155,6 +155,8 @@ type PlainEffectTuple = (
     Vec<String>,
     Option<(String, String, Option<u32>)>,
     Vec<String>,
+    Option<(String, i64)>,
+    Option<(String, String, String, i64)>,
 );
 /// A card as `hkk_native._plain.plain_cards` hands it over: id, kind, its numbers (cost in VP
 /// and components, damage, Ép or Sp, monster components), instant, `(place, word)`s of all
@@ -167,9 +169,11 @@ type PlainCard = (
     Vec<(String, String)>,
     Vec<PlainEffectTuple>,
     Vec<PlainAbilityTuple>,
+    Option<PlainConditionTuple>,
 );
 /// An ability as `hkk_native._plain.abilities` hands it over: index, kind, timing, whose turn,
-/// optional, effects, the `(place, word)`s of its other fields.
+/// optional, effects, condition, activation, the `(place, word)`s of its other fields, and a
+/// triggered ability's `when` (event, which, whose, card kind or "").
 type PlainAbilityTuple = (
     usize,
     String,
@@ -180,6 +184,7 @@ type PlainAbilityTuple = (
     Option<PlainConditionTuple>,
     Option<PlainActivationTuple>,
     Vec<(String, String)>,
+    Option<(String, String, String, String)>,
 );
 /// An activated ability's cost and limit as `hkk_native._plain.activation` hands them over:
 /// VP, components, sacrifice itself; per turn, per game, whose turn.
@@ -192,14 +197,18 @@ fn plain_effects(effects: Vec<PlainEffectTuple>) -> Vec<PlainEffect> {
     effects
         .into_iter()
         .map(
-            |(place, verb, target, amount, others, modify, durations)| PlainEffect {
-                place,
-                verb,
-                target,
-                amount,
-                others,
-                modify,
-                durations,
+            |(place, verb, target, amount, others, modify, durations, counted, filter)| {
+                PlainEffect {
+                    place,
+                    verb,
+                    target,
+                    amount,
+                    others,
+                    modify,
+                    durations,
+                    counted,
+                    filter,
+                }
             },
         )
         .collect()
@@ -218,75 +227,99 @@ impl PyEngine {
     fn new(cards: Vec<PlainCard>) -> Self {
         let cards = cards
             .into_iter()
-            .map(|(id, kind, numbers, instant, words, effects, abilities)| {
-                let abilities: Vec<PlainAbility> = abilities
-                    .into_iter()
-                    .map(
-                        |(
-                            index,
-                            kind,
-                            timing,
-                            whose_turn,
-                            optional,
-                            effects,
-                            condition,
-                            activation,
-                            others,
-                        )| {
-                            PlainAbility {
+            .map(
+                |(id, kind, numbers, instant, words, effects, abilities, play)| {
+                    let abilities: Vec<PlainAbility> = abilities
+                        .into_iter()
+                        .map(
+                            |(
                                 index,
                                 kind,
                                 timing,
                                 whose_turn,
                                 optional,
-                                effects: plain_effects(effects),
-                                condition: condition.map(|(of, compare, number, quantity)| {
-                                    PlainCondition {
-                                        of,
-                                        compare,
-                                        number,
-                                        quantity,
-                                    }
-                                }),
-                                activation: activation.map(
-                                    |(
-                                        vp,
-                                        components,
-                                        sacrifice_self,
-                                        per_turn,
-                                        per_game,
-                                        whose,
-                                        usable_in_preparation,
-                                        must_use_in_preparation,
-                                    )| {
-                                        PlainActivation {
+                                effects,
+                                condition,
+                                activation,
+                                others,
+                                when,
+                            )| {
+                                PlainAbility {
+                                    index,
+                                    kind,
+                                    timing,
+                                    whose_turn,
+                                    optional,
+                                    effects: plain_effects(effects),
+                                    condition: condition.map(|(of, compare, number, quantity)| {
+                                        PlainCondition {
+                                            of,
+                                            compare,
+                                            number,
+                                            quantity,
+                                        }
+                                    }),
+                                    activation: activation.map(
+                                        |(
                                             vp,
                                             components,
                                             sacrifice_self,
                                             per_turn,
                                             per_game,
-                                            whose_turn: whose,
+                                            whose,
                                             usable_in_preparation,
                                             must_use_in_preparation,
-                                        }
-                                    },
-                                ),
-                                others: plain_words(others),
+                                        )| {
+                                            PlainActivation {
+                                                vp,
+                                                components,
+                                                sacrifice_self,
+                                                per_turn,
+                                                per_game,
+                                                whose_turn: whose,
+                                                usable_in_preparation,
+                                                must_use_in_preparation,
+                                            }
+                                        },
+                                    ),
+                                    others: plain_words(others),
+                                    when,
+                                }
+                            },
+                        )
+                        .collect();
+                    let effects = plain_effects(effects);
+                    let mut card = Card::new(
+                        id,
+                        kind,
+                        numbers,
+                        instant,
+                        plain_words(words),
+                        &effects,
+                        &abilities,
+                    );
+                    if let Some((of, compare, number, quantity)) = play {
+                        let plain = PlainCondition {
+                            of,
+                            compare,
+                            number,
+                            quantity,
+                        };
+                        match plain.parse() {
+                            Ok(condition) => card.play_condition = Some(condition),
+                            Err(what) if card.refused.is_none() => {
+                                card.refused = Some(format!(
+                                    "card {}: the play_condition's {what} is not implemented by \
+                                 the native core",
+                                    card.id
+                                ));
                             }
-                        },
-                    )
-                    .collect();
-                let effects = plain_effects(effects);
-                Card::new(
-                    id,
-                    kind,
-                    numbers,
-                    instant,
-                    plain_words(words),
-                    &effects,
-                    &abilities,
-                )
-            })
+                            Err(_) => {}
+                        }
+                    }
+                    card
+                },
+            )
             .collect();
         PyEngine {
             cards: Arc::new(CardPool::new(cards)),

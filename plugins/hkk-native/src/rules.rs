@@ -125,6 +125,10 @@ pub fn playable(game: &Game, step: &Step, player: usize) -> Vec<String> {
         if (!step.hand_play || player != game.active) && !instant {
             continue;
         }
+        // "Csak akkor játszható ki, ha ...": its play_condition holds for him now
+        if card.play_condition.is_some_and(|c| !c.holds(game, player)) {
+            continue;
+        }
         result.push(card_id.clone());
     }
     result
@@ -242,9 +246,9 @@ pub fn declare(game: &mut Game) -> Vec<(u32, Option<u32>)> {
 
 /// D-combat's `apply`: attackers become passive; every damage value is read before any is
 /// dealt (one moment); unblocked damage hits the defending player.
-pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) {
+pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) -> Flow {
     if pairs.is_empty() {
-        return;
+        return Ok(());
     }
     for &(attacker, _) in pairs {
         if let Some(perm) = game.permanent_mut(attacker) {
@@ -259,10 +263,21 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) {
             rule: "D-combat",
         }
     );
+    let mut pairs = pairs.to_vec();
+    if !game.watch.waiting.is_empty() {
+        // D-trigger-attack: what the declaration set off resolves first; a creature out of
+        // play then deals and takes nothing, a blocked attacker stays blocked
+        if let Some(step) = game.step.map(|i| &crate::phases::DEFAULT_TURN[i]) {
+            crate::triggers::settle(game, step)?;
+        }
+        pairs.retain(|&(a, b)| {
+            game.permanent(a).is_some() && b.is_none_or(|b| game.permanent(b).is_some())
+        });
+    }
     let defender = 1 - game.active;
     let value = |game: &Game, uid: u32| game.damage_value(uid);
     let mut hits = Vec::new();
-    for &(attacker, blocker) in pairs {
+    for &(attacker, blocker) in &pairs {
         match blocker {
             None => hits.push((Target::Player(defender), value(game, attacker), attacker)),
             Some(blocker) => {
@@ -273,8 +288,11 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) {
     }
     for (target, amount, source) in hits {
         let label = game.text(|| describe(game, source));
+        game.watch.combat_source = Some(source); // D-trigger-combat: what this damage sets off
         damage(game, target, amount, label, Some(source));
     }
+    game.watch.combat_source = None;
+    Ok(())
 }
 
 /// `close_offers`: as a phase ends, what is left of its offers is offered one last time

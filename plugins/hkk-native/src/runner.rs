@@ -91,6 +91,7 @@ pub fn run_next_step(game: &mut Game) -> Flow {
         }
     );
     steps::run(game, step)?;
+    crate::triggers::step_over(game, step)?; // triggers still waiting (D-trigger-wait)
     emit!(game, Kind::StepEnded { hook: step.hook });
     if step.closes_clock {
         game.close_clock("41.7");

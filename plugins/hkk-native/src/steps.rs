@@ -15,8 +15,9 @@ use crate::interpret::{
     apply_item, bind_item, entered_play, items_at, prevented, preventer, resolve,
     resolve_activated, resolving, usable, Item,
 };
-use crate::phases::{Mode, Step};
+use crate::phases::{Mode, Step, Triggers};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
+use crate::triggers::{from_pool, order, pooled, settle};
 
 pub const PASS: &str = "pass";
 /// `Rulings.max_items_per_step`: a step with more items or actions than this is an error in
@@ -45,7 +46,7 @@ pub fn run(game: &mut Game, step: &Step) -> Flow {
 
 /// `after_resolution`: 29.4.10 in the preparation phase, [D] after every item elsewhere;
 /// only the players' loss where the step defers the check (41.4).
-fn after_resolution(game: &mut Game, step: &Step) -> Flow {
+pub(crate) fn after_resolution(game: &mut Game, step: &Step) -> Flow {
     if step.hp_check {
         check_hp(game, step.check_rule, !step.no_components)
     } else {
@@ -126,7 +127,9 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
     if step.ends_created {
         end_effects(game, step.ends, end_rule);
     }
-    after_resolution(game, step)
+    after_resolution(game, step)?;
+    // what the moment triggered waits until it and its check are over
+    settle(game, step)
 }
 
 /// An item of an ordered step: the rules' own, or a card's automatic ability.
@@ -134,13 +137,15 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
 enum Ordered {
     Rule(crate::rules::RuleItem),
     Card(Item),
+    /// A triggered item of the pool (29.4.1, D-trigger-prep).
+    Trigger(Item),
 }
 
 impl Ordered {
     fn label(&self) -> String {
         match self {
             Ordered::Rule(rule) => rule.label().to_string(),
-            Ordered::Card(item) => item.label(),
+            Ordered::Card(item) | Ordered::Trigger(item) => item.label(),
         }
     }
 
@@ -150,6 +155,8 @@ impl Ordered {
         match self {
             Ordered::Rule(rule) => (0, 0, rule.label()),
             Ordered::Card(item) => (item.uid, item.index, ""),
+            // its key in the trigger watch, `("trigger", n)`
+            Ordered::Trigger(item) => (0, item.trigger.map_or(0, |(_, n)| n as usize), "trigger"),
         }
     }
 }
@@ -161,15 +168,27 @@ fn collect(game: &Game, step: &Step) -> Vec<Ordered> {
         .into_iter()
         .map(Ordered::Rule)
         .collect();
-    let mut cards = items_at(game, step.hook);
-    cards.sort_by_key(Item::order);
-    items.extend(cards.into_iter().map(Ordered::Card));
+    let mut cards: Vec<Ordered> = items_at(game, step.hook)
+        .into_iter()
+        .map(Ordered::Card)
+        .collect();
+    if step.triggers == Triggers::Pool {
+        // the waiting triggered items join the step's (`hkk.rules.triggers`)
+        cards.extend(pooled(game).into_iter().map(Ordered::Trigger));
+    }
+    cards.sort_by(|a, b| match (a, b) {
+        (Ordered::Card(x) | Ordered::Trigger(x), Ordered::Card(y) | Ordered::Trigger(y)) => {
+            order(x).cmp(&order(y))
+        }
+        _ => std::cmp::Ordering::Equal,
+    });
+    items.extend(cards);
     items
 }
 
 /// `_wants`: an optional item's controller says whether he uses it (not the active player
 /// after passing the turn, 41.5).
-fn wants(game: &mut Game, item: &Item, rule: &'static str) -> bool {
+pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> bool {
     if game.turn_passed && item.controller == game.active {
         return false;
     }
@@ -195,7 +214,7 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
             if finished.contains(&key) {
                 continue;
             }
-            if let Ordered::Card(card) = &item {
+            if let Ordered::Card(card) | Ordered::Trigger(card) = &item {
                 if !usable(game, card) {
                     continue;
                 }
@@ -248,10 +267,25 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
             }
             Ordered::Card(card) if card.activation.is_some() => resolve_activated(game, &card)?,
             Ordered::Card(card) => resolve(game, &card)?,
+            Ordered::Trigger(card) => resolve_pooled(game, &card)?,
         }
         after_resolution(game, step)?;
+        settle(game, step)?; // D-trigger-wait
     }
     step_loop(step)
+}
+
+/// `resolve` of a pooled triggered item (`_from_pool`): logged, prevented or bound; then it
+/// leaves the queue and its chain goes on through what it sets off; then applied.
+fn resolve_pooled(game: &mut Game, item: &Item) -> Flow {
+    resolving(game, item);
+    if let Some(by) = preventer(game, item) {
+        prevented(game, item, by);
+        return Ok(());
+    }
+    let bound = bind_item(game, item);
+    from_pool(game, item.trigger.map_or(0, |(_, key)| key))?;
+    apply_item(game, item, bound)
 }
 
 /// `run_entry_triggers`: a permanent's "enters play" abilities, ordered by its controller
@@ -343,6 +377,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
                 passes = 0;
                 resolve_activated(game, &item)?;
                 after_resolution(game, step)?;
+                settle(game, step)?; // D-trigger-wait
             }
         }
         player = 1 - player;
@@ -414,7 +449,7 @@ fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
 }
 
 /// `resolve` of an action item: logged, its use counted (it is free), bound, applied.
-fn use_item(game: &mut Game, player: usize, action: &Action) {
+fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     let (item, uid) = match action {
         Action::Attack => ("attack".to_string(), None),
         Action::Guard(uid) => {
@@ -423,7 +458,7 @@ fn use_item(game: &mut Game, player: usize, action: &Action) {
                 .map_or_else(String::new, |p| p.describe());
             (format!("guard {label}"), Some(*uid))
         }
-        _ => return,
+        _ => return Ok(()),
     };
     emit!(
         game,
@@ -440,10 +475,13 @@ fn use_item(game: &mut Game, player: usize, action: &Action) {
         Action::Attack => {
             game.attacked = true;
             let pairs = declare(game);
-            fight(game, &pairs);
+            fight(game, &pairs)
         }
-        Action::Guard(uid) => guard(game, *uid),
-        _ => {}
+        Action::Guard(uid) => {
+            guard(game, *uid);
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 
@@ -497,9 +535,10 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
                     Action::Play(card) => play_card(game, player, card)?,
                     Action::Extract(index) => extract_components(game, *index),
                     Action::Use(item) => resolve_activated(game, item)?,
-                    _ => use_item(game, player, &action),
+                    _ => use_item(game, player, &action)?,
                 }
                 after_resolution(game, step)?;
+                settle(game, step)?; // D-trigger-wait: mandatory triggers resolve, not as actions
                 player = 1 - player;
                 continue;
             }

@@ -1,0 +1,583 @@
+//! Triggered abilities ("Amikor ..."): the trigger watch over the log (`hkk._trigger_watch`),
+//! its waiting items resolved (`hkk._trigger_queue`), and the events' subjects
+//! (`hkk._cards.trigger_events`). Every event is looked at as it is logged (`emit!` hands it
+//! to [`observe`] while a card of the game has a triggered ability); what it sets off waits
+//! (`triggered`) and resolves as the step's `triggers` setting says (D-trigger-wait): after the
+//! item or action and its Ép check ([`settle`]), ordered by the active player
+//! (D-trigger-order); in the pool of prep stage 2 (29.4.1, D-trigger-prep, `steps.rs`); never
+//! in end stage 4 (41.4, D-trigger-end4).
+
+use std::collections::HashMap;
+
+use crate::cards::{TriggerEvent, Which, WhoseTurn};
+use crate::decisions::Decision;
+use crate::emit;
+use crate::errors::{Flow, Halt};
+use crate::events::Kind;
+use crate::game::Game;
+use crate::interpret::{resolve, Item};
+use crate::phases::{Step, Triggers};
+
+/// `Rulings.max_trigger_chain`, `max_triggers_per_cause`, `max_triggers_per_turn` and
+/// `max_triggers_per_game` (D-trigger-loop, D-work-limit): past them the Python engine stops
+/// the game with an error; the native game stops there (`Halt::Unported`).
+pub const MAX_TRIGGER_CHAIN: usize = 50;
+pub const MAX_TRIGGERS_PER_CAUSE: usize = 500;
+pub const MAX_TRIGGERS_PER_TURN: u64 = 2_000;
+pub const MAX_TRIGGERS_PER_GAME: u64 = 20_000;
+
+/// What the event that set a triggered ability off bound (`ctx.trigger`): the `trigger_*`
+/// targets and the event's amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Bound {
+    pub permanent: Option<u32>,
+    pub source: Option<u32>,
+    pub player: Option<usize>,
+    pub amount: Option<i64>,
+}
+
+/// A triggered item waiting to resolve, with its chain of causes (the first cause's first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Waiting {
+    pub item: Item,
+    pub chain: Vec<String>,
+}
+
+impl Waiting {
+    pub fn key(&self) -> u64 {
+        self.item.trigger.map_or(0, |(_, key)| key)
+    }
+}
+
+/// The stable order where no player decides (`Pending.order`): controller, timestamp, card,
+/// ability, label.
+pub fn order(item: &Item) -> (usize, u32, usize, String) {
+    (item.controller, item.uid, item.index, item.label())
+}
+
+impl Watch {
+    /// The watch of a new game: it listens if a card of the game has a triggered ability.
+    pub fn new(listening: bool) -> Watch {
+        Watch {
+            listening,
+            ..Watch::default()
+        }
+    }
+}
+
+/// The game's trigger watch (`TriggerDetection`).
+#[derive(Debug, Clone, Default)]
+pub struct Watch {
+    /// A card of the game has a triggered ability: every event is looked at.
+    pub listening: bool,
+    /// Triggered items waiting to resolve, in the order they were triggered.
+    pub waiting: Vec<Waiting>,
+    /// The chain of the trigger resolving now: what it sets off continues it.
+    pub cause: Vec<String>,
+    count: u64,
+    /// Triggers set off by the cause being settled now (D-trigger-loop).
+    set_off: usize,
+    /// Triggered items resolved (D-work-limit), and the count the turn began at.
+    resolved: u64,
+    work_turn: u32,
+    turn_began_at: u64,
+    /// Permanents that left play since the last settle, (uid, card, controller): "when ...
+    /// dies" abilities of permanents dying together still see each other
+    /// (D-trigger-lookback).
+    gone: Vec<(u32, String, usize)>,
+    /// effect uid -> the uids it modifies, for "an effect on it ends".
+    effect_targets: HashMap<u32, Vec<u32>>,
+    /// A permanent's uid -> (the permanent whose damage it took last, the turn): its killer
+    /// (D-trigger-killer).
+    pub last_hit: HashMap<u32, (Option<u32>, u32)>,
+    /// The creature whose combat damage the combat rule deals now (D-trigger-combat).
+    pub combat_source: Option<u32>,
+    /// A limit passed while an event was logged: the game stops at the next settle.
+    halt: Option<String>,
+}
+
+/// What an event happened to (`Subject`).
+struct Subject {
+    uid: Option<u32>,
+    controller: usize,
+    card_kind: String,
+    bound: Bound,
+}
+
+fn kind_of(game: &Game, card: &str) -> String {
+    game.cards
+        .get(card)
+        .map_or_else(String::new, |c| c.kind.clone())
+}
+
+fn in_play(game: &Game, uid: u32) -> Option<Subject> {
+    let perm = game.permanent(uid)?;
+    Some(Subject {
+        uid: Some(uid),
+        controller: perm.controller,
+        card_kind: kind_of(game, &perm.card),
+        bound: Bound {
+            permanent: Some(uid),
+            player: Some(perm.controller),
+            ..Bound::default()
+        },
+    })
+}
+
+/// `TriggerEvent.subjects`: what `kind` happened to, for the trigger event `trigger`.
+fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject> {
+    let alive = |game: &Game, uid: Option<u32>| uid.filter(|&u| game.permanent(u).is_some());
+    match (trigger, kind) {
+        (
+            TriggerEvent::Dies,
+            Kind::Died {
+                card,
+                uid,
+                controller,
+                cause,
+                ..
+            },
+        ) => {
+            // D-trigger-killer: died of Ép loss, the permanent whose damage it took last this
+            // turn, if in play
+            let hit = match game.watch.last_hit.get(uid) {
+                Some(&(by, turn)) if *cause == "hp" && turn == game.turn => by,
+                _ => None,
+            };
+            vec![Subject {
+                uid: Some(*uid),
+                controller: *controller,
+                card_kind: kind_of(game, card),
+                bound: Bound {
+                    source: alive(game, hit),
+                    player: Some(*controller),
+                    ..Bound::default()
+                },
+            }]
+        }
+        (
+            TriggerEvent::Damaged,
+            Kind::Damaged {
+                uid,
+                amount,
+                source_uid,
+                ..
+            },
+        ) => in_play(game, *uid)
+            .map(|mut s| {
+                s.bound.amount = Some(*amount);
+                // D-trigger-source: the permanent whose ability or combat dealt it, in play
+                s.bound.source = alive(game, *source_uid);
+                s
+            })
+            .into_iter()
+            .collect(),
+        (TriggerEvent::EntersPlay, Kind::EnteredPlay { uid, .. }) => {
+            in_play(game, *uid).into_iter().collect()
+        }
+        (TriggerEvent::EffectEnds, Kind::EffectEnded { effect, .. }) => {
+            // the event does not name the effect's targets: the watch kept them
+            let targets = game.watch.effect_targets.remove(effect).unwrap_or_default();
+            targets.iter().filter_map(|&u| in_play(game, u)).collect()
+        }
+        (TriggerEvent::CardPlayed, Kind::CardPlayed { player, card, .. }) => vec![Subject {
+            uid: None,
+            controller: *player,
+            card_kind: kind_of(game, card),
+            bound: Bound {
+                player: Some(*player),
+                ..Bound::default()
+            },
+        }],
+        (
+            TriggerEvent::Attacks | TriggerEvent::Blocks | TriggerEvent::IsBlocked,
+            Kind::Attack {
+                attackers,
+                blockers,
+                ..
+            },
+        ) => {
+            // the attackers (or blockers) still in play, each with the creature it fights
+            let mut found = Vec::new();
+            for (&attacker, &blocker) in attackers.iter().zip(blockers) {
+                let attacker = alive(game, Some(attacker));
+                let blocker = alive(game, blocker);
+                let (perm, other) = if trigger == TriggerEvent::Blocks {
+                    (blocker, attacker)
+                } else {
+                    (attacker, blocker)
+                };
+                if trigger == TriggerEvent::IsBlocked && other.is_none() {
+                    continue;
+                }
+                if let Some(mut s) = perm.and_then(|u| in_play(game, u)) {
+                    s.bound.source = other;
+                    found.push(s);
+                }
+            }
+            found
+        }
+        (TriggerEvent::DealsCombatDamage, Kind::Damaged { amount, .. })
+        | (TriggerEvent::DealsCombatDamage, Kind::PlayerDamaged { amount, .. }) => {
+            // D-trigger-combat: only while the combat rule deals it
+            let dealer = alive(game, game.watch.combat_source);
+            dealer
+                .and_then(|u| in_play(game, u))
+                .map(|mut s| {
+                    s.bound.amount = Some(*amount);
+                    s
+                })
+                .into_iter()
+                .collect()
+        }
+        (TriggerEvent::TakesCombatDamage, Kind::Damaged { uid, amount, .. }) => {
+            let Some(dealer) = game.watch.combat_source else {
+                return Vec::new();
+            };
+            in_play(game, *uid)
+                .map(|mut s| {
+                    s.bound.amount = Some(*amount);
+                    s.bound.source = alive(game, Some(dealer));
+                    s
+                })
+                .into_iter()
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `_matches`: the ability's `when` against the subject, seen from its permanent.
+fn matches(when: &crate::cards::When, uid: u32, controller: usize, subject: &Subject) -> bool {
+    match when.which {
+        Which::This => return subject.uid == Some(uid),
+        Which::Another if subject.uid == Some(uid) => return false,
+        _ => {}
+    }
+    let mine = subject.controller == controller;
+    match when.whose {
+        WhoseTurn::Own if !mine => return false,
+        WhoseTurn::Opponent if mine => return false,
+        _ => {}
+    }
+    when.card_kind
+        .as_ref()
+        .is_none_or(|kind| *kind == subject.card_kind)
+}
+
+/// An event is logged (`emit!` calls this while the watch listens): what it sets off is
+/// found against the state it was logged in, then it is logged, then each item it set off
+/// waits (`triggered`, after its cause).
+pub fn observe(game: &mut Game, kind: Kind) {
+    let seq = game.log.emitted;
+    let name = kind.name();
+    let found = detect(game, &kind);
+    game.log.emit(kind);
+    for item in found {
+        queue(game, item, name, seq);
+    }
+}
+
+/// `TriggerDetection._on_event`: the items `kind` sets off.
+fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
+    match kind {
+        Kind::EffectStarted {
+            effect, targets, ..
+        } => {
+            game.watch.effect_targets.insert(*effect, targets.clone());
+            return Vec::new();
+        }
+        Kind::Died {
+            card,
+            uid,
+            controller,
+            ..
+        } => {
+            // seen until the next settle; its own "dies" ability too (D-trigger-lookback)
+            game.watch.gone.push((*uid, card.clone(), *controller));
+        }
+        _ => {}
+    }
+    let triggers = TriggerEvent::of_kind(kind.name());
+    if triggers.is_empty() {
+        return Vec::new();
+    }
+    let step = game.step.map(|i| &crate::phases::DEFAULT_TURN[i]);
+    if step.is_some_and(|s| s.triggers == Triggers::None) {
+        // 41.4: nothing is examined any more (an ended effect's targets are let go)
+        if let Kind::EffectEnded { effect, .. } = kind {
+            game.watch.effect_targets.remove(effect);
+        }
+        return Vec::new();
+    }
+    let dying = matches!(kind, Kind::Died { .. });
+    let mut items = Vec::new();
+    for &trigger in triggers {
+        // the index's entries: in play, and (for a death) gone since the last settle
+        let mut entries: Vec<(u32, String, usize)> = game
+            .permanents
+            .iter()
+            .map(|p| (p.uid, p.card.clone(), p.controller))
+            .collect();
+        if dying {
+            entries.extend(game.watch.gone.iter().cloned());
+            entries.sort_by_key(|e| e.0);
+        }
+        let cards = game.cards.clone();
+        let listening: Vec<_> = entries
+            .into_iter()
+            .filter_map(|(uid, card, controller)| {
+                let card = cards.get(&card)?;
+                let abilities: Vec<_> = card
+                    .abilities
+                    .iter()
+                    .filter(|a| a.when.as_ref().is_some_and(|w| w.event == trigger))
+                    .collect();
+                (!abilities.is_empty()).then_some((uid, card, controller, abilities))
+            })
+            .collect();
+        if listening.is_empty() && trigger != TriggerEvent::EffectEnds {
+            continue; // no card in play listens: no subject to read
+        }
+        let found = subjects(game, trigger, kind);
+        let made_from = items.len();
+        for (uid, card, controller, abilities) in listening {
+            for ability in abilities {
+                let holds = ability.condition.is_none_or(|c| c.holds(game, controller));
+                if !holds {
+                    continue; // D-conditions: read when the event happens
+                }
+                let when = ability
+                    .when
+                    .as_ref()
+                    .expect("a triggered ability has a when");
+                for subject in &found {
+                    if matches(when, uid, controller, subject) {
+                        let made = &items[made_from..];
+                        items.push(card_item(
+                            game,
+                            uid,
+                            &card.id,
+                            controller,
+                            ability,
+                            subject.bound,
+                            made,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    items
+}
+
+/// `_card_item`: labelled as every card ability is; a counter only between equals (the same
+/// ability set off again while the first waits, or twice by this event).
+fn card_item(
+    game: &Game,
+    uid: u32,
+    card: &str,
+    controller: usize,
+    ability: &crate::cards::Ability,
+    bound: Bound,
+    made: &[Item],
+) -> Item {
+    let label = format!("{card}#{uid}:{}", ability.index);
+    let mut copy = 0;
+    let waiting = &game.watch.waiting;
+    if !waiting.is_empty()
+        || made
+            .last()
+            .is_some_and(|m| m.uid == uid && m.index == ability.index)
+    {
+        let taken = |name: &str| {
+            made.iter().any(|m| m.label() == name) || waiting.iter().any(|w| w.item.label() == name)
+        };
+        if taken(&label) {
+            copy = 2;
+            while taken(&format!("{label} ({copy})")) {
+                copy += 1;
+            }
+        }
+    }
+    Item {
+        controller,
+        uid,
+        card: card.to_string(),
+        index: ability.index,
+        optional: ability.optional,
+        activation: None,
+        trigger: Some((bound, 0)),
+        copy,
+    }
+}
+
+/// `_queue`: the item waits, keyed; its chain continues the cause's; `triggered` is logged.
+fn queue(game: &mut Game, mut item: Item, cause: &'static str, cause_seq: usize) {
+    let watch = &mut game.watch;
+    watch.count += 1;
+    if !watch.waiting.is_empty() || !watch.cause.is_empty() {
+        watch.set_off += 1; // the same cause goes on setting off triggers
+        if watch.set_off > MAX_TRIGGERS_PER_CAUSE && watch.halt.is_none() {
+            watch.halt = Some(format!(
+                "one cause set off more than {MAX_TRIGGERS_PER_CAUSE} triggers: the Python \
+                 engine stops it (D-trigger-loop)"
+            ));
+        }
+    } else {
+        watch.set_off = 1;
+    }
+    if let Some((_, key)) = item.trigger.as_mut() {
+        *key = watch.count;
+    }
+    let mut chain = watch.cause.clone();
+    chain.push(item.label());
+    let length = chain.len();
+    let (label, controller, card, index, optional) = (
+        item.label(),
+        item.controller,
+        item.card.clone(),
+        item.index,
+        item.optional,
+    );
+    watch.waiting.push(Waiting { item, chain });
+    emit!(
+        game,
+        Kind::Triggered {
+            item: label,
+            controller,
+            card,
+            ability: index,
+            optional,
+            cause,
+            cause_seq,
+            chain: length,
+        }
+    );
+}
+
+/// Forget the permanents that left play (after their deaths were seen).
+fn purge(game: &mut Game) {
+    game.watch.gone.clear();
+}
+
+fn halted(game: &mut Game) -> Flow {
+    match game.watch.halt.take() {
+        Some(reason) => Err(Halt::Unported(reason)),
+        None => Ok(()),
+    }
+}
+
+/// `settle`: after an item or action and its Ép check, the waiting items resolve as the
+/// step's `triggers` says (D-trigger-wait).
+pub fn settle(game: &mut Game, step: &Step) -> Flow {
+    halted(game)?;
+    purge(game);
+    if game.watch.waiting.is_empty() {
+        game.watch.cause.clear();
+        return Ok(());
+    }
+    match step.triggers {
+        Triggers::Resolve => resolve_waiting(game, step),
+        Triggers::Pool => {
+            game.watch.cause.clear();
+            Ok(())
+        }
+        Triggers::Wait | Triggers::None => Ok(()),
+    }
+}
+
+/// `step_over`: the step has ended; in a pool step what is left was declined (D-declined),
+/// in end stage 4 nothing resolves (41.4); elsewhere what waits resolves now, unless the step
+/// makes it wait for the next (29.4, D-trigger-prep).
+pub fn step_over(game: &mut Game, step: &Step) -> Flow {
+    halted(game)?;
+    if game.watch.waiting.is_empty() || step.triggers == Triggers::Wait {
+        return Ok(());
+    }
+    if matches!(step.triggers, Triggers::Pool | Triggers::None) {
+        game.watch.waiting.clear();
+        return Ok(());
+    }
+    settle(game, step)
+}
+
+/// D-trigger-loop, D-work-limit: a chain too long, or too many triggered items resolved this
+/// turn or game: the Python engine stops the game with an error, the native one here.
+fn check_work(game: &mut Game, chain: &[String]) -> Flow {
+    if chain.len() > MAX_TRIGGER_CHAIN {
+        return Err(Halt::Unported(format!(
+            "a chain of {} triggers: the Python engine stops it (D-trigger-loop)",
+            chain.len()
+        )));
+    }
+    let watch = &mut game.watch;
+    watch.resolved += 1;
+    if watch.work_turn != game.turn {
+        watch.work_turn = game.turn;
+        watch.turn_began_at = watch.resolved - 1;
+    }
+    if watch.resolved - watch.turn_began_at > MAX_TRIGGERS_PER_TURN
+        || watch.resolved > MAX_TRIGGERS_PER_GAME
+    {
+        return Err(Halt::Unported(
+            "the work limit of triggered items: the Python engine stops it (D-work-limit)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `_resolve_waiting`: the waiting items one by one, the active player ordering two or more
+/// (D-trigger-order), an optional one offered to its controller (D-trigger-wait), each
+/// followed by its Ép check; what they set off joins the waiting ones.
+fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
+    while !game.watch.waiting.is_empty() && !game.over {
+        let mut ready: Vec<usize> = (0..game.watch.waiting.len()).collect();
+        ready.sort_by(|&a, &b| {
+            let w = &game.watch.waiting;
+            order(&w[a].item).cmp(&order(&w[b].item))
+        });
+        let mut at = ready[0];
+        if ready.len() > 1 {
+            let decision = Decision {
+                kind: "order",
+                player: game.active,
+                options: ready
+                    .iter()
+                    .map(|&i| game.watch.waiting[i].item.label())
+                    .collect(),
+                rule: Some("D-trigger-order"),
+            };
+            at = ready[game.decide(&decision)];
+        }
+        let Waiting { item, chain } = game.watch.waiting.remove(at);
+        check_work(game, &chain)?;
+        if item.optional && !crate::steps::wants(game, &item, "D-trigger-wait") {
+            continue;
+        }
+        game.watch.cause = chain;
+        let flow = resolve(game, &item).and_then(|()| crate::steps::after_resolution(game, step));
+        game.watch.cause.clear();
+        flow?;
+        purge(game);
+    }
+    Ok(())
+}
+
+/// A pooled item's `apply` (`_from_pool`), after its `resolving` and its binding: it leaves
+/// the queue, its chain is checked and goes on through what it sets off.
+pub fn from_pool(game: &mut Game, key: u64) -> Flow {
+    let at = game.watch.waiting.iter().position(|w| w.key() == key);
+    let chain = match at {
+        Some(at) => game.watch.waiting.remove(at).chain,
+        None => Vec::new(),
+    };
+    check_work(game, &chain)?;
+    game.watch.cause = chain;
+    Ok(())
+}
+
+/// `pooled`: the waiting items, as items of the pool step (29.4.1).
+pub fn pooled(game: &Game) -> Vec<Item> {
+    game.watch.waiting.iter().map(|w| w.item.clone()).collect()
+}
