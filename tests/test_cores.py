@@ -234,20 +234,34 @@ def test_the_native_core_is_listed_by_hkk_cores_and_not_tried_by_auto() -> None:
                               "object": "hkk_native:core", "auto": False}
 
 
-@pytest.mark.skip(reason="no installed data-only deck has a word the native core lacks any more "
-                  "(the base decks run natively); and hkk play/simulate --core native on them "
-                  "stops at NativeGame not being a whole Game (no view, no play(max_turns)): "
-                  "left for the seam's owner")
-@pytest.mark.parametrize("command", [["play", "-q"], ["simulate", "-n", "2", "-w", "1", "-q"]])
-def test_core_native_on_a_game_with_a_word_it_lacks_is_a_usage_error_naming_card_and_word(
+@pytest.mark.parametrize("command", [["play", "-q"], ["verify", "alap", "--games", "2"],
+                                     ["serve"]])
+def test_core_native_where_a_command_needs_a_forward_model_is_a_usage_error_saying_so(
         command: list[str]) -> None:
     pytest.importorskip("hkk_native", reason="hkk_native is not built")
-    result = CliRunner().invoke(main, [*command, "--core", "native", "--decks", "alap:tuz",
-                                       "alap:viz"])
+    decks = [] if command[0] == "verify" else ["--decks", "alap:tuz", "alap:viz"]
+    result = CliRunner().invoke(main, [*command, "--core", "native", *decks])
     assert result.exit_code == 2, result.output
     said = " ".join(result.output.split())
-    assert "core 'native' cannot run this game: card alap:" in said
-    assert "is not implemented by the native core" in said
+    assert "core 'native' plays whole games of seated agents only" in said
+    assert "no forward model yet" in said
+
+
+def test_core_native_simulates_the_base_decks_as_the_python_core_does() -> None:
+    pytest.importorskip("hkk_native", reason="hkk_native is not built")
+
+    def simulated(core: str) -> dict[str, Any]:
+        result = CliRunner().invoke(main, ["simulate", "-n", "20", "-w", "1", "--set", "alap",
+                                           "--core", core, "--decks", "alap:tuz", "alap:viz",
+                                           "--output-format", "json"])
+        assert result.exit_code == 0, result.output
+        data: dict[str, Any] = json.loads(result.stdout)
+        del data["meta"]["seconds"]
+        return data
+
+    native = simulated("native")
+    assert native["games"] == 20 and native["errors"] == 0
+    assert native == simulated("python")
 
 
 def test_core_native_on_a_game_that_is_not_data_only_names_the_set_and_hook() -> None:
@@ -260,17 +274,16 @@ def test_core_native_on_a_game_that_is_not_data_only_names_the_set_and_hook() ->
     assert "prep_stage2" in said
 
 
-@pytest.mark.skip(reason="the base decks run natively now, so an auto-marked native core takes "
-                  "them and the CLI's native path (NativeGame as a whole Game) is not wired; "
-                  "no installed data-only deck is refused any more: left for the seam's owner")
 def test_auto_marked_native_falls_back_to_python_once_saying_why(
         monkeypatch: pytest.MonkeyPatch) -> None:
     hkk_native = pytest.importorskip("hkk_native", reason="hkk_native is not built")
     monkeypatch.setattr(hkk_native.core, "auto", True)  # as a core that takes what it can
     monkeypatch.setattr("hkk._simulate._ENGINES", {})
+    # mereg's Python hooks: the native core refuses its games, python plays them
     result = CliRunner().invoke(main, ["simulate", "-n", "3", "-w", "1", "--set", "alap",
-                                       "--decks", "alap:tuz", "alap:viz", "-q"])
+                                       "--set", "mereg", "--decks", "mereg:mocsar",
+                                       "alap:viz", "-q"])
     assert result.exit_code == 0, result.stderr
     said = " ".join(result.stderr.split())
-    assert said.count("note: core 'native': card alap:") == 1, said
+    assert said.count("note: core 'native': set mereg implements the hooks") == 1, said
     assert said.count("running it on the python core") == 1

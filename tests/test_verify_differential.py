@@ -13,16 +13,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_verify import CARDS, write_set
+from test_verify import write_set
 
 from hkk.cli import main
 
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
 
-#: A card of a word the native core does not implement (docs/NATIVE.md, "What it refuses").
-LOSE_VP = CARDS.replace('do = "heal", amount = 1, target = "controller"',
-                        'do = "lose_vp", amount = 1, target = "opponent"')
 TWO_DECKS = '''
 [[decks]]
 name = "start"
@@ -66,18 +63,6 @@ def test_a_set_of_native_words_plays_its_games_alike_on_both_cores(fake_set: Any
     checks = [c for c in json.loads(result.output)["checks"] if c["name"] == "differential"]
     assert [(c["ok"], c["message"]) for c in checks] == [
         (True, "20 game(s) identical on both cores, event for event")]
-
-
-@pytest.mark.skip(reason="every data-only word is native now (lose_vp too); the only word left, "
-                  "custom, needs a set's Python hook, which the not-data-only test covers")
-def test_a_set_the_native_core_refuses_is_a_warning_naming_card_and_word(fake_set: Any) -> None:
-    fake_set("vesz", cards=LOSE_VP)
-    result = _verify("vesz", "--differential", "5")
-    assert result.exit_code == 0, result.output  # a warning: not a failure, never an OK
-    assert "the native core refuses it" in result.output
-    assert "vesz:vezer" in result.output and "lose_vp" in result.output
-    assert "no game compared: the native core refuses every pairing" in result.output
-    assert "identical on both cores" not in result.output
 
 
 def test_a_set_with_python_hooks_is_a_warning_naming_set_and_hook(fake_set: Any) -> None:

@@ -189,16 +189,23 @@ def engine_with_core(found: Any, core: str, **options: Any) -> Any:
 
 
 def check_core(engine: Any, games: Sequence[Sequence[Sequence[str]]],
-               said: set[str] | None = None) -> None:
-    """Each game (two card lists) on the engine's core: a named core that refuses one is a
-    usage error naming why; ``auto`` falling back to python says so on stderr, once per
-    reason (``said``: the reasons said already)."""
+               said: set[str] | None = None, *, forward_model: bool = True) -> None:
+    """Each game (two card lists) on the engine's core: a named core that refuses one, or
+    that has no forward model where the command needs one, is a usage error naming why;
+    ``auto`` falling back to python says so on stderr, once per reason (``said``: the reasons
+    said already)."""
+    from hkk._cores import without_forward_model
+
     said = set() if said is None else said
     for decks in games:
         try:
-            fallback = engine.choose_core(decks).fallback
+            choice = engine.choose_core(decks)
         except HkkError as exc:
             raise click.BadParameter(str(exc), param_hint="--core") from None
+        without = without_forward_model(choice.core) if forward_model else None
+        if without is not None:
+            raise click.BadParameter(without, param_hint="--core")
+        fallback = choice.fallback
         if fallback is not None and fallback not in said:
             said.add(fallback)
             _err().print(f"[yellow]note:[/yellow] {escape(fallback)}")

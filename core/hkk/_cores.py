@@ -76,6 +76,16 @@ class CoreEntry:
         return core  # type: ignore[no-any-return]
 
 
+def without_forward_model(core: Any) -> str | None:
+    """Why ``core`` cannot be driven as a :class:`hkk.ForwardModel` (a core that says
+    ``forward_model = False`` plays whole games of its own seated agents only), or None."""
+    if getattr(core, "forward_model", True):
+        return None
+    return (f"core {core.name!r} plays whole games of seated agents only (hkk simulate, hkk "
+            "verify --differential): it has no forward model yet (decision, answer, view); "
+            "use --core python")
+
+
 @dataclass
 class CoreChoice:
     """The core a game runs on, and why ``auto`` did not take a core it tried first (None: it

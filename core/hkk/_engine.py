@@ -12,8 +12,8 @@ import pluggy
 from hkk._agent_registry import agent_seed
 from hkk._agents import Agent, RandomAgent
 from hkk._cards.interpret import ability_item, resolve_spell
-from hkk._cores import AUTO, CoreChoice, CoreRegistry, core_entries
-from hkk._errors import HkkError
+from hkk._cores import AUTO, CoreChoice, CoreRegistry, core_entries, without_forward_model
+from hkk._errors import CoreError, HkkError
 from hkk._game import Game, fresh_seed
 from hkk._game_sets import SET_HOOKS, GameScope, game_scope, game_sets, hooks_for
 from hkk._hookcall import install
@@ -200,6 +200,9 @@ class Engine:
         if agents is None:
             agents = (RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1)))
         core = self.registry().choose(self.core_name, self, lists).core
+        without = without_forward_model(core)
+        if without is not None:
+            raise CoreError(without)
         return core.new_game(self, lists, seed=seed, agents=list(agents), **options)
 
     def custom_effects(self, hooks: Any = None) -> dict[str, Callable[..., Any]]:

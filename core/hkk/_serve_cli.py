@@ -106,14 +106,19 @@ def serve_command(ctx: click.Context, port: int, host: str, decks: tuple[str, st
     except ImportError:
         raise click.ClickException("hkk serve needs Starlette and uvicorn: "
                                    "pip install 'hkk[serve]'") from None
+    from hkk._cores import AUTO, without_forward_model
     from hkk._serve import Table, make_app
     from hkk._serve_watch import CardSets
 
     err: Console = make_console(stderr=True)
     try:
         sets = CardSets(core=core)
+        without = without_forward_model(sets.engine.registry().get(core)) \
+            if core != AUTO else None
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--core") from None
+    if without is not None:  # the page answers the game through its forward model
+        raise click.BadParameter(without, param_hint="--core")
     for line in sets.errors:
         err.print(f"[yellow]warning:[/yellow] {escape(line)}")
     names = list(decks) if decks else _default_decks(sets.engine)

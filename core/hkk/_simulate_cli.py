@@ -198,7 +198,8 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                       agents=players, core=core, ablate=[(), *((card,) for card in ablate)])
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
-    check_core(engine, [(lists[a], lists[b]) for a, b in pairs])
+    # whole games: a core without a forward model plays them in its batched calls
+    check_core(engine, [(lists[a], lists[b]) for a, b in pairs], forward_model=False)
     _check_formats(found, lists, format_name)
     local = workers or os.cpu_count() or 1
     err = _console(stderr=True)

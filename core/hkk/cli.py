@@ -410,14 +410,17 @@ def play_command(seed: int | None, decks: tuple[str, str] | None, set_codes: tup
 
 
 def _check_core_name(core: str) -> None:
-    """An unknown ``--core`` is a usage error listing the installed cores."""
-    from hkk._cores import AUTO, core_entries
+    """An unknown ``--core``, or one without the forward model the games of ``hkk verify``
+    need, is a usage error saying why."""
+    from hkk._cores import AUTO, core_entries, without_forward_model
 
     if core != AUTO:
         try:
-            core_entries().get(core)
+            without = without_forward_model(core_entries().get(core))
         except HkkError as exc:
             raise click.BadParameter(str(exc), param_hint="--core") from None
+        if without is not None:
+            raise click.BadParameter(without, param_hint="--core")
 
 
 def _blamed(error: BaseException, agents: Sequence[Any] | None,

@@ -222,6 +222,7 @@ class NativeCore:
 
     name = "native"
     auto = False
+    forward_model = False  # hkk play, serve and verify --games need one: hkk._cores says so
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively: the set and hook that make it not data-only
