@@ -9,6 +9,7 @@ The tests that run CairoSVG or poppler are skipped without them, with the reason
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 import shutil
@@ -16,6 +17,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -332,3 +334,23 @@ def test_without_the_print_extra_print_says_how_to_install_it(
                                                      str(tmp_path / "x.pdf")]))
     assert "pip install 'hkk[print]'" in line
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_the_tables_zoom_and_the_deck_builder_draw_a_sets_art(tmp_path: Path) -> None:
+    from hkk import Engine
+    from hkk._serve import card_image
+    from hkk._serve_decks import catalogue
+
+    (tmp_path / "art").mkdir()
+    art = svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4">'
+                     '<rect width="4" height="4" fill="#00ff00"/></svg>', width_px=4)
+    (tmp_path / "art" / "tuzmano.png").write_bytes(art)
+    real = _discover()
+    found = replace(real, sets={**real.sets, "alap": replace(real.sets["alap"], root=tmp_path)})
+    engine = Engine(found.cards, decks=found.decks, pm=found.pm, discovery=found)
+    embedded = base64.b64encode(art).decode()
+    sets = SimpleNamespace(engine=engine)
+    assert embedded in card_image(sets, "alap:tuzmano")["svg"]  # type: ignore[arg-type]
+    assert embedded not in card_image(sets, "alap:gyilkos-imp")["svg"]  # type: ignore[arg-type]
+    drawn = {c["id"]: c["svg"] for c in catalogue(engine)["cards"]}
+    assert embedded in drawn["alap:tuzmano"] and embedded not in drawn["alap:gyilkos-imp"]

@@ -21,7 +21,8 @@ from xml.sax.saxutils import escape, quoteattr
 from hkk._errors import ArtError, PrintExtraMissing
 
 __all__ = ["BLEED", "CARD_HEIGHT", "CARD_WIDTH", "ArtError", "PrintExtraMissing", "art_for",
-           "back_drawing", "back_svg", "card_svg", "document", "inner_svg", "printed_text",
+           "back_drawing", "back_svg", "card_svg", "document", "engine_card_svg", "inner_svg",
+           "printed_text",
            "svg_to_pdf", "svg_to_png", "text_width", "wrap"]
 
 #: A card's trim size and the bleed around it for print, in millimetres.
@@ -112,6 +113,14 @@ _PAPER, _INK, _VP, _COMPONENT = "#f6efdc", "#201a14", "#1f5fa8", "#2e7d32"
 #: The rules text's box (x, y, width, height) and its sizes, largest first.
 _TEXT_BOX = (4.5, 57.5, 54.0, 21.5)
 _TEXT_SIZES = tuple(s / 10 for s in range(34, 17, -1))
+
+
+def engine_card_svg(engine: Any, card: Any) -> str:
+    """``card``'s SVG with its set's art, the set found in ``engine``'s discovery (a card of
+    an engine built from cards alone is drawn with the placeholder)."""
+    sets = engine.discovery.sets if engine.discovery is not None else {}
+    found = sets.get(card.set_code)
+    return card_svg(card, art=None if found is None else art_for(found.root, card))
 
 
 def card_svg(card: Any, *, art: bytes | None = None, bleed: float = 0.0) -> str:

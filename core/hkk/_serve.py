@@ -263,13 +263,13 @@ def card_image(sets: CardSets, card_id: str) -> dict[str, Any]:
     """A card of the installed sets as the page zooms it: its image (SVG, drawn from its data),
     its Hungarian text and the engine's reading of it.  Only cards of the sets loaded: nothing
     about the game."""
-    from hkk._card_image import card_svg
+    from hkk._card_image import engine_card_svg
     from hkk._serve_state import card_json
 
     card = sets.engine.cards.get(card_id)
     if card is None:
         raise Refused(404, f"no card {card_id!r} in the sets loaded")
-    return {"id": card.id, "svg": card_svg(card), **card_json(card)}
+    return {"id": card.id, "svg": engine_card_svg(sets.engine, card), **card_json(card)}
 
 
 # -- the app ----------------------------------------------------------------------------------

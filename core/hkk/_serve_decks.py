@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from hkk._card_image import card_svg
+from hkk._card_image import engine_card_svg
 from hkk._cards.decks import Deck, DeckFile
 from hkk._cards.loader import _parse_toml, _validate
 from hkk._formats import CASUAL, DeckFormat, describe_rules, find_format, violations
@@ -132,7 +132,7 @@ def catalogue(engine: Engine) -> dict[str, Any]:
     cards = []
     for card in sorted(engine.cards.values(), key=lambda c: c.id):
         entry = card_json(card)
-        entry.update(set=card.id.split(":", 1)[0], svg=card_svg(card))
+        entry.update(set=card.id.split(":", 1)[0], svg=engine_card_svg(engine, card))
         cards.append(entry)
     return {"cards": cards,
             "formats": [{"name": CASUAL, "title": "Casual", "rules": "any deck"}] +
