@@ -71,7 +71,7 @@ async function act(method, path, body) {
 // The page's hooks for the table's other scripts (friend.js, sandbox.js): they see each new
 // position and ask the server through the page's token, never touching this file's internals.
 const stateListeners = [];
-window.hkk = { token, call, act, onState: (fn) => stateListeners.push(fn) };
+window.hkk = { token, call, act, el, onState: (fn) => stateListeners.push(fn) };
 
 function message(text) {
   const box = document.getElementById("message");

@@ -18,16 +18,7 @@
              guard_post: [], buildings: [] };
   }
 
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
-    Object.assign(node, props || {});
-    for (const child of children) {
-      if (child !== null && child !== undefined) {
-        node.append(child);
-      }
-    }
-    return node;
-  }
+  const el = window.hkk.el;  // the page's: an element with its properties and children
 
   function say(text) {
     const box = document.getElementById("sandbox-error");
