@@ -56,10 +56,12 @@ pub fn order(item: &Item) -> (usize, u32, usize, String) {
 }
 
 impl Watch {
-    /// The watch of a new game: it listens if a card of the game has a triggered ability.
-    pub fn new(listening: bool) -> Watch {
+    /// The watch of a new game: it listens if a card of the game has a triggered ability,
+    /// for the trigger events `watched` (`TriggerEvent::bit`s).
+    pub fn new(watched: u16) -> Watch {
         Watch {
-            listening,
+            listening: watched != 0,
+            watched,
             ..Watch::default()
         }
     }
@@ -70,6 +72,9 @@ impl Watch {
 pub struct Watch {
     /// A card of the game has a triggered ability: every event is looked at.
     pub listening: bool,
+    /// The trigger events a card of the game watches (`TriggerEvent::bit`s): an event that
+    /// sets off none of them has nothing to find.
+    watched: u16,
     /// Triggered items waiting to resolve, in the order they were triggered.
     pub waiting: Vec<Waiting>,
     /// The chain of the trigger resolving now: what it sets off continues it.
@@ -280,11 +285,16 @@ pub fn observe(game: &mut Game, kind: Kind) {
 
 /// `TriggerDetection._on_event`: the items `kind` sets off.
 fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
+    let watched = game.watch.watched;
+    let is = |trigger: TriggerEvent| watched & trigger.bit() != 0;
     match kind {
+        // what only an "effect ends" or a "dies" ability reads is kept only if one is watched
         Kind::EffectStarted {
             effect, targets, ..
         } => {
-            game.watch.effect_targets.insert(*effect, targets.clone());
+            if is(TriggerEvent::EffectEnds) {
+                game.watch.effect_targets.insert(*effect, targets.clone());
+            }
             return Vec::new();
         }
         Kind::Died {
@@ -292,15 +302,15 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
             uid,
             controller,
             ..
-        } => {
+        } if is(TriggerEvent::Dies) => {
             // seen until the next settle; its own "dies" ability too (D-trigger-lookback)
             game.watch.gone.push((*uid, card.clone(), *controller));
         }
         _ => {}
     }
     let triggers = TriggerEvent::of_kind(kind.name());
-    if triggers.is_empty() {
-        return Vec::new();
+    if !triggers.iter().any(|&t| is(t)) {
+        return Vec::new(); // no card of the game watches what this event sets off
     }
     let step = game.step.map(|i| &crate::phases::DEFAULT_TURN[i]);
     if step.is_some_and(|s| s.triggers == Triggers::None) {
@@ -311,31 +321,34 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         return Vec::new();
     }
     let dying = matches!(kind, Kind::Died { .. });
+    let cards = game.cards.clone();
     let mut items = Vec::new();
-    for &trigger in triggers {
-        // the index's entries: in play, and (for a death) gone since the last settle
-        let mut entries: Vec<(u32, String, usize)> = game
+    for &trigger in triggers.iter().filter(|&&t| is(t)) {
+        // the index's entries: in play, and (for a death) gone since the last settle; only
+        // those whose card watches this trigger event
+        let gone = game.watch.gone.iter().filter(|_| dying);
+        let entries = game
             .permanents
             .iter()
-            .map(|p| (p.uid, p.card.clone(), p.controller))
-            .collect();
-        if dying {
-            entries.extend(game.watch.gone.iter().cloned());
-            entries.sort_by_key(|e| e.0);
-        }
-        let cards = game.cards.clone();
-        let listening: Vec<_> = entries
-            .into_iter()
+            .map(|p| (p.uid, &p.card, p.controller));
+        let mut listening: Vec<_> = entries
+            .chain(gone.map(|(uid, card, controller)| (*uid, card, *controller)))
             .filter_map(|(uid, card, controller)| {
-                let card = cards.get(&card)?;
+                let card = cards.get(card)?;
+                if card.triggers & trigger.bit() == 0 {
+                    return None;
+                }
                 let abilities: Vec<_> = card
                     .abilities
                     .iter()
                     .filter(|a| a.when.as_ref().is_some_and(|w| w.event == trigger))
                     .collect();
-                (!abilities.is_empty()).then_some((uid, card, controller, abilities))
+                Some((uid, card, controller, abilities))
             })
             .collect();
+        if dying {
+            listening.sort_by_key(|e| e.0);
+        }
         if listening.is_empty() && trigger != TriggerEvent::EffectEnds {
             continue; // no card in play listens: no subject to read
         }
