@@ -447,7 +447,7 @@ impl TriggerEvent {
     }
 
     /// Its bit in a set of trigger events.
-    pub fn bit(self) -> u16 {
+    pub const fn bit(self) -> u16 {
         1 << self as u16
     }
 

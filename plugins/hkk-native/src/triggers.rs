@@ -50,9 +50,11 @@ impl Waiting {
 }
 
 /// The stable order where no player decides (`Pending.order`): controller, timestamp, card,
-/// ability, label.
-pub fn order(item: &Item) -> (usize, u32, usize, String) {
-    (item.controller, item.uid, item.index, item.label())
+/// ability, label (the label written only where the rest ties).
+pub fn order(a: &Item, b: &Item) -> std::cmp::Ordering {
+    (a.controller, a.uid, a.index)
+        .cmp(&(b.controller, b.uid, b.index))
+        .then_with(|| a.label().cmp(&b.label()))
 }
 
 impl Watch {
@@ -64,6 +66,54 @@ impl Watch {
             watched,
             ..Watch::default()
         }
+    }
+}
+
+impl Watch {
+    /// Whether an event of a kind that sets off `events` (`looked_at`) is looked at: a card
+    /// of the game watches one of them.
+    pub fn looks_at(&self, events: u16) -> bool {
+        self.watched & events != 0
+    }
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The trigger events [`detect`] reads an event of the `Kind` variant named `variant` for
+/// (`TriggerEvent::of_kind` of its names, and what it keeps for them: an effect's targets
+/// for "effect ends", the dead for "dies"), as `TriggerEvent::bit`s: `emit!` reads it at
+/// compile time and builds no other event for the watch.
+pub const fn looked_at(variant: &str) -> u16 {
+    use TriggerEvent::*;
+    if same(variant, "Attack") {
+        Attacks.bit() | Blocks.bit() | IsBlocked.bit()
+    } else if same(variant, "CardPlayed") {
+        CardPlayed.bit()
+    } else if same(variant, "Damaged") {
+        Damaged.bit() | DealsCombatDamage.bit() | TakesCombatDamage.bit()
+    } else if same(variant, "PlayerDamaged") {
+        DealsCombatDamage.bit()
+    } else if same(variant, "Died") {
+        Dies.bit()
+    } else if same(variant, "EffectStarted") || same(variant, "EffectEnded") {
+        EffectEnds.bit()
+    } else if same(variant, "EnteredPlay") {
+        EntersPlay.bit()
+    } else {
+        0
     }
 }
 
@@ -330,6 +380,7 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         let entries = game
             .permanents
             .iter()
+            .filter(|p| p.triggers & trigger.bit() != 0)
             .map(|p| (p.uid, &p.card, p.controller));
         let mut listening: Vec<_> = entries
             .chain(gone.map(|(uid, card, controller)| (*uid, card, *controller)))
@@ -548,7 +599,7 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
         let mut ready: Vec<usize> = (0..game.watch.waiting.len()).collect();
         ready.sort_by(|&a, &b| {
             let w = &game.watch.waiting;
-            order(&w[a].item).cmp(&order(&w[b].item))
+            order(&w[a].item, &w[b].item)
         });
         let mut at = ready[0];
         if ready.len() > 1 {
@@ -593,4 +644,47 @@ pub fn from_pool(game: &mut Game, key: u64) -> Flow {
 /// `pooled`: the waiting items, as items of the pool step (29.4.1).
 pub fn pooled(game: &Game) -> Vec<Item> {
     game.watch.waiting.iter().map(|w| w.item.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bits(events: &[TriggerEvent]) -> u16 {
+        events.iter().fold(0, |b, e| b | e.bit())
+    }
+
+    #[test]
+    fn the_watch_looks_at_a_kind_for_every_trigger_event_its_names_set_off() {
+        // every logged name `TriggerEvent::of_kind` knows, with its `Kind` variant
+        let named = [
+            ("Attack", "attack"),
+            ("CardPlayed", "card_played"),
+            ("Damaged", "damaged"),
+            ("PlayerDamaged", "player_damaged"),
+            ("Died", "died"),
+            ("Died", "destroyed"),
+            ("EffectEnded", "effect_ended"),
+            ("EnteredPlay", "entered_play"),
+        ];
+        for (variant, name) in named {
+            assert_eq!(
+                looked_at(variant),
+                bits(TriggerEvent::of_kind(name)),
+                "{variant}"
+            );
+        }
+        // an effect's start is kept for its "effect ends"; what sets off nothing is not read
+        assert_eq!(looked_at("EffectStarted"), TriggerEvent::EffectEnds.bit());
+        assert_eq!(looked_at("TurnStarted"), 0);
+        assert!(TriggerEvent::of_kind("turn_started").is_empty());
+    }
+
+    #[test]
+    fn a_game_whose_cards_watch_nothing_looks_at_no_event() {
+        let watch = Watch::new(TriggerEvent::Dies.bit());
+        assert!(watch.listening && watch.looks_at(looked_at("Died")));
+        assert!(!watch.looks_at(looked_at("Damaged")));
+        assert!(!Watch::new(0).looks_at(looked_at("Died")));
+    }
 }
