@@ -681,7 +681,7 @@ mod tests {
     }
 
     #[test]
-    fn a_game_whose_cards_watch_nothing_looks_at_no_event() {
+    fn the_watch_looks_only_at_kinds_setting_off_an_event_a_card_watches() {
         let watch = Watch::new(TriggerEvent::Dies.bit());
         assert!(watch.listening && watch.looks_at(looked_at("Died")));
         assert!(!watch.looks_at(looked_at("Damaged")));
