@@ -48,8 +48,8 @@ pub struct Card {
     /// The hooks its abilities are timed on, as [`hook_bit`]s: the steps that find none skip
     /// it unread.
     pub hooks: u64,
-    /// It has a triggered ability.
-    pub has_triggers: bool,
+    /// The trigger events its triggered abilities watch, as [`TriggerEvent::bit`]s (0: none).
+    pub triggers: u16,
     /// "Csak akkor játszható ki, ha ...": it may be played only while this holds for its
     /// player (`play_condition`).
     pub play_condition: Option<Condition>,
@@ -110,7 +110,10 @@ impl Card {
         let (cost_vp, cost_components, damage, hp, components) = numbers;
         let has_statics = native.iter().any(|a| a.is_static);
         let hooks = native.iter().fold(0, |bits, a| bits | hook_bit(&a.timing));
-        let has_triggers = native.iter().any(|a| a.when.is_some());
+        let triggers = native
+            .iter()
+            .filter_map(|a| a.when.as_ref())
+            .fold(0, |bits, w| bits | w.event.bit());
         Card {
             id,
             kind,
@@ -126,7 +129,7 @@ impl Card {
             refused,
             has_statics,
             hooks,
-            has_triggers,
+            triggers,
             play_condition: None,
         }
     }
@@ -443,6 +446,11 @@ impl TriggerEvent {
         })
     }
 
+    /// Its bit in a set of trigger events.
+    pub const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+
     /// The trigger events a logged event kind sets off (`log_kinds`), in their names' order.
     pub fn of_kind(kind: &str) -> &'static [TriggerEvent] {
         use TriggerEvent::*;
@@ -507,8 +515,10 @@ impl CardPool {
 
     /// The first word of a card the native core does not implement, as a refusal.
     /// Some card has a triggered ability: the game's trigger watch listens (`TriggerDetection`).
-    pub fn has_triggers(&self) -> bool {
-        self.cards.values().any(|c| c.has_triggers)
+    /// The trigger events any card of the pool watches, as [`TriggerEvent::bit`]s: the
+    /// others are never looked for (0: no card has a triggered ability).
+    pub fn trigger_events(&self) -> u16 {
+        self.cards.values().fold(0, |bits, c| bits | c.triggers)
     }
 
     pub fn unported_word(&self, id: &str) -> Option<String> {

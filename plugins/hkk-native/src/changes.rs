@@ -76,6 +76,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
         has_abilities: !card.abilities.is_empty(),
         has_statics: card.has_statics,
         hooks: card.hooks,
+        triggers: card.triggers,
     });
     emit!(
         game,

@@ -855,12 +855,26 @@ impl Event {
     }
 }
 
-/// `emit!(game, Kind::X { .. })`: log an event, built only when the log may keep it or an
-/// outcome is recorded - at the outcome level, which keeps only `game_over` (emitted with
-/// `Game::emit`), the event is counted and never built (`EventLog.quiet`: its emitter skips
-/// building it).
+/// `emit!(game, Kind::X { .. })`: log an event, built only when the log may keep it, an
+/// outcome is recorded or the trigger watch looks at its kind - at the outcome level, which
+/// keeps only `game_over` (emitted with `Game::emit`), any other event is counted and never
+/// built (`EventLog.quiet`: its emitter skips building it). Written `Kind::X { .. }`, whether
+/// the watch looks at it is known from `X` before it is built (`triggers::looked_at`);
+/// handed a built kind, the watch looks at it while it listens at all.
 #[macro_export]
 macro_rules! emit {
+    ($game:expr, Kind::$variant:ident $fields:tt) => {
+        if $game
+            .watch
+            .looks_at(const { $crate::triggers::looked_at(stringify!($variant)) })
+        {
+            $crate::triggers::observe($game, Kind::$variant $fields);
+        } else if !$game.log.builds() {
+            $game.log.emitted += 1;
+        } else {
+            $game.log.emit(Kind::$variant $fields);
+        }
+    };
     ($game:expr, $kind:expr) => {
         if $game.watch.listening {
             // a card of the game has a triggered ability: every event is looked at

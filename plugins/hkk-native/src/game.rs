@@ -116,7 +116,7 @@ impl Game {
         level: Level,
     ) -> Self {
         let [a, b] = decks;
-        let listening = cards.has_triggers();
+        let watched = cards.trigger_events();
         Game {
             cards,
             seed,
@@ -146,7 +146,7 @@ impl Game {
             usage_game: Vec::new(),
             attempted: Vec::new(),
             effects: Vec::new(),
-            watch: crate::triggers::Watch::new(listening),
+            watch: crate::triggers::Watch::new(watched),
         }
     }
 

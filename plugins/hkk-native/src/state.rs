@@ -77,6 +77,8 @@ pub struct Permanent {
     pub has_statics: bool,
     /// Its card's `hooks` (`cards::hook_bit`).
     pub hooks: u64,
+    /// Its card's `triggers` (`TriggerEvent::bit`): the trigger watch skips the others unread.
+    pub triggers: u16,
 }
 
 impl Permanent {

@@ -178,7 +178,7 @@ fn collect(game: &Game, step: &Step) -> Vec<Ordered> {
     }
     cards.sort_by(|a, b| match (a, b) {
         (Ordered::Card(x) | Ordered::Trigger(x), Ordered::Card(y) | Ordered::Trigger(y)) => {
-            order(x).cmp(&order(y))
+            order(x, y)
         }
         _ => std::cmp::Ordering::Equal,
     });

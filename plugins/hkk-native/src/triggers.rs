@@ -50,18 +50,70 @@ impl Waiting {
 }
 
 /// The stable order where no player decides (`Pending.order`): controller, timestamp, card,
-/// ability, label.
-pub fn order(item: &Item) -> (usize, u32, usize, String) {
-    (item.controller, item.uid, item.index, item.label())
+/// ability, label (the label written only where the rest ties).
+pub fn order(a: &Item, b: &Item) -> std::cmp::Ordering {
+    (a.controller, a.uid, a.index)
+        .cmp(&(b.controller, b.uid, b.index))
+        .then_with(|| a.label().cmp(&b.label()))
 }
 
 impl Watch {
-    /// The watch of a new game: it listens if a card of the game has a triggered ability.
-    pub fn new(listening: bool) -> Watch {
+    /// The watch of a new game: it listens if a card of the game has a triggered ability,
+    /// for the trigger events `watched` (`TriggerEvent::bit`s).
+    pub fn new(watched: u16) -> Watch {
         Watch {
-            listening,
+            listening: watched != 0,
+            watched,
             ..Watch::default()
         }
+    }
+}
+
+impl Watch {
+    /// Whether an event of a kind that sets off `events` (`looked_at`) is looked at: a card
+    /// of the game watches one of them.
+    pub fn looks_at(&self, events: u16) -> bool {
+        self.watched & events != 0
+    }
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The trigger events [`detect`] reads an event of the `Kind` variant named `variant` for
+/// (`TriggerEvent::of_kind` of its names, and what it keeps for them: an effect's targets
+/// for "effect ends", the dead for "dies"), as `TriggerEvent::bit`s: `emit!` reads it at
+/// compile time and builds no other event for the watch.
+pub const fn looked_at(variant: &str) -> u16 {
+    use TriggerEvent::*;
+    if same(variant, "Attack") {
+        Attacks.bit() | Blocks.bit() | IsBlocked.bit()
+    } else if same(variant, "CardPlayed") {
+        CardPlayed.bit()
+    } else if same(variant, "Damaged") {
+        Damaged.bit() | DealsCombatDamage.bit() | TakesCombatDamage.bit()
+    } else if same(variant, "PlayerDamaged") {
+        DealsCombatDamage.bit()
+    } else if same(variant, "Died") {
+        Dies.bit()
+    } else if same(variant, "EffectStarted") || same(variant, "EffectEnded") {
+        EffectEnds.bit()
+    } else if same(variant, "EnteredPlay") {
+        EntersPlay.bit()
+    } else {
+        0
     }
 }
 
@@ -70,6 +122,9 @@ impl Watch {
 pub struct Watch {
     /// A card of the game has a triggered ability: every event is looked at.
     pub listening: bool,
+    /// The trigger events a card of the game watches (`TriggerEvent::bit`s): an event that
+    /// sets off none of them has nothing to find.
+    watched: u16,
     /// Triggered items waiting to resolve, in the order they were triggered.
     pub waiting: Vec<Waiting>,
     /// The chain of the trigger resolving now: what it sets off continues it.
@@ -280,11 +335,16 @@ pub fn observe(game: &mut Game, kind: Kind) {
 
 /// `TriggerDetection._on_event`: the items `kind` sets off.
 fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
+    let watched = game.watch.watched;
+    let is = |trigger: TriggerEvent| watched & trigger.bit() != 0;
     match kind {
+        // what only an "effect ends" or a "dies" ability reads is kept only if one is watched
         Kind::EffectStarted {
             effect, targets, ..
         } => {
-            game.watch.effect_targets.insert(*effect, targets.clone());
+            if is(TriggerEvent::EffectEnds) {
+                game.watch.effect_targets.insert(*effect, targets.clone());
+            }
             return Vec::new();
         }
         Kind::Died {
@@ -292,15 +352,15 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
             uid,
             controller,
             ..
-        } => {
+        } if is(TriggerEvent::Dies) => {
             // seen until the next settle; its own "dies" ability too (D-trigger-lookback)
             game.watch.gone.push((*uid, card.clone(), *controller));
         }
         _ => {}
     }
     let triggers = TriggerEvent::of_kind(kind.name());
-    if triggers.is_empty() {
-        return Vec::new();
+    if !triggers.iter().any(|&t| is(t)) {
+        return Vec::new(); // no card of the game watches what this event sets off
     }
     let step = game.step.map(|i| &crate::phases::DEFAULT_TURN[i]);
     if step.is_some_and(|s| s.triggers == Triggers::None) {
@@ -311,31 +371,35 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         return Vec::new();
     }
     let dying = matches!(kind, Kind::Died { .. });
+    let cards = game.cards.clone();
     let mut items = Vec::new();
-    for &trigger in triggers {
-        // the index's entries: in play, and (for a death) gone since the last settle
-        let mut entries: Vec<(u32, String, usize)> = game
+    for &trigger in triggers.iter().filter(|&&t| is(t)) {
+        // the index's entries: in play, and (for a death) gone since the last settle; only
+        // those whose card watches this trigger event
+        let gone = game.watch.gone.iter().filter(|_| dying);
+        let entries = game
             .permanents
             .iter()
-            .map(|p| (p.uid, p.card.clone(), p.controller))
-            .collect();
-        if dying {
-            entries.extend(game.watch.gone.iter().cloned());
-            entries.sort_by_key(|e| e.0);
-        }
-        let cards = game.cards.clone();
-        let listening: Vec<_> = entries
-            .into_iter()
+            .filter(|p| p.triggers & trigger.bit() != 0)
+            .map(|p| (p.uid, &p.card, p.controller));
+        let mut listening: Vec<_> = entries
+            .chain(gone.map(|(uid, card, controller)| (*uid, card, *controller)))
             .filter_map(|(uid, card, controller)| {
-                let card = cards.get(&card)?;
+                let card = cards.get(card)?;
+                if card.triggers & trigger.bit() == 0 {
+                    return None;
+                }
                 let abilities: Vec<_> = card
                     .abilities
                     .iter()
                     .filter(|a| a.when.as_ref().is_some_and(|w| w.event == trigger))
                     .collect();
-                (!abilities.is_empty()).then_some((uid, card, controller, abilities))
+                Some((uid, card, controller, abilities))
             })
             .collect();
+        if dying {
+            listening.sort_by_key(|e| e.0);
+        }
         if listening.is_empty() && trigger != TriggerEvent::EffectEnds {
             continue; // no card in play listens: no subject to read
         }
@@ -535,7 +599,7 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
         let mut ready: Vec<usize> = (0..game.watch.waiting.len()).collect();
         ready.sort_by(|&a, &b| {
             let w = &game.watch.waiting;
-            order(&w[a].item).cmp(&order(&w[b].item))
+            order(&w[a].item, &w[b].item)
         });
         let mut at = ready[0];
         if ready.len() > 1 {
@@ -580,4 +644,47 @@ pub fn from_pool(game: &mut Game, key: u64) -> Flow {
 /// `pooled`: the waiting items, as items of the pool step (29.4.1).
 pub fn pooled(game: &Game) -> Vec<Item> {
     game.watch.waiting.iter().map(|w| w.item.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bits(events: &[TriggerEvent]) -> u16 {
+        events.iter().fold(0, |b, e| b | e.bit())
+    }
+
+    #[test]
+    fn the_watch_looks_at_a_kind_for_every_trigger_event_its_names_set_off() {
+        // every logged name `TriggerEvent::of_kind` knows, with its `Kind` variant
+        let named = [
+            ("Attack", "attack"),
+            ("CardPlayed", "card_played"),
+            ("Damaged", "damaged"),
+            ("PlayerDamaged", "player_damaged"),
+            ("Died", "died"),
+            ("Died", "destroyed"),
+            ("EffectEnded", "effect_ended"),
+            ("EnteredPlay", "entered_play"),
+        ];
+        for (variant, name) in named {
+            assert_eq!(
+                looked_at(variant),
+                bits(TriggerEvent::of_kind(name)),
+                "{variant}"
+            );
+        }
+        // an effect's start is kept for its "effect ends"; what sets off nothing is not read
+        assert_eq!(looked_at("EffectStarted"), TriggerEvent::EffectEnds.bit());
+        assert_eq!(looked_at("TurnStarted"), 0);
+        assert!(TriggerEvent::of_kind("turn_started").is_empty());
+    }
+
+    #[test]
+    fn the_watch_looks_only_at_kinds_setting_off_an_event_a_card_watches() {
+        let watch = Watch::new(TriggerEvent::Dies.bit());
+        assert!(watch.listening && watch.looks_at(looked_at("Died")));
+        assert!(!watch.looks_at(looked_at("Damaged")));
+        assert!(!Watch::new(0).looks_at(looked_at("Died")));
+    }
 }
