@@ -419,7 +419,12 @@ fn filtered_targets(
     if !chosen || found.is_empty() {
         return found.into_iter().map(Target::Permanent).collect();
     }
-    let options = found
+    vec![chosen_permanent(game, me, &found)]
+}
+
+/// The permanent `me` chooses among `uids` (a "target" decision, one option a permanent).
+fn chosen_permanent(game: &mut Game, me: usize, uids: &[u32]) -> Target {
+    let options = uids
         .iter()
         .map(|&uid| {
             let perm = game
@@ -434,7 +439,7 @@ fn filtered_targets(
         options,
         rule: None,
     };
-    vec![Target::Permanent(found[game.decide(&decision)])]
+    Target::Permanent(uids[game.decide(&decision)])
 }
 
 /// Who an effect acts on, bound before anything is applied.
@@ -517,22 +522,7 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
             if candidates.is_empty() {
                 return Vec::new();
             }
-            let options = candidates
-                .iter()
-                .map(|&uid| {
-                    let perm = game
-                        .permanent(uid)
-                        .map_or_else(String::new, |p| p.describe());
-                    format!("target {perm}")
-                })
-                .collect();
-            let decision = Decision {
-                kind: "target",
-                player: me,
-                options,
-                rule: None,
-            };
-            vec![Target::Permanent(candidates[game.decide(&decision)])]
+            vec![chosen_permanent(game, me, &candidates)]
         }
     }
 }
