@@ -309,6 +309,7 @@ def test_with_auto_answer_off_the_page_stops_at_a_lone_option_until_it_is_on(
     page = TablePage(browser, _start(serve, quick, seed=4))
     p = page.page
     p.locator("#auto-answer").uncheck()
+    page.settled()  # a lone first option may have been answered by itself before the uncheck
     for _ in range(100):  # pass, until a lone option is asked
         state = page.state()
         if state["decision"] is None:
