@@ -7,10 +7,12 @@ at), and for each option clones that world, answers, lets the game run on to its
 see what a card does, not only what it costs now: its own follow-up decisions (the spell's
 target, an optional effect) are looked through before scoring (:meth:`GreedyAgent.settled`),
 and the score is blended (``ahead``) with the position at his next turn if both players then
-do nothing (:func:`_after_quiet_turns`: a building acting at the end of the turn or in the
-preparation phase shows there).  Without them greedy never played a targeted spell, an instant
-or a delayed-effect building of the base set: the position it scored was the target choice,
-before the spell resolved, where the card is a pure cost.  The best score wins;
+play nothing more but fight (:func:`_after_fighting_turns`: a building acting at the end of the
+turn or in the preparation phase shows there, and so does an instant that only matters in
+combat).  Without them greedy never played a targeted spell, an instant or a delayed-effect
+building of the base set: the position it scored was the target choice, before the spell
+resolved, where the card is a pure cost; and while nobody attacked in the look ahead it never
+played Jégpáncél (+2 Ép on a creature until the preparation phase).  The best score wins;
 ties go to the earlier option.  ``samples`` worlds (default 1) are averaged.  A decision with
 one option costs nothing.  Deterministic for its seed: its only randomness is its own RNG.
 """
@@ -41,7 +43,7 @@ class GreedyAgent:
         self.rng = random.Random(seed)
         self.weights = weights
         self.samples = max(1, int(samples))
-        #: The weight of the quiet look ahead to his next turn (:func:`_after_quiet_turns`)
+        #: The weight of the look ahead to his next turn (:func:`_after_fighting_turns`)
         #: beside the position once his follow-ups are answered (0: that position alone).
         self.ahead = ahead
         #: CPU seconds one decision may take before the game's guard stops the game
@@ -72,7 +74,7 @@ class GreedyAgent:
                 game, now = self.settled(game, me, FOLLOW_UPS, decision.kind)
                 if self.ahead and not game.over:
                     now = (1 - self.ahead) * now + \
-                        self.ahead * _after_quiet_turns(game, me, self.weights)
+                        self.ahead * _after_fighting_turns(game, me, self.weights)
                 totals[index] += now
         return totals
 
@@ -114,7 +116,7 @@ FOLLOW_UPS = 3
 AHEAD_ANSWERS = 90
 
 
-def _after_quiet_turns(game: ForwardModel, me: int, weights: Weights) -> float:
+def _after_fighting_turns(game: ForwardModel, me: int, weights: Weights) -> float:
     """The value for ``me`` at the start of his next turn's first action if, from ``game``
     (a clone: it is played on), both players play nothing more but fight as :func:`_fight`
     says.  What the rules do by themselves still happens - a building's effect at the end of
@@ -182,7 +184,7 @@ def greedy_agent(seed: int | None = None, samples: int = 1, seconds: float | Non
                  ahead: float = 0.5, **weights: float) -> GreedyAgent:
     """One-ply lookahead: for each option, clone a determinized world, answer and score the
     position (hkk._evaluation) once its own follow-ups are answered, blended by ahead (0-1) with
-    the position at its next turn if nobody acts; samples worlds per decision; any evaluation
+    the position at its next turn if both only fight; samples worlds per decision; any evaluation
     weight by name
     (hp=, creature=, hand=, threat=...); seconds: the CPU time one decision may take before the
     game is stopped (default: the game's limit)."""
