@@ -12,9 +12,9 @@ on any determinization of it.  For each side it sums, with the weights of :class
 - ``building``: each building's current Sp; and ``ability`` for each of its lasting abilities
   (any but one that acts as it enters play): a building is played for what it does, turn after
   turn (Mana kút's VP, Lávaárok's damage to each creature the opponent plays), which the one
-  turn the agents look ahead cannot show - valued on its Sp alone, no building with an ability
-  was worth its card in hand and VP, and greedy never played one (as Forge's AI values a
-  permanent's abilities beside its stats);
+  turn the agents look ahead cannot show - valued on their Sp alone, Mana kút, Rúnakő and
+  Lávaárok were worth less than their card in hand and VP, and greedy never played them
+  (forge-ai's ``CreatureEvaluator`` likewise adds a value for each ability beside the stats);
 - ``vp`` and ``components``: the VP and monster components he may still spend;
 - ``hand``: each card in his hand; ``deck``: each card left in his deck, up to ``deck_horizon``
   (drawing from an empty deck loses, D-empty-deck);
