@@ -202,6 +202,9 @@ def print_plays(engine: Engine) -> None:
     by_random = {card for card, (_, played) in PLAYS.get("random", {}).items() if played}
     print()
     print("Never-played check (cards random agents played, per agent):")
+    if "random" not in PLAYS:
+        print("- not run: no row played random agents (the check compares with them)")
+        return
     for spec in agents:
         if spec == "random":
             continue
