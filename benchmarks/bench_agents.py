@@ -1,21 +1,27 @@
-"""The strength table of the agents (issue 22): who beats whom, how fast, on one core.
+"""The strength table of the agents (issue 22, issue 32 item 2): who beats whom, how fast, on one
+core, and which cards an agent never plays.
 
 Each row pits agent A against agent B on the base set's decks, both ways (A with alap:tuz, then
-with alap:viz) and both seat orders (A as P1, then as P2): ``--games`` games in each of those
-four cells, the same seeds in each.  Prints A's win rate with its 95% Wilson interval, the
-games' endings, games/s of the pairing (this process's CPU time: one core, not the load), and
-the decisions/s and mean seconds per searched decision of each lookahead agent, and whether
-the row's target is met: greedy >= 95% against random; mcts at its default budget (200)
->= 65% against greedy with the interval's low end above 55%; mcts at budget 1,000 beats mcts
-at 200 with the interval above 50%.  A target is "met" only when the 95% Wilson interval is on
-its side of the threshold, "missed" when it is wholly on the other, else "undecided (more
-games)".  Then per agent, each base-set card's play rate when drawn over all its games, and the
-cards random agents played that it never did ("never played").
+with alap:viz) and both seat orders (A as P1, then as P2): N games in each of those four cells,
+the same seeds in each.  Prints A's win rate with its 95% **Wilson score interval**, the games'
+endings, games/s of the pairing (this process's CPU time: one core, not the load), and the
+decisions/s and mean seconds per searched decision of each lookahead agent, and whether the
+row's target is met: greedy >= 95% against random; mcts at its default budget (200) >= 65%
+against greedy with the interval's low end above 55%; mcts at budget 1,000 beats mcts at 200
+with the interval above 50%.  A target is "met" only when the 95% interval is on its side of
+the threshold, "missed" when it is wholly on the other, else "undecided (more games)": a row
+too small to decide says so rather than guess.
 
-Run with ``python benchmarks/bench_agents.py`` (``--games 2`` for a smoke run); a row may set
-its own games per cell, ``--rows greedy/random@50,mcts/greedy@3``: the Python mcts takes about
-a second a decision at budget 200 (five at 1,000), so its rows are sized to what a run can
-afford.  It prints a Markdown table for the README.  Nothing here asserts anything.
+Then the **never-played check**: per agent, each base-set card's play rate when drawn over all
+its games, and the cards random agents played that the agent drew and never played (the check
+passes when there are none; a card it never drew is listed apart, as not judged).
+
+Each default row plays as many games as a run can afford (:data:`ROW_GAMES`): greedy's games
+take a fraction of a second, so its row decides its target; the Python mcts takes about a
+second a decision at budget 200 (five at 1,000), so its rows are bounded and print what they
+afford, usually "undecided".  ``--games N`` plays N games per cell in every row (``--games 1``
+for a smoke run); ``--rows greedy/random@50,mcts/greedy@3`` chooses rows and their games.  It
+prints a Markdown table for the README.  Nothing here asserts anything.
 """
 
 from __future__ import annotations
@@ -32,6 +38,11 @@ from hkk._stats import wilson
 
 DECKS = ("alap:tuz", "alap:viz")
 PAIRINGS = [("greedy", "random"), ("mcts", "greedy"), ("mcts:budget=1000", "mcts")]
+
+#: Games per cell (4 cells a row) of each default row: what a run of some 20 minutes on one
+#: core affords (greedy's 200 games take about a minute, an mcts game some 40 CPU-s at budget
+#: 200 and several minutes with a budget of 1,000 on one side).
+ROW_GAMES = {("greedy", "random"): 50, ("mcts", "greedy"): 2, ("mcts:budget=1000", "mcts"): 1}
 
 #: Per row: A's win rate it should reach, and the value the interval's low end must exceed.
 TARGETS = {("greedy", "random"): (0.95, 0.95), ("mcts", "greedy"): (0.65, 0.55),
@@ -133,11 +144,13 @@ def play_row(engine: Engine, a: str, b: str, games: int, seed: int,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=10,
-                        help="games per cell (deck order x seat order): 4x this per row")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per cell (deck order x seat order) in every row: 4x this "
+                             "per row (default: each row's own, ROW_GAMES)")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--max-turns", type=int, default=None)
-    parser.add_argument("--rows", default=",".join(f"{a}/{b}" for a, b in PAIRINGS),
+    parser.add_argument("--rows", default=",".join(f"{a}/{b}@{ROW_GAMES[a, b]}"
+                                                   for a, b in PAIRINGS),
                         help="A/B pairs, comma separated (agent specs, e.g. mcts:budget=50/greedy"
                              "); A/B@N plays N games per cell in that row")
     args = parser.parse_args()
@@ -147,8 +160,8 @@ def main() -> None:
     for pair in args.rows.split(","):
         pair, _, count = pair.partition("@")
         a, b = pair.split("/")
-        row = play_row(engine, a, b, int(count) if count else args.games, args.seed,
-                       args.max_turns)
+        games = args.games if args.games is not None else int(count) if count else 10
+        row = play_row(engine, a, b, games, args.seed, args.max_turns)
         rows.append(row)
         print(f"{a} vs {b}: {row['wins']}/{row['games']} = {row['rate']:.1%} "
               f"(95% CI {row['ci'][0]:.1%}-{row['ci'][1]:.1%}); target {verdict(row)}; "
@@ -187,13 +200,20 @@ def print_plays(engine: Engine) -> None:
             cells.append(f"{played}/{drawn}" if drawn else "-")
         print(f"| {engine.cards[card].name} | " + " | ".join(cells) + " |")
     by_random = {card for card, (_, played) in PLAYS.get("random", {}).items() if played}
+    print()
+    print("Never-played check (cards random agents played, per agent):")
+    if "random" not in PLAYS:
+        print("- not run: no row played random agents (the check compares with them)")
+        return
     for spec in agents:
         if spec == "random":
             continue
         never = sorted(engine.cards[card].name for card in by_random
                        if card in PLAYS[spec] and not PLAYS[spec][card][1])
-        print(f"never played by {spec} (random played them; drawn by it): "
-              f"{', '.join(never) or 'none'}")
+        undrawn = sorted(engine.cards[card].name for card in by_random if card not in PLAYS[spec])
+        print(f"- {spec}: {'passed' if not never else 'FAILED'}; never played (drawn by it): "
+              f"{', '.join(never) or 'none'}; not judged (never drawn by it): "
+              f"{', '.join(undrawn) or 'none'}")
 
 
 def _speed(speed: tuple[float, float, float] | None) -> str:

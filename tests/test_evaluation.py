@@ -91,3 +91,19 @@ def test_weights_are_overridable_by_name_and_unknown_names_are_listed() -> None:
     with pytest.raises(HkkError) as info:
         DEFAULT_WEIGHTS.with_options(nope=1)
     assert "no evaluation weight 'nope'; the weights are hp=1.0" in str(info.value)
+
+
+@pytest.mark.parametrize(("building", "lasting"), [
+    ("alap:runako", 1),  # its runes come as it enters (not lasting); 1 VP at each turn's end
+    ("alap:mana-kut", 1), ("alap:lavaarok", 1)])
+def test_a_building_is_worth_its_sp_and_each_lasting_ability(building: str,
+                                                             lasting: int) -> None:
+    from hkk import build_position
+
+    game = build_position(ENGINE, [{"buildings": [building]}, {}])
+    sp = game.hp(game.buildings(0)[0])
+    plain = Weights(ability=0)
+    assert side_value(game, 0, plain) - side_value(build_position(ENGINE), 0, plain) == \
+        pytest.approx(DEFAULT_WEIGHTS.building * sp)
+    assert side_value(game, 0) - side_value(game, 0, plain) == \
+        pytest.approx(DEFAULT_WEIGHTS.ability * lasting)

@@ -172,14 +172,16 @@ def test_greedy_and_mcts_play_whole_games_in_simulate_the_same_anywhere(workers:
     assert (game.winner, game.turn) == (first.winner, first.turns)
 
 
-def _greedy_first_action(hand: list[str], opponent: dict[str, Any], vp: int = 6) -> str:
+def _greedy_first_action(hand: list[str], opponent: dict[str, Any], vp: int = 6,
+                         **mine: Any) -> str:
     """Greedy's answer to the first action decision of a built position: ``hand`` in its hand,
-    ``vp`` VP, a plain creature of its own in the guard post; the opponent as given."""
+    ``vp`` VP, a plain creature of its own in the guard post (unless ``mine`` says otherwise);
+    the opponent as given."""
     from hkk import build_position
 
-    game = build_position(ENGINE, [{"hand": hand, "vp": vp, "components": 2,
-                                    "guard_post": ["alap:falusi-milicia"]}, opponent],
-                          agents=[None, None])
+    me = {"hand": hand, "vp": vp, "components": 2, "guard_post": ["alap:falusi-milicia"],
+          **mine}
+    game = build_position(ENGINE, [me, opponent], agents=[None, None])
     game.agents[0] = game.agents[1] = None  # answered from outside
     d = game.decision
     assert d is not None and d.player == 0 and d.kind == "action"
@@ -205,3 +207,43 @@ def test_greedy_plays_a_building_whose_effect_comes_later() -> None:
     # wins here; nothing changes at once when it is played
     opponent = {"guard_post": ["alap:kogolem"], "hp": 2}
     assert _greedy_first_action(["alap:langolo-totem"], opponent) == "play alap:langolo-totem"
+
+
+#: A deck whose draw greedy cannot afford: the card in hand is its only play.
+UNAFFORDABLE = ["alap:jegorias"] * 5
+
+
+@pytest.mark.parametrize(("card", "vp"), [("alap:runako", 1), ("alap:mana-kut", 2)])
+def test_greedy_plays_a_building_that_gives_vp_turn_after_turn(card: str, vp: int) -> None:
+    # Rúnakő: 1 VP at the end of each turn, 3 times; Mana kút: +1 VP regeneration in each of
+    # its owner's preparation phases. With VP to spare and nothing else to play, each pays for
+    # itself; on its Sp alone a building was worth less than the card and its VP
+    opponent = {"guard_post": ["alap:kogolem"], "hand": ["alap:tuzmano"] * 3}
+    assert _greedy_first_action([card], opponent, vp=vp, deck=UNAFFORDABLE) == f"play {card}"
+
+
+def test_greedy_plays_a_building_that_damages_each_creature_the_opponent_plays() -> None:
+    # Lávaárok: 1 damage to each creature entering play on the opponent's side; he holds
+    # Tűzmanós (2/1), which it kills as they come
+    opponent = {"guard_post": ["alap:kogolem"], "hand": ["alap:tuzmano"] * 3}
+    assert _greedy_first_action(["alap:lavaarok"], opponent, vp=2, deck=UNAFFORDABLE) == \
+        "play alap:lavaarok"
+
+
+def test_greedy_plays_an_instant_that_lets_its_blocker_survive_the_attack() -> None:
+    # The opponent's turn (D-combat): his ready Zsoldos (3/3) attacks next and would kill the
+    # player (3 Ép) unblocked; the Falusi milícia (2/2) must block and would die. Jégpáncél
+    # in the opponent's main phase: +2 Ép until the preparation phase, so the milícia survives
+    # the block. Combat has no window between blocks and damage: the instant is played before
+    from hkk import build_position
+
+    game = build_position(ENGINE, [{"hand": ["alap:jegpancel"], "vp": 1, "hp": 3,
+                                    "guard_post": ["alap:falusi-milicia"]},
+                                   {"guard_post": ["alap:zsoldos"], "deck": UNAFFORDABLE}],
+                          agents=[None, None], active=1)
+    game.agents[0] = game.agents[1] = None
+    while game.decision.player == 1:  # the opponent passes his main phase's actions
+        game.answer("pass")
+    d = game.decision
+    assert d.labels() == ["play alap:jegpancel", "pass"]
+    assert GreedyAgent(1).choose(game.view(0), d).label == "play alap:jegpancel"

@@ -9,7 +9,12 @@ on any determinization of it.  For each side it sums, with the weights of :class
   ``danger`` (the last Ép matter more than the first);
 - ``creature``: each creature's damage value plus its current Ép; ``ready`` more for each point
   of damage of a creature that is active in the guard post (it attacks and blocks now);
-- ``building``: each building's current Sp;
+- ``building``: each building's current Sp; and ``ability`` for each of its lasting abilities
+  (any but one that acts as it enters play): a building is played for what it does, turn after
+  turn (Mana kút's VP, Lávaárok's damage to each creature the opponent plays), which the one
+  turn the agents look ahead cannot show - valued on their Sp alone, Mana kút, Rúnakő and
+  Lávaárok were worth less than their card in hand and VP, and greedy never played them
+  (forge-ai's ``CreatureEvaluator`` likewise adds a value for each ability beside the stats);
 - ``vp`` and ``components``: the VP and monster components he may still spend;
 - ``hand``: each card in his hand; ``deck``: each card left in his deck, up to ``deck_horizon``
   (drawing from an empty deck loses, D-empty-deck);
@@ -46,6 +51,7 @@ class Weights:
     creature: float = 0.6
     ready: float = 0.3
     building: float = 0.4
+    ability: float = 1.0
     vp: float = 0.25
     components: float = 0.3
     hand: float = 1.0
@@ -92,6 +98,11 @@ def _deck_size(player: Any) -> int:
     return int(size) if size is not None else len(player.deck)
 
 
+def _lasting(perm: Any) -> int:
+    """How many of ``perm``'s abilities last while it is in play (all but on-enter ones)."""
+    return sum(1 for a in perm.card.abilities if getattr(a, "timing", None) != "on_enter")
+
+
 def _threat(view: FairView, player: int) -> int:
     """What ``player``'s creatures could deal next turn (each creature's damage value)."""
     return sum(max(0, view.damage_value(c)) for c in view.creatures(player))
@@ -108,7 +119,7 @@ def side_value(view: FairView, player: int, w: Weights = DEFAULT_WEIGHTS) -> flo
         if creature.active and creature.zone == GUARD_POST:
             value += w.ready * damage
     for building in view.buildings(player):
-        value += w.building * max(0, view.hp(building))
+        value += w.building * max(0, view.hp(building)) + w.ability * _lasting(building)
     value += w.vp * me.vp + w.components * me.components
     value += w.hand * _hand_size(me) + w.deck * min(_deck_size(me), w.deck_horizon)
     threat = _threat(view, player)
