@@ -332,13 +332,16 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
 
 
 class NativeCore:
-    """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is played by its seated
-    agents only (it is not yet a whole ``hkk.ForwardModel``), so ``--core auto`` never picks it
-    and no default output changes; ``--core native`` names it."""
+    """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is not yet a whole
+    ``hkk.ForwardModel`` (no view, determinize or save), so ``--core auto`` never picks it and
+    no default output changes; ``--core native`` names it."""
 
     name = "native"
     auto = False
-    forward_model = False  # hkk play, serve and verify --games need one: hkk._cores says so
+    #: hkk play, serve and verify --games need a whole forward model (hkk._cores says so):
+    #: a native game is answered from outside and copied (NativeGame), but has no view yet
+    forward_model = False
+    forward_model_lacks = "view, determinize, save"
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively: the set and hook that make it not data-only
@@ -401,7 +404,8 @@ class NativeCore:
                  agents: Sequence[Any] | None = None, log_level: str = "full",
                  rulings: Any = None, clock: Any = None,
                  names: Sequence[str] = ("P1", "P2")) -> NativeGame:
-        """The game, played by its seated agents (``play()``, as far as the native core goes).
+        """The game: played by its seated agents (``play()``, as far as the native core goes),
+        or answered from outside where an agent is None (``decision``, ``answer``).
         Rulings other than the engine's, a clock (its time source is Python's) and other
         players' names are refused: the native core knows none of them."""
         reason = self.refuses(engine, decks)
