@@ -18,6 +18,25 @@ use crate::events::Log;
 use crate::game::Game;
 use crate::runner::advance;
 
+/// `Clone` field by field, `clone_from` included, so that restoring a checkpoint into a game
+/// (and keeping one) reuses the game's vectors and strings instead of allocating them again:
+/// the cost of an answer. The field list is checked: a field left out does not compile.
+#[macro_export]
+macro_rules! clone_fields {
+    ($name:ident { $($field:ident),* $(,)? }) => {
+        impl Clone for $name {
+            fn clone(&self) -> Self {
+                $name { $($field: self.$field.clone()),* }
+            }
+
+            fn clone_from(&mut self, source: &Self) {
+                let $name { $($field),* } = self;
+                $($field.clone_from(&source.$field);)*
+            }
+        }
+    };
+}
+
 /// A game and what answering it from outside needs.
 #[derive(Debug, Clone)]
 pub struct Driven {
@@ -67,7 +86,10 @@ impl Driven {
         };
         self.kept = log.events.len();
         let log = std::mem::replace(&mut self.game.log, empty);
-        self.checkpoint = Some(Box::new(self.game.clone()));
+        match &mut self.checkpoint {
+            Some(checkpoint) => checkpoint.as_mut().clone_from(&self.game),
+            None => self.checkpoint = Some(Box::new(self.game.clone())),
+        }
         self.game.log = log;
         self.answers.clear();
     }

@@ -19,7 +19,7 @@ use crate::state::{ExtractionOffer, Permanent, Player};
 /// `Rulings.max_turns` (D-turn-limit).
 pub const MAX_TURNS: u32 = 400;
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Game {
     pub cards: Arc<CardPool>,
     pub seed: i64,
@@ -78,6 +78,42 @@ pub struct Game {
     /// The decision a seat answered from outside waits for (`Halt::Decision`).
     pub waiting: Option<Box<Decision>>,
 }
+
+crate::clone_fields!(Game {
+    cards,
+    seed,
+    rng,
+    players,
+    permanents,
+    next_uid,
+    offers,
+    attacked,
+    seats,
+    log,
+    turn,
+    active,
+    step,
+    step_index,
+    started,
+    over,
+    winner,
+    turn_passed,
+    clock_started,
+    clock_closed_turn,
+    unported,
+    in_moment,
+    bonus_losses,
+    leaving_play,
+    usage_turn,
+    usage_game,
+    attempted,
+    effects,
+    watch,
+    outside,
+    answers,
+    replayed,
+    waiting
+});
 
 /// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
 /// much.

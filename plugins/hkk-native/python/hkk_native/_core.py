@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hkk._decisions import Decision, Option
+from hkk._errors import IllegalDecision
+from hkk._forward import index_of
 from hkk_native._native import Engine as _NativeEngine
 from hkk_native._native import Game as _NativeGame
 from hkk_native._plain import plain_cards
@@ -160,9 +162,6 @@ class NativeGame:
         """Answer :attr:`decision` with one of its options, its index or its label, and run on
         to the next decision from outside or the end; anything else is an
         :class:`hkk.IllegalDecision` (the Python engine's message) and changes nothing."""
-        from hkk import IllegalDecision
-        from hkk._forward import index_of
-
         waiting = self.decision
         if waiting is None:
             raise IllegalDecision("the game waits for no decision" + (
