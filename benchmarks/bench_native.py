@@ -91,6 +91,44 @@ def _bench(hkk_native: Any, engine: Engine, decks: Any, label: str, games: int,
     line("native, simulate's outcome rows", simulate_rate,
          f"{len(many) // 5:,} games, recorded natively (NativeCore.play_outcomes)")
     print(f"same winner and turns on {same} of {games} seeds")
+    _bench_forward(hkk_native, engine, decks, max(4, games // 10))
+
+
+def _bench_forward(hkk_native: Any, engine: Engine, decks: Any, games: int) -> None:
+    """The native forward model: whole games answered from outside through Python, one answer
+    per call (random answers, ``hkk.ForwardModel``'s loop), and ``clone()`` at a mid-game
+    decision (the game's 200th answer, or its last), at the outcome and full levels."""
+    import random
+
+    def answered(level: str) -> tuple[int, Any]:
+        answers = 0
+        middle = None
+        for seed in range(games):
+            game = hkk_native.core.new_game(engine, decks, seed=seed, agents=[None, None],
+                                            log_level=level)
+            rng = random.Random(seed)
+            while (decision := game.decision) is not None:
+                game.answer(rng.randrange(len(decision.options)))
+                answers += 1
+                if seed == 0 and (middle is None or answers <= 200):
+                    middle = game.clone()
+        return answers, middle
+
+    answers, _ = answered("outcome")
+    outside_rate = rate(games, lambda: answered("outcome"))
+    print(f"native forward model: {answers / games:,.0f} answers a game")
+    print(f"{'games answered from outside (outcome)':<44} {outside_rate:>10,.0f} games/s   "
+          f"{games} games, one answer a call through Python")
+    for level in ("outcome", "full"):
+        _, middle = answered(level)
+        n = 20_000 if level == "outcome" else 2_000
+        def clones(middle: Any = middle, n: int = n) -> None:
+            for _ in range(n):
+                middle.clone()  # dropped at once, as a search's throw-away copies
+
+        clone_rate = rate(n, clones)
+        print(f"{'clone() at a mid-game decision (' + level + ')':<44} {clone_rate:>10,.0f} "
+              f"clones/s (turn {middle.turn})")
 
 
 def main() -> None:

@@ -243,8 +243,8 @@ def test_core_native_where_a_command_needs_a_forward_model_is_a_usage_error_sayi
     result = CliRunner().invoke(main, [*command, "--core", "native", *decks])
     assert result.exit_code == 2, result.output
     said = " ".join(result.output.split())
-    assert "core 'native' plays whole games of seated agents only" in said
-    assert "no forward model yet" in said
+    assert "core 'native' is not a whole forward model yet" in said
+    assert "view" in said and "use --core python" in said
 
 
 def test_core_native_simulates_the_base_decks_as_the_python_core_does() -> None:

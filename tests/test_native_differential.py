@@ -637,7 +637,8 @@ def test_native_core_runs_decks_of_cards_without_words_to_the_python_engines_end
         vanilla_engine: Engine) -> None:
     decks = _vanilla_decks(vanilla_engine, 4)
     assert hkk_native.core.refuses(vanilla_engine, list(decks)) is None
-    native = hkk_native.core.new_game(vanilla_engine, list(decks), seed=4).play()
+    native = hkk_native.core.new_game(vanilla_engine, list(decks), seed=4)
+    native.play()
     python = vanilla_engine.play(list(decks), seed=4)
     assert native.over and (native.winner, native.turn) == (python.winner, python.turn)
 

@@ -77,13 +77,13 @@ class CoreEntry:
 
 
 def without_forward_model(core: Any) -> str | None:
-    """Why ``core`` cannot be driven as a :class:`hkk.ForwardModel` (a core that says
-    ``forward_model = False`` plays whole games of its own seated agents only), or None."""
+    """Why ``core`` cannot be driven as a whole :class:`hkk.ForwardModel` (a core that says
+    ``forward_model = False``; ``forward_model_lacks`` names what it lacks), or None."""
     if getattr(core, "forward_model", True):
         return None
-    return (f"core {core.name!r} plays whole games of seated agents only (hkk simulate, hkk "
-            "verify --differential): it has no forward model yet (decision, answer, view); "
-            "use --core python")
+    lacks = getattr(core, "forward_model_lacks", "decision, answer, view")
+    return (f"core {core.name!r} is not a whole forward model yet (it lacks {lacks}): hkk "
+            "play, serve and verify --games need one; use --core python")
 
 
 @dataclass

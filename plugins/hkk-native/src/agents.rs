@@ -15,6 +15,8 @@ pub enum Seat {
     Random { pass_bias: f64, rng: Box<Random> },
     /// `FirstLegalAgent`: the first option.
     First,
+    /// No agent: answered from outside, one decision at a time (`forward::Driven`).
+    Outside,
 }
 
 /// Where a random agent's RNG comes from: the state of the Python agent's RNG
@@ -36,11 +38,12 @@ impl Seat {
     }
 
     /// The chosen option's index, drawn as the Python agent draws it: from its own RNG (the
-    /// game's RNG is never touched by an agent).
-    pub fn choose(&mut self, decision: &Decision) -> usize {
+    /// game's RNG is never touched by an agent); None for a seat answered from outside.
+    pub fn choose(&mut self, decision: &Decision) -> Option<usize> {
         match self {
-            Seat::First => 0,
-            Seat::Random { pass_bias, rng } => choose_random(*pass_bias, decision, rng),
+            Seat::First => Some(0),
+            Seat::Random { pass_bias, rng } => Some(choose_random(*pass_bias, decision, rng)),
+            Seat::Outside => None,
         }
     }
 }
@@ -88,7 +91,8 @@ mod tests {
     #[test]
     fn first_takes_the_first_option() {
         let d = decision("start", &["start", "hand over"]);
-        assert_eq!(Seat::First.choose(&d), 0);
+        assert_eq!(Seat::First.choose(&d), Some(0));
+        assert_eq!(Seat::Outside.choose(&d), None);
     }
 
     #[test]
@@ -98,7 +102,7 @@ mod tests {
         let chosen = Seat::random(PASS_BIAS, &OwnRng::Seed(5))
             .unwrap()
             .choose(&d);
-        assert_eq!(chosen, reference.below(2));
+        assert_eq!(chosen, Some(reference.below(2)));
     }
 
     #[test]
@@ -107,7 +111,7 @@ mod tests {
         let d = decision("action", &["pass", "play:a", "play:b"]);
         let mut reference = Random::new(11);
         let mut seat = Seat::random(PASS_BIAS, &OwnRng::Seed(11)).unwrap();
-        let chosen = seat.choose(&d);
+        let chosen = seat.choose(&d).unwrap();
         let expected = if reference.random() >= PASS_BIAS {
             1 + reference.below(2)
         } else {

@@ -10,7 +10,7 @@ use crate::conditions::{Compare, Named};
 use crate::continuous::{add_effect, dispel, Duration, Stat};
 use crate::decisions::Decision;
 use crate::emit;
-use crate::errors::Flow;
+use crate::errors::{Flow, Halt};
 use crate::events::Kind;
 use crate::game::Game;
 
@@ -386,7 +386,7 @@ fn filtered_targets(
     ctx: &Context,
     target: TargetSpec,
     filter: &Where,
-) -> Vec<Target> {
+) -> Result<Vec<Target>, Halt> {
     let me = ctx.controller;
     let found: Vec<u32> = game
         .permanents
@@ -417,13 +417,13 @@ fn filtered_targets(
             | TargetSpec::ChosenBuilding
     );
     if !chosen || found.is_empty() {
-        return found.into_iter().map(Target::Permanent).collect();
+        return Ok(found.into_iter().map(Target::Permanent).collect());
     }
-    vec![chosen_permanent(game, me, &found)]
+    Ok(vec![chosen_permanent(game, me, &found)?])
 }
 
 /// The permanent `me` chooses among `uids` (a "target" decision, one option a permanent).
-fn chosen_permanent(game: &mut Game, me: usize, uids: &[u32]) -> Target {
+fn chosen_permanent(game: &mut Game, me: usize, uids: &[u32]) -> Result<Target, Halt> {
     let options = uids
         .iter()
         .map(|&uid| {
@@ -439,11 +439,11 @@ fn chosen_permanent(game: &mut Game, me: usize, uids: &[u32]) -> Target {
         options,
         rule: None,
     };
-    Target::Permanent(uids[game.decide(&decision)])
+    Ok(Target::Permanent(uids[game.decide(&decision)?]))
 }
 
 /// Who an effect acts on, bound before anything is applied.
-fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Target> {
+fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<Vec<Target>, Halt> {
     let me = ctx.controller;
     let creatures = |game: &Game, of: Option<usize>| -> Vec<u32> {
         game.permanents
@@ -460,7 +460,7 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
             .collect()
     };
     let group = |uids: Vec<u32>| uids.into_iter().map(Target::Permanent).collect();
-    match target {
+    Ok(match target {
         TargetSpec::Nobody => Vec::new(),
         TargetSpec::SelfPerm => ctx
             .source
@@ -498,7 +498,7 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
                 options: vec!["player 0 (P1)".into(), "player 1 (P2)".into()],
                 rule: None,
             };
-            vec![Target::Player(game.decide(&decision))]
+            vec![Target::Player(game.decide(&decision)?)]
         }
         TargetSpec::OwnCreatures => group(creatures(game, Some(me))),
         TargetSpec::OpponentCreatures => group(creatures(game, Some(1 - me))),
@@ -520,11 +520,11 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Vec<Tar
                 creatures(game, of)
             };
             if candidates.is_empty() {
-                return Vec::new();
+                return Ok(Vec::new());
             }
-            vec![chosen_permanent(game, me, &candidates)]
+            vec![chosen_permanent(game, me, &candidates)?]
         }
-    }
+    })
 }
 
 /// `resolve_spell`: every effect bound (its choices made), then every one applied.
@@ -535,12 +535,15 @@ pub fn resolve_spell(game: &mut Game, player: usize, card: &str, effects: &[Effe
         label: card.to_string(),
         trigger: None,
     };
-    let bound = bind(game, &ctx, effects);
+    let bound = bind(game, &ctx, effects)?;
     apply_all(game, &ctx, effects, bound)
 }
 
+/// What an item's `bind` gives: each effect's targets (or a stop at a decision from outside).
+pub type Bound = Result<Vec<Vec<Target>>, Halt>;
+
 /// An item's `bind`: every effect's targets, its choices made.
-pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Vec<Vec<Target>> {
+pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Bound {
     effects
         .iter()
         .map(|e| match &e.filter {

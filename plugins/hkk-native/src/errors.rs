@@ -1,4 +1,5 @@
-//! Why a game stops before its next step (`hkk._errors.GameOver`, and what is not native yet).
+//! Why a game stops before its next step (`hkk._errors.GameOver`, what is not native yet, and a
+//! seat answered from outside that must decide: `hkk._forward.Stop`).
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Halt {
@@ -6,6 +7,9 @@ pub enum Halt {
     GameOver,
     /// The game reached something the native core does not run yet; the reason names it.
     Unported(String),
+    /// A seat answered from outside must decide (`game.waiting` holds the decision): the step
+    /// is left here and run again from its checkpoint once answered (`forward`).
+    Decision,
 }
 
 pub type Flow = Result<(), Halt>;

@@ -19,7 +19,7 @@ use crate::state::{ExtractionOffer, Permanent, Player};
 /// `Rulings.max_turns` (D-turn-limit).
 pub const MAX_TURNS: u32 = 400;
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Game {
     pub cards: Arc<CardPool>,
     pub seed: i64,
@@ -68,7 +68,52 @@ pub struct Game {
     pub effects: Vec<crate::continuous::Lasting>,
     /// The trigger watch (`game.triggers`).
     pub watch: crate::triggers::Watch,
+    /// A seat is answered from outside (`Seat::Outside`): options' labels are made at every
+    /// log level, as the Python engine's (a seated game at the outcome level makes none).
+    pub outside: bool,
+    /// The answers given from outside since the last step boundary, in order, and how many
+    /// of them the present run of the step has taken (`forward::Driven` runs it again).
+    pub answers: Vec<usize>,
+    pub replayed: usize,
+    /// The decision a seat answered from outside waits for (`Halt::Decision`).
+    pub waiting: Option<Box<Decision>>,
 }
+
+crate::clone_fields!(Game {
+    cards,
+    seed,
+    rng,
+    players,
+    permanents,
+    next_uid,
+    offers,
+    attacked,
+    seats,
+    log,
+    turn,
+    active,
+    step,
+    step_index,
+    started,
+    over,
+    winner,
+    turn_passed,
+    clock_started,
+    clock_closed_turn,
+    unported,
+    in_moment,
+    bonus_losses,
+    leaving_play,
+    usage_turn,
+    usage_game,
+    attempted,
+    effects,
+    watch,
+    outside,
+    answers,
+    replayed,
+    waiting
+});
 
 /// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
 /// much.
@@ -117,6 +162,7 @@ impl Game {
     ) -> Self {
         let [a, b] = decks;
         let watched = cards.trigger_events();
+        let outside = seats.iter().any(|s| matches!(s, Seat::Outside));
         Game {
             cards,
             seed,
@@ -147,6 +193,10 @@ impl Game {
             attempted: Vec::new(),
             effects: Vec::new(),
             watch: crate::triggers::Watch::new(watched),
+            outside,
+            answers: Vec::new(),
+            replayed: 0,
+            waiting: None,
         }
     }
 
@@ -154,7 +204,7 @@ impl Game {
     /// are built (`Log::builds`), else empty - at the outcome level nobody reads it (the
     /// native agents tell passes by the literal `pass` labels, which are always made).
     pub fn text(&self, make: impl FnOnce() -> String) -> String {
-        if self.log.builds() {
+        if self.log.builds() || self.outside {
             make()
         } else {
             String::new()
@@ -165,9 +215,31 @@ impl Game {
         self.log.emit(kind);
     }
 
-    /// `Game.decide`: the seat answers; the decision is logged.
-    pub fn decide(&mut self, decision: &Decision) -> usize {
-        let chosen = self.seats[decision.player].choose(decision);
+    /// `Game.decide`: the seat answers; the decision is logged. A seat answered from outside
+    /// takes the next answer given since the step began, or stops the game here
+    /// (`Halt::Decision`, the decision in `waiting`).
+    pub fn decide(&mut self, decision: &Decision) -> Result<usize, Halt> {
+        let chosen = match self.seats[decision.player].choose(decision) {
+            Some(chosen) => chosen,
+            None => match self.answers.get(self.replayed) {
+                Some(&answer) if answer < decision.options.len() => {
+                    self.replayed += 1;
+                    answer
+                }
+                Some(_) => {
+                    // never so while the step runs again as it ran (`forward::Driven`)
+                    return Err(Halt::Unported(
+                        "the step run again from its checkpoint offered fewer options than \
+                         were answered: it did not run as before"
+                            .into(),
+                    ));
+                }
+                None => {
+                    self.waiting = Some(Box::new(decision.clone()));
+                    return Err(Halt::Decision);
+                }
+            },
+        };
         emit!(
             self,
             Kind::Decided {
@@ -178,7 +250,7 @@ impl Game {
                 rule: decision.rule,
             }
         );
-        chosen
+        Ok(chosen)
     }
 
     /// `hkk._characteristics.hp`: with the static modifiers in force.

@@ -120,7 +120,7 @@ pub fn resolve(game: &mut Game, item: &Item) -> Flow {
         prevented(game, item, by);
         return Ok(());
     }
-    let bound = bind_item(game, item);
+    let bound = bind_item(game, item)?;
     apply_item(game, item, bound)
 }
 
@@ -234,7 +234,7 @@ pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
         prevented(game, item, by);
         return Ok(());
     }
-    let bound = bind_item(game, item);
+    let bound = bind_item(game, item)?;
     apply_item(game, item, bound)
 }
 
@@ -274,7 +274,7 @@ fn effects_of<'a>(cards: &'a CardPool, item: &Item) -> &'a [Effect] {
 }
 
 /// An automatic ability's `bind`: its effects' targets, its choices made.
-pub fn bind_item(game: &mut Game, item: &Item) -> Vec<Vec<Target>> {
+pub fn bind_item(game: &mut Game, item: &Item) -> crate::effects::Bound {
     let cards = game.cards.clone(); // the cards do not change: borrowed beside the game
     bind(game, &context(game, item), effects_of(&cards, item))
 }

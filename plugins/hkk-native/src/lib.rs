@@ -18,6 +18,7 @@ pub mod decisions;
 pub mod effects;
 pub mod errors;
 pub mod events;
+pub mod forward;
 pub mod game;
 pub mod interpret;
 pub mod outcome;

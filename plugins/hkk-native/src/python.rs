@@ -10,6 +10,7 @@ use crate::cards::{Card, CardPool, PlainAbility, PlainActivation, Word, IMPLEMEN
 use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
 use crate::events::{Event, Level, Value};
+use crate::forward::{Driven, Refusal};
 use crate::game::Game;
 use crate::outcome::Counts;
 use crate::rng::Random;
@@ -112,8 +113,9 @@ fn seat_of(spec: &SeatSpec) -> PyResult<Seat> {
                 .map_err(|e| PyValueError::new_err(format!("the random agent's RNG state: {e}")))
         }
         "first" => Ok(Seat::First),
+        "outside" => Ok(Seat::Outside),
         other => Err(PyValueError::new_err(format!(
-            "no native agent {other:?}; the native agents are random and first"
+            "no native agent {other:?}; the native seats are random, first and outside"
         ))),
     }
 }
@@ -354,14 +356,14 @@ impl PyEngine {
         let logged: i64 = seed.extract()?;
         let seats = seats_of(&seats)?;
         Ok(PyGame {
-            game: Game::new(
+            driven: Driven::new(Game::new(
                 self.cards.clone(),
                 logged,
                 &key,
                 [decks.0, decks.1],
                 seats,
                 level_of(level)?,
-            ),
+            )),
         })
     }
 
@@ -477,10 +479,11 @@ type OutcomeTuple = (
     [PlayersCounts; 5],
 );
 
-/// A native game; its log stays native until read.
+/// A native game, played by its seated agents or answered from outside one decision at a time
+/// (`forward::Driven`); its log stays native until read.
 #[pyclass(name = "Game", module = "hkk_native._native")]
 struct PyGame {
-    game: Game,
+    driven: Driven,
 }
 
 fn event_dict<'py>(py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyDict>> {
@@ -508,49 +511,84 @@ fn event_dict<'py>(py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyDict
 impl PyGame {
     /// Play as far as the native core goes (to the end, or to the first card played).
     fn play(&mut self, py: Python<'_>) {
-        py.allow_threads(|| runner::play(&mut self.game));
+        py.allow_threads(|| self.driven.play());
+    }
+
+    /// The decision a seat answered from outside waits for, as `(kind, player, labels, rule)`
+    /// (the game runs up to it first); None once over, stopped short, or all seats seated.
+    #[allow(clippy::type_complexity)]
+    fn decision(&mut self) -> Option<(&'static str, usize, Vec<String>, Option<&'static str>)> {
+        self.driven
+            .decision()
+            .map(|d| (d.kind, d.player, d.options.clone(), d.rule))
+    }
+
+    /// Answer the waiting decision with its option at `index` and run on to the next one.
+    fn answer(&mut self, py: Python<'_>, index: usize) -> PyResult<()> {
+        py.allow_threads(|| self.driven.answer(index))
+            .map_err(|refusal| match refusal {
+                Refusal::NoDecision => PyValueError::new_err("the game waits for no decision"),
+                Refusal::OutOfRange(n) => {
+                    PyValueError::new_err(format!("option {index} of a decision of {n} options"))
+                }
+            })
+    }
+
+    /// An independent copy (a struct clone), its log kept at `level` from now on if given.
+    #[pyo3(signature = (level=None))]
+    fn clone(&self, level: Option<&str>) -> PyResult<PyGame> {
+        let mut driven = self.driven.clone();
+        if let Some(level) = level {
+            driven.set_level(level_of(level)?);
+        }
+        Ok(PyGame { driven })
+    }
+
+    #[getter]
+    fn seed(&self) -> i64 {
+        self.driven.game.seed
     }
 
     /// What stopped the game short of its end, if anything.
     #[getter]
     fn unported(&self) -> Option<String> {
-        self.game.unported.clone()
+        self.driven.game.unported.clone()
     }
 
     #[getter]
     fn active(&self) -> usize {
-        self.game.active
+        self.driven.game.active
     }
 
     #[getter]
     fn over(&self) -> bool {
-        self.game.over
+        self.driven.game.over
     }
 
     #[getter]
     fn winner(&self) -> Option<usize> {
-        self.game.winner
+        self.driven.game.winner
     }
 
     #[getter]
     fn turn(&self) -> u32 {
-        self.game.turn
+        self.driven.game.turn
     }
 
     /// Events emitted, kept or not.
     #[getter]
     fn emitted(&self) -> usize {
-        self.game.log.emitted
+        self.driven.game.log.emitted
     }
 
     fn __len__(&self) -> usize {
-        self.game.log.events.len()
+        self.driven.game.log.events.len()
     }
 
     /// The kept event at `index`, as the Python event's `as_dict()`.
     fn event<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyDict>> {
         let event =
-            self.game.log.events.get(index).ok_or_else(|| {
+            self.driven.game.log.events.get(index).ok_or_else(|| {
                 pyo3::exceptions::PyIndexError::new_err("event index out of range")
             })?;
         event_dict(py, event)
@@ -558,7 +596,8 @@ impl PyGame {
 
     /// Every kept event, as `as_dict()`s.
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.game
+        self.driven
+            .game
             .log
             .events
             .iter()
@@ -568,7 +607,8 @@ impl PyGame {
 
     /// The players' hands and decks (deck top last), for tests.
     fn zones(&self) -> Vec<(Vec<String>, Vec<String>)> {
-        self.game
+        self.driven
+            .game
             .players
             .iter()
             .map(|p| (p.hand.clone(), p.deck.clone()))

@@ -7,7 +7,7 @@
 use crate::changes::{damage, extract_components, restore, Target};
 use crate::decisions::Decision;
 use crate::emit;
-use crate::errors::Flow;
+use crate::errors::{Flow, Halt};
 use crate::events::Kind;
 use crate::game::Game;
 use crate::phases::Step;
@@ -206,7 +206,7 @@ fn describe(game: &Game, uid: u32) -> String {
 
 /// D-combat's `bind`: the attacker picks attackers, then the defender blocks each with one of
 /// his ready creatures at most.
-pub fn declare(game: &mut Game) -> Vec<(u32, Option<u32>)> {
+pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
     let attacker_side = game.active;
     let mut attackers = Vec::new();
     for uid in ready(game, attacker_side) {
@@ -219,7 +219,7 @@ pub fn declare(game: &mut Game) -> Vec<(u32, Option<u32>)> {
             ],
             rule: Some("D-combat"),
         };
-        if game.decide(&decision) == 0 {
+        if game.decide(&decision)? == 0 {
             attackers.push(uid);
         }
     }
@@ -237,11 +237,11 @@ pub fn declare(game: &mut Game) -> Vec<(u32, Option<u32>)> {
             options,
             rule: Some("D-combat"),
         };
-        let chosen = game.decide(&decision);
+        let chosen = game.decide(&decision)?;
         let blocker = (chosen < blocks.len()).then(|| blocks.remove(chosen));
         pairs.push((attacker, blocker));
     }
-    pairs
+    Ok(pairs)
 }
 
 /// D-combat's `apply`: attackers become passive; every damage value is read before any is
@@ -297,7 +297,7 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) -> Flow {
 
 /// `close_offers`: as a phase ends, what is left of its offers is offered one last time
 /// (R-components), then lapses.
-pub fn close_offers(game: &mut Game, phase: &str) {
+pub fn close_offers(game: &mut Game, phase: &str) -> Flow {
     let mut index = 0;
     while index < game.offers.len() {
         if game.offers[index].phase != phase {
@@ -311,7 +311,7 @@ pub fn close_offers(game: &mut Game, phase: &str) {
             options: vec![offer.label(), "decline".into()],
             rule: Some("R-components"),
         };
-        if game.decide(&decision) == 1 {
+        if game.decide(&decision)? == 1 {
             game.offers.remove(index);
             emit!(
                 game,
@@ -326,4 +326,5 @@ pub fn close_offers(game: &mut Game, phase: &str) {
         }
     }
     game.offers.retain(|o| o.phase != phase);
+    Ok(())
 }

@@ -34,7 +34,7 @@ pub fn setup(game: &mut Game) -> Flow {
         player: starter,
         options: vec!["start".into(), "hand over".into()],
         rule: Some("28"),
-    });
+    })?;
     game.active = if answer == 0 { starter } else { 1 - starter };
     emit!(
         game,
@@ -98,7 +98,7 @@ pub fn run_next_step(game: &mut Game) -> Flow {
     }
     let following = DEFAULT_TURN.get(index + 1).map(|s| s.phase);
     if following != Some(step.phase) {
-        crate::rules::close_offers(game, step.phase); // the phase's offers lapse
+        crate::rules::close_offers(game, step.phase)?; // the phase's offers lapse
     }
     Ok(())
 }
@@ -118,8 +118,9 @@ pub fn end_turn(game: &mut Game) {
     game.active = 1 - game.active;
 }
 
-/// `advance`: to the next step boundary; false once the game is over or has reached what the
-/// native core does not run (`game.unported`).
+/// `advance`: to the next step boundary; false once the game is over, has reached what the
+/// native core does not run (`game.unported`), or stopped at a decision of a seat answered from
+/// outside (`game.waiting`, mid-step: `forward::Driven` runs the step again once answered).
 pub fn advance(game: &mut Game) -> bool {
     if game.unported.is_some() {
         return false;
@@ -150,7 +151,7 @@ pub fn advance(game: &mut Game) -> bool {
     if let Err(Halt::Unported(reason)) = flow {
         game.unported = Some(reason);
     }
-    !game.over && game.unported.is_none()
+    !game.over && game.unported.is_none() && game.waiting.is_none()
 }
 
 /// Play until the game is over or reaches what is not native yet.

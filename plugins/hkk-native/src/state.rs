@@ -11,7 +11,7 @@ pub const RESERVE: &str = "reserve";
 pub const GUARD_POST: &str = "guard_post";
 pub const BUILDINGS: &str = "buildings";
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Player {
     pub index: usize,
     pub hp: i64,
@@ -25,6 +25,18 @@ pub struct Player {
     /// VP received in the current turn's stage 1 (29.3.1).
     pub vp_received: i64,
 }
+
+crate::clone_fields!(Player {
+    index,
+    hp,
+    vp,
+    components,
+    deck,
+    hand,
+    graveyard,
+    turns_taken,
+    vp_received
+});
 
 impl Player {
     pub fn new(index: usize, deck: Vec<String>) -> Self {
@@ -44,7 +56,7 @@ impl Player {
 
 /// A creature or a building in play (`hkk._state.Permanent`), without abilities: its
 /// characteristics are its card's, less the damage it took.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Permanent {
     /// Also its timestamp: later permanents have larger uids.
     pub uid: u32,
@@ -80,6 +92,30 @@ pub struct Permanent {
     /// Its card's `triggers` (`TriggerEvent::bit`): the trigger watch skips the others unread.
     pub triggers: u16,
 }
+
+crate::clone_fields!(Permanent {
+    uid,
+    card,
+    creature,
+    owner,
+    controller,
+    zone,
+    active,
+    damage_taken,
+    base_damage,
+    base_hp,
+    components,
+    mod_damage,
+    mod_hp,
+    mod_sp,
+    counters,
+    defence_bonus,
+    damaged_turn,
+    has_abilities,
+    has_statics,
+    hooks,
+    triggers
+});
 
 impl Permanent {
     /// `"<card id>#<uid>"`, as labels write it.

@@ -63,20 +63,20 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
     items.sort_by_key(Item::order);
     let mut chosen = Vec::with_capacity(items.len());
     for item in items {
-        if !item.optional || wants(game, &item, step.rule) {
+        if !item.optional || wants(game, &item, step.rule)? {
             chosen.push(item);
         }
     }
     // read against the state before the moment; a prevented item makes no choice
     let stopped: Vec<Option<u32>> = chosen.iter().map(|i| preventer(game, i)).collect();
-    let bound: Vec<_> = chosen
+    let bound = chosen
         .iter()
         .zip(&stopped)
         .map(|(i, by)| match by {
             None => bind_item(game, i),
-            Some(_) => Vec::new(),
+            Some(_) => Ok(Vec::new()),
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>()?;
     emit!(
         game,
         Kind::Moment {
@@ -188,9 +188,9 @@ fn collect(game: &Game, step: &Step) -> Vec<Ordered> {
 
 /// `_wants`: an optional item's controller says whether he uses it (not the active player
 /// after passing the turn, 41.5).
-pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> bool {
+pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<bool, Halt> {
     if game.turn_passed && item.controller == game.active {
-        return false;
+        return Ok(false);
     }
     let decision = Decision {
         kind: "use",
@@ -198,7 +198,7 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> bool {
         options: vec![format!("use {}", item.label()), "decline".into()],
         rule: Some(rule),
     };
-    game.decide(&decision) == 0
+    Ok(game.decide(&decision)? == 0)
 }
 
 /// Collect, order, resolve, check, until nothing is left (29.4.1): an optional item is offered
@@ -219,7 +219,7 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
                     continue;
                 }
                 if card.optional && !step.mandatory && !wanted.contains(&key) {
-                    if !wants(game, card, step.rule) {
+                    if !wants(game, card, step.rule)? {
                         finished.push(key);
                         continue;
                     }
@@ -238,7 +238,7 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
                 options: ready.iter().map(Ordered::label).collect(),
                 rule: Some(step.order_rule),
             };
-            game.decide(&decision)
+            game.decide(&decision)?
         } else {
             0
         };
@@ -283,7 +283,7 @@ fn resolve_pooled(game: &mut Game, item: &Item) -> Flow {
         prevented(game, item, by);
         return Ok(());
     }
-    let bound = bind_item(game, item);
+    let bound = bind_item(game, item)?;
     from_pool(game, item.trigger.map_or(0, |(_, key)| key))?;
     apply_item(game, item, bound)
 }
@@ -306,10 +306,10 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
                 options: items.iter().map(|i| i.label()).collect(),
                 rule: Some("R-enter-order"),
             };
-            game.decide(&decision)
+            game.decide(&decision)?
         };
         let item = items.remove(chosen);
-        if item.optional && !wants(game, &item, step.rule) {
+        if item.optional && !wants(game, &item, step.rule)? {
             continue;
         }
         resolve(game, &item)?;
@@ -358,7 +358,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
                 options,
                 rule: Some(step.rule),
             };
-            let chosen = game.decide(&decision);
+            let chosen = game.decide(&decision)?;
             if chosen == items.len() {
                 emit!(
                     game,
@@ -474,7 +474,7 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     match action {
         Action::Attack => {
             game.attacked = true;
-            let pairs = declare(game);
+            let pairs = declare(game)?;
             fight(game, &pairs)
         }
         Action::Guard(uid) => {
@@ -508,7 +508,7 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
             options: labels,
             rule: Some(step.rule),
         };
-        let chosen = game.decide(&decision);
+        let chosen = game.decide(&decision)?;
         match actions.swap_remove(chosen) {
             Action::PassTurn => {
                 game.turn_passed = true;

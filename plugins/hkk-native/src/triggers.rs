@@ -612,11 +612,11 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
                     .collect(),
                 rule: Some("D-trigger-order"),
             };
-            at = ready[game.decide(&decision)];
+            at = ready[game.decide(&decision)?];
         }
         let Waiting { item, chain } = game.watch.waiting.remove(at);
         check_work(game, &chain)?;
-        if item.optional && !crate::steps::wants(game, &item, "D-trigger-wait") {
+        if item.optional && !crate::steps::wants(game, &item, "D-trigger-wait")? {
             continue;
         }
         game.watch.cause = chain;

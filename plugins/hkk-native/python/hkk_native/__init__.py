@@ -16,6 +16,7 @@ from __future__ import annotations
 from hkk_native._core import (
     NativeCore,
     NativeGame,
+    NativeUnsupported,
     Refused,
     compare,
     play_many_native,
@@ -23,8 +24,8 @@ from hkk_native._core import (
 )
 from hkk_native._native import Random
 
-__all__ = ["NativeCore", "NativeGame", "Random", "Refused", "compare", "core", "play_many_native",
-           "play_native"]
+__all__ = ["NativeCore", "NativeGame", "NativeUnsupported", "Random", "Refused", "compare", "core",
+           "play_many_native", "play_native"]
 
 #: The object the ``hkk.cores`` entry point ``native`` loads.
 core = NativeCore()

@@ -8,11 +8,15 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from hkk._decisions import Decision, Option
+from hkk._errors import IllegalDecision
+from hkk._forward import index_of
 from hkk_native._native import Engine as _NativeEngine
 from hkk_native._native import Game as _NativeGame
 from hkk_native._plain import plain_cards
 
-__all__ = ["NativeCore", "NativeGame", "Refused", "compare", "play_many_native", "play_native"]
+__all__ = ["NativeCore", "NativeGame", "NativeUnsupported", "Refused", "compare",
+           "play_many_native", "play_native"]
 
 #: The largest seed the native log holds (the Python log holds any int).
 _SEED_RANGE = (-(2**63), 2**63 - 1)
@@ -49,9 +53,11 @@ SeatSpec = tuple[str, float, list[int] | int | None]
 def _seat(agent: Any) -> SeatSpec:
     """An agent as a native seat.  Only the built-in random and first agents have a native
     twin; a random agent draws from its own RNG, whose state is handed over (the agent-RNG
-    wiring on the native side is ``agents::agent_rng``)."""
+    wiring on the native side is ``agents::agent_rng``).  None: a seat answered from outside."""
     from hkk import FirstLegalAgent, RandomAgent
 
+    if agent is None:
+        return ("outside", 0.0, None)
     if type(agent) is FirstLegalAgent:
         return ("first", 0.0, None)
     if type(agent) is RandomAgent:
@@ -70,6 +76,17 @@ def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
     return (("random", bias, agent_seed(seed, 0)), ("random", bias, agent_seed(seed, 1)))
 
 
+def _seated(agents: Sequence[Any] | None, seed: int) -> list[Any]:
+    """The game's agents as its ``agents`` lists them: the engine's default ones made when
+    none are given (their native twins draw as they would)."""
+    if agents is not None:
+        return list(agents)
+    from hkk import RandomAgent
+    from hkk._agent_registry import agent_seed
+
+    return [RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1))]
+
+
 def _native_engine(engine: Any) -> _NativeEngine:
     """The engine's cards as plain data, kept on the engine (cards do not change)."""
     cached = getattr(engine, "_hkk_native_engine", None)
@@ -79,17 +96,105 @@ def _native_engine(engine: Any) -> _NativeEngine:
     return cached
 
 
+class NativeUnsupported(NotImplementedError):
+    """A part of :class:`hkk.ForwardModel` the native core does not provide yet; the message
+    names the method."""
+
+
+def _unsupported(method: str) -> NativeUnsupported:
+    return NativeUnsupported(
+        f"the native core has no {method} yet (docs/NATIVE.md, 'The forward model'): play "
+        f"this game on the python core (--core python, Engine.new_game) for {method}")
+
+
+class _Seats(list[Any]):
+    """A native game's seats: read, never reseated (the native agents are in the Rust game)."""
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise _unsupported("agents[i] = agent (reseating)")
+
+
 class NativeGame:
-    """A game on the native core: ``play()`` runs as far as the native core goes;
-    ``unported`` says where it stopped short of the end (None: it ended, ``over``);
-    ``log`` is built when read; ``emitted`` counts every event, kept or not."""
+    """A game on the native core, a :class:`hkk.ForwardModel` as far as the native core goes:
+    played by its seated native agents (``play()``) or answered from outside one decision at a
+    time (``decision``, ``answer``; a seat whose agent is None), copied at any decision
+    (``clone``).  ``unported`` says where it stopped short of the end (None: it ended, ``over``);
+    ``log`` is the kept events as ``as_dict()``s, built when read; ``emitted`` counts every
+    event, kept or not.  ``view``, ``determinize``, ``save`` and ``snapshot`` are not native
+    yet: they raise :class:`NativeUnsupported` naming the method."""
 
-    def __init__(self, game: _NativeGame) -> None:
+    def __init__(self, game: _NativeGame, agents: Sequence[Any] = (None, None),
+                 log_level: str = "full") -> None:
         self._game = game
+        self._agents = _Seats(agents)
+        self._level = log_level
+        self._waiting: Decision | None = None
 
-    def play(self) -> NativeGame:
+    def play(self, max_turns: int | None = None) -> int | None:
+        """Play to the end (or as far as the native core goes) with the seated agents; returns
+        the winner.  Every seat needs an agent, as the Python engine's ``play``."""
+        from hkk import HkkError
+
+        if None in self._agents:
+            seat = self._agents.index(None) + 1
+            raise HkkError(f"player {seat}'s seat has no agent: answer game.decision with "
+                           "game.answer(...), or seat an agent (game.agents[i] = agent)")
+        if max_turns is not None:
+            raise _unsupported("play(max_turns=...)")
         self._game.play()
-        return self
+        return self._game.winner
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision a seat answered from outside waits for (reading it the first time
+        runs the game up to it): kind, player, the options' labels and rule as the Python
+        engine's (an option's ``data`` is read from its label, :func:`hkk.option_data`; the
+        ``prompt`` is empty); None once the game is over or stopped short, or if every seat
+        has an agent."""
+        if self._waiting is None:
+            found = self._game.decision()
+            if found is not None:
+                kind, player, labels, rule = found
+                self._waiting = Decision(kind, player, tuple(map(Option, labels)), "", rule)
+        return self._waiting
+
+    def answer(self, option: Option | int | str) -> None:
+        """Answer :attr:`decision` with one of its options, its index or its label, and run on
+        to the next decision from outside or the end; anything else is an
+        :class:`hkk.IllegalDecision` (the Python engine's message) and changes nothing."""
+        waiting = self.decision
+        if waiting is None:
+            raise IllegalDecision("the game waits for no decision" + (
+                " (it is over)" if self.over else
+                " (it stopped short: " + str(self.unported) + ")" if self.unported else
+                " (every seat has an agent: play it with game.play())"))
+        index = index_of(waiting, option)
+        self._waiting = None
+        self._game.answer(index)
+
+    def clone(self, *, log_level: str | None = None) -> NativeGame:
+        """An independent copy (one struct clone): given the same answers it goes on exactly as
+        this game, and nothing done to it reaches this one.  ``log_level`` keeps the copy's log
+        at that level from now on (its past: the events that level keeps)."""
+        level = self._level if log_level is None else log_level
+        return NativeGame(self._game.clone(log_level), self._agents, level)
+
+    def view(self, player: int) -> Any:
+        raise _unsupported("view(player)")
+
+    def determinize(self, player: int, rng: Any, *, log_level: str | None = None) -> Any:
+        raise _unsupported("determinize(player, rng)")
+
+    def save(self) -> dict[str, Any]:
+        raise _unsupported("save()")
+
+    def snapshot(self) -> dict[str, Any]:
+        raise _unsupported("snapshot()")
+
+    @property
+    def agents(self) -> list[Any]:
+        """The seats' agents (None: answered from outside); a native game is not reseated."""
+        return self._agents
 
     @property
     def unported(self) -> str | None:
@@ -110,6 +215,14 @@ class NativeGame:
     @property
     def turn(self) -> int:
         return self._game.turn
+
+    @property
+    def seed(self) -> int:
+        return self._game.seed
+
+    @property
+    def log_level(self) -> str:
+        return self._level
 
     @property
     def emitted(self) -> int:
@@ -156,9 +269,11 @@ def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int 
     first card with a word played): for tests that compare the native core with the Python
     engine on what both run."""
     lists = _checked(engine, decks, [seed])
-    game = _native_engine(engine).new_game((lists[0], lists[1]), seed, _seats(agents, seed),
-                                           log_level)
-    return NativeGame(game).play()
+    game = NativeGame(_native_engine(engine).new_game((lists[0], lists[1]), seed,
+                                                      _seats(agents, seed), log_level),
+                      _seated(agents, seed), log_level)
+    game.play()
+    return game
 
 
 def play_many_native(engine: Any, decks: Sequence[str | Sequence[str]], *,
@@ -216,13 +331,16 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
 
 
 class NativeCore:
-    """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is played by its seated
-    agents only (it is not yet a whole ``hkk.ForwardModel``), so ``--core auto`` never picks it
-    and no default output changes; ``--core native`` names it."""
+    """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is not yet a whole
+    ``hkk.ForwardModel`` (no view, determinize or save), so ``--core auto`` never picks it and
+    no default output changes; ``--core native`` names it."""
 
     name = "native"
     auto = False
-    forward_model = False  # hkk play, serve and verify --games need one: hkk._cores says so
+    #: hkk play, serve and verify --games need a whole forward model (hkk._cores says so):
+    #: a native game is answered from outside and copied (NativeGame), but has no view yet
+    forward_model = False
+    forward_model_lacks = "view, determinize, save"
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively: the set and hook that make it not data-only
@@ -285,7 +403,8 @@ class NativeCore:
                  agents: Sequence[Any] | None = None, log_level: str = "full",
                  rulings: Any = None, clock: Any = None,
                  names: Sequence[str] = ("P1", "P2")) -> NativeGame:
-        """The game, played by its seated agents (``play()``, as far as the native core goes).
+        """The game: played by its seated agents (``play()``, as far as the native core goes),
+        or answered from outside where an agent is None (``decision``, ``answer``).
         Rulings other than the engine's, a clock (its time source is Python's) and other
         players' names are refused: the native core knows none of them."""
         reason = self.refuses(engine, decks)
@@ -299,4 +418,5 @@ class NativeCore:
             raise Refused(f"the native core cannot run this game: {reason}")
         lists = _checked(engine, decks, [seed])
         return NativeGame(_native_engine(engine).new_game(
-            (lists[0], lists[1]), seed, _seats(agents, seed), log_level))
+            (lists[0], lists[1]), seed, _seats(agents, seed), log_level),
+            _seated(agents, seed), log_level)

@@ -1,0 +1,283 @@
+//! A game answered from outside, one decision at a time, and copied at any decision (the
+//! forward model, `hkk._driving`).
+//!
+//! A seat answered from outside (`Seat::Outside`) stops the game at its decision
+//! (`Halt::Decision`): the step is left half run, its events logged up to the decision. The
+//! driver keeps a checkpoint - the game as it was at the last step boundary - and the answers
+//! given since. An answer is checked, added to them, the checkpoint restored and the step run
+//! again (the same state, the same RNG: the same events and decisions), the answers taken in
+//! order, on to the next decision from outside or the end. That costs one run again of a step's
+//! beginning an answer; in exchange no runner function keeps a resumable frame, and a copy is a
+//! plain `Clone`. A game whose seats all have native agents takes no checkpoint.
+//!
+//! The log is append-only, so a checkpoint leaves it out: restoring one cuts the log back to
+//! where the step began.
+
+use crate::decisions::Decision;
+use crate::events::Log;
+use crate::game::Game;
+use crate::runner::advance;
+
+/// `Clone` field by field, `clone_from` included, so that restoring a checkpoint into a game
+/// (and keeping one) reuses the game's vectors and strings instead of allocating them again:
+/// the cost of an answer. The field list is checked: a field left out does not compile.
+#[macro_export]
+macro_rules! clone_fields {
+    ($name:ident { $($field:ident),* $(,)? }) => {
+        impl Clone for $name {
+            fn clone(&self) -> Self {
+                $name { $($field: self.$field.clone()),* }
+            }
+
+            fn clone_from(&mut self, source: &Self) {
+                let $name { $($field),* } = self;
+                $($field.clone_from(&source.$field);)*
+            }
+        }
+    };
+}
+
+/// A game and what answering it from outside needs.
+#[derive(Debug, Clone)]
+pub struct Driven {
+    pub game: Game,
+    /// The game at the last step boundary, with an empty log in the state the game's log had
+    /// then (turn, step, events emitted); None while no seat is answered from outside.
+    checkpoint: Option<Box<Game>>,
+    /// How many events the log kept at the checkpoint.
+    kept: usize,
+    /// The answers given from outside since the checkpoint, in order.
+    answers: Vec<usize>,
+}
+
+/// Why an answer was refused (the game is unchanged).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The game waits for no decision (it is over, stopped short, or every seat has an agent).
+    NoDecision,
+    /// The index is not one of the waiting decision's options (their number).
+    OutOfRange(usize),
+}
+
+impl Driven {
+    pub fn new(game: Game) -> Self {
+        let mut driven = Driven {
+            game,
+            checkpoint: None,
+            kept: 0,
+            answers: Vec::new(),
+        };
+        if driven.game.outside {
+            driven.keep_checkpoint();
+        }
+        driven
+    }
+
+    /// The game now is the checkpoint (at a step boundary): no answer since.
+    fn keep_checkpoint(&mut self) {
+        let log = &self.game.log;
+        let empty = Log {
+            level: log.level,
+            events: Vec::new(),
+            turn: log.turn,
+            step: log.step,
+            emitted: log.emitted,
+            outcome: None,
+        };
+        self.kept = log.events.len();
+        let log = std::mem::replace(&mut self.game.log, empty);
+        match &mut self.checkpoint {
+            Some(checkpoint) => checkpoint.as_mut().clone_from(&self.game),
+            None => self.checkpoint = Some(Box::new(self.game.clone())),
+        }
+        self.game.log = log;
+        self.answers.clear();
+    }
+
+    /// The game back at the checkpoint, its log cut back to it.
+    fn restore(&mut self) {
+        let Some(checkpoint) = &self.checkpoint else {
+            return;
+        };
+        let mut events = std::mem::take(&mut self.game.log.events);
+        events.truncate(self.kept);
+        self.game.clone_from(checkpoint);
+        self.game.log.events = events;
+    }
+
+    /// Run from where the game stands to the next decision from outside, the end, or what the
+    /// native core does not run; a checkpoint at every step boundary.
+    fn run(&mut self) {
+        loop {
+            self.game.answers.clone_from(&self.answers);
+            self.game.replayed = 0;
+            if !advance(&mut self.game) {
+                break;
+            }
+            self.keep_checkpoint();
+        }
+        if self.game.waiting.is_some() && self.game.replayed != self.answers.len() {
+            // the step ran differently again: a bug of the native core, never a silent one
+            self.game.waiting = None;
+            self.game.unported = Some(format!(
+                "the step run again from its checkpoint took {} of the {} answers given: it \
+                 did not run as before",
+                self.game.replayed,
+                self.answers.len()
+            ));
+        }
+    }
+
+    /// The decision a seat answered from outside waits for: the game runs up to it first if
+    /// it has not (None once over or stopped short, or while every seat has an agent).
+    pub fn decision(&mut self) -> Option<&Decision> {
+        let game = &self.game;
+        if game.waiting.is_none() && game.outside && !game.over && game.unported.is_none() {
+            self.run();
+        }
+        self.game.waiting.as_deref()
+    }
+
+    /// Answer the waiting decision with its option `chosen` and run on; a refused answer
+    /// changes nothing.
+    pub fn answer(&mut self, chosen: usize) -> Result<(), Refusal> {
+        let options = self.decision().ok_or(Refusal::NoDecision)?.options.len();
+        if chosen >= options {
+            return Err(Refusal::OutOfRange(options));
+        }
+        self.answers.push(chosen);
+        self.restore();
+        self.run();
+        Ok(())
+    }
+
+    /// The log kept at `level` from now on (a copy's, `clone(log_level=...)`): the events kept
+    /// so far are those the new level keeps of them.
+    pub fn set_level(&mut self, level: crate::events::Level) {
+        let log = &mut self.game.log;
+        let kept = log.events[..self.kept]
+            .iter()
+            .filter(|e| e.kind.kept_at(level))
+            .count();
+        log.level = level;
+        log.events.retain(|e| e.kind.kept_at(level));
+        self.kept = kept;
+        if let Some(checkpoint) = &mut self.checkpoint {
+            checkpoint.log.level = level;
+        }
+    }
+
+    /// Play on to the end while every seat has an agent (no checkpoint is taken).
+    pub fn play(&mut self) {
+        crate::runner::play(&mut self.game);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::{OwnRng, Seat, PASS_BIAS};
+    use crate::cards::{Card, CardPool};
+    use crate::events::Level;
+    use crate::rng::{key_of, Random};
+    use std::sync::Arc;
+
+    fn pool() -> Arc<CardPool> {
+        let cards = (0..40)
+            .map(|i| {
+                let numbers = (i % 3, 0, 1 + (i % 3), 1 + (i % 4), i % 2);
+                Card::new(
+                    format!("t:c{i:02}"),
+                    "creature".into(),
+                    numbers,
+                    false,
+                    vec![],
+                    &[],
+                    &[],
+                )
+            })
+            .collect();
+        Arc::new(CardPool::new(cards))
+    }
+
+    fn game(seed: u64, seats: [Seat; 2], level: Level) -> Game {
+        let deck = |from: usize| (from..from + 20).map(|i| format!("t:c{i:02}")).collect();
+        let key = key_of(seed);
+        Game::new(pool(), seed as i64, &key, [deck(0), deck(20)], seats, level)
+    }
+
+    fn random(seed: u64) -> Seat {
+        Seat::random(PASS_BIAS, &OwnRng::Seed(seed)).unwrap()
+    }
+
+    /// Answer every decision of `driven` with what a random agent of `seed` draws for it.
+    fn answer_randomly(driven: &mut Driven, rng: &mut Random) -> usize {
+        let mut answered = 0;
+        while let Some(decision) = driven.decision() {
+            let n = decision.options.len();
+            driven.answer(rng.below(n)).unwrap();
+            answered += 1;
+        }
+        answered
+    }
+
+    #[test]
+    fn a_game_answered_from_outside_logs_what_the_seated_game_logs() {
+        // the outside answers drawn as the seated agent draws them: the same game
+        for seed in 0..5 {
+            let mut seated = game(seed, [random(7), random(8)], Level::Full);
+            crate::runner::play(&mut seated);
+            let mut driven = Driven::new(game(seed, [Seat::Outside, random(8)], Level::Full));
+            let Seat::Random { pass_bias, rng } = random(7) else {
+                unreachable!()
+            };
+            let mut seat = Seat::Random { pass_bias, rng };
+            while let Some(decision) = driven.decision().cloned() {
+                driven.answer(seat.choose(&decision).unwrap()).unwrap();
+            }
+            assert!(driven.game.over && seated.over);
+            assert_eq!(driven.game.log.events, seated.log.events, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_copy_goes_on_as_the_original_and_apart_from_it() {
+        let mut driven = Driven::new(game(3, [Seat::Outside, Seat::Outside], Level::Full));
+        let mut rng = Random::new(1);
+        for _ in 0..40 {
+            let n = driven.decision().unwrap().options.len();
+            driven.answer(rng.below(n)).unwrap();
+        }
+        let mut copy = driven.clone();
+        let before = driven.game.log.events.clone();
+        answer_randomly(&mut copy, &mut Random::new(2));
+        assert_eq!(
+            driven.game.log.events, before,
+            "the copy changed the original"
+        );
+        answer_randomly(&mut driven, &mut Random::new(2));
+        assert_eq!(driven.game.log.events, copy.game.log.events);
+        assert_eq!(driven.game.winner, copy.game.winner);
+    }
+
+    #[test]
+    fn a_bad_answer_is_refused_and_changes_nothing() {
+        let mut driven = Driven::new(game(4, [Seat::Outside, Seat::Outside], Level::Full));
+        let n = driven.decision().unwrap().options.len();
+        let events = driven.game.log.events.clone();
+        assert_eq!(driven.answer(n), Err(Refusal::OutOfRange(n)));
+        assert_eq!(driven.game.log.events, events);
+        assert_eq!(driven.decision().map(|d| d.options.len()), Some(n));
+    }
+
+    #[test]
+    fn a_seated_game_waits_for_nothing_and_takes_no_checkpoint() {
+        let mut driven = Driven::new(game(5, [random(1), random(2)], Level::Outcome));
+        assert!(driven.decision().is_none());
+        assert!(driven.checkpoint.is_none());
+        driven.play();
+        assert!(driven.game.over);
+        assert!(driven.checkpoint.is_none());
+        assert_eq!(driven.answer(0), Err(Refusal::NoDecision));
+    }
+}
