@@ -87,7 +87,7 @@ def timings(kind: str) -> tuple[str, ...]:
 
 def _count(draw: Draw, trigger_amount: bool) -> dict[str, Any]:
     names = [n for n in count_names() if n != TRIGGER_AMOUNT]
-    if trigger_amount and draw(st.booleans()):  # the event's amount, where there is one
+    if trigger_amount and draw(st.integers(0, 3)) > 0:  # the event's amount, mostly
         names = [TRIGGER_AMOUNT]
     found: dict[str, Any] = {"count": draw(st.sampled_from(names))}
     if draw(st.booleans()):
@@ -114,8 +114,7 @@ def _field(draw: Draw, verb: str, name: str, annotation: Any, counts: bool,
            trigger_amount: bool) -> Any:
     """A value of one field of a verb (all but do, target and where), small."""
     choices = _literals(annotation)
-    # counted amounts now and then; in a triggered ability whose event has an amount, often
-    often = draw(st.integers(0, 1 if trigger_amount else 3)) == 0
+    often = draw(st.booleans())  # a counted amount, where one may stand, half the time
     if name == "by":
         if counts and often:
             return _count(draw, trigger_amount)
@@ -204,7 +203,7 @@ def _when(draw: Draw) -> dict[str, Any]:
                  if k != "spell" or not WHEN_EVENTS[event].of_permanent]
         if not WHEN_EVENTS[event].of_permanent:  # a played card's kind: spells mostly
             kinds = [k for k in kinds if k == "spell"] * 2 + kinds
-        if draw(st.booleans()):
+        if draw(st.booleans()) or not WHEN_EVENTS[event].of_permanent:
             found["card_kind"] = draw(st.sampled_from(kinds))
     return found
 

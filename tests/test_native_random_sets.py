@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies_sets import card_models, language_words, set_and_decks, words_of
 
 from hkk import Engine, FirstLegalAgent, RandomAgent, StepLoopError, TriggerLoopError, advance
 from hkk._agent_registry import agent_seed
-from strategies_sets import card_models, language_words, set_and_decks, words_of
 
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
@@ -25,7 +25,7 @@ _first_differing = hkk_native._core._first_differing  # the differential tests' 
 
 #: Sets played in CI (each two games: random agents, then first-legal ones); the slow run
 #: plays more, each drawn afresh.
-CI_SETS = 150
+CI_SETS = 300
 SLOW_SETS = 1500
 
 
@@ -46,7 +46,7 @@ def _play_both(tables: Tables, decks: tuple[list[str], list[str]], seed: int) ->
         cards = f"cards: {json.dumps(list(tables.values()))}"
         try:
             native, difference = hkk_native.compare(engine, list(decks), seed,
-                                                    agents=lambda: _agents(kind, seed),
+                                                    agents=lambda kind=kind: _agents(kind, seed),
                                                     log_level="full")
         except (StepLoopError, TriggerLoopError) as error:  # a free ability used for ever
             difference = _stopped_alike(engine, decks, seed, kind, error)
