@@ -26,7 +26,7 @@ _first_differing = hkk_native._core._first_differing  # the differential tests' 
 #: Sets played in CI (each two games: random agents, then first-legal ones); the slow run
 #: plays more, each drawn afresh.
 CI_SETS = 300
-SLOW_SETS = 1500
+SLOW_SETS = 1000
 
 
 def _agents(kind: str, seed: int) -> tuple[Any, Any]:
