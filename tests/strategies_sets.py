@@ -28,8 +28,8 @@ from hkk._cards.types import TRIGGER_TARGETS, Duration, Stat, Target
 from hkk._cards.verbs import VERBS
 from hkk._phases import CARD_TIMINGS
 
-__all__ = ["NOT_DATA_ONLY", "STATIC_TARGETS", "abilities", "card_models", "card_sets", "cards", "effects", "language_words",
-           "set_and_decks", "timings", "words_of"]
+__all__ = ["NOT_DATA_ONLY", "STATIC_TARGETS", "abilities", "card_models", "card_sets", "cards",
+           "effects", "language_words", "set_and_decks", "timings", "words_of"]
 
 #: Verbs that are no data-only word: ``custom`` calls a set's Python code (its
 #: ``custom_effects`` hook), so a card using it is never a data-only game (the native core
@@ -38,8 +38,8 @@ NOT_DATA_ONLY = frozenset({"custom"})
 
 #: The targets a static modifier affects anything with (``hkk._characteristics``:
 #: ``static_applies``, ``static_player``).  The models accept a chosen one too, which the
-#: Python engine applies to no permanent and the native core refuses by name
-#: (tests/test_native_random_sets.py shows both), so the generator leaves them out.
+#: Python engine applies to no permanent and the native core refuses by card and word
+#: (tests/test_native_random_sets.py), so the generator leaves them out.
 STATIC_TARGETS = frozenset({"self", "own_creatures", "opponent_creatures", "all_creatures",
                             "own_buildings", "all_buildings", "controller", "opponent",
                             "each_player"})
