@@ -353,6 +353,8 @@ impl PlainAbility {
                     TargetSpec::OwnCreatures,
                     TargetSpec::OpponentCreatures,
                     TargetSpec::AllCreatures,
+                    TargetSpec::OwnBuildings,
+                    TargetSpec::AllBuildings,
                     TargetSpec::Controller,
                     TargetSpec::Opponent,
                     TargetSpec::EachPlayer,

@@ -135,6 +135,8 @@ pub fn static_mod(mods: &[StaticMod], perm: &Permanent, stat: Stat) -> i64 {
             TargetSpec::OwnCreatures => perm.creature && perm.controller == m.controller,
             TargetSpec::OpponentCreatures => perm.creature && perm.controller != m.controller,
             TargetSpec::AllCreatures => perm.creature,
+            TargetSpec::OwnBuildings => !perm.creature && perm.controller == m.controller,
+            TargetSpec::AllBuildings => !perm.creature,
             _ => false,
         })
         .map(|m| m.amount)

@@ -1,0 +1,185 @@
+"""Random data-only card sets over the whole card language (tests/strategies_sets.py) played on
+both cores: for the same cards, decks, seed and agents, the native core gives the Python
+engine's log event for event at the full log level, and the same winner (docs/NATIVE.md: the
+differential tests are the contract).  The generator is checked to reach every word of the
+language, listed from the models and from the words the native core says it implements, so a
+word added to either fails here until the generator draws it.  On a difference the failure
+names the seed, the decks, the first differing event of each core and the cards."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies_sets import card_models, language_words, set_and_decks, words_of
+
+from hkk import Engine, FirstLegalAgent, RandomAgent, StepLoopError, TriggerLoopError, advance
+from hkk._agent_registry import agent_seed
+
+hkk_native = pytest.importorskip(
+    "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
+_first_differing = hkk_native._core._first_differing  # the differential tests' printer
+
+#: Sets played in CI (each two games: random agents, then first-legal ones); the slow run
+#: plays more, each drawn afresh.
+CI_SETS = 300
+SLOW_SETS = 1000
+
+
+def _agents(kind: str, seed: int) -> tuple[Any, Any]:
+    if kind == "first":
+        return FirstLegalAgent(), FirstLegalAgent()
+    return RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1))
+
+
+Tables = dict[str, dict[str, Any]]
+
+
+def _play_both(tables: Tables, decks: tuple[list[str], list[str]], seed: int) -> None:
+    engine = Engine(card_models(tables))
+    refusal = hkk_native.core.refuses(engine, list(decks))
+    assert refusal is None, refusal
+    for kind in ("random", "first"):
+        cards = f"cards: {json.dumps(list(tables.values()))}"
+        try:
+            native, difference = hkk_native.compare(engine, list(decks), seed,
+                                                    agents=lambda kind=kind: _agents(kind, seed),
+                                                    log_level="full")
+        except (StepLoopError, TriggerLoopError) as error:  # a free ability used for ever
+            difference = _stopped_alike(engine, decks, seed, kind, error)
+            assert difference is None, f"{kind} agents: {difference}\n{cards}"
+            continue
+        assert difference is None, f"{kind} agents: {difference}\n{cards}"
+        assert native.unported is None and native.over, f"{kind} agents: seed={seed} " \
+            f"decks={decks}: the native game stopped short: {native.unported}\n{cards}"
+
+
+def _stopped_alike(engine: Engine, decks: tuple[list[str], list[str]], seed: int, kind: str,
+                   error: Exception) -> str | None:
+    """A game the Python engine stops with ``error`` (``StepLoopError``: more than
+    ``max_items_per_step`` actions in a step): the native core stops it after the same
+    events, saying why (None), or how the two differ."""
+    native = hkk_native.play_native(engine, list(decks), seed=seed,
+                                    agents=_agents(kind, seed), log_level="full")
+    python = engine.new_game(list(decks), _agents(kind, seed), seed=seed, log_level="full")
+    with pytest.raises(type(error)):
+        while advance(python):
+            pass
+    head = f"seed={seed} decks={list(decks)}: the Python engine stopped: {error}"
+    python_log = [e.as_dict() for e in python.log]
+    native_log = native.log
+    if isinstance(error, TriggerLoopError):
+        # D-trigger-loop: the Python engine stops a chain at the state's repeat, the native
+        # core at the chain's length limit (docs/NATIVE.md, What it refuses): alike up to
+        # the repeat
+        native_log = native_log[:len(python_log)]
+    found = _first_differing(native_log, python_log)
+    if found is not None:
+        index, a, b = found
+        return f"{head}\n first differing event {index}\n  native: {a}\n  python: {b}"
+    if native.unported is None or native.over:
+        return f"{head}; the native game did not stop (over {native.over})"
+    return None
+
+
+def test_random_sets_of_every_word_play_event_for_event_as_the_python_engine() -> None:
+    """``CI_SETS`` sets (the same ones every run), two games each; between them their decks
+    use every word of the language: of the models (verbs but ``custom``, targets, events,
+    the timings the ability kinds accept, durations, counts, quantities, filters,
+    comparisons, every value of a field with fixed values) and every word the native core
+    says it implements."""
+    played: set[tuple[str, str]] = set()
+
+    @settings(max_examples=CI_SETS, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(set_and_decks(), st.integers(0, 2**32))
+    def play(drawn: tuple[Tables, tuple[list[str], list[str]]], seed: int) -> None:
+        tables, decks = drawn
+        _play_both(tables, decks, seed)
+        for card in {*decks[0], *decks[1]}:
+            played.update(words_of(tables[card]))
+
+    play()
+    expected = language_words()
+    expected |= {("field", word) for word in hkk_native._native.Engine.implemented_words()}
+    assert expected - played == set(), "words no deck of the generated sets used"
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_SETS, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(set_and_decks(), st.integers(-(2**63), 2**63 - 1))
+def test_many_fresh_random_sets_play_event_for_event_as_the_python_engine(
+        drawn: tuple[Tables, tuple[list[str], list[str]]], seed: int) -> None:
+    _play_both(*drawn, seed)
+
+
+def _card(table: dict[str, Any]) -> dict[str, Any]:
+    return {"name": table["id"].split(":")[1].title(), **table}
+
+
+def test_d_static_scope_static_sp_modifiers_of_buildings_hold_as_in_the_python_engine() -> None:
+    """A static modifier of the Sp of one's own or of all buildings (``pelda:kovesfal``) holds
+    on both cores alike: a building of 1 Sp under +1 survives the 1 damage that destroys it
+    without."""
+    tables = {t["id"]: _card(t) for t in [
+        {"id": "rs:mason", "kind": "building", "cost": {"vp": 1}, "sp": 2, "abilities": [
+            {"kind": "static", "effects": [{"do": "modify", "stat": "sp", "by": 1,
+                                            "target": "own_buildings",
+                                            "duration": "permanent"}]}]},
+        {"id": "rs:blight", "kind": "building", "cost": {"vp": 1}, "sp": 3, "abilities": [
+            {"kind": "static", "effects": [{"do": "modify", "stat": "sp", "by": -1,
+                                            "target": "all_buildings",
+                                            "duration": "permanent"}]}]},
+        {"id": "rs:hut", "kind": "building", "cost": {"vp": 0}, "sp": 1},
+        {"id": "rs:quake", "kind": "spell", "cost": {"vp": 1},
+         "effects": [{"do": "damage", "amount": 1, "target": "all_buildings"}]},
+        {"id": "rs:imp", "kind": "creature", "cost": {"vp": 1}, "damage": 1, "hp": 2}]}
+    deck = ["rs:mason", "rs:blight", "rs:hut", "rs:hut", "rs:quake", "rs:imp"] * 4
+    died: set[str] = set()
+    for seed in range(12):
+        _play_both(tables, (deck, deck[::-1]), seed)
+        native = hkk_native.play_native(Engine(card_models(tables)), [deck, deck[::-1]],
+                                        seed=seed, log_level="full")
+        died |= {e["card"] for e in native.log if e["kind"] in ("died", "destroyed")}
+    assert {"rs:hut", "rs:mason"} <= died  # damage met the Sp the statics made
+
+
+def test_d_static_scope_a_static_modifier_of_a_chosen_permanent_is_refused_by_name() -> None:
+    """The models accept a static modifier of a chosen target, which the Python engine applies
+    to no permanent (``static_applies``); the native core refuses it by card and word rather
+    than play it (so the generator leaves such targets out: ``STATIC_TARGETS``)."""
+    tables = {"rs:odd": _card({"id": "rs:odd", "kind": "creature", "damage": 1, "hp": 1,
+                               "abilities": [{"kind": "static", "effects": [{
+                                   "do": "modify", "stat": "hp", "by": 1,
+                                   "target": "chosen_creature", "duration": "permanent"}]}]})}
+    reason = hkk_native.core.refuses(Engine(card_models(tables)), [["rs:odd"] * 5] * 2)
+    assert reason is not None and "card rs:odd" in reason and 'do = "modify"' in reason
+
+
+def test_d_trigger_loop_a_repeating_chain_stops_both_cores_alike_up_to_the_repeat() -> None:
+    """Two creatures that heal themselves and hit back whenever damaged: a chain whose state
+    comes back; the Python engine stops it at the repeat (``TriggerLoopError``), the native
+    core, alike up to there, at the chain's length limit."""
+    echo = {"kind": "triggered", "when": {"event": "damaged", "which": "this"},
+            "effects": [{"do": "heal", "amount": 1, "target": "self"},
+                        {"do": "damage", "amount": 1, "target": "trigger_source"}]}
+    tables = {t["id"]: _card(t) for t in [
+        {"id": "rs:echo", "kind": "creature", "damage": 1, "hp": 3, "abilities": [echo]},
+        {"id": "rs:spark", "kind": "creature", "damage": 1, "hp": 3, "abilities": [{
+            "kind": "automatic", "timing": "on_enter",
+            "effects": [{"do": "damage", "amount": 1, "target": "chosen_opponent_creature"}]},
+            echo]}]}
+    deck = ["rs:echo", "rs:spark"] * 10
+    engine = Engine(card_models(tables))
+    stopped = 0
+    for seed in range(6):
+        try:
+            engine.play([deck, deck], seed=seed)
+        except TriggerLoopError as error:
+            stopped += 1
+            assert _stopped_alike(engine, (deck, deck), seed, "random", error) is None
+    assert stopped
