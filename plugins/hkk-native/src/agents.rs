@@ -65,11 +65,17 @@ pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
 fn choose_random(pass_bias: f64, decision: &Decision, rng: &mut Random) -> usize {
     let options = &decision.options;
     if decision.kind == "action" && options.len() > 1 {
-        let others: Vec<usize> = (0..options.len())
-            .filter(|&i| !options[i].starts_with("pass"))
-            .collect();
-        if others.len() < options.len() && rng.random() >= pass_bias && !others.is_empty() {
-            return others[rng.below(others.len())];
+        let not_pass = |o: &&String| !o.starts_with("pass");
+        let others = options.iter().filter(not_pass).count();
+        if others < options.len() && rng.random() >= pass_bias && others != 0 {
+            // the k-th option that is not a pass (none listed: nothing allocated)
+            let k = rng.below(others);
+            return options
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| not_pass(o))
+                .nth(k)
+                .map_or(0, |(i, _)| i);
         }
     }
     rng.below(options.len())

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::conditions::{Condition, PlainCondition};
+use crate::continuous::Stat;
 use crate::effects::{parse, Effect, PlainEffect, TargetSpec};
 
 /// One word of the card language, where a card uses it.
@@ -45,6 +46,10 @@ pub struct Card {
     pub refused: Option<String>,
     /// It has a static ability.
     pub has_statics: bool,
+    /// The most its static abilities can take from an Ép or Sp (the sum of their negative
+    /// Ép/Sp modifiers, whatever their conditions and targets; 0 for none): the Ép check
+    /// reads the modifiers in force only when some permanent is within reach of 0.
+    pub static_hp_floor: i64,
     /// The hooks its abilities are timed on, as [`hook_bit`]s: the steps that find none skip
     /// it unread.
     pub hooks: u64,
@@ -109,6 +114,13 @@ impl Card {
         }
         let (cost_vp, cost_components, damage, hp, components) = numbers;
         let has_statics = native.iter().any(|a| a.is_static);
+        let static_hp_floor = native
+            .iter()
+            .filter(|a| a.is_static)
+            .flat_map(|a| &a.effects)
+            .filter(|e| matches!(e.lasting, Some((Stat::Hp | Stat::Sp, _))))
+            .map(|e| e.amount.min(0))
+            .sum();
         let hooks = native.iter().fold(0, |bits, a| bits | hook_bit(&a.timing));
         let triggers = native
             .iter()
@@ -128,6 +140,7 @@ impl Card {
             abilities: native,
             refused,
             has_statics,
+            static_hp_floor,
             hooks,
             triggers,
             play_condition: None,

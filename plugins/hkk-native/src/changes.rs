@@ -91,6 +91,12 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
     uid
 }
 
+/// The card id of a permanent in play, for an event (events are built only when read).
+fn card_of(game: &Game, uid: u32) -> String {
+    game.permanent(uid)
+        .map_or_else(String::new, |p| p.card.clone())
+}
+
 /// What a damage hits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
@@ -131,19 +137,17 @@ pub fn damage(
             };
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
-            let card = perm.card.clone();
             // its killer if it dies of it (D-trigger-killer)
             game.watch.last_hit.insert(uid, (source_uid, turn));
-            let after = game.hp(uid);
             emit!(
                 game,
                 Kind::Damaged {
                     uid,
-                    card,
+                    card: card_of(game, uid),
                     amount,
                     source,
                     source_uid,
-                    after,
+                    after: game.hp(uid),
                 }
             );
         }
@@ -156,12 +160,11 @@ pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &str) 
         return;
     };
     perm.defence_bonus += amount;
-    let card = perm.card.clone();
     emit!(
         game,
         Kind::DefenceBonusGained {
             uid,
-            card,
+            card: card_of(game, uid),
             amount,
             source: source.to_string(),
         }
@@ -185,12 +188,11 @@ pub fn remove_defence_bonus(
     };
     if perm.defence_bonus != 0 {
         let amount = std::mem::take(&mut perm.defence_bonus);
-        let card = perm.card.clone();
         emit!(
             game,
             Kind::DefenceBonusLost {
                 uid,
-                card,
+                card: card_of(game, uid),
                 amount,
                 rule,
                 source,
@@ -206,14 +208,12 @@ pub fn restore(game: &mut Game, uid: u32, rule: &'static str) {
     };
     if perm.damage_taken != 0 {
         perm.damage_taken = 0;
-        let card = perm.card.clone();
-        let after = game.hp(uid);
         emit!(
             game,
             Kind::Restored {
                 uid,
-                card,
-                after,
+                card: card_of(game, uid),
+                after: game.hp(uid),
                 rule,
             }
         );

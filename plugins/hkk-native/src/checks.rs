@@ -13,13 +13,16 @@ use crate::game::Game;
 /// number.
 pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
     for round in 1.. {
-        let mods = game.static_mods(); // read once: every Ép against the same state
-        let dead: Vec<u32> = game
-            .permanents
-            .iter()
-            .filter(|p| game.hp_with(p, &mods) <= 0)
-            .map(|p| p.uid)
-            .collect();
+        let dead = if out_of_reach(game) {
+            Vec::new()
+        } else {
+            let mods = game.static_mods(); // read once: every Ép against the same state
+            game.permanents
+                .iter()
+                .filter(|p| game.hp_with(p, &mods) <= 0)
+                .map(|p| p.uid)
+                .collect()
+        };
         if dead.is_empty() && round > 1 {
             break;
         }
@@ -41,16 +44,139 @@ pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
     check_players(game)
 }
 
+/// Every permanent's Ép (Sp) stays above 0 whatever the static modifiers in force: its own
+/// less the most all statics in play could take ([`crate::cards::Card::static_hp_floor`]) is
+/// still above 0, so the check finds no one without reading the statics' conditions.
+fn out_of_reach(game: &Game) -> bool {
+    let floor: i64 = game
+        .permanents
+        .iter()
+        .filter(|p| p.has_statics)
+        .filter_map(|p| game.cards.get(&p.card))
+        .map(|c| c.static_hp_floor)
+        .sum();
+    game.permanents.iter().all(|p| p.hp() + floor > 0)
+}
+
 /// K 3.12: a player at 0 Ép or below loses; both at once: a draw (D-both-lose).
 pub fn check_players(game: &mut Game) -> Flow {
-    let losers: Vec<usize> = (0..2).filter(|&i| game.players[i].hp <= 0).collect();
-    if losers.is_empty() || game.over {
+    let lost = [0, 1].map(|i| game.players[i].hp <= 0);
+    if lost == [false, false] || game.over {
         return Ok(());
     }
-    let winner = if losers.len() == 2 {
-        None
-    } else {
-        Some(1 - losers[0])
+    let winner = match lost {
+        [true, true] => None,
+        [true, false] => Some(1),
+        _ => Some(0),
     };
     game.end_game(winner, "hp", "3.12")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::Seat;
+    use crate::cards::{Card, CardPool, PlainAbility};
+    use crate::changes::enter_play;
+    use crate::effects::PlainEffect;
+    use crate::events::Level;
+    use crate::rng::key_of;
+    use std::sync::Arc;
+
+    /// A building whose static ability gives the opponent's creatures `by` Ép.
+    fn aura_building(id: &str, by: i64) -> Card {
+        let plain = PlainAbility {
+            index: 0,
+            kind: "static".into(),
+            timing: String::new(),
+            whose_turn: "any".into(),
+            optional: false,
+            effects: vec![PlainEffect {
+                place: "card.abilities[0].effects[0]".into(),
+                verb: "modify".into(),
+                target: "opponent_creatures".into(),
+                amount: Some(by),
+                others: vec![],
+                modify: Some(("hp".into(), "permanent".into(), None)),
+                durations: vec![],
+                counted: None,
+                filter: None,
+            }],
+            condition: None,
+            activation: None,
+            others: vec![],
+            when: None,
+        };
+        Card::new(
+            id.into(),
+            "building".into(),
+            (0, 0, 0, 3, 0),
+            false,
+            vec![],
+            &[],
+            &[plain],
+        )
+    }
+
+    fn game_with(by: i64) -> Game {
+        let creature = Card::new(
+            "t:one".into(),
+            "creature".into(),
+            (0, 0, 1, 1, 0),
+            false,
+            vec![],
+            &[],
+            &[],
+        );
+        let pool = Arc::new(CardPool::new(vec![aura_building("t:aura", by), creature]));
+        let key = key_of(1);
+        let mut game = Game::new(
+            pool,
+            1,
+            &key,
+            [vec![], vec![]],
+            [Seat::First, Seat::First],
+            Level::Full,
+        );
+        enter_play(&mut game, 0, "t:aura");
+        enter_play(&mut game, 1, "t:one");
+        game
+    }
+
+    #[test]
+    fn test_29_4_10_a_static_minus_one_hp_kills_a_one_hp_creature_at_the_check() {
+        let mut game = game_with(-1);
+        assert_eq!(game.cards.get("t:aura").unwrap().static_hp_floor, -1);
+        assert!(!out_of_reach(&game)); // within reach: the statics are read
+        check_hp(&mut game, "29.4.10", true).unwrap();
+        let left: Vec<&str> = game.permanents.iter().map(|p| p.card.as_str()).collect();
+        assert_eq!(left, ["t:aura"]);
+    }
+
+    #[test]
+    fn test_29_4_10_a_static_plus_one_hp_leaves_the_check_nothing_to_read() {
+        let mut game = game_with(1);
+        assert_eq!(game.cards.get("t:aura").unwrap().static_hp_floor, 0);
+        assert!(out_of_reach(&game));
+        check_hp(&mut game, "29.4.10", true).unwrap();
+        assert_eq!(game.permanents.len(), 2);
+    }
+
+    #[test]
+    fn a_permanents_static_modifier_read_alone_is_the_one_of_all_modifiers_in_force() {
+        for by in [-1, 1] {
+            let game = game_with(by);
+            let mods = game.static_mods();
+            for perm in &game.permanents {
+                for stat in [crate::continuous::Stat::Hp, crate::continuous::Stat::Sp] {
+                    assert_eq!(
+                        game.static_mod_of(perm, stat),
+                        crate::game::static_mod(&mods, perm, stat)
+                    );
+                }
+            }
+            let one = game.permanents.iter().find(|p| p.card == "t:one").unwrap();
+            assert_eq!(game.hp_of(one), 1 + by);
+        }
+    }
 }

@@ -427,10 +427,12 @@ fn chosen_permanent(game: &mut Game, me: usize, uids: &[u32]) -> Result<Target, 
     let options = uids
         .iter()
         .map(|&uid| {
-            let perm = game
-                .permanent(uid)
-                .map_or_else(String::new, |p| p.describe());
-            format!("target {perm}")
+            game.text(|| {
+                let perm = game
+                    .permanent(uid)
+                    .map_or_else(String::new, |p| p.describe());
+                format!("target {perm}")
+            })
         })
         .collect();
     let decision = Decision {

@@ -868,11 +868,14 @@ macro_rules! emit {
             .watch
             .looks_at(const { $crate::triggers::looked_at(stringify!($variant)) })
         {
-            $crate::triggers::observe($game, Kind::$variant $fields);
+            // built before the game is lent: its fields may read the game
+            let kind = Kind::$variant $fields;
+            $crate::triggers::observe($game, kind);
         } else if !$game.log.builds() {
             $game.log.emitted += 1;
         } else {
-            $game.log.emit(Kind::$variant $fields);
+            let kind = Kind::$variant $fields;
+            $game.log.emit(kind);
         }
     };
     ($game:expr, $kind:expr) => {

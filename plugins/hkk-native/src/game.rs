@@ -129,18 +129,23 @@ pub struct StaticMod {
 /// The static modifiers of `stat` on `perm` (`count_static`, `static_applies`).
 pub fn static_mod(mods: &[StaticMod], perm: &Permanent, stat: Stat) -> i64 {
     mods.iter()
-        .filter(|m| m.stat == stat)
-        .filter(|m| match m.target {
-            TargetSpec::SelfPerm => m.source == perm.uid,
-            TargetSpec::OwnCreatures => perm.creature && perm.controller == m.controller,
-            TargetSpec::OpponentCreatures => perm.creature && perm.controller != m.controller,
-            TargetSpec::AllCreatures => perm.creature,
-            TargetSpec::OwnBuildings => !perm.creature && perm.controller == m.controller,
-            TargetSpec::AllBuildings => !perm.creature,
-            _ => false,
-        })
+        .filter(|m| m.stat == stat && reaches(m.target, m.source, m.controller, perm))
         .map(|m| m.amount)
         .sum()
+}
+
+/// `static_applies`: a static modifier of `source` (controlled by `controller`) aimed at
+/// `target` modifies `perm`.
+fn reaches(target: TargetSpec, source: u32, controller: usize, perm: &Permanent) -> bool {
+    match target {
+        TargetSpec::SelfPerm => source == perm.uid,
+        TargetSpec::OwnCreatures => perm.creature && perm.controller == controller,
+        TargetSpec::OpponentCreatures => perm.creature && perm.controller != controller,
+        TargetSpec::AllCreatures => perm.creature,
+        TargetSpec::OwnBuildings => !perm.creature && perm.controller == controller,
+        TargetSpec::AllBuildings => !perm.creature,
+        _ => false,
+    }
 }
 
 /// One more use of the ability `key` in `usage`.
@@ -262,7 +267,39 @@ impl Game {
 
     /// [`Game::hp`] of a permanent at hand.
     pub fn hp_of(&self, perm: &Permanent) -> i64 {
-        self.hp_with(perm, &self.static_mods())
+        let stat = if perm.creature { Stat::Hp } else { Stat::Sp };
+        perm.hp() + self.static_mod_of(perm, stat)
+    }
+
+    /// `static_mod(&self.static_mods(), perm, stat)` without collecting them: a static
+    /// ability's condition is read only when one of its modifiers would reach `perm` (the
+    /// conditions read the state, never change it, so the sum is the same).
+    pub fn static_mod_of(&self, perm: &Permanent, stat: Stat) -> i64 {
+        let mut sum = 0;
+        for source in self.permanents.iter().filter(|p| p.has_statics) {
+            let Some(card) = self.cards.get(&source.card) else {
+                continue;
+            };
+            for ability in card.abilities.iter().filter(|a| a.is_static) {
+                let (mut reached, mut amount) = (false, 0);
+                for e in &ability.effects {
+                    if matches!(e.lasting, Some((s, _)) if s == stat)
+                        && reaches(e.target, source.uid, source.controller, perm)
+                    {
+                        reached = true;
+                        amount += e.amount;
+                    }
+                }
+                if reached
+                    && ability
+                        .condition
+                        .is_none_or(|c| c.holds(self, source.controller))
+                {
+                    sum += amount;
+                }
+            }
+        }
+        sum
     }
 
     /// [`Game::hp`] of a permanent at hand, with the static modifiers read beforehand (a check
@@ -275,8 +312,7 @@ impl Game {
     /// `hkk._characteristics.damage_value`.
     pub fn damage_value(&self, uid: u32) -> i64 {
         self.permanent(uid).map_or(0, |perm| {
-            let mods = self.static_mods();
-            (perm.base_damage + perm.mod_damage + static_mod(&mods, perm, Stat::Damage)).max(0)
+            (perm.base_damage + perm.mod_damage + self.static_mod_of(perm, Stat::Damage)).max(0)
         })
     }
 

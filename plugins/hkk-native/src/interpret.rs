@@ -50,10 +50,13 @@ impl Item {
 }
 
 fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
-    let perm = game.permanent(uid)?;
-    Some(Item {
+    Some(item_of(game.permanent(uid)?, ability))
+}
+
+fn item_of(perm: &crate::state::Permanent, ability: &Ability) -> Item {
+    Item {
         controller: perm.controller,
-        uid,
+        uid: perm.uid,
         card: perm.card.clone(),
         index: ability.index,
         // an activated ability is optional unless its controller must use it (41.1)
@@ -63,7 +66,7 @@ fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
         activation: ability.activation,
         trigger: None,
         copy: 0,
-    })
+    }
 }
 
 /// `items_at`: the abilities of the permanents in play timed on `hook`, in timestamp order;
@@ -88,7 +91,7 @@ pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
                 .condition
                 .is_none_or(|c| c.holds(game, perm.controller));
             if applies && holds {
-                items.extend(item(game, perm.uid, ability));
+                items.push(item_of(perm, ability));
             }
         }
     }

@@ -104,15 +104,16 @@ fn regenerate(game: &mut Game) {
 
 /// `HandPlay.playable`: the card ids in the player's hand he may play now and can pay for, in
 /// hand order, each once (D-instants: only the active player, where the step allows hand play,
-/// except instants; never in the preparation phase, 29.4.6).
-pub fn playable(game: &Game, step: &Step, player: usize) -> Vec<String> {
+/// except instants; never in the preparation phase, 29.4.6); as their first places in the
+/// hand (no id copied until one is played).
+pub fn playable(game: &Game, step: &Step, player: usize) -> Vec<usize> {
     if game.over || step.no_hand_play {
         return Vec::new();
     }
     let p = &game.players[player];
-    let mut result: Vec<String> = Vec::new();
-    for card_id in &p.hand {
-        if result.contains(card_id) {
+    let mut result: Vec<usize> = Vec::new();
+    for (at, card_id) in p.hand.iter().enumerate() {
+        if result.iter().any(|&i| p.hand[i] == *card_id) {
             continue;
         }
         let Some(card) = game.cards.get(card_id) else {
@@ -129,7 +130,7 @@ pub fn playable(game: &Game, step: &Step, player: usize) -> Vec<String> {
         if card.play_condition.is_some_and(|c| !c.holds(game, player)) {
             continue;
         }
-        result.push(card_id.clone());
+        result.push(at);
     }
     result
 }
@@ -308,7 +309,7 @@ pub fn close_offers(game: &mut Game, phase: &str) -> Flow {
         let decision = Decision {
             kind: "extract",
             player: offer.player,
-            options: vec![offer.label(), "decline".into()],
+            options: vec![game.text(|| offer.label()), game.text(|| "decline".into())],
             rule: Some("R-components"),
         };
         if game.decide(&decision)? == 1 {

@@ -195,7 +195,10 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
     let decision = Decision {
         kind: "use",
         player: item.controller,
-        options: vec![format!("use {}", item.label()), "decline".into()],
+        options: vec![
+            game.text(|| format!("use {}", item.label())),
+            game.text(|| "decline".into()),
+        ],
         rule: Some(rule),
     };
     Ok(game.decide(&decision)? == 0)
@@ -235,7 +238,7 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
             let decision = Decision {
                 kind: "order",
                 player: game.active,
-                options: ready.iter().map(Ordered::label).collect(),
+                options: ready.iter().map(|i| game.text(|| i.label())).collect(),
                 rule: Some(step.order_rule),
             };
             game.decide(&decision)?
@@ -303,7 +306,7 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
             let decision = Decision {
                 kind: "order",
                 player: controller,
-                options: items.iter().map(|i| i.label()).collect(),
+                options: items.iter().map(|i| game.text(|| i.label())).collect(),
                 rule: Some("R-enter-order"),
             };
             game.decide(&decision)?
@@ -347,8 +350,10 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
             );
             passes += 1;
         } else {
-            let mut options: Vec<String> =
-                items.iter().map(|i| format!("use {}", i.label())).collect();
+            let mut options: Vec<String> = items
+                .iter()
+                .map(|i| game.text(|| format!("use {}", i.label())))
+                .collect();
             if !mandatory {
                 options.push(PASS.into());
             }
@@ -388,7 +393,8 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
 /// An action a player may take in an action step (`action_options`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Action {
-    Play(String),
+    /// The card at this place in the player's hand.
+    Play(usize),
     Attack,
     Guard(u32),
     Extract(usize),
@@ -400,13 +406,21 @@ enum Action {
 /// The player's actions, as `action_options` orders them: cards to play (hand order), then the
 /// other items in their stable order (the attack, then guard-post moves by timestamp), then the
 /// components he may extract, then passing.
-fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
-    let mut options: Vec<(String, Action)> = playable(game, step, player)
-        .into_iter()
-        .map(|card| (game.text(|| format!("play {card}")), Action::Play(card)))
-        .collect();
+fn actions(game: &Game, step: &Step, player: usize) -> (Vec<String>, Vec<Action>) {
+    let playable = playable(game, step, player);
+    // sized once for the usual options: the cards, an attack or a use, the passes
+    let mut labels: Vec<String> = Vec::with_capacity(playable.len() + 4);
+    let mut options: Vec<Action> = Vec::with_capacity(playable.len() + 4);
+    let mut add = |label: String, action: Action| {
+        labels.push(label);
+        options.push(action);
+    };
+    for at in playable {
+        let card = &game.players[player].hand[at];
+        add(game.text(|| format!("play {card}")), Action::Play(at));
+    }
     if player == game.active && step.hook == "combat_phase" && can_attack(game) {
-        options.push(("use attack".into(), Action::Attack));
+        add(game.text(|| "use attack".into()), Action::Attack);
     }
     // the items with a source, in the stable order: by timestamp, a guard-post move (no
     // card) before the card's abilities
@@ -431,21 +445,19 @@ fn actions(game: &Game, step: &Step, player: usize) -> Vec<(String, Action)> {
         }
     }
     sourced.sort_by_key(|(at, _, _)| *at);
-    options.extend(
-        sourced
-            .into_iter()
-            .map(|(_, label, action)| (label, action)),
-    );
+    for (_, label, action) in sourced {
+        add(label, action);
+    }
     for (index, offer) in game.offers.iter().enumerate() {
         if offer.player == player {
-            options.push((game.text(|| offer.label()), Action::Extract(index)));
+            add(game.text(|| offer.label()), Action::Extract(index));
         }
     }
-    options.push((PASS.into(), Action::Pass));
+    add(PASS.into(), Action::Pass);
     if player == game.active && !game.turn_passed {
-        options.push((PASS_TURN.into(), Action::PassTurn));
+        add(PASS_TURN.into(), Action::PassTurn);
     }
-    options
+    (labels, options)
 }
 
 /// `resolve` of an action item: logged, its use counted (it is free), bound, applied.
@@ -500,8 +512,7 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
             player = 1 - player;
             continue;
         }
-        let (labels, mut actions): (Vec<String>, Vec<Action>) =
-            actions(game, step, player).into_iter().unzip();
+        let (labels, mut actions) = actions(game, step, player);
         let decision = Decision {
             kind: "action",
             player,
@@ -532,7 +543,10 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
             action => {
                 active_passed = false;
                 match &action {
-                    Action::Play(card) => play_card(game, player, card)?,
+                    Action::Play(at) => {
+                        let card = game.players[player].hand[*at].clone();
+                        play_card(game, player, &card)?
+                    }
                     Action::Extract(index) => extract_components(game, *index),
                     Action::Use(item) => resolve_activated(game, item)?,
                     _ => use_item(game, player, &action)?,
