@@ -224,12 +224,30 @@ def copy_derived(src: Game, dst: Game, state: dict[str, Any], remap: dict[int, A
                                     for p, *rest in src.conditional_statics]
     state["preventions"] = [(remap.get(id(p), p), prevent) for p, prevent in src.preventions]
     state["condition_events"] = set(src.condition_events)
-    state["abilities_at"] = {timing: [_copy_item(item, remap) for item in items]
-                             for timing, items in src.abilities_at.items()}
+    state["abilities_from"] = LazyAbilities(src.abilities_at, remap)  # abilities_at, when read
     state["abilities_version"] = src.abilities_version
     state["hp_changed"] = {remap[id(p)] for p in src.hp_changed if id(p) in remap}
     state["hook_plans"] = copy_plans(src.hook_plans, dst)  # type: ignore[arg-type]
     state["views"] = src.views  # made again by _seat
+
+
+class LazyAbilities:
+    """A copy's card ability items (``abilities_at``), made on the copy's first reading of
+    them (``Game.__getattr__``, which replaces its field ``abilities_from``, this, with them):
+    a copy dropped before it runs a step never copies them.  It keeps the original's lists as
+    they were (the game never changes one in place: hkk._changes makes new ones) and the
+    permanents' remap; the items themselves are not changed once made (a custom effect's
+    ``ctx.targets`` is set before it is read, in each apply)."""
+
+    __slots__ = ("items", "remap")
+
+    def __init__(self, items: dict[str, list[Pending]], remap: dict[int, Any]) -> None:
+        self.items, self.remap = dict(items), remap
+
+    def made(self) -> dict[str, list[Pending]]:
+        remap = self.remap
+        return {timing: [_copy_item(item, remap) for item in items]
+                for timing, items in self.items.items()}
 
 
 def _copy_item(item: Pending, remap: dict[int, Any]) -> Pending:

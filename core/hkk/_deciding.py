@@ -9,6 +9,7 @@ outside; any other asks the seat's agent, or stops the game where the machine ca
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from hkk._decisions import Decision, Option
 from hkk._errors import IllegalDecision, plugin_set
 from hkk._forward import DecisionOutsideBind, PositionError, Stop
 from hkk._hookcall import implementations
+from hkk._player_view import PlayerView
 from hkk.events import Decided
 
 #: The game deciding: a :class:`hkk.Game` (its machine, agents, views, log), named loosely as
@@ -69,7 +71,7 @@ def ask(game: Game, player: int, kind: str, options: Sequence[Option], prompt: s
         if agent is None:
             raise Stop(decision)
         machine.asking = decision
-        chosen = agent.choose(game.views[player], decision)
+        chosen = agent.choose(game.views[player] or seat_view(game, player), decision)
         machine.asking = None
         if id(chosen) not in map(id, decision.options):  # not the offered option itself
             chosen = _offered(decision, chosen)
@@ -137,7 +139,8 @@ def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
         if agent is None:
             raise Stop(decision)
         machine.asking = decision  # a seated agent: asked at once (the game may be copied)
-        chosen = agent.choose(game.views[decision.player], decision)
+        chosen = agent.choose(game.views[decision.player] or seat_view(game, decision.player),
+                              decision)
         machine.asking = None
         ids = list(map(id, options))
         if id(chosen) not in ids:
@@ -163,10 +166,21 @@ def _ask(self: Game, decision: Decision) -> Option:
     player = decision.player
     agent = self.agents[player]
     _outside_bind(self, decision, agent)
-    chosen: Option = agent.choose(self.views[player], decision)
+    chosen: Option = agent.choose(self.views[player] or seat_view(self, player), decision)
     if id(chosen) not in map(id, decision.options):
         chosen = _offered(decision, chosen)
     return chosen
+
+
+def seat_view(game: Game, player: int) -> Any:
+    """What ``player``'s seated agent is shown: the game itself to an agent that
+    ``sees_everything``, else his fair view, made once per seat (``game.views``) and tied to
+    the game weakly: a view keeping the game alive too would make every game, and every copy a
+    search makes, garbage that only the cyclic collector frees (``game.view()`` keeps it)."""
+    if getattr(game.agents[player], "sees_everything", False):
+        return game
+    view = game.views[player] = PlayerView(weakref.proxy(game), player)
+    return view
 
 
 def _offered(decision: Decision, chosen: Any) -> Option:

@@ -168,8 +168,11 @@ class Position:
 def copy_frames(frames: list[list[Any]]) -> list[list[Any]]:
     """The frames as new lists: their values are plain (numbers, strings, tuples) or lists and
     sets of plain values, copied one level down."""
-    return [[v.copy() if isinstance(v, (list, set, dict)) else v for v in frame]
-            for frame in frames]
+    return [[v.copy() if type(v) in _CONTAINERS else v for v in frame] for frame in frames]
+
+
+#: the kinds of a frame's values copied one level down (a type test: cheaper than isinstance)
+_CONTAINERS = frozenset({list, set, dict})
 
 
 def index_of(decision: Decision, chosen: Any) -> int:

@@ -195,10 +195,15 @@ class Game:
         self._seat()
 
     def _seat(self) -> None:
-        """What each seat's agent is shown (``views``): the game itself to an agent that
-        ``sees_everything``, else the player's fair view."""
-        self.views = [self if getattr(agent, "sees_everything", False) else PlayerView(self, i)
-                      for i, agent in enumerate(self.agents)]
+        """The seats' views, made on a seated agent's first decision (hkk._deciding.seat_view):
+        a copy nobody decides in makes none."""
+        self.views: list[Any] = [None, None]
+
+    def __getattr__(self, name: str) -> Any:  # only for a name the game does not have
+        if name == "abilities_at" and "abilities_from" in self.__dict__:  # a copy's, made now
+            at = self.abilities_at = self.__dict__.pop("abilities_from").made()
+            return at
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def opponent(self, player: int) -> int:
         return 1 - player
@@ -321,12 +326,8 @@ class Game:
         return copied
 
     def view(self, player: int) -> PlayerView:
-        """What ``player`` may know of the game (:class:`hkk.PlayerView`): his seat's own view
-        (a live, read-only window on the game, made once per seat) where his agent has one."""
-        if player in (0, 1):
-            view = self.views[player]
-            if type(view) is PlayerView:
-                return view
+        """What ``player`` may know of the game (:class:`hkk.PlayerView`): a live, read-only
+        window on the game, which it keeps alive."""
         return PlayerView(self, player)
 
     def determinize(self, player: int, rng: random.Random, *,
