@@ -489,3 +489,19 @@ def test_a_view_from_game_view_keeps_its_game():
     view = ENGINE.new_game(PAIRS[0], seed=1, agents=[None, RandomAgent(2)]).view(0)
     gc.collect()
     assert view.turn == 0 and len(view.hand) == 0 and view.deciding is not None
+
+
+@given(st.integers(0, 2**32), st.integers(0, 80))
+@settings(max_examples=60, deadline=None)
+def test_determinize_shuffles_with_the_draws_of_random_shuffle(seed, size):
+    """A determinized copy's deal is ``random.Random.shuffle``'s, draw for draw: the same
+    order, and the caller's RNG left in the same state."""
+    from hkk._driving import _shuffle
+    from hkk._rng import SharedRandom
+
+    for make in (random.Random, SharedRandom, lambda s: SharedRandom(s).copy()):
+        cards, expected = [f"c{i}" for i in range(size)], [f"c{i}" for i in range(size)]
+        rng, reference = make(seed), random.Random(seed)
+        _shuffle(rng, cards)
+        reference.shuffle(expected)
+        assert cards == expected and rng.random() == reference.random()

@@ -228,7 +228,7 @@ def copy_derived(src: Game, dst: Game, state: dict[str, Any], remap: dict[int, A
     state["abilities_version"] = src.abilities_version
     state["hp_changed"] = {remap[id(p)] for p in src.hp_changed if id(p) in remap}
     state["hook_plans"] = copy_plans(src.hook_plans, dst)  # type: ignore[arg-type]
-    state["views"] = src.views  # made again by _seat
+    state["views"] = state["shown"] = None  # made again by _seat
 
 
 class LazyAbilities:

@@ -195,14 +195,13 @@ class Game:
         self._seat()
 
     def _seat(self) -> None:
-        """The seats' views, made on a seated agent's first decision (hkk._deciding.seat_view):
-        a copy nobody decides in makes none."""
+        """Views made when first needed (:meth:`view`, hkk._deciding.seat_view)."""
         self.views: list[Any] = [None, None]
+        self.shown: list[PlayerView | None] = [None, None]
 
     def __getattr__(self, name: str) -> Any:  # only for a name the game does not have
         if name == "abilities_at" and "abilities_from" in self.__dict__:  # a copy's, made now
-            at = self.abilities_at = self.__dict__.pop("abilities_from").made()
-            return at
+            return self.__dict__.setdefault(name, self.__dict__.pop("abilities_from").made())
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def opponent(self, player: int) -> int:
@@ -319,15 +318,18 @@ class Game:
         self.engine.answer_game(self, option)
 
     def clone(self, *, log_level: str | None = None) -> Game:
-        """An independent copy, between two steps or at a decision: given the same answers it
-        goes on exactly as this game, and nothing done to it reaches this one.  Its agents are
-        copies of these; ``log_level="outcome"`` drops the log's past (the cheapest copy)."""
+        """An independent copy (between two steps or at a decision) that goes on as this game
+        given the same answers; its agents are copies; "outcome" drops the log's past."""
         copied: Game = self.engine.clone_game(self, log_level=log_level)
         return copied
 
     def view(self, player: int) -> PlayerView:
-        """What ``player`` may know of the game (:class:`hkk.PlayerView`): a live, read-only
-        window on the game, which it keeps alive."""
+        """What ``player`` may know (:class:`hkk.PlayerView`): a live window on the game."""
+        if player in (0, 1):
+            view = self.shown[player]
+            if view is None:
+                view = self.shown[player] = PlayerView(self, player)
+            return view
         return PlayerView(self, player)
 
     def determinize(self, player: int, rng: random.Random, *,
