@@ -136,12 +136,11 @@ def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
         chosen = _given(machine, decision)
         index = machine.answered
     else:
-        agent = game.agents[decision.player]
+        agent = game.agents[seat := decision.player]
         if agent is None:
             raise Stop(decision)
         machine.asking = decision  # a seated agent: asked at once (the game may be copied)
-        chosen = agent.choose(game.views[decision.player] or seat_view(game, decision.player),
-                              decision)
+        chosen = agent.choose(game.views[seat] or seat_view(game, seat), decision)
         machine.asking = None
         ids = list(map(id, options))
         if id(chosen) not in ids:
