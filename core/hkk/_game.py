@@ -199,11 +199,6 @@ class Game:
         self.views: list[Any] = [None, None]
         self.shown: list[PlayerView | None] = [None, None]
 
-    def __getattr__(self, name: str) -> Any:  # only for a name the game does not have
-        if name == "abilities_at" and "abilities_from" in self.__dict__:  # a copy's, made now
-            return self.__dict__.setdefault(name, self.__dict__.pop("abilities_from").made())
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
     def opponent(self, player: int) -> int:
         return 1 - player
 
