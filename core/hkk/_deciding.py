@@ -119,7 +119,7 @@ def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
     if type(region) is not list:  # the first decision of an item's bind: its frame, now
         frame = ["resolve", [], False, region.label, region.card_id]
         machine.frames.append(frame)
-        if machine.held is None:  # the outermost item binding: the one the step's frame
+        if len(machine.frames) == 2 or machine.held is None:  # the item the step's runner
             machine.held = region  # resolves (a trigger of its apply asking keeps it)
         region = machine.region = frame[1]
         machine.replayed = 0
