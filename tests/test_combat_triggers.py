@@ -155,3 +155,70 @@ def test_D_trigger_amount_is_kept_with_a_trigger_waiting_across_a_save():
     assert resumed.log.as_dicts() == whole.log.as_dicts()
     assert [(e.step, e["amount"]) for e in whole.log.of_kind("vp_gained")
             if e["source"] and cid("sponge") in e["source"]] == [("prep_stage2", 2)]
+
+
+#: "Amikor ez a lény támad, 1 sebzést okoz egy általad választott ellenséges lénynek."
+SNIPER = creature("sniper", 1, 3, abilities=[triggered(
+    {"event": "attacks", "which": "this"},
+    {"do": "damage", "amount": 1, "target": "chosen_opponent_creature"})])
+
+
+class Sniping(Wants):
+    """Attacks, then hits the last creature a target decision offers (not the first: the
+    answer must be the one taken); passes otherwise."""
+
+    def __init__(self) -> None:
+        super().__init__("use attack", "attack with", pass_label="pass")
+        self.targets: list[str] = []
+
+    def choose(self, game, decision):
+        if decision.kind == "target":
+            self.targets.append(decision.options[-1].label)
+            return decision.options[-1]
+        return super().choose(game, decision)
+
+
+def sniper_game(agent):
+    game = game_with([SNIPER, creature("mark", 1, 3), creature("wall", 0, 3)],
+                     agents=[agent, Wants("no block")])
+    game.enter_play(0, cid("sniper"), zone="guard_post", active=True)
+    game.enter_play(1, cid("mark"), zone="guard_post", active=True)
+    game.enter_play(1, cid("wall"), active=True)
+    return game
+
+
+def test_D_trigger_attack_a_target_chosen_from_outside_in_an_attack_trigger_goes_on_as_seated():
+    """The target of a "when this attacks" trigger is asked inside its bind, while the fight
+    waits for its triggers: answered from outside (the game stops in the bind, the item held,
+    and goes back down the fight's and the trigger queue's frames to it), the game - and a
+    copy made there - go on exactly as the game with the attacker's agent seated."""
+    seated_agent = Sniping()
+    seated = sniper_game(seated_agent)
+    seated.play()
+    assert seated_agent.targets == [f"target {cid('wall')}#3"]
+    outside_agent = Sniping()
+    game = sniper_game(None)
+    copies = []
+    while (decision := game.decision) is not None:
+        if decision.kind == "target":  # inside the trigger's bind, inside the fight
+            machine = game.machine
+            assert [f[0] for f in machine.frames][-3:] == ["fight", "settle", "resolve"]
+            copies.append((game.clone(), copy_of(outside_agent)))
+        game.answer(outside_agent.choose(game.view(decision.player), decision))
+    assert len(copies) == 1 and outside_agent.targets == seated_agent.targets
+    hits = [e["uid"] for e in seated.log.of_kind("damaged")]
+    wall = next(p for p in sniper_game(Passer()).permanents.values() if p.card.id == cid("wall"))
+    assert hits and hits[0] == wall.uid  # the trigger hit the one chosen, before combat damage
+    assert game.log.as_dicts() == seated.log.as_dicts()
+    assert game.snapshot() == seated.snapshot()
+    copy, agent = copies[0]
+    while (decision := copy.decision) is not None:
+        copy.answer(agent.choose(copy.view(decision.player), decision))
+    assert copy.log.as_dicts()[-40:] == seated.log.as_dicts()[-40:]
+    assert copy.snapshot() == seated.snapshot()
+
+
+def copy_of(agent: Sniping) -> Sniping:
+    new = Sniping()
+    new.wanted, new.targets = list(agent.wanted), list(agent.targets)
+    return new

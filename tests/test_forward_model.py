@@ -7,8 +7,10 @@ triggers take part) to the end, player 1 answered from outside by a seeded rando
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import weakref
 from collections import Counter
 
 import pytest
@@ -446,3 +448,60 @@ def test_a_copy_made_at_a_seated_decision_and_answered_from_outside_acts_on_itse
     again = copy.clone()  # waits for the same decision, found again on its own permanents
     assert answered_from_outside(copy, seed) == answered_from_outside(again, seed)
     assert json.dumps(game.snapshot(), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("pair", PAIRS[:2])
+def test_a_copy_nobody_holds_is_freed_at_once_not_left_to_the_cycle_collector(pair):
+    """A copy (a clone, a determinized world) refers to nothing that refers back to it, even
+    after seated agents decided in it (their views tie it weakly): dropped, it is freed by
+    reference counting, so the copies a search makes never wait for the cyclic collector."""
+    game, me = driven(pair, 3)
+    while game.turn < 6:
+        answer_one(game, me)
+    copies = 0
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(12):
+            for make in (game.clone, lambda: game.determinize(0, random.Random(1)),
+                         lambda: seated_on(game.clone())):
+                freed = weakref.ref(make())
+                assert freed() is None
+                copies += 1
+            answer_one(game, me)
+    finally:
+        if enabled:
+            gc.enable()
+    assert copies == 36
+
+
+def seated_on(game):
+    """The game played on by seated agents to the next turn: the seats' views are made."""
+    game.agents = [RandomAgent(1), RandomAgent(2)]
+    game.play(max_turns=game.turn + 1)
+    assert game.views[0] is not None or game.views[1] is not None
+    return game
+
+
+def test_a_view_from_game_view_keeps_its_game():
+    """``game.view(player)`` is a window that keeps the game alive, kept beyond the game."""
+    view = ENGINE.new_game(PAIRS[0], seed=1, agents=[None, RandomAgent(2)]).view(0)
+    gc.collect()
+    assert view.turn == 0 and len(view.hand) == 0 and view.deciding is not None
+
+
+@given(st.integers(0, 2**32), st.integers(0, 80))
+@settings(max_examples=60, deadline=None)
+def test_determinize_shuffles_with_the_draws_of_random_shuffle(seed, size):
+    """A determinized copy's deal is ``random.Random.shuffle``'s, draw for draw: the same
+    order, and the caller's RNG left in the same state."""
+    from hkk._driving import _shuffle
+    from hkk._rng import SharedRandom
+
+    for make in (random.Random, SharedRandom, lambda s: SharedRandom(s).copy()):
+        cards, expected = [f"c{i}" for i in range(size)], [f"c{i}" for i in range(size)]
+        rng, reference = make(seed), random.Random(seed)
+        _shuffle(rng, cards)
+        reference.shuffle(expected)
+        assert cards == expected and rng.random() == reference.random()

@@ -149,8 +149,11 @@ def index_abilities(game: GameState, perm: Permanent) -> None:
                 if on:
                     _switch_static(game, perm, effect, +1)
         elif ability.kind != "triggered":  # triggers are watched by hkk._triggers
-            game.abilities_at.setdefault(ability.timing, []).append(
-                game.ability_item(perm, index, ability))
+            # a new list, never one changed in place: a copy of the game shares the lists
+            # until it reads them (hkk._clone.LazyAbilities)
+            at = game.abilities_at
+            at[ability.timing] = [*at.get(ability.timing, ()),
+                                  game.ability_item(perm, index, ability)]
             game.abilities_version += 1
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import random
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -224,12 +225,74 @@ def copy_derived(src: Game, dst: Game, state: dict[str, Any], remap: dict[int, A
                                     for p, *rest in src.conditional_statics]
     state["preventions"] = [(remap.get(id(p), p), prevent) for p, prevent in src.preventions]
     state["condition_events"] = set(src.condition_events)
-    state["abilities_at"] = {timing: [_copy_item(item, remap) for item in items]
-                             for timing, items in src.abilities_at.items()}
+    items = src.abilities_at
+    if type(items) is LazyAbilities:  # a copy of a copy: the copy's own, first
+        items = items.made()
+    state["abilities_at"] = LazyAbilities(items, remap, dst)
     state["abilities_version"] = src.abilities_version
     state["hp_changed"] = {remap[id(p)] for p in src.hp_changed if id(p) in remap}
     state["hook_plans"] = copy_plans(src.hook_plans, dst)  # type: ignore[arg-type]
-    state["views"] = src.views  # made again by _seat
+    state["views"] = state["shown"] = None  # made again by _seat
+
+
+class LazyAbilities(dict):  # type: ignore[type-arg]
+    """A copy's card ability items (``abilities_at``), made on the copy's first reading of
+    them, which puts them in the copy in its place: a copy dropped before it runs a step never
+    copies them.  It keeps the original's lists as they were (the game never changes one in
+    place: hkk._changes makes new ones) and the permanents' remap; the items themselves are
+    not changed once made (a custom effect's ``ctx.targets`` is set before it is read, in each
+    apply).  (Not ``Game.__getattr__``: a class with one loses CPython's fast attribute
+    reads, which every ``game.x`` of a seated game would pay.)"""
+
+    __slots__ = ("_items", "_remap", "_game", "_made")
+
+    def __init__(self, items: dict[str, list[Pending]], remap: dict[int, Any],
+                 game: Game) -> None:
+        super().__init__()
+        self._items, self._remap, self._game = dict(items), remap, weakref.ref(game)
+        self._made: dict[str, list[Pending]] | None = None
+
+    def made(self) -> dict[str, list[Pending]]:
+        made = self._made
+        if made is None:
+            remap = self._remap
+            made = self._made = {timing: [_copy_item(item, remap) for item in items]
+                                 for timing, items in self._items.items()}
+            game = self._game()
+            if game is not None and game.__dict__.get("abilities_at") is self:
+                game.abilities_at = made
+        return made
+
+    # what the game's readers use (hkk._cards.interpret, hkk._changes), on the items made
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.made().get(key, default)
+
+    def items(self) -> Any:
+        return self.made().items()
+
+    def keys(self) -> Any:
+        return self.made().keys()
+
+    def values(self) -> Any:
+        return self.made().values()
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        return self.made().setdefault(key, default)
+
+    def __getitem__(self, key: str) -> list[Pending]:
+        return self.made()[key]
+
+    def __setitem__(self, key: str, value: list[Pending]) -> None:
+        self.made()[key] = value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.made()
+
+    def __iter__(self) -> Any:
+        return iter(self.made())
+
+    def __len__(self) -> int:
+        return len(self.made())
 
 
 def _copy_item(item: Pending, remap: dict[int, Any]) -> Pending:

@@ -9,6 +9,7 @@ outside; any other asks the seat's agent, or stops the game where the machine ca
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from hkk._decisions import Decision, Option
 from hkk._errors import IllegalDecision, plugin_set
 from hkk._forward import DecisionOutsideBind, PositionError, Stop
 from hkk._hookcall import implementations
+from hkk._player_view import PlayerView
 from hkk.events import Decided
 
 #: The game deciding: a :class:`hkk.Game` (its machine, agents, views, log), named loosely as
@@ -69,7 +71,7 @@ def ask(game: Game, player: int, kind: str, options: Sequence[Option], prompt: s
         if agent is None:
             raise Stop(decision)
         machine.asking = decision
-        chosen = agent.choose(game.views[player], decision)
+        chosen = agent.choose(game.views[player] or seat_view(game, player), decision)
         machine.asking = None
         if id(chosen) not in map(id, decision.options):  # not the offered option itself
             chosen = _offered(decision, chosen)
@@ -117,7 +119,8 @@ def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
     if type(region) is not list:  # the first decision of an item's bind: its frame, now
         frame = ["resolve", [], False, region.label, region.card_id]
         machine.frames.append(frame)
-        machine.held = region
+        if len(machine.frames) == 2 or machine.held is None:  # the item the step's runner
+            machine.held = region  # resolves (a trigger of its apply asking keeps it)
         region = machine.region = frame[1]
         machine.replayed = 0
     options = decision.options
@@ -133,11 +136,11 @@ def _in_bind(game: Game, machine: Any, decision: Decision) -> Option:
         chosen = _given(machine, decision)
         index = machine.answered
     else:
-        agent = game.agents[decision.player]
+        agent = game.agents[seat := decision.player]
         if agent is None:
             raise Stop(decision)
         machine.asking = decision  # a seated agent: asked at once (the game may be copied)
-        chosen = agent.choose(game.views[decision.player], decision)
+        chosen = agent.choose(game.views[seat] or seat_view(game, seat), decision)
         machine.asking = None
         ids = list(map(id, options))
         if id(chosen) not in ids:
@@ -163,10 +166,21 @@ def _ask(self: Game, decision: Decision) -> Option:
     player = decision.player
     agent = self.agents[player]
     _outside_bind(self, decision, agent)
-    chosen: Option = agent.choose(self.views[player], decision)
+    chosen: Option = agent.choose(self.views[player] or seat_view(self, player), decision)
     if id(chosen) not in map(id, decision.options):
         chosen = _offered(decision, chosen)
     return chosen
+
+
+def seat_view(game: Game, player: int) -> Any:
+    """What ``player``'s seated agent is shown: the game itself to an agent that
+    ``sees_everything``, else his fair view, made once per seat (``game.views``) and tied to
+    the game weakly: a view keeping the game alive too would make every game, and every copy a
+    search makes, garbage that only the cyclic collector frees (``game.view()`` keeps it)."""
+    if getattr(game.agents[player], "sees_everything", False):
+        return game
+    view = game.views[player] = PlayerView(weakref.proxy(game), player)
+    return view
 
 
 def _offered(decision: Decision, chosen: Any) -> Option:

@@ -121,7 +121,7 @@ def determinize(game: Game, player: int, rng: random.Random, *,
     new = copy_game(game, Game.__new__(Game), log_level=log_level, agents=[None, None])
     if not new.started:  # set-up is the step: its shuffle will deal the decks again
         for p in new.players:
-            rng.shuffle(p.deck)
+            _shuffle(rng, p.deck)
     else:
         _resample(new, player, rng)
     new.seed = rng.getrandbits(64)
@@ -137,13 +137,34 @@ def _resample(new: Game, player: int, rng: random.Random) -> None:
     me, them = new.players[player], new.players[1 - player]
     if len(me.deck) > 1:
         rest = sorted(me.deck)  # sorted: the true order never shows
-        rng.shuffle(rest)
+        _shuffle(rng, rest)
         me.deck[:] = rest
-    zones = [(them.hand, i) for i in range(len(them.hand))]
-    zones += [(them.deck, i) for i in range(len(them.deck))]
     # sorted first: the deal depends on what he may know (which cards, not where they are), so
-    # two games that differ only in what is hidden from him give him the same copies
-    cards = sorted(zone[i] for zone, i in zones)
-    rng.shuffle(cards)
-    for (zone, i), card in zip(zones, cards, strict=True):
-        zone[i] = card
+    # two games that differ only in what is hidden from him give him the same copies; dealt
+    # to the hand's places, then the deck's
+    hand, deck = them.hand, them.deck
+    cards = sorted(hand + deck)
+    _shuffle(rng, cards)
+    hand[:] = cards[:len(hand)]
+    deck[:] = cards[len(hand):]
+
+
+def _shuffle(rng: random.Random, cards: list[str]) -> None:
+    """``rng.shuffle(cards)``, the same draws: ``random.Random.shuffle``'s loop with its
+    ``_randbelow`` written in (a call less a card; a determinized copy shuffles some 70),
+    where the RNG draws below a bound by ``getrandbits`` (else its own ``shuffle``)."""
+    if getattr(rng._randbelow, "__func__", None) is not _RANDBELOW:  # type: ignore[attr-defined]
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(cards))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+#: random.Random's _randbelow by getrandbits, which :func:`_shuffle` writes in
+_RANDBELOW = random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]

@@ -39,6 +39,12 @@ OUTCOME_KEEPS: frozenset[type[Event]] = frozenset({GameEnded})
 #: them to anyone (:attr:`EventLog.quiet`), their emitters skip building them.
 BOOKKEEPING: frozenset[type[Event]] = frozenset({StepStarted, StepEnded, Decided, HpCheck})
 
+#: The kinds a log of each level keeps quiet while nobody listens to them (``EventLog.quiet``):
+#: the compact log keeps an Ép check that found somebody.
+_NOTHING: frozenset[type[Event]] = frozenset()
+_QUIET: dict[str, frozenset[type[Event]]] = {
+    "full": _NOTHING, "compact": COMPACT_DROPS, "outcome": BOOKKEEPING - OUTCOME_KEEPS}
+
 
 class EventLog:
     """Append-only list of :class:`Event`."""
@@ -71,13 +77,8 @@ class EventLog:
         self._update_quiet()
 
     def _update_quiet(self) -> None:
-        if self.level == "full" or self._listeners:
-            quiet: frozenset[type[Event]] = frozenset()
-        elif self.level == "outcome":
-            quiet = BOOKKEEPING - OUTCOME_KEEPS
-        else:  # compact: an Ép check that found somebody is kept
-            quiet = COMPACT_DROPS
-        self.quiet = quiet - self._listeners_of.keys()
+        quiet = _NOTHING if self._listeners else _QUIET[self.level]
+        self.quiet = quiet - self._listeners_of.keys() if self._listeners_of and quiet else quiet
         self._silent = set()
 
     def _silent_kind(self, kind: type[Event]) -> bool:
@@ -171,9 +172,14 @@ class EventLog:
         if kinds is None:
             self._listeners.append(listener)
         else:
-            for kind in kinds:
+            lists = self._listeners_of
+            for kind in kinds:  # a copy of a game subscribes its watch: written for speed
                 cls = of(kind) if isinstance(kind, str) else kind
-                self._listeners_of.setdefault(cls, []).append(listener)
+                found = lists.get(cls)
+                if found is None:
+                    lists[cls] = [listener]
+                else:
+                    found.append(listener)
         self._update_quiet()
 
     def __iter__(self) -> Iterator[Event]:

@@ -92,7 +92,8 @@ class Position:
         self.replayed = 0
         #: the item whose bind asked the decision this game stopped at, while its frame
         #: stands: going back down to it takes it instead of collecting the step's items again
-        #: (a cache of this game's objects: a copy or a load collects, by the frame's key)
+        #: (a cache of this game's objects: a copy or a load collects, by the frame's key; a
+        #: copy keeps it if it is no permanent's, as the rules' own items)
         self.held: Any = None
         #: the driver is running the machine (a copy made now, not at a decision, is refused)
         self.running = False
@@ -162,14 +163,20 @@ class Position:
         new.waiting = None if self.waiting is not None else self.asking
         new.answer = self.answer
         new.closing = self.closing
+        held = self.held  # the rules' own item (the attack) is no permanent's: shared, as
+        if held is not None and held.source is None:  # its hook shares it; the copy may not
+            new.held = held  # find it again (the attackers are no longer offered)
         return new
 
 
 def copy_frames(frames: list[list[Any]]) -> list[list[Any]]:
     """The frames as new lists: their values are plain (numbers, strings, tuples) or lists and
     sets of plain values, copied one level down."""
-    return [[v.copy() if isinstance(v, (list, set, dict)) else v for v in frame]
-            for frame in frames]
+    return [[v.copy() if type(v) in _CONTAINERS else v for v in frame] for frame in frames]
+
+
+#: the kinds of a frame's values copied one level down (a type test: cheaper than isinstance)
+_CONTAINERS = frozenset({list, set, dict})
 
 
 def index_of(decision: Decision, chosen: Any) -> int:

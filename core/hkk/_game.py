@@ -195,10 +195,9 @@ class Game:
         self._seat()
 
     def _seat(self) -> None:
-        """What each seat's agent is shown (``views``): the game itself to an agent that
-        ``sees_everything``, else the player's fair view."""
-        self.views = [self if getattr(agent, "sees_everything", False) else PlayerView(self, i)
-                      for i, agent in enumerate(self.agents)]
+        """Views made when first needed (:meth:`view`, hkk._deciding.seat_view)."""
+        self.views: list[Any] = [None, None]
+        self.shown: list[PlayerView | None] = [None, None]
 
     def opponent(self, player: int) -> int:
         return 1 - player
@@ -314,19 +313,18 @@ class Game:
         self.engine.answer_game(self, option)
 
     def clone(self, *, log_level: str | None = None) -> Game:
-        """An independent copy, between two steps or at a decision: given the same answers it
-        goes on exactly as this game, and nothing done to it reaches this one.  Its agents are
-        copies of these; ``log_level="outcome"`` drops the log's past (the cheapest copy)."""
+        """An independent copy (between two steps or at a decision) that goes on as this game
+        given the same answers; its agents are copies; "outcome" drops the log's past."""
         copied: Game = self.engine.clone_game(self, log_level=log_level)
         return copied
 
     def view(self, player: int) -> PlayerView:
-        """What ``player`` may know of the game (:class:`hkk.PlayerView`): his seat's own view
-        (a live, read-only window on the game, made once per seat) where his agent has one."""
+        """What ``player`` may know (:class:`hkk.PlayerView`): a live window on the game."""
         if player in (0, 1):
-            view = self.views[player]
-            if type(view) is PlayerView:
-                return view
+            view = self.shown[player]
+            if view is None:
+                view = self.shown[player] = PlayerView(self, player)
+            return view
         return PlayerView(self, player)
 
     def determinize(self, player: int, rng: random.Random, *,

@@ -153,7 +153,8 @@ def resolve(game: Game, item: Pending) -> None:
         machine.region = None
         raise item_failure(game, item, exc) from exc
     machine.frames.pop()
-    machine.held = None
+    if machine.held is item:
+        machine.held = None
 
 
 def resolve_again(game: Game, item: Pending) -> None:
@@ -177,7 +178,8 @@ def resolve_again(game: Game, item: Pending) -> None:
     except (Exception, KeyboardInterrupt, SystemExit) as exc:
         raise item_failure(game, item, exc) from exc
     machine.frames.pop()
-    machine.held = None
+    if machine.held is item:
+        machine.held = None
 
 
 def prevented(game: Game, item: Pending, by: Permanent) -> None:

@@ -154,7 +154,7 @@ GAME_STATE: dict[str, str] = {
 #: function each (``hkk._clone.copy_derived``; ``hkk._saving`` rebuilds them from the cards).
 DERIVED: tuple[str, ...] = (
     "statics", "conditional_statics", "preventions", "condition_events", "abilities_at",
-    "abilities_version", "hp_changed", "emit", "views", "hook_plans")
+    "abilities_version", "hp_changed", "emit", "views", "shown", "hook_plans")
 
 #: The engine's, shared by every game of it.
 ENGINE: tuple[str, ...] = (

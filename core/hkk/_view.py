@@ -165,7 +165,9 @@ class GameActions(GameView, Protocol):
 class Agent(Protocol):
     """A player: ``choose(view, decision)`` returns one of ``decision.options``; it reads the
     game through the player's fair view (:class:`hkk.FairView`; an agent marked
-    ``sees_everything = True`` is handed the game itself)."""
+    ``sees_everything = True`` is handed the game itself).  The view it is handed does not keep
+    the game alive (a copy a search drops is freed at once): read after the game is gone, it
+    raises ``ReferenceError``; ``game.view(player)`` is a view that keeps its game."""
 
     def choose(self, game: FairView, decision: Decision) -> Option: ...
 
