@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from hkk._card_language import words as guide_words
 from hkk._cards import model
+from hkk._cards.abilities import STATIC_TARGETS  # the models refuse any other for a static
 from hkk._cards.amounts import COMPARISONS, TRIGGER_AMOUNT, count_names
 from hkk._cards.quantities import PERMANENT_QUANTITIES, quantity_names
 from hkk._cards.trigger_events import WHEN_EVENTS
@@ -35,14 +36,6 @@ __all__ = ["NOT_DATA_ONLY", "STATIC_TARGETS", "abilities", "card_models", "card_
 #: ``custom_effects`` hook), so a card using it is never a data-only game (the native core
 #: refuses it by name: tests/test_native_differential.py).
 NOT_DATA_ONLY = frozenset({"custom"})
-
-#: The targets a static modifier affects anything with (``hkk._characteristics``:
-#: ``static_applies``, ``static_player``).  The models accept a chosen one too, which the
-#: Python engine applies to no permanent and the native core refuses by card and word
-#: (tests/test_native_random_sets.py), so the generator leaves them out.
-STATIC_TARGETS = frozenset({"self", "own_creatures", "opponent_creatures", "all_creatures",
-                            "own_buildings", "all_buildings", "controller", "opponent",
-                            "each_player"})
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
@@ -164,7 +157,7 @@ def effects(draw: Draw, where: str, offers: frozenset[str] = frozenset(),
         allowed = [t for t in (_literals(cls.model_fields["target"].annotation)
                                or get_args(Target))
                    if t not in TRIGGER_TARGETS or t in offers]
-        if static:  # a static modifier affects no chosen permanent: see STATIC_TARGETS
+        if static:  # the models refuse a static modifier of any other target
             allowed = [t for t in allowed if t in STATIC_TARGETS]
         fits = [t for t in allowed if _valid(cls, {**data, "target": t})]
         if not fits:  # a verb whose other fields fit no target: draw it again

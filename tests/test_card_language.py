@@ -485,6 +485,10 @@ def test_D_chosen_player_the_controller_chooses_who_draws(chosen):
      "abilities[0].effect", "needs a target, durations"),
     ({"kind": "automatic", "timing": "prep_stage2", "effect": {"do": "prevent"}},
      "abilities[0].effect", "'prevent'"),
+    # D-static-scope: a static reaches a standing group; nobody chooses while it is in force
+    ({"kind": "static", "effect": {"do": "modify", "stat": "hp", "by": 1,
+                                   "target": "chosen_creature", "duration": "permanent"}},
+     "abilities[0]", "cannot target chosen_creature"),
 ])
 def test_bad_card_language_names_the_card_and_the_field(ability, field, message):
     with pytest.raises(CardDataError) as info:

@@ -148,18 +148,6 @@ def test_d_static_scope_static_sp_modifiers_of_buildings_hold_as_in_the_python_e
     assert {"rs:hut", "rs:mason"} <= died  # damage met the Sp the statics made
 
 
-def test_d_static_scope_a_static_modifier_of_a_chosen_permanent_is_refused_by_name() -> None:
-    """The models accept a static modifier of a chosen target, which the Python engine applies
-    to no permanent (``static_applies``); the native core refuses it by card and word rather
-    than play it (so the generator leaves such targets out: ``STATIC_TARGETS``)."""
-    tables = {"rs:odd": _card({"id": "rs:odd", "kind": "creature", "damage": 1, "hp": 1,
-                               "abilities": [{"kind": "static", "effects": [{
-                                   "do": "modify", "stat": "hp", "by": 1,
-                                   "target": "chosen_creature", "duration": "permanent"}]}]})}
-    reason = hkk_native.core.refuses(Engine(card_models(tables)), [["rs:odd"] * 5] * 2)
-    assert reason is not None and "card rs:odd" in reason and 'do = "modify"' in reason
-
-
 def test_d_trigger_loop_a_repeating_chain_stops_both_cores_alike_up_to_the_repeat() -> None:
     """Two creatures that heal themselves and hit back whenever damaged: a chain whose state
     comes back; the Python engine stops it at the repeat (``TriggerLoopError``), the native

@@ -138,10 +138,21 @@ LimitSpec = Annotated[
 ]
 
 
+#: What a static modifier may reach: the groups of permanents ``static_applies`` reads and the
+#: players ``static_player`` reads (``hkk._characteristics``, D-static-scope); a chosen target
+#: would be chosen by nobody.
+STATIC_TARGETS = frozenset({"self", "own_creatures", "opponent_creatures", "all_creatures",
+                            "own_buildings", "all_buildings", "controller", "opponent",
+                            "each_player"})
+
+
 # -- abilities (discriminator ``kind``) --------------------------------------------------------
 
 class StaticAbility(BaseModel):
-    """Always on, in the preparation phase too (29.4.8)."""
+    """Always on, in the preparation phase too (29.4.8). Its modifiers reach a standing group
+    nobody chooses (D-static-scope): `self`, `own_creatures`, `opponent_creatures`,
+    `all_creatures`, `own_buildings`, `all_buildings`, or a player: `controller`, `opponent`,
+    `each_player`."""
 
     model_config = _WITH_EFFECTS
     kind: Literal["static"] = "static"
@@ -163,6 +174,12 @@ class StaticAbility(BaseModel):
                     or isinstance(effect, Prevent)):
                 raise invalid("static abilities only use modify with duration = \"permanent\" "
                               "or prevent")
+            if isinstance(effect, Modify) and effect.target not in STATIC_TARGETS:
+                # nobody chooses while a static is in force: it reaches a standing group of
+                # permanents (hkk._characteristics.static_applies, D-static-scope)
+                raise invalid(f"a static modifier cannot target {effect.target}: it is in force "
+                              "all the time, over a group nobody chooses; use one of "
+                              + ", ".join(sorted(STATIC_TARGETS)))
             if isinstance(effect, Modify) and (isinstance(effect.by, Count)
                                                or effect.where is not None):
                 # a static is in force all the time; a count or a filter is read once, when a
