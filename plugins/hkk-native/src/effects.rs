@@ -568,16 +568,46 @@ pub fn apply_all(
     Ok(())
 }
 
+/// The largest number an effect may carry or a player's Ép, VP or components may reach
+/// natively: the Python engine's integers are unbounded, the native core's 64 bits; below
+/// 2^52 no sum of an effect's amount and a total can overflow, so the game stops, naming the
+/// card, before an effect whose numbers have run away (a count that doubles every turn).
+pub const NUMBER_RANGE: i64 = 1 << 52;
+
+fn within_range(game: &Game, n: Option<i64>, ctx: &Context) -> Result<i64, Halt> {
+    let totals = game.players.iter().flat_map(|p| [p.hp, p.vp, p.components]);
+    match n {
+        Some(n)
+            if n.abs() <= NUMBER_RANGE && totals.into_iter().all(|v| v.abs() <= NUMBER_RANGE) =>
+        {
+            Ok(n)
+        }
+        _ => {
+            let card = ctx.source.and_then(|uid| game.permanent(uid));
+            let card = card.map_or(ctx.label.as_str(), |perm| perm.card.as_str());
+            Err(Halt::Unported(format!(
+                "a number beyond 2^52 in an effect of {card}: the native core counts in 64 \
+                 bits, the Python engine without bound (play this game on the Python core)"
+            )))
+        }
+    }
+}
+
 fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
     let label = ctx.label.as_str();
     // a number, or a count read now (`Count.value`)
     let n = match effect.counted {
-        None => effect.amount,
-        Some((Counted::Quantity(named), times)) => named.read(game, ctx.controller) * times,
-        Some((Counted::TriggerAmount, times)) => {
-            ctx.trigger.and_then(|t| t.amount).unwrap_or(0) * times
+        None => Some(effect.amount),
+        Some((Counted::Quantity(named), times)) => {
+            named.read(game, ctx.controller).checked_mul(times)
         }
+        Some((Counted::TriggerAmount, times)) => ctx
+            .trigger
+            .and_then(|t| t.amount)
+            .unwrap_or(0)
+            .checked_mul(times),
     };
+    let n = within_range(game, n, ctx)?;
     if effect.verb == Verb::EndEffects {
         // `EndEffects.apply`: everyone's, or those on the permanents in play and players
         if effect.target == TargetSpec::Nobody {
