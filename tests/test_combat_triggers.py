@@ -4,6 +4,9 @@ damage as a counted amount (``count = "trigger_amount"``) - played and checked o
 
 from __future__ import annotations
 
+import copy
+import json
+
 import pytest
 
 from hkk._cards.loader import parse_card_data
@@ -222,3 +225,67 @@ def copy_of(agent: Sniping) -> Sniping:
     new = Sniping()
     new.wanted, new.targets = list(agent.wanted), list(agent.targets)
     return new
+
+
+def in_attack_trigger(game) -> bool:
+    """The game waits for a target asked in an attack trigger's bind, inside the fight."""
+    decision = game.decision
+    return decision is not None and decision.kind == "target" and [
+        f[0] for f in game.machine.frames][-3:] == ["fight", "settle", "resolve"]
+
+
+def dealt_sniper_game():
+    """A dealt game (seed 2, random answers from outside) at the target an attack trigger asks,
+    every creature of the attacker attacking: the step offers no attack any more."""
+    from hkk import RandomAgent
+
+    game = game_with([SNIPER], agents=[None, None], decks=[[cid("sniper")] * 12] * 2, seed=2)
+    agents = [RandomAgent(seed=2), RandomAgent(seed=102)]
+    while not in_attack_trigger(game):
+        decision = game.decision
+        game.answer(agents[decision.player].choose(game.view(decision.player), decision))
+    return game, agents
+
+
+def test_D_trigger_attack_a_game_saved_at_a_target_asked_in_an_attack_trigger_goes_on_as_unsaved():
+    """A dealt game (seed 2: every creature of the attacker attacks, so the step offers no
+    attack any more) saved where an attack trigger's bind asks its target and loaded goes on -
+    answered the same - to the same log and state as the game never saved: the attack item the
+    machine stood in is saved with its position."""
+    from hkk import load_game
+    from hkk._resolution import call_hook
+
+    def go_on(game, agents, limit=400):
+        for _ in range(limit):
+            if (decision := game.decision) is None:
+                return
+            game.answer(agents[decision.player].choose(game.view(decision.player), decision))
+
+    game, agents = dealt_sniper_game()
+    assert game.machine.held is not None and game.machine.held.label == "attack"
+    assert not [i for i in call_hook(game, "combat_phase") if i.label == "attack"]
+    saved = json.dumps(game.save())
+    twins = copy.deepcopy(agents)
+    loaded = load_game(game.engine, saved)
+    assert loaded.decision is not None and loaded.decision.labels() == game.decision.labels()
+    go_on(game, agents)
+    go_on(loaded, twins)
+    assert loaded.log.as_dicts() == game.log.as_dicts()
+    assert loaded.snapshot() == game.snapshot()
+
+
+@pytest.mark.parametrize(("field", "value"), [("plugin", "elsewhere.Combat"),
+                                              ("attribute", "defend"), ("label", "charge")])
+def test_D_trigger_attack_a_save_naming_a_held_item_no_plugin_holds_is_refused_naming_it(
+        field, value):
+    from hkk import load_game
+    from hkk._errors import SaveError
+
+    game, _ = dealt_sniper_game()
+    saved = game.save()
+    assert saved["position"]["held"]["attribute"] == "attack"
+    saved["position"]["held"][field] = value
+    with pytest.raises(SaveError, match="which this engine's plugins do not hold") as caught:
+        load_game(game.engine, saved)
+    assert repr(saved["position"]["held"]["label"]) in str(caught.value)
+    assert saved["position"]["held"]["plugin"] in str(caught.value)

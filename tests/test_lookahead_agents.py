@@ -6,7 +6,9 @@ benchmarks/bench_agents.py, not here."""
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from typing import Any
 
 import pytest
@@ -146,6 +148,33 @@ def test_mcts_spends_its_budget_on_each_decision_with_options() -> None:
     d = game.decision
     agent.choose(game.view(d.player), d)
     assert (agent.decisions, agent.simulations) == (1, 7)
+
+
+def test_mcts_frees_each_simulated_world_when_its_simulation_ends() -> None:
+    """Its throw-away worlds hold no reference cycle: each is freed as its simulation ends,
+    without the cyclic collector (a view cached on the world would keep it as garbage)."""
+    game = at_decision(6, 5)
+    d = game.decision
+    view = game.view(d.player)
+    worlds: list[weakref.ref[Any]] = []
+
+    class Recording:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(view, name)
+
+        def determinize(self, rng: random.Random, **options: Any) -> Any:
+            world = view.determinize(rng, **options)
+            worlds.append(weakref.ref(world))
+            return world
+
+    gc.collect()
+    gc.disable()
+    try:
+        MctsAgent(2, budget=7).choose(Recording(), d)  # type: ignore[arg-type]
+        alive = sum(w() is not None for w in worlds)
+    finally:
+        gc.enable()
+    assert len(worlds) == 7 and alive == 0
 
 
 def test_lookahead_agents_are_registered_with_their_options() -> None:

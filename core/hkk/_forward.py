@@ -163,10 +163,16 @@ class Position:
         new.waiting = None if self.waiting is not None else self.asking
         new.answer = self.answer
         new.closing = self.closing
-        held = self.held  # the rules' own item (the attack) is no permanent's: shared, as
-        if held is not None and held.source is None:  # its hook shares it; the copy may not
-            new.held = held  # find it again (the attackers are no longer offered)
+        new.held = self.kept_held()
         return new
+
+    def kept_held(self) -> Any:
+        """The held item a copy shares and a save names (hkk._saving): a rules' own item (no
+        permanent's, as the attack), made once by its plugin and shared as its hook shares it -
+        the step may not offer it again (the attackers are passive).  A card's item is no
+        such: a copy or a load collects it again, by its frame's key."""
+        held = self.held
+        return held if held is not None and held.source is None else None
 
 
 def copy_frames(frames: list[list[Any]]) -> list[list[Any]]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import random
+import weakref
 from collections.abc import Sequence
 
 from hkk._agent_registry import checked_option, decision_seconds, factory_options
@@ -33,6 +34,8 @@ from hkk._evaluation import (
     position_value,
     without_search,
 )
+from hkk._game import Game
+from hkk._player_view import PlayerView
 from hkk._protocol import FairView, ForwardModel
 
 __all__ = ["DEFAULT_BUDGET", "MctsAgent", "mcts_agent"]
@@ -194,7 +197,17 @@ class MctsAgent:
             won: float = 1.0 - WIN_DISCOUNT * max(0, int(world.turn) - start) - \
                 DECISION_DISCOUNT * min(decisions, 100)
             return won if world.winner == me else -won
-        return POSITION_SCALE * position_value(world.view(me), me, self.weights)
+        return POSITION_SCALE * position_value(_passing_view(world, me), me, self.weights)
+
+
+def _passing_view(world: ForwardModel, player: int) -> FairView:
+    """``player``'s view of a throw-away world, not kept on it: ``world.view`` keeps its view
+    on the game (a reference cycle: every simulated world would live on until the cyclic
+    collector ran).  A hkk game is read through a view tied to it weakly, as a seated agent's
+    (hkk._deciding.seat_view); another forward model through its own ``view``."""
+    if type(world) is Game:
+        return PlayerView(weakref.proxy(world), player)
+    return world.view(player)
 
 
 def mcts_agent(seed: int | None = None, budget: int = DEFAULT_BUDGET, rollout_turns: int = 2,

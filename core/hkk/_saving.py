@@ -142,12 +142,27 @@ class Waiting(_Strict):
     labels: list[str]
 
 
+class Held(_Strict):
+    """The rules' item the machine stood in (``Position.kept_held``), named by where its
+    plugin keeps it: ``plugin`` (its class, module-qualified), ``attribute``, ``index`` in it
+    (a list or tuple of items) or None; its label and key (:func:`encode`d) are checked."""
+
+    plugin: str
+    attribute: str
+    index: int | None = None
+    label: str
+    key: Any
+
+
 class Position(_Strict):
     frames: list[list[Any]]
     closing: str | None = None
     waiting: Waiting | None = None
     #: the item resolving, taken out of the trigger queue (hkk._trigger_queue)
     resolving: dict[str, Any] | None = None
+    #: the rules' item whose bind stood at the decision (an attack whose trigger asks): the
+    #: step may no longer offer it (optional: a save without it reads as before)
+    held: Held | None = None
 
 
 # -- versions ------------------------------------------------------------------------------------
@@ -213,7 +228,7 @@ def save_game(game: Game) -> dict[str, Any]:
     position = None
     if machine.frames:
         position = {"frames": encode(machine.frames), "closing": machine.closing,
-                    "resolving": resolving,
+                    "resolving": resolving, "held": _held_reference(game),
                     "waiting": None if at is None else {
                         "kind": at.kind, "player": at.player, "labels": list(at.labels())}}
     data = {
@@ -231,6 +246,44 @@ def save_game(game: Game) -> dict[str, Any]:
     }
     plain: dict[str, Any] = json.loads(json.dumps(data))  # JSON types only (tuples: lists)
     return plain
+
+
+def _held_reference(game: Game) -> dict[str, Any] | None:
+    """Where the plugin that made the held rules' item keeps it (:class:`Held`), or None: no
+    such item, or one no plugin keeps in an attribute (a load collects it by its key, as
+    before)."""
+    item = game.machine.kept_held()
+    if item is None:
+        return None
+    for plugin in game.pm.get_plugins():
+        for attribute, value in getattr(plugin, "__dict__", {}).items():
+            values = value if type(value) in (list, tuple) else (value,)
+            for index, found in enumerate(values):
+                if found is item:
+                    return {"plugin": _class_path(plugin), "attribute": attribute,
+                            "index": None if values is not value else index,
+                            "label": item.label, "key": encode(item.key)}
+    return None
+
+
+def _class_path(plugin: Any) -> str:
+    return f"{type(plugin).__module__}.{type(plugin).__qualname__}"
+
+
+def _find_held(game: Game, held: Held) -> Any:
+    """The held item as :func:`_held_reference` named it, from this game's plugins."""
+    for plugin in game.pm.get_plugins():
+        if _class_path(plugin) != held.plugin:
+            continue
+        value: Any = getattr(plugin, "__dict__", {}).get(held.attribute)
+        if held.index is not None:
+            ok = isinstance(value, (list, tuple)) and 0 <= held.index < len(value)
+            value = value[held.index] if ok else None
+        if getattr(value, "label", None) == held.label and \
+                getattr(value, "key", None) == decode(held.key):
+            return value
+    raise SaveError(f"the save's position stands in the item {held.label!r} of plugin "
+                    f"{held.plugin} ({held.attribute}), which this engine's plugins do not hold")
 
 
 def encode(value: Any) -> Any:
@@ -533,6 +586,8 @@ def _resume_at_decision(game: Game, position: Position) -> None:
     machine.frames, machine.closing = frames, position.closing
     if position.resolving is not None:
         restore_resolving(game, position.resolving)
+    if position.held is not None:
+        machine.held = _find_held(game, position.held)
     seated = game.agents
     game.agents = [None, None]
     try:

@@ -144,7 +144,8 @@ GAME_STATE: dict[str, str] = {
     "winner": "value", "rng": "rng", "clock": "clock",
     #: each set's per-game data, by set code: plain JSON data naming permanents by uid
     "set_data": "set_data",
-    #: the turn machine's position (hkk._forward.Position)
+    #: the turn machine's position (hkk._forward.Position): its frames and the rules' item it
+    #: stood in (``Position.kept_held``: a copy shares it, a save names it by its plugin)
     "machine": "position",
     #: the trigger watch: its queue, counters, chains, the item resolving, ``last_hit``
     "triggers": "watch",
