@@ -51,8 +51,9 @@ def _declare(game: Game, item: Pending) -> list[tuple[Any, Any]]:
     # the blocks still open: a defender blocks one attacker at most
     blocks = opened.copy()
     pairs = []
+    defender = 1 - attacker_side  # game.opponent, without a call
     for attacker in attackers:
-        answer = game.decide(game.opponent(attacker_side), "block", [*blocks, no_block],
+        answer = game.decide(defender, "block", [*blocks, no_block],
                              prompt=f"Block {attacker.describe()}?", rule="D-combat")
         blocker = answer.value
         if blocker is not None:  # the offered option itself: found by identity, in C
