@@ -54,12 +54,12 @@ def decision(game: Game) -> Decision | None:
 
 def answer(game: Game, chosen: Any) -> None:
     """Answer the decision the game waits for and run on (``game.answer``)."""
-    waiting = decision(game)
+    machine = game.machine
+    waiting = machine.waiting or decision(game)  # (read already: the usual case)
     if waiting is None:
         raise IllegalDecision("the game waits for no decision" + (
             " (it is over)" if game.over else
             " (every seat has an agent: play it with game.play())"))
-    machine = game.machine
     machine.answer = index_of(waiting, chosen)
     if waiting is machine.found:  # its options are taken again, not collected again
         machine.stopped = waiting

@@ -62,7 +62,7 @@ class Position:
 
     __slots__ = ("frames", "depth", "answer", "waiting", "asking", "region",
                  "replayed", "running", "closing", "hook", "back", "answered", "stopped",
-                 "found", "held")
+                 "found", "held", "kept")
 
     def __init__(self) -> None:
         #: the stack of the running functions' frames, outermost first: plain lists whose
@@ -95,6 +95,11 @@ class Position:
         #: (a cache of this game's objects: a copy or a load collects, by the frame's key; a
         #: copy keeps it if it is no permanent's, as the rules' own items)
         self.held: Any = None
+        #: what a pure ``bind`` computed before its decisions, kept by that bind for its next
+        #: run again: ``(region, values)``, good while ``region`` is the bind's answers' list
+        #: (nothing changes the game while it waits inside a bind; a copy or a load computes
+        #: again: never copied)
+        self.kept: tuple[Any, Any] | None = None
         #: the driver is running the machine (a copy made now, not at a decision, is refused)
         self.running = False
         #: the phase whose extraction offers are being closed (D-components-window), set by the
@@ -149,7 +154,7 @@ class Position:
         """The game is between two steps (or over): no frame is left."""
         self.frames.clear()
         self.reset()
-        self.held = None
+        self.held = self.kept = None
         self.waiting = self.stopped = self.found = None
         self.answer = None
         self.closing = None

@@ -21,31 +21,39 @@ from hkk import ACTION, GUARD_POST, Option, Pending, Usage, hookimpl
 from hkk.events import Attack
 
 if TYPE_CHECKING:
-    from hkk import Game, Permanent
+    from hkk import Game
 
 
 def _declare(game: Game, item: Pending) -> list[tuple[Any, Any]]:
     """Attackers, then a blocker for each.  A pure bind (it changes nothing), run again from
     its start for each decision answered from outside: one pass over the permanents."""
     attacker_side = game.active
-    # each side's active creatures on the guard post
-    ready: tuple[list[Permanent], list[Permanent]] = ([], [])
-    for perm in game.permanents.values():
-        if perm.zone == GUARD_POST and perm.active and perm.kind == "creature":
-            ready[perm.controller].append(perm)
+    machine = game.machine
+    region, kept = machine.region, machine.kept
+    if kept is not None and kept[0] is region:  # run again for an answer given from outside
+        offers, opened, no_block = kept[1]  # the offers its run before made (the same game)
+    else:  # each side's active creatures on the guard post, offered
+        offers, opened, no_block = [], [], Option("no block")
+        for perm in game.permanents.values():
+            if perm.zone == GUARD_POST and perm.active and perm.kind == "creature":
+                if perm.controller == attacker_side:
+                    offers.append((Option(f"attack with {perm.describe()}", perm),
+                                   Option("hold")))
+                else:
+                    opened.append(Option(f"block with {perm.describe()}", perm))
+        if type(region) is list:  # its answers' list stands: kept for the next run again
+            machine.kept = (region, (offers, opened, no_block))
     attackers = []
-    for perm in ready[attacker_side]:
-        answer = game.decide(attacker_side, "attack",
-                             (Option(f"attack with {perm.describe()}", perm), Option("hold")),
-                             rule="D-combat")
+    for offer in offers:
+        answer = game.decide(attacker_side, "attack", offer, rule="D-combat")
         if answer.label != "hold":
-            attackers.append(perm)
-    # the blocks still open, made once: a defender blocks one attacker at most
-    blocks = [Option(f"block with {d.describe()}", d) for d in ready[1 - attacker_side]]
-    no_block = Option("no block")
+            attackers.append(offer[0].value)
+    # the blocks still open: a defender blocks one attacker at most
+    blocks = opened.copy()
     pairs = []
+    defender = 1 - attacker_side  # game.opponent, without a call
     for attacker in attackers:
-        answer = game.decide(game.opponent(attacker_side), "block", [*blocks, no_block],
+        answer = game.decide(defender, "block", [*blocks, no_block],
                              prompt=f"Block {attacker.describe()}?", rule="D-combat")
         blocker = answer.value
         if blocker is not None:  # the offered option itself: found by identity, in C
