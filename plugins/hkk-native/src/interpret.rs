@@ -89,10 +89,12 @@ pub fn items_where(
         let Some(card) = game.cards.get(&perm.card) else {
             continue;
         };
-        for ability in card.abilities.iter().filter(|a| a.timing == hook) {
-            if !keep(perm, ability) {
-                continue;
-            }
+        // `keep` first: it reads numbers, the timing is a string
+        for ability in card
+            .abilities
+            .iter()
+            .filter(|a| keep(perm, a) && a.timing == hook)
+        {
             let own = perm.controller == game.active;
             // an activated ability's turns are its usage limit (`usable`)
             let applies = ability.activation.is_some()
