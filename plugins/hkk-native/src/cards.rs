@@ -482,31 +482,46 @@ impl TriggerEvent {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-pub struct Fnv(u64);
+/// The card pool's hasher: rustc's FxHash, a word of the id at a time (the ids are short,
+/// looked up on every permanent a step reads; FNV's byte at a time was ~3 % of a base game).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WordHash(u64);
 
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
+impl WordHash {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
-impl Hasher for Fnv {
+impl Hasher for WordHash {
     fn finish(&self) -> u64 {
         self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(word);
+            self.add(u64::from_le_bytes(eight));
         }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut eight = [0u8; 8];
+            eight[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(eight));
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.add(u64::from(byte));
     }
 }
 
 /// The cards of an engine, by id.
 #[derive(Debug, Default, Clone)]
 pub struct CardPool {
-    cards: HashMap<String, Card, BuildHasherDefault<Fnv>>,
+    cards: HashMap<String, Card, BuildHasherDefault<WordHash>>,
 }
 
 impl CardPool {

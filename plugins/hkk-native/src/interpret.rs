@@ -72,13 +72,29 @@ fn item_of(perm: &crate::state::Permanent, ability: &Ability) -> Item {
 /// `items_at`: the abilities of the permanents in play timed on `hook`, in timestamp order;
 /// one limited to a player's turns is left out in the other's.
 pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
+    items_where(game, hook, |_, _| true)
+}
+
+/// [`items_at`] of only the permanents' abilities `keep` accepts, read before the item is
+/// made: a caller after a few (an action step's activated abilities of one player) copies no
+/// card id for the others.
+pub fn items_where(
+    game: &Game,
+    hook: &str,
+    keep: impl Fn(&crate::state::Permanent, &Ability) -> bool,
+) -> Vec<Item> {
     let mut items = Vec::new();
     let bit = crate::cards::hook_bit(hook);
     for perm in game.permanents.iter().filter(|p| p.hooks & bit != 0) {
         let Some(card) = game.cards.get(&perm.card) else {
             continue;
         };
-        for ability in card.abilities.iter().filter(|a| a.timing == hook) {
+        // `keep` first: it reads numbers, the timing is a string
+        for ability in card
+            .abilities
+            .iter()
+            .filter(|a| keep(perm, a) && a.timing == hook)
+        {
             let own = perm.controller == game.active;
             // an activated ability's turns are its usage limit (`usable`)
             let applies = ability.activation.is_some()

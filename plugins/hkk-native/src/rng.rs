@@ -11,6 +11,22 @@ const MATRIX_A: u32 = 0x9908_b0df;
 const UPPER_MASK: u32 = 0x8000_0000;
 const LOWER_MASK: u32 = 0x7fff_ffff;
 
+/// MT19937's `init_genrand(s)`: the state every `init_by_array` starts from (with s = 19650218).
+const fn init_genrand(s: u32) -> [u32; N] {
+    let mut mt = [0u32; N];
+    mt[0] = s;
+    let mut i = 1;
+    while i < N {
+        mt[i] = 1_812_433_253u32
+            .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
+            .wrapping_add(i as u32);
+        i += 1;
+    }
+    mt
+}
+
+const GENRAND_19650218: [u32; N] = init_genrand(19_650_218);
+
 /// Why a draw could not be made (CPython raises `ValueError` for the same arguments).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RangeError(pub String);
@@ -51,7 +67,11 @@ impl Random {
     /// significant first (CPython seeds with `abs(seed)`; zero is the one word `[0]`).
     pub fn from_key(key: &[u32]) -> Self {
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
-        let mut rng = Random::init_genrand(19_650_218);
+        // `init_genrand(19650218)` does not depend on the seed: computed once, at compile time
+        let mut rng = Random {
+            mt: GENRAND_19650218,
+            index: N,
+        };
         let mt = &mut rng.mt;
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(key.len()) {
@@ -80,17 +100,6 @@ impl Random {
         }
         mt[0] = 0x8000_0000; // MSB is 1, assuring a non-zero initial array
         rng
-    }
-
-    fn init_genrand(s: u32) -> Self {
-        let mut mt = [0u32; N];
-        mt[0] = s;
-        for i in 1..N {
-            mt[i] = 1_812_433_253u32
-                .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
-                .wrapping_add(i as u32);
-        }
-        Random { mt, index: N }
     }
 
     /// The state as `getstate()[1]` holds it: 624 words, then the index.

@@ -3,6 +3,7 @@
 //! attack and the cards a player may play. Playing a card with a word of the card language is
 //! where the native core stops today (`Halt::Unported`).
 
+use crate::cards::Ability;
 use crate::changes::{extract_components, play_card, remove_defence_bonus};
 use crate::checks::{check_hp, check_players};
 use crate::continuous::{end_effects, start_waiting_effects};
@@ -12,11 +13,12 @@ use crate::errors::{Flow, Halt};
 use crate::events::Kind;
 use crate::game::Game;
 use crate::interpret::{
-    apply_item, bind_item, entered_play, items_at, prevented, preventer, resolve,
+    apply_item, bind_item, entered_play, items_at, items_where, prevented, preventer, resolve,
     resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step, Triggers};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
+use crate::state::Permanent;
 use crate::triggers::{from_pool, order, pooled, settle};
 
 pub const PASS: &str = "pass";
@@ -162,13 +164,15 @@ impl Ordered {
 }
 
 /// `call_hook` of an ordered step, in the stable order: the rules' item first (its controller
-/// is none), then the abilities by controller and timestamp.
-fn collect(game: &Game, step: &Step) -> Vec<Ordered> {
+/// is none), then the abilities by controller and timestamp; an ability `finished` in the
+/// step is left out before its item is made.
+fn collect(game: &Game, step: &Step, finished: &[(u32, usize, &'static str)]) -> Vec<Ordered> {
     let mut items: Vec<Ordered> = rule_item(step.hook)
         .into_iter()
         .map(Ordered::Rule)
         .collect();
-    let mut cards: Vec<Ordered> = items_at(game, step.hook)
+    let unfinished = |p: &Permanent, a: &Ability| !finished.contains(&(p.uid, a.index, ""));
+    let mut cards: Vec<Ordered> = items_where(game, step.hook, unfinished)
         .into_iter()
         .map(Ordered::Card)
         .collect();
@@ -212,7 +216,7 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
     let mut wanted: Vec<(u32, usize, &'static str)> = Vec::new();
     for _ in 0..MAX_ITEMS_PER_STEP {
         let mut ready = Vec::new();
-        for item in collect(game, step) {
+        for item in collect(game, step, &finished) {
             let key = item.key();
             if finished.contains(&key) {
                 continue;
@@ -332,9 +336,12 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         if passes >= 2 {
             return Ok(());
         }
-        let mut items: Vec<Item> = items_at(game, step.hook);
+        let mine = |p: &Permanent, a: &Ability| {
+            p.controller == player && !used.contains(&(p.uid, a.index))
+        };
+        let mut items: Vec<Item> = items_where(game, step.hook, mine);
         items.sort_by_key(Item::order);
-        items.retain(|i| i.controller == player && !used.contains(&i.key()) && usable(game, i));
+        items.retain(|i| usable(game, i));
         if player == game.active && game.turn_passed {
             items.retain(|i| !i.optional); // 41.5: he announced not to act
         }
@@ -437,8 +444,9 @@ fn actions(game: &Game, step: &Step, player: usize) -> (Vec<String>, Vec<Action>
             sourced.push(((uid, 0), label, Action::Guard(uid)));
         }
     }
-    for item in items_at(game, step.hook) {
-        if item.activation.is_some() && item.controller == player && usable(game, &item) {
+    let mine = |p: &Permanent, a: &Ability| a.activation.is_some() && p.controller == player;
+    for item in items_where(game, step.hook, mine) {
+        if usable(game, &item) {
             let at = (item.uid, 1 + item.index);
             let label = game.text(|| format!("use {}", item.label()));
             sourced.push((at, label, Action::Use(item)));
