@@ -136,27 +136,25 @@ def _seed(self: SharedRandom, *args: Any, **kwargs: Any) -> None:
     random.Random.seed(self, *args, **kwargs)
 
 
-class _Lending(SharedRandom):
+class _Sharing(SharedRandom):
+    """An RNG whose state is shared, lent or borrowed: each draw or change first unshares it
+    (the two kinds below tell how)."""
+
+    copy = _copy_shared
+    random = _random
+    getrandbits = _getrandbits
+    gauss = _gauss
+    seed = _seed
+    setstate = _setstate_unshared
+
+
+class _Lending(_Sharing):
     """An RNG whose copies share its state: before it changes the state, it leaves them a
     snapshot of it and becomes a plain :class:`SharedRandom`."""
 
-    copy = _copy_shared
-    random = _random
-    getrandbits = _getrandbits
-    gauss = _gauss
-    seed = _seed
-    setstate = _setstate_unshared
 
-
-class _Borrowing(SharedRandom):
+class _Borrowing(_Sharing):
     """A copy that has no state of its own yet: it takes the shared one when first used."""
-
-    copy = _copy_shared
-    random = _random
-    getrandbits = _getrandbits
-    gauss = _gauss
-    seed = _seed
-    setstate = _setstate_unshared
 
     def getstate(self) -> tuple[Any, ...]:
         token = self._token

@@ -177,27 +177,13 @@ impl Driven {
 mod tests {
     use super::*;
     use crate::agents::{OwnRng, Seat, PASS_BIAS};
-    use crate::cards::{Card, CardPool};
+    use crate::cards::CardPool;
     use crate::events::Level;
     use crate::rng::{key_of, Random};
     use std::sync::Arc;
 
     fn pool() -> Arc<CardPool> {
-        let cards = (0..40)
-            .map(|i| {
-                let numbers = (i % 3, 0, 1 + (i % 3), 1 + (i % 4), i % 2);
-                Card::new(
-                    format!("t:c{i:02}"),
-                    "creature".into(),
-                    numbers,
-                    false,
-                    vec![],
-                    &[],
-                    &[],
-                )
-            })
-            .collect();
-        Arc::new(CardPool::new(cards))
+        crate::runner::tests::creatures(|i| i % 3)
     }
 
     fn game(seed: u64, seats: [Seat; 2], level: Level) -> Game {

@@ -160,7 +160,7 @@ pub fn play(game: &mut Game) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::agents::{OwnRng, Seat, PASS_BIAS};
     use crate::cards::{Card, CardPool};
@@ -169,9 +169,15 @@ mod tests {
     use std::sync::Arc;
 
     fn pool(cost: i64) -> Arc<CardPool> {
+        creatures(|_| cost)
+    }
+
+    /// Forty creatures without words, `t:c00` … `t:c39`, of VP cost `cost(i)`: the cards the
+    /// crate's game tests play.
+    pub(crate) fn creatures(cost: impl Fn(i64) -> i64) -> Arc<CardPool> {
         let cards = (0..40)
             .map(|i| {
-                let numbers = (cost, 0, 1 + (i % 3), 1 + (i % 4), i % 2);
+                let numbers = (cost(i), 0, 1 + (i % 3), 1 + (i % 4), i % 2);
                 Card::new(
                     format!("t:c{i:02}"),
                     "creature".into(),
