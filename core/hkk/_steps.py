@@ -314,7 +314,8 @@ def _collected(game: Game, step: Step, which: tuple[Any, str]) -> Pending:
         return held
     for item in call_hook(game, step.hook):
         if item.key == key and item.label == label:
-            return item
+            game.machine.held = item  # (a copy's or a load's): held while it resolves, as
+            return item  # the step may stop offering it (an attack: the attackers passive)
     raise PositionError(f"the machine's position resolves {label!r}, which step {step.hook} "
                         "does not offer")
 
