@@ -64,8 +64,8 @@ def ask(game: Game, player: int, kind: str, options: Sequence[Option], prompt: s
     machine = game.machine
     if machine.region is not None:
         return _in_bind(game, machine, decision)
-    given = machine.answer
-    if given is not None:  # (_given, written in: every answer from outside comes here)
+    if machine.answer is not None:  # (_given, written in: every answer from outside)
+        given = machine.answer
         machine.answer = None
         machine.answered = given
         if given >= len(options):

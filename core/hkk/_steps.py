@@ -462,8 +462,7 @@ def run_actions(game: Game, step: Step) -> None:
     else:
         frame = ["actions", active, False, 0, 0, None]
         machine.frames.append(frame)
-        offered = {}
-        machine.offered = (frame, offered)  # for going on after a stop (once a step)
+        machine.offered = (frame, offered := {})  # for going on after a stop (once a step)
     limit = game.rulings.max_items_per_step
     player, active_passed, start = frame[1], frame[2], frame[3]
     if frame[4]:  # going back to the action being done (1), or to what it triggered (2)
