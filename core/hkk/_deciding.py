@@ -65,7 +65,7 @@ def ask(game: Game, player: int, kind: str, options: Sequence[Option], prompt: s
     if machine.region is not None:
         return _in_bind(game, machine, decision)
     if machine.answer is not None:  # (_given, written in: every answer from outside)
-        given = machine.answer
+        given: int = machine.answer
         machine.answer = None
         machine.answered = given
         if given >= len(options):

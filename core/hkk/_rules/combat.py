@@ -33,6 +33,7 @@ def _declare(game: Game, item: Pending) -> list[tuple[Any, Any]]:
     attacker_side = game.active
     machine = game.machine
     region, kept = machine.region, machine.kept
+    pairs: list[tuple[Any, Any]]  # (attacker, blocker or None)
     if kept is not None and kept[0] is region:  # run again for an answer given from outside:
         offers, attackers, blocks, pairs = kept[1]  # its run before stopped here, and the game
         done = machine.replayed = len(region)  # waited since: every answer given is taken
