@@ -17,8 +17,8 @@ over the decisions:
   outside by the same agents, in games/s, and whether their logs are the same;
 - mcts simulations/s at budget 200 (``bench_mcts.py``);
 - issue 30's four speed figures in one block, last: a seated game's counted work a turn,
-  outside over seated CPU at the outcome level, clone µs and clones/s, determinize over clone,
-  mcts simulations/s.
+  outside over seated at the outcome level (CPU, and lines and calls counted), clone µs and
+  clones/s, determinize over clone, mcts simulations/s.
 
 Each clone measured is also answered as its original was and checked to end as it did.
 Figures only: nothing here asserts anything about them."""
@@ -147,6 +147,24 @@ def outcome_ratio(engine: Engine, seeds: range, repeat: int) -> float:
     return statistics.median(rounds)
 
 
+def counted_ratio(engine: Engine, seeds: range) -> tuple[float, float]:
+    """Python lines and calls of whole games answered from outside over the same games with
+    seated agents, at the outcome level (bench_work's count: the same on every machine and
+    under any load, where the CPU ratio moves; instructions: benchmarks/callgrind.sh)."""
+    def seated() -> None:
+        for s in seeds:
+            engine.play(DECKS, seed=s, log_level="outcome",
+                        agents=[RandomAgent(s), RandomAgent(s + 1000)])
+
+    def outside() -> None:
+        for s in seeds:
+            play_out(*driven(engine, s, "outcome"))
+    seated()  # caches made once are no game's
+    (seated_lines, seated_calls), (lines, calls) = bench_work.count(seated), \
+        bench_work.count(outside)
+    return lines / seated_lines, calls / seated_calls
+
+
 def summary(engine: Engine, seeds: range, repeat: int) -> list[str]:
     """Issue 30's four speed figures in one block (instructions: benchmarks/callgrind.sh)."""
     # bench_work's own figure: 10 base-set games, the base set alone installed
@@ -157,7 +175,8 @@ def summary(engine: Engine, seeds: range, repeat: int) -> list[str]:
         f"a seated base-set game, outcome level: {sum(lines.values()) / turns:,.0f} lines and "
         f"{sum(calls.values()) / turns:,.0f} calls a turn (bench_work, 10 games)",
         f"answered from outside / seated, outcome level: "
-        f"{outcome_ratio(engine, seeds, repeat):.2f}x the CPU",
+        f"{outcome_ratio(engine, seeds, repeat):.2f}x the CPU; counted: "
+        "{:.3f}x the lines, {:.3f}x the calls".format(*counted_ratio(engine, seeds)),
         f"clone() at a decision, outcome level: {clone_us:.1f} µs, "
         f"{1e6 / clone_us:,.0f} clones/s",
         f"determinize / clone: {SUMMARY['determinize_ratio']:.2f}x",

@@ -6,6 +6,9 @@ set -e
 games=${1:-3}
 copies=${2:-20}
 here=$(dirname "$0")
+# string hashes fixed: set and dict orders (and their probing) the same in every run; with the
+# games' fixed time source (instr_machine.py) two runs count the same instructions
+export PYTHONHASHSEED=0
 # bytecode first: a module the games import lazily, compiled inside the counted run, adds
 # about 16 M instructions to a seated game's figure
 python -m compileall -q "$here/../core" "$here/../sets" >/dev/null

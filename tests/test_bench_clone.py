@@ -16,7 +16,8 @@ FIGURES = (
     "game.clone() at a decision, full log", "game.determinize(player, rng), outcome log",
     "game.clone() at a nested decision", "game.answer(option): on from the position",
     "determinize / clone (medians)", "whole games, full log: seated agents",
-    "mcts (budget 200):",
+    "mcts (budget 200):", "answered from outside / seated, outcome level:",
+    "x the lines, ",
 )
 
 

@@ -289,3 +289,54 @@ def test_D_trigger_attack_a_save_naming_a_held_item_no_plugin_holds_is_refused_n
         load_game(game.engine, saved)
     assert repr(saved["position"]["held"]["label"]) in str(caught.value)
     assert saved["position"]["held"]["plugin"] in str(caught.value)
+
+
+def holding_plugin(game):
+    """The rules plugin that keeps the held attack item in its ``attack`` attribute."""
+    held = game.machine.held
+    return next(p for p in game.pm.get_plugins()
+                if any(i is held for i in getattr(p, "__dict__", {}).get("attack", ())))
+
+
+def test_D_trigger_attack_a_save_in_a_held_item_no_plugin_keeps_nor_the_step_offers_is_refused_naming_it(
+        monkeypatch):
+    """Held in an attack whose trigger asks (the attackers passive: the step offers no attack),
+    an item its plugin does not keep cannot be found again by a load: the save is refused,
+    naming the item and the step, and the game goes on unharmed."""
+    from hkk._errors import SaveError
+
+    game, agents = dealt_sniper_game()
+    plugin = holding_plugin(game)
+    monkeypatch.setattr(plugin, "attack", [copy.copy(i) for i in plugin.attack])  # afresh
+    waiting = game.decision.labels()
+    with pytest.raises(SaveError, match="no plugin keeps in an attribute") as caught:
+        game.save()
+    assert "'attack'" in str(caught.value) and "combat_phase" in str(caught.value)
+    assert game.decision.labels() == waiting
+    decision = game.decision
+    game.answer(agents[decision.player].choose(game.view(decision.player), decision))
+    assert game.decision is None or game.decision is not decision
+
+
+def test_D_combat_a_save_in_a_held_item_no_plugin_keeps_that_the_step_offers_loads_and_goes_on(
+        monkeypatch):
+    """At an attack decision (inside the attack's bind) the step still offers the attack: an
+    item its plugin does not keep is left out of the save and collected again by the load,
+    which goes on - answered the same - as the game never saved."""
+    from hkk import RandomAgent, load_game
+
+    game = game_with([SNIPER], agents=[None, None], decks=[[cid("sniper")] * 12] * 2, seed=2)
+    agents = [RandomAgent(seed=2), RandomAgent(seed=102)]
+    while (decision := game.decision).kind != "attack":
+        game.answer(agents[decision.player].choose(game.view(decision.player), decision))
+    plugin = holding_plugin(game)
+    monkeypatch.setattr(plugin, "attack", [copy.copy(i) for i in plugin.attack])  # afresh
+    saved = game.save()
+    assert saved["position"]["held"] is None
+    loaded, twins = load_game(game.engine, json.dumps(saved)), copy.deepcopy(agents)
+    assert loaded.decision.labels() == game.decision.labels()
+    for one, its in ((game, agents), (loaded, twins)):
+        while (decision := one.decision) is not None:
+            one.answer(its[decision.player].choose(one.view(decision.player), decision))
+    assert loaded.log.as_dicts() == game.log.as_dicts()
+    assert loaded.snapshot() == game.snapshot()

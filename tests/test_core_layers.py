@@ -207,6 +207,27 @@ def test_no_code_outside_phases_compares_phase_names():
     assert found == []
 
 
+def test_where_a_game_stands_is_never_read_from_python_stack_frames():
+    """The turn machine's position is data (docs/FORWARD-MODEL.md): no module of the engine
+    reads a frame, a code object or a traceback's frames, but those that name code in a
+    message or count an agent's time - never to find or resume a game's position."""
+    import re
+    from pathlib import Path
+
+    import hkk
+
+    root = Path(hkk.__file__).parent
+    frames = re.compile(r"\bf_(locals|back|code|globals|lineno)\b|_getframe|currentframe|"
+                        r"inspect\.stack|tb_frame|__code__")
+    naming = {"_limits.py",  # the time limit: whose code runs, an agent's thinking time
+              "_hookcall.py",  # which plugin's implementation raised (a traceback)
+              "_agent_registry.py",  # which agent's choose raised (a traceback)
+              "_rules/hand_play.py"}  # one function under each hook's name (its code copied)
+    found = {str(path.relative_to(root)) for path in root.rglob("*.py")
+             if frames.search(path.read_text(encoding="utf-8"))}
+    assert found <= naming, found - naming
+
+
 def test_a_renamed_preparation_phase_plays_the_same_game():
     """Every rule of 29.4 comes from the steps' flags: renaming the phase changes nothing but
     the name in the log."""

@@ -247,6 +247,36 @@ def test_21_4_determinize_keeps_what_the_player_knows_and_deals_the_hidden_again
     assert copy.over and game.snapshot() == before
 
 
+@PROPERTY
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000), cut=st.integers(0, 400),
+       shuffle=st.integers(0, 2**32))
+def test_a_copy_determinized_for_either_player_at_any_decision_plays_on_to_an_end(
+        pair, seed, cut, shuffle):
+    """Both seats answered from outside: at any decision, a copy determinized for the player
+    deciding and one for the other player (whose hand is dealt again under the decider's
+    pending answer) each keep what that player knows, wait for the same decision and play on
+    to an end, the original untouched."""
+    game = ENGINE.new_game(pair, seed=seed, agents=[None, None])
+    agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+    for _ in range(cut):
+        if (decision := game.decision) is None:
+            return
+        game.answer(agents[decision.player].choose(game.view(decision.player), decision))
+    if game.decision is None:
+        return
+    before = game.snapshot()
+    for player in (0, 1):
+        copy = game.determinize(player, random.Random(shuffle))
+        assert copy.view(player).snapshot() == game.view(player).snapshot()
+        assert copy.decision.player == game.decision.player
+        assert copy.decision.kind == game.decision.kind
+        players = [RandomAgent(shuffle), RandomAgent(shuffle + 1)]
+        while (decision := copy.decision) is not None:
+            copy.answer(players[decision.player].choose(copy.view(decision.player), decision))
+        assert copy.over
+    assert game.snapshot() == before
+
+
 def test_21_4_determinize_changes_the_hidden_cards():
     changed = 0
     for seed in range(20):

@@ -64,8 +64,13 @@ def ask(game: Game, player: int, kind: str, options: Sequence[Option], prompt: s
     machine = game.machine
     if machine.region is not None:
         return _in_bind(game, machine, decision)
-    if machine.answer is not None:
-        chosen = _given(machine, decision)
+    if machine.answer is not None:  # (_given, written in: every answer from outside)
+        given: int = machine.answer
+        machine.answer = None
+        machine.answered = given
+        if given >= len(options):
+            raise PositionError(f"player {player}'s {kind} decision has no option {given}")
+        chosen = options[given]
     else:
         agent = game.agents[player]
         if agent is None:

@@ -37,9 +37,10 @@ def run_on(game: Game, max_turns: int | None = None) -> None:
         while advance(game, max_turns):
             pass
     except Stop as stop:
-        machine.waiting = machine.found = stop.decision
+        machine.waiting = machine.found = stop.args[0]
     finally:
         machine.running = False
+        machine.stopped = None  # (set by answer() for this run only)
 
 
 def decision(game: Game) -> Decision | None:
@@ -63,10 +64,7 @@ def answer(game: Game, chosen: Any) -> None:
     machine.answer = index_of(waiting, chosen)
     if waiting is machine.found:  # its options are taken again, not collected again
         machine.stopped = waiting
-    try:
-        run_on(game)
-    finally:
-        machine.stopped = None
+    run_on(game)
 
 
 # -- copies ---------------------------------------------------------------------------------------

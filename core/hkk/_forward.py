@@ -40,12 +40,12 @@ __all__ = ["DecisionOutsideBind", "Position", "PositionError", "ReplayError", "S
 
 
 class Stop(BaseException):
-    """A seat without an agent must decide: unwinds the runner to the driver (a BaseException,
-    so that the engine's error wrapping of hooks lets it through)."""
+    """A seat without an agent must decide: ``Stop(decision)`` unwinds the runner to the driver
+    (a BaseException, so that the engine's error wrapping of hooks lets it through), which
+    reads the decision as its one argument (no ``__init__``: one call less a decision
+    answered from outside)."""
 
-    def __init__(self, decision: Decision) -> None:
-        super().__init__(decision.kind)
-        self.decision = decision
+    args: tuple[Decision]
 
 
 PositionError = ReplayError  # the name it has in this module's own words
@@ -62,7 +62,7 @@ class Position:
 
     __slots__ = ("frames", "depth", "answer", "waiting", "asking", "region",
                  "replayed", "running", "closing", "hook", "back", "answered", "stopped",
-                 "found", "held", "kept")
+                 "found", "held", "kept", "offered")
 
     def __init__(self) -> None:
         #: the stack of the running functions' frames, outermost first: plain lists whose
@@ -100,6 +100,10 @@ class Position:
         #: (nothing changes the game while it waits inside a bind; a copy or a load computes
         #: again: never copied)
         self.kept: tuple[Any, Any] | None = None
+        #: the action options an action step's runner had made when it stopped at a decision,
+        #: ``(its frame, options by item)``: good while that frame stands (the same game), taken
+        #: again when it goes on, as a seated run goes on with them (never copied)
+        self.offered: tuple[list[Any], dict[int, Any]] | None = None
         #: the driver is running the machine (a copy made now, not at a decision, is refused)
         self.running = False
         #: the phase whose extraction offers are being closed (D-components-window), set by the
@@ -119,14 +123,12 @@ class Position:
         if not self.back:
             self.frames.append(fresh)
             return fresh
-        depth = self.depth
-        frames = self.frames
-        found = frames[depth]
+        found = self.frames[self.depth]
         if found[0] != fresh[0]:
             raise PositionError(f"the machine's position has a {found[0]!r} frame where "
                                 f"the game runs a {fresh[0]!r}: it does not match the game")
-        self.depth = depth + 1
-        self.back = depth + 1 < len(frames)
+        self.depth = depth = self.depth + 1
+        self.back = depth < len(self.frames)
         return found
 
     def next_is(self, tag: str) -> bool:
@@ -154,7 +156,7 @@ class Position:
         """The game is between two steps (or over): no frame is left."""
         self.frames.clear()
         self.reset()
-        self.held = self.kept = None
+        self.held = self.kept = self.offered = None
         self.waiting = self.stopped = self.found = None
         self.answer = None
         self.closing = None

@@ -303,7 +303,8 @@ class Game:
         """The decision the game waits for from a seat without an agent (reading it the first
         time runs the game up to it); None once the game is over, or if every seat has an
         agent (:mod:`hkk._forward`)."""
-        waiting: Decision | None = self.engine.decision_of(self)
+        # read already (answered from outside: read once, answered once), else run up to it
+        waiting: Decision | None = self.machine.waiting or self.engine.decision_of(self)
         return waiting
 
     def answer(self, option: Option | int | str) -> None:

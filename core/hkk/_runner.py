@@ -173,21 +173,20 @@ def resume(game: Game) -> None:
     machine = game.machine
     machine.reset()
     first = machine.frames[0][0]
-    if first == "setup":
+    index = game.step_index or 0
+    steps = game.turn_steps
+    step = steps[index - 1] if 0 < index <= len(steps) else None
+    if step is not None and first == _RUNNER_FRAMES[step.mode]:  # the step's runner: the
+        RUNNERS[step.mode](game, step)  # usual case, a decision inside the step
+    elif first == "setup":
         setup(game)
         return
-    steps = game.turn_steps
-    index = game.step_index or 0
-    if not 0 < index <= len(steps) or first not in ("settle", "offers", _RUNNER_FRAMES[
-            steps[index - 1].mode]):
+    elif step is None or first not in ("settle", "offers"):
         raise PositionError(f"the machine's position starts with a {first!r} frame at the "
                             f"turn's step {index}: not that step's, nor the set-up's")
-    step = steps[index - 1]
-    if first == "offers":  # the phase ended: its offers close
+    elif first == "offers":  # the phase ended: its offers close
         close_offers(game, machine.closing or step.phase)
         return
-    if first != "settle":
-        RUNNERS[step.mode](game, step)
     _step_end(game, step)
 
 

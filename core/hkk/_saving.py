@@ -33,6 +33,7 @@ from hkk._effects import Duration, Effect
 from hkk._errors import HkkError, SaveError
 from hkk._forward import PositionError
 from hkk._game import Game, GameEngine
+from hkk._resolution import call_hook
 from hkk._rulings import DEFAULT_RULINGS, Rulings
 from hkk._state import GAME_STATE, ExtractionOffer, Permanent, undeclared
 from hkk._triggers import restore_resolving, restore_waiting, saved_waiting, waiting_count
@@ -250,8 +251,11 @@ def save_game(game: Game) -> dict[str, Any]:
 
 def _held_reference(game: Game) -> dict[str, Any] | None:
     """Where the plugin that made the held rules' item keeps it (:class:`Held`), or None: no
-    such item, or one no plugin keeps in an attribute (a load collects it by its key, as
-    before)."""
+    such item, or one no plugin keeps in an attribute that the step still offers (a load
+    collects it by its key, as the machine does).  One that neither holds - made afresh by
+    its hook, which no longer offers it (an attack whose trigger asks, the attackers now
+    passive) - is refused by name: its ``bind`` and ``apply`` are code, not data, and a load
+    could not find it again."""
     item = game.machine.kept_held()
     if item is None:
         return None
@@ -263,7 +267,16 @@ def _held_reference(game: Game) -> dict[str, Any] | None:
                     return {"plugin": _class_path(plugin), "attribute": attribute,
                             "index": None if values is not value else index,
                             "label": item.label, "key": encode(item.key)}
-    return None
+    step = game.step
+    hook = step.hook if step is not None else "(no step)"
+    if step is not None and any(i.key == item.key and i.label == item.label
+                                for i in call_hook(game, hook)):
+        return None
+    raise SaveError(f"this game cannot be saved at this decision: it stands in the rules' "
+                    f"item {item.label!r} (key {item.key!r}, rule {item.rule}), which no "
+                    f"plugin keeps in an attribute and step {hook} no longer offers, so a "
+                    "load could not find it again; a rules plugin makes such an item once "
+                    "and keeps it in an attribute (as hkk.rules.combat keeps its attack items)")
 
 
 def _class_path(plugin: Any) -> str:

@@ -314,7 +314,8 @@ def _collected(game: Game, step: Step, which: tuple[Any, str]) -> Pending:
         return held
     for item in call_hook(game, step.hook):
         if item.key == key and item.label == label:
-            return item
+            game.machine.held = item  # (a copy's or a load's): held while it resolves, as
+            return item  # the step may stop offering it (an attack: the attackers passive)
     raise PositionError(f"the machine's position resolves {label!r}, which step {step.hook} "
                         "does not offer")
 
@@ -447,14 +448,21 @@ def run_actions(game: Game, step: Step) -> None:
     active = game.active
     machine = game.machine
     stopped = None
+    offered: dict[int, tuple[Any, Option]]  # the step's options, made once per item
     if machine.back:
         frame = machine.frame(["actions"])
         if not machine.back and frame[4] == 0:  # back to its own decision, answered from
             stopped, machine.stopped = machine.stopped, None  # outside: the options it offered
+        kept = machine.offered  # those it had made before it stopped (if this game's)
+        if kept is not None and kept[0] is frame:
+            offered = kept[1]
+        else:  # a copy's or a load's: made again
+            offered = {}
+            machine.offered = (frame, offered)
     else:
         frame = ["actions", active, False, 0, 0, None]
         machine.frames.append(frame)
-    offered: dict[int, tuple[Any, Option]] = {}  # the step's options, made once per item
+        machine.offered = (frame, offered := {})  # for going on after a stop (once a step)
     limit = game.rulings.max_items_per_step
     player, active_passed, start = frame[1], frame[2], frame[3]
     if frame[4]:  # going back to the action being done (1), or to what it triggered (2)

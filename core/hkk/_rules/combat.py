@@ -26,40 +26,49 @@ if TYPE_CHECKING:
 
 def _declare(game: Game, item: Pending) -> list[tuple[Any, Any]]:
     """Attackers, then a blocker for each.  A pure bind (it changes nothing), run again from
-    its start for each decision answered from outside: one pass over the permanents."""
+    its start for each decision answered from outside: it then goes on from what its run
+    before had decided when it stopped (``machine.kept``), not through those decisions again.
+    Its answers are the attacks, one an offer, then the blocks, one an attacker: how many are
+    given says where it stands."""
     attacker_side = game.active
     machine = game.machine
     region, kept = machine.region, machine.kept
-    if kept is not None and kept[0] is region:  # run again for an answer given from outside
-        offers, opened, no_block = kept[1]  # the offers its run before made (the same game)
+    pairs: list[tuple[Any, Any]]  # (attacker, blocker or None)
+    if kept is not None and kept[0] is region:  # run again for an answer given from outside:
+        offers, attackers, blocks, pairs = kept[1]  # its run before stopped here, and the game
+        done = machine.replayed = len(region)  # waited since: every answer given is taken
     else:  # each side's active creatures on the guard post, offered
-        offers, opened, no_block = [], [], Option("no block")
+        offers, attackers, blocks, pairs = [], [], [], []
+        done = 0
         for perm in game.permanents.values():
             if perm.zone == GUARD_POST and perm.active and perm.kind == "creature":
                 if perm.controller == attacker_side:
                     offers.append((Option(f"attack with {perm.describe()}", perm),
                                    Option("hold")))
-                else:
-                    opened.append(Option(f"block with {perm.describe()}", perm))
-        if type(region) is list:  # its answers' list stands: kept for the next run again
-            machine.kept = (region, (offers, opened, no_block))
-    attackers = []
-    for offer in offers:
-        answer = game.decide(attacker_side, "attack", offer, rule="D-combat")
-        if answer.label != "hold":
-            attackers.append(offer[0].value)
-    # the blocks still open: a defender blocks one attacker at most
-    blocks = opened.copy()
-    pairs = []
-    defender = 1 - attacker_side  # game.opponent, without a call
-    for attacker in attackers:
-        answer = game.decide(defender, "block", [*blocks, no_block],
-                             prompt=f"Block {attacker.describe()}?", rule="D-combat")
-        blocker = answer.value
-        if blocker is not None:  # the offered option itself: found by identity, in C
-            del blocks[list(map(id, blocks)).index(id(answer))]
-        pairs.append((attacker, blocker))
+                else:  # a defender blocks one attacker at most: the blocks still open
+                    blocks.append(Option(f"block with {perm.describe()}", perm))
+    try:
+        for offer in offers[done:] if done else offers:  # (no copy made: a seated run)
+            answer = game.decide(attacker_side, "attack", offer, rule="D-combat")
+            if answer.label != "hold":
+                attackers.append(offer[0].value)
+        defender = 1 - attacker_side  # game.opponent, without a call
+        for attacker in attackers[len(pairs):] if pairs else attackers:
+            answer = game.decide(defender, "block", [*blocks, _NO_BLOCK],
+                                 prompt=f"Block {attacker.describe()}?", rule="D-combat")
+            blocker = answer.value
+            if blocker is not None:  # the offered option itself: found by identity, in C
+                del blocks[list(map(id, blocks)).index(id(answer))]
+            pairs.append((attacker, blocker))
+    except BaseException:  # stopped at a decision: what is decided so far, for the run again
+        if type(machine.region) is list:  # (tied to the bind's answers; never copied)
+            machine.kept = (machine.region, (offers, attackers, blocks, pairs))
+        raise
     return pairs
+
+
+#: not blocking: the same answer in every block decision
+_NO_BLOCK = Option("no block")
 
 
 def _fight(game: Game, item: Pending, pairs: list[tuple[Any, Any]] | None) -> None:
