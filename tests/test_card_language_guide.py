@@ -29,12 +29,12 @@ from hkk.cli import main
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "CARD-LANGUAGE.md"
 
 
-def test_24_15_committed_guide_is_what_the_code_generates():
+def test_committed_guide_is_what_the_code_generates():
     assert PAGE.read_text(encoding="utf-8") == markdown(), \
         f"docs/CARD-LANGUAGE.md is out of date; regenerate it: {REGENERATE}"
 
 
-def test_24_15_the_command_prints_the_guide():
+def test_the_command_prints_the_guide():
     result = CliRunner().invoke(main, ["reference", "card-language", "--markdown"])
     assert result.exit_code == 0 and result.output == markdown()
 
@@ -45,7 +45,7 @@ def _entries(page: str) -> dict[str, str]:
     return {heading: body for heading, body in zip(parts[1::2], parts[2::2], strict=True)}
 
 
-def test_24_15_every_word_of_the_language_has_an_entry_with_an_example_card():
+def test_every_word_of_the_language_has_an_entry_with_an_example_card():
     """Every word has an entry; each one an ability may use shows an example card (TOML and
     its Hungarian text)."""
     entries = _entries(markdown())
@@ -76,7 +76,7 @@ def test_24_15_every_word_of_the_language_has_an_entry_with_an_example_card():
                                                    card.get("abilities", ())))
 
 
-def test_24_15_every_example_card_is_valid_and_uses_the_words_it_shows():
+def test_every_example_card_is_valid_and_uses_the_words_it_shows():
     assert len(parse_card_data("pelda", "EXAMPLES", tomllib.loads(EXAMPLES))) > 0
     cards = example_cards()
     assert {c.source for c in cards} == {"the base set", "an example"}
@@ -95,7 +95,7 @@ def unregister():
         unregister_verb(name)
 
 
-def test_24_15_a_verb_registered_later_is_on_the_page_at_once(unregister):
+def test_a_verb_registered_later_is_on_the_page_at_once(unregister):
     """What another module registers is read from the registry: a regeneration shows it, with
     its docstring, fields and logs, and says that it has no example card yet."""
 
@@ -115,7 +115,7 @@ def test_24_15_a_verb_registered_later_is_on_the_page_at_once(unregister):
     assert "Example" not in entry and ("verb", "mill") in examples_asked()[1]
 
 
-def test_24_15_the_guide_links_to_pages_that_exist():
+def test_the_guide_links_to_pages_that_exist():
     for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", PAGE.read_text("utf-8")):
         assert (PAGE.parent / target).exists(), f"CARD-LANGUAGE.md links to missing {target}"
 

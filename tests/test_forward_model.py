@@ -64,7 +64,7 @@ def outcome(game) -> tuple:
 
 @PROPERTY
 @given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000))
-def test_21_1_a_game_answered_from_outside_is_the_game_of_seated_agents(pair, seed):
+def test_a_game_answered_from_outside_is_the_game_of_seated_agents(pair, seed):
     game, me = driven(pair, seed)
     decisions = 0
     while game.decision is not None:
@@ -79,7 +79,7 @@ def test_21_1_a_game_answered_from_outside_is_the_game_of_seated_agents(pair, se
 @PROPERTY
 @given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000),
        cut=st.integers(0, 400), other=st.integers(1, 50))
-def test_21_2_a_clone_goes_on_as_the_original_and_never_changes_it(pair, seed, cut, other):
+def test_a_clone_goes_on_as_the_original_and_never_changes_it(pair, seed, cut, other):
     game, me = driven(pair, seed)
     for _ in range(cut):
         if game.decision is None:
@@ -104,7 +104,7 @@ def test_21_2_a_clone_goes_on_as_the_original_and_never_changes_it(pair, seed, c
 
 @PROPERTY
 @given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000), cut=st.integers(0, 400))
-def test_21_3_saved_at_a_decision_a_game_resumes_there(pair, seed, cut):
+def test_saved_at_a_decision_a_game_resumes_there(pair, seed, cut):
     game, me = driven(pair, seed)
     for _ in range(cut):
         if game.decision is None:
@@ -121,7 +121,7 @@ def test_21_3_saved_at_a_decision_a_game_resumes_there(pair, seed, cut):
     assert outcome(loaded) == outcome(seated(pair, seed))
 
 
-def test_21_3_a_save_of_format_2_or_3_loads_as_a_save_of_format_4():
+def test_a_save_of_format_2_or_3_loads_as_a_save_of_format_4():
     from hkk import advance
     game = ENGINE.new_game(PAIRS[0], seed=3)
     while game.turn < 3:
@@ -143,7 +143,7 @@ def _played(game):
     return outcome(copy)
 
 
-def test_21_3_a_save_of_format_3_at_an_action_loop_is_migrated_and_one_with_answers_refused():
+def test_a_save_of_format_3_at_an_action_loop_is_migrated_and_one_with_answers_refused():
     game, me = driven(PAIRS[0], 6)
     while not (game.decision.kind == "action" and game.machine.frames[-1][0] == "actions"):
         answer_one(game, me)
@@ -158,7 +158,7 @@ def test_21_3_a_save_of_format_3_at_an_action_loop_is_migrated_and_one_with_answ
         load_game(ENGINE, old)
 
 
-def test_21_1_an_option_not_offered_is_refused_and_the_game_stays_where_it_was():
+def test_an_option_not_offered_is_refused_and_the_game_stays_where_it_was():
     game, _ = driven(PAIRS[0], 1)
     waiting = game.decision
     before = game.snapshot()
@@ -170,7 +170,7 @@ def test_21_1_an_option_not_offered_is_refused_and_the_game_stays_where_it_was()
     assert game.decision is not waiting
 
 
-def test_21_1_a_game_over_or_fully_seated_waits_for_nothing():
+def test_a_game_over_or_fully_seated_waits_for_nothing():
     game = ENGINE.new_game(PAIRS[0], seed=2, agents=[RandomAgent(1), RandomAgent(2)])
     assert game.decision is None
     with pytest.raises(IllegalDecision, match="every seat has an agent"):
@@ -182,7 +182,7 @@ def test_21_1_a_game_over_or_fully_seated_waits_for_nothing():
         outside.answer(0)
 
 
-def test_21_1_seating_an_agent_at_a_decision_plays_the_game_on():
+def test_seating_an_agent_at_a_decision_plays_the_game_on():
     game, me = driven(PAIRS[1], 4)
     for _ in range(60):
         answer_one(game, me)
@@ -193,7 +193,7 @@ def test_21_1_seating_an_agent_at_a_decision_plays_the_game_on():
 
 @PROPERTY
 @given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000), cut=st.integers(0, 400))
-def test_21_4_a_view_holds_nothing_its_player_may_not_know(pair, seed, cut):
+def test_a_view_holds_nothing_its_player_may_not_know(pair, seed, cut):
     game, me = driven(pair, seed)
     for _ in range(cut):
         if game.decision is None:
@@ -220,7 +220,7 @@ def test_21_4_a_view_holds_nothing_its_player_may_not_know(pair, seed, cut):
 @PROPERTY
 @given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000), cut=st.integers(0, 400),
        shuffle=st.integers(0, 2**32))
-def test_21_4_determinize_keeps_what_the_player_knows_and_deals_the_hidden_again(
+def test_determinize_keeps_what_the_player_knows_and_deals_the_hidden_again(
         pair, seed, cut, shuffle):
     game, me = driven(pair, seed)
     for _ in range(cut):
@@ -277,7 +277,7 @@ def test_a_copy_determinized_for_either_player_at_any_decision_plays_on_to_an_en
     assert game.snapshot() == before
 
 
-def test_21_4_determinize_changes_the_hidden_cards():
+def test_determinize_changes_the_hidden_cards():
     changed = 0
     for seed in range(20):
         game, me = driven(PAIRS[0], seed)
@@ -307,7 +307,7 @@ class Searching:
         return self.random.choose(view, decision)
 
 
-def test_21_2_an_agent_that_searches_plays_the_game_a_random_agent_would():
+def test_an_agent_that_searches_plays_the_game_a_random_agent_would():
     for seed in range(3):
         game = ENGINE.new_game(PAIRS[1], seed=seed,
                                agents=[Searching(seed), RandomAgent(seed + 1)])
@@ -332,7 +332,7 @@ class Peeking:
         return self.random.choose(game, decision)
 
 
-def test_21_2_a_seated_agent_copies_the_game_at_its_decision_and_the_game_goes_on_alike():
+def test_a_seated_agent_copies_the_game_at_its_decision_and_the_game_goes_on_alike():
     agents = [Peeking(1), Peeking(2)]
     game = ENGINE.new_game(PAIRS[1], seed=1, agents=agents)
     game.play()
@@ -344,7 +344,7 @@ def seated_as(pair, seed, first, second):
     return ENGINE.play(pair, seed=seed, agents=[RandomAgent(first), RandomAgent(second)])
 
 
-def test_30_1_a_copy_from_a_log_listener_inside_a_step_is_refused():
+def test_a_copy_from_a_log_listener_inside_a_step_is_refused():
     from hkk.events import CardPlayed
     game = ENGINE.new_game(PAIRS[0], seed=3, agents=[None, RandomAgent(2)])
     refused = []
@@ -366,14 +366,14 @@ class Uncopyable(RandomAgent):
         raise TypeError("holds a socket")
 
 
-def test_21_2_an_agent_that_cannot_be_copied_is_named():
+def test_an_agent_that_cannot_be_copied_is_named():
     game = ENGINE.new_game(PAIRS[0], seed=1, agents=[None, Uncopyable(3)])
     assert game.decision is not None
     with pytest.raises(CloneError, match="Uncopyable cannot be copied.*holds a socket"):
         game.clone()
 
 
-def test_21_2_a_sets_per_game_data_is_copied_with_the_game():
+def test_a_sets_per_game_data_is_copied_with_the_game():
     from hkk import advance
     game = ENGINE.new_game(PAIRS[0], seed=5)
     while game.turn < 2:
@@ -388,7 +388,7 @@ def test_21_2_a_sets_per_game_data_is_copied_with_the_game():
         game.clone()
 
 
-def test_21_3_a_seated_agent_may_save_the_game_at_its_decision():
+def test_a_seated_agent_may_save_the_game_at_its_decision():
     saves = []
 
     class SavesAtItsDecision:
@@ -408,7 +408,7 @@ def test_21_3_a_seated_agent_may_save_the_game_at_its_decision():
 
 @PROPERTY
 @given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 10_000))
-def test_21_1_a_listener_of_a_game_answered_from_outside_hears_each_event_once(pair, seed):
+def test_a_listener_of_a_game_answered_from_outside_hears_each_event_once(pair, seed):
     game, me = driven(pair, seed)
     heard = []
     game.log.subscribe(heard.append)
@@ -418,7 +418,7 @@ def test_21_1_a_listener_of_a_game_answered_from_outside_hears_each_event_once(p
     assert [e.as_dict() for e in heard] == game.log.as_dicts() == seated(pair, seed).log.as_dicts()
 
 
-def test_21_3_hkk_play_save_at_writes_the_game_as_its_turn_begins(tmp_path):
+def test_hkk_play_save_at_writes_the_game_as_its_turn_begins(tmp_path):
     from click.testing import CliRunner
 
     from hkk.cli import main

@@ -71,21 +71,21 @@ def cycles(graph: grimp.ImportGraph) -> list[set[str]]:
     return found
 
 
-def test_20_2_leaves_do_not_name_game() -> None:
+def test_leaves_do_not_name_game() -> None:
     graph = grimp.build_graph("hkk", include_external_packages=False)
     naming = sorted(m for m in VIEW_READERS
                     if "hkk._game" in graph.find_modules_directly_imported_by(m))
     assert not naming, f"these modules must read the game through hkk._view, not Game: {naming}"
 
 
-def test_20_2_no_import_cycle_counting_type_only_imports() -> None:
+def test_no_import_cycle_counting_type_only_imports() -> None:
     graph = grimp.build_graph("hkk", include_external_packages=False)
     found = cycles(graph)
     assert not found, "import cycles in hkk (type-only imports counted): " + "; ".join(
         " <-> ".join(sorted(component)) for component in found)
 
 
-def test_20_2_the_layer_contract_places_every_module() -> None:
+def test_the_layer_contract_places_every_module() -> None:
     """Every module of hkk is in one layer of pyproject's import-linter contract (a layer names
     a module or a package; ``hkk`` itself, the facade, and ``hkk._cards``, the package whose
     modules sit in two layers, are no layer's)."""
