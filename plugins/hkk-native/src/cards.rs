@@ -725,6 +725,28 @@ mod tests {
     }
 
     #[test]
+    fn card_ids_are_numbered_so_that_sorting_ids_sorts_their_strings() {
+        let pool = CardPool::new(vec![card("t:b", &[]), card("t:c", &[]), card("t:a", &[])]);
+        let mut ids: Vec<CardId> = ["t:c", "t:a", "t:b"]
+            .iter()
+            .map(|n| pool.id(n).unwrap())
+            .collect();
+        ids.sort();
+        let names: Vec<&str> = ids.iter().map(|&i| pool.name(i)).collect();
+        assert_eq!(names, ["t:a", "t:b", "t:c"]);
+        assert_eq!(pool.by_name("t:b").map(|c| c.id.as_str()), Some("t:b"));
+        assert_eq!(pool.name(CardId::NONE), "");
+    }
+
+    #[test]
+    fn a_deck_with_an_unknown_card_is_refused_naming_it() {
+        let pool = CardPool::new(vec![card("t:a", &[])]);
+        let refused = pool.ids(&["t:a".into(), "t:zz".into()]).unwrap_err();
+        assert!(refused.contains("t:zz"), "{refused}");
+        assert_eq!(pool.ids(&["t:a".into()]), Ok(vec![CardId(0)]));
+    }
+
+    #[test]
     fn an_unknown_card_is_refused() {
         let pool = CardPool::new(vec![]);
         assert!(pool.refusal(&[vec!["t:x".into()]]).unwrap().contains("t:x"));

@@ -85,7 +85,11 @@ pub fn items_where(
     keep: impl Fn(&crate::state::Permanent, &Ability) -> bool,
 ) -> Vec<Item> {
     let mut items = Vec::new();
-    let bit = crate::cards::hook_bit(hook);
+    // the step running is the usual one asked for: its bit is its place
+    let bit = match game.step {
+        Some(i) if crate::phases::DEFAULT_TURN[i].hook == hook => 1 << i,
+        _ => crate::cards::hook_bit(hook),
+    };
     for perm in game.permanents.iter().filter(|p| p.hooks & bit != 0) {
         let Some(card) = game.cards.get(perm.card) else {
             continue;
@@ -152,20 +156,39 @@ pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
     } else {
         "automatic"
     };
-    game.statics()
-        .filter_map(|(source, e)| Some((source, e.prevention.as_ref()?)))
-        .find(|(source, p)| {
-            let mine = item.controller == source.controller;
-            let whose = match p.whose.as_str() {
-                "opponent" => !mine,
-                "controller" => mine,
-                _ => true,
-            };
-            (p.phase == "any" || Some(p.phase.as_str()) == phase)
-                && (p.abilities == "all" || p.abilities == kind)
-                && whose
-        })
-        .map(|(source, _)| source.uid)
+    let prevents = |source: &crate::state::Permanent, p: &crate::effects::Prevention| {
+        let mine = item.controller == source.controller;
+        let whose = match p.whose.as_str() {
+            "opponent" => !mine,
+            "controller" => mine,
+            _ => true,
+        };
+        (p.phase == "any" || Some(p.phase.as_str()) == phase)
+            && (p.abilities == "all" || p.abilities == kind)
+            && whose
+    };
+    // `game.statics()` in its order, a condition read only for a static whose prevention
+    // fits (the conditions read the state, never change it: the first found is the same)
+    for source in game.permanents.iter().filter(|p| p.has_statics) {
+        let Some(card) = game.cards.get(source.card) else {
+            continue;
+        };
+        for ability in card.abilities.iter().filter(|a| a.is_static) {
+            let fits = ability
+                .effects
+                .iter()
+                .filter_map(|e| e.prevention.as_ref())
+                .any(|p| prevents(source, p));
+            if fits
+                && ability
+                    .condition
+                    .is_none_or(|c| c.holds(game, source.controller))
+            {
+                return Some(source.uid);
+            }
+        }
+    }
+    None
 }
 
 /// `prevented`: the item resolves without effect.
