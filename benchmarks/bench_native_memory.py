@@ -1,8 +1,8 @@
 """The native core's memory: what a finished game keeps, and no growth over many games.
 
 Run with ``python benchmarks/bench_native_memory.py`` after ``pip install ./plugins/hkk-native``.
-Plays ``hkk_native.testset``'s decks (the base decks are refused until triggered abilities are
-native).  Prints, from the process's resident memory (``/proc/self/statm``, Linux):
+Plays the base decks (``alap:tuz`` vs ``alap:viz``), or ``hkk_native.testset``'s with
+``--decks testset``.  Prints, from the process's resident memory (``/proc/self/statm``, Linux):
 
 - per game: the resident memory 2,000 finished native games kept alive add, divided by 2,000,
   at the outcome level and at the full level (the log kept natively, not read);
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+from typing import Any
 
 from hkk import Engine
 
@@ -28,13 +29,17 @@ def resident() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def bench_native_memory(games: int) -> None:
+def bench_native_memory(games: int, which: str = "base") -> None:
     import hkk_native
     from hkk_native.testset import test_set_cards, test_set_decks
 
-    engine = Engine(test_set_cards())
-    decks = test_set_decks(engine.cards)
-    print(f"\n## native core memory (hkk_native.testset decks; resident memory, "
+    if which == "base":
+        engine = Engine.installed()
+        decks: Any = ["alap:tuz", "alap:viz"]
+    else:
+        engine = Engine(test_set_cards())
+        decks = test_set_decks(engine.cards)
+    print(f"\n## native core memory ({which} decks; resident memory, "
           f"{KEPT:,} finished games kept; {games:,} games for growth)")
     hkk_native.play_many_native(engine, decks, seeds=list(range(200)))  # warm: cards, arenas
     for level in ("outcome", "full"):
@@ -67,8 +72,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--decks", choices=("base", "testset"), default="base")
     args = parser.parse_args()
-    bench_native_memory(args.games)
+    bench_native_memory(args.games, args.decks)
 
 
 if __name__ == "__main__":

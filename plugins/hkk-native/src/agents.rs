@@ -65,7 +65,7 @@ pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
 fn choose_random(pass_bias: f64, decision: &Decision, rng: &mut Random) -> usize {
     let options = &decision.options;
     if decision.kind == "action" && options.len() > 1 {
-        let not_pass = |o: &&String| !o.starts_with("pass");
+        let not_pass = |o: &&crate::decisions::Label| !o.starts_with("pass");
         let others = options.iter().filter(not_pass).count();
         if others < options.len() && rng.random() >= pass_bias && others != 0 {
             // the k-th option that is not a pass (none listed: nothing allocated)
@@ -89,7 +89,7 @@ mod tests {
         Decision {
             kind,
             player: 0,
-            options: options.iter().map(|o| (*o).to_string()).collect(),
+            options: options.iter().map(|o| (*o).to_string().into()).collect(),
             rule: None,
         }
     }

@@ -121,7 +121,7 @@ impl Card {
             .filter(|e| matches!(e.lasting, Some((Stat::Hp | Stat::Sp, _))))
             .map(|e| e.amount.min(0))
             .sum();
-        let hooks = native.iter().fold(0, |bits, a| bits | hook_bit(&a.timing));
+        let hooks = native.iter().fold(0, |bits, a| bits | a.hook);
         let triggers = native
             .iter()
             .filter_map(|a| a.when.as_ref())
@@ -253,6 +253,8 @@ pub struct Ability {
     /// It fires only while this holds (D-conditions).
     pub condition: Option<Condition>,
     pub timing: String,
+    /// Its timing's [`hook_bit`]: a step's abilities are told by a number, not a string.
+    pub hook: u64,
     pub whose_turn: WhoseTurn,
     pub optional: bool,
     pub effects: Vec<Effect>,
@@ -385,6 +387,7 @@ impl PlainAbility {
             is_static,
             condition,
             timing: self.timing.clone(),
+            hook: hook_bit(&self.timing),
             whose_turn,
             optional: self.optional,
             effects,
@@ -392,8 +395,6 @@ impl PlainAbility {
     }
 }
 
-/// FNV-1a: card ids are short and trusted (they come from the engine's validated models), so
-/// the table needs no DoS-resistant hash; the lookup is on the hot path of every step.
 /// `when.which` of a triggered ability: the permanent it happens to (`hkk._cards.abilities.When`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Which {
@@ -518,21 +519,65 @@ impl Hasher for WordHash {
     }
 }
 
-/// The cards of an engine, by id.
+/// A card's id as a number: its place among the pool's ids in sorted order, so that ordering
+/// ids orders their strings (`determinize` sorts card ids); [`CardPool::name`] gives the string.
+/// Copied where the Python engine copies a `str`: no allocation, no hashing on the hot path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CardId(pub u32);
+
+impl CardId {
+    /// No card: the empty id an event writes for a permanent no longer in play.
+    pub const NONE: CardId = CardId(u32::MAX);
+}
+
+/// The cards of an engine, in their ids' sorted order ([`CardId`] is the place), and the ids.
 #[derive(Debug, Default, Clone)]
 pub struct CardPool {
-    cards: HashMap<String, Card, BuildHasherDefault<WordHash>>,
+    cards: Vec<Card>,
+    ids: HashMap<String, CardId, BuildHasherDefault<WordHash>>,
 }
 
 impl CardPool {
-    pub fn new(cards: Vec<Card>) -> Self {
-        CardPool {
-            cards: cards.into_iter().map(|c| (c.id.clone(), c)).collect(),
-        }
+    pub fn new(mut cards: Vec<Card>) -> Self {
+        cards.sort_by(|a, b| a.id.cmp(&b.id));
+        cards.dedup_by(|a, b| a.id == b.id);
+        let ids = cards
+            .iter()
+            .enumerate()
+            .map(|(at, c)| (c.id.clone(), CardId(at as u32)))
+            .collect();
+        CardPool { cards, ids }
     }
 
-    pub fn get(&self, id: &str) -> Option<&Card> {
-        self.cards.get(id)
+    /// The card of an id this pool gave (None for [`CardId::NONE`]).
+    pub fn get(&self, id: CardId) -> Option<&Card> {
+        self.cards.get(id.0 as usize)
+    }
+
+    /// The id of a card's string id, if the pool has it.
+    pub fn id(&self, name: &str) -> Option<CardId> {
+        self.ids.get(name).copied()
+    }
+
+    /// The card of a string id, if the pool has it.
+    pub fn by_name(&self, name: &str) -> Option<&Card> {
+        self.get(self.id(name)?)
+    }
+
+    /// The string id (empty for [`CardId::NONE`]).
+    pub fn name(&self, id: CardId) -> &str {
+        self.get(id).map_or("", |c| c.id.as_str())
+    }
+
+    /// The ids of a deck's string ids, or the first one the pool does not have, refused.
+    pub fn ids(&self, names: &[String]) -> Result<Vec<CardId>, String> {
+        names
+            .iter()
+            .map(|n| {
+                self.id(n)
+                    .ok_or_else(|| format!("card {n}: not among the engine's cards"))
+            })
+            .collect()
     }
 
     pub fn len(&self) -> usize {
@@ -543,15 +588,14 @@ impl CardPool {
         self.cards.is_empty()
     }
 
-    /// The first word of a card the native core does not implement, as a refusal.
-    /// Some card has a triggered ability: the game's trigger watch listens (`TriggerDetection`).
     /// The trigger events any card of the pool watches, as [`TriggerEvent::bit`]s: the
     /// others are never looked for (0: no card has a triggered ability).
     pub fn trigger_events(&self) -> u16 {
-        self.cards.values().fold(0, |bits, c| bits | c.triggers)
+        self.cards.iter().fold(0, |bits, c| bits | c.triggers)
     }
 
-    pub fn unported_word(&self, id: &str) -> Option<String> {
+    /// The first word of a card the native core does not implement, as a refusal.
+    pub fn unported_word(&self, id: CardId) -> Option<String> {
         self.get(id)?.refused.clone()
     }
 
@@ -562,11 +606,11 @@ impl CardPool {
         ids.sort();
         ids.dedup();
         for id in ids {
-            let Some(card) = self.get(id) else {
+            let Some(card) = self.by_name(id) else {
                 return Some(format!("card {id}: not among the engine's cards"));
             };
-            if let Some(reason) = self.unported_word(&card.id) {
-                return Some(reason);
+            if let Some(reason) = &card.refused {
+                return Some(reason.clone());
             }
         }
         None
@@ -678,6 +722,28 @@ mod tests {
         assert!(refused(ability("automatic", "main_phase", &[])).contains("main_phase"));
         let conditional = refused(ability("automatic", "end_stage2", &["condition = {}"]));
         assert!(conditional.contains("condition") && conditional.contains("t:a"));
+    }
+
+    #[test]
+    fn card_ids_are_numbered_so_that_sorting_ids_sorts_their_strings() {
+        let pool = CardPool::new(vec![card("t:b", &[]), card("t:c", &[]), card("t:a", &[])]);
+        let mut ids: Vec<CardId> = ["t:c", "t:a", "t:b"]
+            .iter()
+            .map(|n| pool.id(n).unwrap())
+            .collect();
+        ids.sort();
+        let names: Vec<&str> = ids.iter().map(|&i| pool.name(i)).collect();
+        assert_eq!(names, ["t:a", "t:b", "t:c"]);
+        assert_eq!(pool.by_name("t:b").map(|c| c.id.as_str()), Some("t:b"));
+        assert_eq!(pool.name(CardId::NONE), "");
+    }
+
+    #[test]
+    fn a_deck_with_an_unknown_card_is_refused_naming_it() {
+        let pool = CardPool::new(vec![card("t:a", &[])]);
+        let refused = pool.ids(&["t:a".into(), "t:zz".into()]).unwrap_err();
+        assert!(refused.contains("t:zz"), "{refused}");
+        assert_eq!(pool.ids(&["t:a".into()]), Ok(vec![CardId(0)]));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! event. Here: playing a card (a spell's implemented effects resolve), entering play, damage,
 //! restoring, destroying, extracting components.
 
+use crate::cards::CardId;
 use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
@@ -10,18 +11,19 @@ use crate::state::{ExtractionOffer, Permanent, BUILDINGS, RESERVE};
 
 /// `play_card` (8.1): pay, log, and the card enters play. A card with a word of the card
 /// language is where the native core stops, naming it.
-pub fn play_card(game: &mut Game, player: usize, card_id: &str) -> Flow {
+pub fn play_card(game: &mut Game, player: usize, card_id: CardId) -> Flow {
     let cards = game.cards.clone();
-    if let Some(reason) = cards.unported_word(card_id) {
-        return Err(Halt::Unported(reason));
-    }
     let Some(card) = cards.get(card_id) else {
         return Err(Halt::Unported(format!(
-            "card {card_id}: not among the engine's cards"
+            "card {}: not among the engine's cards",
+            cards.name(card_id)
         )));
     };
+    if let Some(reason) = &card.refused {
+        return Err(Halt::Unported(reason.clone()));
+    }
     let p = &mut game.players[player];
-    if let Some(at) = p.hand.iter().position(|c| c == card_id) {
+    if let Some(at) = p.hand.iter().position(|&c| c == card_id) {
         p.hand.remove(at);
     }
     p.vp -= card.cost_vp;
@@ -30,7 +32,7 @@ pub fn play_card(game: &mut Game, player: usize, card_id: &str) -> Flow {
         game,
         Kind::CardPlayed {
             player,
-            card: card_id.to_string(),
+            card: card_id,
             vp: card.cost_vp,
             components: card.cost_components,
         }
@@ -38,7 +40,7 @@ pub fn play_card(game: &mut Game, player: usize, card_id: &str) -> Flow {
     if card.kind == "spell" {
         let flow = crate::effects::resolve_spell(game, player, card_id, &card.effects);
         // even when its effect ends the game: no card leaves every zone
-        game.players[player].graveyard.push(card_id.to_string());
+        game.players[player].graveyard.push(card_id);
         return flow;
     }
     let uid = enter_play(game, player, card_id);
@@ -46,7 +48,7 @@ pub fn play_card(game: &mut Game, player: usize, card_id: &str) -> Flow {
 }
 
 /// `enter_play`: a creature to the reserve, a building to the buildings, passive.
-pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
+pub fn enter_play(game: &mut Game, player: usize, card_id: CardId) -> u32 {
     let cards = game.cards.clone();
     let Some(card) = cards.get(card_id) else {
         return 0;
@@ -57,7 +59,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
     game.next_uid += 1;
     game.permanents.push(Permanent {
         uid,
-        card: card_id.to_string(),
+        card: card_id,
         creature,
         owner: player,
         controller: player,
@@ -82,7 +84,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
         game,
         Kind::EnteredPlay {
             controller: player,
-            card: card_id.to_string(),
+            card: card_id,
             uid,
             zone,
             active: false,
@@ -92,9 +94,8 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: &str) -> u32 {
 }
 
 /// The card id of a permanent in play, for an event (events are built only when read).
-fn card_of(game: &Game, uid: u32) -> String {
-    game.permanent(uid)
-        .map_or_else(String::new, |p| p.card.clone())
+fn card_of(game: &Game, uid: u32) -> CardId {
+    game.permanent(uid).map_or(CardId::NONE, |p| p.card)
 }
 
 /// What a damage hits.
@@ -241,7 +242,7 @@ pub fn destroy(
         return;
     };
     let perm = game.permanents.remove(at);
-    game.players[perm.owner].graveyard.push(perm.card.clone());
+    game.players[perm.owner].graveyard.push(perm.card);
     let step = game.step.map(|i| &crate::phases::DEFAULT_TURN[i]);
     let offered = if perm.creature
         && perm.components != 0
@@ -250,7 +251,7 @@ pub fn destroy(
     {
         let phase = step.map_or(crate::phases::DEFAULT_TURN[0].phase, |s| s.phase);
         game.offers.push(ExtractionOffer {
-            card: perm.card.clone(),
+            card: perm.card,
             uid,
             count: perm.components,
             player: 1 - perm.controller,
@@ -294,7 +295,7 @@ pub fn extract_components(game: &mut Game, index: usize) {
         game,
         offer.player,
         offer.count,
-        format!("{}#{}", offer.card, offer.uid),
+        game.text(|| format!("{}#{}", game.cards.name(offer.card), offer.uid)),
     );
     emit!(
         game,

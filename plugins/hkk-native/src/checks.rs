@@ -48,14 +48,15 @@ pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
 /// less the most all statics in play could take ([`crate::cards::Card::static_hp_floor`]) is
 /// still above 0, so the check finds no one without reading the statics' conditions.
 fn out_of_reach(game: &Game) -> bool {
-    let floor: i64 = game
-        .permanents
-        .iter()
-        .filter(|p| p.has_statics)
-        .filter_map(|p| game.cards.get(&p.card))
-        .map(|c| c.static_hp_floor)
-        .sum();
-    game.permanents.iter().all(|p| p.hp() + floor > 0)
+    // one walk: the floor summed beside the lowest Ép, compared once
+    let (mut floor, mut lowest) = (0, i64::MAX);
+    for p in &game.permanents {
+        if p.has_statics {
+            floor += game.cards.get(p.card).map_or(0, |c| c.static_hp_floor);
+        }
+        lowest = lowest.min(p.hp());
+    }
+    game.permanents.is_empty() || lowest + floor > 0
 }
 
 /// K 3.12: a player at 0 Ép or below loses; both at once: a draw (D-both-lose).
@@ -138,25 +139,30 @@ mod tests {
             [Seat::First, Seat::First],
             Level::Full,
         );
-        enter_play(&mut game, 0, "t:aura");
-        enter_play(&mut game, 1, "t:one");
+        let (aura, one) = (game.cards.id("t:aura"), game.cards.id("t:one"));
+        enter_play(&mut game, 0, aura.unwrap());
+        enter_play(&mut game, 1, one.unwrap());
         game
     }
 
     #[test]
     fn test_29_4_10_a_static_minus_one_hp_kills_a_one_hp_creature_at_the_check() {
         let mut game = game_with(-1);
-        assert_eq!(game.cards.get("t:aura").unwrap().static_hp_floor, -1);
+        assert_eq!(game.cards.by_name("t:aura").unwrap().static_hp_floor, -1);
         assert!(!out_of_reach(&game)); // within reach: the statics are read
         check_hp(&mut game, "29.4.10", true).unwrap();
-        let left: Vec<&str> = game.permanents.iter().map(|p| p.card.as_str()).collect();
+        let left: Vec<&str> = game
+            .permanents
+            .iter()
+            .map(|p| game.cards.name(p.card))
+            .collect();
         assert_eq!(left, ["t:aura"]);
     }
 
     #[test]
     fn test_29_4_10_a_static_plus_one_hp_leaves_the_check_nothing_to_read() {
         let mut game = game_with(1);
-        assert_eq!(game.cards.get("t:aura").unwrap().static_hp_floor, 0);
+        assert_eq!(game.cards.by_name("t:aura").unwrap().static_hp_floor, 0);
         assert!(out_of_reach(&game));
         check_hp(&mut game, "29.4.10", true).unwrap();
         assert_eq!(game.permanents.len(), 2);
@@ -175,7 +181,11 @@ mod tests {
                     );
                 }
             }
-            let one = game.permanents.iter().find(|p| p.card == "t:one").unwrap();
+            let one = game
+                .permanents
+                .iter()
+                .find(|p| game.cards.name(p.card) == "t:one")
+                .unwrap();
             assert_eq!(game.hp_of(one), 1 + by);
         }
     }

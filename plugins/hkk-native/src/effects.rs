@@ -3,6 +3,7 @@
 //! amount and a player, group, chosen or `self` target. Any other verb, target or field of an effect is refused by name when the
 //! game is built (`cards::CardPool::refusal`).
 
+use crate::cards::CardId;
 use crate::changes::{
     damage, destroy, gain_components, give_defence_bonus, remove_defence_bonus, Target,
 };
@@ -427,10 +428,10 @@ fn chosen_permanent(game: &mut Game, me: usize, uids: &[u32]) -> Result<Target, 
     let options = uids
         .iter()
         .map(|&uid| {
-            game.text(|| {
+            game.option(|| {
                 let perm = game
                     .permanent(uid)
-                    .map_or_else(String::new, |p| p.describe());
+                    .map_or_else(String::new, |p| p.describe(&game.cards));
                 format!("target {perm}")
             })
         })
@@ -497,7 +498,10 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
             let decision = Decision {
                 kind: "target_player",
                 player: me,
-                options: vec!["player 0 (P1)".into(), "player 1 (P2)".into()],
+                options: vec![
+                    crate::decisions::Label::Borrowed("player 0 (P1)"),
+                    crate::decisions::Label::Borrowed("player 1 (P2)"),
+                ],
                 rule: None,
             };
             vec![Target::Player(game.decide(&decision)?)]
@@ -530,11 +534,11 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
 }
 
 /// `resolve_spell`: every effect bound (its choices made), then every one applied.
-pub fn resolve_spell(game: &mut Game, player: usize, card: &str, effects: &[Effect]) -> Flow {
+pub fn resolve_spell(game: &mut Game, player: usize, card: CardId, effects: &[Effect]) -> Flow {
     let ctx = Context {
         controller: player,
         source: None,
-        label: card.to_string(),
+        label: game.cards.name(card).to_string(),
         trigger: None,
     };
     let bound = bind(game, &ctx, effects)?;
@@ -584,7 +588,7 @@ fn within_range(game: &Game, n: Option<i64>, ctx: &Context) -> Result<i64, Halt>
         }
         _ => {
             let card = ctx.source.and_then(|uid| game.permanent(uid));
-            let card = card.map_or(ctx.label.as_str(), |perm| perm.card.as_str());
+            let card = card.map_or(ctx.label.as_str(), |perm| game.cards.name(perm.card));
             Err(Halt::Unported(format!(
                 "a number beyond 2^52 in an effect of {card}: the native core counts in 64 \
                  bits, the Python engine without bound (play this game on the Python core)"
@@ -808,7 +812,7 @@ fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &str) {
     } else {
         perm.counters.remove(at);
     }
-    let card = perm.card.clone();
+    let card = perm.card;
     let kind = if by >= 0 {
         Kind::CountersAdded {
             uid,
@@ -859,7 +863,7 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
             };
             if healed != 0 {
                 perm.damage_taken -= healed;
-                let card = perm.card.clone();
+                let card = perm.card;
                 emit!(
                     game,
                     Kind::Healed {

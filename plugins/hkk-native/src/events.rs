@@ -3,6 +3,7 @@
 //! declaration order, optional fields left out when absent) only when read. Kinds and fields
 //! mirror `hkk.events`; the levels mirror `hkk._events`.
 
+use crate::cards::{CardId, CardPool};
 use crate::outcome::Outcome;
 
 /// One event's kind and fields (the envelope is in [`Event`]).
@@ -41,7 +42,7 @@ pub enum Kind {
     Decided {
         player: usize,
         decision: &'static str,
-        choice: String,
+        choice: crate::decisions::Label,
         options: usize,
         rule: Option<&'static str>,
     },
@@ -51,7 +52,7 @@ pub enum Kind {
         controller: Option<usize>,
         item_kind: &'static str,
         uid: Option<u32>,
-        card: Option<String>,
+        card: Option<CardId>,
         ability: Option<usize>,
     },
     /// `moment`: the items that happen at it (their labels) and the durations it ends.
@@ -71,7 +72,7 @@ pub enum Kind {
     },
     CardDrawn {
         player: usize,
-        card: String,
+        card: CardId,
         source: String,
     },
     DrawFailed {
@@ -85,7 +86,7 @@ pub enum Kind {
     },
     Healed {
         uid: u32,
-        card: String,
+        card: CardId,
         amount: i64,
         source: String,
     },
@@ -111,25 +112,25 @@ pub enum Kind {
     },
     CardPlayed {
         player: usize,
-        card: String,
+        card: CardId,
         vp: i64,
         components: i64,
     },
     EnteredPlay {
         controller: usize,
-        card: String,
+        card: CardId,
         uid: u32,
         zone: &'static str,
         active: bool,
     },
     BecameActive {
         uid: u32,
-        card: String,
+        card: CardId,
         rule: &'static str,
     },
     Moved {
         uid: u32,
-        card: String,
+        card: CardId,
         zone: &'static str,
         rule: &'static str,
     },
@@ -140,7 +141,7 @@ pub enum Kind {
     },
     Damaged {
         uid: u32,
-        card: String,
+        card: CardId,
         amount: i64,
         source: String,
         source_uid: Option<u32>,
@@ -155,7 +156,7 @@ pub enum Kind {
     /// `died` (a creature) or `destroyed` (a building).
     Died {
         creature: bool,
-        card: String,
+        card: CardId,
         uid: u32,
         controller: usize,
         cause: &'static str,
@@ -185,7 +186,7 @@ pub enum Kind {
     },
     CountersAdded {
         uid: u32,
-        card: String,
+        card: CardId,
         counter: String,
         amount: i64,
         after: i64,
@@ -193,7 +194,7 @@ pub enum Kind {
     },
     CountersRemoved {
         uid: u32,
-        card: String,
+        card: CardId,
         counter: String,
         amount: i64,
         after: i64,
@@ -203,7 +204,7 @@ pub enum Kind {
     Triggered {
         item: String,
         controller: usize,
-        card: String,
+        card: CardId,
         ability: usize,
         optional: bool,
         cause: &'static str,
@@ -213,9 +214,9 @@ pub enum Kind {
     Prevented {
         item: String,
         controller: usize,
-        card: String,
+        card: CardId,
         preventer_uid: u32,
-        preventer_card: String,
+        preventer_card: CardId,
     },
     CostPaid {
         controller: usize,
@@ -226,20 +227,20 @@ pub enum Kind {
     },
     DefenceBonusGained {
         uid: u32,
-        card: String,
+        card: CardId,
         amount: i64,
         source: String,
     },
     DefenceBonusLost {
         uid: u32,
-        card: String,
+        card: CardId,
         amount: i64,
         rule: Option<&'static str>,
         source: Option<String>,
     },
     Restored {
         uid: u32,
-        card: String,
+        card: CardId,
         after: i64,
         rule: &'static str,
     },
@@ -256,13 +257,13 @@ pub enum Kind {
     },
     ComponentsExtracted {
         player: usize,
-        card: String,
+        card: CardId,
         uid: u32,
         amount: i64,
     },
     ComponentsDeclined {
         player: usize,
-        card: String,
+        card: CardId,
         uid: u32,
     },
     StartingPlayer {
@@ -403,8 +404,9 @@ fn opt_text(v: &Option<&'static str>) -> Value {
 }
 
 impl Event {
-    /// The fields after the envelope, in `hkk.events`' declaration order.
-    pub fn fields(&self) -> Vec<(&'static str, Value)> {
+    /// The fields after the envelope, in `hkk.events`' declaration order (card ids named by
+    /// the game's `cards`).
+    pub fn fields(&self, cards: &CardPool) -> Vec<(&'static str, Value)> {
         match &self.kind {
             Kind::GameStarted { seed, decks } => vec![
                 ("seed", Value::Int(*seed)),
@@ -455,7 +457,7 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("decision", text(decision)),
-                ("choice", Value::Str(choice.clone())),
+                ("choice", Value::Str(choice.to_string())),
                 ("options", int(*options)),
                 ("rule", opt_text(rule)),
             ],
@@ -470,7 +472,7 @@ impl Event {
                 ("item", text(item)),
                 ("controller", controller.map_or(Value::None, int)),
                 ("item_kind", text(item_kind)),
-                ("card", card.as_deref().map_or(Value::None, text)),
+                ("card", card.map_or(Value::None, |c| text(cards.name(c)))),
                 ("uid", uid.map_or(Value::None, uid_value)),
                 ("ability", ability.map_or(Value::None, int)),
             ],
@@ -497,7 +499,7 @@ impl Event {
                 source,
             } => vec![
                 ("player", int(*player)),
-                ("card", Value::Str(card.clone())),
+                ("card", text(cards.name(*card))),
                 ("source", text(source)),
             ],
             Kind::DrawFailed { player, source } => {
@@ -519,7 +521,7 @@ impl Event {
                 source,
             } => vec![
                 ("uid", uid_value(*uid)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("amount", Value::Int(*amount)),
                 ("source", text(source)),
             ],
@@ -558,7 +560,7 @@ impl Event {
                 components,
             } => vec![
                 ("player", int(*player)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("vp", Value::Int(*vp)),
                 ("components", Value::Int(*components)),
             ],
@@ -570,14 +572,14 @@ impl Event {
                 active,
             } => vec![
                 ("controller", int(*controller)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("uid", uid_value(*uid)),
                 ("zone", text(zone)),
                 ("active", Value::Bool(*active)),
             ],
             Kind::BecameActive { uid, card, rule } => vec![
                 ("uid", uid_value(*uid)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("rule", text(rule)),
             ],
             Kind::Moved {
@@ -587,7 +589,7 @@ impl Event {
                 rule,
             } => vec![
                 ("uid", uid_value(*uid)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("zone", text(zone)),
                 ("rule", text(rule)),
             ],
@@ -615,7 +617,7 @@ impl Event {
                 after,
             } => vec![
                 ("uid", uid_value(*uid)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("amount", Value::Int(*amount)),
                 ("source", text(source)),
                 ("source_uid", source_uid.map_or(Value::None, uid_value)),
@@ -641,7 +643,7 @@ impl Event {
                 components_offered,
                 ..
             } => vec![
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("uid", uid_value(*uid)),
                 ("controller", int(*controller)),
                 ("cause", text(cause)),
@@ -722,7 +724,7 @@ impl Event {
                 source,
             } => vec![
                 ("uid", uid_value(*uid)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("counter", text(counter)),
                 ("amount", Value::Int(*amount)),
                 ("after", Value::Int(*after)),
@@ -740,7 +742,7 @@ impl Event {
             } => vec![
                 ("item", text(item)),
                 ("controller", int(*controller)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("ability", int(*ability)),
                 ("optional", Value::Bool(*optional)),
                 ("cause", text(cause)),
@@ -756,9 +758,9 @@ impl Event {
             } => vec![
                 ("item", text(item)),
                 ("controller", int(*controller)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("preventer_uid", uid_value(*preventer_uid)),
-                ("preventer_card", text(preventer_card)),
+                ("preventer_card", text(cards.name(*preventer_card))),
                 ("rule", text("D-prevented")),
             ],
             Kind::CostPaid {
@@ -781,7 +783,7 @@ impl Event {
                 source,
             } => vec![
                 ("uid", uid_value(*uid)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("amount", Value::Int(*amount)),
                 ("source", text(source)),
             ],
@@ -793,7 +795,7 @@ impl Event {
                 source,
             } => vec![
                 ("uid", uid_value(*uid)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("amount", Value::Int(*amount)),
                 ("rule", opt_text(rule)),
                 ("source", source.as_deref().map_or(Value::None, text)),
@@ -805,7 +807,7 @@ impl Event {
                 rule,
             } => vec![
                 ("uid", uid_value(*uid)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("after", Value::Int(*after)),
                 ("rule", text(rule)),
             ],
@@ -830,13 +832,13 @@ impl Event {
                 amount,
             } => vec![
                 ("player", int(*player)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("uid", uid_value(*uid)),
                 ("amount", Value::Int(*amount)),
             ],
             Kind::ComponentsDeclined { player, card, uid } => vec![
                 ("player", int(*player)),
-                ("card", text(card)),
+                ("card", text(cards.name(*card))),
                 ("uid", uid_value(*uid)),
             ],
             Kind::StartingPlayer { player } => vec![("player", int(*player))],
@@ -985,7 +987,10 @@ mod tests {
             rule: "4.11.7",
             forced: None,
         });
-        assert_eq!(log.events[0].fields()[2], ("forced", Value::Absent));
+        assert_eq!(
+            log.events[0].fields(&CardPool::default())[2],
+            ("forced", Value::Absent)
+        );
     }
 
     #[test]
@@ -993,12 +998,16 @@ mod tests {
         let mut log = Log::new(Level::Full);
         log.emit(Kind::CardDrawn {
             player: 0,
-            card: "t:x".into(),
+            card: CardId::NONE,
             source: "setup".into(),
         });
         let event = &log.events[0];
         assert_eq!((event.seq, event.turn, event.step), (0, 0, ""));
-        let names: Vec<&str> = event.fields().iter().map(|(n, _)| *n).collect();
+        let names: Vec<&str> = event
+            .fields(&CardPool::default())
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
         assert_eq!(names, ["player", "card", "source"]);
         assert_eq!(event.kind.name(), "card_drawn");
     }

@@ -187,7 +187,7 @@ mod tests {
     }
 
     fn game(seed: u64, seats: [Seat; 2], level: Level) -> Game {
-        let deck = |from: usize| (from..from + 20).map(|i| format!("t:c{i:02}")).collect();
+        let deck = |from: u32| (from..from + 20).map(crate::cards::CardId).collect();
         let key = key_of(seed);
         Game::new(pool(), seed as i64, &key, [deck(0), deck(20)], seats, level)
     }

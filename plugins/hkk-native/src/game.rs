@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use crate::agents::Seat;
-use crate::cards::CardPool;
+use crate::cards::{CardId, CardPool};
 use crate::continuous::Stat;
-use crate::decisions::Decision;
+use crate::decisions::{Decision, Label};
 use crate::effects::{Effect, TargetSpec};
 use crate::emit;
 use crate::errors::{Flow, Halt};
@@ -163,7 +163,7 @@ impl Game {
         cards: Arc<CardPool>,
         seed: i64,
         key: &[u32],
-        decks: [Vec<String>; 2],
+        decks: [Vec<CardId>; 2],
         seats: [Seat; 2],
         level: Level,
     ) -> Self {
@@ -215,6 +215,15 @@ impl Game {
             make()
         } else {
             String::new()
+        }
+    }
+
+    /// An option's label, made as [`Game::text`] makes a text (empty otherwise: borrowed).
+    pub fn option(&self, make: impl FnOnce() -> String) -> Label {
+        if self.log.builds() || self.outside {
+            Label::Owned(make())
+        } else {
+            Label::Borrowed("")
         }
     }
 
@@ -277,7 +286,7 @@ impl Game {
     pub fn static_mod_of(&self, perm: &Permanent, stat: Stat) -> i64 {
         let mut sum = 0;
         for source in self.permanents.iter().filter(|p| p.has_statics) {
-            let Some(card) = self.cards.get(&source.card) else {
+            let Some(card) = self.cards.get(source.card) else {
                 continue;
             };
             for ability in card.abilities.iter().filter(|a| a.is_static) {
@@ -323,7 +332,7 @@ impl Game {
         self.permanents
             .iter()
             .filter(|p| p.has_statics)
-            .filter_map(|p| Some((p, self.cards.get(&p.card)?)))
+            .filter_map(|p| Some((p, self.cards.get(p.card)?)))
             .flat_map(move |(p, card)| {
                 card.abilities
                     .iter()
@@ -367,7 +376,7 @@ impl Game {
                 );
                 return self.end_game(Some(1 - player), "empty_deck", "D-empty-deck");
             };
-            self.players[player].hand.push(card.clone());
+            self.players[player].hand.push(card);
             emit!(
                 self,
                 Kind::CardDrawn {

@@ -2,7 +2,7 @@
 //! items of the steps they are timed on, and of its entering play; resolving one binds its
 //! effects, then applies them.
 
-use crate::cards::{Ability, Activation, CardPool, WhoseTurn};
+use crate::cards::{Ability, Activation, CardId, CardPool, WhoseTurn};
 use crate::changes::Target;
 use crate::effects::{apply_all, bind, Context, Effect};
 use crate::emit;
@@ -16,7 +16,7 @@ use crate::game::{count_use, Game};
 pub struct Item {
     pub controller: usize,
     pub uid: u32,
-    pub card: String,
+    pub card: CardId,
     pub index: usize,
     pub optional: bool,
     /// An activated ability's cost and limits (None: automatic).
@@ -31,11 +31,12 @@ pub struct Item {
 
 impl Item {
     /// `<card id>#<uid>:<ability index>`, made only when a decision or an event shows it.
-    pub fn label(&self) -> String {
+    pub fn label(&self, cards: &CardPool) -> String {
+        let card = cards.name(self.card);
         if self.copy == 0 {
-            format!("{}#{}:{}", self.card, self.uid, self.index)
+            format!("{card}#{}:{}", self.uid, self.index)
         } else {
-            format!("{}#{}:{} ({})", self.card, self.uid, self.index, self.copy)
+            format!("{card}#{}:{} ({})", self.uid, self.index, self.copy)
         }
     }
 
@@ -57,7 +58,7 @@ fn item_of(perm: &crate::state::Permanent, ability: &Ability) -> Item {
     Item {
         controller: perm.controller,
         uid: perm.uid,
-        card: perm.card.clone(),
+        card: perm.card,
         index: ability.index,
         // an activated ability is optional unless its controller must use it (41.1)
         optional: ability
@@ -84,16 +85,19 @@ pub fn items_where(
     keep: impl Fn(&crate::state::Permanent, &Ability) -> bool,
 ) -> Vec<Item> {
     let mut items = Vec::new();
-    let bit = crate::cards::hook_bit(hook);
+    // the step running is the usual one asked for: its bit is its place
+    let bit = match game.step {
+        Some(i) if crate::phases::DEFAULT_TURN[i].hook == hook => 1 << i,
+        _ => crate::cards::hook_bit(hook),
+    };
     for perm in game.permanents.iter().filter(|p| p.hooks & bit != 0) {
-        let Some(card) = game.cards.get(&perm.card) else {
+        let Some(card) = game.cards.get(perm.card) else {
             continue;
         };
-        // `keep` first: it reads numbers, the timing is a string
         for ability in card
             .abilities
             .iter()
-            .filter(|a| keep(perm, a) && a.timing == hook)
+            .filter(|a| a.hook == bit && keep(perm, a))
         {
             let own = perm.controller == game.active;
             // an activated ability's turns are its usage limit (`usable`)
@@ -119,7 +123,7 @@ pub fn entered_play(game: &Game, uid: u32) -> Vec<Item> {
     let Some(perm) = game.permanent(uid) else {
         return Vec::new();
     };
-    let Some(card) = game.cards.get(&perm.card) else {
+    let Some(card) = game.cards.get(perm.card) else {
         return Vec::new();
     };
     let controller = perm.controller;
@@ -152,33 +156,50 @@ pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
     } else {
         "automatic"
     };
-    game.statics()
-        .filter_map(|(source, e)| Some((source, e.prevention.as_ref()?)))
-        .find(|(source, p)| {
-            let mine = item.controller == source.controller;
-            let whose = match p.whose.as_str() {
-                "opponent" => !mine,
-                "controller" => mine,
-                _ => true,
-            };
-            (p.phase == "any" || Some(p.phase.as_str()) == phase)
-                && (p.abilities == "all" || p.abilities == kind)
-                && whose
-        })
-        .map(|(source, _)| source.uid)
+    let prevents = |source: &crate::state::Permanent, p: &crate::effects::Prevention| {
+        let mine = item.controller == source.controller;
+        let whose = match p.whose.as_str() {
+            "opponent" => !mine,
+            "controller" => mine,
+            _ => true,
+        };
+        (p.phase == "any" || Some(p.phase.as_str()) == phase)
+            && (p.abilities == "all" || p.abilities == kind)
+            && whose
+    };
+    // `game.statics()` in its order, a condition read only for a static whose prevention
+    // fits (the conditions read the state, never change it: the first found is the same)
+    for source in game.permanents.iter().filter(|p| p.has_statics) {
+        let Some(card) = game.cards.get(source.card) else {
+            continue;
+        };
+        for ability in card.abilities.iter().filter(|a| a.is_static) {
+            let fits = ability
+                .effects
+                .iter()
+                .filter_map(|e| e.prevention.as_ref())
+                .any(|p| prevents(source, p));
+            if fits
+                && ability
+                    .condition
+                    .is_none_or(|c| c.holds(game, source.controller))
+            {
+                return Some(source.uid);
+            }
+        }
+    }
+    None
 }
 
 /// `prevented`: the item resolves without effect.
 pub fn prevented(game: &mut Game, item: &Item, by: u32) {
-    let preventer_card = game
-        .permanent(by)
-        .map_or_else(String::new, |p| p.card.clone());
+    let preventer_card = game.permanent(by).map_or(CardId::NONE, |p| p.card);
     emit!(
         game,
         Kind::Prevented {
-            item: item.label(),
+            item: item.label(&game.cards),
             controller: item.controller,
-            card: item.card.clone(),
+            card: item.card,
             preventer_uid: by,
             preventer_card,
         }
@@ -238,7 +259,7 @@ pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
                 game,
                 Kind::CostPaid {
                     controller: item.controller,
-                    item: item.label(),
+                    item: item.label(&game.cards),
                     vp: a.vp,
                     components: a.components,
                     sacrifice: a.sacrifice_self,
@@ -262,7 +283,7 @@ pub fn resolving(game: &mut Game, item: &Item) {
     emit!(
         game,
         Kind::Resolving {
-            item: item.label(),
+            item: item.label(&game.cards),
             controller: Some(item.controller),
             item_kind: if item.activation.is_some() {
                 "activated"
@@ -270,7 +291,7 @@ pub fn resolving(game: &mut Game, item: &Item) {
                 "automatic"
             },
             uid: Some(item.uid),
-            card: Some(item.card.clone()),
+            card: Some(item.card),
             ability: Some(item.index),
         }
     );
@@ -280,14 +301,14 @@ fn context(game: &Game, item: &Item) -> Context {
     Context {
         controller: item.controller,
         source: Some(item.uid),
-        label: game.text(|| item.label()),
+        label: game.text(|| item.label(&game.cards)),
         trigger: item.trigger.map(|(bound, _)| bound),
     }
 }
 
 fn effects_of<'a>(cards: &'a CardPool, item: &Item) -> &'a [Effect] {
     cards
-        .get(&item.card)
+        .get(item.card)
         .and_then(|c| c.abilities.iter().find(|a| a.index == item.index))
         .map_or(&[], |a| a.effects.as_slice())
 }

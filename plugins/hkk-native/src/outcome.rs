@@ -6,10 +6,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::cards::CardId;
 use crate::events::Kind;
 
-/// Card id -> count, sorted by card id (as `Outcome.as_row` writes it).
-pub type Counts = BTreeMap<String, u32>;
+/// Card id -> count, sorted by card id (as `Outcome.as_row` writes it: [`CardId`]s sort as
+/// their strings).
+pub type Counts = BTreeMap<CardId, u32>;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outcome {
@@ -23,16 +25,11 @@ pub struct Outcome {
     pub drawn: [Counts; 2],
     pub acted: [Counts; 2],
     /// The permanents that entered play, by uid: (controller, card).
-    permanents: Vec<Option<(usize, String)>>,
+    permanents: Vec<Option<(usize, CardId)>>,
 }
 
-fn count(counts: &mut Counts, card: &str) {
-    match counts.get_mut(card) {
-        Some(n) => *n += 1,
-        None => {
-            counts.insert(card.to_string(), 1);
-        }
-    }
+fn count(counts: &mut Counts, card: &CardId) {
+    *counts.entry(*card).or_insert(0) += 1;
 }
 
 /// The uid in a damage source such as `alap:langorzo#1:1` (the recorder's `#(\d+)`: the first
@@ -86,7 +83,7 @@ impl Outcome {
                 if self.permanents.len() <= at {
                     self.permanents.resize(at + 1, None);
                 }
-                self.permanents[at] = Some((*controller, card.clone()));
+                self.permanents[at] = Some((*controller, *card));
             }
             Kind::CardPlayed { player, card, .. } => count(&mut self.played[*player], card),
             Kind::Resolving {
@@ -128,7 +125,7 @@ mod tests {
         o.record(
             &Kind::EnteredPlay {
                 controller: 1,
-                card: "t:a".into(),
+                card: CardId(0),
                 uid: 3,
                 zone: "reserve",
                 active: false,
@@ -152,7 +149,7 @@ mod tests {
             },
             2,
         );
-        assert_eq!(o.acted[1].get("t:a"), Some(&2));
+        assert_eq!(o.acted[1].get(&CardId(0)), Some(&2));
         assert!(o.acted[0].is_empty());
     }
 }

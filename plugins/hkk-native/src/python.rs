@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
 use crate::agents::{OwnRng, Seat, PASS_BIAS};
-use crate::cards::{Card, CardPool, PlainAbility, PlainActivation, Word, IMPLEMENTED};
+use crate::cards::{Card, CardId, CardPool, PlainAbility, PlainActivation, Word, IMPLEMENTED};
 use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
 use crate::events::{Event, Level, Value};
@@ -126,6 +126,12 @@ fn level_of(name: &str) -> PyResult<Level> {
             "unknown log level {name:?}; the levels are full, compact, outcome"
         ))
     })
+}
+
+/// Decks of string ids as the pool's ids; an unknown card is a `ValueError` naming it.
+fn deck_ids(cards: &CardPool, decks: &(Vec<String>, Vec<String>)) -> PyResult<[Vec<CardId>; 2]> {
+    let ids = |deck: &[String]| cards.ids(deck).map_err(PyValueError::new_err);
+    Ok([ids(&decks.0)?, ids(&decks.1)?])
 }
 
 /// The engine's cards as plain data: `(id, kind, [(place, word), ...])` each.
@@ -355,12 +361,13 @@ impl PyEngine {
         let key = seed_key(seed)?;
         let logged: i64 = seed.extract()?;
         let seats = seats_of(&seats)?;
+        let decks = deck_ids(&self.cards, &decks)?;
         Ok(PyGame {
             driven: Driven::new(Game::new(
                 self.cards.clone(),
                 logged,
                 &key,
-                [decks.0, decks.1],
+                decks,
                 seats,
                 level_of(level)?,
             )),
@@ -386,13 +393,14 @@ impl PyEngine {
             ));
         }
         let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
+        let decks = deck_ids(&self.cards, &decks)?;
         Ok(py.allow_threads(|| {
             seeds
                 .iter()
                 .zip(seats.iter().cycle())
                 .map(|(&seed, seats)| {
                     let key = crate::rng::key_of(seed.unsigned_abs());
-                    let decks = [decks.0.clone(), decks.1.clone()];
+                    let decks = decks.clone();
                     let mut game =
                         Game::new(self.cards.clone(), seed, &key, decks, seats.clone(), level);
                     runner::play(&mut game);
@@ -424,13 +432,14 @@ impl PyEngine {
             ));
         }
         let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
+        let decks = deck_ids(&self.cards, &decks)?;
         Ok(py.allow_threads(|| {
             seeds
                 .iter()
                 .zip(seats.iter().cycle())
                 .map(|(&seed, seats)| {
                     let key = crate::rng::key_of(seed.unsigned_abs());
-                    let decks = [decks.0.clone(), decks.1.clone()];
+                    let decks = decks.clone();
                     let mut game = Game::new(
                         self.cards.clone(),
                         seed,
@@ -444,7 +453,11 @@ impl PyEngine {
                     let o = game.log.outcome.take().unwrap_or_default();
                     let pairs = |c: &[Counts; 2]| {
                         c.iter()
-                            .map(|m| m.iter().map(|(k, v)| (k.clone(), *v)).collect())
+                            .map(|m| {
+                                m.iter()
+                                    .map(|(&k, &v)| (self.cards.name(k).to_string(), v))
+                                    .collect()
+                            })
                             .collect()
                     };
                     (
@@ -486,13 +499,17 @@ struct PyGame {
     driven: Driven,
 }
 
-fn event_dict<'py>(py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyDict>> {
+fn event_dict<'py>(
+    py: Python<'py>,
+    cards: &CardPool,
+    event: &Event,
+) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("seq", event.seq)?;
     dict.set_item("turn", event.turn)?;
     dict.set_item("step", event.step)?;
     dict.set_item("kind", event.kind.name())?;
-    for (name, value) in event.fields() {
+    for (name, value) in event.fields(cards) {
         match value {
             Value::Int(v) => dict.set_item(name, v)?,
             Value::Str(v) => dict.set_item(name, v)?,
@@ -518,9 +535,10 @@ impl PyGame {
     /// (the game runs up to it first); None once over, stopped short, or all seats seated.
     #[allow(clippy::type_complexity)]
     fn decision(&mut self) -> Option<(&'static str, usize, Vec<String>, Option<&'static str>)> {
-        self.driven
-            .decision()
-            .map(|d| (d.kind, d.player, d.options.clone(), d.rule))
+        self.driven.decision().map(|d| {
+            let labels = d.options.iter().map(|o| o.to_string()).collect();
+            (d.kind, d.player, labels, d.rule)
+        })
     }
 
     /// Answer the waiting decision with its option at `index` and run on to the next one.
@@ -591,7 +609,7 @@ impl PyGame {
             self.driven.game.log.events.get(index).ok_or_else(|| {
                 pyo3::exceptions::PyIndexError::new_err("event index out of range")
             })?;
-        event_dict(py, event)
+        event_dict(py, &self.driven.game.cards, event)
     }
 
     /// Every kept event, as `as_dict()`s.
@@ -601,7 +619,7 @@ impl PyGame {
             .log
             .events
             .iter()
-            .map(|e| event_dict(py, e))
+            .map(|e| event_dict(py, &self.driven.game.cards, e))
             .collect()
     }
 
@@ -611,7 +629,14 @@ impl PyGame {
             .game
             .players
             .iter()
-            .map(|p| (p.hand.clone(), p.deck.clone()))
+            .map(|p| {
+                let names = |ids: &[CardId]| {
+                    ids.iter()
+                        .map(|&c| self.driven.game.cards.name(c).to_string())
+                        .collect()
+                };
+                (names(&p.hand), names(&p.deck))
+            })
             .collect()
     }
 }

@@ -5,7 +5,7 @@
 //! (D-components-window).
 
 use crate::changes::{damage, extract_components, restore, Target};
-use crate::decisions::Decision;
+use crate::decisions::{Decision, Label};
 use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
@@ -105,34 +105,34 @@ fn regenerate(game: &mut Game) {
 /// `HandPlay.playable`: the card ids in the player's hand he may play now and can pay for, in
 /// hand order, each once (D-instants: only the active player, where the step allows hand play,
 /// except instants; never in the preparation phase, 29.4.6); as their first places in the
-/// hand (no id copied until one is played).
-pub fn playable(game: &Game, step: &Step, player: usize) -> Vec<usize> {
-    if game.over || step.no_hand_play {
-        return Vec::new();
-    }
+/// hand (no id copied until one is played). A card met earlier in the hand was offered (or
+/// refused) there: the same card is judged alike, so it is skipped.
+pub fn playable<'a>(
+    game: &'a Game,
+    step: &'a Step,
+    player: usize,
+) -> impl Iterator<Item = usize> + 'a {
     let p = &game.players[player];
-    let mut result: Vec<usize> = Vec::new();
-    for (at, card_id) in p.hand.iter().enumerate() {
-        if result.iter().any(|&i| p.hand[i] == *card_id) {
-            continue;
+    let open = !game.over && !step.no_hand_play;
+    let hand = if open { &p.hand[..] } else { &[] };
+    hand.iter().enumerate().filter_map(move |(at, &card_id)| {
+        if hand[..at].contains(&card_id) {
+            return None;
         }
-        let Some(card) = game.cards.get(card_id) else {
-            continue;
-        };
+        let card = game.cards.get(card_id)?;
         if card.cost_vp > p.vp || card.cost_components > p.components {
-            continue;
+            return None;
         }
         let instant = card.kind == "spell" && card.instant;
         if (!step.hand_play || player != game.active) && !instant {
-            continue;
+            return None;
         }
         // "Csak akkor játszható ki, ha ...": its play_condition holds for him now
         if card.play_condition.is_some_and(|c| !c.holds(game, player)) {
-            continue;
+            return None;
         }
-        result.push(at);
-    }
-    result
+        Some(at)
+    })
 }
 
 /// D-stage3: the active player's passive cards become active.
@@ -142,7 +142,7 @@ fn become_active(game: &mut Game) {
     for perm in game.permanents.iter_mut() {
         if perm.controller == active && !perm.active {
             perm.active = true;
-            became.push((perm.uid, perm.card.clone()));
+            became.push((perm.uid, perm.card));
         }
     }
     for (uid, card) in became {
@@ -159,12 +159,11 @@ fn become_active(game: &mut Game) {
 
 /// D-guard-post: the active player's active creatures in reserve, each may move to the guard
 /// post (uids, in timestamp order).
-pub fn guard_moves(game: &Game) -> Vec<u32> {
+pub fn guard_moves(game: &Game) -> impl Iterator<Item = u32> + '_ {
     game.permanents
         .iter()
-        .filter(|p| p.zone == RESERVE && p.creature && p.active && p.controller == game.active)
+        .filter(|p| p.creature && p.active && p.controller == game.active && p.zone == RESERVE)
         .map(|p| p.uid)
-        .collect()
 }
 
 /// Move a creature to the guard post.
@@ -173,7 +172,7 @@ pub fn guard(game: &mut Game, uid: u32) {
         return;
     };
     perm.zone = GUARD_POST;
-    let card = perm.card.clone();
+    let card = perm.card;
     emit!(
         game,
         Kind::Moved {
@@ -189,20 +188,24 @@ pub fn guard(game: &mut Game, uid: u32) {
 fn ready(game: &Game, player: usize) -> Vec<u32> {
     game.permanents
         .iter()
-        .filter(|c| c.creature && c.controller == player && c.zone == GUARD_POST && c.active)
+        .filter(|c| is_ready(c, player))
         .map(|c| c.uid)
         .collect()
+}
+
+fn is_ready(c: &crate::state::Permanent, player: usize) -> bool {
+    c.creature && c.controller == player && c.active && c.zone == GUARD_POST
 }
 
 /// D-combat: the attack is offered to the active player, once a turn, while he has a ready
 /// creature.
 pub fn can_attack(game: &Game) -> bool {
-    !game.attacked && !ready(game, game.active).is_empty()
+    !game.attacked && game.permanents.iter().any(|c| is_ready(c, game.active))
 }
 
 fn describe(game: &Game, uid: u32) -> String {
     game.permanent(uid)
-        .map_or_else(String::new, |p| p.describe())
+        .map_or_else(String::new, |p| p.describe(&game.cards))
 }
 
 /// D-combat's `bind`: the attacker picks attackers, then the defender blocks each with one of
@@ -215,7 +218,7 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
             kind: "attack",
             player: attacker_side,
             options: vec![
-                game.text(|| format!("attack with {}", describe(game, uid))),
+                game.option(|| format!("attack with {}", describe(game, uid))),
                 "hold".into(),
             ],
             rule: Some("D-combat"),
@@ -227,9 +230,9 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
     let mut blocks: Vec<u32> = ready(game, 1 - attacker_side);
     let mut pairs = Vec::new();
     for attacker in attackers {
-        let mut options: Vec<String> = blocks
+        let mut options: Vec<Label> = blocks
             .iter()
-            .map(|&b| game.text(|| format!("block with {}", describe(game, b))))
+            .map(|&b| game.option(|| format!("block with {}", describe(game, b))))
             .collect();
         options.push("no block".into());
         let decision = Decision {
@@ -309,7 +312,10 @@ pub fn close_offers(game: &mut Game, phase: &str) -> Flow {
         let decision = Decision {
             kind: "extract",
             player: offer.player,
-            options: vec![game.text(|| offer.label()), game.text(|| "decline".into())],
+            options: vec![
+                game.option(|| offer.label(&game.cards)),
+                Label::Borrowed("decline"),
+            ],
             rule: Some("R-components"),
         };
         if game.decide(&decision)? == 1 {

@@ -2,7 +2,7 @@
 //! turn limit. `advance` takes the game to its next step boundary, as the Python one does.
 
 use crate::checks::check_hp;
-use crate::decisions::Decision;
+use crate::decisions::{Decision, Label};
 use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
@@ -32,7 +32,7 @@ pub fn setup(game: &mut Game) -> Flow {
     let answer = game.decide(&Decision {
         kind: "start",
         player: starter,
-        options: vec!["start".into(), "hand over".into()],
+        options: vec![Label::Borrowed("start"), Label::Borrowed("hand over")],
         rule: Some("28"),
     })?;
     game.active = if answer == 0 { starter } else { 1 - starter };
@@ -163,7 +163,7 @@ pub fn play(game: &mut Game) {
 pub(crate) mod tests {
     use super::*;
     use crate::agents::{OwnRng, Seat, PASS_BIAS};
-    use crate::cards::{Card, CardPool};
+    use crate::cards::{Card, CardId, CardPool};
     use crate::events::Level;
     use crate::rng::{key_of, Random};
     use std::sync::Arc;
@@ -192,8 +192,9 @@ pub(crate) mod tests {
         Arc::new(CardPool::new(cards))
     }
 
-    fn deck(from: usize, n: usize) -> Vec<String> {
-        (from..from + n).map(|i| format!("t:c{i:02}")).collect()
+    /// `t:c<from>` ... : the pool's ids are its cards' places in sorted order.
+    fn deck(from: usize, n: usize) -> Vec<CardId> {
+        (from..from + n).map(|i| CardId(i as u32)).collect()
     }
 
     fn game(seed: u64, cost: i64, decks: usize) -> Game {
@@ -283,7 +284,7 @@ pub(crate) mod tests {
         );
         let cards = vec![card];
         let seats = [Seat::First, Seat::First];
-        let decks = [vec!["t:c00".to_string(); 6], vec!["t:c00".to_string(); 6]];
+        let decks = [vec![CardId(0); 6], vec![CardId(0); 6]];
         let pool = Arc::new(CardPool::new(cards));
         let mut g = Game::new(pool, 1, &[1], decks, seats, Level::Full);
         play(&mut g);

@@ -2,6 +2,8 @@
 //! components, deck (top is the end), hand, graveyard and own turn number; a permanent's uid
 //! (its timestamp), controller, zone, whether it is active, the damage it took.
 
+use crate::cards::{CardId, CardPool};
+
 /// K 3.12.
 pub const STARTING_HP: i64 = 20;
 pub const STARTING_VP: i64 = 0;
@@ -17,9 +19,9 @@ pub struct Player {
     pub hp: i64,
     pub vp: i64,
     pub components: i64,
-    pub deck: Vec<String>,
-    pub hand: Vec<String>,
-    pub graveyard: Vec<String>,
+    pub deck: Vec<CardId>,
+    pub hand: Vec<CardId>,
+    pub graveyard: Vec<CardId>,
     /// This player's own turn number (29.3).
     pub turns_taken: u32,
     /// VP received in the current turn's stage 1 (29.3.1).
@@ -39,7 +41,7 @@ crate::clone_fields!(Player {
 });
 
 impl Player {
-    pub fn new(index: usize, deck: Vec<String>) -> Self {
+    pub fn new(index: usize, deck: Vec<CardId>) -> Self {
         Player {
             index,
             hp: STARTING_HP,
@@ -60,7 +62,7 @@ impl Player {
 pub struct Permanent {
     /// Also its timestamp: later permanents have larger uids.
     pub uid: u32,
-    pub card: String,
+    pub card: CardId,
     pub creature: bool,
     pub owner: usize,
     pub controller: usize,
@@ -119,8 +121,8 @@ crate::clone_fields!(Permanent {
 
 impl Permanent {
     /// `"<card id>#<uid>"`, as labels write it.
-    pub fn describe(&self) -> String {
-        format!("{}#{}", self.card, self.uid)
+    pub fn describe(&self, cards: &CardPool) -> String {
+        format!("{}#{}", cards.name(self.card), self.uid)
     }
 
     /// `hkk._characteristics.hp` without statics (`Game::hp` adds them): max Ép (with the
@@ -139,7 +141,7 @@ impl Permanent {
 /// (D-components-window).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExtractionOffer {
-    pub card: String,
+    pub card: CardId,
     pub uid: u32,
     pub count: i64,
     pub player: usize,
@@ -147,7 +149,7 @@ pub struct ExtractionOffer {
 }
 
 impl ExtractionOffer {
-    pub fn label(&self) -> String {
-        format!("extract {}#{}", self.card, self.uid)
+    pub fn label(&self, cards: &CardPool) -> String {
+        format!("extract {}#{}", cards.name(self.card), self.uid)
     }
 }

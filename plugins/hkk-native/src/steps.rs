@@ -3,11 +3,11 @@
 //! attack and the cards a player may play. Playing a card with a word of the card language is
 //! where the native core stops today (`Halt::Unported`).
 
-use crate::cards::Ability;
+use crate::cards::{Ability, CardPool};
 use crate::changes::{extract_components, play_card, remove_defence_bonus};
 use crate::checks::{check_hp, check_players};
 use crate::continuous::{end_effects, start_waiting_effects};
-use crate::decisions::Decision;
+use crate::decisions::{Decision, Label};
 use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
@@ -19,7 +19,7 @@ use crate::interpret::{
 use crate::phases::{Mode, Step, Triggers};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
 use crate::state::Permanent;
-use crate::triggers::{from_pool, order, pooled, settle};
+use crate::triggers::{from_pool, order, settle};
 
 pub const PASS: &str = "pass";
 /// `Rulings.max_items_per_step`: a step with more items or actions than this is an error in
@@ -83,7 +83,7 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
         game,
         Kind::Moment {
             rule: step.rule,
-            items: chosen.iter().map(|i| i.label()).collect(),
+            items: chosen.iter().map(|i| i.label(&game.cards)).collect(),
             ends: step.ends,
         }
     );
@@ -144,10 +144,10 @@ enum Ordered {
 }
 
 impl Ordered {
-    fn label(&self) -> String {
+    fn label(&self, cards: &CardPool) -> String {
         match self {
             Ordered::Rule(rule) => rule.label().to_string(),
-            Ordered::Card(item) | Ordered::Trigger(item) => item.label(),
+            Ordered::Card(item) | Ordered::Trigger(item) => item.label(cards),
         }
     }
 
@@ -167,26 +167,33 @@ impl Ordered {
 /// is none), then the abilities by controller and timestamp; an ability `finished` in the
 /// step is left out before its item is made.
 fn collect(game: &Game, step: &Step, finished: &[(u32, usize, &'static str)]) -> Vec<Ordered> {
+    // one list: the rules' item, then the cards' sorted after it
     let mut items: Vec<Ordered> = rule_item(step.hook)
-        .into_iter()
         .map(Ordered::Rule)
-        .collect();
-    let unfinished = |p: &Permanent, a: &Ability| !finished.contains(&(p.uid, a.index, ""));
-    let mut cards: Vec<Ordered> = items_where(game, step.hook, unfinished)
         .into_iter()
-        .map(Ordered::Card)
         .collect();
+    let first = items.len();
+    let unfinished = |p: &Permanent, a: &Ability| !finished.contains(&(p.uid, a.index, ""));
+    items.extend(
+        items_where(game, step.hook, unfinished)
+            .into_iter()
+            .map(Ordered::Card),
+    );
     if step.triggers == Triggers::Pool {
         // the waiting triggered items join the step's (`hkk.rules.triggers`)
-        cards.extend(pooled(game).into_iter().map(Ordered::Trigger));
+        items.extend(
+            game.watch
+                .waiting
+                .iter()
+                .map(|w| Ordered::Trigger(w.item.clone())),
+        );
     }
-    cards.sort_by(|a, b| match (a, b) {
+    items[first..].sort_by(|a, b| match (a, b) {
         (Ordered::Card(x) | Ordered::Trigger(x), Ordered::Card(y) | Ordered::Trigger(y)) => {
-            order(x, y)
+            order(&game.cards, x, y)
         }
         _ => std::cmp::Ordering::Equal,
     });
-    items.extend(cards);
     items
 }
 
@@ -200,8 +207,8 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
         kind: "use",
         player: item.controller,
         options: vec![
-            game.text(|| format!("use {}", item.label())),
-            game.text(|| "decline".into()),
+            game.option(|| format!("use {}", item.label(&game.cards))),
+            Label::Borrowed("decline"),
         ],
         rule: Some(rule),
     };
@@ -242,7 +249,10 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
             let decision = Decision {
                 kind: "order",
                 player: game.active,
-                options: ready.iter().map(|i| game.text(|| i.label())).collect(),
+                options: ready
+                    .iter()
+                    .map(|i| game.option(|| i.label(&game.cards)))
+                    .collect(),
                 rule: Some(step.order_rule),
             };
             game.decide(&decision)?
@@ -310,7 +320,10 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
             let decision = Decision {
                 kind: "order",
                 player: controller,
-                options: items.iter().map(|i| game.text(|| i.label())).collect(),
+                options: items
+                    .iter()
+                    .map(|i| game.option(|| i.label(&game.cards)))
+                    .collect(),
                 rule: Some("R-enter-order"),
             };
             game.decide(&decision)?
@@ -357,12 +370,12 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
             );
             passes += 1;
         } else {
-            let mut options: Vec<String> = items
+            let mut options: Vec<Label> = items
                 .iter()
-                .map(|i| game.text(|| format!("use {}", i.label())))
+                .map(|i| game.option(|| format!("use {}", i.label(&game.cards))))
                 .collect();
             if !mandatory {
-                options.push(PASS.into());
+                options.push(Label::Borrowed(PASS));
             }
             let decision = Decision {
                 kind: "action",
@@ -412,33 +425,41 @@ enum Action {
 
 /// The player's actions, as `action_options` orders them: cards to play (hand order), then the
 /// other items in their stable order (the attack, then guard-post moves by timestamp), then the
-/// components he may extract, then passing.
-fn actions(game: &Game, step: &Step, player: usize) -> (Vec<String>, Vec<Action>) {
-    let playable = playable(game, step, player);
-    // sized once for the usual options: the cards, an attack or a use, the passes
-    let mut labels: Vec<String> = Vec::with_capacity(playable.len() + 4);
-    let mut options: Vec<Action> = Vec::with_capacity(playable.len() + 4);
-    let mut add = |label: String, action: Action| {
+/// components he may extract, then passing; written into the step's `labels` and `options`
+/// (emptied first: the step reuses them from one decision to the next).
+fn actions(
+    game: &Game,
+    step: &Step,
+    player: usize,
+    labels: &mut Vec<Label>,
+    options: &mut Vec<Action>,
+) {
+    labels.clear();
+    options.clear();
+    let mut add = |label: Label, action: Action| {
         labels.push(label);
         options.push(action);
     };
-    for at in playable {
-        let card = &game.players[player].hand[at];
-        add(game.text(|| format!("play {card}")), Action::Play(at));
+    for at in playable(game, step, player) {
+        let card = game.players[player].hand[at];
+        add(
+            game.option(|| format!("play {}", game.cards.name(card))),
+            Action::Play(at),
+        );
     }
     if player == game.active && step.hook == "combat_phase" && can_attack(game) {
-        add(game.text(|| "use attack".into()), Action::Attack);
+        add(Label::Borrowed("use attack"), Action::Attack);
     }
     // the items with a source, in the stable order: by timestamp, a guard-post move (no
     // card) before the card's abilities
-    let mut sourced: Vec<((u32, usize), String, Action)> = Vec::new();
+    let mut sourced: Vec<((u32, usize), Label, Action)> = Vec::new();
     if player == game.active && step.hook == "main_phase" {
         for uid in guard_moves(game) {
-            let label = game.text(|| {
+            let label = game.option(|| {
                 let perm = game.permanent(uid);
                 format!(
                     "use guard {}",
-                    perm.map_or_else(String::new, |p| p.describe())
+                    perm.map_or_else(String::new, |p| p.describe(&game.cards))
                 )
             });
             sourced.push(((uid, 0), label, Action::Guard(uid)));
@@ -448,7 +469,7 @@ fn actions(game: &Game, step: &Step, player: usize) -> (Vec<String>, Vec<Action>
     for item in items_where(game, step.hook, mine) {
         if usable(game, &item) {
             let at = (item.uid, 1 + item.index);
-            let label = game.text(|| format!("use {}", item.label()));
+            let label = game.option(|| format!("use {}", item.label(&game.cards)));
             sourced.push((at, label, Action::Use(item)));
         }
     }
@@ -458,32 +479,37 @@ fn actions(game: &Game, step: &Step, player: usize) -> (Vec<String>, Vec<Action>
     }
     for (index, offer) in game.offers.iter().enumerate() {
         if offer.player == player {
-            add(game.text(|| offer.label()), Action::Extract(index));
+            add(
+                game.option(|| offer.label(&game.cards)),
+                Action::Extract(index),
+            );
         }
     }
-    add(PASS.into(), Action::Pass);
+    add(Label::Borrowed(PASS), Action::Pass);
     if player == game.active && !game.turn_passed {
-        add(PASS_TURN.into(), Action::PassTurn);
+        add(Label::Borrowed(PASS_TURN), Action::PassTurn);
     }
-    (labels, options)
 }
 
 /// `resolve` of an action item: logged, its use counted (it is free), bound, applied.
 fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
-    let (item, uid) = match action {
-        Action::Attack => ("attack".to_string(), None),
-        Action::Guard(uid) => {
-            let label = game
-                .permanent(*uid)
-                .map_or_else(String::new, |p| p.describe());
-            (format!("guard {label}"), Some(*uid))
-        }
+    let uid = match action {
+        Action::Attack => None,
+        Action::Guard(uid) => Some(*uid),
         _ => return Ok(()),
+    };
+    // the label is written only when the event is built
+    let item = |game: &Game| match uid.and_then(|u| game.permanent(u)) {
+        None if uid.is_none() => "attack".to_string(),
+        perm => format!(
+            "guard {}",
+            perm.map_or_else(String::new, |p| p.describe(&game.cards))
+        ),
     };
     emit!(
         game,
         Kind::Resolving {
-            item,
+            item: item(game),
             controller: Some(player),
             item_kind: "action",
             uid,
@@ -511,6 +537,8 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
     let active = game.active;
     let mut player = active;
     let mut active_passed = false;
+    // one pair of lists for the step's decisions, emptied and filled again for each
+    let (mut labels, mut offered) = (Vec::new(), Vec::new());
     for _ in 0..MAX_ITEMS_PER_STEP {
         if game.over {
             return Ok(());
@@ -520,15 +548,16 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
             player = 1 - player;
             continue;
         }
-        let (labels, mut actions) = actions(game, step, player);
+        actions(game, step, player, &mut labels, &mut offered);
         let decision = Decision {
             kind: "action",
             player,
-            options: labels,
+            options: std::mem::take(&mut labels),
             rule: Some(step.rule),
         };
         let chosen = game.decide(&decision)?;
-        match actions.swap_remove(chosen) {
+        labels = decision.options; // its buffer, for the next decision
+        match offered.swap_remove(chosen) {
             Action::PassTurn => {
                 game.turn_passed = true;
                 emit!(
@@ -552,8 +581,8 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
                 active_passed = false;
                 match &action {
                     Action::Play(at) => {
-                        let card = game.players[player].hand[*at].clone();
-                        play_card(game, player, &card)?
+                        let card = game.players[player].hand[*at];
+                        play_card(game, player, card)?
                     }
                     Action::Extract(index) => extract_components(game, *index),
                     Action::Use(item) => resolve_activated(game, item)?,

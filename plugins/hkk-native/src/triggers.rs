@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use crate::cards::{TriggerEvent, Which, WhoseTurn};
+use crate::cards::{CardId, CardPool, TriggerEvent, Which, WhoseTurn};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::{Flow, Halt};
@@ -51,10 +51,10 @@ impl Waiting {
 
 /// The stable order where no player decides (`Pending.order`): controller, timestamp, card,
 /// ability, label (the label written only where the rest ties).
-pub fn order(a: &Item, b: &Item) -> std::cmp::Ordering {
+pub fn order(cards: &CardPool, a: &Item, b: &Item) -> std::cmp::Ordering {
     (a.controller, a.uid, a.index)
         .cmp(&(b.controller, b.uid, b.index))
-        .then_with(|| a.label().cmp(&b.label()))
+        .then_with(|| a.label(cards).cmp(&b.label(cards)))
 }
 
 impl Watch {
@@ -139,7 +139,7 @@ pub struct Watch {
     /// Permanents that left play since the last settle, (uid, card, controller): "when ...
     /// dies" abilities of permanents dying together still see each other
     /// (D-trigger-lookback).
-    gone: Vec<(u32, String, usize)>,
+    gone: Vec<(u32, CardId, usize)>,
     /// effect uid -> the uids it modifies, for "an effect on it ends".
     effect_targets: HashMap<u32, Vec<u32>>,
     /// A permanent's uid -> (the permanent whose damage it took last, the turn): its killer
@@ -155,14 +155,18 @@ pub struct Watch {
 struct Subject {
     uid: Option<u32>,
     controller: usize,
-    card_kind: String,
+    card_kind: &'static str,
     bound: Bound,
 }
 
-fn kind_of(game: &Game, card: &str) -> String {
-    game.cards
-        .get(card)
-        .map_or_else(String::new, |c| c.kind.clone())
+/// The kind of a card (`creature`, `spell`, `building`; "" for none), without a copy.
+fn kind_of(game: &Game, card: CardId) -> &'static str {
+    match game.cards.get(card).map(|c| c.kind.as_str()) {
+        Some("creature") => "creature",
+        Some("spell") => "spell",
+        Some("building") => "building",
+        _ => "",
+    }
 }
 
 fn in_play(game: &Game, uid: u32) -> Option<Subject> {
@@ -170,7 +174,7 @@ fn in_play(game: &Game, uid: u32) -> Option<Subject> {
     Some(Subject {
         uid: Some(uid),
         controller: perm.controller,
-        card_kind: kind_of(game, &perm.card),
+        card_kind: kind_of(game, perm.card),
         bound: Bound {
             permanent: Some(uid),
             player: Some(perm.controller),
@@ -202,7 +206,7 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject>
             vec![Subject {
                 uid: Some(*uid),
                 controller: *controller,
-                card_kind: kind_of(game, card),
+                card_kind: kind_of(game, *card),
                 bound: Bound {
                     source: alive(game, hit),
                     player: Some(*controller),
@@ -238,7 +242,7 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject>
         (TriggerEvent::CardPlayed, Kind::CardPlayed { player, card, .. }) => vec![Subject {
             uid: None,
             controller: *player,
-            card_kind: kind_of(game, card),
+            card_kind: kind_of(game, *card),
             bound: Bound {
                 player: Some(*player),
                 ..Bound::default()
@@ -317,7 +321,7 @@ fn matches(when: &crate::cards::When, uid: u32, controller: usize, subject: &Sub
     }
     when.card_kind
         .as_ref()
-        .is_none_or(|kind| *kind == subject.card_kind)
+        .is_none_or(|kind| kind == subject.card_kind)
 }
 
 /// An event is logged (`emit!` calls this while the watch listens): what it sets off is
@@ -354,7 +358,7 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
             ..
         } if is(TriggerEvent::Dies) => {
             // seen until the next settle; its own "dies" ability too (D-trigger-lookback)
-            game.watch.gone.push((*uid, card.clone(), *controller));
+            game.watch.gone.push((*uid, *card, *controller));
         }
         _ => {}
     }
@@ -381,20 +385,12 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
             .permanents
             .iter()
             .filter(|p| p.triggers & trigger.bit() != 0)
-            .map(|p| (p.uid, &p.card, p.controller));
+            .map(|p| (p.uid, p.card, p.controller));
         let mut listening: Vec<_> = entries
-            .chain(gone.map(|(uid, card, controller)| (*uid, card, *controller)))
-            .filter_map(|(uid, card, controller)| {
-                let card = cards.get(card)?;
-                if card.triggers & trigger.bit() == 0 {
-                    return None;
-                }
-                let abilities: Vec<_> = card
-                    .abilities
-                    .iter()
-                    .filter(|a| a.when.as_ref().is_some_and(|w| w.event == trigger))
-                    .collect();
-                Some((uid, card, controller, abilities))
+            .chain(gone.map(|&(uid, card, controller)| (uid, card, controller)))
+            .filter_map(|(uid, card_id, controller)| {
+                let card = cards.get(card_id)?;
+                (card.triggers & trigger.bit() != 0).then_some((uid, card_id, controller, card))
             })
             .collect();
         if dying {
@@ -405,8 +401,10 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         }
         let found = subjects(game, trigger, kind);
         let made_from = items.len();
-        for (uid, card, controller, abilities) in listening {
-            for ability in abilities {
+        for (uid, card_id, controller, card) in listening {
+            let abilities = card.abilities.iter();
+            for ability in abilities.filter(|a| a.when.as_ref().is_some_and(|w| w.event == trigger))
+            {
                 let holds = ability.condition.is_none_or(|c| c.holds(game, controller));
                 if !holds {
                     continue; // D-conditions: read when the event happens
@@ -421,7 +419,7 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
                         items.push(card_item(
                             game,
                             uid,
-                            &card.id,
+                            card_id,
                             controller,
                             ability,
                             subject.bound,
@@ -440,13 +438,14 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
 fn card_item(
     game: &Game,
     uid: u32,
-    card: &str,
+    card: CardId,
     controller: usize,
     ability: &crate::cards::Ability,
     bound: Bound,
     made: &[Item],
 ) -> Item {
-    let label = format!("{card}#{uid}:{}", ability.index);
+    let cards = &game.cards;
+    let label = format!("{}#{uid}:{}", cards.name(card), ability.index);
     let mut copy = 0;
     let waiting = &game.watch.waiting;
     if !waiting.is_empty()
@@ -455,7 +454,8 @@ fn card_item(
             .is_some_and(|m| m.uid == uid && m.index == ability.index)
     {
         let taken = |name: &str| {
-            made.iter().any(|m| m.label() == name) || waiting.iter().any(|w| w.item.label() == name)
+            made.iter().any(|m| m.label(cards) == name)
+                || waiting.iter().any(|w| w.item.label(cards) == name)
         };
         if taken(&label) {
             copy = 2;
@@ -467,7 +467,7 @@ fn card_item(
     Item {
         controller,
         uid,
-        card: card.to_string(),
+        card,
         index: ability.index,
         optional: ability.optional,
         activation: None,
@@ -495,15 +495,11 @@ fn queue(game: &mut Game, mut item: Item, cause: &'static str, cause_seq: usize)
         *key = watch.count;
     }
     let mut chain = watch.cause.clone();
-    chain.push(item.label());
+    let label = item.label(&game.cards);
+    chain.push(label.clone());
     let length = chain.len();
-    let (label, controller, card, index, optional) = (
-        item.label(),
-        item.controller,
-        item.card.clone(),
-        item.index,
-        item.optional,
-    );
+    let (controller, card, index, optional) =
+        (item.controller, item.card, item.index, item.optional);
     watch.waiting.push(Waiting { item, chain });
     emit!(
         game,
@@ -599,7 +595,7 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
         let mut ready: Vec<usize> = (0..game.watch.waiting.len()).collect();
         ready.sort_by(|&a, &b| {
             let w = &game.watch.waiting;
-            order(&w[a].item, &w[b].item)
+            order(&game.cards, &w[a].item, &w[b].item)
         });
         let mut at = ready[0];
         if ready.len() > 1 {
@@ -608,7 +604,7 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
                 player: game.active,
                 options: ready
                     .iter()
-                    .map(|&i| game.watch.waiting[i].item.label())
+                    .map(|&i| game.option(|| game.watch.waiting[i].item.label(&game.cards)))
                     .collect(),
                 rule: Some("D-trigger-order"),
             };
@@ -639,11 +635,6 @@ pub fn from_pool(game: &mut Game, key: u64) -> Flow {
     check_work(game, &chain)?;
     game.watch.cause = chain;
     Ok(())
-}
-
-/// `pooled`: the waiting items, as items of the pool step (29.4.1).
-pub fn pooled(game: &Game) -> Vec<Item> {
-    game.watch.waiting.iter().map(|w| w.item.clone()).collect()
 }
 
 #[cfg(test)]
