@@ -22,7 +22,8 @@ pub const MAX_TURNS: u32 = 400;
 #[derive(Debug)]
 pub struct Game {
     pub cards: Arc<CardPool>,
-    pub seed: i64,
+    /// The seed the log shows (a determinized copy's is `getrandbits(64)`: wider than i64).
+    pub seed: i128,
     pub rng: Random,
     pub players: [Player; 2],
     /// In play, by uid (their timestamps: insertion order is uid order).
@@ -75,6 +76,11 @@ pub struct Game {
     /// of them the present run of the step has taken (`forward::Driven` runs it again).
     pub answers: Vec<usize>,
     pub replayed: usize,
+    /// Decisions asked in the present run of the step (answered by a seat or from outside).
+    pub asked: usize,
+    /// A determinized copy's resampling, applied when the step run again reaches the decision
+    /// it was made at (`determinize::Resample`).
+    pub resample: Option<Box<crate::determinize::Resample>>,
     /// The decision a seat answered from outside waits for (`Halt::Decision`).
     pub waiting: Option<Box<Decision>>,
 }
@@ -112,6 +118,8 @@ crate::clone_fields!(Game {
     outside,
     answers,
     replayed,
+    asked,
+    resample,
     waiting
 });
 
@@ -172,7 +180,7 @@ impl Game {
         let outside = seats.iter().any(|s| matches!(s, Seat::Outside));
         Game {
             cards,
-            seed,
+            seed: i128::from(seed),
             rng: Random::from_key(key),
             players: [Player::new(0, a), Player::new(1, b)],
             permanents: Vec::new(),
@@ -203,6 +211,8 @@ impl Game {
             outside,
             answers: Vec::new(),
             replayed: 0,
+            asked: 0,
+            resample: None,
             waiting: None,
         }
     }
@@ -226,6 +236,8 @@ impl Game {
     /// takes the next answer given since the step began, or stops the game here
     /// (`Halt::Decision`, the decision in `waiting`).
     pub fn decide(&mut self, decision: &Decision) -> Result<usize, Halt> {
+        self.resample_due();
+        self.asked += 1;
         let chosen = match self.seats[decision.player].choose(decision) {
             Some(chosen) => chosen,
             None => match self.answers.get(self.replayed) {
@@ -258,6 +270,17 @@ impl Game {
             }
         );
         Ok(chosen)
+    }
+
+    /// A determinized copy's resampling, applied here if the step run again has reached the
+    /// decision the copy was made at (before its options are collected where they read a
+    /// hand: `steps::run_actions` calls this too).
+    pub fn resample_due(&mut self) {
+        if self.resample.as_ref().is_some_and(|r| r.at == self.asked) {
+            if let Some(resample) = self.resample.take() {
+                resample.apply(self);
+            }
+        }
     }
 
     /// `hkk._characteristics.hp`: with the static modifiers in force.

@@ -495,6 +495,7 @@ fn event_dict<'py>(py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyDict
     for (name, value) in event.fields() {
         match value {
             Value::Int(v) => dict.set_item(name, v)?,
+            Value::Wide(v) => dict.set_item(name, v)?,
             Value::Str(v) => dict.set_item(name, v)?,
             Value::Bool(v) => dict.set_item(name, v)?,
             Value::Ints(v) => dict.set_item(name, v)?,
@@ -544,8 +545,30 @@ impl PyGame {
         Ok(PyGame { driven })
     }
 
+    /// A copy in which what `player` cannot know is resampled (`determinize::Driven`), drawn
+    /// from the RNG whose state words (`getstate()[1]`) are given; returns the copy and the
+    /// RNG's state after the draws, to be put back in the caller's RNG.
+    #[pyo3(signature = (player, state, level=None))]
+    fn determinize(
+        &self,
+        player: usize,
+        state: Vec<u32>,
+        level: Option<&str>,
+    ) -> PyResult<(PyGame, Vec<u32>)> {
+        if player > 1 {
+            return Err(PyValueError::new_err(format!(
+                "player {player}: a game has players 0 and 1"
+            )));
+        }
+        let mut rng = crate::rng::Random::from_state(&state)
+            .map_err(|e| PyValueError::new_err(format!("the RNG's state: {e}")))?;
+        let level = level.map(level_of).transpose()?;
+        let driven = self.driven.determinize(player, &mut rng, level);
+        Ok((PyGame { driven }, rng.state()))
+    }
+
     #[getter]
-    fn seed(&self) -> i64 {
+    fn seed(&self) -> i128 {
         self.driven.game.seed
     }
 

@@ -21,7 +21,7 @@ pub fn setup(game: &mut Game) -> Flow {
     emit!(
         game,
         Kind::GameStarted {
-            seed: game.seed,
+            seed: Some(game.seed),
             decks,
         }
     );

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -120,8 +121,9 @@ class NativeGame:
     time (``decision``, ``answer``; a seat whose agent is None), copied at any decision
     (``clone``).  ``unported`` says where it stopped short of the end (None: it ended, ``over``);
     ``log`` is the kept events as ``as_dict()``s, built when read; ``emitted`` counts every
-    event, kept or not.  ``view``, ``determinize``, ``save`` and ``snapshot`` are not native
-    yet: they raise :class:`NativeUnsupported` naming the method."""
+    event, kept or not; ``determinize`` resamples what a player cannot know.  ``view``,
+    ``save`` and ``snapshot`` are not native yet: they raise :class:`NativeUnsupported`
+    naming the method."""
 
     def __init__(self, game: _NativeGame, agents: Sequence[Any] = (None, None),
                  log_level: str = "full") -> None:
@@ -182,8 +184,22 @@ class NativeGame:
     def view(self, player: int) -> Any:
         raise _unsupported("view(player)")
 
-    def determinize(self, player: int, rng: Any, *, log_level: str | None = None) -> Any:
-        raise _unsupported("determinize(player, rng)")
+    def determinize(self, player: int, rng: random.Random, *, log_level: str | None = None
+                    ) -> NativeGame:
+        """A copy in which everything hidden from ``player`` - the opponent's hand, the order of
+        both decks - is resampled from ``rng`` with exactly the Python engine's draws
+        (:func:`hkk._driving.determinize`), both seats answered from outside, the past log his
+        view of it.  ``rng`` must be a plain ``random.Random``: its state is handed to the
+        native core, which draws, and put back advanced, so ``rng`` ends where the Python
+        engine's determinize leaves it."""
+        if type(rng) is not random.Random:
+            raise TypeError(f"determinize needs a plain random.Random to draw from (its state "
+                            f"is drawn natively), not {type(rng).__qualname__}")
+        version, words, gauss = rng.getstate()
+        game, after = self._game.determinize(player, list(words), log_level)
+        rng.setstate((version, tuple(after), gauss))
+        level = self._level if log_level is None else log_level
+        return NativeGame(game, (None, None), level)
 
     def save(self) -> dict[str, Any]:
         raise _unsupported("save()")
@@ -332,7 +348,7 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
 
 class NativeCore:
     """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is not yet a whole
-    ``hkk.ForwardModel`` (no view, determinize or save), so ``--core auto`` never picks it and
+    ``hkk.ForwardModel`` (no view or save), so ``--core auto`` never picks it and
     no default output changes; ``--core native`` names it."""
 
     name = "native"
@@ -340,7 +356,7 @@ class NativeCore:
     #: hkk play, serve and verify --games need a whole forward model (hkk._cores says so):
     #: a native game is answered from outside and copied (NativeGame), but has no view yet
     forward_model = False
-    forward_model_lacks = "view, determinize, save"
+    forward_model_lacks = "view, save"
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively: the set and hook that make it not data-only

@@ -1,0 +1,160 @@
+//! A copy of a game in which what a player cannot know is resampled (`hkk._driving.determinize`,
+//! `_resample`, `_shuffle`), drawing exactly as the Python engine draws from the caller's RNG:
+//! his own deck's order, and the other player's hand and deck dealt again from the same cards
+//! (each sorted first, so the true order never shows); then the copy's seed,
+//! `getrandbits(64)`, and its RNG seeded with it. Both seats are answered from outside, and the
+//! past log is the player's view of it (`Kind::hide_from`).
+//!
+//! The Python engine resamples the state where its machine stopped, and its frames go on from
+//! there. The native core goes on by running the step again from its checkpoint
+//! (`forward::Driven`), so the resampling is kept with the checkpoint ([`Resample`]) and applied
+//! each time the step run again reaches the decision the copy was made at - before that
+//! decision's options are collected where they read a hand (an opponent's action lists the
+//! cards in his hand: the resampled ones, as the Python engine collects them again).
+
+use crate::agents::Seat;
+use crate::events::Level;
+use crate::forward::Driven;
+use crate::game::Game;
+use crate::rng::Random;
+
+/// Both players' (hand, deck), the deck's top last.
+type Zones = [(Vec<String>, Vec<String>); 2];
+
+/// A determinized copy's resampling, applied when the step run again reaches the decision the
+/// copy was made at (`Game::resample_due`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resample {
+    /// Decisions the step had asked before the one the copy was made at.
+    pub at: usize,
+    /// Whose view the copy is.
+    pub player: usize,
+    pub zones: Zones,
+    /// The copy's own RNG (seeded with its seed).
+    pub rng: Random,
+    /// The events logged again by the step run again start here: hidden when applied, or
+    /// dropped for a copy whose log has no past (`drop`).
+    pub hide_from: usize,
+    pub drop: bool,
+}
+
+impl Resample {
+    /// The resampled hands, decks and RNG put in, both seats answered from outside, the events
+    /// logged again hidden.
+    pub fn apply(self: Box<Self>, game: &mut Game) {
+        let Resample {
+            player,
+            zones,
+            rng,
+            hide_from,
+            drop,
+            ..
+        } = *self;
+        for (p, (hand, deck)) in game.players.iter_mut().zip(zones) {
+            p.hand = hand;
+            p.deck = deck;
+        }
+        game.rng = rng;
+        game.seats = [Seat::Outside, Seat::Outside];
+        if drop {
+            let log = &mut game.log;
+            log.events.truncate(hide_from);
+            if log.level == Level::Full {
+                // the Python full log's next seq is its length: a full copy of a lower-level
+                // log numbers its events from 0 (`EventLog.emitted`)
+                log.emitted = log.events.len();
+            }
+        } else {
+            hide(game, player, hide_from);
+        }
+    }
+}
+
+fn hide(game: &mut Game, player: usize, from: usize) {
+    if let Some(events) = game.log.events.get_mut(from..) {
+        for event in events {
+            event.kind.hide_from(player);
+        }
+    }
+}
+
+/// `_resample`: `player`'s own deck shuffled from its sorted order; the other player's hand
+/// and deck dealt again from their cards, sorted, shuffled, to the hand's places first.
+fn resample(zones: &mut Zones, player: usize, rng: &mut Random) {
+    let deck = &mut zones[player].1;
+    if deck.len() > 1 {
+        deck.sort_unstable();
+        rng.shuffle(deck);
+    }
+    let (hand, deck) = &mut zones[1 - player];
+    let in_hand = hand.len();
+    let mut cards: Vec<String> = hand.drain(..).chain(deck.drain(..)).collect();
+    cards.sort_unstable();
+    rng.shuffle(&mut cards);
+    *deck = cards.split_off(in_hand);
+    *hand = cards;
+}
+
+impl Driven {
+    /// A copy in which everything hidden from `player` is resampled from `rng` as the Python
+    /// engine draws it (see the module's docs), its log kept at `level` if given: at a level
+    /// other than the game's, the copy's log has no past (`hkk._clone`: the cheapest copy).
+    pub fn determinize(&self, player: usize, rng: &mut Random, level: Option<Level>) -> Driven {
+        let mut new = self.clone();
+        let drop = level.is_some_and(|level| level != self.game.log.level);
+        if let Some(level) = level.filter(|_| drop) {
+            new.set_level(level);
+            new.game.log.events.clear();
+            new.kept = 0;
+        }
+        hide(&mut new.game, player, 0);
+        let game = &mut new.game;
+        let mut zones: Zones = std::array::from_fn(|i| {
+            let p = &game.players[i];
+            (p.hand.clone(), p.deck.clone())
+        });
+        if game.started {
+            resample(&mut zones, player, rng);
+        } else {
+            // set-up is the step: its shuffle deals the decks again
+            for (_, deck) in &mut zones {
+                rng.shuffle(deck);
+            }
+        }
+        let seed = rng.getrandbits(64);
+        let own = Random::new(seed);
+        let Some(asked) = game.waiting.is_some().then_some(game.asked) else {
+            // at a step boundary: the copy is the game, resampled, from here
+            let mut game = new.game;
+            game.seed = i128::from(seed);
+            Box::new(Resample {
+                at: 0,
+                player,
+                zones,
+                rng: own,
+                hide_from: 0,
+                drop,
+            })
+            .apply(&mut game);
+            game.outside = true;
+            game.waiting = None;
+            return Driven::new(game);
+        };
+        let resample = Resample {
+            at: asked - 1,
+            player,
+            zones,
+            rng: own,
+            hide_from: new.kept,
+            drop,
+        };
+        if let Some(checkpoint) = &mut new.checkpoint {
+            checkpoint.seed = i128::from(seed);
+            checkpoint.resample = Some(Box::new(resample));
+        }
+        new.game.waiting = None;
+        new.restore();
+        new.run();
+        new
+    }
+}
