@@ -82,7 +82,8 @@ impl Driven {
             turn: log.turn,
             step: log.step,
             emitted: log.emitted,
-            outcome: None,
+            // what the step runs again records again from where it stood (`hkk simulate`)
+            outcome: log.outcome.clone(),
         };
         self.kept = log.events.len();
         let log = std::mem::replace(&mut self.game.log, empty);

@@ -47,24 +47,45 @@ def _deck_lists(engine: Any, decks: Sequence[str | Sequence[str]]) -> list[list[
     return [engine.deck(d) if isinstance(d, str) else list(d) for d in decks]
 
 
-#: A native seat: (agent kind, pass bias, its own RNG's state words or seed; None: none).
-SeatSpec = tuple[str, float, list[int] | int | None]
+#: A native seat: (agent kind, pass bias, its own RNG's state words or seed (None: none), a
+#: search agent's options by name).
+SeatSpec = tuple[str, float, list[int] | int | None, list[tuple[str, float]]]
+
+
+def _search_options(agent: Any, own: Sequence[str]) -> list[tuple[str, float]]:
+    """A search agent's options as the native agent takes them: its own, then its evaluation
+    weights (``hkk._evaluation.Weights``), by name."""
+    from dataclasses import asdict
+
+    options = [(name, float(getattr(agent, name))) for name in own]
+    return options + [(name, float(value)) for name, value in asdict(agent.weights).items()]
 
 
 def _seat(agent: Any) -> SeatSpec:
-    """An agent as a native seat.  Only the built-in random and first agents have a native
-    twin; a random agent draws from its own RNG, whose state is handed over (the agent-RNG
-    wiring on the native side is ``agents::agent_rng``).  None: a seat answered from outside."""
+    """An agent as a native seat.  The built-in random and first agents have a native twin
+    drawing as they do (a random agent's own RNG's state is handed over: the agent-RNG wiring
+    on the native side is ``agents::agent_rng``); the greedy and mcts agents have native
+    searchers (``src/search.rs``) with the same options, seeded from the agent's RNG's state
+    (deterministic for the agent's seed, not the Python agent's draws).  None: a seat answered
+    from outside."""
     from hkk import FirstLegalAgent, RandomAgent
+    from hkk._greedy import GreedyAgent
+    from hkk._mcts import MctsAgent
 
     if agent is None:
-        return ("outside", 0.0, None)
+        return ("outside", 0.0, None, [])
     if type(agent) is FirstLegalAgent:
-        return ("first", 0.0, None)
+        return ("first", 0.0, None, [])
     if type(agent) is RandomAgent:
-        return ("random", float(agent.pass_bias), list(agent.rng_state()[1]))
-    raise Refused(f"agent {type(agent).__name__}: only RandomAgent and FirstLegalAgent are "
-                  f"seated natively")
+        return ("random", float(agent.pass_bias), list(agent.rng_state()[1]), [])
+    if type(agent) is GreedyAgent:
+        return ("greedy", 0.0, list(agent.rng.getstate()[1]),
+                _search_options(agent, ("samples", "ahead")))
+    if type(agent) is MctsAgent:
+        return ("mcts", 0.0, list(agent.rng.getstate()[1]),
+                _search_options(agent, ("budget", "rollout_turns", "exploration")))
+    raise Refused(f"agent {type(agent).__name__}: only RandomAgent, FirstLegalAgent, "
+                  f"GreedyAgent and MctsAgent are seated natively")
 
 
 def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
@@ -74,7 +95,7 @@ def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
     from hkk._agent_registry import agent_seed
 
     bias = float(inspect.signature(RandomAgent).parameters["pass_bias"].default)
-    return (("random", bias, agent_seed(seed, 0)), ("random", bias, agent_seed(seed, 1)))
+    return (("random", bias, agent_seed(seed, 0), []), ("random", bias, agent_seed(seed, 1), []))
 
 
 def _seated(agents: Sequence[Any] | None, seed: int) -> list[Any]:
@@ -215,6 +236,12 @@ class NativeGame:
     @property
     def unported(self) -> str | None:
         return self._game.unported
+
+    @property
+    def searched(self) -> list[int | None]:
+        """Each seat's native search agent's decisions searched so far (the ones with one
+        option, or the start, are not; None: the seat has no search agent)."""
+        return list(self._game.searched)
 
     @property
     def active(self) -> int:
