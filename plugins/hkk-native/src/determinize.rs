@@ -100,15 +100,8 @@ impl Driven {
     /// engine draws it (see the module's docs), its log kept at `level` if given: at a level
     /// other than the game's, the copy's log has no past (`hkk._clone`: the cheapest copy).
     pub fn determinize(&self, player: usize, rng: &mut Random, level: Option<Level>) -> Driven {
-        let mut new = self.clone();
         let drop = level.is_some_and(|level| level != self.game.log.level);
-        if let Some(level) = level.filter(|_| drop) {
-            new.set_level(level);
-            new.game.log.events.clear();
-            new.kept = 0;
-        }
-        hide(&mut new.game, player, 0);
-        let game = &mut new.game;
+        let game = &self.game;
         let mut zones: Zones = std::array::from_fn(|i| {
             let p = &game.players[i];
             (p.hand.clone(), p.deck.clone())
@@ -122,39 +115,54 @@ impl Driven {
             }
         }
         let seed = rng.getrandbits(64);
-        let own = Random::new(seed);
-        let Some(asked) = game.waiting.is_some().then_some(game.asked) else {
+        let resample = Box::new(Resample {
+            at: game.asked.saturating_sub(1),
+            player,
+            zones,
+            rng: Random::new(seed),
+            hide_from: 0,
+            drop,
+        });
+        let (Some(_), Some(checkpoint)) = (&game.waiting, &self.checkpoint) else {
             // at a step boundary: the copy is the game, resampled, from here
+            let mut new = self.clone();
+            new.past(player, level.filter(|_| drop));
             let mut game = new.game;
             game.seed = i128::from(seed);
-            Box::new(Resample {
-                at: 0,
-                player,
-                zones,
-                rng: own,
-                hide_from: 0,
-                drop,
-            })
-            .apply(&mut game);
+            resample.apply(&mut game);
             game.outside = true;
             game.waiting = None;
             return Driven::new(game);
         };
-        let resample = Resample {
-            at: asked - 1,
-            player,
-            zones,
-            rng: own,
-            hide_from: new.kept,
-            drop,
+        // at a decision: the step runs again from a copy of its checkpoint (no copy of the game
+        // as it stands: the run again makes it), the resampling applied at the decision
+        let kept = if drop { 0 } else { self.kept };
+        let mut checkpoint = checkpoint.clone();
+        checkpoint.seed = i128::from(seed);
+        checkpoint.resample = Some(Box::new(Resample {
+            hide_from: kept,
+            ..*resample
+        }));
+        let mut game = (*checkpoint).clone();
+        game.log.events = self.game.log.events[..kept].to_vec();
+        let mut new = Driven {
+            game,
+            checkpoint: Some(checkpoint),
+            kept,
+            answers: self.answers.clone(),
         };
-        if let Some(checkpoint) = &mut new.checkpoint {
-            checkpoint.seed = i128::from(seed);
-            checkpoint.resample = Some(Box::new(resample));
-        }
-        new.game.waiting = None;
-        new.restore();
+        new.past(player, level.filter(|_| drop));
         new.run();
         new
+    }
+
+    /// The copy's past log: the player's view of it, or none at another `level` (`hkk._clone`).
+    fn past(&mut self, player: usize, level: Option<Level>) {
+        if let Some(level) = level {
+            self.set_level(level);
+            self.game.log.events.clear();
+            self.kept = 0;
+        }
+        hide(&mut self.game, player, 0);
     }
 }

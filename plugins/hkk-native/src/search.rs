@@ -44,8 +44,10 @@ pub struct Mcts {
     pub budget: usize,
     pub rollout_turns: u32,
     pub exploration: f64,
-    /// The rollouts' own RNG (`RolloutPolicy`'s, drawn from the agent's).
+    /// The rollouts' own RNG (`RolloutPolicy`'s, drawn from the agent's), and the RNGs of the
+    /// players seated in a rollout from its first step boundary on (seeded from it).
     pub rollout: Random,
+    pub players: Option<[Box<Random>; 2]>,
     /// Decisions it searched (the trivial ones are not counted).
     pub decisions: u64,
 }
@@ -120,7 +122,8 @@ impl Searcher {
                 decisions: 0,
             })),
             _ => {
-                let rollout = Random::new(rng.getrandbits(32));
+                let mut rollout = Random::new(rng.getrandbits(32));
+                let players = Some([0, 1].map(|_| Box::new(Random::new(rollout.getrandbits(32)))));
                 Searcher::Mcts(Box::new(Mcts {
                     budget: checked(kind, "budget", get("budget", 200.0), 1.0, true)? as usize,
                     rollout_turns: checked(
@@ -134,6 +137,7 @@ impl Searcher {
                     rng,
                     weights,
                     rollout,
+                    players,
                     decisions: 0,
                 }))
             }
@@ -494,19 +498,20 @@ impl Mcts {
                     world.restore();
                     let game = &mut world.game;
                     game.waiting = None;
-                    let rng = Box::new(Random::new(self.rollout.getrandbits(32)));
-                    let other = Box::new(Random::new(self.rollout.getrandbits(32)));
-                    game.seats = [
-                        Seat::Random {
-                            pass_bias: ROLLOUT_PASS_BIAS,
-                            rng,
-                        },
-                        Seat::Random {
-                            pass_bias: ROLLOUT_PASS_BIAS,
-                            rng: other,
-                        },
-                    ];
+                    // the seated players' RNGs are the agent's own two, lent to the world
+                    // (seeding two a rollout cost a tenth of the search)
+                    let lent = self.players.take().unwrap_or_else(|| {
+                        [0, 1].map(|_| Box::new(Random::new(self.rollout.getrandbits(32))))
+                    });
+                    game.seats = lent.map(|rng| Seat::Random {
+                        pass_bias: ROLLOUT_PASS_BIAS,
+                        rng,
+                    });
                     while game.turn <= limit && crate::runner::advance(game) {}
+                    let [a, b] = std::mem::replace(&mut game.seats, [Seat::Outside, Seat::Outside]);
+                    if let (Seat::Random { rng: a, .. }, Seat::Random { rng: b, .. }) = (a, b) {
+                        self.players = Some([a, b]);
+                    }
                     break;
                 }
                 let Some(decision) = world.decision().cloned() else {
