@@ -208,9 +208,8 @@ def native_speed(engine: Engine, spec: str, games: int, seed: int) -> tuple[floa
 
 
 def print_native_speed(engine: Engine, rows: list[dict[str, Any]], seed: int) -> None:
-    """The native search agents' speed, and the tiered simulation's estimated time: each of
-    its pairings (every ordered pair of tiers, each deck pairing) of 1,000 games costs the
-    two agents' seconds a game (a game's time is nearly all its searching agents')."""
+    """The native search agents' speed, and the tiered simulation's estimated time (a game's
+    time is nearly all its searching agents')."""
     specs = sorted({spec for row in rows for spec in (row["a"], row["b"])} - {"random"})
     per_game = {"random": 0.0}
     print()
@@ -221,14 +220,13 @@ def print_native_speed(engine: Engine, rows: list[dict[str, Any]], seed: int) ->
         per_game[spec], each, decisions = native_speed(engine, spec, games, seed)
         print(f"| `{spec}` | {per_game[spec]:.2f} | {each:.1f} | {decisions} |", flush=True)
     if {"greedy", "mcts"} <= set(per_game):
-        tiers = ("random", "greedy", "mcts")
-        pairs = [(a, b) for a in tiers for b in tiers]
-        # hkk simulate: -n games per (deck pairing x agent pairing); 4 deck pairings
-        seconds = 1000 * 4 * sum(per_game[a] + per_game[b] for a, b in pairs) / 2
+        # hkk simulate --tiers: each tier's -n games with the agent on both seats (a game
+        # costs about twice its share of a game against random)
+        seconds = 1000 * sum(2 * per_game[tier] for tier in ("random", "greedy", "mcts"))
         print(f"\nEstimated `hkk simulate --core native --tiers random,greedy,mcts -n 1000` "
-              f"on the base decks: {seconds / 3600:.1f} CPU-hours, {seconds / 120:.0f} minutes "
-              f"on 2 cores (a game of two agents taken as half of each one's game against "
-              f"random)")
+              f"on the base decks: {seconds / 3600:.2f} CPU-hours, {seconds / 120:.0f} minutes "
+              f"on 2 cores (each tier's game taken as twice its agent's share of a game "
+              f"against random)")
 
 
 def main() -> None:

@@ -166,3 +166,64 @@ impl Driven {
         hide(&mut self.game, player, 0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::Kind;
+    use crate::rng::key_of;
+
+    fn driven(seed: u64) -> Driven {
+        let pool = crate::runner::tests::creatures(|i| i % 3);
+        let deck = |from: usize| (from..from + 20).map(|i| format!("t:c{i:02}")).collect();
+        let seats = [Seat::Outside, Seat::Outside];
+        let key = key_of(seed);
+        Driven::new(Game::new(
+            pool,
+            seed as i64,
+            &key,
+            [deck(0), deck(20)],
+            seats,
+            Level::Full,
+        ))
+    }
+
+    fn sorted(mut cards: Vec<String>) -> Vec<String> {
+        cards.sort();
+        cards
+    }
+
+    #[test]
+    fn a_determinized_copy_keeps_what_the_player_knows_and_hides_the_rest() {
+        let mut game = driven(6);
+        let mut answers = Random::new(2);
+        for _ in 0..25 {
+            let n = game.decision().unwrap().options.len();
+            game.answer(answers.below(n)).unwrap();
+        }
+        let mut rng = Random::new(9);
+        let mut copy = game.determinize(0, &mut rng, None);
+        let (mine, theirs) = (&game.game.players[0], &game.game.players[1]);
+        let (my_copy, their_copy) = (&copy.game.players[0], &copy.game.players[1]);
+        assert_eq!(my_copy.hand, mine.hand, "his own hand is known");
+        assert_eq!(sorted(my_copy.deck.clone()), sorted(mine.deck.clone()));
+        assert_eq!(their_copy.hand.len(), theirs.hand.len());
+        let cards = |p: &crate::state::Player| sorted([p.hand.clone(), p.deck.clone()].concat());
+        assert_eq!(cards(their_copy), cards(theirs));
+        assert!(copy.game.log.events.iter().all(|e| match &e.kind {
+            Kind::CardDrawn {
+                player: 1, card, ..
+            } => card == HIDDEN_CARD,
+            Kind::GameStarted { seed, .. } => seed.is_none(),
+            _ => true,
+        }));
+        assert!(matches!(copy.game.seats, [Seat::Outside, Seat::Outside]));
+        while let Some(decision) = copy.decision() {
+            let n = decision.options.len();
+            copy.answer(answers.below(n)).unwrap();
+        }
+        assert!(copy.game.over && copy.game.unported.is_none());
+    }
+
+    const HIDDEN_CARD: &str = crate::events::HIDDEN;
+}

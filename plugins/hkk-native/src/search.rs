@@ -189,22 +189,24 @@ pub fn play(driven: &mut Driven, searchers: &mut [Option<Searcher>; 2]) {
         let Some(searcher) = searchers[decision.player].as_mut() else {
             return;
         };
+        // what `hkk simulate` records stays out of the worlds searched (each would copy it)
+        let recorded = driven.game.log.outcome.take();
+        let kept = driven.checkpoint.as_mut().map(|c| c.log.outcome.take());
         let chosen = searcher.choose(driven, &decision);
+        driven.game.log.outcome = recorded;
+        if let (Some(checkpoint), Some(kept)) = (driven.checkpoint.as_mut(), kept) {
+            checkpoint.log.outcome = kept;
+        }
         if driven.answer(chosen).is_err() {
             return; // never: a searcher answers one of the options
         }
     }
 }
 
-/// A world to search: `driven` determinized for `player`, its log at the outcome level and
-/// nothing recorded (a search reads the state, not the log).
+/// A world to search: `driven` determinized for `player`, its log at the outcome level (a
+/// search reads the state, not the log).
 fn world(driven: &Driven, player: usize, rng: &mut Random) -> Driven {
-    let mut world = driven.determinize(player, rng, Some(Level::Outcome));
-    world.game.log.outcome = None;
-    if let Some(checkpoint) = &mut world.checkpoint {
-        checkpoint.log.outcome = None;
-    }
-    world
+    driven.determinize(player, rng, Some(Level::Outcome))
 }
 
 fn answer(world: &mut Driven, index: usize) {
