@@ -81,6 +81,9 @@ pub struct Game {
     /// A determinized copy's resampling, applied when the step run again reaches the decision
     /// it was made at (`determinize::Resample`).
     pub resample: Option<Box<crate::determinize::Resample>>,
+    /// The seats that take over where the answers given run out (a search's rollout plays on
+    /// natively from the decision its world stands at).
+    pub then: Option<Box<[Seat; 2]>>,
     /// The decision a seat answered from outside waits for (`Halt::Decision`).
     pub waiting: Option<Box<Decision>>,
 }
@@ -120,6 +123,7 @@ crate::clone_fields!(Game {
     replayed,
     asked,
     resample,
+    then,
     waiting
 });
 
@@ -213,6 +217,7 @@ impl Game {
             replayed: 0,
             asked: 0,
             resample: None,
+            then: None,
             waiting: None,
         }
     }
@@ -253,12 +258,34 @@ impl Game {
                             .into(),
                     ));
                 }
-                None => {
-                    self.waiting = Some(Box::new(decision.clone()));
-                    return Err(Halt::Decision);
-                }
+                None => match self.then.take() {
+                    Some(seats) => {
+                        self.seats = *seats;
+                        return self.decide_seated(decision);
+                    }
+                    None => {
+                        self.waiting = Some(Box::new(decision.clone()));
+                        return Err(Halt::Decision);
+                    }
+                },
             },
         };
+        self.decided(decision, chosen)
+    }
+
+    /// A determinized copy's resampling, applied here if the step run again has reached the
+    /// decision the copy was made at (before its options are collected where they read a
+    /// hand: `steps::run_actions` calls this too).
+    pub fn resample_due(&mut self) {
+        if self.resample.as_ref().is_some_and(|r| r.at == self.asked) {
+            if let Some(resample) = self.resample.take() {
+                resample.apply(self);
+            }
+        }
+    }
+
+    /// The decision logged with its answer.
+    fn decided(&mut self, decision: &Decision, chosen: usize) -> Result<usize, Halt> {
         emit!(
             self,
             Kind::Decided {
@@ -272,15 +299,13 @@ impl Game {
         Ok(chosen)
     }
 
-    /// A determinized copy's resampling, applied here if the step run again has reached the
-    /// decision the copy was made at (before its options are collected where they read a
-    /// hand: `steps::run_actions` calls this too).
-    pub fn resample_due(&mut self) {
-        if self.resample.as_ref().is_some_and(|r| r.at == self.asked) {
-            if let Some(resample) = self.resample.take() {
-                resample.apply(self);
-            }
-        }
+    /// [`Game::decide`] by the seats just put in (`then`): a seat answered from outside stops.
+    fn decide_seated(&mut self, decision: &Decision) -> Result<usize, Halt> {
+        let Some(chosen) = self.seats[decision.player].choose(decision) else {
+            self.waiting = Some(Box::new(decision.clone()));
+            return Err(Halt::Decision);
+        };
+        self.decided(decision, chosen)
     }
 
     /// `hkk._characteristics.hp`: with the static modifiers in force.

@@ -5,7 +5,7 @@
 //! Python agents do (docs/NATIVE.md). A seat played by one is answered from outside in the
 //! game (`Seat::Outside`), and [`play`] answers its decisions natively.
 
-use crate::agents::{choose_random, Seat};
+use crate::agents::Seat;
 use crate::decisions::Decision;
 use crate::evaluation::{evaluate, position_value, Weights};
 use crate::events::Level;
@@ -486,42 +486,31 @@ impl Mcts {
     /// answered from outside; from the next step boundary on the players are seated natively
     /// (no step run again an answer).
     fn rollout(&mut self, world: &mut Driven, me: usize, start: u32, decisions: usize) -> f64 {
-        let mut decisions = decisions;
-        if self.rollout_turns > 0 {
+        if self.rollout_turns > 0 && !world.game.over && world.game.waiting.is_some() {
             let limit = world.game.turn + self.rollout_turns;
-            while !world.game.over && world.game.turn <= limit {
-                let boundary = world.answers.is_empty()
-                    && world
-                        .checkpoint
-                        .as_ref()
-                        .is_some_and(|c| c.resample.is_none());
-                if boundary {
-                    // at a step boundary: seated random players from here
-                    world.restore();
-                    let game = &mut world.game;
-                    game.waiting = None;
-                    // the seated players' RNGs are the agent's own two, lent to the world
-                    // (seeding two a rollout cost a tenth of the search)
-                    let lent = self.players.take().unwrap_or_else(|| {
-                        [0, 1].map(|_| Box::new(Random::new(self.rollout.getrandbits(32))))
-                    });
-                    game.seats = lent.map(|rng| Seat::Random {
-                        pass_bias: ROLLOUT_PASS_BIAS,
-                        rng,
-                    });
-                    while game.turn <= limit && crate::runner::advance(game) {}
-                    let [a, b] = std::mem::replace(&mut game.seats, [Seat::Outside, Seat::Outside]);
-                    if let (Seat::Random { rng: a, .. }, Seat::Random { rng: b, .. }) = (a, b) {
-                        self.players = Some([a, b]);
-                    }
-                    break;
-                }
-                let Some(decision) = world.decision().cloned() else {
-                    break;
-                };
-                let chosen = choose_random(ROLLOUT_PASS_BIAS, &decision, &mut self.rollout);
-                decisions += 1;
-                answer(world, chosen);
+            // the step runs again once from its checkpoint with the answers given, and from
+            // the decision it stands at the two players are seated natively (`Game::then`):
+            // no step run again an answer; their RNGs are the agent's own two, lent to the
+            // world (seeding two a rollout cost a tenth of the search)
+            let lent = self.players.take().unwrap_or_else(|| {
+                [0, 1].map(|_| Box::new(Random::new(self.rollout.getrandbits(32))))
+            });
+            world.restore();
+            let Driven { game, answers, .. } = world;
+            game.answers.clone_from(answers);
+            (game.replayed, game.asked, game.waiting) = (0, 0, None);
+            game.outside = false; // no labels made: nobody reads them
+            game.then = Some(Box::new(lent.map(|rng| Seat::Random {
+                pass_bias: ROLLOUT_PASS_BIAS,
+                rng,
+            })));
+            while game.turn <= limit && crate::runner::advance(game) {}
+            let [a, b] = match game.then.take() {
+                Some(seats) => *seats,
+                None => std::mem::replace(&mut game.seats, [Seat::Outside, Seat::Outside]),
+            };
+            if let (Seat::Random { rng: a, .. }, Seat::Random { rng: b, .. }) = (a, b) {
+                self.players = Some([a, b]);
             }
         }
         let game = &world.game;
