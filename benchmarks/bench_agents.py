@@ -189,16 +189,18 @@ def play_row_native(engine: Engine, a: str, b: str, games: int, seed: int
             "speed": {}}
 
 
-def native_speed(engine: Engine, spec: str, games: int, seed: int) -> tuple[float, float, int]:
-    """(CPU seconds a game, ms a searched decision, decisions searched) of the native ``spec``
-    against native random, over ``games`` games (both decks; random's share is negligible)."""
+def native_speed(engine: Engine, spec: str, games: int, seed: int, other: str = "random"
+                 ) -> tuple[float, float, int]:
+    """(CPU seconds a game, ms a searched decision, decisions searched by seat 1) of the native
+    ``spec`` against native ``other``, over ``games`` games (both decks; random's share of a
+    game is negligible)."""
     import hkk_native
 
     decisions = 0
     start = time.process_time()
     for s in range(seed, seed + games):
         decks = list(DECKS) if s % 2 == 0 else list(DECKS[::-1])
-        agents = [make_agent(spec, seed=agent_seed(s, 0)), make_agent("random", agent_seed(s, 1))]
+        agents = [make_agent(spec, seed=agent_seed(s, 0)), make_agent(other, agent_seed(s, 1))]
         game = hkk_native.core.new_game(engine, decks, seed=s, agents=agents,
                                         log_level="outcome")
         game.play()
@@ -220,13 +222,13 @@ def print_native_speed(engine: Engine, rows: list[dict[str, Any]], seed: int) ->
         per_game[spec], each, decisions = native_speed(engine, spec, games, seed)
         print(f"| `{spec}` | {per_game[spec]:.2f} | {each:.1f} | {decisions} |", flush=True)
     if {"greedy", "mcts"} <= set(per_game):
-        # hkk simulate --tiers: each tier's -n games with the agent on both seats (a game
-        # costs about twice its share of a game against random)
-        seconds = 1000 * sum(2 * per_game[tier] for tier in ("random", "greedy", "mcts"))
+        # hkk simulate --tiers: each tier's -n games with the agent on both seats, timed so
+        seconds = 1000 * sum(native_speed(engine, tier, 6, seed, tier)[0]
+                             for tier in ("greedy", "mcts"))
         print(f"\nEstimated `hkk simulate --core native --tiers random,greedy,mcts -n 1000` "
               f"on the base decks: {seconds / 3600:.2f} CPU-hours, {seconds / 120:.0f} minutes "
-              f"on 2 cores (each tier's game taken as twice its agent's share of a game "
-              f"against random)")
+              f"on 2 cores (6 games of each tier against itself, timed; random's tier is "
+              f"some seconds)")
 
 
 def main() -> None:
