@@ -22,6 +22,14 @@ second a decision at budget 200 (five at 1,000), so its rows are bounded and pri
 afford, usually "undecided".  ``--games N`` plays N games per cell in every row (``--games 1``
 for a smoke run); ``--rows greedy/random@50,mcts/greedy@3`` chooses rows and their games.  It
 prints a Markdown table for the README.  Nothing here asserts anything.
+
+``--core native`` plays the rows on the native core (``hkk-native``: greedy and mcts search
+natively, src/search.rs; they do not draw as the Python agents, so its rows are their own),
+each cell's games in one batched call as ``hkk simulate`` plays them, with larger default rows
+(:data:`NATIVE_ROW_GAMES`); the speed column is then measured apart, on a few games of each
+searching agent against random (ms per searched decision, from the native agents' own count),
+and it prints the estimated CPU time of ``hkk simulate --tiers random,greedy,mcts -n 1000``
+on the base decks.
 """
 
 from __future__ import annotations
@@ -43,6 +51,10 @@ PAIRINGS = [("greedy", "random"), ("mcts", "greedy"), ("mcts:budget=1000", "mcts
 #: core affords (greedy's 200 games take about a minute, an mcts game some 40 CPU-s at budget
 #: 200 and several minutes with a budget of 1,000 on one side).
 ROW_GAMES = {("greedy", "random"): 50, ("mcts", "greedy"): 2, ("mcts:budget=1000", "mcts"): 1}
+
+#: The default rows' games per cell on the native core (some 15 minutes on one core).
+NATIVE_ROW_GAMES = {("greedy", "random"): 100, ("mcts", "greedy"): 40,
+                    ("mcts:budget=1000", "mcts"): 8}
 
 #: Per row: A's win rate it should reach, and the value the interval's low end must exceed.
 TARGETS = {("greedy", "random"): (0.95, 0.95), ("mcts", "greedy"): (0.65, 0.55),
@@ -142,6 +154,83 @@ def play_row(engine: Engine, a: str, b: str, games: int, seed: int,
             "speed": speed}
 
 
+def play_row_native(engine: Engine, a: str, b: str, games: int, seed: int
+                    ) -> dict[str, Any]:
+    """:func:`play_row` on the native core: each cell's games in one ``play_outcomes`` call."""
+    import hkk_native
+
+    wins = played = 0
+    endings: Counter[str] = Counter()
+    start = time.process_time()
+    for deck_of_a in DECKS:
+        other = DECKS[1] if deck_of_a == DECKS[0] else DECKS[0]
+        for seat_of_a in (0, 1):
+            specs = (a, b) if seat_of_a == 0 else (b, a)
+            decks = (deck_of_a, other) if seat_of_a == 0 else (other, deck_of_a)
+            seeds = list(range(seed, seed + games))
+            agents = [[make_agent(spec, seed=agent_seed(s, i)) for i, spec in enumerate(specs)]
+                      for s in seeds]
+            rows = hkk_native.core.play_outcomes(engine, list(decks), seeds, names=decks,
+                                                 agents=agents, agent_specs=specs)
+            for row in rows:
+                for seat in (0, 1):
+                    cards = PLAYS.setdefault(specs[seat], {})
+                    for card in row["drawn"][seat]:
+                        c = cards.setdefault(card, [0, 0])
+                        c[0] += 1
+                        c[1] += bool(row["played"][seat].get(card))
+                played += 1
+                wins += row["winner"] == seat_of_a
+                endings[row["reason"]] += 1
+    seconds = time.process_time() - start
+    low, high = wilson(wins, played)
+    return {"a": a, "b": b, "games": played, "wins": wins, "rate": wins / played,
+            "ci": (low, high), "endings": dict(endings), "games_per_s": played / seconds,
+            "speed": {}}
+
+
+def native_speed(engine: Engine, spec: str, games: int, seed: int, other: str = "random"
+                 ) -> tuple[float, float, int]:
+    """(CPU seconds a game, ms a searched decision, decisions searched by seat 1) of the native
+    ``spec`` against native ``other``, over ``games`` games (both decks; random's share of a
+    game is negligible)."""
+    import hkk_native
+
+    decisions = 0
+    start = time.process_time()
+    for s in range(seed, seed + games):
+        decks = list(DECKS) if s % 2 == 0 else list(DECKS[::-1])
+        agents = [make_agent(spec, seed=agent_seed(s, 0)), make_agent(other, agent_seed(s, 1))]
+        game = hkk_native.core.new_game(engine, decks, seed=s, agents=agents,
+                                        log_level="outcome")
+        game.play()
+        decisions += game.searched[0] or 0
+    seconds = time.process_time() - start
+    return seconds / games, 1000 * seconds / max(1, decisions), decisions
+
+
+def print_native_speed(engine: Engine, rows: list[dict[str, Any]], seed: int) -> None:
+    """The native search agents' speed, and the tiered simulation's estimated time (a game's
+    time is nearly all its searching agents')."""
+    specs = sorted({spec for row in rows for spec in (row["a"], row["b"])} - {"random"})
+    per_game = {"random": 0.0}
+    print()
+    print("| native agent | CPU s a game (vs random) | ms a searched decision | decisions |")
+    print("|---|---:|---:|---:|")
+    for spec in specs:
+        games = 2 if "1000" in spec else 8
+        per_game[spec], each, decisions = native_speed(engine, spec, games, seed)
+        print(f"| `{spec}` | {per_game[spec]:.2f} | {each:.1f} | {decisions} |", flush=True)
+    if {"greedy", "mcts"} <= set(per_game):
+        # hkk simulate --tiers: each tier's -n games with the agent on both seats, timed so
+        seconds = 1000 * sum(native_speed(engine, tier, 6, seed, tier)[0]
+                             for tier in ("greedy", "mcts"))
+        print(f"\nEstimated `hkk simulate --core native --tiers random,greedy,mcts -n 1000` "
+              f"on the base decks: {seconds / 3600:.2f} CPU-hours, {seconds / 120:.0f} minutes "
+              f"on 2 cores (6 games of each tier against itself, timed; random's tier is "
+              f"some seconds)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=None,
@@ -149,11 +238,16 @@ def main() -> None:
                              "per row (default: each row's own, ROW_GAMES)")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--max-turns", type=int, default=None)
+    parser.add_argument("--core", choices=("python", "native"), default="python",
+                        help="the core the rows play on (native: hkk-native's search agents)")
     parser.add_argument("--rows", default=",".join(f"{a}/{b}@{ROW_GAMES[a, b]}"
                                                    for a, b in PAIRINGS),
                         help="A/B pairs, comma separated (agent specs, e.g. mcts:budget=50/greedy"
                              "); A/B@N plays N games per cell in that row")
     args = parser.parse_args()
+    native = args.core == "native"
+    if native and "--rows" not in __import__("sys").argv:
+        args.rows = ",".join(f"{a}/{b}@{NATIVE_ROW_GAMES[a, b]}" for a, b in PAIRINGS)
     engine = Engine.installed(allow=["alap"])
     agent_entries()  # fail early on a bad name
     rows = []
@@ -161,7 +255,8 @@ def main() -> None:
         pair, _, count = pair.partition("@")
         a, b = pair.split("/")
         games = args.games if args.games is not None else int(count) if count else 10
-        row = play_row(engine, a, b, games, args.seed, args.max_turns)
+        row = play_row_native(engine, a, b, games, args.seed) if native else \
+            play_row(engine, a, b, games, args.seed, args.max_turns)
         rows.append(row)
         print(f"{a} vs {b}: {row['wins']}/{row['games']} = {row['rate']:.1%} "
               f"(95% CI {row['ci'][0]:.1%}-{row['ci'][1]:.1%}); target {verdict(row)}; "
@@ -181,6 +276,8 @@ def main() -> None:
               f"{', '.join(f'{k} {v}' for k, v in sorted(row['endings'].items()))} | "
               f"{row['games_per_s']:.2f} | "
               f"{_speed(speed)} |")
+    if native:
+        print_native_speed(engine, rows, args.seed)
     print_plays(engine)
 
 

@@ -62,7 +62,7 @@ pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
 /// `RandomAgent.choose`: for an action decision with more than one option, passing is
 /// considered only with chance `pass_bias` (one `random()` drawn only when a pass is offered);
 /// then one option uniformly (`randrange`).
-fn choose_random(pass_bias: f64, decision: &Decision, rng: &mut Random) -> usize {
+pub fn choose_random(pass_bias: f64, decision: &Decision, rng: &mut Random) -> usize {
     let options = &decision.options;
     if decision.kind == "action" && options.len() > 1 {
         let not_pass = |o: &&crate::decisions::Label| !o.starts_with("pass");

@@ -528,6 +528,8 @@ pub struct CardId(pub u32);
 impl CardId {
     /// No card: the empty id an event writes for a permanent no longer in play.
     pub const NONE: CardId = CardId(u32::MAX);
+    /// A card hidden from a player (`hkk._player_view.HIDDEN`): named "?" in a view's log.
+    pub const HIDDEN: CardId = CardId(u32::MAX - 1);
 }
 
 /// The cards of an engine, in their ids' sorted order ([`CardId`] is the place), and the ids.
@@ -564,8 +566,11 @@ impl CardPool {
         self.get(self.id(name)?)
     }
 
-    /// The string id (empty for [`CardId::NONE`]).
+    /// The string id (empty for [`CardId::NONE`], "?" for [`CardId::HIDDEN`]).
     pub fn name(&self, id: CardId) -> &str {
+        if id == CardId::HIDDEN {
+            return crate::events::HIDDEN;
+        }
         self.get(id).map_or("", |c| c.id.as_str())
     }
 

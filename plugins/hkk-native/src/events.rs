@@ -10,7 +10,8 @@ use crate::outcome::Outcome;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {
     GameStarted {
-        seed: i64,
+        /// None: hidden from the player whose copy this is (`hide_event`, shown as `"?"`).
+        seed: Option<i128>,
         decks: [usize; 2],
     },
     TurnStarted {
@@ -277,7 +278,25 @@ pub enum Kind {
     },
 }
 
+/// What a player sees in place of a hidden value (`hkk._player_view.HIDDEN`).
+pub const HIDDEN: &str = "?";
+
 impl Kind {
+    /// The event as `player` may know it (`hkk._player_view.hide_event`, not over): a card the
+    /// opponent drew is hidden, and so is how many options his decision offered and the seed.
+    pub fn hide_from(&mut self, player: usize) {
+        match self {
+            Kind::CardDrawn {
+                player: p, card, ..
+            } if *p != player => *card = CardId::HIDDEN,
+            Kind::Decided {
+                player: p, options, ..
+            } if *p != player => *options = 0,
+            Kind::GameStarted { seed, .. } => *seed = None,
+            _ => {}
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Kind::GameStarted { .. } => "game_started",
@@ -348,6 +367,8 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Int(i64),
+    /// An int wider than 64 bits signed (a determinized copy's seed is `getrandbits(64)`).
+    Wide(i128),
     Bool(bool),
     Str(String),
     Ints(Vec<i64>),
@@ -409,7 +430,7 @@ impl Event {
     pub fn fields(&self, cards: &CardPool) -> Vec<(&'static str, Value)> {
         match &self.kind {
             Kind::GameStarted { seed, decks } => vec![
-                ("seed", Value::Int(*seed)),
+                ("seed", seed.map_or_else(|| text(HIDDEN), Value::Wide)),
                 (
                     "decks",
                     Value::Ints(decks.iter().map(|&d| d as i64).collect()),

@@ -43,11 +43,11 @@ pub struct Driven {
     pub game: Game,
     /// The game at the last step boundary, with an empty log in the state the game's log had
     /// then (turn, step, events emitted); None while no seat is answered from outside.
-    checkpoint: Option<Box<Game>>,
+    pub(crate) checkpoint: Option<Box<Game>>,
     /// How many events the log kept at the checkpoint.
-    kept: usize,
+    pub(crate) kept: usize,
     /// The answers given from outside since the checkpoint, in order.
-    answers: Vec<usize>,
+    pub(crate) answers: Vec<usize>,
 }
 
 /// Why an answer was refused (the game is unchanged).
@@ -82,7 +82,8 @@ impl Driven {
             turn: log.turn,
             step: log.step,
             emitted: log.emitted,
-            outcome: None,
+            // what the step runs again records again from where it stood (`hkk simulate`)
+            outcome: log.outcome.clone(),
         };
         self.kept = log.events.len();
         let log = std::mem::replace(&mut self.game.log, empty);
@@ -95,7 +96,7 @@ impl Driven {
     }
 
     /// The game back at the checkpoint, its log cut back to it.
-    fn restore(&mut self) {
+    pub(crate) fn restore(&mut self) {
         let Some(checkpoint) = &self.checkpoint else {
             return;
         };
@@ -107,10 +108,11 @@ impl Driven {
 
     /// Run from where the game stands to the next decision from outside, the end, or what the
     /// native core does not run; a checkpoint at every step boundary.
-    fn run(&mut self) {
+    pub(crate) fn run(&mut self) {
         loop {
             self.game.answers.clone_from(&self.answers);
             self.game.replayed = 0;
+            self.game.asked = 0;
             if !advance(&mut self.game) {
                 break;
             }

@@ -22,7 +22,8 @@ pub const MAX_TURNS: u32 = 400;
 #[derive(Debug)]
 pub struct Game {
     pub cards: Arc<CardPool>,
-    pub seed: i64,
+    /// The seed the log shows (a determinized copy's is `getrandbits(64)`: wider than i64).
+    pub seed: i128,
     pub rng: Random,
     pub players: [Player; 2],
     /// In play, by uid (their timestamps: insertion order is uid order).
@@ -75,6 +76,14 @@ pub struct Game {
     /// of them the present run of the step has taken (`forward::Driven` runs it again).
     pub answers: Vec<usize>,
     pub replayed: usize,
+    /// Decisions asked in the present run of the step (answered by a seat or from outside).
+    pub asked: usize,
+    /// A determinized copy's resampling, applied when the step run again reaches the decision
+    /// it was made at (`determinize::Resample`).
+    pub resample: Option<Box<crate::determinize::Resample>>,
+    /// The seats that take over where the answers given run out (a search's rollout plays on
+    /// natively from the decision its world stands at).
+    pub then: Option<Box<[Seat; 2]>>,
     /// The decision a seat answered from outside waits for (`Halt::Decision`).
     pub waiting: Option<Box<Decision>>,
 }
@@ -112,6 +121,9 @@ crate::clone_fields!(Game {
     outside,
     answers,
     replayed,
+    asked,
+    resample,
+    then,
     waiting
 });
 
@@ -172,7 +184,7 @@ impl Game {
         let outside = seats.iter().any(|s| matches!(s, Seat::Outside));
         Game {
             cards,
-            seed,
+            seed: i128::from(seed),
             rng: Random::from_key(key),
             players: [Player::new(0, a), Player::new(1, b)],
             permanents: Vec::new(),
@@ -203,6 +215,9 @@ impl Game {
             outside,
             answers: Vec::new(),
             replayed: 0,
+            asked: 0,
+            resample: None,
+            then: None,
             waiting: None,
         }
     }
@@ -235,6 +250,8 @@ impl Game {
     /// takes the next answer given since the step began, or stops the game here
     /// (`Halt::Decision`, the decision in `waiting`).
     pub fn decide(&mut self, decision: &Decision) -> Result<usize, Halt> {
+        self.resample_due();
+        self.asked += 1;
         let chosen = match self.seats[decision.player].choose(decision) {
             Some(chosen) => chosen,
             None => match self.answers.get(self.replayed) {
@@ -250,12 +267,34 @@ impl Game {
                             .into(),
                     ));
                 }
-                None => {
-                    self.waiting = Some(Box::new(decision.clone()));
-                    return Err(Halt::Decision);
-                }
+                None => match self.then.take() {
+                    Some(seats) => {
+                        self.seats = *seats;
+                        return self.decide_seated(decision);
+                    }
+                    None => {
+                        self.waiting = Some(Box::new(decision.clone()));
+                        return Err(Halt::Decision);
+                    }
+                },
             },
         };
+        self.decided(decision, chosen)
+    }
+
+    /// A determinized copy's resampling, applied here if the step run again has reached the
+    /// decision the copy was made at (before its options are collected where they read a
+    /// hand: `steps::run_actions` calls this too).
+    pub fn resample_due(&mut self) {
+        if self.resample.as_ref().is_some_and(|r| r.at == self.asked) {
+            if let Some(resample) = self.resample.take() {
+                resample.apply(self);
+            }
+        }
+    }
+
+    /// The decision logged with its answer.
+    fn decided(&mut self, decision: &Decision, chosen: usize) -> Result<usize, Halt> {
         emit!(
             self,
             Kind::Decided {
@@ -267,6 +306,15 @@ impl Game {
             }
         );
         Ok(chosen)
+    }
+
+    /// [`Game::decide`] by the seats just put in (`then`): a seat answered from outside stops.
+    fn decide_seated(&mut self, decision: &Decision) -> Result<usize, Halt> {
+        let Some(chosen) = self.seats[decision.player].choose(decision) else {
+            self.waiting = Some(Box::new(decision.clone()));
+            return Err(Halt::Decision);
+        };
+        self.decided(decision, chosen)
     }
 
     /// `hkk._characteristics.hp`: with the static modifiers in force.

@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
-use crate::agents::{OwnRng, Seat, PASS_BIAS};
+use crate::agents::{agent_rng, OwnRng, Seat, PASS_BIAS};
 use crate::cards::{Card, CardId, CardPool, PlainAbility, PlainActivation, Word, IMPLEMENTED};
 use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
@@ -15,6 +15,7 @@ use crate::game::Game;
 use crate::outcome::Counts;
 use crate::rng::Random;
 use crate::runner;
+use crate::search::{self, Searcher, SpecError};
 use std::sync::Arc;
 
 /// The 32-bit words of `abs(seed)`, least significant first, as CPython's `random_seed` takes
@@ -96,26 +97,31 @@ impl PyRandom {
     }
 }
 
-fn seat_of(spec: &SeatSpec) -> PyResult<Seat> {
-    let (kind, pass_bias, own) = spec;
+fn seat_of(spec: &SeatSpec) -> PyResult<(Seat, Option<Searcher>)> {
+    let (kind, pass_bias, own, options) = spec;
+    let own = || match own {
+        Some(PyOwnRng::State(words)) => Ok(OwnRng::State(words.clone())),
+        Some(PyOwnRng::Seed(seed)) => Ok(OwnRng::Seed(*seed)),
+        None => Err(PyValueError::new_err(format!(
+            "a native {kind} agent needs its own RNG's state or seed"
+        ))),
+    };
     match kind.as_str() {
-        "random" => {
-            let own = match own {
-                Some(PyOwnRng::State(words)) => OwnRng::State(words.clone()),
-                Some(PyOwnRng::Seed(seed)) => OwnRng::Seed(*seed),
-                None => {
-                    return Err(PyValueError::new_err(
-                        "a native random agent needs its own RNG's state or seed",
-                    ))
-                }
-            };
-            Seat::random(*pass_bias, &own)
-                .map_err(|e| PyValueError::new_err(format!("the random agent's RNG state: {e}")))
+        "random" => Seat::random(*pass_bias, &own()?)
+            .map(|seat| (seat, None))
+            .map_err(|e| PyValueError::new_err(format!("the random agent's RNG state: {e}"))),
+        "first" => Ok((Seat::First, None)),
+        "outside" => Ok((Seat::Outside, None)),
+        "greedy" | "mcts" => {
+            let rng = agent_rng(&own()?)
+                .map_err(|e| PyValueError::new_err(format!("the {kind} agent's RNG state: {e}")))?;
+            let searcher = Searcher::new(kind, rng, options)
+                .map_err(|SpecError(e)| PyValueError::new_err(e))?;
+            Ok((Seat::Outside, Some(searcher)))
         }
-        "first" => Ok(Seat::First),
-        "outside" => Ok(Seat::Outside),
         other => Err(PyValueError::new_err(format!(
-            "no native agent {other:?}; the native seats are random, first and outside"
+            "no native agent {other:?}; the native seats are random, first, greedy, mcts and \
+             outside"
         ))),
     }
 }
@@ -147,11 +153,30 @@ enum PyOwnRng {
     Seed(u64),
 }
 
-/// A seat: `("random" | "first", pass bias, the agent's RNG state or seed)`.
-type SeatSpec = (String, f64, Option<PyOwnRng>);
+/// A seat: `("random" | "first" | "greedy" | "mcts" | "outside", pass bias, the agent's RNG
+/// state or seed, a search agent's options by name)`.
+type SeatSpec = (String, f64, Option<PyOwnRng>, Vec<(String, f64)>);
 
-fn seats_of(seats: &(SeatSpec, SeatSpec)) -> PyResult<[Seat; 2]> {
-    Ok([seat_of(&seats.0)?, seat_of(&seats.1)?])
+/// The seats of a game, and the search agents that answer the seats they play from outside.
+type Seats = ([Seat; 2], [Option<Searcher>; 2]);
+
+fn seats_of(seats: &(SeatSpec, SeatSpec)) -> PyResult<Seats> {
+    let (a, s) = seat_of(&seats.0)?;
+    let (b, t) = seat_of(&seats.1)?;
+    Ok(([a, b], [s, t]))
+}
+
+/// Play a game to its end with its seats and search agents (these through the forward model).
+fn play_seated(game: Game, searchers: &[Option<Searcher>; 2]) -> Game {
+    if searchers.iter().all(Option::is_none) {
+        let mut game = game;
+        runner::play(&mut game);
+        return game;
+    }
+    let mut driven = Driven::new(game);
+    let mut searchers = searchers.clone();
+    search::play(&mut driven, &mut searchers);
+    driven.game
 }
 /// A spell's effect as `hkk_native._plain.spell_effects` hands it over: place, `do`, target,
 /// amount (None: counted), its other fields set.
@@ -360,7 +385,7 @@ impl PyEngine {
     ) -> PyResult<PyGame> {
         let key = seed_key(seed)?;
         let logged: i64 = seed.extract()?;
-        let seats = seats_of(&seats)?;
+        let (seats, searchers) = seats_of(&seats)?;
         let decks = deck_ids(&self.cards, &decks)?;
         Ok(PyGame {
             driven: Driven::new(Game::new(
@@ -371,6 +396,7 @@ impl PyEngine {
                 seats,
                 level_of(level)?,
             )),
+            searchers,
         })
     }
 
@@ -401,9 +427,10 @@ impl PyEngine {
                 .map(|(&seed, seats)| {
                     let key = crate::rng::key_of(seed.unsigned_abs());
                     let decks = decks.clone();
-                    let mut game =
+                    let (seats, searchers) = seats;
+                    let game =
                         Game::new(self.cards.clone(), seed, &key, decks, seats.clone(), level);
-                    runner::play(&mut game);
+                    let game = play_seated(game, searchers);
                     (
                         game.winner.map_or(-1, |w| w as i64),
                         game.turn,
@@ -440,6 +467,7 @@ impl PyEngine {
                 .map(|(&seed, seats)| {
                     let key = crate::rng::key_of(seed.unsigned_abs());
                     let decks = decks.clone();
+                    let (seats, searchers) = seats;
                     let mut game = Game::new(
                         self.cards.clone(),
                         seed,
@@ -449,7 +477,7 @@ impl PyEngine {
                         Level::Outcome,
                     );
                     game.log.outcome = Some(Box::default());
-                    runner::play(&mut game);
+                    let mut game = play_seated(game, searchers);
                     let o = game.log.outcome.take().unwrap_or_default();
                     let pairs = |c: &[Counts; 2]| {
                         c.iter()
@@ -497,6 +525,8 @@ type OutcomeTuple = (
 #[pyclass(name = "Game", module = "hkk_native._native")]
 struct PyGame {
     driven: Driven,
+    /// The search agents of the seats they play (answered from outside in the game).
+    searchers: [Option<Searcher>; 2],
 }
 
 fn event_dict<'py>(
@@ -512,6 +542,7 @@ fn event_dict<'py>(
     for (name, value) in event.fields(cards) {
         match value {
             Value::Int(v) => dict.set_item(name, v)?,
+            Value::Wide(v) => dict.set_item(name, v)?,
             Value::Str(v) => dict.set_item(name, v)?,
             Value::Bool(v) => dict.set_item(name, v)?,
             Value::Ints(v) => dict.set_item(name, v)?,
@@ -528,16 +559,33 @@ fn event_dict<'py>(
 impl PyGame {
     /// Play as far as the native core goes (to the end, or to the first card played).
     fn play(&mut self, py: Python<'_>) {
-        py.allow_threads(|| self.driven.play());
+        py.allow_threads(|| {
+            if self.searchers.iter().any(Option::is_some) {
+                search::play(&mut self.driven, &mut self.searchers);
+            } else {
+                self.driven.play();
+            }
+        });
     }
 
     /// The decision a seat answered from outside waits for, as `(kind, player, labels, rule)`
     /// (the game runs up to it first); None once over, stopped short, or all seats seated.
     #[allow(clippy::type_complexity)]
-    fn decision(&mut self) -> Option<(&'static str, usize, Vec<String>, Option<&'static str>)> {
+    fn decision(
+        &mut self,
+        py: Python<'_>,
+    ) -> Option<(&'static str, usize, Vec<String>, Option<&'static str>)> {
+        if self.searchers.iter().any(Option::is_some) {
+            // the search agents' seats answered first, up to a seat answered by the caller
+            py.allow_threads(|| search::play(&mut self.driven, &mut self.searchers));
+        }
         self.driven.decision().map(|d| {
-            let labels = d.options.iter().map(|o| o.to_string()).collect();
-            (d.kind, d.player, labels, d.rule)
+            (
+                d.kind,
+                d.player,
+                d.options.iter().map(|o| o.to_string()).collect(),
+                d.rule,
+            )
         })
     }
 
@@ -559,12 +607,44 @@ impl PyGame {
         if let Some(level) = level {
             driven.set_level(level_of(level)?);
         }
-        Ok(PyGame { driven })
+        Ok(PyGame {
+            driven,
+            searchers: self.searchers.clone(),
+        })
+    }
+
+    /// A copy in which what `player` cannot know is resampled (`determinize::Driven`), drawn
+    /// from the RNG whose state words (`getstate()[1]`) are given; returns the copy and the
+    /// RNG's state after the draws, to be put back in the caller's RNG.
+    #[pyo3(signature = (player, state, level=None))]
+    fn determinize(
+        &self,
+        player: usize,
+        state: Vec<u32>,
+        level: Option<&str>,
+    ) -> PyResult<(PyGame, Vec<u32>)> {
+        if player > 1 {
+            return Err(PyValueError::new_err(format!(
+                "player {player}: a game has players 0 and 1"
+            )));
+        }
+        let mut rng = crate::rng::Random::from_state(&state)
+            .map_err(|e| PyValueError::new_err(format!("the RNG's state: {e}")))?;
+        let level = level.map(level_of).transpose()?;
+        let driven = self.driven.determinize(player, &mut rng, level);
+        let searchers = [None, None];
+        Ok((PyGame { driven, searchers }, rng.state()))
     }
 
     #[getter]
-    fn seed(&self) -> i64 {
+    fn seed(&self) -> i128 {
         self.driven.game.seed
+    }
+
+    /// Each seat's search agent's decisions searched so far (None: no search agent).
+    #[getter]
+    fn searched(&self) -> [Option<u64>; 2] {
+        [0, 1].map(|i| self.searchers[i].as_ref().map(Searcher::decisions))
     }
 
     /// What stopped the game short of its end, if anything.

@@ -21,7 +21,7 @@ pub fn setup(game: &mut Game) -> Flow {
     emit!(
         game,
         Kind::GameStarted {
-            seed: game.seed,
+            seed: Some(game.seed),
             decks,
         }
     );
@@ -193,7 +193,7 @@ pub(crate) mod tests {
     }
 
     /// `t:c<from>` ... : the pool's ids are its cards' places in sorted order.
-    fn deck(from: usize, n: usize) -> Vec<CardId> {
+    pub(crate) fn deck(from: usize, n: usize) -> Vec<CardId> {
         (from..from + n).map(|i| CardId(i as u32)).collect()
     }
 

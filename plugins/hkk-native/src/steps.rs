@@ -543,6 +543,7 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
         if game.over {
             return Ok(());
         }
+        game.resample_due(); // the hand the options list is the resampled one
         if player == active && game.turn_passed {
             active_passed = true;
             player = 1 - player;

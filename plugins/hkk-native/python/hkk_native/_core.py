@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -46,24 +47,45 @@ def _deck_lists(engine: Any, decks: Sequence[str | Sequence[str]]) -> list[list[
     return [engine.deck(d) if isinstance(d, str) else list(d) for d in decks]
 
 
-#: A native seat: (agent kind, pass bias, its own RNG's state words or seed; None: none).
-SeatSpec = tuple[str, float, list[int] | int | None]
+#: A native seat: (agent kind, pass bias, its own RNG's state words or seed (None: none), a
+#: search agent's options by name).
+SeatSpec = tuple[str, float, list[int] | int | None, list[tuple[str, float]]]
+
+
+def _search_options(agent: Any, own: Sequence[str]) -> list[tuple[str, float]]:
+    """A search agent's options as the native agent takes them: its own, then its evaluation
+    weights (``hkk._evaluation.Weights``), by name."""
+    from dataclasses import asdict
+
+    options = [(name, float(getattr(agent, name))) for name in own]
+    return options + [(name, float(value)) for name, value in asdict(agent.weights).items()]
 
 
 def _seat(agent: Any) -> SeatSpec:
-    """An agent as a native seat.  Only the built-in random and first agents have a native
-    twin; a random agent draws from its own RNG, whose state is handed over (the agent-RNG
-    wiring on the native side is ``agents::agent_rng``).  None: a seat answered from outside."""
+    """An agent as a native seat.  The built-in random and first agents have a native twin
+    drawing as they do (a random agent's own RNG's state is handed over: the agent-RNG wiring
+    on the native side is ``agents::agent_rng``); the greedy and mcts agents have native
+    searchers (``src/search.rs``) with the same options, seeded from the agent's RNG's state
+    (deterministic for the agent's seed, not the Python agent's draws).  None: a seat answered
+    from outside."""
     from hkk import FirstLegalAgent, RandomAgent
+    from hkk._greedy import GreedyAgent
+    from hkk._mcts import MctsAgent
 
     if agent is None:
-        return ("outside", 0.0, None)
+        return ("outside", 0.0, None, [])
     if type(agent) is FirstLegalAgent:
-        return ("first", 0.0, None)
+        return ("first", 0.0, None, [])
     if type(agent) is RandomAgent:
-        return ("random", float(agent.pass_bias), list(agent.rng_state()[1]))
-    raise Refused(f"agent {type(agent).__name__}: only RandomAgent and FirstLegalAgent are "
-                  f"seated natively")
+        return ("random", float(agent.pass_bias), list(agent.rng_state()[1]), [])
+    if type(agent) is GreedyAgent:
+        return ("greedy", 0.0, list(agent.rng.getstate()[1]),
+                _search_options(agent, ("samples", "ahead")))
+    if type(agent) is MctsAgent:
+        return ("mcts", 0.0, list(agent.rng.getstate()[1]),
+                _search_options(agent, ("budget", "rollout_turns", "exploration")))
+    raise Refused(f"agent {type(agent).__name__}: only RandomAgent, FirstLegalAgent, "
+                  f"GreedyAgent and MctsAgent are seated natively")
 
 
 def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
@@ -73,7 +95,7 @@ def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
     from hkk._agent_registry import agent_seed
 
     bias = float(inspect.signature(RandomAgent).parameters["pass_bias"].default)
-    return (("random", bias, agent_seed(seed, 0)), ("random", bias, agent_seed(seed, 1)))
+    return (("random", bias, agent_seed(seed, 0), []), ("random", bias, agent_seed(seed, 1), []))
 
 
 def _seated(agents: Sequence[Any] | None, seed: int) -> list[Any]:
@@ -120,8 +142,9 @@ class NativeGame:
     time (``decision``, ``answer``; a seat whose agent is None), copied at any decision
     (``clone``).  ``unported`` says where it stopped short of the end (None: it ended, ``over``);
     ``log`` is the kept events as ``as_dict()``s, built when read; ``emitted`` counts every
-    event, kept or not.  ``view``, ``determinize``, ``save`` and ``snapshot`` are not native
-    yet: they raise :class:`NativeUnsupported` naming the method."""
+    event, kept or not; ``determinize`` resamples what a player cannot know.  ``view``,
+    ``save`` and ``snapshot`` are not native yet: they raise :class:`NativeUnsupported`
+    naming the method."""
 
     def __init__(self, game: _NativeGame, agents: Sequence[Any] = (None, None),
                  log_level: str = "full") -> None:
@@ -182,8 +205,22 @@ class NativeGame:
     def view(self, player: int) -> Any:
         raise _unsupported("view(player)")
 
-    def determinize(self, player: int, rng: Any, *, log_level: str | None = None) -> Any:
-        raise _unsupported("determinize(player, rng)")
+    def determinize(self, player: int, rng: random.Random, *, log_level: str | None = None
+                    ) -> NativeGame:
+        """A copy in which everything hidden from ``player`` - the opponent's hand, the order of
+        both decks - is resampled from ``rng`` with exactly the Python engine's draws
+        (:func:`hkk._driving.determinize`), both seats answered from outside, the past log his
+        view of it.  ``rng`` must be a plain ``random.Random``: its state is handed to the
+        native core, which draws, and put back advanced, so ``rng`` ends where the Python
+        engine's determinize leaves it."""
+        if type(rng) is not random.Random:
+            raise TypeError(f"determinize needs a plain random.Random to draw from (its state "
+                            f"is drawn natively), not {type(rng).__qualname__}")
+        version, words, gauss = rng.getstate()
+        game, after = self._game.determinize(player, list(words), log_level)
+        rng.setstate((version, tuple(after), gauss))
+        level = self._level if log_level is None else log_level
+        return NativeGame(game, (None, None), level)
 
     def save(self) -> dict[str, Any]:
         raise _unsupported("save()")
@@ -199,6 +236,12 @@ class NativeGame:
     @property
     def unported(self) -> str | None:
         return self._game.unported
+
+    @property
+    def searched(self) -> list[int | None]:
+        """Each seat's native search agent's decisions searched so far (the ones with one
+        option, or the start, are not; None: the seat has no search agent)."""
+        return list(self._game.searched)
 
     @property
     def active(self) -> int:
@@ -332,7 +375,7 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
 
 class NativeCore:
     """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is not yet a whole
-    ``hkk.ForwardModel`` (no view, determinize or save), so ``--core auto`` never picks it and
+    ``hkk.ForwardModel`` (no view or save), so ``--core auto`` never picks it and
     no default output changes; ``--core native`` names it."""
 
     name = "native"
@@ -340,7 +383,7 @@ class NativeCore:
     #: hkk play, serve and verify --games need a whole forward model (hkk._cores says so):
     #: a native game is answered from outside and copied (NativeGame), but has no view yet
     forward_model = False
-    forward_model_lacks = "view, determinize, save"
+    forward_model_lacks = "view, save"
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively: the set and hook that make it not data-only
