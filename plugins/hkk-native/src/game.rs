@@ -75,6 +75,10 @@ pub struct Game {
     /// of them the present run of the step has taken (`forward::Driven` runs it again).
     pub answers: Vec<usize>,
     pub replayed: usize,
+    /// The first `forced` answers are taken by any seat, its agent's included (a game loaded
+    /// from a save replays the decisions its seated agents made before the save:
+    /// `forward::Driven::reseat`); 0 but there.
+    pub forced: usize,
     /// The decision a seat answered from outside waits for (`Halt::Decision`).
     pub waiting: Option<Box<Decision>>,
 }
@@ -112,6 +116,7 @@ crate::clone_fields!(Game {
     outside,
     answers,
     replayed,
+    forced,
     waiting
 });
 
@@ -203,6 +208,7 @@ impl Game {
             outside,
             answers: Vec::new(),
             replayed: 0,
+            forced: 0,
             waiting: None,
         }
     }
@@ -226,26 +232,17 @@ impl Game {
     /// takes the next answer given since the step began, or stops the game here
     /// (`Halt::Decision`, the decision in `waiting`).
     pub fn decide(&mut self, decision: &Decision) -> Result<usize, Halt> {
-        let chosen = match self.seats[decision.player].choose(decision) {
-            Some(chosen) => chosen,
-            None => match self.answers.get(self.replayed) {
-                Some(&answer) if answer < decision.options.len() => {
-                    self.replayed += 1;
-                    answer
-                }
-                Some(_) => {
-                    // never so while the step runs again as it ran (`forward::Driven`)
-                    return Err(Halt::Unported(
-                        "the step run again from its checkpoint offered fewer options than \
-                         were answered: it did not run as before"
-                            .into(),
-                    ));
-                }
+        let chosen = if self.replayed < self.forced {
+            self.given_answer(decision)?
+        } else {
+            match self.seats[decision.player].choose(decision) {
+                Some(chosen) => chosen,
+                None if self.replayed < self.answers.len() => self.given_answer(decision)?,
                 None => {
                     self.waiting = Some(Box::new(decision.clone()));
                     return Err(Halt::Decision);
                 }
-            },
+            }
         };
         emit!(
             self,
@@ -258,6 +255,21 @@ impl Game {
             }
         );
         Ok(chosen)
+    }
+
+    /// The next answer given since the step began (there is one).
+    fn given_answer(&mut self, decision: &Decision) -> Result<usize, Halt> {
+        let answer = self.answers[self.replayed];
+        if answer >= decision.options.len() {
+            // never so while the step runs again as it ran (`forward::Driven`)
+            return Err(Halt::Unported(
+                "the step run again from its checkpoint offered fewer options than were \
+                 answered: it did not run as before"
+                    .into(),
+            ));
+        }
+        self.replayed += 1;
+        Ok(answer)
     }
 
     /// `hkk._characteristics.hp`: with the static modifiers in force.

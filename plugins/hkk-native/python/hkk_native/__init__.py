@@ -15,17 +15,19 @@ from __future__ import annotations
 
 from hkk_native._core import (
     NativeCore,
+    NativeDivergence,
     NativeGame,
     NativeUnsupported,
     Refused,
     compare,
+    load_native,
     play_many_native,
     play_native,
 )
 from hkk_native._native import Random
 
-__all__ = ["NativeCore", "NativeGame", "NativeUnsupported", "Random", "Refused", "compare", "core",
-           "play_many_native", "play_native"]
+__all__ = ["NativeCore", "NativeDivergence", "NativeGame", "NativeUnsupported", "Random",
+           "Refused", "compare", "core", "load_native", "play_many_native", "play_native"]
 
 #: The object the ``hkk.cores`` entry point ``native`` loads.
 core = NativeCore()
