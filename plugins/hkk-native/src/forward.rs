@@ -220,10 +220,10 @@ impl Driven {
         self.stop_at = None;
         result?;
         match stop {
-            Some(stop) if self.game.waiting.is_none() && !self.game.over => {
+            Some(stop) if !self.game.over => {
                 let game = &self.game;
                 let at = (game.log.emitted, game.turn, game.step_index);
-                if at != (stop.events, stop.turn, stop.step_index) {
+                if game.waiting.is_some() || at != (stop.events, stop.turn, stop.step_index) {
                     return Err(format!(
                         "the replay came between two steps at (events, turn, next step) \
                          {at:?}, not the save's {:?}",

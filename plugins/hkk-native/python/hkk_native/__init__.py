@@ -2,7 +2,8 @@
 
 ``core`` is what the ``hkk.cores`` entry point names: ``refuses(engine, decks)`` says, naming
 the set, hook, card and word, why a game cannot run natively (None: it can);
-``new_game(...)`` builds one.  Today the native core plays, event for event as the Python
+``new_game(...)`` builds one, ``load_native(engine, save)`` loads an ``hkk-save`` of either
+core (a native game's ``save()`` is the Python engine's save).  Today the native core plays, event for event as the Python
 engine does, games of every word of the card language but triggered abilities (spells,
 automatic, activated and static abilities, lasting effects, defence bonuses, counters,
 conditions, prevention; the setup, the turn, hand play, the guard post, combat, deaths and

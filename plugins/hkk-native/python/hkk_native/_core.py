@@ -189,8 +189,9 @@ class NativeGame:
     time (``decision``, ``answer``; a seat whose agent is None), copied at any decision
     (``clone``).  ``unported`` says where it stopped short of the end (None: it ended, ``over``);
     ``log`` is the kept events as ``as_dict()``s, built when read; ``emitted`` counts every
-    event, kept or not.  ``view``, ``determinize``, ``save`` and ``snapshot`` are not native
-    yet: they raise :class:`NativeUnsupported` naming the method."""
+    event, kept or not.  ``save``, ``view`` and ``snapshot`` are read from its Python twin
+    (docs/NATIVE.md, "Saves and views"); ``determinize`` is not native yet: it raises
+    :class:`NativeUnsupported` naming the method."""
 
     def __init__(self, game: _NativeGame, agents: Sequence[Any] = (None, None),
                  log_level: str = "full", origin: _Origin | None = None,
@@ -524,13 +525,14 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
 
 class NativeCore:
     """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is not yet a whole
-    ``hkk.ForwardModel`` (no view, determinize or save), so ``--core auto`` never picks it and
+    ``hkk.ForwardModel`` (no determinize), so ``--core auto`` never picks it and
     no default output changes; ``--core native`` names it."""
 
     name = "native"
     auto = False
     #: hkk play, serve and verify --games need a whole forward model (hkk._cores says so):
-    #: a native game is answered from outside and copied (NativeGame), but has no view yet
+    #: a native game is answered from outside, copied, saved and viewed (NativeGame), but
+    #: has no determinize yet
     forward_model = False
     forward_model_lacks = "determinize"
 
