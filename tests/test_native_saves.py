@@ -170,6 +170,24 @@ def test_a_python_save_between_two_steps_loads_natively_and_plays_on_alike(
     _same_games(where, python=python, loaded_natively=native)
 
 
+@settings(max_examples=8, deadline=None)
+@given(g=games)
+def test_a_save_at_a_decision_loaded_with_agents_in_every_seat_plays_on_as_python(
+        base: Engine, tests_engine: Engine, g: dict[str, Any]) -> None:
+    engine, decks, where = _setup(base, tests_engine, g)
+    python = engine.new_game(decks, _agents(g["seats"], g["seed"]), seed=g["seed"])
+    cut = _answer([python], random.Random(g["answers"]), g["cut"])
+    where += f" saved after {cut} answers"
+    saved = python.save()
+    seated = [RandomAgent(g["later"]), RandomAgent(g["later"] + 1)]
+    native = hkk_native.load_native(engine, saved, agents=seated)
+    again = load_game(engine, saved, agents=[RandomAgent(g["later"]),
+                                             RandomAgent(g["later"] + 1)])
+    native.play()
+    again.play()
+    _same_games(where, python=again, loaded_natively=native)
+
+
 def _dump(view: Any) -> str:
     """Everything a view hands out, as text."""
     seats = [{name: getattr(seat, name) for name in type(seat).__slots__}

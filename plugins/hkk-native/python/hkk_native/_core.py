@@ -438,7 +438,7 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
         reason = "players' names other than P1, P2 are not native yet"
     if reason is None and started is not None and started.get("built"):
         reason = "a board set up by hand (game_started.built): its log does not lead to it"
-    if reason is None and waiting is not None and python.agents[waiting.player] is not None:
+    if reason is None and waiting is not None and save.agents[waiting.player].kind != "outside":
         reason = f"saved at a decision of player {waiting.player + 1}'s seated agent"
     if reason is not None:
         raise Refused(f"the native core cannot load this save: {reason}")
@@ -463,19 +463,17 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
         index, a, b = difference
         raise Refused(f"the native core cannot load this save: its replay differs from the "
                       f"saved log at event {index}\n  native: {a}\n  saved: {b}")
+    if waiting is not None:  # the decision saved, before its seat may be given an agent
+        found = native.decision()
+        got = None if found is None else [found[0], found[1], list(found[2])]
+        wanted = [waiting.kind, waiting.player, waiting.labels]
+        if got != wanted:
+            raise Refused(f"the native core cannot load this save: it waits for {wanted}, "
+                          f"the native game stands at {got}")
     native.reseat(seats)
     shown = list(python.agents)
     python.agents = [_python_agent(s) for s in seats]
-    game = NativeGame(native, shown, "full", _Origin(engine, seats, save=save), twin=python)
-    if save.position is None:  # between two steps: it runs on when asked, as the Python one
-        return game
-    decision = game.decision
-    got = None if decision is None else [decision.kind, decision.player, decision.labels()]
-    wanted = None if waiting is None else [waiting.kind, waiting.player, waiting.labels]
-    if waiting is not None and got != wanted:
-        raise Refused(f"the native core cannot load this save: it waits for {wanted}, the "
-                      f"native game stands at {got}")
-    return game
+    return NativeGame(native, shown, "full", _Origin(engine, seats, save=save), twin=python)
 
 
 #: A seat answered from outside (every seat while a save's log is replayed).
