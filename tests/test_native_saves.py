@@ -11,10 +11,11 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hkk import Engine, FirstLegalAgent, RandomAgent, Rulings, SaveError, load_game
@@ -202,6 +203,9 @@ def _dump(view: Any) -> str:
 
 @settings(max_examples=12, deadline=None)
 @given(g=games, player=st.sampled_from((0, 1)))
+# a hidden card whose id begins another card's (tt:ward, tt:warden): a whole id is looked for
+@example(g={"base": False, "which": 17, "seed": 3982, "seats": "random-first", "answers": 0,
+            "cut": 85, "later": 0}, player=0)
 def test_a_native_view_shows_what_the_python_view_shows_and_hides_the_same(
         base: Engine, tests_engine: Engine, g: dict[str, Any], player: int) -> None:
     engine, decks, where = _setup(base, tests_engine, g)
@@ -219,7 +223,7 @@ def test_a_native_view_shows_what_the_python_view_shows_and_hides_the_same(
     public |= set(python.decks[player]) | {
         e["card"] for e in _log(python) if "card" in e and e["kind"] != "card_drawn"}
     hidden = set(python.players[1 - player].hand) - public
-    leaked = sorted(c for c in hidden if c in shown)
+    leaked = sorted(c for c in hidden if re.search(rf"{re.escape(c)}(?!\w)", shown))
     assert not leaked, f"{where}: player {player}'s view shows the other hand's {leaked}"
     for deck in (python.players[0].deck, python.players[1].deck):
         if len(deck) > 1:
