@@ -244,7 +244,7 @@ def test_core_native_where_a_command_needs_a_forward_model_is_a_usage_error_sayi
     assert result.exit_code == 2, result.output
     said = " ".join(result.output.split())
     assert "core 'native' is not a whole forward model yet" in said
-    assert "view" in said and "use --core python" in said
+    assert "determinize" in said and "use --core python" in said
 
 
 def test_core_native_simulates_the_base_decks_as_the_python_core_does() -> None:

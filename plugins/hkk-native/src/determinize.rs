@@ -151,6 +151,8 @@ impl Driven {
             checkpoint: Some(checkpoint),
             kept,
             answers: self.answers.clone(),
+            forced: self.forced,
+            stop_at: None,
         };
         new.past(player, level.filter(|_| drop));
         new.run();

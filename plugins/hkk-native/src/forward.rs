@@ -13,6 +13,7 @@
 //! The log is append-only, so a checkpoint leaves it out: restoring one cuts the log back to
 //! where the step began.
 
+use crate::agents::Seat;
 use crate::decisions::Decision;
 use crate::events::Log;
 use crate::game::Game;
@@ -48,6 +49,19 @@ pub struct Driven {
     pub(crate) kept: usize,
     /// The answers given from outside since the checkpoint, in order.
     pub(crate) answers: Vec<usize>,
+    /// How many of them any seat takes, its agent's too (`reseat`).
+    pub(crate) forced: usize,
+    /// Where a replay stops between two steps (`replay`).
+    pub(crate) stop_at: Option<Stop>,
+}
+
+/// A point between two steps: the events emitted so far, the turn and the next step (a save
+/// made between two steps stands there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stop {
+    pub events: usize,
+    pub turn: u32,
+    pub step_index: Option<usize>,
 }
 
 /// Why an answer was refused (the game is unchanged).
@@ -66,6 +80,8 @@ impl Driven {
             checkpoint: None,
             kept: 0,
             answers: Vec::new(),
+            forced: 0,
+            stop_at: None,
         };
         if driven.game.outside {
             driven.keep_checkpoint();
@@ -93,6 +109,7 @@ impl Driven {
         }
         self.game.log = log;
         self.answers.clear();
+        self.forced = 0;
     }
 
     /// The game back at the checkpoint, its log cut back to it.
@@ -110,9 +127,19 @@ impl Driven {
     /// native core does not run; a checkpoint at every step boundary.
     pub(crate) fn run(&mut self) {
         loop {
+            if let Some(stop) = self.stop_at {
+                let game = &self.game;
+                if game.log.emitted > stop.events
+                    || (game.log.emitted, game.turn, game.step_index)
+                        == (stop.events, stop.turn, stop.step_index)
+                {
+                    break;
+                }
+            }
             self.game.answers.clone_from(&self.answers);
             self.game.replayed = 0;
             self.game.asked = 0;
+            self.game.forced = self.forced;
             if !advance(&mut self.game) {
                 break;
             }
@@ -169,9 +196,82 @@ impl Driven {
         }
     }
 
-    /// Play on to the end while every seat has an agent (no checkpoint is taken).
+    /// Play on to the end while every seat has an agent (no checkpoint is taken). A game
+    /// stopped inside a step (loaded at a decision, then every seat given an agent) runs the
+    /// step again from its checkpoint with the answers given since.
     pub fn play(&mut self) {
+        if self.game.waiting.is_some() {
+            self.restore();
+            self.game.answers.clone_from(&self.answers);
+            self.game.replayed = 0;
+            self.game.forced = self.forced;
+        }
         crate::runner::play(&mut self.game);
+    }
+
+    /// Answer the decisions by their labels, in order, every seat answered from outside (a
+    /// save's log replayed: `hkk._replay` answers alike), then run on to the next decision, or
+    /// to `stop` between two steps. An answer that is not an option of its decision, or a
+    /// decision the game does not come to, is named; the game is then not to be used.
+    pub fn replay(&mut self, labels: &[String], stop: Option<Stop>) -> Result<(), String> {
+        self.stop_at = stop;
+        let result = self.answer_labels(labels);
+        if result.is_ok() && self.game.waiting.is_none() {
+            self.decision();
+        }
+        self.stop_at = None;
+        result?;
+        match stop {
+            Some(stop) if !self.game.over => {
+                let game = &self.game;
+                let at = (game.log.emitted, game.turn, game.step_index);
+                if game.waiting.is_some() || at != (stop.events, stop.turn, stop.step_index) {
+                    return Err(format!(
+                        "the replay came between two steps at (events, turn, next step) \
+                         {at:?}, not the save's {:?}",
+                        (stop.events, stop.turn, stop.step_index)
+                    ));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn answer_labels(&mut self, labels: &[String]) -> Result<(), String> {
+        for (i, label) in labels.iter().enumerate() {
+            let Some(decision) = self.decision() else {
+                return Err(format!(
+                    "the game waits for no decision where the log records decision {i} \
+                     ({label:?})"
+                ));
+            };
+            let Some(index) = decision.options.iter().position(|o| o == label) else {
+                return Err(format!(
+                    "decision {i}: player {}'s {} decision offers {:?}, not {label:?}",
+                    decision.player, decision.kind, decision.options
+                ));
+            };
+            self.answer(index)
+                .map_err(|e| format!("decision {i} ({label:?}): {e:?}"))?;
+            if let Some(why) = &self.game.unported {
+                return Err(format!("decision {i} ({label:?}): {why}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Seat `seats` where the game stands: the answers given since the checkpoint - every
+    /// seat's, when replayed - are taken again by whichever seat made them, the seats' agents
+    /// drawing only after them (a random agent's RNG is its state at the save).
+    pub fn reseat(&mut self, seats: [Seat; 2]) {
+        self.forced = self.answers.len();
+        self.game.outside = seats.iter().any(|s| matches!(s, Seat::Outside));
+        if let Some(checkpoint) = &mut self.checkpoint {
+            checkpoint.seats.clone_from(&seats);
+            checkpoint.outside = self.game.outside;
+        }
+        self.game.seats = seats;
     }
 }
 
@@ -267,5 +367,71 @@ mod tests {
         assert!(driven.game.over);
         assert!(driven.checkpoint.is_none());
         assert_eq!(driven.answer(0), Err(Refusal::NoDecision));
+    }
+
+    /// The choices the log records, in order (a save's log replayed).
+    fn choices(driven: &Driven) -> Vec<String> {
+        driven
+            .game
+            .log
+            .events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                crate::events::Kind::Decided { choice, .. } => Some(choice.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_replayed_and_reseated_game_goes_on_as_the_original() {
+        for (seed, cut) in [(0, 1), (1, 17), (2, 60), (3, 0)] {
+            let mut original = Driven::new(game(seed, [Seat::Outside, random(8)], Level::Full));
+            let mut rng = Random::new(seed);
+            for _ in 0..cut {
+                let n = original.decision().unwrap().options.len();
+                original.answer(rng.below(n)).unwrap();
+            }
+            original.decision();
+            let mut loaded = Driven::new(game(seed, [Seat::Outside, Seat::Outside], Level::Full));
+            loaded.replay(&choices(&original), None).unwrap();
+            assert_eq!(loaded.game.log.events, original.game.log.events);
+            loaded.reseat([Seat::Outside, original.game.seats[1].clone()]);
+            let mut rest = Random::new(seed + 100);
+            while let Some(decision) = original.decision() {
+                let n = decision.options.len();
+                let chosen = rest.below(n);
+                original.answer(chosen).unwrap();
+                loaded.answer(chosen).unwrap();
+            }
+            assert!(loaded.decision().is_none() && loaded.game.over);
+            assert_eq!(
+                loaded.game.log.events, original.game.log.events,
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_replay_stops_between_steps_and_plays_on_seated() {
+        let mut whole = game(9, [random(1), random(2)], Level::Full);
+        crate::runner::play(&mut whole);
+        let mut seated = game(9, [random(1), random(2)], Level::Full);
+        while seated.turn < 3 && advance(&mut seated) {}
+        let stop = Stop {
+            events: seated.log.emitted,
+            turn: seated.turn,
+            step_index: seated.step_index,
+        };
+        let at = Driven::new(seated.clone());
+        let mut loaded = Driven::new(game(9, [Seat::Outside, Seat::Outside], Level::Full));
+        loaded.replay(&choices(&at), Some(stop)).unwrap();
+        assert!(loaded.game.waiting.is_none());
+        assert_eq!(loaded.game.log.events, seated.log.events);
+        loaded.reseat(seated.seats.clone());
+        assert!(loaded.decision().is_none());
+        loaded.play();
+        assert!(loaded.game.over);
+        assert_eq!(loaded.game.log.events, whole.log.events);
     }
 }

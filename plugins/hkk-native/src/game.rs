@@ -84,6 +84,10 @@ pub struct Game {
     /// The seats that take over where the answers given run out (a search's rollout plays on
     /// natively from the decision its world stands at).
     pub then: Option<Box<[Seat; 2]>>,
+    /// The first `forced` answers are taken by any seat, its agent's included (a game loaded
+    /// from a save replays the decisions its seated agents made before the save:
+    /// `forward::Driven::reseat`); 0 but there.
+    pub forced: usize,
     /// The decision a seat answered from outside waits for (`Halt::Decision`).
     pub waiting: Option<Box<Decision>>,
 }
@@ -124,6 +128,7 @@ crate::clone_fields!(Game {
     asked,
     resample,
     then,
+    forced,
     waiting
 });
 
@@ -218,6 +223,7 @@ impl Game {
             asked: 0,
             resample: None,
             then: None,
+            forced: 0,
             waiting: None,
         }
     }
@@ -252,21 +258,12 @@ impl Game {
     pub fn decide(&mut self, decision: &Decision) -> Result<usize, Halt> {
         self.resample_due();
         self.asked += 1;
-        let chosen = match self.seats[decision.player].choose(decision) {
-            Some(chosen) => chosen,
-            None => match self.answers.get(self.replayed) {
-                Some(&answer) if answer < decision.options.len() => {
-                    self.replayed += 1;
-                    answer
-                }
-                Some(_) => {
-                    // never so while the step runs again as it ran (`forward::Driven`)
-                    return Err(Halt::Unported(
-                        "the step run again from its checkpoint offered fewer options than \
-                         were answered: it did not run as before"
-                            .into(),
-                    ));
-                }
+        let chosen = if self.replayed < self.forced {
+            self.given_answer(decision)?
+        } else {
+            match self.seats[decision.player].choose(decision) {
+                Some(chosen) => chosen,
+                None if self.replayed < self.answers.len() => self.given_answer(decision)?,
                 None => match self.then.take() {
                     Some(seats) => {
                         self.seats = *seats;
@@ -277,7 +274,7 @@ impl Game {
                         return Err(Halt::Decision);
                     }
                 },
-            },
+            }
         };
         self.decided(decision, chosen)
     }
@@ -315,6 +312,21 @@ impl Game {
             return Err(Halt::Decision);
         };
         self.decided(decision, chosen)
+    }
+
+    /// The next answer given since the step began (there is one).
+    fn given_answer(&mut self, decision: &Decision) -> Result<usize, Halt> {
+        let answer = self.answers[self.replayed];
+        if answer >= decision.options.len() {
+            // never so while the step runs again as it ran (`forward::Driven`)
+            return Err(Halt::Unported(
+                "the step run again from its checkpoint offered fewer options than were \
+                 answered: it did not run as before"
+                    .into(),
+            ));
+        }
+        self.replayed += 1;
+        Ok(answer)
     }
 
     /// `hkk._characteristics.hp`: with the static modifiers in force.

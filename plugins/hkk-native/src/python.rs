@@ -10,7 +10,7 @@ use crate::cards::{Card, CardId, CardPool, PlainAbility, PlainActivation, Word, 
 use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
 use crate::events::{Event, Level, Value};
-use crate::forward::{Driven, Refusal};
+use crate::forward::{Driven, Refusal, Stop};
 use crate::game::Game;
 use crate::outcome::Counts;
 use crate::rng::Random;
@@ -634,6 +634,39 @@ impl PyGame {
         let driven = self.driven.determinize(player, &mut rng, level);
         let searchers = [None, None];
         Ok((PyGame { driven, searchers }, rng.state()))
+    }
+
+    /// Replay a save's decisions by their labels, every seat answered from outside, to the
+    /// next decision or to `stop` = `(events, turn, step_index)` between two steps
+    /// (`forward::Driven::replay`); a label that does not fit is a ValueError naming it.
+    #[pyo3(signature = (labels, stop=None))]
+    fn replay(
+        &mut self,
+        py: Python<'_>,
+        labels: Vec<String>,
+        stop: Option<(usize, u32, Option<usize>)>,
+    ) -> PyResult<()> {
+        let stop = stop.map(|(events, turn, step_index)| Stop {
+            events,
+            turn,
+            step_index,
+        });
+        py.allow_threads(|| self.driven.replay(&labels, stop))
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Seat these agents where the game stands (`forward::Driven::reseat`).
+    fn reseat(&mut self, seats: (SeatSpec, SeatSpec)) -> PyResult<()> {
+        let (seats, searchers) = seats_of(&seats)?;
+        self.driven.reseat(seats);
+        self.searchers = searchers;
+        Ok(())
+    }
+
+    /// The next step to run (an index into the turn's steps); None between turns.
+    #[getter]
+    fn step_index(&self) -> Option<usize> {
+        self.driven.game.step_index
     }
 
     #[getter]

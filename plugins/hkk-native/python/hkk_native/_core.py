@@ -7,17 +7,22 @@ import inspect
 import itertools
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from hkk._decisions import Decision, Option
-from hkk._errors import IllegalDecision
+from hkk._errors import HkkError, IllegalDecision, SaveError
 from hkk._forward import index_of
+from hkk._player_view import PlayerView
 from hkk_native._native import Engine as _NativeEngine
 from hkk_native._native import Game as _NativeGame
 from hkk_native._plain import plain_cards
 
-__all__ = ["NativeCore", "NativeGame", "NativeUnsupported", "Refused", "compare",
-           "play_many_native", "play_native"]
+if TYPE_CHECKING:
+    from hkk._player_view import ViewedGame
+    from hkk._saving import SaveFile
+
+__all__ = ["NativeCore", "NativeDivergence", "NativeGame", "NativeUnsupported", "Refused",
+           "compare", "load_native", "play_many_native", "play_native"]
 
 #: The largest seed the native log holds (the Python log holds any int).
 _SEED_RANGE = (-(2**63), 2**63 - 1)
@@ -129,6 +134,74 @@ def _unsupported(method: str) -> NativeUnsupported:
         f"this game on the python core (--core python, Engine.new_game) for {method}")
 
 
+class NativeDivergence(HkkError):
+    """The native game and its Python twin (what a save, a view and a snapshot are read from)
+    do not stand at the same place: a difference between the cores, named, never a silent
+    one."""
+
+
+def _python_agent(spec: SeatSpec) -> Any:
+    """A native seat's Python twin agent, drawing as it does from the same start."""
+    from hkk import FirstLegalAgent, RandomAgent
+
+    kind, pass_bias, own, _ = spec
+    if kind == "outside":
+        return None
+    if kind in ("greedy", "mcts"):
+        raise NativeUnsupported(
+            f"a native game with a native {kind} seat has no Python twin (the native search "
+            "agents do not draw as the Python ones do): it has no save, view or snapshot")
+    if kind == "first":
+        return FirstLegalAgent()
+    if isinstance(own, int):
+        return RandomAgent(own, pass_bias=pass_bias)
+    agent = RandomAgent(pass_bias=pass_bias)
+    agent.set_rng_state((3, tuple(own or ()), None))
+    return agent
+
+
+class _Origin:
+    """Where a native game's Python twin starts: a fresh game of the same decks, seed and
+    seats, or the save the native game was loaded from (its seats as loaded)."""
+
+    def __init__(self, engine: Any, seats: Sequence[SeatSpec], *,
+                 decks: Sequence[Sequence[str]] = (), seed: int = 0,
+                 save: SaveFile | None = None) -> None:
+        self.engine, self.seats, self.decks, self.seed, self.save = \
+            engine, tuple(seats), [list(d) for d in decks], seed, save
+
+    def make(self, level: str) -> Any:
+        from hkk._saving import load_game
+
+        agents = [_python_agent(s) for s in self.seats]
+        if self.save is None:
+            return self.engine.new_game(self.decks, agents, seed=self.seed, log_level=level)
+        game = load_game(self.engine, self.save, agents)
+        return game if level == "full" else game.clone(log_level=level)
+
+
+class _Window:
+    """The game a native game's :class:`hkk.PlayerView` reads: its Python twin, brought up to
+    date at every read, so the view is live as the Python engine's; a copy of the view is a
+    view of a copy, and ``determinize`` is the native game's."""
+
+    def __init__(self, native: NativeGame) -> None:
+        self._native = native
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._native._synced(), name)
+
+    @property
+    def decision(self) -> Decision | None:
+        return self._native.decision  # the native game's: reading it sets the game up
+
+    def determinize(self, player: int, rng: Any, *, log_level: str | None = None) -> Any:
+        return self._native.determinize(player, rng, log_level=log_level)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Window:
+        return _Window(self._native.clone())
+
+
 class _Seats(list[Any]):
     """A native game's seats: read, never reseated (the native agents are in the Rust game)."""
 
@@ -142,16 +215,26 @@ class NativeGame:
     time (``decision``, ``answer``; a seat whose agent is None), copied at any decision
     (``clone``).  ``unported`` says where it stopped short of the end (None: it ended, ``over``);
     ``log`` is the kept events as ``as_dict()``s, built when read; ``emitted`` counts every
-    event, kept or not; ``determinize`` resamples what a player cannot know.  ``view``,
-    ``save`` and ``snapshot`` are not native yet: they raise :class:`NativeUnsupported`
-    naming the method."""
+    event, kept or not; ``determinize`` resamples what a player cannot know.  ``save``,
+    ``view`` and ``snapshot`` are read from its Python twin (docs/NATIVE.md, "Saves and
+    views"); a determinized copy has no twin: they raise :class:`NativeUnsupported` there."""
 
     def __init__(self, game: _NativeGame, agents: Sequence[Any] = (None, None),
-                 log_level: str = "full") -> None:
+                 log_level: str = "full", origin: _Origin | None = None,
+                 answers: Sequence[int] = (), twin: Any = None) -> None:
         self._game = game
         self._agents = _Seats(agents)
         self._level = log_level
         self._waiting: Decision | None = None
+        #: where the Python twin (save, view, snapshot) starts, the answers given since
+        #: (from outside: the seated agents' choices are the twin's agents' own), the twin and
+        #: how many of them it has taken
+        self._origin = origin
+        self._answers = list(answers)
+        self._twin = twin
+        self._fed = 0
+        #: why this game has no Python twin when it has no origin
+        self._no_twin = "a native game made without its engine (not by hkk_native.core)"
 
     def play(self, max_turns: int | None = None) -> int | None:
         """Play to the end (or as far as the native core goes) with the seated agents; returns
@@ -194,16 +277,21 @@ class NativeGame:
         index = index_of(waiting, option)
         self._waiting = None
         self._game.answer(index)
+        self._answers.append(index)
 
     def clone(self, *, log_level: str | None = None) -> NativeGame:
         """An independent copy (one struct clone): given the same answers it goes on exactly as
         this game, and nothing done to it reaches this one.  ``log_level`` keeps the copy's log
         at that level from now on (its past: the events that level keeps)."""
         level = self._level if log_level is None else log_level
-        return NativeGame(self._game.clone(log_level), self._agents, level)
+        return NativeGame(self._game.clone(log_level), self._agents, level, self._origin,
+                          self._answers)
 
-    def view(self, player: int) -> Any:
-        raise _unsupported("view(player)")
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know (:class:`hkk.PlayerView`, the Python engine's, so it hides
+        what that hides): a live window on the game, read from its Python twin."""
+        self._check_twin()
+        return PlayerView(cast("ViewedGame", _Window(self)), player)
 
     def determinize(self, player: int, rng: random.Random, *, log_level: str | None = None
                     ) -> NativeGame:
@@ -220,13 +308,60 @@ class NativeGame:
         game, after = self._game.determinize(player, list(words), log_level)
         rng.setstate((version, tuple(after), gauss))
         level = self._level if log_level is None else log_level
-        return NativeGame(game, (None, None), level)
+        copy = NativeGame(game, (None, None), level)
+        copy._no_twin = "a determinized copy"
+        return copy
 
     def save(self) -> dict[str, Any]:
-        raise _unsupported("save()")
+        """The game as an ``hkk-save/4`` (:func:`hkk.save_game`'s, byte for byte: the Python
+        engine's save of the same game at the same decision), which :func:`hkk.load_game`
+        and :func:`load_native` both load.  Refused as the Python engine refuses: a game
+        that does not keep the full log."""
+        if self._level != "full":  # the Python engine's words (hkk._saving.save_game)
+            raise SaveError(f"a game can be saved only with the full log; this one keeps the "
+                            f"{self._level!r} log (Engine.new_game(..., log_level='full'))")
+        saved: dict[str, Any] = self._synced().save()
+        return saved
 
     def snapshot(self) -> dict[str, Any]:
-        raise _unsupported("snapshot()")
+        """The whole position as plain data, both hands included (``hkk.Game.snapshot``)."""
+        snap: dict[str, Any] = self._synced().snapshot()
+        return snap
+
+    def _check_twin(self) -> None:
+        """Refuse by name a game that has no Python twin (so no save, view or snapshot)."""
+        if self.unported is not None:
+            raise NativeUnsupported(f"the native core stopped this game short ({self.unported})"
+                                    ": it has no save, view or snapshot past there")
+        if self._origin is None:
+            raise NativeUnsupported(f"{self._no_twin} has no Python twin, so the native core "
+                                    "has no save, view or snapshot of it")
+
+    def _synced(self) -> Any:
+        """The Python twin - a Python game played from the same start with the same answers
+        (:class:`_Origin`) - brought to where this game stands, checked to stand there."""
+        self._check_twin()
+        assert self._origin is not None  # checked
+        twin = self._twin
+        if twin is None:
+            twin = self._twin = self._origin.make(self._level)
+            self._fed = 0
+        while self._fed < len(self._answers):
+            twin.answer(self._answers[self._fed])
+            self._fed += 1
+        # a game not yet set up stays so (reading the decision sets it up), as the Python one
+        started = self.emitted > 0 or self._answers
+        decision = self.decision if started else None
+        got = twin.decision if started else None
+        mine = None if decision is None else (decision.kind, decision.player, decision.labels())
+        theirs = None if got is None else (got.kind, got.player, got.labels())
+        if (twin.log.emitted, twin.over, twin.winner, theirs) != (
+                self.emitted, self.over, self.winner, mine):
+            raise NativeDivergence(
+                f"the Python twin of native game seed={self.seed} stands elsewhere: native "
+                f"{self.emitted} events, over {self.over}, winner {self.winner}, waiting for "
+                f"{mine}; python {twin.log.emitted}, {twin.over}, {twin.winner}, {theirs}")
+        return twin
 
     @property
     def agents(self) -> list[Any]:
@@ -312,9 +447,11 @@ def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int 
     first card with a word played): for tests that compare the native core with the Python
     engine on what both run."""
     lists = _checked(engine, decks, [seed])
-    game = NativeGame(_native_engine(engine).new_game((lists[0], lists[1]), seed,
-                                                      _seats(agents, seed), log_level),
-                      _seated(agents, seed), log_level)
+    seats = _seats(agents, seed)
+    game = NativeGame(_native_engine(engine).new_game((lists[0], lists[1]), seed, seats,
+                                                      log_level),
+                      _seated(agents, seed), log_level,
+                      _Origin(engine, seats, decks=lists, seed=seed))
     game.play()
     return game
 
@@ -330,6 +467,73 @@ def play_many_native(engine: Any, decks: Sequence[str | Sequence[str]], *,
     seats = [_seats(agents, 0)] if agents is not None else [_default_seats(s) for s in seeds]
     return _native_engine(engine).play_many((lists[0], lists[1]), list(seeds), seats,
                                             log_level)
+
+
+def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
+                force: bool = False) -> NativeGame:
+    """A native game from an ``hkk-save`` (a dict, JSON text or a parsed ``SaveFile``) of a
+    data-only game, saved by either core at any decision or between two steps: it goes on as
+    :func:`hkk.load_game`'s game would.  The save is checked by the Python engine's loader
+    (format, versions, sets, cards, state: the same :class:`hkk.SaveError`s); then the
+    native game replays its log's decisions from the seed (as ``hkk replay`` does: a save is
+    trusted as far as its log goes), checks it comes to the same events, hands, decks and
+    decision, and seats the save's agents (their RNGs as saved).  A game the native core
+    cannot run is :class:`Refused` naming why: one it refuses to build (a set's hooks, a card's
+    word), rulings or names other than the defaults, an agent not native, a board set up by
+    hand (its log does not lead to its state), a save waiting at a seated agent's decision."""
+    from hkk._saving import load_game, parse_save
+
+    save = data if not isinstance(data, (dict, str, bytes)) else parse_save(data)
+    python = load_game(engine, save, agents, force=force)  # the Python loader's checks
+    started = next((e for e in save.log if e.get("kind") == "game_started"), None)
+    waiting = save.position.waiting if save.position is not None else None
+    reason = NativeCore().refuses(engine, save.decks)
+    if reason is None and save.rulings:
+        reason = f"rulings other than the defaults ({', '.join(sorted(save.rulings))})"
+    if reason is None and [p.name for p in save.state.players] != ["P1", "P2"]:
+        reason = "players' names other than P1, P2 are not native yet"
+    if reason is None and started is not None and started.get("built"):
+        reason = "a board set up by hand (game_started.built): its log does not lead to it"
+    if reason is None and waiting is not None and save.agents[waiting.player].kind != "outside":
+        reason = f"saved at a decision of player {waiting.player + 1}'s seated agent"
+    if reason is not None:
+        raise Refused(f"the native core cannot load this save: {reason}")
+    seats = _seats(python.agents, save.seed)
+    lists = _checked(engine, save.decks, [save.seed])
+    native = _native_engine(engine).new_game((lists[0], lists[1]), save.seed,
+                                             (_OUTSIDE, _OUTSIDE), "full")
+    labels = [e["choice"] for e in save.log if e.get("kind") == "decision"]
+    stop = None if save.position is not None else \
+        (len(save.log), save.state.turn, save.state.step_index)
+    try:
+        native.replay(labels, stop)
+    except ValueError as exc:
+        raise Refused(f"the native core cannot load this save: its log does not replay "
+                      f"natively: {exc}") from None
+    difference = _first_differing(native.events(), save.log)
+    if difference is None and [(list(p.hand), list(p.deck)) for p in python.players] != [
+            (hand, deck) for hand, deck in native.zones()]:
+        difference = (len(save.log), "the hands and decks the log leads to",
+                      "the saved hands and decks")
+    if difference is not None:
+        index, a, b = difference
+        raise Refused(f"the native core cannot load this save: its replay differs from the "
+                      f"saved log at event {index}\n  native: {a}\n  saved: {b}")
+    if waiting is not None:  # the decision saved, before its seat may be given an agent
+        found = native.decision()
+        got = None if found is None else [found[0], found[1], list(found[2])]
+        wanted = [waiting.kind, waiting.player, waiting.labels]
+        if got != wanted:
+            raise Refused(f"the native core cannot load this save: it waits for {wanted}, "
+                          f"the native game stands at {got}")
+    native.reseat(seats)
+    shown = list(python.agents)
+    python.agents = [_python_agent(s) for s in seats]
+    return NativeGame(native, shown, "full", _Origin(engine, seats, save=save), twin=python)
+
+
+#: A seat answered from outside (every seat while a save's log is replayed).
+_OUTSIDE: SeatSpec = ("outside", 0.0, None)
 
 
 def _first_differing(native: list[dict[str, Any]], python: list[dict[str, Any]]
@@ -375,15 +579,18 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
 
 class NativeCore:
     """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is not yet a whole
-    ``hkk.ForwardModel`` (no view or save), so ``--core auto`` never picks it and
+    ``hkk.ForwardModel`` (a determinized copy has no view or save, and only the native
+    agents sit at a native game), so ``--core auto`` never picks it and
     no default output changes; ``--core native`` names it."""
 
     name = "native"
     auto = False
     #: hkk play, serve and verify --games need a whole forward model (hkk._cores says so):
-    #: a native game is answered from outside and copied (NativeGame), but has no view yet
+    #: a native game is answered from outside, copied, determinized, saved and viewed
+    #: (NativeGame), but not yet by every agent, nor its determinized copies viewed or saved
     forward_model = False
-    forward_model_lacks = "view, save"
+    forward_model_lacks = ("the view and save of a determinized copy, and seats for agents "
+                           "other than random, first, greedy and mcts")
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively: the set and hook that make it not data-only
@@ -460,6 +667,12 @@ class NativeCore:
         if reason is not None:
             raise Refused(f"the native core cannot run this game: {reason}")
         lists = _checked(engine, decks, [seed])
+        seats = _seats(agents, seed)
         return NativeGame(_native_engine(engine).new_game(
-            (lists[0], lists[1]), seed, _seats(agents, seed), log_level),
-            _seated(agents, seed), log_level)
+            (lists[0], lists[1]), seed, seats, log_level),
+            _seated(agents, seed), log_level, _Origin(engine, seats, decks=lists, seed=seed))
+
+    def load_game(self, engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
+                  force: bool = False) -> NativeGame:
+        """:func:`load_native`."""
+        return load_native(engine, data, agents, force=force)

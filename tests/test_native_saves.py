@@ -1,0 +1,297 @@
+"""Saves interchangeable between the cores, and a player's view of a native game
+(docs/NATIVE.md, "Saves and views"): a native save at any decision is the Python engine's save
+of the same game there (its clock's times aside), loads in the Python engine and goes on as
+the unsaved game on both cores; a Python save at any decision, or between two steps, loads
+natively and goes on as the Python game; a native view shows what the Python view shows and
+hides what it hides.  On a difference the test prints the seed, the decks and the first
+differing event of each."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from hkk import Engine, FirstLegalAgent, RandomAgent, Rulings, SaveError, load_game
+from hkk._runner import advance
+
+hkk_native = pytest.importorskip(
+    "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
+testset = pytest.importorskip("hkk_native.testset")
+
+BASE_PAIRINGS = list(itertools.product(("alap:tuz", "alap:viz"), repeat=2))
+#: Both seats answered from outside, or one a seated agent (made afresh per game).
+SEATS = ("outside", "random-first", "first-second")
+
+
+@pytest.fixture(scope="module")
+def base() -> Engine:
+    return Engine.installed()
+
+
+@pytest.fixture(scope="module")
+def tests_engine() -> Engine:
+    return Engine(testset.test_set_cards())
+
+
+def _agents(seats: str, seed: int) -> list[Any]:
+    if seats == "random-first":
+        return [RandomAgent(seed + 1), None]
+    if seats == "first-second":
+        return [None, FirstLegalAgent()]
+    return [None, None]
+
+
+games = st.fixed_dictionaries({
+    "base": st.booleans(), "which": st.integers(0, 40), "seed": st.integers(0, 2**32),
+    "seats": st.sampled_from(SEATS), "answers": st.integers(0, 2**32),
+    "cut": st.integers(0, 400), "later": st.integers(0, 2**32)})
+
+
+def _setup(base: Engine, tests_engine: Engine, g: dict[str, Any]
+           ) -> tuple[Engine, list[Any], str]:
+    engine = base if g["base"] else tests_engine
+    decks = list(BASE_PAIRINGS[g["which"] % 4]) if g["base"] else \
+        list(testset.test_set_decks(engine.cards, g["which"]))
+    return engine, decks, f"seed={g['seed']} decks={decks} seats={g['seats']}"
+
+
+def _answer(games: list[Any], rng: random.Random, limit: int | None = None) -> int:
+    """Answer every game with the same random answers while they wait for a decision (up to
+    ``limit``); the answers given."""
+    given = 0
+    while limit is None or given < limit:
+        decision = games[0].decision
+        if decision is None:
+            break
+        index = rng.randrange(len(decision.options))
+        for game in games:
+            game.answer(index)
+        given += 1
+    return given
+
+
+def _log(game: Any) -> list[dict[str, Any]]:
+    log = game.log
+    return log if isinstance(log, list) else [e.as_dict() for e in log]
+
+
+def _same_games(where: str, **games: Any) -> None:
+    """The games' logs, ends and winners are alike, or the first differing event is named."""
+    (first_name, first), *others = games.items()
+    for name, game in others:
+        for index, (a, b) in enumerate(itertools.zip_longest(_log(first), _log(game))):
+            if a != b:
+                pytest.fail(f"{first_name} and {name} differ: {where}, at event {index}\n"
+                            f"  {first_name}: {a}\n  {name}: {b}")
+        assert (game.over, game.winner, game.turn) == (first.over, first.winner, first.turn), \
+            f"{first_name} and {name} end differently: {where}"
+
+
+def _without_clock(save: dict[str, Any]) -> dict[str, Any]:
+    """A save but its clock's times (wall time, not the game: hkk replay skips them too)."""
+    data = json.loads(json.dumps(save))
+    data["state"].pop("clock")
+    return data
+
+
+@settings(max_examples=14, deadline=None)
+@given(g=games, level=st.sampled_from(("full", "full", "compact", "outcome")))
+def test_a_native_save_at_any_decision_is_the_python_save_and_goes_on_alike_in_python(
+        base: Engine, tests_engine: Engine, g: dict[str, Any], level: str) -> None:
+    engine, decks, where = _setup(base, tests_engine, g)
+    native = hkk_native.core.new_game(engine, decks, seed=g["seed"],
+                                      agents=_agents(g["seats"], g["seed"]), log_level=level)
+    python = engine.new_game(decks, _agents(g["seats"], g["seed"]), seed=g["seed"],
+                             log_level=level)
+    cut = _answer([native, python], random.Random(g["answers"]), g["cut"])
+    where += f" saved after {cut} answers"
+    if level != "full":  # refused as the Python engine refuses it, in its words
+        with pytest.raises(SaveError) as refused:
+            native.save()
+        with pytest.raises(SaveError, match="only with the full log") as python_refused:
+            python.save()
+        assert str(refused.value) == str(python_refused.value)
+        return
+    saved = native.save()
+    assert _without_clock(saved) == _without_clock(python.save()), where
+    loaded = load_game(engine, json.loads(json.dumps(saved)))
+    _answer([native, python, loaded], random.Random(g["later"]))
+    _same_games(where, native=native, python=python, loaded_in_python=loaded)
+
+
+#: Python saves a native load refused, by reason (the figure docs/NATIVE.md gives).
+REFUSED: dict[str, int] = {}
+
+
+@settings(max_examples=14, deadline=None)
+@given(g=games)
+def test_a_python_save_at_any_decision_loads_natively_and_goes_on_alike(
+        base: Engine, tests_engine: Engine, g: dict[str, Any]) -> None:
+    engine, decks, where = _setup(base, tests_engine, g)
+    python = engine.new_game(decks, _agents(g["seats"], g["seed"]), seed=g["seed"])
+    cut = _answer([python], random.Random(g["answers"]), g["cut"])
+    where += f" saved after {cut} answers"
+    saved = json.loads(json.dumps(python.save()))
+    try:
+        native = hkk_native.load_native(engine, saved)
+    except hkk_native.Refused as exc:  # none expected of a data-only game: named if one is
+        pytest.fail(f"a Python save the native core refused: {where}: {exc}")
+    assert _without_clock(native.save()) == _without_clock(saved), where  # and back
+    unsaved = hkk_native.core.new_game(engine, decks, seed=g["seed"],
+                                       agents=_agents(g["seats"], g["seed"]))
+    _answer([unsaved], random.Random(g["answers"]), cut)
+    _answer([python, native, unsaved], random.Random(g["later"]))
+    _same_games(where, python=python, loaded_natively=native, native_unsaved=unsaved)
+
+
+@settings(max_examples=10, deadline=None)
+@given(g=games, steps=st.integers(0, 600))
+def test_a_python_save_between_two_steps_loads_natively_and_plays_on_alike(
+        base: Engine, tests_engine: Engine, g: dict[str, Any], steps: int) -> None:
+    engine, decks, where = _setup(base, tests_engine, g)
+    python = engine.new_game(decks, [RandomAgent(g["seed"]), RandomAgent(g["answers"])],
+                             seed=g["seed"])
+    taken = 0
+    while taken < steps and advance(python):
+        taken += 1
+    where += f" saved between steps after {taken} steps"
+    saved = python.save()
+    assert saved["position"] is None
+    native = hkk_native.load_native(engine, saved)
+    assert native.decision is None  # every seat has an agent
+    native.play()
+    python.play()
+    _same_games(where, python=python, loaded_natively=native)
+
+
+@settings(max_examples=8, deadline=None)
+@given(g=games)
+def test_a_save_at_a_decision_loaded_with_agents_in_every_seat_plays_on_as_python(
+        base: Engine, tests_engine: Engine, g: dict[str, Any]) -> None:
+    engine, decks, where = _setup(base, tests_engine, g)
+    python = engine.new_game(decks, _agents(g["seats"], g["seed"]), seed=g["seed"])
+    cut = _answer([python], random.Random(g["answers"]), g["cut"])
+    where += f" saved after {cut} answers"
+    saved = python.save()
+    seated = [RandomAgent(g["later"]), RandomAgent(g["later"] + 1)]
+    native = hkk_native.load_native(engine, saved, agents=seated)
+    again = load_game(engine, saved, agents=[RandomAgent(g["later"]),
+                                             RandomAgent(g["later"] + 1)])
+    native.play()
+    again.play()
+    _same_games(where, python=again, loaded_natively=native)
+
+
+def _dump(view: Any) -> str:
+    """Everything a view hands out, as text."""
+    seats = [{name: getattr(seat, name) for name in type(seat).__slots__}
+             for seat in view.players]
+    decision = view.decision
+    return repr((view.snapshot(), _log(view), seats, view.hand, view.turn, view.active,
+                 view.over, view.winner, view.deciding, view.turn_passed,
+                 None if decision is None else decision.labels(),
+                 {uid: (p.card.id, p.zone) for uid, p in view.permanents.items()},
+                 [(o.card_id, o.uid) for o in view.offers]))
+
+
+@settings(max_examples=12, deadline=None)
+@given(g=games, player=st.sampled_from((0, 1)))
+# a hidden card whose id begins another card's (tt:ward, tt:warden): a whole id is looked for
+@example(g={"base": False, "which": 17, "seed": 3982, "seats": "random-first", "answers": 0,
+            "cut": 85, "later": 0}, player=0)
+def test_a_native_view_shows_what_the_python_view_shows_and_hides_the_same(
+        base: Engine, tests_engine: Engine, g: dict[str, Any], player: int) -> None:
+    engine, decks, where = _setup(base, tests_engine, g)
+    native = hkk_native.core.new_game(engine, decks, seed=g["seed"],
+                                      agents=_agents(g["seats"], g["seed"]))
+    python = engine.new_game(decks, _agents(g["seats"], g["seed"]), seed=g["seed"])
+    view = native.view(player)  # live: read again after the answers
+    _answer([native, python], random.Random(g["answers"]), g["cut"])
+    shown = _dump(view)
+    # what is hidden from him appears nowhere in what he is handed: the other hand's cards
+    # that are in no public place and not his own, and the order of either deck
+    state = python.snapshot()
+    public = {c for p in state["players"] for c in p["graveyard"] + p["void"]}
+    public |= {p["card"] for p in state["permanents"].values()}
+    public |= set(python.decks[player]) | {
+        e["card"] for e in _log(python) if "card" in e and e["kind"] != "card_drawn"}
+    hidden = set(python.players[1 - player].hand) - public
+    leaked = sorted(c for c in hidden if re.search(rf"{re.escape(c)}(?!\w)", shown))
+    assert not leaked, f"{where}: player {player}'s view shows the other hand's {leaked}"
+    for deck in (python.players[0].deck, python.players[1].deck):
+        if len(deck) > 1:
+            assert repr(list(deck))[1:-1] not in shown, f"{where}: a deck's order is shown"
+            assert repr(tuple(deck)) not in shown, f"{where}: a deck's order is shown"
+    assert not hasattr(view, "rng")
+    assert view.players[1 - player].hand is None
+    assert shown == _dump(python.view(player)), where
+
+
+def test_a_native_snapshot_is_the_python_games(tests_engine: Engine) -> None:
+    decks = list(testset.test_set_decks(tests_engine.cards, 2))
+    native = hkk_native.core.new_game(tests_engine, decks, seed=2, agents=[None, None])
+    python = tests_engine.new_game(decks, [None, None], seed=2)
+    _answer([native, python], random.Random(2), 30)
+    assert native.snapshot() == python.snapshot()
+    assert native.snapshot()["players"][1]["hand"]  # both hands are in it
+
+
+def test_a_save_the_python_loader_refuses_the_native_loader_refuses_in_its_words(
+        tests_engine: Engine) -> None:
+    decks = list(testset.test_set_decks(tests_engine.cards, 4))
+    python = tests_engine.new_game(decks, [None, None], seed=4)
+    _answer([python], random.Random(4), 10)
+    saved = python.save()
+    for broken in ({**saved, "engine": "0.0.0"}, {**saved, "format": "hkk-save/1"},
+                   {**saved, "state": {**saved["state"], "next_uid": "x"}}):
+        errors = []
+        for load in (load_game, hkk_native.load_native):
+            with pytest.raises(SaveError) as refused:
+                load(tests_engine, broken)
+            errors.append(str(refused.value))
+        assert errors[0] == errors[1]
+
+
+def test_a_save_the_native_core_cannot_run_is_refused_naming_why(
+        tests_engine: Engine) -> None:
+    decks = list(testset.test_set_decks(tests_engine.cards, 4))
+    ruled = tests_engine.new_game(decks, [None, None], seed=4, rulings=Rulings(max_turns=50))
+    _answer([ruled], random.Random(4), 5)
+    with pytest.raises(hkk_native.Refused, match=r"cannot load this save: rulings other "
+                                                 r"than the defaults \(max_turns\)"):
+        hkk_native.load_native(tests_engine, ruled.save())
+
+    class Mine(FirstLegalAgent):
+        pass
+
+    game = tests_engine.new_game(decks, [None, Mine()], seed=4)
+    _answer([game], random.Random(4), 5)
+    with pytest.raises(hkk_native.Refused, match="agent Mine: only RandomAgent and "
+                                                 "FirstLegalAgent are seated natively"):
+        hkk_native.load_native(tests_engine, game.save(), agents=[None, Mine()])
+
+
+def test_a_save_whose_log_the_native_core_does_not_come_to_is_refused_naming_the_event(
+        tests_engine: Engine) -> None:
+    decks = list(testset.test_set_decks(tests_engine.cards, 6))
+    python = tests_engine.new_game(decks, [None, None], seed=6)
+    _answer([python], random.Random(6), 25)
+    saved = python.save()
+    decided = [e for e in saved["log"] if e["kind"] == "decision"]
+    decided[-1]["choice"] = "no such option"
+    with pytest.raises(hkk_native.Refused, match="does not replay natively: decision "
+                                                 f"{len(decided) - 1}: player .*'s action decision "
+                                                 "offers .*, not \"no such option\""):
+        hkk_native.load_native(tests_engine, saved, force=True)
+
+
+def test_the_native_core_lacks_only_determinize_of_a_forward_model() -> None:
+    assert hkk_native.core.forward_model_lacks == "determinize"
+    assert hkk_native.core.forward_model is False
