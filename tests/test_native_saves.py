@@ -273,8 +273,9 @@ def test_a_save_the_native_core_cannot_run_is_refused_naming_why(
 
     game = tests_engine.new_game(decks, [None, Mine()], seed=4)
     _answer([game], random.Random(4), 5)
-    with pytest.raises(hkk_native.Refused, match="agent Mine: only RandomAgent and "
-                                                 "FirstLegalAgent are seated natively"):
+    with pytest.raises(hkk_native.Refused, match="agent Mine: only RandomAgent, "
+                                                 "FirstLegalAgent, GreedyAgent and MctsAgent are "
+                                                 "seated natively"):
         hkk_native.load_native(tests_engine, game.save(), agents=[None, Mine()])
 
 
@@ -290,8 +291,3 @@ def test_a_save_whose_log_the_native_core_does_not_come_to_is_refused_naming_the
                                                  f"{len(decided) - 1}: player .*'s action decision "
                                                  "offers .*, not \"no such option\""):
         hkk_native.load_native(tests_engine, saved, force=True)
-
-
-def test_the_native_core_lacks_only_determinize_of_a_forward_model() -> None:
-    assert hkk_native.core.forward_model_lacks == "determinize"
-    assert hkk_native.core.forward_model is False
