@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from hkk import Engine
+from hkk._ablation import filler_id
 from hkk._balance import balance
 from hkk._simulate import _ENGINES, pairings, plan, simulate
 from hkk._stats import summarize
@@ -77,3 +78,25 @@ def test_a_turn_limit_the_native_core_does_not_play_is_refused_naming_it(
     chunks = plan(SETS, [("tt-a", "tt-b")], 3, max_turns=7, core="native")
     with pytest.raises(ValueError, match="turn limit of 7 is not native"):
         simulate(chunks, workers=1)
+
+
+def test_ablated_games_on_the_native_core_play_the_fillers_as_the_python_engine_does(
+        decks: dict[str, list[str]]) -> None:
+    """``hkk simulate --ablate`` on the native core: the second run of the seeds plays the
+    decks with the card replaced by its filler (a card added after the first run built the
+    native engine's cards) and its rows say so, as on the Python engine."""
+    card = decks["tt-a"][0]
+    rows = {}
+    for core in ("native", "python"):
+        chunks = plan(SETS, pairings(sorted(decks)), 30, seed=11, chunk_size=7,
+                      agents=(None,), core=core, ablate=[(), (card,)])
+        rows[core] = [o.as_row() for o in simulate(chunks, workers=1).outcomes]
+    assert rows["native"] == rows["python"]
+    written = [row for row in rows["native"] if not row["ablated"]]
+    ablated = [row for row in rows["native"] if row["ablated"]]
+    assert len(written) == len(ablated) == 30
+    assert all(row["ablated"] == [card] for row in ablated)
+    drawn = [set(row["drawn"][seat]) for row in ablated for seat in (0, 1)]
+    assert not any(card in cards for cards in drawn)
+    assert any(filler_id(card) in cards for cards in drawn)
+    assert any(card in row["drawn"][0] for row in written)

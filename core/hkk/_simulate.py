@@ -178,7 +178,7 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     if chunk.agents is not None:
         registry = agent_entries()
         makers = [registry.factory(spec) for spec in chunk.agents]
-    batched = _batched_rows(engine, chunk, [lists[d] for d in chunk.decks], makers)
+    batched = _batched_rows(engine, chunk, decks, makers)
     if batched is not None:
         return batched
     rows = []
@@ -222,6 +222,8 @@ def _batched_rows(engine: Engine, chunk: Chunk, decks: list[list[str]],
         [[make(agent_seed(seed, seat)) for seat, make in enumerate(makers)] for seed in seeds]
     rows: list[dict[str, Any]] = play(engine, decks, seeds, names=chunk.decks, agents=agents,
                                       agent_specs=chunk.agents, max_turns=chunk.max_turns)
+    for row in rows:  # the decks played were the ablated ones: the rows say so
+        row["ablated"] = list(chunk.ablate)
     return rows
 
 

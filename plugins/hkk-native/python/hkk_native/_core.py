@@ -115,11 +115,12 @@ def _seated(agents: Sequence[Any] | None, seed: int) -> list[Any]:
 
 
 def _native_engine(engine: Any) -> _NativeEngine:
-    """The engine's cards as plain data, kept on the engine (cards do not change)."""
-    cached = getattr(engine, "_hkk_native_engine", None)
-    if cached is None:
-        cached = _NativeEngine(plain_cards(engine.cards))
-        engine._hkk_native_engine = cached
+    """The engine's cards as plain data, kept on the engine while its cards are the same ones
+    (a card is never changed, but ``hkk simulate --ablate`` adds fillers to them)."""
+    ids, cached = getattr(engine, "_hkk_native_engine", (None, None))
+    if cached is None or ids != engine.cards.keys():
+        ids, cached = frozenset(engine.cards), _NativeEngine(plain_cards(engine.cards))
+        engine._hkk_native_engine = (ids, cached)
     return cached
 
 
