@@ -533,7 +533,7 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
 
 
 #: A seat answered from outside (every seat while a save's log is replayed).
-_OUTSIDE: SeatSpec = ("outside", 0.0, None)
+_OUTSIDE: SeatSpec = ("outside", 0.0, None, [])
 
 
 def _first_differing(native: list[dict[str, Any]], python: list[dict[str, Any]]
