@@ -42,7 +42,7 @@ pub struct Resample {
 impl Resample {
     /// The resampled hands, decks and RNG put in, both seats answered from outside, the events
     /// logged again hidden.
-    pub fn apply(self: Box<Self>, game: &mut Game) {
+    pub fn apply(self, game: &mut Game) {
         let Resample {
             player,
             zones,
@@ -50,7 +50,7 @@ impl Resample {
             hide_from,
             drop,
             ..
-        } = *self;
+        } = self;
         for (p, (hand, deck)) in game.players.iter_mut().zip(zones) {
             p.hand = hand;
             p.deck = deck;

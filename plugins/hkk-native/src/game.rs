@@ -240,8 +240,11 @@ impl Game {
     }
 
     /// An option's label, made as [`Game::text`] makes a text (empty otherwise: borrowed).
+    /// A step run again from its checkpoint (`forward::Driven`) makes none for the decisions
+    /// the answers given take again: only the decision it stops at is shown, and the outcome
+    /// level logs no choice (labels are built just before their decision, never kept).
     pub fn option(&self, make: impl FnOnce() -> String) -> Label {
-        if self.log.builds() || self.outside {
+        if self.log.builds() || (self.outside && self.replayed >= self.answers.len()) {
             Label::Owned(make())
         } else {
             Label::Borrowed("")
@@ -285,7 +288,7 @@ impl Game {
     pub fn resample_due(&mut self) {
         if self.resample.as_ref().is_some_and(|r| r.at == self.asked) {
             if let Some(resample) = self.resample.take() {
-                resample.apply(self);
+                (*resample).apply(self);
             }
         }
     }

@@ -27,6 +27,8 @@ const fn init_genrand(s: u32) -> [u32; N] {
 
 const GENRAND_19650218: [u32; N] = init_genrand(19_650_218);
 
+use std::sync::Arc;
+
 /// Why a draw could not be made (CPython raises `ValueError` for the same arguments).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RangeError(pub String);
@@ -39,10 +41,13 @@ impl std::fmt::Display for RangeError {
 
 impl std::error::Error for RangeError {}
 
-/// One `random.Random`: the 624-word state and the index of the next word.
+/// One `random.Random`: the 624-word state and the index of the next word. The state is
+/// shared copy-on-write: a draw only reads it and the twist (once every 624 words) writes it,
+/// so a copy of a game (`clone()`, a checkpoint, its restoring) copies a pointer, not 2.5 KiB,
+/// and a game keeps its generators out of line (a smaller `Game` to move and zero).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Random {
-    mt: [u32; N],
+    mt: Arc<[u32; N]>,
     index: usize,
 }
 
@@ -68,11 +73,7 @@ impl Random {
     pub fn from_key(key: &[u32]) -> Self {
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
         // `init_genrand(19650218)` does not depend on the seed: computed once, at compile time
-        let mut rng = Random {
-            mt: GENRAND_19650218,
-            index: N,
-        };
-        let mt = &mut rng.mt;
+        let mut mt = GENRAND_19650218;
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(key.len()) {
             let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
@@ -99,7 +100,10 @@ impl Random {
             }
         }
         mt[0] = 0x8000_0000; // MSB is 1, assuring a non-zero initial array
-        rng
+        Random {
+            mt: Arc::new(mt),
+            index: N,
+        }
     }
 
     /// The state as `getstate()[1]` holds it: 624 words, then the index.
@@ -119,13 +123,14 @@ impl Random {
         let mut mt = [0u32; N];
         mt.copy_from_slice(&words[..N]);
         Ok(Random {
-            mt,
+            mt: Arc::new(mt),
             index: words[N] as usize,
         })
     }
 
     fn twist(&mut self) {
-        let mt = &mut self.mt;
+        // the one write: a state shared with a copy is copied here, not at the copy
+        let mt = Arc::make_mut(&mut self.mt);
         for kk in 0..N {
             let y = (mt[kk] & UPPER_MASK) | (mt[(kk + 1) % N] & LOWER_MASK);
             let mag = if y & 1 == 0 { 0 } else { MATRIX_A };
