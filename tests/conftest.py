@@ -22,6 +22,23 @@ settings.register_profile("hkk", max_examples=50, deadline=None,
 settings.load_profile("hkk")
 
 
+@pytest.fixture(scope="module")
+def base() -> Any:
+    """The installed engine (the base set), one a module."""
+    from hkk import Engine
+
+    return Engine.installed()
+
+
+@pytest.fixture(scope="module")
+def tests_engine() -> Any:
+    """An engine of the native core's test set (skipped where hkk_native is not built)."""
+    from hkk import Engine
+
+    testset = pytest.importorskip("hkk_native.testset")
+    return Engine(testset.test_set_cards())
+
+
 class FakeTime:
     """An injectable time source for :class:`hkk.GameClock` (41.7): tests move time."""
 

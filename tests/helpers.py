@@ -136,3 +136,22 @@ def labels(events: Iterable[Any], key: str = "item") -> list[Any]:
 def resolved(game: Any, step: str | None = None) -> list[str]:
     """Labels of the items resolved (in a given step), in order."""
     return [e["item"] for e in game.log.of_kind("resolving") if step is None or e.step == step]
+
+
+# -- the cross-core tests' set-ups ------------------------------------------------------------
+
+#: Every pairing of the base decks.
+BASE_PAIRINGS = [(a, b) for a in ("alap:tuz", "alap:viz") for b in ("alap:tuz", "alap:viz")]
+#: The seats: both answered from outside, or one of them a seated agent (made afresh per game).
+SEATS = ("outside", "random-first", "first-second")
+
+
+def seated_agents(seats: str, seed: int) -> list[Any]:
+    """The agents of one of :data:`SEATS` (None: a seat answered from outside)."""
+    from hkk import RandomAgent
+
+    if seats == "random-first":
+        return [RandomAgent(seed + 1), None]
+    if seats == "first-second":
+        return [None, FirstLegalAgent()]
+    return [None, None]

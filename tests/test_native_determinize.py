@@ -17,22 +17,13 @@ from hypothesis import strategies as st
 
 from hkk import Engine, RandomAgent
 
+from helpers import BASE_PAIRINGS
+
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
 testset = pytest.importorskip("hkk_native.testset")
 
-BASE_PAIRINGS = list(itertools.product(("alap:tuz", "alap:viz"), repeat=2))
 LEVELS = ("full", "compact", "outcome")
-
-
-@pytest.fixture(scope="module")
-def base() -> Engine:
-    return Engine.installed()
-
-
-@pytest.fixture(scope="module")
-def tests_engine() -> Engine:
-    return Engine(testset.test_set_cards())
 
 
 def _decision(game: Any) -> Any:

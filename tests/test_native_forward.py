@@ -15,34 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hkk import Engine, FirstLegalAgent, HkkError, IllegalDecision, Option, RandomAgent
+from hkk import Engine, HkkError, IllegalDecision, Option, RandomAgent
+
+from helpers import BASE_PAIRINGS, SEATS, seated_agents
 
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
 testset = pytest.importorskip("hkk_native.testset")
 
-BASE_PAIRINGS = list(itertools.product(("alap:tuz", "alap:viz"), repeat=2))
 LEVELS = ("full", "full", "compact", "outcome")
-#: The seats: both answered from outside, or one of them a seated agent (made afresh per core).
-SEATS = ("outside", "random-first", "first-second")
-
-
-@pytest.fixture(scope="module")
-def base() -> Engine:
-    return Engine.installed()
-
-
-@pytest.fixture(scope="module")
-def tests_engine() -> Engine:
-    return Engine(testset.test_set_cards())
-
-
-def _agents(seats: str, seed: int) -> list[Any]:
-    if seats == "random-first":
-        return [RandomAgent(seed + 1), None]
-    if seats == "first-second":
-        return [None, FirstLegalAgent()]
-    return [None, None]
 
 
 class Pair:
@@ -52,8 +33,8 @@ class Pair:
                  ) -> None:
         self.where = f"seed={seed} decks={decks} seats={seats} level={level}"
         self.native = hkk_native.core.new_game(engine, decks, seed=seed,
-                                               agents=_agents(seats, seed), log_level=level)
-        self.python = engine.new_game(decks, _agents(seats, seed), seed=seed, log_level=level)
+                                               agents=seated_agents(seats, seed), log_level=level)
+        self.python = engine.new_game(decks, seated_agents(seats, seed), seed=seed, log_level=level)
         self.answered = 0
 
     def copy(self) -> Pair:

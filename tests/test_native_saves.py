@@ -21,31 +21,12 @@ from hypothesis import strategies as st
 from hkk import Engine, FirstLegalAgent, RandomAgent, Rulings, SaveError, load_game
 from hkk._runner import advance
 
+from helpers import BASE_PAIRINGS, SEATS, seated_agents
+
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
 testset = pytest.importorskip("hkk_native.testset")
 
-BASE_PAIRINGS = list(itertools.product(("alap:tuz", "alap:viz"), repeat=2))
-#: Both seats answered from outside, or one a seated agent (made afresh per game).
-SEATS = ("outside", "random-first", "first-second")
-
-
-@pytest.fixture(scope="module")
-def base() -> Engine:
-    return Engine.installed()
-
-
-@pytest.fixture(scope="module")
-def tests_engine() -> Engine:
-    return Engine(testset.test_set_cards())
-
-
-def _agents(seats: str, seed: int) -> list[Any]:
-    if seats == "random-first":
-        return [RandomAgent(seed + 1), None]
-    if seats == "first-second":
-        return [None, FirstLegalAgent()]
-    return [None, None]
 
 
 games = st.fixed_dictionaries({
@@ -107,8 +88,8 @@ def test_a_native_save_at_any_decision_is_the_python_save_and_goes_on_alike_in_p
         base: Engine, tests_engine: Engine, g: dict[str, Any], level: str) -> None:
     engine, decks, where = _setup(base, tests_engine, g)
     native = hkk_native.core.new_game(engine, decks, seed=g["seed"],
-                                      agents=_agents(g["seats"], g["seed"]), log_level=level)
-    python = engine.new_game(decks, _agents(g["seats"], g["seed"]), seed=g["seed"],
+                                      agents=seated_agents(g["seats"], g["seed"]), log_level=level)
+    python = engine.new_game(decks, seated_agents(g["seats"], g["seed"]), seed=g["seed"],
                              log_level=level)
     cut = _answer([native, python], random.Random(g["answers"]), g["cut"])
     where += f" saved after {cut} answers"
@@ -135,7 +116,7 @@ REFUSED: dict[str, int] = {}
 def test_a_python_save_at_any_decision_loads_natively_and_goes_on_alike(
         base: Engine, tests_engine: Engine, g: dict[str, Any]) -> None:
     engine, decks, where = _setup(base, tests_engine, g)
-    python = engine.new_game(decks, _agents(g["seats"], g["seed"]), seed=g["seed"])
+    python = engine.new_game(decks, seated_agents(g["seats"], g["seed"]), seed=g["seed"])
     cut = _answer([python], random.Random(g["answers"]), g["cut"])
     where += f" saved after {cut} answers"
     saved = json.loads(json.dumps(python.save()))
@@ -145,7 +126,7 @@ def test_a_python_save_at_any_decision_loads_natively_and_goes_on_alike(
         pytest.fail(f"a Python save the native core refused: {where}: {exc}")
     assert _without_clock(native.save()) == _without_clock(saved), where  # and back
     unsaved = hkk_native.core.new_game(engine, decks, seed=g["seed"],
-                                       agents=_agents(g["seats"], g["seed"]))
+                                       agents=seated_agents(g["seats"], g["seed"]))
     _answer([unsaved], random.Random(g["answers"]), cut)
     _answer([python, native, unsaved], random.Random(g["later"]))
     _same_games(where, python=python, loaded_natively=native, native_unsaved=unsaved)
@@ -176,7 +157,7 @@ def test_a_python_save_between_two_steps_loads_natively_and_plays_on_alike(
 def test_a_save_at_a_decision_loaded_with_agents_in_every_seat_plays_on_as_python(
         base: Engine, tests_engine: Engine, g: dict[str, Any]) -> None:
     engine, decks, where = _setup(base, tests_engine, g)
-    python = engine.new_game(decks, _agents(g["seats"], g["seed"]), seed=g["seed"])
+    python = engine.new_game(decks, seated_agents(g["seats"], g["seed"]), seed=g["seed"])
     cut = _answer([python], random.Random(g["answers"]), g["cut"])
     where += f" saved after {cut} answers"
     saved = python.save()
@@ -210,8 +191,8 @@ def test_a_native_view_shows_what_the_python_view_shows_and_hides_the_same(
         base: Engine, tests_engine: Engine, g: dict[str, Any], player: int) -> None:
     engine, decks, where = _setup(base, tests_engine, g)
     native = hkk_native.core.new_game(engine, decks, seed=g["seed"],
-                                      agents=_agents(g["seats"], g["seed"]))
-    python = engine.new_game(decks, _agents(g["seats"], g["seed"]), seed=g["seed"])
+                                      agents=seated_agents(g["seats"], g["seed"]))
+    python = engine.new_game(decks, seated_agents(g["seats"], g["seed"]), seed=g["seed"])
     view = native.view(player)  # live: read again after the answers
     _answer([native, python], random.Random(g["answers"]), g["cut"])
     shown = _dump(view)

@@ -23,11 +23,6 @@ DECKS = ("alap:tuz", "alap:viz")
 SEEDS = range(16)
 
 
-@pytest.fixture(scope="module")
-def base() -> Engine:
-    return Engine.installed()
-
-
 def _game(engine: Engine, specs: tuple[str, str], seed: int, decks: Any = DECKS,
           level: str = "full") -> Any:
     agents = [make_agent(spec, agent_seed(seed, seat)) for seat, spec in enumerate(specs)]
