@@ -107,10 +107,6 @@ def test_a_native_save_at_any_decision_is_the_python_save_and_goes_on_alike_in_p
     _same_games(where, native=native, python=python, loaded_in_python=loaded)
 
 
-#: Python saves a native load refused, by reason (the figure docs/NATIVE.md gives).
-REFUSED: dict[str, int] = {}
-
-
 @settings(max_examples=14, deadline=None)
 @given(g=games)
 def test_a_python_save_at_any_decision_loads_natively_and_goes_on_alike(
