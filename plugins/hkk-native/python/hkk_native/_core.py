@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from hkk._cores import WHOLE_GAMES
 from hkk._decisions import Decision, Option
 from hkk._errors import HkkError, IllegalDecision, SaveError
 from hkk._forward import index_of
@@ -696,19 +697,21 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
 
 
 class NativeCore:
-    """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is not yet a whole
-    ``hkk.ForwardModel`` (a determinized copy has no view or save, and only the native
-    agents sit at a native game), so ``--core auto`` never picks it and
-    no default output changes; ``--core native`` names it."""
+    """The ``hkk.cores`` entry ``native``.  ``auto = "whole-games"``: ``--core auto`` takes it
+    for the whole games of ``hkk simulate`` that it accepts (their rows are the Python
+    engine's byte for byte with the random and first agents), never for a game handed to the
+    caller (``Engine.start`` stays on the Python engine's ``hkk.Game`` unless the engine names
+    this core); ``--core native`` names it."""
 
     name = "native"
-    auto = False
+    auto = WHOLE_GAMES
     #: hkk play, serve and verify --games need a whole forward model (hkk._cores says so):
     #: a native game is answered from outside, copied, determinized, saved and viewed
-    #: (NativeGame), but not yet by every agent, nor its determinized copies viewed or saved
+    #: (NativeGame), its seats taken by any agent, but not yet played to a turn limit of
+    #: the caller's nor reseated
     forward_model = False
-    forward_model_lacks = ("the view and save of a determinized copy, and seats for agents "
-                           "other than random, first, greedy and mcts")
+    forward_model_lacks = ("play(max_turns=...) and reseating a game (game.agents[i] = "
+                           "agent), which a Python search agent's rollouts use")
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively: the set and hook that make it not data-only
@@ -729,6 +732,21 @@ class NativeCore:
             return f"the native core stopped short of the end: {native.unported}"
         return difference
 
+    def refuses_outcomes(self, engine: Any, decks: Sequence[str | Sequence[str]], *,
+                         agents: Sequence[Any] | None = None, max_turns: int | None = None
+                         ) -> str | None:
+        """Why :meth:`play_outcomes` cannot play these games (beside :meth:`refuses`): an
+        agent it does not seat natively (a Python agent is asked through the protocol, one
+        game at a time), naming it, or a turn limit other than the rulings'; None: it can."""
+        if max_turns is not None and max_turns != engine.rulings.max_turns:
+            return f"a turn limit of {max_turns} is not native (it plays the rulings' " \
+                   f"{engine.rulings.max_turns})"
+        try:
+            _batched_seats(agents, 0) if agents is not None else None
+        except Refused as exc:
+            return str(exc)
+        return None
+
     def play_outcomes(self, engine: Any, decks: Sequence[str | Sequence[str]],
                       seeds: Sequence[int], *, names: tuple[str, str],
                       agents: Sequence[Sequence[Any]] | None = None,
@@ -744,10 +762,8 @@ class NativeCore:
 
         from hkk._outcome import Outcome
 
-        reason = self.refuses(engine, decks)
-        if reason is None and max_turns is not None and max_turns != engine.rulings.max_turns:
-            reason = f"a turn limit of {max_turns} is not native (it plays the rulings' " \
-                     f"{engine.rulings.max_turns})"
+        reason = self.refuses(engine, decks) or self.refuses_outcomes(
+            engine, decks, agents=agents[0] if agents else None, max_turns=max_turns)
         if reason is not None:
             raise Refused(f"the native core cannot run this game: {reason}")
         lists = _checked(engine, decks, seeds)
