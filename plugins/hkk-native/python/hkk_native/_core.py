@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import random
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -262,7 +263,9 @@ class NativeGame:
     ``log`` is the kept events as ``as_dict()``s, built when read; ``emitted`` counts every
     event, kept or not; ``determinize`` resamples what a player cannot know.  ``save``,
     ``view`` and ``snapshot`` are read from its Python twin (docs/NATIVE.md, "Saves and
-    views"); a determinized copy has no twin: they raise :class:`NativeUnsupported` there."""
+    views"), a determinized copy's too; a game without one (stopped short, with a native
+    search seat) raises :class:`NativeUnsupported` there.  A Python agent the native core
+    does not seat is asked through the protocol (:meth:`_drive`)."""
 
     def __init__(self, game: _NativeGame, agents: Sequence[Any] = (None, None),
                  log_level: str = "full", origin: _Origin | _Determinized | None = None,
@@ -287,8 +290,9 @@ class NativeGame:
         self._asking = False
 
     def play(self, max_turns: int | None = None) -> int | None:
-        """Play to the end (or as far as the native core goes) with the seated agents; returns
-        the winner.  Every seat needs an agent, as the Python engine's ``play``."""
+        """Play to the end (or as far as the native core goes) with the seated agents - the
+        native ones natively, a Python one asked through the protocol (:meth:`_drive`);
+        returns the winner.  Every seat needs an agent, as the Python engine's ``play``."""
         from hkk import HkkError
 
         if None in self._agents:
@@ -321,8 +325,10 @@ class NativeGame:
             decision = self._synced().decision
             assert decision is not None  # _synced checked it stands at this one
             view = self._views[player]
-            if view is None:
-                view = self._views[player] = self.view(player)
+            if view is None:  # tied to the game weakly, as hkk._deciding.seat_view's
+                self._check_twin()
+                view = self._views[player] = PlayerView(
+                    cast("ViewedGame", _Window(weakref.proxy(self))), player)
             self._asking = True
             try:
                 chosen = agent.choose(view, decision)
@@ -342,7 +348,7 @@ class NativeGame:
         runs the game up to it): kind, player, the options' labels and rule as the Python
         engine's (an option's ``data`` is read from its label, :func:`hkk.option_data`; the
         ``prompt`` is empty); None once the game is over or stopped short, or if every seat
-        has an agent."""
+        has an agent.  A Python agent's decisions on the way are asked first (:meth:`_drive`)."""
         if self._asking or None not in self._agents:
             return None  # a seated agent thinks, or every seat has one: the Python engine's
         if any(self._asked):
@@ -741,10 +747,11 @@ class NativeCore:
         if max_turns is not None and max_turns != engine.rulings.max_turns:
             return f"a turn limit of {max_turns} is not native (it plays the rulings' " \
                    f"{engine.rulings.max_turns})"
-        try:
-            _batched_seats(agents, 0) if agents is not None else None
-        except Refused as exc:
-            return str(exc)
+        if agents is not None:
+            try:
+                _batched_seats(agents, 0)
+            except Refused as exc:
+                return str(exc)
         return None
 
     def play_outcomes(self, engine: Any, decks: Sequence[str | Sequence[str]],
