@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import re
 import sys
 import textwrap
 import tomllib
@@ -177,8 +178,14 @@ def test_a_named_core_that_refuses_the_game_is_a_usage_error_naming_why(fake_cor
         Engine.installed(core="echo").start(["alap:tuz", "alap:viz"])
 
 
-def test_auto_takes_a_core_marked_auto_and_falls_back_once_saying_why(fake_core: Any) -> None:
+def test_auto_takes_a_core_marked_auto_and_falls_back_once_saying_why(
+        fake_core: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     echo = fake_core({"echo": "echo"}, auto=True)
+    try:  # the only core auto tries here: the native one would take what echo refuses
+        import hkk_native
+        monkeypatch.setattr(hkk_native.core, "auto", False)
+    except ImportError:
+        pass
     engine = Engine.installed(allow=["alap"])
     assert engine.choose_core(BASE).core is echo.echo
     refused = engine.choose_core(["alap:tuz", "alap:viz"])
@@ -225,13 +232,84 @@ def test_an_engine_runs_games_on_a_core_object_handed_to_it() -> None:
 
 # -- the native core (plugins/hkk-native), when it is built -------------------------------------
 
-def test_the_native_core_is_listed_by_hkk_cores_and_not_tried_by_auto() -> None:
+def test_the_native_core_is_listed_by_hkk_cores_as_tried_by_auto_for_whole_games() -> None:
     pytest.importorskip("hkk_native", reason="hkk_native is not built")
     result = CliRunner().invoke(main, ["cores", "--json"])
     assert result.exit_code == 0, result.output
     rows = {r["name"]: r for r in json.loads(result.output)["cores"]}
     assert rows["native"] == {"name": "native", "distribution": "hkk-native",
-                              "object": "hkk_native:core", "auto": False}
+                              "object": "hkk_native:core", "auto": "whole-games"}
+
+
+def test_auto_never_hands_a_native_game_to_the_caller() -> None:
+    pytest.importorskip("hkk_native", reason="hkk_native is not built")
+    engine = Engine.installed()  # core="auto", the default
+    assert engine.choose_core(["alap:tuz", "alap:viz"]).core is PYTHON
+    assert type(engine.start(["alap:tuz", "alap:viz"], seed=1)) is hkk.Game
+    chosen = engine.choose_core(["alap:tuz", "alap:viz"], whole_games=True)
+    assert chosen.core.name == "native" and chosen.fallback is None
+
+
+def test_auto_plays_whole_games_with_a_python_agent_on_python_naming_the_agent() -> None:
+    pytest.importorskip("hkk_native", reason="hkk_native is not built")
+
+    class Mine(hkk.FirstLegalAgent):  # a Python agent: no native twin
+        pass
+
+    chosen = Engine.installed().choose_core(["alap:tuz", "alap:viz"], whole_games=True,
+                                            agents=[Mine(), hkk.RandomAgent(1)])
+    assert chosen.core is PYTHON
+    assert chosen.fallback is not None
+    assert chosen.fallback.startswith("core 'native': agent Mine is not seated natively")
+
+
+def _spy_native(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The games the native core's batched call plays from now on (its seeds' counts)."""
+    hkk_native = pytest.importorskip("hkk_native", reason="hkk_native is not built")
+    monkeypatch.setattr("hkk._simulate._ENGINES", {})
+    played: list[int] = []
+    real = type(hkk_native.core).play_outcomes
+
+    def play_outcomes(self: Any, engine: Any, decks: Any, seeds: Any, **options: Any) -> Any:
+        played.append(len(seeds))
+        return real(self, engine, decks, seeds, **options)
+
+    monkeypatch.setattr(type(hkk_native.core), "play_outcomes", play_outcomes)
+    return played
+
+
+def test_auto_simulates_the_base_decks_natively_with_the_python_cores_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    played = _spy_native(monkeypatch)
+
+    def simulated(*core: str) -> tuple[str, str]:
+        result = CliRunner().invoke(main, ["simulate", "-n", "6", "-w", "1", "--set", "alap",
+                                           *core, "--decks", "alap:tuz", "alap:viz", "-q",
+                                           "--agents", "random", "first"])
+        assert result.exit_code == 0, result.output
+        return re.sub(r"(?m)^[0-9.]+ s;", "", result.stdout), result.stderr  # but its time
+
+    table, said = simulated()  # auto, the default
+    assert played == [6] and said == ""  # one batched call: natively; nothing to say
+    assert simulated("--core", "python") == (table, said) and played == [6]
+
+
+def test_auto_simulates_a_python_agent_or_a_turn_limit_on_python_saying_why_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    played = _spy_native(monkeypatch)
+    result = CliRunner().invoke(main, ["simulate", "-n", "4", "-w", "1", "--set", "alap",
+                                       "--decks", "alap:tuz", "alap:viz", "-q",
+                                       "--max-turns", "30"])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stderr.split())
+    assert said.count("note: core 'native': a turn limit of 30 is not native") == 1, said
+    assert said.count("running it on the python core") == 1 and played == []
+    result = CliRunner().invoke(main, ["simulate", "-n", "2", "-w", "1", "--set", "alap",
+                                       "--decks", "alap:tuz", "alap:viz", "-q", "--core",
+                                       "native", "--max-turns", "30"])
+    assert result.exit_code == 2, result.output
+    assert "core 'native' cannot run this game: a turn limit of 30" in \
+        " ".join(result.output.split())
 
 
 @pytest.mark.parametrize("command", [["play", "-q"], ["verify", "alap", "--games", "2"],
@@ -244,7 +322,7 @@ def test_core_native_where_a_command_needs_a_forward_model_is_a_usage_error_sayi
     assert result.exit_code == 2, result.output
     said = " ".join(result.output.split())
     assert "core 'native' is not a whole forward model yet" in said
-    assert "determinize" in said and "use --core python" in said
+    assert "reseating" in said and "use --core python" in said
 
 
 def test_core_native_simulates_the_base_decks_as_the_python_core_does() -> None:
@@ -274,11 +352,9 @@ def test_core_native_on_a_game_that_is_not_data_only_names_the_set_and_hook() ->
     assert "prep_stage2" in said
 
 
-def test_auto_marked_native_falls_back_to_python_once_saying_why(
+def test_auto_falls_back_from_native_to_python_once_naming_the_set_and_hook(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    hkk_native = pytest.importorskip("hkk_native", reason="hkk_native is not built")
-    monkeypatch.setattr(hkk_native.core, "auto", True)  # as a core that takes what it can
-    monkeypatch.setattr("hkk._simulate._ENGINES", {})
+    played = _spy_native(monkeypatch)
     # mereg's Python hooks: the native core refuses its games, python plays them
     result = CliRunner().invoke(main, ["simulate", "-n", "3", "-w", "1", "--set", "alap",
                                        "--set", "mereg", "--decks", "mereg:mocsar",
@@ -286,4 +362,4 @@ def test_auto_marked_native_falls_back_to_python_once_saying_why(
     assert result.exit_code == 0, result.stderr
     said = " ".join(result.stderr.split())
     assert said.count("note: core 'native': set mereg implements the hooks") == 1, said
-    assert said.count("running it on the python core") == 1
+    assert said.count("running it on the python core") == 1 and played == []

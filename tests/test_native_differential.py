@@ -643,13 +643,19 @@ def test_native_core_runs_decks_of_cards_without_words_to_the_python_engines_end
     assert native.over and (native.winner, native.turn) == (python.winner, python.turn)
 
 
-def test_native_core_refuses_agents_it_has_no_twin_of(engine: Engine) -> None:
+def test_an_agent_without_a_native_twin_plays_through_the_protocol_and_not_in_a_batch(
+        engine: Engine) -> None:
     class Custom:
         def choose(self, game: Any, decision: Any) -> Any:
-            return decision.options[0]
+            return decision.options[-1]
 
-    with pytest.raises(hkk_native.Refused, match="Custom"):
-        hkk_native.play_native(engine, list(BASE_DECKS), agents=[Custom(), Custom()])
+    native = hkk_native.play_native(engine, list(BASE_DECKS), agents=[Custom(), Custom()])
+    python = engine.new_game(list(BASE_DECKS), [Custom(), Custom()], seed=0)
+    python.play()
+    assert native.over and native.log == [e.as_dict() for e in python.log]
+    with pytest.raises(hkk_native.Refused, match="agent Custom is not seated natively"):
+        hkk_native.play_many_native(engine, list(BASE_DECKS), seeds=[0],
+                                    agents=[Custom(), Custom()])
 
 
 @pytest.mark.parametrize("pairing", PAIRINGS, ids="-".join)

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import hkk
 from hkk import Engine, HkkError, IllegalDecision, Option, RandomAgent
 
 from helpers import BASE_PAIRINGS, SEATS, seated_agents
@@ -175,18 +176,110 @@ def test_playing_a_game_with_a_seat_answered_from_outside_is_refused_as_python(
     assert errors[0] == errors[1]
 
 
-@pytest.mark.parametrize("call", ["view", "save", "agents"])
-def test_what_the_native_forward_model_lacks_is_refused_naming_the_core_and_method(
-        tests_engine: Engine, call: str) -> None:
+def test_reseating_a_native_game_is_refused_naming_the_core_and_method(
+        tests_engine: Engine) -> None:
     decks = list(testset.test_set_decks(tests_engine.cards, 1))
     game = hkk_native.core.new_game(tests_engine, decks, seed=1, agents=[None, None])
-    copy = game.determinize(0, random.Random(1))
-    calls = {"view": lambda: copy.view(0), "save": copy.save}
-    named = {"agents": "native core has no agents", "view": "a determinized copy .* no save, view",
-             "save": "a determinized copy .* no save, view"}
-    with pytest.raises(hkk_native.NativeUnsupported, match=named[call]):
-        if call == "agents":
-            game.agents[0] = RandomAgent(1)
-        else:
-            calls[call]()
+    with pytest.raises(hkk_native.NativeUnsupported, match="native core has no agents"):
+        game.agents[0] = RandomAgent(1)
     assert game.decision is not None  # and the game goes on
+
+
+# -- Python agents seated on a native game, asked through the protocol --------------------------
+
+class Longest:
+    """A Python agent the native core has no twin of: the option with the longest label (the
+    first of those), and what it was shown at each decision - its view's hand, turn, decision
+    and the decision's kind, prompt, labels and rule."""
+
+    def __init__(self) -> None:
+        self.seen: list[Any] = []
+
+    def choose(self, view: Any, decision: Any) -> Any:
+        self.seen.append((view.hand, view.turn, view.decision, view.players[0].vp,
+                          decision.kind, decision.prompt, decision.labels(), decision.rule))
+        labels = decision.labels()
+        return decision.options[labels.index(max(labels, key=len))]
+
+
+class Offers:
+    """A Python agent answering with an option that is not offered."""
+
+    def choose(self, view: Any, decision: Any) -> Any:
+        return Option("nowhere")
+
+
+@settings(max_examples=12, deadline=None)
+@given(on_base=st.booleans(), which=st.integers(0, 40), seed=st.integers(0, 2**32),
+       level=st.sampled_from(LEVELS), other=st.sampled_from(("python", "random", "first")))
+def test_a_python_agent_plays_a_native_game_as_on_the_python_engine(
+        base: Engine, tests_engine: Engine, on_base: bool, which: int, seed: int,
+        level: str, other: str) -> None:
+    engine = base if on_base else tests_engine
+    decks = list(BASE_PAIRINGS[which % 4]) if on_base else \
+        list(testset.test_set_decks(engine.cards, which))
+    where = f"seed={seed} decks={decks} other seat={other} level={level}"
+    seated = []
+    for core in ("native", "python"):
+        agents = [Longest(), {"python": Longest(), "random": RandomAgent(seed),
+                              "first": hkk.FirstLegalAgent()}[other]]
+        game = hkk_native.core.new_game(engine, decks, seed=seed, agents=agents,
+                                        log_level=level) if core == "native" else \
+            engine.new_game(decks, agents, seed=seed, log_level=level)
+        game.play()
+        seated.append((game, agents))
+    (native, native_agents), (python, python_agents) = seated
+    assert native.over and native.winner == python.winner, where
+    for index, (a, b) in enumerate(itertools.zip_longest(
+            native.log, [e.as_dict() for e in python.log])):
+        assert a == b, f"cores differ: {where} at event {index}\n  native: {a}\n  python: {b}"
+    assert native_agents[0].seen == python_agents[0].seen, where  # shown the same things
+    assert native_agents[0].seen and all(s[2] is None for s in native_agents[0].seen)
+
+
+def test_a_python_agent_beside_a_seat_answered_from_outside_is_asked_as_python(
+        tests_engine: Engine) -> None:
+    decks = list(testset.test_set_decks(tests_engine.cards, 3))
+    agents = Longest(), Longest()
+    native = hkk_native.core.new_game(tests_engine, decks, seed=5, agents=[agents[0], None])
+    python = tests_engine.new_game(decks, [agents[1], None], seed=5)
+    rng = random.Random(5)
+    while (decision := native.decision) is not None:
+        assert decision.player == 1 and python.decision is not None
+        assert decision.labels() == python.decision.labels()
+        index = rng.randrange(len(decision.options))
+        native.answer(index)
+        python.answer(index)
+    assert python.decision is None and native.over and python.over
+    assert native.log == [e.as_dict() for e in python.log]
+    assert agents[0].seen == agents[1].seen
+    assert native.save()["log"] == python.save()["log"]
+
+
+def test_a_python_agent_answering_an_option_not_offered_is_refused_as_python(
+        tests_engine: Engine) -> None:
+    decks = list(testset.test_set_decks(tests_engine.cards, 1))
+    errors = []
+    for game in (hkk_native.core.new_game(tests_engine, decks, seed=1,
+                                          agents=[Offers(), RandomAgent(1)]),
+                 tests_engine.new_game(decks, [Offers(), RandomAgent(1)], seed=1)):
+        with pytest.raises(IllegalDecision) as refused:
+            game.play()
+        errors.append(str(refused.value))
+    assert errors[0] == errors[1] and "player 0 chose" in errors[0]
+
+
+def test_an_agent_that_cannot_be_asked_through_the_protocol_is_refused_naming_it(
+        tests_engine: Engine) -> None:
+    decks = list(testset.test_set_decks(tests_engine.cards, 1))
+
+    class Omniscient(Longest):
+        sees_everything = True
+
+    for agent, said in ((Omniscient(), "agent Omniscient sees_everything"),
+                        (object(), "agent object has no choose")):
+        with pytest.raises(hkk_native.Refused, match=said):
+            hkk_native.core.new_game(tests_engine, decks, seed=1, agents=[agent, None])
+    with pytest.raises(hkk_native.Refused, match="agent Longest is not seated natively"):
+        hkk_native.play_many_native(tests_engine, decks, seeds=[1, 2],
+                                    agents=[Longest(), RandomAgent(1)])

@@ -211,6 +211,54 @@ def test_a_native_view_shows_what_the_python_view_shows_and_hides_the_same(
     assert shown == _dump(python.view(player)), where
 
 
+def _hidden_leaked(game: Any, player: int, shown: str) -> list[str]:
+    """The other hand's cards that are in no public place and not ``player``'s own, named in
+    ``shown`` (a whole id: tt:ward is not tt:warden)."""
+    state = game.snapshot()
+    public = {c for p in state["players"] for c in p["graveyard"] + p["void"]}
+    public |= {p["card"] for p in state["permanents"].values()}
+    public |= set(game.decks[player]) | {
+        e["card"] for e in _log(game) if "card" in e and e["kind"] != "card_drawn"}
+    hidden = set(game.players[1 - player].hand) - public
+    return sorted(c for c in hidden if re.search(rf"{re.escape(c)}(?!\w)", shown))
+
+
+@settings(max_examples=10, deadline=None)
+@given(g=games, player=st.sampled_from((0, 1)), draws=st.integers(0, 2**32))
+def test_a_determinized_native_copy_is_saved_and_viewed_as_the_python_engines_copy(
+        base: Engine, tests_engine: Engine, g: dict[str, Any], player: int,
+        draws: int) -> None:
+    engine, decks, where = _setup(base, tests_engine, g)
+    native = hkk_native.core.new_game(engine, decks, seed=g["seed"],
+                                      agents=seated_agents(g["seats"], g["seed"]))
+    python = engine.new_game(decks, seated_agents(g["seats"], g["seed"]), seed=g["seed"])
+    cut = _answer([native, python], random.Random(g["answers"]), g["cut"])
+    where += f" determinized for player {player} after {cut} answers, draws={draws}"
+    copies = native.determinize(player, random.Random(draws)), \
+        python.determinize(player, random.Random(draws))
+    views = [copy.view(player) for copy in copies]  # live: read again after the answers
+    assert _without_clock(copies[0].save()) == _without_clock(copies[1].save()), where
+    assert _dump(views[0]) == _dump(views[1]), where
+    assert copies[0].snapshot() == copies[1].snapshot(), where
+    _answer(list(copies), random.Random(g["later"]), 40)
+    shown = _dump(views[0])
+    assert shown == _dump(views[1]), where
+    assert not _hidden_leaked(copies[1], player, shown), where
+    assert _without_clock(copies[0].save()) == _without_clock(copies[1].save()), where
+
+
+def test_a_determinized_copy_of_a_game_without_a_twin_says_why_it_has_no_save(
+        tests_engine: Engine) -> None:
+    decks = list(testset.test_set_decks(tests_engine.cards, 1))
+    game = hkk_native.core.new_game(tests_engine, decks, seed=1, agents=[None, None])
+    game._origin = None  # as a native game made without its engine
+    copy = game.determinize(0, random.Random(1))
+    with pytest.raises(hkk_native.NativeUnsupported,
+                       match="a determinized copy of a game that has none .*no save, view"):
+        copy.save()
+    assert copy.decision is not None  # and the copy goes on
+
+
 def test_a_native_snapshot_is_the_python_games(tests_engine: Engine) -> None:
     decks = list(testset.test_set_decks(tests_engine.cards, 2))
     native = hkk_native.core.new_game(tests_engine, decks, seed=2, agents=[None, None])
@@ -246,14 +294,29 @@ def test_a_save_the_native_core_cannot_run_is_refused_naming_why(
         hkk_native.load_native(tests_engine, ruled.save())
 
     class Mine(FirstLegalAgent):
-        pass
+        sees_everything = True  # it reads the hkk.Game itself
 
     game = tests_engine.new_game(decks, [None, Mine()], seed=4)
     _answer([game], random.Random(4), 5)
-    with pytest.raises(hkk_native.Refused, match="agent Mine: only RandomAgent, "
-                                                 "FirstLegalAgent, GreedyAgent and MctsAgent are "
-                                                 "seated natively"):
+    with pytest.raises(hkk_native.Refused, match="agent Mine sees_everything: it reads the "
+                                                 "Python engine's hkk.Game"):
         hkk_native.load_native(tests_engine, game.save(), agents=[None, Mine()])
+
+
+def test_a_save_loaded_natively_with_a_python_agent_plays_on_as_the_python_game(
+        tests_engine: Engine) -> None:
+    class Mine(FirstLegalAgent):  # not seated natively: asked through the protocol
+        pass
+
+    decks = list(testset.test_set_decks(tests_engine.cards, 4))
+    game = tests_engine.new_game(decks, [None, Mine()], seed=4)
+    _answer([game], random.Random(4), 5)
+    saved = game.save()
+    native = hkk_native.load_native(tests_engine, saved, agents=[Mine(), Mine()])
+    python = load_game(tests_engine, saved, agents=[Mine(), Mine()])
+    native.play()
+    python.play()
+    _same_games("seed=4 loaded with Mine in both seats", native=native, python=python)
 
 
 def test_a_save_whose_log_the_native_core_does_not_come_to_is_refused_naming_the_event(

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hkk import Engine
+from hkk import CoreError, Engine
 from hkk._ablation import filler_id
 from hkk._balance import balance
 from hkk._simulate import _ENGINES, pairings, plan, simulate
@@ -76,7 +76,8 @@ def test_simulate_on_the_native_core_records_the_games_natively(
 def test_a_turn_limit_the_native_core_does_not_play_is_refused_naming_it(
         decks: dict[str, list[str]]) -> None:
     chunks = plan(SETS, [("tt-a", "tt-b")], 3, max_turns=7, core="native")
-    with pytest.raises(ValueError, match="turn limit of 7 is not native"):
+    with pytest.raises(CoreError, match="core .native. cannot run this game: a turn limit of 7 "
+                                        "is not native"):
         simulate(chunks, workers=1)
 
 

@@ -189,23 +189,30 @@ def engine_with_core(found: Any, core: str, **options: Any) -> Any:
 
 
 def check_core(engine: Any, games: Sequence[Sequence[Sequence[str]]],
-               said: set[str] | None = None, *, forward_model: bool = True) -> None:
+               said: set[str] | None = None, *, forward_model: bool = True,
+               whole_games: Sequence[Sequence[Any] | None] | None = None,
+               max_turns: int | None = None) -> None:
     """Each game (two card lists) on the engine's core: a named core that refuses one, or
     that has no forward model where the command needs one, is a usage error naming why;
     ``auto`` falling back to python says so on stderr, once per reason (``said``: the reasons
-    said already)."""
+    said already).  ``whole_games``: the games are played whole and only their outcomes
+    read (``hkk simulate``), under each of these agent pairings (None: the engine's default
+    agents) and ``max_turns`` (``Engine.choose_core``)."""
     from hkk._cores import without_forward_model
 
     said = set() if said is None else said
+    tiers = [None] if whole_games is None else whole_games
     for decks in games:
-        try:
-            choice = engine.choose_core(decks)
-        except HkkError as exc:
-            raise click.BadParameter(str(exc), param_hint="--core") from None
-        without = without_forward_model(choice.core) if forward_model else None
-        if without is not None:
-            raise click.BadParameter(without, param_hint="--core")
-        fallback = choice.fallback
-        if fallback is not None and fallback not in said:
-            said.add(fallback)
-            _err().print(f"[yellow]note:[/yellow] {escape(fallback)}")
+        for agents in tiers:
+            try:
+                choice = engine.choose_core(decks, whole_games=whole_games is not None,
+                                            agents=agents, max_turns=max_turns)
+            except HkkError as exc:
+                raise click.BadParameter(str(exc), param_hint="--core") from None
+            without = without_forward_model(choice.core) if forward_model else None
+            if without is not None:
+                raise click.BadParameter(without, param_hint="--core")
+            fallback = choice.fallback
+            if fallback is not None and fallback not in said:
+                said.add(fallback)
+                _err().print(f"[yellow]note:[/yellow] {escape(fallback)}")

@@ -4,8 +4,11 @@ A core (:class:`hkk.Core`, docs/CORES.md) says whether it can run a game (``refu
 one (``new_game``, a :class:`hkk.ForwardModel`).  The Python engine is the built-in core
 ``python`` (an entry point of the ``hkk`` distribution, as a third party's would be, and in
 :data:`BUILTIN_CORES` for an editable install whose metadata predates it).  ``--core NAME``
-names one; ``--core auto`` (the default) takes the first core marked ``auto = True`` that
-accepts the game (a compiled core), else ``python``, and says why it fell back.
+names one; ``--core auto`` (the default) takes the first core marked ``auto`` that accepts the
+game (a compiled core), else ``python``, and says why it fell back.  A core marked
+``auto = "whole-games"`` is taken only for whole games whose outcomes alone are read
+(``hkk simulate``: :data:`WHOLE_GAMES`), never for a game handed to the caller
+(``Engine.start``, whose callers read an ``hkk.Game``).
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ from hkk._errors import CoreError
 from hkk._game import Game
 from hkk._protocol import Core, ForwardModel
 
-__all__ = ["AUTO", "BUILTIN_CORES", "ENTRY_POINT_GROUP", "CoreChoice", "CoreEntry", "CoreError",
-           "CoreRegistry", "PYTHON", "PythonCore", "core_entries"]
+__all__ = ["AUTO", "BUILTIN_CORES", "ENTRY_POINT_GROUP", "WHOLE_GAMES", "CoreChoice", "CoreEntry",
+           "CoreError", "CoreRegistry", "PYTHON", "PythonCore", "core_entries"]
 
 ENTRY_POINT_GROUP = "hkk.cores"
 #: The name that picks the best installed core that accepts the game.
 AUTO = "auto"
+#: A core's ``auto`` that lets ``auto`` take it only for whole games of which nothing but
+#: their outcomes is read (``hkk simulate``), never for a game handed to the caller.
+WHOLE_GAMES = "whole-games"
 #: name -> "module:object" of hkk's own cores (the same as pyproject.toml's entry points).
 BUILTIN_CORES: dict[str, str] = {"python": "hkk._cores:PYTHON"}
 
@@ -122,12 +128,18 @@ class CoreRegistry:
             self._loaded[name] = entry.load()
         return self._loaded[name]
 
-    def choose(self, name: str, engine: Any, decks: Sequence[Sequence[str]]) -> CoreChoice:
+    def choose(self, name: str, engine: Any, decks: Sequence[Sequence[str]], *,
+               whole_games: bool = False, agents: Sequence[Any] | None = None,
+               max_turns: int | None = None) -> CoreChoice:
         """The core for a game of ``decks``: the one named (its refusal is a CoreError), or
-        with ``auto`` the first core marked ``auto`` that accepts the game, else python."""
+        with ``auto`` the first core marked ``auto`` that accepts the game, else python.
+        ``whole_games``: the game is played whole and only its outcome read (``hkk
+        simulate``), with ``agents`` (None: the engine's default ones) and ``max_turns``,
+        which a core's ``refuses_outcomes`` may refuse; a core marked ``auto =
+        "whole-games"`` is tried only then."""
         if name != AUTO:
             core = self.get(name)
-            reason = core.refuses(engine, decks)
+            reason = _refusal(core, engine, decks, whole_games, agents, max_turns)
             if reason is not None:
                 raise CoreError(f"core {name!r} cannot run this game: {reason}")
             return CoreChoice(core)
@@ -140,14 +152,26 @@ class CoreRegistry:
             except CoreError as exc:
                 refusals.append(str(exc))
                 continue
-            if not getattr(core, "auto", False):
+            auto = getattr(core, "auto", False)
+            if not (auto is True or (auto == WHOLE_GAMES and whole_games)):
                 continue
-            reason = core.refuses(engine, decks)
+            reason = _refusal(core, engine, decks, whole_games, agents, max_turns)
             if reason is None:
                 return CoreChoice(core)
             refusals.append(f"core {other!r}: {reason}")
         fallback = "; ".join(refusals) + "; running it on the python core" if refusals else None
         return CoreChoice(self.get(PYTHON.name), fallback)
+
+
+def _refusal(core: Any, engine: Any, decks: Sequence[Sequence[str]], whole_games: bool,
+             agents: Sequence[Any] | None, max_turns: int | None) -> str | None:
+    """Why ``core`` cannot run the game: its ``refuses``, then for whole games its optional
+    ``refuses_outcomes`` (the agents and turn limit of its batched call)."""
+    reason: str | None = core.refuses(engine, decks)
+    outcomes = getattr(core, "refuses_outcomes", None)
+    if reason is None and whole_games and outcomes is not None:
+        reason = outcomes(engine, decks, agents=agents, max_turns=max_turns)
+    return reason
 
 
 def core_entries(entry_points: Any = None, builtin: Mapping[str, str] = BUILTIN_CORES

@@ -10,6 +10,7 @@ import click
 from rich.table import Table
 
 from hkk._cli_output import _dumps, _err, _out
+from hkk._cores import WHOLE_GAMES
 from hkk._errors import HkkError
 from hkk._markup import escape
 
@@ -28,8 +29,9 @@ def core_rows() -> tuple[list[dict[str, Any]], list[str]]:
         except HkkError as exc:
             problems.append(str(exc))
             continue
+        auto = getattr(core, "auto", False)  # True, False or "whole-games" (hkk._cores)
         rows.append({"name": name, "distribution": entry.distribution, "object": entry.value,
-                     "auto": bool(getattr(core, "auto", False)) or name == "python"})
+                     "auto": auto if auto == WHOLE_GAMES else bool(auto) or name == "python"})
     return rows, problems
 
 
@@ -39,7 +41,8 @@ def cores_command(as_json: bool) -> None:
     """List the registered cores (entry-point group 'hkk.cores').
 
     Name one with --core NAME in 'hkk play', 'simulate', 'verify' and 'serve'; --core auto
-    (the default) takes the first core marked auto that accepts the game, else python."""
+    (the default) takes the first core marked auto that accepts the game, else python (a
+    core marked auto "for whole games" only for 'hkk simulate')."""
     rows, problems = core_rows()
     if as_json:
         click.echo(_dumps({"cores": rows, "problems": problems}))
@@ -49,6 +52,7 @@ def cores_command(as_json: bool) -> None:
         table.add_column(column, overflow="fold", no_wrap=column == "name")
     for r in rows:
         table.add_row(escape(r["name"]), escape(r["distribution"] or "?"), escape(r["object"]),
+                      "for whole games" if r["auto"] == WHOLE_GAMES else
                       "yes" if r["auto"] else "no")
     _out().print(table)
     for problem in problems:

@@ -181,11 +181,17 @@ class Engine:
             self.cores = core_entries()
         return self.cores
 
-    def choose_core(self, decks: Sequence[str | Sequence[str]]) -> CoreChoice:
+    def choose_core(self, decks: Sequence[str | Sequence[str]], *, whole_games: bool = False,
+                    agents: Sequence[Any] | None = None, max_turns: int | None = None
+                    ) -> CoreChoice:
         """The core :meth:`start` runs a game of ``decks`` on, and why ``auto`` fell back to
         python, if it did.  A named core that refuses the game is a :class:`hkk.HkkError`
-        naming why (the set, hook, card or word)."""
-        return self.registry().choose(self.core_name, self, self._deck_lists(decks))
+        naming why (the set, hook, card or word).  ``whole_games``: the core ``hkk
+        simulate`` plays such games on, whole and only their outcomes read, with ``agents``
+        and ``max_turns`` (:meth:`hkk._cores.CoreRegistry.choose`)."""
+        return self.registry().choose(self.core_name, self, self._deck_lists(decks),
+                                      whole_games=whole_games, agents=agents,
+                                      max_turns=max_turns)
 
     def start(self, decks: Sequence[str | Sequence[str]] | None = None,
               agents: Sequence[Agent | None] | None = None, *, seed: int | None = None,

@@ -170,7 +170,9 @@ class Core(Protocol):
     """What runs games (docs/CORES.md): the Python engine is the built-in core ``python``; a
     compiled one registers in the ``hkk.cores`` entry-point group.  ``engine`` is the
     :class:`hkk.Engine` with the loaded, validated cards, decks, rulings and plugins; ``decks``
-    are two lists of card ids."""
+    are two lists of card ids.  Optional attributes and methods (docs/CORES.md): ``auto``
+    (True, or ``"whole-games"``: tried by ``--core auto`` only for ``hkk simulate``'s games),
+    ``forward_model``, ``refuses_outcomes`` and ``play_outcomes``."""
 
     #: its entry point's name (``hkk play --core NAME``)
     name: str

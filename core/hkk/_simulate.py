@@ -213,13 +213,15 @@ def _batched_rows(engine: Engine, chunk: Chunk, decks: list[list[str]],
     the game's core has no such call (the Python engine)."""
     if chunk.core == "python":
         return None
-    core = engine.choose_core(decks).core
-    play = getattr(core, "play_outcomes", None)
-    if play is None:
-        return None
     seeds = list(range(*chunk.seeds))
     agents = None if makers is None else \
         [[make(agent_seed(seed, seat)) for seat, make in enumerate(makers)] for seed in seeds]
+    # whole games, only their outcomes read: a core marked auto = "whole-games" may take them
+    core = engine.choose_core(decks, whole_games=True, agents=agents[0] if agents else None,
+                              max_turns=chunk.max_turns).core
+    play = getattr(core, "play_outcomes", None)
+    if play is None:
+        return None
     rows: list[dict[str, Any]] = play(engine, decks, seeds, names=chunk.decks, agents=agents,
                                       agent_specs=chunk.agents, max_turns=chunk.max_turns)
     for row in rows:  # the decks played were the ablated ones: the rows say so

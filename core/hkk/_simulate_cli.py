@@ -199,7 +199,8 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     # whole games: a core without a forward model plays them in its batched calls
-    check_core(engine, [(lists[a], lists[b]) for a, b in pairs], forward_model=False)
+    check_core(engine, [(lists[a], lists[b]) for a, b in pairs], forward_model=False,
+               whole_games=[_sample_agents(p) for p in players], max_turns=max_turns)
     _check_formats(found, lists, format_name)
     local = workers or os.cpu_count() or 1
     err = _console(stderr=True)
@@ -281,6 +282,17 @@ def _check_ablate(ablate: tuple[str, ...], engine: Any, lists: dict[str, list[st
 
 def result_games(chunks: Any) -> int:
     return sum(c.games for c in chunks)
+
+
+def _sample_agents(specs: tuple[str, str] | None) -> list[Any] | None:
+    """One game's agents of a tier (seeded as game 0's): what a core's batched call is asked
+    to seat (``refuses_outcomes``); None: the engine's default agents."""
+    from hkk._agent_registry import agent_entries, agent_seed
+
+    if specs is None:
+        return None
+    registry = agent_entries()
+    return [registry.factory(spec)(agent_seed(0, seat)) for seat, spec in enumerate(specs)]
 
 
 def _agent_pairings(agent_specs: tuple[str, str] | None, tiers: str | None

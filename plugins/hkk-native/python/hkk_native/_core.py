@@ -6,9 +6,11 @@ from __future__ import annotations
 import inspect
 import itertools
 import random
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from hkk._cores import WHOLE_GAMES
 from hkk._decisions import Decision, Option
 from hkk._errors import HkkError, IllegalDecision, SaveError
 from hkk._forward import index_of
@@ -89,8 +91,30 @@ def _seat(agent: Any) -> SeatSpec:
     if type(agent) is MctsAgent:
         return ("mcts", 0.0, list(agent.rng.getstate()[1]),
                 _search_options(agent, ("budget", "rollout_turns", "exploration")))
-    raise Refused(f"agent {type(agent).__name__}: only RandomAgent, FirstLegalAgent, "
-                  f"GreedyAgent and MctsAgent are seated natively")
+    _askable(agent)
+    return _OUTSIDE  # a Python agent: asked from outside by NativeGame._drive
+
+
+def _askable(agent: Any) -> None:
+    """Refuse by name an agent that cannot be asked through the protocol: one without a
+    ``choose``, or one that ``sees_everything`` (the Python engine hands it the
+    ``hkk.Game`` itself, which a native game is not)."""
+    name = type(agent).__name__
+    if not callable(getattr(agent, "choose", None)):
+        raise Refused(f"agent {name} has no choose(view, decision) method: it cannot sit "
+                      "at a game")
+    if getattr(agent, "sees_everything", False):
+        raise Refused(f"agent {name} sees_everything: it reads the Python engine's hkk.Game "
+                      "itself, which a native game is not; play it on the python core")
+
+
+def _native_seated(agent: Any) -> bool:
+    """Whether the native core seats ``agent`` itself (else a Python driver asks it)."""
+    from hkk import FirstLegalAgent, RandomAgent
+    from hkk._greedy import GreedyAgent
+    from hkk._mcts import MctsAgent
+
+    return type(agent) in (FirstLegalAgent, RandomAgent, GreedyAgent, MctsAgent)
 
 
 def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
@@ -181,6 +205,27 @@ class _Origin:
         return game if level == "full" else game.clone(log_level=level)
 
 
+class _Determinized:
+    """Where a determinized native copy's Python twin starts: its game's twin (the game's
+    origin given its answers so far) determinized for the same player from the same RNG
+    state - the native determinize draws exactly as the Python engine's does, so the two
+    copies are the same game, checked as every twin is (:meth:`NativeGame._synced`)."""
+
+    def __init__(self, origin: _Origin | _Determinized, answers: Sequence[int], level: str,
+                 player: int, state: tuple[Any, ...], log_level: str | None) -> None:
+        self.origin, self.answers, self.level = origin, tuple(answers), level
+        self.player, self.state, self.log_level = player, state, log_level
+
+    def make(self, level: str) -> Any:
+        game = self.origin.make(self.level)
+        for index in self.answers:
+            game.answer(index)
+        rng = random.Random()
+        rng.setstate(self.state)
+        copy = game.determinize(self.player, rng, log_level=self.log_level)
+        return copy if level == copy.log.level else copy.clone(log_level=level)
+
+
 class _Window:
     """The game a native game's :class:`hkk.PlayerView` reads: its Python twin, brought up to
     date at every read, so the view is live as the Python engine's; a copy of the view is a
@@ -218,10 +263,12 @@ class NativeGame:
     ``log`` is the kept events as ``as_dict()``s, built when read; ``emitted`` counts every
     event, kept or not; ``determinize`` resamples what a player cannot know.  ``save``,
     ``view`` and ``snapshot`` are read from its Python twin (docs/NATIVE.md, "Saves and
-    views"); a determinized copy has no twin: they raise :class:`NativeUnsupported` there."""
+    views"), a determinized copy's too; a game without one (stopped short, with a native
+    search seat) raises :class:`NativeUnsupported` there.  A Python agent the native core
+    does not seat is asked through the protocol (:meth:`_drive`)."""
 
     def __init__(self, game: _NativeGame, agents: Sequence[Any] = (None, None),
-                 log_level: str = "full", origin: _Origin | None = None,
+                 log_level: str = "full", origin: _Origin | _Determinized | None = None,
                  answers: Sequence[int] = (), twin: Any = None) -> None:
         self._game = game
         self._agents = _Seats(agents)
@@ -236,10 +283,16 @@ class NativeGame:
         self._fed = 0
         #: why this game has no Python twin when it has no origin
         self._no_twin = "a native game made without its engine (not by hkk_native.core)"
+        #: the Python agents its seats answered from outside are asked by (:meth:`_drive`),
+        #: their views, and whether one is being asked now
+        self._asked = [None if a is None or _native_seated(a) else a for a in agents]
+        self._views: list[PlayerView | None] = [None, None]
+        self._asking = False
 
     def play(self, max_turns: int | None = None) -> int | None:
-        """Play to the end (or as far as the native core goes) with the seated agents; returns
-        the winner.  Every seat needs an agent, as the Python engine's ``play``."""
+        """Play to the end (or as far as the native core goes) with the seated agents - the
+        native ones natively, a Python one asked through the protocol (:meth:`_drive`);
+        returns the winner.  Every seat needs an agent, as the Python engine's ``play``."""
         from hkk import HkkError
 
         if None in self._agents:
@@ -248,8 +301,46 @@ class NativeGame:
                            "game.answer(...), or seat an agent (game.agents[i] = agent)")
         if max_turns is not None:
             raise _unsupported("play(max_turns=...)")
-        self._game.play()
+        if any(self._asked):
+            self._drive()
+        else:
+            self._game.play()
         return self._game.winner
+
+    def _drive(self) -> None:
+        """Ask the Python agents seated here for their decisions, as the Python engine asks
+        them (``hkk._deciding.ask``): ``agent.choose(view, decision)`` with the player's view
+        and the Python twin's decision (the Python engine's, prompt and all), the answer an
+        offered option or one equal to it (else the engine's :class:`hkk.IllegalDecision`);
+        up to a seat answered by the caller, or the end.  What the agent raises goes up as
+        on the Python engine; while it thinks, the game waits for no decision (the Python
+        engine's ``game.decision`` is None then too)."""
+        from hkk._deciding import _offered
+
+        while True:
+            found = self._game.decision()
+            if found is None or self._asked[found[1]] is None:
+                return
+            player, agent = found[1], self._asked[found[1]]
+            decision = self._synced().decision
+            assert decision is not None  # _synced checked it stands at this one
+            view = self._views[player]
+            if view is None:  # tied to the game weakly, as hkk._deciding.seat_view's
+                self._check_twin()
+                view = self._views[player] = PlayerView(
+                    cast("ViewedGame", _Window(weakref.proxy(self))), player)
+            self._asking = True
+            try:
+                chosen = agent.choose(view, decision)
+            finally:
+                self._asking = False
+            options = decision.options
+            ids = [id(o) for o in options]
+            index = ids.index(id(chosen)) if id(chosen) in ids else \
+                options.index(_offered(decision, chosen))
+            self._waiting = None
+            self._game.answer(index)
+            self._answers.append(index)
 
     @property
     def decision(self) -> Decision | None:
@@ -257,7 +348,15 @@ class NativeGame:
         runs the game up to it): kind, player, the options' labels and rule as the Python
         engine's (an option's ``data`` is read from its label, :func:`hkk.option_data`; the
         ``prompt`` is empty); None once the game is over or stopped short, or if every seat
-        has an agent."""
+        has an agent.  A Python agent's decisions on the way are asked first (:meth:`_drive`)."""
+        if self._asking or None not in self._agents:
+            return None  # a seated agent thinks, or every seat has one: the Python engine's
+        if any(self._asked):
+            self._drive()
+        return self._found()
+
+    def _found(self) -> Decision | None:
+        """The decision the native game waits for, whoever's seat it is."""
         if self._waiting is None:
             found = self._game.decision()
             if found is not None:
@@ -309,8 +408,11 @@ class NativeGame:
         game, after = self._game.determinize(player, list(words), log_level)
         rng.setstate((version, tuple(after), gauss))
         level = self._level if log_level is None else log_level
-        copy = NativeGame(game, (None, None), level)
-        copy._no_twin = "a determinized copy"
+        origin = None if self._twin_lacks() is not None or self._origin is None else \
+            _Determinized(self._origin, self._answers, self._level, player,
+                          (version, words, gauss), log_level)
+        copy = NativeGame(game, (None, None), level, origin)
+        copy._no_twin = f"a determinized copy of a game that has none ({self._twin_lacks()})"
         return copy
 
     def save(self) -> dict[str, Any]:
@@ -329,14 +431,20 @@ class NativeGame:
         snap: dict[str, Any] = self._synced().snapshot()
         return snap
 
+    def _twin_lacks(self) -> str | None:
+        """Why this game has no Python twin, or None."""
+        if self.unported is not None:
+            return f"the native core stopped this game short ({self.unported})"
+        if self._origin is None:
+            return self._no_twin
+        return None
+
     def _check_twin(self) -> None:
         """Refuse by name a game that has no Python twin (so no save, view or snapshot)."""
-        if self.unported is not None:
-            raise NativeUnsupported(f"the native core stopped this game short ({self.unported})"
-                                    ": it has no save, view or snapshot past there")
-        if self._origin is None:
-            raise NativeUnsupported(f"{self._no_twin} has no Python twin, so the native core "
-                                    "has no save, view or snapshot of it")
+        lacks = self._twin_lacks()
+        if lacks is not None:
+            raise NativeUnsupported(f"{lacks}: it has no Python twin, so the native core has "
+                                    "no save, view or snapshot of it")
 
     def _synced(self) -> Any:
         """The Python twin - a Python game played from the same start with the same answers
@@ -350,9 +458,12 @@ class NativeGame:
         while self._fed < len(self._answers):
             twin.answer(self._answers[self._fed])
             self._fed += 1
-        # a game not yet set up stays so (reading the decision sets it up), as the Python one
-        started = self.emitted > 0 or self._answers
-        decision = self.decision if started else None
+        # a game not yet set up stays so (reading the decision sets it up), as the Python one;
+        # so does a determinized copy's decision, found again when first read
+        started = (self.emitted > 0 or self._answers) and not (
+            isinstance(self._origin, _Determinized) and not self._answers
+            and self._waiting is None)
+        decision = self._found() if started else None
         got = twin.decision if started else None
         mine = None if decision is None else (decision.kind, decision.player, decision.labels())
         theirs = None if got is None else (got.kind, got.player, got.labels())
@@ -442,6 +553,18 @@ def _seats(agents: Sequence[Any] | None, seed: int) -> tuple[SeatSpec, SeatSpec]
     return (_seat(agents[0]), _seat(agents[1]))
 
 
+def _batched_seats(agents: Sequence[Any], seed: int) -> tuple[SeatSpec, SeatSpec]:
+    """The seats of a game played in a batched call, which asks no Python agent."""
+    seats = _seats(agents, seed)
+    for agent, seat in zip(agents, seats, strict=True):
+        if seat[0] == "outside":
+            raise Refused(f"agent {type(agent).__name__} is not seated natively (a Python "
+                          "agent is asked through the protocol, one game at a time): a "
+                          "batched call plays RandomAgent, FirstLegalAgent, GreedyAgent and "
+                          "MctsAgent seats only")
+    return seats
+
+
 def play_native(engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
                 agents: Sequence[Any] | None = None, log_level: str = "full") -> NativeGame:
     """Build a native game and play it as far as the native core goes (to its end, or to the
@@ -465,7 +588,8 @@ def play_many_native(engine: Any, decks: Sequence[str | Sequence[str]], *,
     ``agents`` each game is seated as the engine seats it (``RandomAgent(agent_seed(seed,
     seat))``); with them, every game starts from the agents' present state."""
     lists = _checked(engine, decks, seeds)
-    seats = [_seats(agents, 0)] if agents is not None else [_default_seats(s) for s in seeds]
+    seats = [_batched_seats(agents, 0)] if agents is not None else \
+        [_default_seats(s) for s in seeds]
     return _native_engine(engine).play_many((lists[0], lists[1]), list(seeds), seats,
                                             log_level)
 
@@ -579,19 +703,21 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
 
 
 class NativeCore:
-    """The ``hkk.cores`` entry ``native``.  Not ``auto``: a native game is not yet a whole
-    ``hkk.ForwardModel`` (a determinized copy has no view or save, and only the native
-    agents sit at a native game), so ``--core auto`` never picks it and
-    no default output changes; ``--core native`` names it."""
+    """The ``hkk.cores`` entry ``native``.  ``auto = "whole-games"``: ``--core auto`` takes it
+    for the whole games of ``hkk simulate`` that it accepts (their rows are the Python
+    engine's byte for byte with the random and first agents), never for a game handed to the
+    caller (``Engine.start`` stays on the Python engine's ``hkk.Game`` unless the engine names
+    this core); ``--core native`` names it."""
 
     name = "native"
-    auto = False
+    auto = WHOLE_GAMES
     #: hkk play, serve and verify --games need a whole forward model (hkk._cores says so):
     #: a native game is answered from outside, copied, determinized, saved and viewed
-    #: (NativeGame), but not yet by every agent, nor its determinized copies viewed or saved
+    #: (NativeGame), its seats taken by any agent, but not yet played to a turn limit of
+    #: the caller's nor reseated
     forward_model = False
-    forward_model_lacks = ("the view and save of a determinized copy, and seats for agents "
-                           "other than random, first, greedy and mcts")
+    forward_model_lacks = ("play(max_turns=...) and reseating a game (game.agents[i] = "
+                           "agent), which a Python search agent's rollouts use")
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively: the set and hook that make it not data-only
@@ -612,6 +738,22 @@ class NativeCore:
             return f"the native core stopped short of the end: {native.unported}"
         return difference
 
+    def refuses_outcomes(self, engine: Any, decks: Sequence[str | Sequence[str]], *,
+                         agents: Sequence[Any] | None = None, max_turns: int | None = None
+                         ) -> str | None:
+        """Why :meth:`play_outcomes` cannot play these games (beside :meth:`refuses`): an
+        agent it does not seat natively (a Python agent is asked through the protocol, one
+        game at a time), naming it, or a turn limit other than the rulings'; None: it can."""
+        if max_turns is not None and max_turns != engine.rulings.max_turns:
+            return f"a turn limit of {max_turns} is not native (it plays the rulings' " \
+                   f"{engine.rulings.max_turns})"
+        if agents is not None:
+            try:
+                _batched_seats(agents, 0)
+            except Refused as exc:
+                return str(exc)
+        return None
+
     def play_outcomes(self, engine: Any, decks: Sequence[str | Sequence[str]],
                       seeds: Sequence[int], *, names: tuple[str, str],
                       agents: Sequence[Sequence[Any]] | None = None,
@@ -627,15 +769,13 @@ class NativeCore:
 
         from hkk._outcome import Outcome
 
-        reason = self.refuses(engine, decks)
-        if reason is None and max_turns is not None and max_turns != engine.rulings.max_turns:
-            reason = f"a turn limit of {max_turns} is not native (it plays the rulings' " \
-                     f"{engine.rulings.max_turns})"
+        reason = self.refuses(engine, decks) or self.refuses_outcomes(
+            engine, decks, agents=agents[0] if agents else None, max_turns=max_turns)
         if reason is not None:
             raise Refused(f"the native core cannot run this game: {reason}")
         lists = _checked(engine, decks, seeds)
         seats = [_default_seats(s) for s in seeds] if agents is None else \
-            [_seats(a, s) for a, s in zip(agents, seeds, strict=True)]
+            [_batched_seats(a, s) for a, s in zip(agents, seeds, strict=True)]
         played = _native_engine(engine).play_outcomes((lists[0], lists[1]), list(seeds), seats)
         rows = []
         for seed, (winner, why, turns, first, stopped, counts) in zip(seeds, played,
