@@ -313,8 +313,11 @@ def _simulate(tmp_path: Path, *args: str, set_code: str = "fut"
     return result, rows, summary
 
 
-@pytest.mark.parametrize("workers", [["-w", "1"], ["-w", "2"], ["--dask", "-w", "1"]],
-                         ids=["here", "local workers", "dask"])
+# auto plays these whole games natively where the native core is installed: a game it stops
+# short is played again on the Python engine for its row (the same words as --core python)
+@pytest.mark.parametrize("workers", [["--core", "python", "-w", "1"], ["-w", "1"], ["-w", "2"],
+                                     ["--dask", "-w", "1"]],
+                         ids=["here", "auto", "local workers", "dask"])
 @pytest.mark.slow
 def test_D_work_limit_a_runaway_game_is_an_error_row_and_the_others_finish(
         tmp_path: Path, fake_set: Any, workers: list[str]) -> None:  # noqa: F811

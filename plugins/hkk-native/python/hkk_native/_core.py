@@ -553,6 +553,30 @@ def _seats(agents: Sequence[Any] | None, seed: int) -> tuple[SeatSpec, SeatSpec]
     return (_seat(agents[0]), _seat(agents[1]))
 
 
+#: Native seats whose agents draw as their Python twins do: their games are the Python engine's.
+_TWINNED = ("random", "first")
+
+
+def _python_row(engine: Any, lists: Sequence[Sequence[str]], seed: int, seats: Sequence[SeatSpec],
+                names: tuple[str, str], agent_specs: tuple[str, str] | None) -> dict[str, Any]:
+    """The row of a game the native core stopped short (a limit: D-trigger-loop,
+    D-work-limit, a step of too many items), played again on the Python engine, the
+    reference, so that the row names the error in its words as ``hkk simulate --core python``
+    does: the same seats, so the same game up to where it stops."""
+    from hkk._errors import GameTimeout, StepLoopError, TriggerLoopError
+    from hkk._outcome import OutcomeRecorder
+
+    game = _Origin(engine, seats, decks=lists, seed=seed).make("outcome")
+    recorder = OutcomeRecorder(game.log, seed, names, agent_specs)
+    try:
+        game.play()
+    except (TriggerLoopError, StepLoopError, GameTimeout) as exc:
+        recorder.outcome.winner, recorder.outcome.reason = None, "error"
+        recorder.outcome.turns = game.turn
+        recorder.outcome.error = f"{type(exc).__name__}: {exc}"
+    return recorder.outcome.as_row()
+
+
 def _batched_seats(agents: Sequence[Any], seed: int) -> tuple[SeatSpec, SeatSpec]:
     """The seats of a game played in a batched call, which asks no Python agent."""
     seats = _seats(agents, seed)
@@ -762,8 +786,9 @@ class NativeCore:
         """``hkk simulate``'s batched call: the games of ``seeds`` (``agents``: each game's
         agents; None: the engine's default ones) played in one call, each recorded natively as
         ``hkk._outcome.OutcomeRecorder`` records it, as ``Outcome.as_row()`` rows (``names``:
-        the pairing's deck specs).  A game the native core stops short (a step of more than
-        ``max_items_per_step`` items, where the Python engine raises ``StepLoopError``) is an
+        the pairing's deck specs).  A game the native core stops short (a limit the Python
+        engine stops with an error) is played again on the Python engine for its row when its
+        seats are random or first (the same game there); with a native search seat it is an
         error row naming why."""
         from collections import Counter
 
@@ -778,12 +803,15 @@ class NativeCore:
             [_batched_seats(a, s) for a, s in zip(agents, seeds, strict=True)]
         played = _native_engine(engine).play_outcomes((lists[0], lists[1]), list(seeds), seats)
         rows = []
-        for seed, (winner, why, turns, first, stopped, counts) in zip(seeds, played,
-                                                                       strict=True):
+        for seed, seat, (winner, why, turns, first, stopped, counts) in zip(
+                seeds, seats, played, strict=True):
             tables = [[Counter(dict(player)) for player in kind] for kind in counts]
             outcome = Outcome(seed=seed, decks=names, winner=winner, reason=why, turns=turns,
                               first=first, played=tables[0], fired=tables[1], used=tables[2],
                               drawn=tables[3], acted=tables[4], agents=agent_specs)
+            if stopped is not None and all(kind in _TWINNED for kind, *_ in seat):
+                rows.append(_python_row(engine, lists, seed, seat, names, agent_specs))
+                continue
             if stopped is not None:
                 outcome.winner, outcome.reason = None, "error"
                 outcome.error = f"StepLoopError: {stopped}"
