@@ -295,7 +295,9 @@ pub fn extract_components(game: &mut Game, index: usize) {
         game,
         offer.player,
         offer.count,
-        game.text(|| format!("{}#{}", game.cards.name(offer.card), offer.uid)),
+        game.text(false, || {
+            format!("{}#{}", game.cards.name(offer.card), offer.uid)
+        }),
     );
     emit!(
         game,

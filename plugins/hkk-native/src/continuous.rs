@@ -207,6 +207,9 @@ pub fn end_effects(game: &mut Game, durations: &[&str], rule: &'static str) {
             _ => true,
         }
     };
+    if !game.effects.iter().any(due) {
+        return; // the usual case: the lists are left as they are
+    }
     let (ending, kept): (Vec<Lasting>, Vec<Lasting>) =
         std::mem::take(&mut game.effects).into_iter().partition(due);
     game.effects = kept;

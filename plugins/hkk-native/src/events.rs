@@ -881,7 +881,8 @@ impl Event {
 /// `emit!(game, Kind::X { .. })`: log an event, built only when the log may keep it, an
 /// outcome is recorded or the trigger watch looks at its kind - at the outcome level, which
 /// keeps only `game_over` (emitted with `Game::emit`), any other event is counted and never
-/// built (`EventLog.quiet`: its emitter skips building it). Written `Kind::X { .. }`, whether
+/// built (`EventLog.quiet`: its emitter skips building it), but for the kinds an outcome
+/// recorder reads (`outcome::records`) while one records. Written `Kind::X { .. }`, whether
 /// the watch looks at it is known from `X` before it is built (`triggers::looked_at`);
 /// handed a built kind, the watch looks at it while it listens at all.
 #[macro_export]
@@ -894,7 +895,10 @@ macro_rules! emit {
             // built before the game is lent: its fields may read the game
             let kind = Kind::$variant $fields;
             $crate::triggers::observe($game, kind);
-        } else if !$game.log.builds() {
+        } else if !$game
+            .log
+            .builds(const { $crate::outcome::records(stringify!($variant)) })
+        {
             $game.log.emitted += 1;
         } else {
             let kind = Kind::$variant $fields;
@@ -906,7 +910,7 @@ macro_rules! emit {
             // a card of the game has a triggered ability: every event is looked at
             let kind = $kind;
             $crate::triggers::observe($game, kind);
-        } else if !$game.log.builds() {
+        } else if !$game.log.builds(true) {
             $game.log.emitted += 1;
         } else {
             let kind = $kind;
@@ -940,9 +944,10 @@ impl Log {
         }
     }
 
-    /// Whether events are built: kept by the level, or read by the outcome recorder.
-    pub fn builds(&self) -> bool {
-        self.level != Level::Outcome || self.outcome.is_some()
+    /// Whether an event is built: kept by the level, or of a kind the outcome recorder reads
+    /// (`recorded`: `outcome::records` of its variant) while one records.
+    pub fn builds(&self, recorded: bool) -> bool {
+        self.level != Level::Outcome || (recorded && self.outcome.is_some())
     }
 
     pub fn emit(&mut self, kind: Kind) {

@@ -90,6 +90,8 @@ pub struct Game {
     pub forced: usize,
     /// The decision a seat answered from outside waits for (`Halt::Decision`).
     pub waiting: Option<Box<Decision>>,
+    /// The step runners' lists, made once a game (`steps::Scratch`).
+    pub scratch: crate::steps::Scratch,
 }
 
 crate::clone_fields!(Game {
@@ -129,7 +131,8 @@ crate::clone_fields!(Game {
     resample,
     then,
     forced,
-    waiting
+    waiting,
+    scratch
 });
 
 /// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
@@ -225,26 +228,30 @@ impl Game {
             then: None,
             forced: 0,
             waiting: None,
+            scratch: Default::default(),
         }
     }
 
     /// A text only events show (an option's label, an effect's source): made only when events
-    /// are built (`Log::builds`), else empty - at the outcome level nobody reads it (the
-    /// native agents tell passes by the literal `pass` labels, which are always made).
-    pub fn text(&self, make: impl FnOnce() -> String) -> String {
-        if self.log.builds() || self.outside {
+    /// are built, else empty - at the outcome level nobody reads it (the native agents tell
+    /// passes by the literal `pass` labels, which are always made), but an outcome recorder
+    /// reads a player's damage's source (`outcome::source_uid`): `recorded` says the text may
+    /// become one.
+    pub fn text(&self, recorded: bool, make: impl FnOnce() -> String) -> String {
+        if self.log.builds(recorded) || self.outside {
             make()
         } else {
             String::new()
         }
     }
 
-    /// An option's label, made as [`Game::text`] makes a text (empty otherwise: borrowed).
+    /// An option's label, made as [`Game::text`] makes a text (empty otherwise: borrowed), but
+    /// not for an outcome recorder (it reads no decision).
     /// A step run again from its checkpoint (`forward::Driven`) makes none for the decisions
     /// the answers given take again: only the decision it stops at is shown, and the outcome
     /// level logs no choice (labels are built just before their decision, never kept).
     pub fn option(&self, make: impl FnOnce() -> String) -> Label {
-        if self.log.builds() || (self.outside && self.replayed >= self.answers.len()) {
+        if self.log.builds(false) || (self.outside && self.replayed >= self.answers.len()) {
             Label::Owned(make())
         } else {
             Label::Borrowed("")
@@ -495,12 +502,22 @@ impl Game {
             perm.damage_taken = perm.damage_taken.max(0);
             perm.counters.retain(|(_, n)| *n > 0);
         }
-        for (uid, rule, source) in std::mem::take(&mut self.bonus_losses) {
+        // each list taken while it is worked through, then given back emptied (its buffer
+        // kept for the next moment) unless something filled it again meanwhile
+        let mut losses = std::mem::take(&mut self.bonus_losses);
+        for (uid, rule, source) in losses.drain(..) {
             crate::changes::remove_defence_bonus(self, uid, rule, source);
         }
+        if self.bonus_losses.is_empty() {
+            self.bonus_losses = losses;
+        }
         // every item saw them in play (29.4.2): now they leave it
-        for (uid, cause, rule, components) in std::mem::take(&mut self.leaving_play) {
+        let mut leaving = std::mem::take(&mut self.leaving_play);
+        for (uid, cause, rule, components) in leaving.drain(..) {
             crate::changes::destroy(self, uid, cause, rule, components);
+        }
+        if self.leaving_play.is_empty() {
+            self.leaving_play = leaving;
         }
     }
 

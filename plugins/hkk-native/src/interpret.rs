@@ -85,6 +85,18 @@ pub fn items_where(
     keep: impl Fn(&crate::state::Permanent, &Ability) -> bool,
 ) -> Vec<Item> {
     let mut items = Vec::new();
+    each_item_where(game, hook, keep, |item| items.push(item));
+    items
+}
+
+/// [`items_where`], each item handed to `each` in turn: a caller with a list of its own (a
+/// step's reused buffer) fills it without a list made for the call.
+pub fn each_item_where(
+    game: &Game,
+    hook: &str,
+    keep: impl Fn(&crate::state::Permanent, &Ability) -> bool,
+    mut each: impl FnMut(Item),
+) {
     // the step running is the usual one asked for: its bit is its place
     let bit = match game.step {
         Some(i) if crate::phases::DEFAULT_TURN[i].hook == hook => 1 << i,
@@ -111,11 +123,10 @@ pub fn items_where(
                 .condition
                 .is_none_or(|c| c.holds(game, perm.controller));
             if applies && holds {
-                items.push(item_of(perm, ability));
+                each(item_of(perm, ability));
             }
         }
     }
-    items
 }
 
 /// `CardAbilities.entered_play`: the permanent's "enters play" automatic abilities.
@@ -301,7 +312,7 @@ fn context(game: &Game, item: &Item) -> Context {
     Context {
         controller: item.controller,
         source: Some(item.uid),
-        label: game.text(|| item.label(&game.cards)),
+        label: game.text(true, || item.label(&game.cards)),
         trigger: item.trigger.map(|(bound, _)| bound),
     }
 }

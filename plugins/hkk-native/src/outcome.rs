@@ -28,6 +28,31 @@ pub struct Outcome {
     permanents: Vec<Option<(usize, CardId)>>,
 }
 
+/// Whether the recorder reads events of the `Kind` variant named `variant` (`KINDS`):
+/// `emit!` reads it at compile time and builds no other event for it at the outcome level.
+pub const fn records(variant: &str) -> bool {
+    const RECORDED: [&str; 10] = [
+        "CardDrawn",
+        "Damaged",
+        "PlayerDamaged",
+        "Attack",
+        "EnteredPlay",
+        "CardPlayed",
+        "Resolving",
+        "TurnStarted",
+        "StartingPlayer",
+        "GameEnded",
+    ];
+    let mut i = 0;
+    while i < RECORDED.len() {
+        if crate::triggers::same(RECORDED[i], variant) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 fn count(counts: &mut Counts, card: &CardId) {
     *counts.entry(*card).or_insert(0) += 1;
 }

@@ -213,27 +213,33 @@ fn describe(game: &Game, uid: u32) -> String {
 pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
     let attacker_side = game.active;
     let mut attackers = Vec::new();
+    // one list of options for every decision of the declaration, emptied and filled again
+    let mut options: Vec<Label> = Vec::new();
     for uid in ready(game, attacker_side) {
+        options.clear();
+        options.push(game.option(|| format!("attack with {}", describe(game, uid))));
+        options.push("hold".into());
         let decision = Decision {
             kind: "attack",
             player: attacker_side,
-            options: vec![
-                game.option(|| format!("attack with {}", describe(game, uid))),
-                "hold".into(),
-            ],
+            options,
             rule: Some("D-combat"),
         };
-        if game.decide(&decision)? == 0 {
+        let chosen = game.decide(&decision);
+        options = decision.options;
+        if chosen? == 0 {
             attackers.push(uid);
         }
     }
     let mut blocks: Vec<u32> = ready(game, 1 - attacker_side);
     let mut pairs = Vec::new();
     for attacker in attackers {
-        let mut options: Vec<Label> = blocks
-            .iter()
-            .map(|&b| game.option(|| format!("block with {}", describe(game, b))))
-            .collect();
+        options.clear();
+        options.extend(
+            blocks
+                .iter()
+                .map(|&b| game.option(|| format!("block with {}", describe(game, b)))),
+        );
         options.push("no block".into());
         let decision = Decision {
             kind: "block",
@@ -241,7 +247,9 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
             options,
             rule: Some("D-combat"),
         };
-        let chosen = game.decide(&decision)?;
+        let chosen = game.decide(&decision);
+        options = decision.options;
+        let chosen = chosen?;
         let blocker = (chosen < blocks.len()).then(|| blocks.remove(chosen));
         pairs.push((attacker, blocker));
     }
@@ -291,7 +299,9 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) -> Flow {
         }
     }
     for (target, amount, source) in hits {
-        let label = game.text(|| describe(game, source));
+        let label = game.text(matches!(target, Target::Player(_)), || {
+            describe(game, source)
+        });
         game.watch.combat_source = Some(source); // D-trigger-combat: what this damage sets off
         damage(game, target, amount, label, Some(source));
     }

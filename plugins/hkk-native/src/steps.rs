@@ -13,8 +13,8 @@ use crate::errors::{Flow, Halt};
 use crate::events::Kind;
 use crate::game::Game;
 use crate::interpret::{
-    apply_item, bind_item, entered_play, items_at, items_where, prevented, preventer, resolve,
-    resolve_activated, resolving, usable, Item,
+    apply_item, bind_item, each_item_where, entered_play, items_at, items_where, prevented,
+    preventer, resolve, resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step, Triggers};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
@@ -134,6 +134,47 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
     settle(game, step)
 }
 
+/// "The same item" in an ordered step (`Ordered::key`).
+type Key = (u32, usize, &'static str);
+
+/// The lists a step runner fills again for each item or decision, kept in the game between
+/// steps (`Game::scratch`) so that a seated game makes them once, not once a step or a
+/// decision. A runner takes its lists while it runs (one run inside it, an entry trigger's,
+/// finds none and makes its own) and empties each before use: what they hold between steps
+/// is never read. A copy of the game starts without them.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    ordered: OrderedLists,
+    actions: ActionLists,
+}
+
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Scratch::default()
+    }
+
+    fn clone_from(&mut self, _: &Self) {} // its own lists kept: nothing in them is read
+}
+
+/// [`run_ordered`]'s: the items finished and wanted in the step, those collected and those
+/// ready.
+#[derive(Debug, Default)]
+struct OrderedLists {
+    finished: Vec<Key>,
+    wanted: Vec<Key>,
+    items: Vec<Ordered>,
+    ready: Vec<Ordered>,
+}
+
+/// [`run_actions`]'s: the options offered and their labels, and the items with a source
+/// being ordered.
+#[derive(Debug, Default)]
+struct ActionLists {
+    labels: Vec<Label>,
+    offered: Vec<Action>,
+    sourced: Vec<((u32, usize), Label, Action)>,
+}
+
 /// An item of an ordered step: the rules' own, or a card's automatic ability.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Ordered {
@@ -153,7 +194,7 @@ impl Ordered {
 
     /// "The same item" across collections: the rules item by its label, an ability by
     /// (uid, index).
-    fn key(&self) -> (u32, usize, &'static str) {
+    fn key(&self) -> Key {
         match self {
             Ordered::Rule(rule) => (0, 0, rule.label()),
             Ordered::Card(item) => (item.uid, item.index, ""),
@@ -165,20 +206,16 @@ impl Ordered {
 
 /// `call_hook` of an ordered step, in the stable order: the rules' item first (its controller
 /// is none), then the abilities by controller and timestamp; an ability `finished` in the
-/// step is left out before its item is made.
-fn collect(game: &Game, step: &Step, finished: &[(u32, usize, &'static str)]) -> Vec<Ordered> {
+/// step is left out before its item is made. Written into `items` (emptied first).
+fn collect(game: &Game, step: &Step, finished: &[Key], items: &mut Vec<Ordered>) {
     // one list: the rules' item, then the cards' sorted after it
-    let mut items: Vec<Ordered> = rule_item(step.hook)
-        .map(Ordered::Rule)
-        .into_iter()
-        .collect();
+    items.clear();
+    items.extend(rule_item(step.hook).map(Ordered::Rule));
     let first = items.len();
     let unfinished = |p: &Permanent, a: &Ability| !finished.contains(&(p.uid, a.index, ""));
-    items.extend(
-        items_where(game, step.hook, unfinished)
-            .into_iter()
-            .map(Ordered::Card),
-    );
+    each_item_where(game, step.hook, unfinished, |item| {
+        items.push(Ordered::Card(item))
+    });
     if step.triggers == Triggers::Pool {
         // the waiting triggered items join the step's (`hkk.rules.triggers`)
         items.extend(
@@ -194,7 +231,6 @@ fn collect(game: &Game, step: &Step, finished: &[(u32, usize, &'static str)]) ->
         }
         _ => std::cmp::Ordering::Equal,
     });
-    items
 }
 
 /// `_wants`: an optional item's controller says whether he uses it (not the active player
@@ -219,11 +255,26 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
 /// to its controller once; two or more ready are ordered by the active player (29.4.1,
 /// D-orderer); each resolves once in the step.
 fn run_ordered(game: &mut Game, step: &Step) -> Flow {
-    let mut finished: Vec<(u32, usize, &'static str)> = Vec::new();
-    let mut wanted: Vec<(u32, usize, &'static str)> = Vec::new();
+    let mut lists = std::mem::take(&mut game.scratch.ordered);
+    let flow = ordered(game, step, &mut lists);
+    game.scratch.ordered = lists;
+    flow
+}
+
+/// [`run_ordered`] with its lists.
+fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
+    let OrderedLists {
+        finished,
+        wanted,
+        items,
+        ready,
+    } = lists;
+    finished.clear();
+    wanted.clear();
     for _ in 0..MAX_ITEMS_PER_STEP {
-        let mut ready = Vec::new();
-        for item in collect(game, step, &finished) {
+        ready.clear();
+        collect(game, step, finished, items);
+        for item in items.drain(..) {
             let key = item.key();
             if finished.contains(&key) {
                 continue;
@@ -427,15 +478,15 @@ enum Action {
 /// other items in their stable order (the attack, then guard-post moves by timestamp), then the
 /// components he may extract, then passing; written into the step's `labels` and `options`
 /// (emptied first: the step reuses them from one decision to the next).
-fn actions(
-    game: &Game,
-    step: &Step,
-    player: usize,
-    labels: &mut Vec<Label>,
-    options: &mut Vec<Action>,
-) {
+fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
+    let ActionLists {
+        labels,
+        offered: options,
+        sourced,
+    } = lists;
     labels.clear();
     options.clear();
+    sourced.clear();
     let mut add = |label: Label, action: Action| {
         labels.push(label);
         options.push(action);
@@ -452,7 +503,6 @@ fn actions(
     }
     // the items with a source, in the stable order: by timestamp, a guard-post move (no
     // card) before the card's abilities
-    let mut sourced: Vec<((u32, usize), Label, Action)> = Vec::new();
     if player == game.active && step.hook == "main_phase" {
         for uid in guard_moves(game) {
             let label = game.option(|| {
@@ -466,15 +516,15 @@ fn actions(
         }
     }
     let mine = |p: &Permanent, a: &Ability| a.activation.is_some() && p.controller == player;
-    for item in items_where(game, step.hook, mine) {
+    each_item_where(game, step.hook, mine, |item| {
         if usable(game, &item) {
             let at = (item.uid, 1 + item.index);
             let label = game.option(|| format!("use {}", item.label(&game.cards)));
             sourced.push((at, label, Action::Use(item)));
         }
-    }
+    });
     sourced.sort_by_key(|(at, _, _)| *at);
-    for (_, label, action) in sourced {
+    for (_, label, action) in sourced.drain(..) {
         add(label, action);
     }
     for (index, offer) in game.offers.iter().enumerate() {
@@ -534,11 +584,17 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
 /// 4.11.6-7, 41.5: players act in turn, the active player first, until his pass is followed
 /// by his opponent's; an action reopens it; the active player may pass the whole turn.
 fn run_actions(game: &mut Game, step: &Step) -> Flow {
+    let mut lists = std::mem::take(&mut game.scratch.actions);
+    let flow = act(game, step, &mut lists);
+    game.scratch.actions = lists;
+    flow
+}
+
+/// [`run_actions`] with its lists (emptied and filled again for each decision).
+fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
     let active = game.active;
     let mut player = active;
     let mut active_passed = false;
-    // one pair of lists for the step's decisions, emptied and filled again for each
-    let (mut labels, mut offered) = (Vec::new(), Vec::new());
     for _ in 0..MAX_ITEMS_PER_STEP {
         if game.over {
             return Ok(());
@@ -549,16 +605,16 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
             player = 1 - player;
             continue;
         }
-        actions(game, step, player, &mut labels, &mut offered);
+        actions(game, step, player, lists);
         let decision = Decision {
             kind: "action",
             player,
-            options: std::mem::take(&mut labels),
+            options: std::mem::take(&mut lists.labels),
             rule: Some(step.rule),
         };
-        let chosen = game.decide(&decision)?;
-        labels = decision.options; // its buffer, for the next decision
-        match offered.swap_remove(chosen) {
+        let chosen = game.decide(&decision);
+        lists.labels = decision.options; // its buffer, for the next decision
+        match lists.offered.swap_remove(chosen?) {
             Action::PassTurn => {
                 game.turn_passed = true;
                 emit!(

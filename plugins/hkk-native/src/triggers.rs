@@ -77,7 +77,7 @@ impl Watch {
     }
 }
 
-const fn same(a: &str, b: &str) -> bool {
+pub const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

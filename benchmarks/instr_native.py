@@ -1,0 +1,45 @@
+"""Work of the native core's seated games, for ``valgrind`` (``benchmarks/callgrind_native.sh``).
+
+``python benchmarks/instr_native.py WHAT N``: N base-set games (``alap:tuz`` vs ``alap:viz``,
+seeds 1..N, the engine's default seated random agents) in one batched call, WHAT being
+
+- ``outcome``: ``hkk_native.play_many_native`` at the outcome level;
+- ``full``: the same at the full level (the log kept natively, not read);
+- ``rows``: the native side of ``hkk simulate --core native`` (the compiled engine's
+  ``play_outcomes``: each game recorded natively, no Python ``Outcome`` built).
+
+One warm-up game is played first (the cards handed over, the modules imported), so that the
+difference between a run with N and one with 0, divided by N, is the cost of one game.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import hkk_native
+from hkk_native import _core
+
+from hkk import Engine
+
+DECKS = ["alap:tuz", "alap:viz"]
+
+
+def main() -> None:
+    what, n = sys.argv[1], int(sys.argv[2])
+    engine = Engine.installed()
+    seeds = list(range(1, n + 1))
+    level = "full" if what == "full" else "outcome"
+    hkk_native.play_many_native(engine, DECKS, seeds=[0], log_level=level)
+    lists = _core._checked(engine, DECKS, [0, *seeds])
+    native = _core._native_engine(engine)
+    native.play_outcomes((lists[0], lists[1]), [0], [_core._default_seats(0)])
+    if n == 0:
+        return
+    if what == "rows":
+        native.play_outcomes((lists[0], lists[1]), seeds, [_core._default_seats(s) for s in seeds])
+    else:
+        hkk_native.play_many_native(engine, DECKS, seeds=seeds, log_level=level)
+
+
+if __name__ == "__main__":
+    main()
