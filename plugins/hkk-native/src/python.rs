@@ -638,6 +638,28 @@ impl PyGame {
         Ok((PyGame { driven, searchers }, rng.state()))
     }
 
+    /// [`PyGame::determinize`] drawing from a native `Random` in place (no state handed
+    /// over: a search's many worlds from one dealer).
+    #[pyo3(signature = (player, rng, level=None))]
+    fn determinize_native(
+        &self,
+        player: usize,
+        mut rng: PyRefMut<'_, PyRandom>,
+        level: Option<&str>,
+    ) -> PyResult<PyGame> {
+        if player > 1 {
+            return Err(PyValueError::new_err(format!(
+                "player {player}: a game has players 0 and 1"
+            )));
+        }
+        let level = level.map(level_of).transpose()?;
+        let driven = self.driven.determinize(player, &mut rng.inner, level);
+        Ok(PyGame {
+            driven,
+            searchers: [None, None],
+        })
+    }
+
     /// Replay a save's decisions by their labels, every seat answered from outside, to the
     /// next decision or to `stop` = `(events, turn, step_index)` between two steps
     /// (`forward::Driven::replay`); a label that does not fit is a ValueError naming it.
