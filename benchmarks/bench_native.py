@@ -96,8 +96,10 @@ def _bench(hkk_native: Any, engine: Engine, decks: Any, label: str, games: int,
 
 def _bench_forward(hkk_native: Any, engine: Engine, decks: Any, games: int) -> None:
     """The native forward model: whole games answered from outside through Python, one answer
-    per call (random answers, ``hkk.ForwardModel``'s loop), and ``clone()`` at a mid-game
-    decision (the game's 200th answer, or its last), at the outcome and full levels."""
+    per call (random answers, ``hkk.ForwardModel``'s loop), ``clone()`` at a mid-game
+    decision (the game's 200th answer, or its last), at the outcome and full levels, and
+    ``determinize()`` there (a plain ``random.Random`` handed in, and an
+    ``hkk_native.Random``)."""
     import random
 
     def answered(level: str) -> tuple[int, Any]:
@@ -129,6 +131,28 @@ def _bench_forward(hkk_native: Any, engine: Engine, decks: Any, games: int) -> N
         clone_rate = rate(n, clones)
         print(f"{'clone() at a mid-game decision (' + level + ')':<44} {clone_rate:>10,.0f} "
               f"clones/s (turn {middle.turn})")
+    _, middle = answered("outcome")
+    dealer = random.Random(0)
+    player = middle.decision.player
+    n = 5_000
+
+    def determinized() -> None:
+        for _ in range(n):
+            middle.determinize(player, dealer)  # dropped at once, as a search's worlds
+
+    determinize_rate = rate(n, determinized)
+    print(f"{'determinize() at a mid-game decision (outcome)':<44} {determinize_rate:>10,.0f} "
+          f"copies/s (turn {middle.turn}, a random.Random: its state handed over and back)")
+    native_dealer = hkk_native.Random(0)
+    n = 20_000
+
+    def dealt() -> None:
+        for _ in range(n):
+            middle.determinize(player, native_dealer)
+
+    dealt_rate = rate(n, dealt)
+    print(f"{'determinize() with an hkk_native.Random':<44} {dealt_rate:>10,.0f} "
+          "copies/s (drawn from in place)")
 
 
 def main() -> None:

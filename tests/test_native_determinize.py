@@ -126,3 +126,25 @@ def test_determinize_refuses_an_rng_it_cannot_draw_from_natively_by_name(
     with pytest.raises(TypeError, match="needs a plain random.Random.*not .*Own"):
         game.determinize(0, Own(1))
     assert game.decision is not None
+
+
+@pytest.mark.parametrize(("cut", "player"), [(0, 0), (60, 1), (200, 0)])
+def test_a_native_random_deals_the_world_a_python_random_of_its_seed_deals(
+        base: Engine, cut: int, player: int) -> None:
+    """``determinize`` drawing from an ``hkk_native.Random`` in place: the same copy, going on
+    alike, and the dealer ends in the same state as a ``random.Random`` of its seed."""
+    game = hkk_native.core.new_game(base, ["alap:tuz", "alap:viz"], seed=11, agents=[None, None])
+    answers = random.Random(cut)
+    for _ in range(cut):
+        game.answer(answers.randrange(len(game.decision.options)))
+    python_dealer, native_dealer = random.Random(4), hkk_native.Random(4)
+    copies = (game.determinize(player, python_dealer), game.determinize(player, native_dealer))
+    assert native_dealer.state() == list(python_dealer.getstate()[1])
+    assert copies[0].zones() == copies[1].zones()
+    rest = random.Random(9)
+    while (decision := copies[0].decision) is not None:
+        assert _decision(copies[1]) == _decision(copies[0])
+        chosen = rest.randrange(len(decision.options))
+        for copy in copies:
+            copy.answer(chosen)
+    assert copies[1].decision is None and copies[1].log == copies[0].log

@@ -39,8 +39,12 @@ pub fn play_card(game: &mut Game, player: usize, card_id: CardId) -> Flow {
     );
     if card.kind == "spell" {
         let flow = crate::effects::resolve_spell(game, player, card_id, &card.effects);
-        // even when its effect ends the game: no card leaves every zone
-        game.players[player].graveyard.push(card_id);
+        // even when its effect ends the game: no card leaves every zone; but not while it
+        // waits for a decision from outside (its target): the game stands mid-spell there,
+        // as the Python engine's does, and what a seat sees of it is read (`env`)
+        if !matches!(flow, Err(Halt::Decision)) {
+            game.players[player].graveyard.push(card_id);
+        }
         return flow;
     }
     let uid = enter_play(game, player, card_id);

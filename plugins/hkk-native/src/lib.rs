@@ -1,7 +1,7 @@
 //! hkk's native core: a Rust twin of the Python engine (`core/hkk`) for data-only games, kept in
 //! step with it by the differential tests (`tests/test_native_*.py`). Modules mirror the Python
 //! engine's concepts: `rng` (`random.Random`), `cards` (`hkk._cards`), `state` (`hkk._state`),
-//! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `determinize` (`hkk._driving.determinize`), `effects` (`hkk._cards.verbs`, `hkk._cards.targets`), `agents`
+//! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `determinize` (`hkk._driving.determinize`), `effects` (`hkk._cards.verbs`, `hkk._cards.targets`), `env` (`hkk_env`'s observation, actions and batch), `agents`
 //! (`hkk._agents`), `errors` (`hkk._errors`), `evaluation` (`hkk._evaluation`), `search` (`hkk._greedy`, `hkk._mcts`), `game` (`hkk._game`), `interpret` (`hkk._cards.interpret`), `outcome` (`hkk._outcome`), `phases` (`hkk._phases`),
 //! `changes` (`hkk._changes`), `checks` (`hkk._checks`), `conditions` (`hkk._conditions`), `continuous`
 //! (`hkk._continuous`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `triggers` (`hkk._trigger_watch`,
@@ -17,6 +17,7 @@ pub mod continuous;
 pub mod decisions;
 pub mod determinize;
 pub mod effects;
+pub mod env;
 pub mod errors;
 pub mod evaluation;
 pub mod events;

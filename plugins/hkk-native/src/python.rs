@@ -1,6 +1,7 @@
 //! The PyO3 bindings: `hkk_native._native`. Plain data crosses: card ids and words in, event
 //! dicts out (built when read, from the native log).
 
+use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
@@ -9,6 +10,7 @@ use crate::agents::{agent_rng, OwnRng, Seat, PASS_BIAS};
 use crate::cards::{Card, CardId, CardPool, PlainAbility, PlainActivation, Word, IMPLEMENTED};
 use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
+use crate::env::{Batch, Layout, Spec, StepError};
 use crate::events::{Event, Level, Value};
 use crate::forward::{Driven, Refusal, Stop};
 use crate::game::Game;
@@ -636,6 +638,28 @@ impl PyGame {
         Ok((PyGame { driven, searchers }, rng.state()))
     }
 
+    /// [`PyGame::determinize`] drawing from a native `Random` in place (no state handed
+    /// over: a search's many worlds from one dealer).
+    #[pyo3(signature = (player, rng, level=None))]
+    fn determinize_native(
+        &self,
+        player: usize,
+        mut rng: PyRefMut<'_, PyRandom>,
+        level: Option<&str>,
+    ) -> PyResult<PyGame> {
+        if player > 1 {
+            return Err(PyValueError::new_err(format!(
+                "player {player}: a game has players 0 and 1"
+            )));
+        }
+        let level = level.map(level_of).transpose()?;
+        let driven = self.driven.determinize(player, &mut rng.inner, level);
+        Ok(PyGame {
+            driven,
+            searchers: [None, None],
+        })
+    }
+
     /// Replay a save's decisions by their labels, every seat answered from outside, to the
     /// next decision or to `stop` = `(events, turn, step_index)` between two steps
     /// (`forward::Driven::replay`); a label that does not fit is a ValueError naming it.
@@ -754,10 +778,225 @@ impl PyGame {
     }
 }
 
+/// `hkk_env.Layout.plain()`: the layout as plain data.
+#[derive(FromPyObject)]
+struct PySpec {
+    #[pyo3(item)]
+    cards: Vec<String>,
+    #[pyo3(item)]
+    steps: Vec<String>,
+    #[pyo3(item)]
+    slots: usize,
+    #[pyo3(item)]
+    abilities: usize,
+    #[pyo3(item)]
+    order_cap: usize,
+    #[pyo3(item)]
+    words: Vec<String>,
+    #[pyo3(item)]
+    kinds: Vec<String>,
+    #[pyo3(item)]
+    permanent_words: Vec<String>,
+    #[pyo3(item)]
+    card_words: Vec<String>,
+    #[pyo3(item)]
+    zones: Vec<String>,
+    #[pyo3(item)]
+    scales: Vec<f64>,
+    #[pyo3(item)]
+    ranges: Vec<(String, usize, usize)>,
+    #[pyo3(item)]
+    sections: Vec<(String, usize)>,
+}
+
+fn layout_of(spec: PySpec, cards: &CardPool) -> PyResult<Layout> {
+    let spec = Spec {
+        cards: spec.cards,
+        steps: spec.steps,
+        slots: spec.slots,
+        abilities: spec.abilities,
+        order_cap: spec.order_cap,
+        words: spec.words,
+        kinds: spec.kinds,
+        permanent_words: spec.permanent_words,
+        card_words: spec.card_words,
+        zones: spec.zones,
+        scales: spec.scales,
+        ranges: spec.ranges,
+        sections: spec.sections,
+    };
+    Layout::new(spec, cards).map_err(PyValueError::new_err)
+}
+
+/// Copy `source` into the writable, C-contiguous buffer `target` of the same length (a numpy
+/// array of the batch), naming it if it is not one.
+fn write_into<T: pyo3::buffer::Element + Copy>(
+    py: Python<'_>,
+    name: &str,
+    target: &Bound<'_, PyAny>,
+    source: &[T],
+) -> PyResult<()> {
+    let buffer = PyBuffer::<T>::get(target)
+        .map_err(|e| PyTypeError::new_err(format!("the batch's {name} array: {e}")))?;
+    let cells = buffer
+        .as_mut_slice(py)
+        .filter(|cells| cells.len() == source.len())
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "the batch's {name} array must be writable, C-contiguous, of {} items",
+                source.len()
+            ))
+        })?;
+    for (cell, &value) in cells.iter().zip(source) {
+        cell.set(value);
+    }
+    Ok(())
+}
+
+/// N native games answered from outside, stepped in one call (`env::Batch`, `hkk_env.HkkBatch`
+/// on the native core): each call writes the arrays it is given.
+#[pyclass(name = "Batch", module = "hkk_native._native")]
+struct PyBatch {
+    batch: Batch,
+}
+
+fn step_error(e: StepError) -> PyErr {
+    match e {
+        StepError::Action(message) => PyValueError::new_err(message),
+        StepError::Stopped(message) => pyo3::exceptions::PyRuntimeError::new_err(message),
+    }
+}
+
+#[pymethods]
+impl PyBatch {
+    /// `n` games of `decks` (card ids in the Python engine's order), the k-th started of seed
+    /// `seed + k`, encoded by the layout `spec` (`hkk_env.Layout.plain()`).
+    #[new]
+    fn new(
+        engine: &PyEngine,
+        spec: PySpec,
+        decks: (Vec<String>, Vec<String>),
+        n: usize,
+        seed: i64,
+    ) -> PyResult<Self> {
+        let layout = layout_of(spec, &engine.cards)?;
+        let decks = deck_ids(&engine.cards, &decks)?;
+        Ok(PyBatch {
+            batch: Batch::new(Arc::new(layout), engine.cards.clone(), decks, n, seed),
+        })
+    }
+
+    #[getter]
+    fn started(&self) -> u64 {
+        self.batch.started
+    }
+
+    #[getter]
+    fn n_observation(&self) -> usize {
+        self.batch.layout.n_observation
+    }
+
+    #[getter]
+    fn n_actions(&self) -> usize {
+        self.batch.layout.n_actions
+    }
+
+    /// Start the games; write (obs, mask, player, reward, done, seeds).
+    #[allow(clippy::too_many_arguments)]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+        player: &Bound<'_, PyAny>,
+        reward: &Bound<'_, PyAny>,
+        done: &Bound<'_, PyAny>,
+        seeds: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let result = py.allow_threads(|| self.batch.reset());
+        self.write(py, [obs, mask, player, reward, done, seeds])?;
+        result.map_err(step_error)
+    }
+
+    /// Answer each row's decision with its action index (an int64 array of n) and write the
+    /// arrays; a bad action is a ValueError naming it (the rows before it stepped).
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: PyBuffer<i64>,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+        player: &Bound<'_, PyAny>,
+        reward: &Bound<'_, PyAny>,
+        done: &Bound<'_, PyAny>,
+        seeds: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let actions = actions.to_vec(py)?;
+        if actions.len() != self.batch.n() {
+            return Err(PyValueError::new_err(format!(
+                "the batch takes {} actions, got {}",
+                self.batch.n(),
+                actions.len()
+            )));
+        }
+        let result = py.allow_threads(|| self.batch.step(&actions));
+        self.write(py, [obs, mask, player, reward, done, seeds])?;
+        result.map_err(step_error)
+    }
+
+    /// A row's game: its seed and the option indices answered in it since it began.
+    fn history(&self, row: usize) -> PyResult<(i64, Vec<u32>)> {
+        self.batch
+            .history(row)
+            .map(|(seed, answers)| (seed, answers.to_vec()))
+            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err(format!("no row {row}")))
+    }
+
+    /// Seat `seat`'s observation and mask of a native game (as a row's), into `obs` and `mask`.
+    fn observe(
+        &self,
+        py: Python<'_>,
+        game: &mut PyGame,
+        seat: usize,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        if seat > 1 {
+            return Err(PyValueError::new_err(format!(
+                "seat {seat}: a game has seats 0 and 1"
+            )));
+        }
+        game.driven.decision();
+        let layout = &self.batch.layout;
+        let mut o = vec![0.0; layout.n_observation];
+        let mut m = vec![0; layout.n_actions];
+        layout
+            .observe(&game.driven.game, seat, &mut o, &mut m)
+            .map_err(PyValueError::new_err)?;
+        write_into(py, "obs", obs, &o)?;
+        write_into(py, "mask", mask, &m)
+    }
+}
+
+impl PyBatch {
+    fn write(&self, py: Python<'_>, arrays: [&Bound<'_, PyAny>; 6]) -> PyResult<()> {
+        let a = &self.batch.arrays;
+        let [obs, mask, player, reward, done, seeds] = arrays;
+        write_into(py, "obs", obs, &a.obs)?;
+        write_into(py, "mask", mask, &a.mask)?;
+        write_into(py, "player", player, &a.player)?;
+        write_into(py, "reward", reward, &a.reward)?;
+        write_into(py, "done", done, &a.done)?;
+        write_into(py, "seeds", seeds, &a.seeds)
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRandom>()?;
     m.add_class::<PyEngine>()?;
     m.add_class::<PyGame>()?;
+    m.add_class::<PyBatch>()?;
     Ok(())
 }

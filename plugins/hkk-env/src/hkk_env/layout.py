@@ -239,6 +239,20 @@ class Layout:
                 permanent["max_hp"] / _STAT, permanent["defence_bonus"] / _STAT,
                 sum(permanent["counters"].values()) / _STAT)
 
+    def plain(self) -> dict[str, Any]:
+        """Everything the numbers are made by, as plain data: the vocabulary, steps and caps,
+        the word, kind and zone lists, the scales, and the ranges and sections computed here
+        (a native encoder checks its own against them: ``hkk_native.native_batch``)."""
+        return {
+            "cards": list(self.cards), "steps": list(self.steps), "slots": self.slots,
+            "abilities": self.abilities, "order_cap": self.order_cap, "words": list(WORDS),
+            "kinds": list(KINDS), "permanent_words": list(PERMANENT_WORDS),
+            "card_words": list(CARD_WORDS), "zones": list(ZONES),
+            "scales": [_TURN, _HP, _VP, _COMPONENTS, _HAND, _PILE, _STAT],
+            "ranges": [(name, first, size) for name, (first, size) in self.ranges().items()],
+            "sections": list(self.sections().items()),
+        }
+
     def describe(self) -> str:
         """The two tables of docs/LEARNING.md for this layout, as text."""
         lines = ["actions:"]

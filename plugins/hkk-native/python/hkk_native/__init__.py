@@ -14,6 +14,7 @@ seeds, bit for bit.
 
 from __future__ import annotations
 
+from hkk_native._batch import NativeBatch, native_batch
 from hkk_native._core import (
     NativeCore,
     NativeDivergence,
@@ -27,8 +28,9 @@ from hkk_native._core import (
 )
 from hkk_native._native import Random
 
-__all__ = ["NativeCore", "NativeDivergence", "NativeGame", "NativeUnsupported", "Random",
-           "Refused", "compare", "core", "load_native", "play_many_native", "play_native"]
+__all__ = ["NativeBatch", "NativeCore", "NativeDivergence", "NativeGame", "NativeUnsupported",
+           "Random", "Refused", "compare", "core", "load_native", "native_batch",
+           "play_many_native", "play_native"]
 
 #: The object the ``hkk.cores`` entry point ``native`` loads.
 core = NativeCore()

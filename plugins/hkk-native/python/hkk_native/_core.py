@@ -17,6 +17,7 @@ from hkk._forward import index_of
 from hkk._player_view import PlayerView
 from hkk_native._native import Engine as _NativeEngine
 from hkk_native._native import Game as _NativeGame
+from hkk_native._native import Random as _NativeRandom
 from hkk_native._plain import plain_cards
 
 if TYPE_CHECKING:
@@ -400,13 +401,18 @@ class NativeGame:
         (:func:`hkk._driving.determinize`), both seats answered from outside, the past log his
         view of it.  ``rng`` must be a plain ``random.Random``: its state is handed to the
         native core, which draws, and put back advanced, so ``rng`` ends where the Python
-        engine's determinize leaves it."""
-        if type(rng) is not random.Random:
-            raise TypeError(f"determinize needs a plain random.Random to draw from (its state "
-                            f"is drawn natively), not {type(rng).__qualname__}")
-        version, words, gauss = rng.getstate()
-        game, after = self._game.determinize(player, list(words), log_level)
-        rng.setstate((version, tuple(after), gauss))
+        engine's determinize leaves it.  An ``hkk_native.Random`` is drawn from in place
+        (the same draws, without handing 624 words over and back: a search's many worlds)."""
+        if type(rng) is _NativeRandom:
+            game = self._game.determinize_native(player, rng, log_level)
+        elif type(rng) is not random.Random:
+            raise TypeError(f"determinize needs a plain random.Random (or an hkk_native.Random)"
+                            f" to draw from (its state is drawn natively), not "
+                            f"{type(rng).__qualname__}")
+        else:
+            version, words, gauss = rng.getstate()
+            game, after = self._game.determinize(player, list(words), log_level)
+            rng.setstate((version, tuple(after), gauss))
         level = self._level if log_level is None else log_level
         origin = None if self._twin_lacks() is not None or self._origin is None else \
             _Determinized(self._origin, self._answers, self._level, player,
