@@ -141,6 +141,12 @@ def test_a_native_random_deals_the_world_a_python_random_of_its_seed_deals(
     copies = (game.determinize(player, python_dealer), game.determinize(player, native_dealer))
     assert native_dealer.state() == list(python_dealer.getstate()[1])
     assert copies[0].zones() == copies[1].zones()
+    # both copies have the same Python twin: the same view and save
+    assert copies[1].view(player).snapshot() == copies[0].view(player).snapshot()
+    saves = [copy.save() for copy in copies]
+    for save in saves:  # wall times, not the game
+        save["state"].pop("clock")
+    assert saves[1] == saves[0]
     rest = random.Random(9)
     while (decision := copies[0].decision) is not None:
         assert _decision(copies[1]) == _decision(copies[0])

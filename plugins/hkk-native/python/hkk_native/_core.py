@@ -403,20 +403,21 @@ class NativeGame:
         native core, which draws, and put back advanced, so ``rng`` ends where the Python
         engine's determinize leaves it.  An ``hkk_native.Random`` is drawn from in place
         (the same draws, without handing 624 words over and back: a search's many worlds)."""
-        if type(rng) is _NativeRandom:
+        if type(rng) is _NativeRandom:  # its state as random.Random's getstate() gives it
+            state: tuple[Any, ...] = (3, tuple(rng.state()), None)
             game = self._game.determinize_native(player, rng, log_level)
         elif type(rng) is not random.Random:
             raise TypeError(f"determinize needs a plain random.Random (or an hkk_native.Random)"
                             f" to draw from (its state is drawn natively), not "
                             f"{type(rng).__qualname__}")
         else:
-            version, words, gauss = rng.getstate()
+            state = rng.getstate()
+            version, words, gauss = state
             game, after = self._game.determinize(player, list(words), log_level)
             rng.setstate((version, tuple(after), gauss))
         level = self._level if log_level is None else log_level
         origin = None if self._twin_lacks() is not None or self._origin is None else \
-            _Determinized(self._origin, self._answers, self._level, player,
-                          (version, words, gauss), log_level)
+            _Determinized(self._origin, self._answers, self._level, player, state, log_level)
         copy = NativeGame(game, (None, None), level, origin)
         copy._no_twin = f"a determinized copy of a game that has none ({self._twin_lacks()})"
         return copy
