@@ -97,6 +97,15 @@ impl PyRandom {
     fn state(&self) -> Vec<u32> {
         self.inner.state()
     }
+
+    /// A generator that draws on from here as this one does (their state shared until one
+    /// writes it): what a determinized copy keeps to deal its Python twin, without handing
+    /// 624 words over at each copy.
+    fn copy(&self) -> Self {
+        PyRandom {
+            inner: self.inner.clone(),
+        }
+    }
 }
 
 fn seat_of(spec: &SeatSpec) -> PyResult<(Seat, Option<Searcher>)> {

@@ -213,7 +213,8 @@ class _Determinized:
     copies are the same game, checked as every twin is (:meth:`NativeGame._synced`)."""
 
     def __init__(self, origin: _Origin | _Determinized, answers: Sequence[int], level: str,
-                 player: int, state: tuple[Any, ...], log_level: str | None) -> None:
+                 player: int, state: tuple[Any, ...] | _NativeRandom,
+                 log_level: str | None) -> None:
         self.origin, self.answers, self.level = origin, tuple(answers), level
         self.player, self.state, self.log_level = player, state, log_level
 
@@ -222,7 +223,10 @@ class _Determinized:
         for index in self.answers:
             game.answer(index)
         rng = random.Random()
-        rng.setstate(self.state)
+        # an hkk_native.Random is kept as its copy from before the draws: its state read here
+        state = self.state if isinstance(self.state, tuple) else \
+            (3, tuple(self.state.state()), None)
+        rng.setstate(state)
         copy = game.determinize(self.player, rng, log_level=self.log_level)
         return copy if level == copy.log.level else copy.clone(log_level=level)
 
@@ -403,8 +407,8 @@ class NativeGame:
         native core, which draws, and put back advanced, so ``rng`` ends where the Python
         engine's determinize leaves it.  An ``hkk_native.Random`` is drawn from in place
         (the same draws, without handing 624 words over and back: a search's many worlds)."""
-        if type(rng) is _NativeRandom:  # its state as random.Random's getstate() gives it
-            state: tuple[Any, ...] = (3, tuple(rng.state()), None)
+        if type(rng) is _NativeRandom:
+            state: tuple[Any, ...] | _NativeRandom = rng.copy()
             game = self._game.determinize_native(player, rng, log_level)
         elif type(rng) is not random.Random:
             raise TypeError(f"determinize needs a plain random.Random (or an hkk_native.Random)"
