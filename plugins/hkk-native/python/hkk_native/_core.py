@@ -3,6 +3,7 @@ games it builds.  The agents' and decks' translation to plain data is here, in o
 
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 import random
@@ -121,11 +122,18 @@ def _native_seated(agent: Any) -> bool:
 def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
     """The engine's default agents, ``RandomAgent(agent_seed(seed, seat))``, as native seats
     made from their seeds (no Python agent built)."""
-    from hkk import RandomAgent
     from hkk._agent_registry import agent_seed
 
-    bias = float(inspect.signature(RandomAgent).parameters["pass_bias"].default)
+    bias = _default_pass_bias()
     return (("random", bias, agent_seed(seed, 0), []), ("random", bias, agent_seed(seed, 1), []))
+
+
+@functools.cache
+def _default_pass_bias() -> float:
+    """``RandomAgent``'s default pass bias (read once: a batched call asks it for each game)."""
+    from hkk import RandomAgent
+
+    return float(inspect.signature(RandomAgent).parameters["pass_bias"].default)
 
 
 def _seated(agents: Sequence[Any] | None, seed: int) -> list[Any]:
