@@ -572,16 +572,13 @@ def _seats(agents: Sequence[Any] | None, seed: int) -> tuple[SeatSpec, SeatSpec]
     return (_seat(agents[0]), _seat(agents[1]))
 
 
-#: Native seats whose agents draw as their Python twins do: their games are the Python engine's.
-_TWINNED = ("random", "first")
-
-
 def _python_row(engine: Any, lists: Sequence[Sequence[str]], seed: int, seats: Sequence[SeatSpec],
                 names: tuple[str, str], agent_specs: tuple[str, str] | None) -> dict[str, Any]:
     """The row of a game the native core stopped short (a limit: D-trigger-loop,
     D-work-limit, a step of too many items), played again on the Python engine, the
     reference, so that the row names the error in its words as ``hkk simulate --core python``
-    does: the same seats, so the same game up to where it stops."""
+    does: the same seats, so the same game up to where it stops (:class:`NativeUnsupported`
+    for a native search seat, which has no Python twin)."""
     from hkk._errors import GameTimeout, StepLoopError, TriggerLoopError
     from hkk._outcome import OutcomeRecorder
 
@@ -828,12 +825,13 @@ class NativeCore:
             outcome = Outcome(seed=seed, decks=names, winner=winner, reason=why, turns=turns,
                               first=first, played=tables[0], fired=tables[1], used=tables[2],
                               drawn=tables[3], acted=tables[4], agents=agent_specs)
-            if stopped is not None and all(kind in _TWINNED for kind, *_ in seat):
-                rows.append(_python_row(engine, lists, seed, seat, names, agent_specs))
-                continue
             if stopped is not None:
-                outcome.winner, outcome.reason = None, "error"
-                outcome.error = f"StepLoopError: {stopped}"
+                try:
+                    rows.append(_python_row(engine, lists, seed, seat, names, agent_specs))
+                    continue
+                except NativeUnsupported:  # a native search seat: no Python twin to ask
+                    outcome.winner, outcome.reason = None, "error"
+                    outcome.error = f"StepLoopError: {stopped}"
             rows.append(outcome.as_row())
         return rows
 
