@@ -420,13 +420,13 @@ def test_play_game_timeout_stops_a_looping_set_saying_where(fake_set):
 
     fake_set("hurok", cards=LOOPING_CARD, python=LOOPING_EFFECT.replace("{code}", "hurok"))
     result = CliRunner().invoke(main, ["play", "--decks", "hurok:start", "hurok:start", "-q",
-                                       "--game-timeout", "0.2"])
+                                       "--game-timeout", "1"])
     assert result.exit_code == 1
     assert re.search(r"time limit in turn \d+ \(end_stage2\): the game ran longer than its time "
-                     r"limit of 0.2 CPU s; it was running hkkfake_hurok_\w+\.forever \(line 5\)",
+                     r"limit of 1 CPU s; it was running hkkfake_hurok_\w+\.forever \(line 5\)",
                      result.output), result.output
     verify = CliRunner().invoke(main, ["verify", "hurok", "--games", "1", "--game-timeout",
-                                       "0.2"])
+                                       "1"])
     assert verify.exit_code == 1
     assert re.search(r"✗ games \[hurok\], card hurok:vezer, seed 0: time limit \(turn \d+, "
                      r"end_stage2\)", verify.output), verify.output

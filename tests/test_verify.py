@@ -293,11 +293,11 @@ def test_sys_exit_in_a_hook_fails_the_game_naming_the_set(fake_set):
 
 def test_a_game_past_its_time_limit_fails_naming_set_seed_turn_and_step(fake_set):
     fake_set("hurok", cards=LOOPING_CARD, python=LOOPING_EFFECT.replace("{code}", "hurok"))
-    report = verify(["hurok"], games=1, seed=3, game_timeout=0.2)
+    report = verify(["hurok"], games=1, seed=3, game_timeout=1.0)
     failure = next(c for c in report.failures if c.name == "games" and c.target == "hurok")
     assert failure.set_code == "hurok" and failure.card == "hurok:vezer" and failure.seed == 3
     assert failure.message.startswith("time limit (turn ")
-    assert ", end_stage2): the game ran longer than its time limit of 0.2 CPU s" in failure.message
+    assert ", end_stage2): the game ran longer than its time limit of 1 CPU s" in failure.message
     assert ".forever (line " in failure.message  # the set's looping function
     assert failure.command.startswith("hkk play --seed 3 --decks hurok:start hurok:start")
 
