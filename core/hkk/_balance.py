@@ -120,7 +120,7 @@ def balance(outcomes: Sequence[Outcome] | Tally, deck_cards: Mapping[str, Sequen
 
 def _tier(agents: tuple[str, str] | None, groups: list[Group],
           deck_cards: Mapping[str, Sequence[str]]) -> dict[str, Any]:
-    summary = summarize(Tally({k: g for k, g in enumerate(groups)}),
+    summary = summarize(Tally({(g.agents, g.decks, g.ablated): g for g in groups}),
                         {spec: [] for spec in deck_cards})
     by_pair: dict[tuple[str, str], Counter[str]] = {}
     deck_wins: dict[str, Counter[str]] = {}

@@ -72,19 +72,19 @@ def summarize(outcomes: Sequence[Outcome] | Tally, deck_cards: Mapping[str, Iter
             d["wins"] += g.wins[seat]
             in_deck = decks_in.get(g.decks[seat], set())
             won = g.wins[seat]
-            for card_id, col in g.cards[seat].items():
+            for card_id, counted in g.cards[seat].items():
                 held = card_id in in_deck
-                if not (held or col[PLAYED] or col[FIRED] or col[USED]):
+                if not (held or counted[PLAYED] or counted[FIRED] or counted[USED]):
                     continue
                 c = card.setdefault(card_id, Counter())
-                c["played"] += col[PLAYED]
-                c["fired"] += col[FIRED]
-                c["used"] += col[USED]
-                c["games_played"] += col[GAMES_P]
-                c["wins_played"] += col[WINS_P]
+                c["played"] += counted[PLAYED]
+                c["fired"] += counted[FIRED]
+                c["used"] += counted[USED]
+                c["games_played"] += counted[GAMES_P]
+                c["wins_played"] += counted[WINS_P]
                 if held:  # the games it was in the deck and not played
-                    c["games_unplayed"] += g.games - col[GAMES_P]
-                    c["wins_unplayed"] += won - col[WINS_P]
+                    c["games_unplayed"] += g.games - counted[GAMES_P]
+                    c["wins_unplayed"] += won - counted[WINS_P]
             for card_id in in_deck - g.cards[seat].keys():
                 c = card.setdefault(card_id, Counter())
                 c["games_unplayed"] += g.games
