@@ -4,7 +4,9 @@ them - this process, local worker processes, or a Dask cluster.
 The work is a list of :class:`Chunk` s, each one pairing and a run of consecutive seeds.  A chunk
 is played by :func:`play_chunk` wherever it runs (it builds its own engine from the named sets),
 and the results are put back in chunk order, so the outcomes - and every table made from them -
-are the same whatever the number of workers or the scheduler.  Each game is ``hkk play --seed S
+are the same whatever the number of workers or the scheduler.  When no row is written (``hkk
+simulate`` without ``--csv``), :func:`tally_chunk` plays it and sends only its tally
+(:class:`~hkk._outcome.Tally`), which the reports read: merged in any order, the same.  Each game is ``hkk play --seed S
 --decks A B --set ...`` again (:func:`replay_command`).
 
 A game stopped by a limit - a trigger loop or the work limit (D-trigger-loop, D-work-limit: counts,
