@@ -85,7 +85,17 @@ impl Outcome {
         match kind {
             Kind::CardDrawn { player, card, .. } => count(&mut self.drawn[*player], card),
             Kind::Damaged { source_uid, .. } => self.acted(source_uid.map(u64::from)),
-            Kind::PlayerDamaged { source, .. } => self.acted(source_uid(source)),
+            // the uid its source names; where the source was not made (an ability's, for a
+            // recorder: `Game::text`), the uid the emitter gives, the one it would name
+            Kind::PlayerDamaged {
+                source,
+                source_uid: uid,
+                ..
+            } => self.acted(if source.is_empty() {
+                uid.map(u64::from)
+            } else {
+                source_uid(source)
+            }),
             Kind::Attack {
                 attackers,
                 blockers,
@@ -246,6 +256,7 @@ mod tests {
                 player: 0,
                 amount: 2,
                 source: "t:a#3".into(),
+                source_uid: None,
                 after: 18,
             },
             2,
@@ -260,6 +271,32 @@ mod tests {
         );
         assert_eq!(o.acted[1].get(&CardId(0)), Some(&2));
         assert!(o.acted[0].is_empty());
+    }
+
+    #[test]
+    fn a_players_damage_whose_source_was_not_made_counts_the_uid_it_was_given() {
+        let mut o = Outcome::default();
+        let entered = |uid| Kind::EnteredPlay {
+            controller: 0,
+            card: CardId(uid),
+            uid,
+            zone: "reserve",
+            active: false,
+        };
+        o.record(&entered(4), 1);
+        o.record(&entered(5), 1);
+        let damage = |source: &str, source_uid| Kind::PlayerDamaged {
+            player: 1,
+            amount: 1,
+            source: source.into(),
+            source_uid,
+            after: 19,
+        };
+        o.record(&damage("", Some(4)), 1); // an ability's label, not made for a recorder
+        o.record(&damage("t:b#5", Some(4)), 1); // a made source names its own
+        o.record(&damage("t:tuz", None), 1); // a spell's: no permanent
+        assert_eq!(o.acted[0].get(&CardId(4)), Some(&1));
+        assert_eq!(o.acted[0].get(&CardId(5)), Some(&1));
     }
 
     #[test]
