@@ -6,8 +6,8 @@ is played by :func:`play_chunk` wherever it runs (it builds its own engine from 
 and the results are put back in chunk order, so the outcomes - and every table made from them -
 are the same whatever the number of workers or the scheduler.  When no row is written (``hkk
 simulate`` without ``--csv``), :func:`tally_chunk` plays it and sends only its tally
-(:class:`~hkk._outcome.Tally`), which the reports read: merged in any order, the same.  Each game is ``hkk play --seed S
---decks A B --set ...`` again (:func:`replay_command`).
+(:class:`~hkk._outcome.Tally`), which the reports read: merged in any order, the same.  Each
+game is ``hkk play --seed S --decks A B --set ...`` again (:func:`replay_command`).
 
 A game stopped by a limit - a trigger loop or the work limit (D-trigger-loop, D-work-limit: counts,
 so the same seed stops the same way everywhere), a step that never ends, or the chunk's
