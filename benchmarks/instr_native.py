@@ -6,7 +6,9 @@ seeds 1..N, the engine's default seated random agents) in one batched call, WHAT
 - ``outcome``: ``hkk_native.play_many_native`` at the outcome level;
 - ``full``: the same at the full level (the log kept natively, not read);
 - ``rows``: the native side of ``hkk simulate --core native`` (the compiled engine's
-  ``play_outcomes``: each game recorded natively, no Python ``Outcome`` built).
+  ``play_outcomes``: each game recorded natively, no Python ``Outcome`` built);
+- ``tally``: the same tallied natively as ``hkk simulate`` without ``--csv`` asks for them
+  (``tally_outcomes``: no row a game).
 
 One warm-up game is played first (the cards handed over, the modules imported), so that the
 difference between a run with N and one with 0, divided by N, is the cost of one game.
@@ -37,6 +39,8 @@ def main() -> None:
         return
     if what == "rows":
         native.play_outcomes((lists[0], lists[1]), seeds, [_core._default_seats(s) for s in seeds])
+    elif what == "tally":
+        native.tally_outcomes((lists[0], lists[1]), seeds, [_core._default_seats(s) for s in seeds])
     else:
         hkk_native.play_many_native(engine, DECKS, seeds=seeds, log_level=level)
 

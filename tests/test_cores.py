@@ -264,17 +264,20 @@ def test_auto_plays_whole_games_with_a_python_agent_on_python_naming_the_agent()
 
 
 def _spy_native(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The games the native core's batched call plays from now on (its seeds' counts)."""
+    """The games the native core's batched calls (rows or tally) play from now on (their
+    seeds' counts)."""
     hkk_native = pytest.importorskip("hkk_native", reason="hkk_native is not built")
     monkeypatch.setattr("hkk._simulate._ENGINES", {})
     played: list[int] = []
-    real = type(hkk_native.core).play_outcomes
+    for name in ("play_outcomes", "tally_outcomes"):
+        real = getattr(type(hkk_native.core), name)
 
-    def play_outcomes(self: Any, engine: Any, decks: Any, seeds: Any, **options: Any) -> Any:
-        played.append(len(seeds))
-        return real(self, engine, decks, seeds, **options)
+        def spy(self: Any, engine: Any, decks: Any, seeds: Any, *, real: Any = real,
+                **options: Any) -> Any:
+            played.append(len(seeds))
+            return real(self, engine, decks, seeds, **options)
 
-    monkeypatch.setattr(type(hkk_native.core), "play_outcomes", play_outcomes)
+        monkeypatch.setattr(type(hkk_native.core), name, spy)
     return played
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from hkk import CoreError, Engine
-from hkk._ablation import filler_id
+from hkk._ablation import filler_id, impact
 from hkk._balance import balance
 from hkk._simulate import _ENGINES, pairings, plan, simulate
 from hkk._stats import summarize
@@ -58,6 +58,31 @@ def test_simulate_on_the_native_core_gives_the_python_engines_rows_and_tables(
     # the games did what the recorder counts: every kind of count is filled somewhere
     for counts in ("played", "fired", "used", "drawn", "acted"):
         assert any(row[counts][0] or row[counts][1] for row in native_rows), counts
+
+
+@pytest.mark.parametrize("agents", [None, ("random", "first")], ids=["default", "agents"])
+def test_simulate_tallied_natively_reports_as_the_python_engines_rows(
+        decks: dict[str, list[str]], agents: tuple[str, str] | None) -> None:
+    """Without rows (``hkk simulate`` without --csv) a native chunk is tallied in one call
+    (``tally_outcomes``): the same tally, summary, balance report and paired impact as the
+    Python engine's rows give, and no row is made."""
+    card = decks["tt-a"][0]
+    engine = _ENGINES[SETS, "native"][0]
+    names = {card_id: c.name for card_id, c in engine.cards.items()}
+    reports = {}
+    for core, rows in (("native", False), ("python", True)):
+        chunks = plan(SETS, pairings(sorted(decks)), 40, seed=11, chunk_size=7,
+                      agents=(agents,), core=core, ablate=[(), (card,)])
+        result = simulate(chunks, workers=1, rows=rows)
+        assert (result.outcomes == []) is not rows
+        tally = result.tally
+        written = tally.select(())
+        reports[core] = (
+            {key: g.seeds() for key, g in tally.groups.items()},
+            summarize(written, decks, names), balance(written, decks, names, tiers=[agents]),
+            impact(written, tally.select((card,)), card, decks))
+    assert reports["native"] == reports["python"]
+    assert reports["native"][1]["games"] == 40 and reports["native"][3]
 
 
 def test_simulate_on_the_native_core_records_the_games_natively(

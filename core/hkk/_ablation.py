@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hkk._errors import HkkError
-from hkk._outcome import Outcome
+from hkk._outcome import ERROR, Outcome, Tally
 from hkk._stats import Z95
 
 __all__ = ["BASE_SET", "FILLER_SUFFIX", "ablated_list", "add_fillers", "creature_stats",
@@ -101,25 +101,30 @@ def ablated_list(deck: Sequence[str], ablate: Sequence[str]) -> list[str]:
     return [filler_id(c) if c in replaced else c for c in deck]
 
 
-def impact(written: Sequence[Outcome], ablated: Sequence[Outcome], card: str,
+def impact(written: Sequence[Outcome] | Tally, ablated: Sequence[Outcome] | Tally, card: str,
            deck_cards: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
     """Per tier and deck holding ``card``: the paired win-rate difference as written minus
-    with the filler (``ablated``: the same games with ``card`` replaced), with its 95%
-    interval; games stopped by an error on either side are left out of the pairs."""
+    with the filler (``ablated``: the same games with ``card`` replaced; either the outcomes
+    or their :class:`~hkk._outcome.Tally`), with its 95% interval; games stopped by an error
+    on either side are left out of the pairs."""
     from hkk._balance import tier_label
 
-    by_key = {(o.agents, o.decks, o.seed): o for o in ablated if o.error is None}
+    written = written if isinstance(written, Tally) else Tally.of(written)
+    ablated = ablated if isinstance(ablated, Tally) else Tally.of(ablated)
+    by_key = {(g.agents, g.decks): dict(g.seeds()) for g in ablated.ordered()}
     pairs: dict[tuple[str, str], list[int]] = {}
-    for o in written:
-        other = by_key.get((o.agents, o.decks, o.seed))
-        if o.error is not None or other is None:
-            continue
-        for seat in (0, 1):
-            deck = o.decks[seat]
-            if card not in deck_cards.get(deck, ()):
+    for g in written.ordered():
+        other = by_key.get((g.agents, g.decks), {})
+        for seed, result in g.seeds():
+            against = other.get(seed, ERROR)
+            if ERROR in (result, against):
                 continue
-            difference = int(o.winner == seat) - int(other.winner == seat)
-            pairs.setdefault((tier_label(o.agents), deck), []).append(difference)
+            for seat in (0, 1):
+                deck = g.decks[seat]
+                if card not in deck_cards.get(deck, ()):
+                    continue
+                difference = int(result == seat) - int(against == seat)
+                pairs.setdefault((tier_label(g.agents), deck), []).append(difference)
     rows = []
     for (tier, deck), differences in pairs.items():
         n = len(differences)

@@ -32,10 +32,26 @@ played: ``--tiers random,greedy,mcts`` plays the same games under each), shows:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hkk._outcome import Outcome
+from hkk._outcome import (
+    ACTED,
+    DRAWN,
+    FIRED,
+    GAMES_D,
+    GAMES_P,
+    GAMES_PD,
+    NO_COLUMNS,
+    PLAYED,
+    PLAYED_D,
+    USED,
+    USEFUL_P,
+    WINS_D,
+    Group,
+    Outcome,
+    Tally,
+)
 from hkk._stats import benjamini_hochberg, fisher_exact, summarize, wilson
 
 #: More than this share of a tier's games ending by an empty deck is warned about.
@@ -62,26 +78,29 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
             "ci_low": round(low, 4), "ci_high": round(high, 4)}
 
 
-def _endings(outcomes: Iterable[Outcome]) -> dict[str, int]:
-    counts = Counter(o.reason or "unfinished" for o in outcomes)
+def _endings(reasons: Counter[str]) -> dict[str, int]:
+    counts = Counter(reasons)
     ordered = {reason: counts.pop(reason, 0) for reason in ENDINGS}
     return {**ordered, **dict(sorted(counts.items()))}
 
 
-def balance(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Sequence[str]],
+def balance(outcomes: Sequence[Outcome] | Tally, deck_cards: Mapping[str, Sequence[str]],
             card_names: Mapping[str, str] | None = None,
             card_kinds: Mapping[str, str] | None = None,
             tiers: Sequence[tuple[str, str] | None] | None = None) -> dict[str, Any]:
-    """The balance report of ``outcomes`` (errors left out).  ``deck_cards``: deck spec -> its
-    card ids, each copy once; ``card_kinds``: card id -> kind (spells are useful when played);
-    ``tiers``: the agent pairings in their order (default: as first met)."""
+    """The balance report of ``outcomes`` (or of their :class:`~hkk._outcome.Tally`; errors
+    left out).  ``deck_cards``: deck spec -> its card ids, each copy once; ``card_kinds``:
+    card id -> kind (spells are useful when played); ``tiers``: the agent pairings in their
+    order (default: as first met)."""
+    tally = outcomes if isinstance(outcomes, Tally) else Tally.of(outcomes)
     names = card_names or {}
     kinds = card_kinds or {}
-    played_games = [o for o in outcomes if o.error is None]
-    order = list(tiers) if tiers is not None else list(dict.fromkeys(o.agents for o in outcomes))
-    by_tier: dict[tuple[str, str] | None, list[Outcome]] = {t: [] for t in order}
-    for o in played_games:
-        by_tier.setdefault(o.agents, []).append(o)
+    groups = tally.ordered()
+    order = list(tiers) if tiers is not None else list(dict.fromkeys(g.agents for g in groups))
+    by_tier: dict[tuple[str, str] | None, list[Group]] = {t: [] for t in order}
+    for g in groups:
+        if g.games:
+            by_tier.setdefault(g.agents, []).append(g)
     report_tiers = [_tier(agents, games, deck_cards) for agents, games in by_tier.items()]
     cards = [row for agents, games in by_tier.items()
              for row in _card_rows(agents, games, deck_cards, names)]
@@ -99,36 +118,38 @@ def balance(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Sequence[str]]
     }
 
 
-def _tier(agents: tuple[str, str] | None, outcomes: list[Outcome],
+def _tier(agents: tuple[str, str] | None, groups: list[Group],
           deck_cards: Mapping[str, Sequence[str]]) -> dict[str, Any]:
-    summary = summarize(outcomes, {spec: [] for spec in deck_cards})
-    by_pair: dict[tuple[str, str], list[Outcome]] = {}
+    summary = summarize(Tally({(g.agents, g.decks, g.ablated): g for g in groups}),
+                        {spec: [] for spec in deck_cards})
+    by_pair: dict[tuple[str, str], Counter[str]] = {}
     deck_wins: dict[str, Counter[str]] = {}
-    for o in outcomes:
-        by_pair.setdefault(o.decks, []).append(o)
+    reasons: Counter[str] = Counter()
+    for g in groups:
+        by_pair.setdefault(g.decks, Counter()).update(g.reasons)
+        reasons.update(g.reasons)
         for seat in (0, 1):
-            c = deck_wins.setdefault(o.decks[seat], Counter())
-            c["games"] += 1
-            c["wins"] += o.winner == seat
+            c = deck_wins.setdefault(g.decks[seat], Counter())
+            c["games"] += g.games
+            c["wins"] += g.wins[seat]
     pairings = []
     for p in summary["pairings"]:
-        games = by_pair[(p["decks"][0], p["decks"][1])]
-        endings = _endings(games)
+        endings = _endings(by_pair[(p["decks"][0], p["decks"][1])])
         pairings.append({**p, "endings": endings,
-                         "empty_deck_share": round(endings["empty_deck"] / len(games), 4)})
-    endings = _endings(outcomes)
+                         "empty_deck_share": round(endings["empty_deck"] / p["games"], 4)})
+    endings = _endings(reasons)
+    games = sum(g.games for g in groups)
     return {
         "label": tier_label(agents),
         "agents": list(agents) if agents is not None else None,
-        "games": len(outcomes),
+        "games": games,
         "pairings": pairings,
         "decks": [{"deck": deck, **_rate(c["wins"], c["games"])}
                   for deck, c in sorted(deck_wins.items())],
         "first_player": summary["first_player"],
         "turns": summary["turns"],
         "endings": endings,
-        "empty_deck_share": round(endings["empty_deck"] / len(outcomes), 4) if outcomes
-        else None,
+        "empty_deck_share": round(endings["empty_deck"] / games, 4) if games else None,
     }
 
 
@@ -168,31 +189,38 @@ def _warnings(tiers: list[dict[str, Any]], deck_cards: Mapping[str, Sequence[str
     return warnings
 
 
-def _card_rows(agents: tuple[str, str] | None, outcomes: list[Outcome],
+def _card_rows(agents: tuple[str, str] | None, groups: list[Group],
                deck_cards: Mapping[str, Sequence[str]], names: Mapping[str, str]
                ) -> list[dict[str, Any]]:
     """Per deck, opponent and card - both seats pooled (each pairing plays both seat orders
     on the same seeds, and a mirror's two seats are the same list) - the drawn win rate, the
-    play rate when drawn and Fisher's exact p-value of drawn vs not drawn."""
+    play rate when drawn and Fisher's exact p-value of drawn vs not drawn.  A card counts in
+    the games of a deck that holds it, and one it is not in in the games it was drawn."""
     cells: dict[tuple[str, str], dict[str, Counter[str]]] = {}
     seats: dict[tuple[str, str], set[int]] = {}
-    for o in outcomes:
+    for g in groups:
         for seat in (0, 1):
-            key = (o.decks[seat], o.decks[1 - seat])
+            key = (g.decks[seat], g.decks[1 - seat])
             cell = cells.setdefault(key, {})
             seats.setdefault(key, set()).add(seat + 1)
-            won = o.winner == seat
-            in_deck = set(deck_cards.get(o.decks[seat], ())) | set(o.drawn[seat])
-            for card in in_deck:
+            won = g.wins[seat]
+            held = set(deck_cards.get(g.decks[seat], ()))
+            counted = g.cards[seat]
+            for card in held | {card for card, col in counted.items() if col[GAMES_D]}:
+                col = counted.get(card, NO_COLUMNS)
                 c = cell.setdefault(card, Counter())
-                was_drawn = bool(o.drawn[seat][card])
-                key_ = "drawn" if was_drawn else "not_drawn"
-                c[f"games_{key_}"] += 1
-                c[f"wins_{key_}"] += won
-                c["drawn"] += o.drawn[seat][card]
-                c["played"] += o.played[seat][card]
-                c["games_played"] += bool(o.played[seat][card])
-                c["games_played_drawn"] += was_drawn and bool(o.played[seat][card])
+                c["games_drawn"] += col[GAMES_D]
+                c["wins_drawn"] += col[WINS_D]
+                c["drawn"] += col[DRAWN]
+                c["games_played_drawn"] += col[GAMES_PD]
+                if card in held:
+                    c["games_not_drawn"] += g.games - col[GAMES_D]
+                    c["wins_not_drawn"] += won - col[WINS_D]
+                    c["played"] += col[PLAYED]
+                    c["games_played"] += col[GAMES_P]
+                else:  # counted only in the games it was drawn
+                    c["played"] += col[PLAYED_D]
+                    c["games_played"] += col[GAMES_PD]
     rows = []
     label = tier_label(agents)
     for ((deck, opponent), cell) in sorted(cells.items()):
@@ -248,22 +276,29 @@ def _play_rates(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for (deck, card), tiers in sorted(per.items())]
 
 
-def _idle_cards(by_tier: Mapping[tuple[str, str] | None, list[Outcome]],
+def _idle_cards(by_tier: Mapping[tuple[str, str] | None, list[Group]],
                 deck_cards: Mapping[str, Sequence[str]], names: Mapping[str, str],
                 kinds: Mapping[str, str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     unplayed, useless = [], []
-    for agents, outcomes in by_tier.items():
+    for agents, groups in by_tier.items():
         per_deck: dict[str, dict[str, Counter[str]]] = {}
-        for o in outcomes:
+        for g in groups:
             for seat in (0, 1):
-                deck = per_deck.setdefault(o.decks[seat], {})
-                for card in set(deck_cards.get(o.decks[seat], ())) | set(o.played[seat]):
+                deck = per_deck.setdefault(g.decks[seat], {})
+                held = set(deck_cards.get(g.decks[seat], ()))
+                counted = g.cards[seat]
+                for card in held | {card for card, col in counted.items() if col[GAMES_P]}:
+                    col = counted.get(card, NO_COLUMNS)
                     c = deck.setdefault(card, Counter())
-                    c["games"] += 1
-                    c["games_drawn"] += bool(o.drawn[seat][card])
-                    c["played"] += o.played[seat][card]
-                    c["useful"] += o.fired[seat][card] + o.used[seat][card] + \
-                        o.acted[seat][card]
+                    c["played"] += col[PLAYED]
+                    if card in held:
+                        c["games"] += g.games
+                        c["games_drawn"] += col[GAMES_D]
+                        c["useful"] += col[FIRED] + col[USED] + col[ACTED]
+                    else:  # counted only in the games it was played
+                        c["games"] += col[GAMES_P]
+                        c["games_drawn"] += col[GAMES_PD]
+                        c["useful"] += col[USEFUL_P]
         for deck_spec, cards in sorted(per_deck.items()):
             for card, counts in sorted(cards.items()):
                 row = {"tier": tier_label(agents), "deck": deck_spec, "card": card,

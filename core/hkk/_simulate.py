@@ -4,8 +4,10 @@ them - this process, local worker processes, or a Dask cluster.
 The work is a list of :class:`Chunk` s, each one pairing and a run of consecutive seeds.  A chunk
 is played by :func:`play_chunk` wherever it runs (it builds its own engine from the named sets),
 and the results are put back in chunk order, so the outcomes - and every table made from them -
-are the same whatever the number of workers or the scheduler.  Each game is ``hkk play --seed S
---decks A B --set ...`` again (:func:`replay_command`).
+are the same whatever the number of workers or the scheduler.  When no row is written (``hkk
+simulate`` without ``--csv``), :func:`tally_chunk` plays it and sends only its tally
+(:class:`~hkk._outcome.Tally`), which the reports read: merged in any order, the same.  Each
+game is ``hkk play --seed S --decks A B --set ...`` again (:func:`replay_command`).
 
 A game stopped by a limit - a trigger loop or the work limit (D-trigger-loop, D-work-limit: counts,
 so the same seed stops the same way everywhere), a step that never ends, or the chunk's
@@ -30,7 +32,7 @@ from hkk._agent_registry import agent_entries, agent_failure, agent_seed
 from hkk._engine import Engine
 from hkk._errors import GameTimeout, HkkError, StepLoopError, TriggerLoopError
 from hkk._limits import time_limit
-from hkk._outcome import Outcome, OutcomeRecorder
+from hkk._outcome import Outcome, OutcomeRecorder, Tally
 from hkk._plugin import make_plugin_manager
 from hkk._sets.discovery import discover
 from hkk.verify import play_command, resolve_deck_spec
@@ -77,16 +79,25 @@ class Chunk:
 
 @dataclass
 class Simulation:
-    """What came back: the outcomes of the finished chunks, in chunk order."""
+    """What came back: the outcomes of the finished chunks, in chunk order (played with
+    ``rows``), and their tally (:class:`~hkk._outcome.Tally`, what the reports read)."""
 
     chunks: list[Chunk]
     outcomes: list[Outcome] = field(default_factory=list)
     interrupted: bool = False
     seconds: float = 0.0
+    #: The finished chunks' tally; played without rows, the only result.
+    tallied: Tally | None = None
 
     @property
     def planned(self) -> int:
         return sum(c.games for c in self.chunks)
+
+    @property
+    def tally(self) -> Tally:
+        if self.tallied is None:
+            self.tallied = Tally.of(self.outcomes)
+        return self.tallied
 
 
 def pairings(specs: Sequence[str]) -> list[tuple[str, str]]:
@@ -158,8 +169,8 @@ def deck_lists(engine: Engine, specs: Iterable[str]) -> dict[str, list[str]]:
     return {spec: resolve_deck_spec(engine, spec) for spec in specs}
 
 
-def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
-    """Play the chunk's games; their outcomes as rows (plain data, for any transport)."""
+def _chunk_decks(chunk: Chunk) -> tuple[Engine, list[list[str]]]:
+    """The engine of the chunk's sets and its two decks' card lists (ablated as it says)."""
     engine, lists = _engine(chunk.sets, chunk.core)
     for spec in chunk.decks:
         if spec not in lists:
@@ -168,16 +179,50 @@ def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     if chunk.ablate:
         add_fillers(engine.cards, chunk.ablate)  # new ids: the other games are unchanged
         decks = [ablated_list(deck, chunk.ablate) for deck in decks]
+    return engine, decks
+
+
+def _makers(chunk: Chunk) -> tuple[list[Any] | None, Any]:
+    """The factories of the chunk's agents (None: the engine's default ones), and their
+    registry."""
+    if chunk.agents is None:
+        return None, None
+    registry = agent_entries()
+    return [registry.factory(spec) for spec in chunk.agents], registry
+
+
+def tally_chunk(chunk: Chunk) -> Tally:
+    """Play the chunk's games; only their tally (what the reports read; small, whatever the
+    games).  A core that tallies many games in one call (``tally_outcomes``) does it all:
+    nothing per game in Python; otherwise the rows are played and tallied here."""
+    engine, decks = _chunk_decks(chunk)
+    makers, _ = _makers(chunk)
+    core = _batching_core(engine, chunk, decks, makers, "tally_outcomes")
+    if core is not None:
+        seeds = list(range(*chunk.seeds))
+        group = core.tally_outcomes(engine, decks, seeds, names=chunk.decks,
+                                    agents=_agents(makers, seeds), agent_specs=chunk.agents,
+                                    max_turns=chunk.max_turns, ablated=chunk.ablate)
+        group.order = chunk.index
+        return Tally({(group.agents, group.decks, group.ablated): group})
+    tally = Tally()
+    for row in play_chunk(chunk):
+        tally.add(Outcome.from_row(row))
+    for group in tally.groups.values():
+        group.order = chunk.index
+    return tally
+
+
+def play_chunk(chunk: Chunk) -> list[dict[str, Any]]:
+    """Play the chunk's games; their outcomes as rows (plain data, for any transport)."""
+    engine, decks = _chunk_decks(chunk)
     rulings = replace(engine.rulings, max_turns=chunk.max_turns) if chunk.max_turns \
         else engine.rulings
     # an alarm interrupts only the main thread; elsewhere (Dask) the watchdog would end the
     # worker's process: there the work limits are what stop a runaway game
     timeout = chunk.game_timeout if threading.current_thread() is threading.main_thread() \
         else None
-    makers = registry = None
-    if chunk.agents is not None:
-        registry = agent_entries()
-        makers = [registry.factory(spec) for spec in chunk.agents]
+    makers, registry = _makers(chunk)
     batched = _batched_rows(engine, chunk, decks, makers)
     if batched is not None:
         return batched
@@ -211,22 +256,37 @@ def _batched_rows(engine: Engine, chunk: Chunk, decks: list[list[str]],
     """The chunk's rows from a core that plays many games in one call and records their
     outcomes itself (``play_outcomes``, docs/CORES.md: nothing per event in Python); None when
     the game's core has no such call (the Python engine)."""
-    if chunk.core == "python":
+    core = _batching_core(engine, chunk, decks, makers, "play_outcomes")
+    if core is None:
         return None
     seeds = list(range(*chunk.seeds))
-    agents = None if makers is None else \
-        [[make(agent_seed(seed, seat)) for seat, make in enumerate(makers)] for seed in seeds]
-    # whole games, only their outcomes read: a core marked auto = "whole-games" may take them
-    core = engine.choose_core(decks, whole_games=True, agents=agents[0] if agents else None,
-                              max_turns=chunk.max_turns).core
-    play = getattr(core, "play_outcomes", None)
-    if play is None:
-        return None
-    rows: list[dict[str, Any]] = play(engine, decks, seeds, names=chunk.decks, agents=agents,
-                                      agent_specs=chunk.agents, max_turns=chunk.max_turns)
+    rows: list[dict[str, Any]] = core.play_outcomes(
+        engine, decks, seeds, names=chunk.decks, agents=_agents(makers, seeds),
+        agent_specs=chunk.agents, max_turns=chunk.max_turns)
     for row in rows:  # the decks played were the ablated ones: the rows say so
         row["ablated"] = list(chunk.ablate)
     return rows
+
+
+def _agents(makers: list[Any] | None, seeds: list[int]) -> list[list[Any]] | None:
+    """Each game's agents, seeded as ``hkk play`` seeds them (None: the default ones)."""
+    if makers is None:
+        return None
+    return [[make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
+            for seed in seeds]
+
+
+def _batching_core(engine: Engine, chunk: Chunk, decks: list[list[str]],
+                   makers: list[Any] | None, call: str) -> Any:
+    """The core that plays the chunk's games if it has the batched ``call`` (docs/CORES.md:
+    nothing per event in Python); None when it has not (the Python engine)."""
+    if chunk.core == "python":
+        return None
+    sample = _agents(makers, [chunk.seeds[0]])
+    # whole games, only their outcomes read: a core marked auto = "whole-games" may take them
+    core = engine.choose_core(decks, whole_games=True, agents=sample[0] if sample else None,
+                              max_turns=chunk.max_turns).core
+    return core if hasattr(core, call) else None
 
 
 def _stopped(outcome: Outcome, game: Any, error: BaseException) -> None:
@@ -248,47 +308,60 @@ def _ignore_sigint() -> None:
 # -- who plays the chunks ---------------------------------------------------------------------
 
 def simulate(chunks: list[Chunk], *, workers: int = 1, scheduler: str | None = None,
-             dask_workers: int | None = None, progress: Progress | None = None) -> Simulation:
+             dask_workers: int | None = None, progress: Progress | None = None,
+             rows: bool = True) -> Simulation:
     """Play ``chunks``: here (``workers=1``), in ``workers`` local processes, on the Dask
     scheduler at ``scheduler`` or on a Dask ``LocalCluster`` of ``dask_workers`` processes.
-    Ctrl-C stops it: the finished chunks are kept (``interrupted`` is set)."""
+    Ctrl-C stops it: the finished chunks are kept (``interrupted`` is set).  Without ``rows``
+    only the games' tally comes back (``Simulation.tally``; no ``outcomes``): a chunk sends
+    a few counts per card, not a row per game."""
     result = Simulation(chunks)
     done: dict[int, list[dict[str, Any]]] = {}
+    tally = Tally()
+    by_index = {chunk.index: chunk for chunk in chunks}
     total = result.planned
     count = 0
 
-    def finished(index: int, rows: list[dict[str, Any]]) -> None:
+    def finished(index: int, played: Any) -> None:
         nonlocal count
-        done[index] = rows
-        count += len(rows)
+        if rows:
+            done[index] = played
+        else:
+            tally.merge(played)
+        count += by_index[index].games
         if progress is not None:
             progress(count, total)
 
+    work = play_chunk if rows else tally_chunk
     start = time.perf_counter()
     try:
         if scheduler is not None or dask_workers is not None:
-            _on_dask(chunks, finished, scheduler, dask_workers)
+            _on_dask(chunks, finished, scheduler, dask_workers, work)
         elif workers <= 1:
             for chunk in chunks:
-                finished(chunk.index, play_chunk(chunk))
+                finished(chunk.index, work(chunk))
         else:
-            _on_processes(chunks, finished, workers)
+            _on_processes(chunks, finished, workers, work)
     except KeyboardInterrupt:
         result.interrupted = True
     result.seconds = time.perf_counter() - start
-    result.outcomes = [Outcome.from_row(row) for index in sorted(done) for row in done[index]]
+    if rows:
+        result.outcomes = [Outcome.from_row(row) for index in sorted(done)
+                           for row in done[index]]
+    else:
+        result.tallied = tally
     return result
 
 
-def _on_processes(chunks: list[Chunk], finished: Callable[[int, list[dict[str, Any]]], None],
-                  workers: int) -> None:
+def _on_processes(chunks: list[Chunk], finished: Callable[[int, Any], None], workers: int,
+                  work: Callable[[Chunk], Any]) -> None:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     # spawn: the main process may run threads (the progress display), which fork does not copy
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint,
                                mp_context=multiprocessing.get_context("spawn"))
-    pending = {pool.submit(play_chunk, chunk): chunk.index for chunk in chunks}
+    pending = {pool.submit(work, chunk): chunk.index for chunk in chunks}
     try:
         while pending:
             ready, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -305,8 +378,9 @@ def _on_processes(chunks: list[Chunk], finished: Callable[[int, list[dict[str, A
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _on_dask(chunks: list[Chunk], finished: Callable[[int, list[dict[str, Any]]], None],
-             scheduler: str | None, dask_workers: int | None) -> None:
+def _on_dask(chunks: list[Chunk], finished: Callable[[int, Any], None],
+             scheduler: str | None, dask_workers: int | None,
+             work: Callable[[Chunk], Any]) -> None:
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -319,7 +393,7 @@ def _on_dask(chunks: list[Chunk], finished: Callable[[int, list[dict[str, Any]]]
     futures: dict[Any, int] = {}
     try:
         for chunk in chunks:
-            futures[client.submit(play_chunk, chunk, pure=False)] = chunk.index
+            futures[client.submit(work, chunk, pure=False)] = chunk.index
         for future in as_completed(futures):
             finished(futures[future], future.result())
     except BaseException:

@@ -192,9 +192,11 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         raise click.BadParameter(str(exc), param_hint="--decks") from None
     ablate = tuple(dict.fromkeys(ablate))
     _check_ablate(ablate, engine, lists)
+    batched = _batched(engine, [(lists[a], lists[b]) for a, b in pairs if a in lists
+                                and b in lists], players, max_turns)
     try:
         chunks = plan(found.sets, pairs, games, seed, max_turns,
-                      chunk_size or _chunk_size(players, CHUNK_SIZE), game_timeout,
+                      chunk_size or _chunk_size(players, CHUNK_SIZE, batched), game_timeout,
                       agents=players, core=core, ablate=[(), *((card,) for card in ablate)])
     except HkkError as exc:
         raise click.BadParameter(str(exc), param_hint="--decks") from None
@@ -212,14 +214,16 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                   f"{f', as written and with {len(ablate)} card(s) ablated' if ablate else ''}"
                   f" on "
                   f"{escape(where)}")
+    # the rows only when they are written: else each chunk sends its tally, not a row a game
     options: dict[str, Any] = dict(workers=local, scheduler=scheduler,
-                                   dask_workers=local if use_dask else None)
+                                   dask_workers=local if use_dask else None,
+                                   rows=bool(csv_file or parquet_file))
     if err.is_terminal and not quiet:
         result = _with_progress(err, chunks, options)
     else:
         result = simulate(chunks, **options)
     if result.interrupted:
-        err.print(f"[red]interrupted[/red]: keeping the {len(result.outcomes)} finished games")
+        err.print(f"[red]interrupted[/red]: keeping the {result.tally.played} finished games")
     failed = _error_games(result)
     for row in failed:
         err.print(f"[red]error[/red] in the game of seed {row['seed']} ({escape(row['deck_1'])} "
@@ -227,7 +231,7 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         err.print(f"reproduce: {escape(row['replay'])}")
     names = {card_id: card.name for card_id, card in engine.cards.items()}
     kinds = {card_id: card.kind for card_id, card in engine.cards.items()}
-    written = [o for o in result.outcomes if not o.ablated]
+    written = result.tally.select(())
     summary = summarize(written, lists, names)
     summary["balance"] = balance(written, lists, names, kinds, tiers=players)
     if ablate:
@@ -235,13 +239,12 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
 
         summary["impact"] = [
             {**row, "name": names.get(card, card)} for card in ablate
-            for row in impact(written, [o for o in result.outcomes if o.ablated == (card,)],
-                              card, lists)]
+            for row in impact(written, result.tally.select((card,)), card, lists)]
     sets = sorted(found.sets)
     replay = f"hkk play --seed SEED --decks DECK_1 DECK_2 {' '.join('--set ' + s for s in sets)}"
     if players != [None]:
         replay += " --agents AGENT_1 AGENT_2"
-    meta = {"games": len(written),
+    meta = {"games": written.played,
             "planned": result_games(c for c in chunks if not c.ablate), "seed": seed,
             "sets": sets, "max_turns": max_turns, "interrupted": result.interrupted,
             "tiers": [list(p) if p is not None else None for p in players],
@@ -337,7 +340,14 @@ def _agent_pairings(agent_specs: tuple[str, str] | None, tiers: str | None
 SEARCHING_CHUNK_SIZE = 2
 
 
-def _chunk_size(players: list[tuple[str, str] | None], default: int) -> int:
+#: Games per chunk when a core tallies them in one batched call (``tally_outcomes``: a few
+#: milliseconds a game or less): the cost of sending a chunk and choosing its core is paid
+#: once per 500 games, and a chunk is still under a second of work.
+BATCHED_CHUNK_SIZE = 500
+
+
+def _chunk_size(players: list[tuple[str, str] | None], default: int,
+                batched: bool = False) -> int:
     from hkk._agent_registry import agent_entries
 
     registry = agent_entries()
@@ -345,7 +355,21 @@ def _chunk_size(players: list[tuple[str, str] | None], default: int) -> int:
         for spec in pair or ():
             if getattr(registry.factory(spec)(0), "uses_forward_model", False):
                 return SEARCHING_CHUNK_SIZE
-    return default
+    return BATCHED_CHUNK_SIZE if batched else default
+
+
+def _batched(engine: Any, decks: list[tuple[list[str], list[str]]],
+             players: list[tuple[str, str] | None], max_turns: int | None) -> bool:
+    """Whether every game is played by a core that tallies many in one call."""
+    from hkk._errors import HkkError
+
+    try:
+        return bool(decks) and all(
+            hasattr(engine.choose_core(pair, whole_games=True, agents=_sample_agents(p),
+                                       max_turns=max_turns).core, "tally_outcomes")
+            for pair in decks for p in players)
+    except HkkError:  # check_core says why, after the plan
+        return False
 
 
 def _stopped(failed: list[dict[str, Any]]) -> dict[str, Any]:
@@ -361,7 +385,23 @@ def _stopped(failed: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _error_games(result: Any) -> list[dict[str, Any]]:
-    return [row for row in _rows(result) if row["error"] is not None]
+    """The error rows (as :func:`_rows` writes them), in the order played."""
+    from hkk._simulate import replay_command
+
+    rows = []
+    for error in result.tally.errors():
+        row = dict(error)
+        agents = (row["agent_1"], row["agent_2"]) if row.get("agent_1") else None
+        chunk = next(c for c in result.chunks
+                     if (c.agents, c.decks, c.ablate) == (agents, (row["deck_1"], row["deck_2"]),
+                                                         tuple(row["ablated"]))
+                     and c.seeds[0] <= row["seed"] < c.seeds[1])
+        for key in ("drawn", "played", "fired", "used", "acted"):
+            row[key] = json.dumps(row[key], ensure_ascii=False, sort_keys=True)
+        row["ablated"] = " ".join(row["ablated"])
+        row["replay"] = replay_command(chunk, row["seed"])
+        rows.append(row)
+    return rows
 
 
 def _with_progress(err: Console, chunks: Any, options: dict[str, Any]) -> Any:

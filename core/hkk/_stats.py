@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from hkk._outcome import Outcome
+from hkk._outcome import FIRED, GAMES_P, PLAYED, USED, WINS_P, Outcome, Tally
 
 #: z for a 95% interval.
 Z95 = 1.959963984540054
@@ -36,54 +36,59 @@ def _rate(successes: int, trials: int) -> dict[str, Any]:
             "ci_low": round(low, 4), "ci_high": round(high, 4)}
 
 
-def summarize(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Iterable[str]],
+def summarize(outcomes: Sequence[Outcome] | Tally, deck_cards: Mapping[str, Iterable[str]],
               card_names: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The summary of ``outcomes``.  ``deck_cards``: deck spec -> its card ids (a card's "not
-    played" games are those of players whose deck held it but who did not play it).  A game
-    stopped by an error (``Outcome.error``) is no result: it is only counted, in ``errors``."""
+    """The summary of ``outcomes`` (or of their :class:`~hkk._outcome.Tally`).
+    ``deck_cards``: deck spec -> its card ids (a card's "not played" games are those of
+    players whose deck held it but who did not play it).  A game stopped by an error
+    (``Outcome.error``) is no result: it is only counted, in ``errors``."""
+    tally = outcomes if isinstance(outcomes, Tally) else Tally.of(outcomes)
     names = card_names or {}
     decks_in = {spec: set(cards) for spec, cards in deck_cards.items()}
     pairings: dict[tuple[str, str], Counter[str]] = {}
     duel: dict[tuple[str, str], Counter[str]] = {}  # (deck, opponent) -> wins/games, any seat
-    first_wins = first_games = 0
-    turns: list[int] = []
+    first_wins = first_games = errors = 0
+    turns: Counter[int] = Counter()
     reasons: Counter[str] = Counter()
     card: dict[str, Counter[str]] = {}
 
-    def card_counter(card_id: str) -> Counter[str]:
-        return card.setdefault(card_id, Counter())
-
-    errors = [o for o in outcomes if o.error is not None]
-    if errors:
-        outcomes = [o for o in outcomes if o.error is None]
-    for o in outcomes:
-        p = pairings.setdefault(o.decks, Counter())
-        p["games"] += 1
-        p["draws" if o.winner is None else f"wins_{o.winner + 1}"] += 1
-        p["turns"] += o.turns
+    for g in tally.ordered():
+        errors += len(g.errors)
+        if not g.games:
+            continue
+        p = pairings.setdefault(g.decks, Counter())
+        p["games"] += g.games
+        p["draws"] += g.games - sum(g.wins)
+        p["wins_1"] += g.wins[0]
+        p["wins_2"] += g.wins[1]
+        p["turns"] += sum(t * n for t, n in g.turns.items())
+        first_games += g.first_games
+        first_wins += g.first_wins
+        turns.update(g.turns)
+        reasons.update(g.reasons)
         for seat in (0, 1):
-            d = duel.setdefault((o.decks[seat], o.decks[1 - seat]), Counter())
-            d["games"] += 1
-            d["wins"] += o.winner == seat
-        if o.first is not None:
-            first_games += 1
-            first_wins += o.winner == o.first
-        turns.append(o.turns)
-        reasons[o.reason or "unfinished"] += 1
-        for seat in (0, 1):
-            won = o.winner == seat
-            for card_id, times in o.played[seat].items():
-                card_counter(card_id)["played"] += times
-            for card_id, times in o.fired[seat].items():
-                card_counter(card_id)["fired"] += times
-            for card_id, times in o.used[seat].items():
-                card_counter(card_id)["used"] += times
-            in_deck = decks_in.get(o.decks[seat], set()) | set(o.played[seat])
-            for card_id in in_deck:
-                c = card_counter(card_id)
-                key = "played" if o.played[seat][card_id] else "unplayed"
-                c[f"games_{key}"] += 1
-                c[f"wins_{key}"] += won
+            d = duel.setdefault((g.decks[seat], g.decks[1 - seat]), Counter())
+            d["games"] += g.games
+            d["wins"] += g.wins[seat]
+            in_deck = decks_in.get(g.decks[seat], set())
+            won = g.wins[seat]
+            for card_id, counted in g.cards[seat].items():
+                held = card_id in in_deck
+                if not (held or counted[PLAYED] or counted[FIRED] or counted[USED]):
+                    continue
+                c = card.setdefault(card_id, Counter())
+                c["played"] += counted[PLAYED]
+                c["fired"] += counted[FIRED]
+                c["used"] += counted[USED]
+                c["games_played"] += counted[GAMES_P]
+                c["wins_played"] += counted[WINS_P]
+                if held:  # the games it was in the deck and not played
+                    c["games_unplayed"] += g.games - counted[GAMES_P]
+                    c["wins_unplayed"] += won - counted[WINS_P]
+            for card_id in in_deck - g.cards[seat].keys():
+                c = card.setdefault(card_id, Counter())
+                c["games_unplayed"] += g.games
+                c["wins_unplayed"] += won
 
     specs = sorted({d for pair in pairings for d in pair})
     matrix: list[list[float | None]] = []
@@ -94,8 +99,8 @@ def summarize(outcomes: Sequence[Outcome], deck_cards: Mapping[str, Iterable[str
             # a mirror match counts each game twice (once per seat): still its true rate
             matrix[-1].append(round(met["wins"] / met["games"], 4) if met else None)
     return {
-        "games": len(outcomes),
-        "errors": len(errors),
+        "games": sum(pairing["games"] for pairing in pairings.values()),
+        "errors": errors,
         "pairings": [
             {"decks": list(pair), "games": c["games"], "wins_1": c["wins_1"],
              "wins_2": c["wins_2"], "draws": c["draws"],
@@ -121,15 +126,25 @@ def _ratio(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def _turns(turns: list[int]) -> dict[str, Any]:
-    if not turns:
+def _turns(turns: Counter[int]) -> dict[str, Any]:
+    """Mean, median, range and histogram of the games' turns (``turns``: turns -> games)."""
+    games = sum(turns.values())
+    if not games:
         return {"mean": None, "median": None, "min": None, "max": None, "histogram": {}}
-    ordered = sorted(turns)
-    middle = len(ordered) // 2
-    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-    return {"mean": round(sum(turns) / len(turns), 2), "median": median, "min": ordered[0],
-            "max": ordered[-1],
-            "histogram": {str(t): n for t, n in sorted(Counter(turns).items())}}
+    ordered = sorted((t, n) for t, n in turns.items() if n)
+
+    def nth(k: int) -> int:  # the k-th (from 0) of the games' turns in order
+        for t, n in ordered:
+            if k < n:
+                return t
+            k -= n
+        raise IndexError(k)
+
+    middle = games // 2
+    median = nth(middle) if games % 2 else (nth(middle - 1) + nth(middle)) / 2
+    return {"mean": round(sum(t * n for t, n in ordered) / games, 2), "median": median,
+            "min": ordered[0][0], "max": ordered[-1][0],
+            "histogram": {str(t): n for t, n in ordered}}
 
 
 def fisher_exact(a: int, b: int, c: int, d: int) -> float:

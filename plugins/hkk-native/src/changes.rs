@@ -132,6 +132,7 @@ pub fn damage(
                     player: index,
                     amount,
                     source,
+                    source_uid,
                     after,
                 }
             );

@@ -152,6 +152,9 @@ pub enum Kind {
         player: usize,
         amount: i64,
         source: String,
+        /// The permanent whose ability or combat dealt it, for an outcome recorder, which
+        /// reads it where `source` was not made (`Game::text`); not a field of the event.
+        source_uid: Option<u32>,
         after: i64,
     },
     /// `died` (a creature) or `destroyed` (a building).
@@ -649,6 +652,7 @@ impl Event {
                 amount,
                 source,
                 after,
+                ..
             } => vec![
                 ("player", int(*player)),
                 ("amount", Value::Int(*amount)),

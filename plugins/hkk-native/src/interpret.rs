@@ -294,7 +294,8 @@ pub fn resolving(game: &mut Game, item: &Item) {
     emit!(
         game,
         Kind::Resolving {
-            item: item.label(&game.cards),
+            // an outcome recorder reads its card, not its label: not made for one
+            item: game.text(false, || item.label(&game.cards)),
             controller: Some(item.controller),
             item_kind: if item.activation.is_some() {
                 "activated"
@@ -312,7 +313,8 @@ fn context(game: &Game, item: &Item) -> Context {
     Context {
         controller: item.controller,
         source: Some(item.uid),
-        label: game.text(true, || item.label(&game.cards)),
+        // a player's damage names its source's uid for an outcome recorder: no text for one
+        label: game.text(false, || item.label(&game.cards)),
         trigger: item.trigger.map(|(bound, _)| bound),
     }
 }

@@ -85,7 +85,17 @@ impl Outcome {
         match kind {
             Kind::CardDrawn { player, card, .. } => count(&mut self.drawn[*player], card),
             Kind::Damaged { source_uid, .. } => self.acted(source_uid.map(u64::from)),
-            Kind::PlayerDamaged { source, .. } => self.acted(source_uid(source)),
+            // the uid its source names; where the source was not made (an ability's, for a
+            // recorder: `Game::text`), the uid the emitter gives, the one it would name
+            Kind::PlayerDamaged {
+                source,
+                source_uid: uid,
+                ..
+            } => self.acted(if source.is_empty() {
+                uid.map(u64::from)
+            } else {
+                source_uid(source)
+            }),
             Kind::Attack {
                 attackers,
                 blockers,
@@ -132,6 +142,90 @@ impl Outcome {
     }
 }
 
+/// The columns of a card in a [`Tally`] (`hkk._outcome.COLUMNS`, in that order): over a
+/// group's games, the sums of the five counts, then the games (and won games) the card was
+/// played in (P) or drawn in (D), the games both, the plays summed over D, and its acts
+/// (fired + used + acted) summed over P - what the reports need per card without the games.
+pub const COLUMNS: usize = 12;
+
+/// A game's result as a [`Tally`] keeps it: the winner's seat, or one of these.
+pub const DRAWN: u8 = 2;
+/// A game stopped short: the caller plays it again elsewhere and tallies it there.
+pub const STOPPED: u8 = 3;
+
+/// Many games of one pairing and seats tallied as `hkk._outcome.Tally` tallies a group
+/// (`Group.add`): what `hkk simulate`'s reports read, its size independent of the games'.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The games tallied (the stopped ones apart).
+    pub games: u32,
+    pub wins: [u32; 2],
+    pub first_games: u32,
+    pub first_wins: u32,
+    /// Turns -> games that lasted them.
+    pub turns: BTreeMap<u32, u32>,
+    /// Game-over reason (None: unfinished) -> games.
+    pub reasons: BTreeMap<Option<&'static str>, u32>,
+    /// Per seat, card -> its [`COLUMNS`].
+    pub cards: [BTreeMap<CardId, [u64; COLUMNS]>; 2],
+    /// Per game in the order added: the winner's seat, [`DRAWN`] or [`STOPPED`].
+    pub results: Vec<u8>,
+}
+
+impl Tally {
+    /// A game stopped short: only its place in `results`.
+    pub fn stopped(&mut self) {
+        self.results.push(STOPPED);
+    }
+
+    pub fn add(&mut self, o: &Outcome) {
+        self.games += 1;
+        if let Some(w) = o.winner {
+            self.wins[w] += 1;
+        }
+        if let Some(first) = o.first {
+            self.first_games += 1;
+            self.first_wins += u32::from(o.winner == Some(first));
+        }
+        *self.turns.entry(o.turns).or_insert(0) += 1;
+        *self.reasons.entry(o.reason).or_insert(0) += 1;
+        self.results
+            .push(o.winner.map_or(DRAWN, |w| u8::try_from(w).unwrap_or(DRAWN)));
+        for seat in 0..2 {
+            // the game's five counts per card: played, fired, used, drawn, acted
+            let mut game: BTreeMap<CardId, [u64; 5]> = BTreeMap::new();
+            let kinds = [&o.played, &o.fired, &o.used, &o.drawn, &o.acted];
+            for (k, counts) in kinds.iter().enumerate() {
+                for (&card, &n) in &counts[seat] {
+                    game.entry(card).or_default()[k] += u64::from(n);
+                }
+            }
+            let won = u64::from(o.winner == Some(seat));
+            for (card, [played, fired, used, drawn, acted]) in game {
+                let (p, d) = (u64::from(played > 0), u64::from(drawn > 0));
+                let c = self.cards[seat].entry(card).or_insert([0; COLUMNS]);
+                let adds = [
+                    played,
+                    fired,
+                    used,
+                    drawn,
+                    acted,
+                    p,
+                    p * won,
+                    d,
+                    d * won,
+                    p * d,
+                    d * played,
+                    p * (fired + used + acted),
+                ];
+                for (column, add) in c.iter_mut().zip(adds) {
+                    *column += add;
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +256,7 @@ mod tests {
                 player: 0,
                 amount: 2,
                 source: "t:a#3".into(),
+                source_uid: None,
                 after: 18,
             },
             2,
@@ -176,5 +271,71 @@ mod tests {
         );
         assert_eq!(o.acted[1].get(&CardId(0)), Some(&2));
         assert!(o.acted[0].is_empty());
+    }
+
+    #[test]
+    fn a_players_damage_whose_source_was_not_made_counts_the_uid_it_was_given() {
+        let mut o = Outcome::default();
+        let entered = |uid| Kind::EnteredPlay {
+            controller: 0,
+            card: CardId(uid),
+            uid,
+            zone: "reserve",
+            active: false,
+        };
+        o.record(&entered(4), 1);
+        o.record(&entered(5), 1);
+        let damage = |source: &str, source_uid| Kind::PlayerDamaged {
+            player: 1,
+            amount: 1,
+            source: source.into(),
+            source_uid,
+            after: 19,
+        };
+        o.record(&damage("", Some(4)), 1); // an ability's label, not made for a recorder
+        o.record(&damage("t:b#5", Some(4)), 1); // a made source names its own
+        o.record(&damage("t:tuz", None), 1); // a spell's: no permanent
+        assert_eq!(o.acted[0].get(&CardId(4)), Some(&1));
+        assert_eq!(o.acted[0].get(&CardId(5)), Some(&1));
+    }
+
+    #[test]
+    fn a_tally_counts_a_cards_games_by_whether_it_was_played_and_drawn() {
+        let (a, b) = (CardId(0), CardId(1));
+        let mut won = Outcome {
+            winner: Some(0),
+            reason: Some("hp"),
+            turns: 9,
+            first: Some(0),
+            ..Outcome::default()
+        };
+        won.drawn[0].insert(a, 2);
+        won.played[0].insert(a, 1);
+        won.fired[0].insert(a, 3);
+        won.played[0].insert(b, 1);
+        let mut lost = Outcome {
+            winner: Some(1),
+            reason: Some("hp"),
+            turns: 9,
+            first: Some(0),
+            ..Outcome::default()
+        };
+        lost.drawn[0].insert(a, 1);
+        let mut t = Tally::default();
+        t.add(&won);
+        t.stopped();
+        t.add(&lost);
+        assert_eq!(
+            (t.games, t.wins, t.first_games, t.first_wins),
+            (2, [1, 1], 2, 1)
+        );
+        assert_eq!(t.turns.get(&9), Some(&2));
+        assert_eq!(t.results, vec![0, STOPPED, 1]);
+        // a: played 1, fired 3, drawn 3; played in 1 game (won), drawn in 2 (1 won), both in
+        // 1, played 1 over the games drawn, 3 acts over the games played
+        assert_eq!(t.cards[0][&a], [1, 3, 0, 3, 0, 1, 1, 2, 1, 1, 1, 3]);
+        // b: played without being drawn
+        assert_eq!(t.cards[0][&b], [1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]);
+        assert!(t.cards[1].is_empty());
     }
 }

@@ -4,7 +4,7 @@
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList};
 
 use crate::agents::{agent_rng, OwnRng, Seat, PASS_BIAS};
 use crate::cards::{Card, CardId, CardPool, PlainAbility, PlainActivation, Word, IMPLEMENTED};
@@ -14,7 +14,7 @@ use crate::env::{Batch, Layout, Spec, StepError};
 use crate::events::{Event, Level, Value};
 use crate::forward::{Driven, Refusal, Stop};
 use crate::game::Game;
-use crate::outcome::Counts;
+use crate::outcome::{Counts, Outcome, Tally, COLUMNS};
 use crate::rng::Random;
 use crate::runner;
 use crate::search::{self, Searcher, SpecError};
@@ -476,20 +476,7 @@ impl PyEngine {
                 .iter()
                 .zip(seats.iter().cycle())
                 .map(|(&seed, seats)| {
-                    let key = crate::rng::key_of(seed.unsigned_abs());
-                    let decks = decks.clone();
-                    let (seats, searchers) = seats;
-                    let mut game = Game::new(
-                        self.cards.clone(),
-                        seed,
-                        &key,
-                        decks,
-                        seats.clone(),
-                        Level::Outcome,
-                    );
-                    game.log.outcome = Some(Box::default());
-                    let mut game = play_seated(game, searchers);
-                    let o = game.log.outcome.take().unwrap_or_default();
+                    let (o, unported) = self.recorded(seed, &decks, seats);
                     let pairs = |c: &[Counts; 2]| {
                         c.iter()
                             .map(|m| {
@@ -504,7 +491,7 @@ impl PyEngine {
                         o.reason,
                         o.turns,
                         o.first,
-                        game.unported.take(),
+                        unported,
                         [
                             pairs(&o.played),
                             pairs(&o.fired),
@@ -517,7 +504,97 @@ impl PyEngine {
                 .collect()
         }))
     }
+
+    /// `play_outcomes`' games tallied in one group (`hkk._outcome.Group`: nothing per game
+    /// crosses into Python): `(games, wins, first games, first wins, [(turns, games)],
+    /// [(reason, games)], per seat [(card, columns)], results, [(index, why)] of the games
+    /// stopped short)`.
+    fn tally_outcomes(
+        &self,
+        py: Python<'_>,
+        decks: (Vec<String>, Vec<String>),
+        seeds: Vec<i64>,
+        seats: Vec<(SeatSpec, SeatSpec)>,
+    ) -> PyResult<TallyTuple> {
+        if seats.len() != 1 && seats.len() != seeds.len() {
+            return Err(PyValueError::new_err(
+                "tally_outcomes takes one pair of seats, or one per seed",
+            ));
+        }
+        let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
+        let decks = deck_ids(&self.cards, &decks)?;
+        let (t, stopped) = py.allow_threads(|| {
+            let mut tally = Tally::default();
+            let mut stopped = Vec::new();
+            for (i, (&seed, seats)) in seeds.iter().zip(seats.iter().cycle()).enumerate() {
+                match self.recorded(seed, &decks, seats) {
+                    (o, None) => tally.add(&o),
+                    (_, Some(why)) => {
+                        tally.stopped();
+                        stopped.push((i, why));
+                    }
+                }
+            }
+            (tally, stopped)
+        });
+        let cards = |seat: usize| -> Vec<(String, [u64; COLUMNS])> {
+            t.cards[seat]
+                .iter()
+                .map(|(&card, &columns)| (self.cards.name(card).to_string(), columns))
+                .collect()
+        };
+        Ok((
+            t.games,
+            t.wins,
+            t.first_games,
+            t.first_wins,
+            t.turns.into_iter().collect(),
+            t.reasons.into_iter().collect(),
+            [cards(0), cards(1)],
+            PyBytes::new(py, &t.results).unbind(),
+            stopped,
+        ))
+    }
 }
+
+impl PyEngine {
+    /// A game played to its end at the outcome level, recorded as `hkk simulate` records it,
+    /// and why the native core stopped it short, if it did.
+    fn recorded(
+        &self,
+        seed: i64,
+        decks: &[Vec<CardId>; 2],
+        seats: &Seats,
+    ) -> (Outcome, Option<String>) {
+        let key = crate::rng::key_of(seed.unsigned_abs());
+        let (seats, searchers) = seats;
+        let mut game = Game::new(
+            self.cards.clone(),
+            seed,
+            &key,
+            decks.clone(),
+            seats.clone(),
+            Level::Outcome,
+        );
+        game.log.outcome = Some(Box::default());
+        let mut game = play_seated(game, searchers);
+        let o = game.log.outcome.take().unwrap_or_default();
+        (*o, game.unported.take())
+    }
+}
+
+/// `tally_outcomes`' answer.
+type TallyTuple = (
+    u32,
+    [u32; 2],
+    u32,
+    u32,
+    Vec<(u32, u32)>,
+    Vec<(Option<&'static str>, u32)>,
+    [Vec<(String, [u64; COLUMNS])>; 2],
+    Py<PyBytes>,
+    Vec<(usize, String)>,
+);
 
 /// A player's counts as `(card, count)`s sorted by card; both players'.
 type PlayersCounts = Vec<Vec<(String, u32)>>;

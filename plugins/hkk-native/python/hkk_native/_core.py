@@ -810,13 +810,7 @@ class NativeCore:
 
         from hkk._outcome import Outcome
 
-        reason = self.refuses(engine, decks) or self.refuses_outcomes(
-            engine, decks, agents=agents[0] if agents else None, max_turns=max_turns)
-        if reason is not None:
-            raise Refused(f"the native core cannot run this game: {reason}")
-        lists = _checked(engine, decks, seeds)
-        seats = [_default_seats(s) for s in seeds] if agents is None else \
-            [_batched_seats(a, s) for a, s in zip(agents, seeds, strict=True)]
+        lists, seats = self._batched(engine, decks, seeds, agents, max_turns)
         played = _native_engine(engine).play_outcomes((lists[0], lists[1]), list(seeds), seats)
         rows = []
         for seed, seat, (winner, why, turns, first, stopped, counts) in zip(
@@ -834,6 +828,59 @@ class NativeCore:
                     outcome.error = f"StepLoopError: {stopped}"
             rows.append(outcome.as_row())
         return rows
+
+    def _batched(self, engine: Any, decks: Sequence[str | Sequence[str]],
+                 seeds: Sequence[int], agents: Sequence[Sequence[Any]] | None,
+                 max_turns: int | None) -> tuple[list[list[str]], list[tuple[SeatSpec, SeatSpec]]]:
+        """The decks' card lists and each game's seats of a batched call (:class:`Refused`
+        naming why the native core cannot play these games)."""
+        reason = self.refuses(engine, decks) or self.refuses_outcomes(
+            engine, decks, agents=agents[0] if agents else None, max_turns=max_turns)
+        if reason is not None:
+            raise Refused(f"the native core cannot run this game: {reason}")
+        lists = _checked(engine, decks, seeds)
+        seats = [_default_seats(s) for s in seeds] if agents is None else \
+            [_batched_seats(a, s) for a, s in zip(agents, seeds, strict=True)]
+        return lists, seats
+
+    def tally_outcomes(self, engine: Any, decks: Sequence[str | Sequence[str]],
+                       seeds: Sequence[int], *, names: tuple[str, str],
+                       agents: Sequence[Sequence[Any]] | None = None,
+                       agent_specs: tuple[str, str] | None = None,
+                       max_turns: int | None = None, ablated: tuple[str, ...] = ()) -> Any:
+        """``hkk simulate``'s batched call when only the reports are wanted: the games of
+        :meth:`play_outcomes` tallied natively (``hkk._outcome.Group``: nothing per game in
+        Python), the same counts as ``Tally.of`` their rows.  A game the native core stops
+        short is played again as :meth:`play_outcomes` plays it, and tallied from its row."""
+        from collections import Counter
+
+        from hkk._outcome import DRAW, ERROR, Group, Outcome
+
+        lists, seats = self._batched(engine, decks, seeds, agents, max_turns)
+        (games, wins, first_games, first_wins, turns, reasons, cards, results,
+         stopped) = _native_engine(engine).tally_outcomes((lists[0], lists[1]), list(seeds),
+                                                          seats)
+        group = Group(agent_specs, names, tuple(ablated), games=games, wins=list(wins),
+                      first_games=first_games, first_wins=first_wins,
+                      turns=Counter(dict(turns)),
+                      reasons=Counter({why or "unfinished": n for why, n in reasons}),
+                      cards=[{card: list(columns) for card, columns in seat}
+                             for seat in cards])
+        codes = bytearray(results)
+        for index, why in stopped:
+            seed, seat = seeds[index], seats[index if len(seats) > 1 else 0]
+            try:
+                o = Outcome.from_row(_python_row(engine, lists, seed, seat, names, agent_specs))
+            except NativeUnsupported:  # a native search seat: no Python twin to ask
+                o = Outcome(seed=seed, decks=names, reason="error", agents=agent_specs,
+                            error=f"StepLoopError: {why}")
+            o.ablated = tuple(ablated)
+            group.add(o)
+            codes[index] = ERROR if o.error is not None else DRAW if o.winner is None \
+                else o.winner
+        if seeds:
+            group.results[seeds[0]] = codes
+        return group
 
     def new_game(self, engine: Any, decks: Sequence[str | Sequence[str]], *, seed: int = 0,
                  agents: Sequence[Any] | None = None, log_level: str = "full",

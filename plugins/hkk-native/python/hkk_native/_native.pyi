@@ -18,6 +18,11 @@ SeatSpec = tuple[str, float, list[int] | int | None, list[tuple[str, float]]]
 #: acted: each both players' sorted (card, count) pairs)
 OutcomeTuple = tuple[int | None, str | None, int, int | None, str | None,
                      list[list[list[tuple[str, int]]]]]
+# games, wins, first games, first wins, (turns, games), (reason, games), per seat (card,
+# columns), a result byte per game, (index, why) of the games stopped short
+TallyTuple = tuple[int, list[int], int, int, list[tuple[int, int]],
+                   list[tuple[str | None, int]], list[list[tuple[str, list[int]]]], bytes,
+                   list[tuple[int, str]]]
 
 class Engine:
     def __init__(self, cards: list[PlainCard]) -> None: ...
@@ -34,6 +39,8 @@ class Engine:
                   level: str) -> list[tuple[int, int, int]]: ...
     def play_outcomes(self, decks: tuple[list[str], list[str]], seeds: list[int],
                       seats: list[tuple[SeatSpec, SeatSpec]]) -> list[OutcomeTuple]: ...
+    def tally_outcomes(self, decks: tuple[list[str], list[str]], seeds: list[int],
+                       seats: list[tuple[SeatSpec, SeatSpec]]) -> TallyTuple: ...
 
 class Game:
     def play(self) -> None: ...
