@@ -24,7 +24,7 @@ type Zones = [(Vec<CardId>, Vec<CardId>); 2];
 
 /// A determinized copy's resampling, applied when the step run again reaches the decision the
 /// copy was made at (`Game::resample_due`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Resample {
     /// Decisions the step had asked before the one the copy was made at.
     pub at: usize,
@@ -33,6 +33,9 @@ pub struct Resample {
     pub zones: Zones,
     /// The copy's own RNG (seeded with its seed).
     pub rng: Random,
+    /// The seats from there: both answered from outside, or as the copy was reseated since
+    /// (`forward::Driven::reseat`).
+    pub seats: [Seat; 2],
     /// The events logged again by the step run again start here: hidden when applied, or
     /// dropped for a copy whose log has no past (`drop`).
     pub hide_from: usize,
@@ -47,6 +50,7 @@ impl Resample {
             player,
             zones,
             rng,
+            seats,
             hide_from,
             drop,
             ..
@@ -56,7 +60,7 @@ impl Resample {
             p.deck = deck;
         }
         game.rng = rng;
-        game.seats = [Seat::Outside, Seat::Outside];
+        game.seats = seats;
         if drop {
             let log = &mut game.log;
             log.events.truncate(hide_from);
@@ -121,6 +125,7 @@ impl Driven {
             player,
             zones,
             rng: Random::new(seed),
+            seats: [Seat::Outside, Seat::Outside],
             hide_from: 0,
             drop,
         });
@@ -133,7 +138,9 @@ impl Driven {
             resample.apply(&mut game);
             game.outside = true;
             game.waiting = None;
-            return Driven::new(game);
+            let mut copy = Driven::new(game);
+            copy.max_turns = self.max_turns;
+            return copy;
         };
         // at a decision: the step runs again from a copy of its checkpoint (no copy of the game
         // as it stands: the run again makes it), the resampling applied at the decision
@@ -153,6 +160,9 @@ impl Driven {
             answers: self.answers.clone(),
             forced: self.forced,
             stop_at: None,
+            turn_limit: None,
+            max_turns: self.max_turns,
+            rerun: false,
         };
         new.past(player, level.filter(|_| drop));
         new.run();

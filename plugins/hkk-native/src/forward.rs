@@ -15,9 +15,11 @@
 
 use crate::agents::Seat;
 use crate::decisions::Decision;
+use crate::errors::Halt;
+use crate::events::Kind;
 use crate::events::Log;
-use crate::game::Game;
-use crate::runner::advance;
+use crate::game::{Game, MAX_TURNS};
+use crate::runner::{advance, start_turn};
 
 /// `Clone` field by field, `clone_from` included, so that restoring a checkpoint into a game
 /// (and keeping one) reuses the game's vectors and strings instead of allocating them again:
@@ -53,6 +55,15 @@ pub struct Driven {
     pub(crate) forced: usize,
     /// Where a replay stops between two steps (`replay`).
     pub(crate) stop_at: Option<Stop>,
+    /// The turn limit of the caller's `play(max_turns=...)` while it runs (None: the
+    /// rulings', D-turn-limit); a copy made while it runs has none.
+    pub(crate) turn_limit: Option<u32>,
+    /// The game's own turn limit (`Rulings.max_turns` other than the rulings' default:
+    /// `hkk play --max-turns`), where no call gives one.
+    pub max_turns: Option<u32>,
+    /// The decision waited for was reseated to an agent: the step runs again from its
+    /// checkpoint when the game goes on (`reseat`).
+    pub(crate) rerun: bool,
 }
 
 /// A point between two steps: the events emitted so far, the turn and the next step (a save
@@ -82,6 +93,9 @@ impl Driven {
             answers: Vec::new(),
             forced: 0,
             stop_at: None,
+            turn_limit: None,
+            max_turns: None,
+            rerun: false,
         };
         if driven.game.outside {
             driven.keep_checkpoint();
@@ -139,8 +153,9 @@ impl Driven {
             self.game.answers.clone_from(&self.answers);
             self.game.replayed = 0;
             self.game.asked = 0;
+            self.game.chosen.clear();
             self.game.forced = self.forced;
-            if !advance(&mut self.game) {
+            if !advance_to(&mut self.game, self.turn_limit.or(self.max_turns)) {
                 break;
             }
             self.keep_checkpoint();
@@ -160,6 +175,10 @@ impl Driven {
     /// The decision a seat answered from outside waits for: the game runs up to it first if
     /// it has not (None once over or stopped short, or while every seat has an agent).
     pub fn decision(&mut self) -> Option<&Decision> {
+        if std::mem::take(&mut self.rerun) {
+            self.game.waiting = None;
+            self.restore();
+        }
         let game = &self.game;
         if game.waiting.is_none() && game.outside && !game.over && game.unported.is_none() {
             self.run();
@@ -196,17 +215,21 @@ impl Driven {
         }
     }
 
-    /// Play on to the end while every seat has an agent (no checkpoint is taken). A game
-    /// stopped inside a step (loaded at a decision, then every seat given an agent) runs the
-    /// step again from its checkpoint with the answers given since.
-    pub fn play(&mut self) {
-        if self.game.waiting.is_some() {
+    /// Play on to the end while every seat has an agent (no checkpoint is taken), or to the
+    /// turn limit `turn_limit` if given (`play(max_turns=...)`, D-turn-limit). A game stopped
+    /// inside a step (loaded at a decision, or reseated there) runs the step again from its
+    /// checkpoint with the answers given since.
+    pub fn play(&mut self, turn_limit: Option<u32>) {
+        let rerun = std::mem::take(&mut self.rerun);
+        if self.game.waiting.take().is_some() || rerun {
             self.restore();
-            self.game.answers.clone_from(&self.answers);
-            self.game.replayed = 0;
-            self.game.forced = self.forced;
         }
-        crate::runner::play(&mut self.game);
+        let game = &mut self.game;
+        game.answers.clone_from(&self.answers);
+        (game.replayed, game.asked, game.forced) = (0, 0, self.forced);
+        game.chosen.clear();
+        let limit = turn_limit.or(self.max_turns);
+        while advance_to(game, limit) {}
     }
 
     /// Answer the decisions by their labels, in order, every seat answered from outside (a
@@ -261,18 +284,64 @@ impl Driven {
         Ok(())
     }
 
-    /// Seat `seats` where the game stands: the answers given since the checkpoint - every
-    /// seat's, when replayed - are taken again by whichever seat made them, the seats' agents
-    /// drawing only after them (a random agent's RNG is its state at the save).
+    /// Seat `seats` where the game stands: the decisions made since the checkpoint - every
+    /// seat's - are taken again as they were made (`Game::forced`), the seats' agents deciding
+    /// only after them (a random agent's RNG is its state now). A decision waited for whose
+    /// seat now has an agent is asked to it when the game goes on (the step runs again from
+    /// its checkpoint), as the Python engine asks it again.
     pub fn reseat(&mut self, seats: [Seat; 2]) {
+        if let Some(waiting) = &self.game.waiting {
+            // every decision of the step before the one waited for (`Game::chosen`)
+            self.answers.clone_from(&self.game.chosen);
+            self.rerun = !matches!(seats[waiting.player], Seat::Outside);
+        }
+        self.seat(seats);
+    }
+
+    fn seat(&mut self, seats: [Seat; 2]) {
         self.forced = self.answers.len();
         self.game.outside = seats.iter().any(|s| matches!(s, Seat::Outside));
         if let Some(checkpoint) = &mut self.checkpoint {
-            checkpoint.seats.clone_from(&seats);
+            // the seats a determinized copy's resampling puts in, where the step runs again
+            match &mut checkpoint.resample {
+                Some(resample) => resample.seats.clone_from(&seats),
+                None => checkpoint.seats.clone_from(&seats),
+            }
             checkpoint.outside = self.game.outside;
+        } else if self.game.outside {
+            self.keep_checkpoint();
         }
         self.game.seats = seats;
     }
+}
+
+/// [`advance`] with the caller's turn limit (`hkk._runner.advance(game, max_turns)`): between
+/// two turns the game ends at `limit` (D-turn-limit) instead of the rulings' [`MAX_TURNS`],
+/// and a limit beyond that starts the turn the rulings' would not.
+pub(crate) fn advance_to(game: &mut Game, limit: Option<u32>) -> bool {
+    let Some(limit) = limit else {
+        return advance(game);
+    };
+    let between = game.started && !game.over && game.unported.is_none();
+    if !(between && game.step_index.is_none() && game.waiting.is_none()) {
+        return advance(game);
+    }
+    if game.turn >= limit {
+        game.over = true;
+        game.emit(Kind::GameEnded {
+            winner: None,
+            reason: "turn_limit",
+            rule: "D-turn-limit",
+        });
+        return false;
+    }
+    if game.turn < MAX_TURNS {
+        return advance(game);
+    }
+    if let Err(Halt::Unported(reason)) = start_turn(game) {
+        game.unported = Some(reason);
+    }
+    !game.over && game.unported.is_none() && game.waiting.is_none()
 }
 
 #[cfg(test)]
@@ -363,7 +432,7 @@ mod tests {
         let mut driven = Driven::new(game(5, [random(1), random(2)], Level::Outcome));
         assert!(driven.decision().is_none());
         assert!(driven.checkpoint.is_none());
-        driven.play();
+        driven.play(None);
         assert!(driven.game.over);
         assert!(driven.checkpoint.is_none());
         assert_eq!(driven.answer(0), Err(Refusal::NoDecision));
@@ -430,7 +499,7 @@ mod tests {
         assert_eq!(loaded.game.log.events, seated.log.events);
         loaded.reseat(seated.seats.clone());
         assert!(loaded.decision().is_none());
-        loaded.play();
+        loaded.play(None);
         assert!(loaded.game.over);
         assert_eq!(loaded.game.log.events, whole.log.events);
     }
