@@ -15,7 +15,7 @@
 use crate::agents::Seat;
 use crate::cards::CardId;
 use crate::events::Level;
-use crate::forward::Driven;
+use crate::forward::{Driven, Patch};
 use crate::game::Game;
 use crate::rng::Random;
 
@@ -129,7 +129,7 @@ impl Driven {
             hide_from: 0,
             drop,
         });
-        let (Some(_), Some(checkpoint)) = (&game.waiting, &self.checkpoint) else {
+        let (Some(waiting), Some(checkpoint)) = (&game.waiting, &self.checkpoint) else {
             // at a step boundary: the copy is the game, resampled, from here
             let mut new = self.clone();
             new.past(player, level.filter(|_| drop));
@@ -142,28 +142,48 @@ impl Driven {
             copy.max_turns = self.max_turns;
             return copy;
         };
-        // at a decision: the step runs again from a copy of its checkpoint (no copy of the game
-        // as it stands: the run again makes it), the resampling applied at the decision
+        // at a decision: the step runs again from the checkpoint (shared with the game), the
+        // copy's seed and resampling put in (`Patch`), the resampling applied at the decision
         let kept = if drop { 0 } else { self.kept };
-        let mut checkpoint = checkpoint.clone();
-        checkpoint.seed = i128::from(seed);
-        checkpoint.resample = Some(Box::new(Resample {
-            hide_from: kept,
-            ..*resample
-        }));
-        let mut game = (*checkpoint).clone();
-        game.log.events = self.game.log.events[..kept].to_vec();
+        let patch = Box::new(Patch {
+            seed: i128::from(seed),
+            resample: Resample {
+                hide_from: kept,
+                ..*resample
+            },
+        });
         let mut new = Driven {
-            game,
-            checkpoint: Some(checkpoint),
+            game: if waiting.player == player {
+                game.clone()
+            } else {
+                (**checkpoint).clone()
+            },
+            checkpoint: Some(checkpoint.clone()),
             kept,
             answers: self.answers.clone(),
             forced: self.forced,
             stop_at: None,
             turn_limit: None,
             max_turns: self.max_turns,
+            patch: Some(patch),
             rerun: false,
         };
+        if waiting.player == player {
+            // his own decision, which nothing hidden from him changes (else its options would
+            // tell it): the copy is the game as it stands, resampled here - what the step run
+            // again to it makes, without running it
+            new.past(player, level.filter(|_| drop));
+            let Some(patch) = &new.patch else {
+                unreachable!()
+            };
+            let mut here = patch.resample.clone();
+            here.hide_from = new.game.log.events.len() * usize::from(!drop);
+            new.game.seed = patch.seed;
+            here.apply(&mut new.game);
+            return new;
+        }
+        new.restore_patch();
+        new.game.log.events = game.log.events[..kept].to_vec();
         new.past(player, level.filter(|_| drop));
         new.run();
         new

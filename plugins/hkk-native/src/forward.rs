@@ -20,6 +20,8 @@ use crate::events::Kind;
 use crate::events::Log;
 use crate::game::{Game, MAX_TURNS};
 use crate::runner::{advance, start_turn};
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
 
 /// `Clone` field by field, `clone_from` included, so that restoring a checkpoint into a game
 /// (and keeping one) reuses the game's vectors and strings instead of allocating them again:
@@ -40,13 +42,39 @@ macro_rules! clone_fields {
     };
 }
 
+/// A checkpoint, shared by a game and its copies until one of them writes it (a copy is then
+/// one `Game` clone, not two): written through `DerefMut`, which copies it first if shared.
+#[derive(Debug, Clone)]
+pub struct Shared(Arc<Game>);
+
+impl Deref for Shared {
+    type Target = Game;
+    fn deref(&self) -> &Game {
+        &self.0
+    }
+}
+
+impl DerefMut for Shared {
+    fn deref_mut(&mut self) -> &mut Game {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+/// A determinized copy's own seed and resampling, put into the game each time the step runs
+/// again from the checkpoint it shares with its original (`determinize`).
+#[derive(Debug, Clone)]
+pub struct Patch {
+    pub seed: i128,
+    pub resample: crate::determinize::Resample,
+}
+
 /// A game and what answering it from outside needs.
 #[derive(Debug, Clone)]
 pub struct Driven {
     pub game: Game,
     /// The game at the last step boundary, with an empty log in the state the game's log had
     /// then (turn, step, events emitted); None while no seat is answered from outside.
-    pub(crate) checkpoint: Option<Box<Game>>,
+    pub(crate) checkpoint: Option<Shared>,
     /// How many events the log kept at the checkpoint.
     pub(crate) kept: usize,
     /// The answers given from outside since the checkpoint, in order.
@@ -61,6 +89,9 @@ pub struct Driven {
     /// The game's own turn limit (`Rulings.max_turns` other than the rulings' default:
     /// `hkk play --max-turns`), where no call gives one.
     pub max_turns: Option<u32>,
+    /// A determinized copy's seed and resampling, put in at each restore of the checkpoint
+    /// until the next step boundary.
+    pub(crate) patch: Option<Box<Patch>>,
     /// The decision waited for was reseated to an agent: the step runs again from its
     /// checkpoint when the game goes on (`reseat`).
     pub(crate) rerun: bool,
@@ -95,6 +126,7 @@ impl Driven {
             stop_at: None,
             turn_limit: None,
             max_turns: None,
+            patch: None,
             rerun: false,
         };
         if driven.game.outside {
@@ -118,9 +150,13 @@ impl Driven {
         self.kept = log.events.len();
         let log = std::mem::replace(&mut self.game.log, empty);
         match &mut self.checkpoint {
-            Some(checkpoint) => checkpoint.as_mut().clone_from(&self.game),
-            None => self.checkpoint = Some(Box::new(self.game.clone())),
+            Some(Shared(checkpoint)) => match Arc::get_mut(checkpoint) {
+                Some(checkpoint) => checkpoint.clone_from(&self.game),
+                None => *checkpoint = Arc::new(self.game.clone()), // shared: its own now
+            },
+            None => self.checkpoint = Some(Shared(Arc::new(self.game.clone()))),
         }
+        self.patch = None;
         self.game.log = log;
         self.answers.clear();
         self.forced = 0;
@@ -135,6 +171,15 @@ impl Driven {
         events.truncate(self.kept);
         self.game.clone_from(checkpoint);
         self.game.log.events = events;
+        self.restore_patch();
+    }
+
+    /// A determinized copy's seed and resampling put into the game restored (`Patch`).
+    pub(crate) fn restore_patch(&mut self) {
+        if let Some(patch) = &self.patch {
+            self.game.seed = patch.seed;
+            self.game.resample = Some(Box::new(patch.resample.clone()));
+        }
     }
 
     /// Run from where the game stands to the next decision from outside, the end, or what the
@@ -211,7 +256,9 @@ impl Driven {
         log.events.retain(|e| e.kind.kept_at(level));
         self.kept = kept;
         if let Some(checkpoint) = &mut self.checkpoint {
-            checkpoint.log.level = level;
+            if checkpoint.log.level != level {
+                checkpoint.log.level = level;
+            }
         }
     }
 
@@ -303,11 +350,13 @@ impl Driven {
         self.game.outside = seats.iter().any(|s| matches!(s, Seat::Outside));
         if let Some(checkpoint) = &mut self.checkpoint {
             // the seats a determinized copy's resampling puts in, where the step runs again
-            match &mut checkpoint.resample {
-                Some(resample) => resample.seats.clone_from(&seats),
+            match &mut self.patch {
+                Some(patch) => patch.resample.seats.clone_from(&seats),
                 None => checkpoint.seats.clone_from(&seats),
             }
-            checkpoint.outside = self.game.outside;
+            if checkpoint.outside != self.game.outside {
+                checkpoint.outside = self.game.outside;
+            }
         } else if self.game.outside {
             self.keep_checkpoint();
         }
