@@ -627,15 +627,33 @@ impl PyGame {
         })
     }
 
-    /// Answer the waiting decision with its option at `index` and run on to the next one.
-    fn answer(&mut self, py: Python<'_>, index: usize) -> PyResult<()> {
+    /// Answer the waiting decision with its option at `index` and run on to the next one;
+    /// returns that one as `decision` does when no search agent is seated (None: over,
+    /// stopped short, or ask `decision`), saving the caller a second call.
+    #[allow(clippy::type_complexity)]
+    fn answer(
+        &mut self,
+        py: Python<'_>,
+        index: usize,
+    ) -> PyResult<Option<(&'static str, usize, Vec<String>, Option<&'static str>)>> {
         py.allow_threads(|| self.driven.answer(index))
             .map_err(|refusal| match refusal {
                 Refusal::NoDecision => PyValueError::new_err("the game waits for no decision"),
                 Refusal::OutOfRange(n) => {
                     PyValueError::new_err(format!("option {index} of a decision of {n} options"))
                 }
-            })
+            })?;
+        if self.searchers.iter().any(Option::is_some) {
+            return Ok(None);
+        }
+        Ok(self.driven.game.waiting.as_deref().map(|d| {
+            (
+                d.kind,
+                d.player,
+                d.options.iter().map(|o| o.to_string()).collect(),
+                d.rule,
+            )
+        }))
     }
 
     /// An independent copy (a struct clone), its log kept at `level` from now on if given.

@@ -315,6 +315,22 @@ class _Window:
         return _Window(self._native.clone())
 
 
+#: The options of the decisions made so far, by label: an answer a call builds no new ones
+#: (an ``Option`` is its label; nobody changes one).  Emptied past a bound.
+_OPTIONS: dict[str, Option] = {}
+
+
+def _decision(found: tuple[str, int, list[str], str | None]) -> Decision:
+    """A native decision ``(kind, player, labels, rule)`` as the Python engine's (no prompt:
+    the native core makes none)."""
+    kind, player, labels, rule = found
+    options = _OPTIONS
+    if len(options) > 100_000:
+        options.clear()
+    return Decision(kind, player, tuple([options.get(label) or options.setdefault(
+        label, Option(label)) for label in labels]), "", rule)
+
+
 class NativeLog(Sequence[Any]):
     """A native game's log as the Python engine's (``hkk.EventLog``, its reading side): the
     kept events as the Python events (``hkk.events``), each built from the native log when
@@ -567,8 +583,7 @@ class NativeGame:
         if self._waiting is None:
             found = self._game.decision()
             if found is not None:
-                kind, player, labels, rule = found
-                self._waiting = Decision(kind, player, tuple(map(Option, labels)), "", rule)
+                self._waiting = _decision(found)
         return self._waiting
 
     def answer(self, option: Option | int | str) -> None:
@@ -584,8 +599,10 @@ class NativeGame:
         index = option if type(option) is int and 0 <= option < len(waiting.options) else \
             index_of(waiting, option)
         self._waiting = None
-        self._game.answer(index)
+        found = self._game.answer(index)  # the next decision, without a second call
         self._add(index)
+        if found is not None and not any(self._asked):
+            self._waiting = _decision(found)
         self._tell()
 
     def clone(self, *, log_level: str | None = None) -> NativeGame:
