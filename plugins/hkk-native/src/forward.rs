@@ -447,6 +447,46 @@ mod tests {
     }
 
     #[test]
+    fn a_game_reseated_inside_a_step_plays_on_as_the_game_seated_from_the_start() {
+        // seat 0 answered from outside with a random agent's draws, then given that agent at
+        // a decision: the step's decisions so far (seat 1's among them) are taken again as
+        // made, and the game goes on as the one seated throughout
+        for seed in 0..6 {
+            let mut seated = game(seed, [random(7), random(8)], Level::Full);
+            crate::runner::play(&mut seated);
+            let mut driven = Driven::new(game(seed, [Seat::Outside, random(8)], Level::Full));
+            let mut seat = random(7);
+            for _ in 0..(3 + 11 * seed) {
+                let decision = driven.decision().cloned().unwrap();
+                driven.answer(seat.choose(&decision).unwrap()).unwrap();
+            }
+            assert!(driven.decision().is_some());
+            let other = driven.game.seats[1].clone();
+            driven.reseat([seat, other]);
+            driven.play(None);
+            assert!(driven.game.over && seated.over);
+            assert_eq!(driven.game.log.events, seated.log.events, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_turn_limit_ends_the_game_between_two_turns() {
+        for limit in [0, 1, 3] {
+            let mut driven = Driven::new(game(6, [random(1), random(2)], Level::Full));
+            driven.play(Some(limit));
+            let game = &driven.game;
+            assert!(game.over && game.winner.is_none() && game.turn == limit);
+            assert!(matches!(
+                game.log.events.last().map(|e| &e.kind),
+                Some(crate::events::Kind::GameEnded {
+                    reason: "turn_limit",
+                    ..
+                })
+            ));
+        }
+    }
+
+    #[test]
     fn a_copy_goes_on_as_the_original_and_apart_from_it() {
         let mut driven = Driven::new(game(3, [Seat::Outside, Seat::Outside], Level::Full));
         let mut rng = Random::new(1);
