@@ -220,8 +220,8 @@ def test_the_words_after_the_triggers_are_played_as_the_python_engines(
         decks = (words * 2 + first[:20], words[::-1] * 2 + second[:20])
         native = _compare(engine, decks, seed, agents, "full")
         assert native.over and native.unported is None, (seed, native.unported)
-        kinds |= {event["kind"] for event in native.log}
-        played |= {event["card"] for event in native.log if event["kind"] == "card_played"}
+        kinds |= {event["kind"] for event in native.log.as_dicts()}
+        played |= {event["card"] for event in native.log.as_dicts() if event["kind"] == "card_played"}
     if agents == "random":  # every word took effect
         assert WORD_SETS[group][1] <= kinds, kinds
         if group == "play_condition":  # each was played once its condition held
@@ -328,7 +328,7 @@ def test_whole_games_of_cards_without_words_are_the_python_engines(
         native = _compare(vanilla_engine, _vanilla_decks(vanilla_engine, seed), seed, agents,
                           level)
         assert native.over and native.unported is None, seed
-        endings.add((native.winner, native.log[-1]["reason"] if native.log else None))
+        endings.add((native.winner, native.log.as_dicts()[-1]["reason"] if native.log.as_dicts() else None))
     if agents == "random" and level == "full":  # both won at 0 Ép (3.12); a deck ran out
         assert {(0, "hp"), (1, "hp")} <= endings and any(r == "empty_deck" for _, r in endings)
 
@@ -341,7 +341,7 @@ def test_8_1_whole_games_with_spells_of_implemented_words_are_the_python_engines
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, agents, level)
         assert native.over and native.unported is None, seed
-        kinds |= {event["kind"] for event in native.log}
+        kinds |= {event["kind"] for event in native.log.as_dicts()}
     if level == "full" and agents == "random":  # every verb took effect
         assert {"player_damaged", "damaged", "healed", "player_healed", "vp_gained",
                 "card_drawn"} <= kinds, kinds
@@ -354,8 +354,8 @@ def test_29_4_1_automatic_abilities_resolve_ordered_as_the_python_engines(
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
                           "full")
-        decisions |= {(e["decision"], e["rule"]) for e in native.log if e["kind"] == "decision"}
-        items |= {e["item"].split("#")[0] for e in native.log
+        decisions |= {(e["decision"], e["rule"]) for e in native.log.as_dicts() if e["kind"] == "decision"}
+        items |= {e["item"].split("#")[0] for e in native.log.as_dicts()
                   if e["kind"] == "resolving" and e["item_kind"] == "automatic"}
     automatic = {f"tt:{name}" for name, (_, _, abilities) in ABILITIES.items()
                  if abilities[0]["kind"] == "automatic" and "condition" not in abilities[0]}
@@ -373,9 +373,9 @@ def test_29_4_2_abilities_at_a_moment_are_bound_together_then_applied_as_the_pyt
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
                           "full")
-        moments |= {(e["step"], item.split("#")[0]) for e in native.log
+        moments |= {(e["step"], item.split("#")[0]) for e in native.log.as_dicts()
                     if e["kind"] == "moment" for item in e["items"]}
-        decisions |= {(e["decision"], e["rule"]) for e in native.log if e["kind"] == "decision"}
+        decisions |= {(e["decision"], e["rule"]) for e in native.log.as_dicts() if e["kind"] == "decision"}
     # the moment had every such ability in it; a choice was made before it, an optional one
     # was offered
     assert {("prep_stage2_start", f"tt:{name}") for name in ("spring", "tide", "ember")} \
@@ -390,9 +390,9 @@ def test_41_4_defence_bonuses_are_gained_and_lost_as_the_python_engines(
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
                           "full")
-        gained |= {e["source"].split("#")[0] for e in native.log
+        gained |= {e["source"].split("#")[0] for e in native.log.as_dicts()
                    if e["kind"] == "defence_bonus_gained"}
-        lost |= {(e["step"], e["rule"], e["source"] is None) for e in native.log
+        lost |= {(e["step"], e["rule"], e["source"] is None) for e in native.log.as_dicts()
                  if e["kind"] == "defence_bonus_lost"}
     assert {"tt:veil", "tt:coral", "tt:ward"} <= gained, gained
     # lost at the end of the turn (41.4), to a spell, and at a moment after its gains
@@ -406,9 +406,9 @@ def test_d_conditions_automatic_abilities_fire_only_while_their_condition_holds_
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
                           "full")
-        fired |= {e["item"].split("#")[0] for e in native.log
+        fired |= {e["item"].split("#")[0] for e in native.log.as_dicts()
                   if e["kind"] == "resolving" and e["item_kind"] == "automatic"}
-        fired |= {item.split("#")[0] for e in native.log if e["kind"] == "moment"
+        fired |= {item.split("#")[0] for e in native.log.as_dicts() if e["kind"] == "moment"
                   for item in e["items"]}
     assert {"tt:hermit", "tt:miser", "tt:warden", "tt:vulture"} <= fired, fired
 
@@ -420,9 +420,9 @@ def test_d_moment_leaves_sacrificed_permanents_leave_play_as_the_python_engines(
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
                           "full")
-        sacrificed |= {(e["step"], e["card"]) for e in native.log
+        sacrificed |= {(e["step"], e["card"]) for e in native.log.as_dicts()
                        if e["kind"] in ("died", "destroyed") and e["cause"] == "sacrificed"}
-        gained |= {e["source"] for e in native.log if e["kind"] == "components_gained"}
+        gained |= {e["source"] for e in native.log.as_dicts() if e["kind"] == "components_gained"}
     # a building at the end of the turn, a creature at a moment (after the moment's damage:
     # the martyr sacrificed first is damaged too, D-moment-leaves), a creature to a spell
     assert {("end_stage2", "tt:potion"), ("prep_stage2_start", "tt:martyr")} <= sacrificed
@@ -438,11 +438,11 @@ def test_41_1_activated_abilities_are_offered_paid_and_limited_as_the_python_eng
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
                           "full")
-        used |= {(e["step"], e["item"].split("#")[0]) for e in native.log
+        used |= {(e["step"], e["item"].split("#")[0]) for e in native.log.as_dicts()
                  if e["kind"] == "resolving" and e["item_kind"] == "activated"}
-        paid |= {(e["item"].split("#")[0], e["sacrifice"]) for e in native.log
+        paid |= {(e["item"].split("#")[0], e["sacrifice"]) for e in native.log.as_dicts()
                  if e["kind"] == "cost_paid"}
-        forced |= {e["forced"] for e in native.log
+        forced |= {e["forced"] for e in native.log.as_dicts()
                    if e["kind"] == "passed" and e["step"] == "end_stage1"}
     assert {("main_phase", "tt:smith"), ("combat_phase", "tt:sentry"),
             ("end_stage1", "tt:alchemist"), ("end_stage1", "tt:bell"), ("end_stage1", "tt:imp"),
@@ -458,9 +458,9 @@ def test_29_4_5_41_4_lasting_effects_start_wait_and_end_as_the_python_engines(
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
                           "full")
-        started |= {(e["kind"], e["duration"]) for e in native.log
+        started |= {(e["kind"], e["duration"]) for e in native.log.as_dicts()
                     if e["kind"] in ("effect_started", "effect_created")}
-        ended |= {(e["step"], e["rule"]) for e in native.log if e["kind"] == "effect_ended"}
+        ended |= {(e["step"], e["rule"]) for e in native.log.as_dicts() if e["kind"] == "effect_ended"}
     durations = {"permanent", "until_end_of_turn", "this_turn", "until_preparation",
                  "until_own_preparation", "turns"}
     assert durations <= {d for _, d in started}, started
@@ -474,7 +474,7 @@ def test_d_dispel_end_effects_ends_them_at_once_as_the_python_engines(
                                       "tidal", "beast0", "beast2", "beast3")] * 3
     for seed in range(20):
         native = _compare(spell_engine, (deck, deck), seed, "random", "full")
-        ended |= {(e["stat"], "partial" in e) for e in native.log
+        ended |= {(e["stat"], "partial" in e) for e in native.log.as_dicts()
                   if e["kind"] == "effect_ended" and e["rule"] == "D-dispel"}
     # whole effects, one ended for some of its permanents only, a player's VP regeneration's
     assert {("damage", False), ("damage", True), ("vp_regen", False)} <= ended, ended
@@ -487,7 +487,7 @@ def test_d_static_scope_static_modifiers_hold_while_their_card_is_in_play_as_pyt
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, "random",
                           "full")
-        seen |= {e["card"] for e in native.log if e["kind"] == "entered_play"} & statics
+        seen |= {e["card"] for e in native.log.as_dicts() if e["kind"] == "entered_play"} & statics
     assert seen == statics, seen  # each was in play in a game both cores played alike
 
 
@@ -499,10 +499,10 @@ def test_counters_are_put_on_taken_off_and_counted_as_the_python_engines(
                                       "beast2", "beast3", "beast5", "mend")] * 3
     for seed in range(20):
         native = _compare(spell_engine, (deck, deck), seed, "random", "full")
-        seen |= {(e["kind"], e["counter"], e["step"]) for e in native.log
+        seen |= {(e["kind"], e["counter"], e["step"]) for e in native.log.as_dicts()
                  if e["kind"] in ("counters_added", "counters_removed")}
         fired = fired or any(e["kind"] == "resolving" and e["item"].startswith("tt:plague")
-                             for e in native.log)
+                             for e in native.log.as_dicts())
     assert {("counters_added", "rune", "main_phase"), ("counters_removed", "rune", "end_stage2"),
             ("counters_added", "poison", "main_phase"),
             ("counters_removed", "poison", "prep_stage2_start")} <= seen, seen
@@ -516,7 +516,7 @@ def test_d_prevented_abilities_resolve_without_effect_as_the_python_engines(
                                       "tide", "beast0", "beast2", "mend")] * 3
     for seed in range(20):
         native = _compare(spell_engine, (deck, deck), seed, "random", "full")
-        stopped |= {(e["step"], e["card"], e["preventer_card"]) for e in native.log
+        stopped |= {(e["step"], e["card"], e["preventer_card"]) for e in native.log.as_dicts()
                     if e["kind"] == "prevented"}
     # at a moment, in an ordered step, and an activated ability after its cost
     assert {("prep_stage2_start", "tt:spring", "tt:silence"),
@@ -532,7 +532,7 @@ def test_29_4_7_abilities_used_in_the_preparation_phase_once_a_turn_as_the_pytho
     for seed in range(20):
         native = _compare(spell_engine, (deck, deck), seed, "random", "full")
         used |= {(e["step"], e["item"].split("#")[0] + e["item"].split(":")[-1])
-                 for e in native.log if e["kind"] == "resolving" and e["item_kind"] == "activated"}
+                 for e in native.log.as_dicts() if e["kind"] == "resolving" and e["item_kind"] == "activated"}
     assert {("prep_stage2", "tt:robber0"), ("prep_stage2", "tt:robber1"),
             ("prep_stage2", "tt:oracle0")} <= used, used
 
@@ -551,7 +551,7 @@ def test_d_trigger_wait_triggered_abilities_resolve_as_the_python_engines(
         native = _compare(trigger_engine, _trigger_decks(trigger_engine, seed), seed, agents,
                           "full")
         assert native.over and native.unported is None, (seed, native.unported)
-        for event in native.log:
+        for event in native.log.as_dicts():
             if event["kind"] == "triggered":
                 triggered.add(event["item"].split("#")[0])
                 causes.add(event["cause"])
@@ -570,7 +570,7 @@ def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(
     for seed in range(30):
         native = hkk_native.play_native(vanilla_engine, list(_vanilla_decks(vanilla_engine, seed)),
                                         seed=seed, agents=_agents("random", seed))
-        kinds |= {event["kind"] for event in native.log}
+        kinds |= {event["kind"] for event in native.log.as_dicts()}
     assert {"card_played", "entered_play", "became_active", "moved", "attack", "damaged",
             "player_damaged", "died", "restored", "components_extracted",
             "components_declined", "components_gained"} <= kinds, kinds
@@ -652,7 +652,7 @@ def test_an_agent_without_a_native_twin_plays_through_the_protocol_and_not_in_a_
     native = hkk_native.play_native(engine, list(BASE_DECKS), agents=[Custom(), Custom()])
     python = engine.new_game(list(BASE_DECKS), [Custom(), Custom()], seed=0)
     python.play()
-    assert native.over and native.log == [e.as_dict() for e in python.log]
+    assert native.over and native.log.as_dicts() == [e.as_dict() for e in python.log]
     with pytest.raises(hkk_native.Refused, match="agent Custom is not seated natively"):
         hkk_native.play_many_native(engine, list(BASE_DECKS), seeds=[0],
                                     agents=[Custom(), Custom()])
@@ -666,7 +666,7 @@ def test_whole_games_of_the_base_decks_are_the_python_engines(
     for seed in range(BASE_SEEDS):
         native = _compare(engine, decks, seed, "default", "full")
         assert native.over and native.unported is None, (seed, native.unported)
-        kinds |= {event["kind"] for event in native.log}
+        kinds |= {event["kind"] for event in native.log.as_dicts()}
     # the base cards' words took effect: lasting effects and activated abilities in both
     # decks, the fire deck's triggered abilities, the water deck's defence bonuses and counters
     expected = {"effect_started", "effect_ended", "cost_paid"}

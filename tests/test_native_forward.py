@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 import hkk
 from hkk import Engine, HkkError, IllegalDecision, Option, RandomAgent
+from hkk._greedy import GreedyAgent
+from hkk._mcts import MctsAgent
 
 from helpers import BASE_PAIRINGS, SEATS, seated_agents
 
@@ -70,7 +72,7 @@ class Pair:
         self.same_log()
 
     def same_log(self) -> None:
-        native = self.native.log
+        native = self.native.log.as_dicts()
         python = [e.as_dict() for e in self.python.log]
         for index, (a, b) in enumerate(itertools.zip_longest(native, python)):
             if a != b:
@@ -176,13 +178,110 @@ def test_playing_a_game_with_a_seat_answered_from_outside_is_refused_as_python(
     assert errors[0] == errors[1]
 
 
-def test_reseating_a_native_game_is_refused_naming_the_core_and_method(
+def _same_games(native: Any, python: Any, where: str) -> None:
+    """The two games' logs event for event, and where they stand."""
+    for index, (a, b) in enumerate(itertools.zip_longest(
+            native.log.as_dicts(), [e.as_dict() for e in python.log])):
+        assert a == b, f"cores differ: {where} at event {index}\n  native: {a}\n  python: {b}"
+    assert (native.over, native.winner, native.turn) == (
+        python.over, python.winner, python.turn), where
+
+
+#: Agents a game is reseated with: the native core seats the random and first ones natively,
+#: asks a Python one through the protocol, and one RandomAgent in both seats too.
+RESEATS = ("random", "first", "python", "shared random", "none")
+
+
+def _reseat(games: list[Any], how: tuple[str, str], seed: int) -> None:
+    """Reseat each game (the native one, the Python one) alike: each seat by ``how``."""
+    for game in games:
+        shared = RandomAgent(seed + 7)
+        for seat, kind in enumerate(how):
+            game.agents[seat] = {
+                "random": RandomAgent(seed + seat), "first": hkk.FirstLegalAgent(),
+                "python": Longest(), "shared random": shared, "none": None}[kind]
+
+
+@settings(max_examples=12, deadline=None)
+@given(g=games, cut=st.integers(0, 300), turns=st.integers(0, 4),
+       how=st.tuples(st.sampled_from(RESEATS), st.sampled_from(RESEATS)))
+def test_a_game_reseated_at_a_decision_and_played_to_a_turn_limit_goes_on_as_python(
+        base: Engine, tests_engine: Engine, g: dict[str, Any], cut: int, turns: int,
+        how: tuple[str, str]) -> None:
+    """Reseating where the game stands - at a decision of a step in which a seated agent may
+    have decided already - and ``play(max_turns=...)`` (what a Python search's rollouts do,
+    hkk._mcts): the same events and end as the Python engine's game, whose twin the native
+    save is."""
+    pair = _pair(base, tests_engine, g)
+    rng = random.Random(g["answers"])
+    pair.answer(rng, limit=cut)
+    where = f"{pair.where} reseated {how} after {pair.answered} answers"
+    games = [pair.native, pair.python]
+    _, waiting = pair.decisions()  # both run up to it, alike
+    if "none" in how and waiting is not None and how[waiting.player] != "none":
+        return  # the Python engine still offers the decision reseated to the caller
+    try:
+        _reseat(games[:1], how, g["seed"])
+    except hkk_native.NativeUnsupported as refused:  # a seated agent decided in this step
+        assert "a seated agent has decided" in str(refused), where
+        return
+    _reseat(games[1:], how, g["seed"])
+    if None in pair.python.agents:
+        pair.answer(rng)  # the seat left to the caller answered alike to the end
+        return
+    limit = pair.python.turn + turns
+    winners = [game.play(max_turns=limit) for game in games]
+    assert winners[0] == winners[1], where
+    _same_games(pair.native, pair.python, where)
+    assert pair.native.over and (pair.native.winner is not None or pair.native.turn <= limit)
+    if g["level"] == "full" and "python" not in how and "shared random" not in how:
+        assert pair.native.save()["log"] == pair.python.save()["log"], where
+
+
+def test_play_to_a_turn_limit_ends_the_game_there_as_the_python_engine(
         tests_engine: Engine) -> None:
-    decks = list(testset.test_set_decks(tests_engine.cards, 1))
-    game = hkk_native.core.new_game(tests_engine, decks, seed=1, agents=[None, None])
-    with pytest.raises(hkk_native.NativeUnsupported, match="native core has no agents"):
-        game.agents[0] = RandomAgent(1)
-    assert game.decision is not None  # and the game goes on
+    decks = list(testset.test_set_decks(tests_engine.cards, 2))
+    for limit in (0, 1, 3):
+        native = hkk_native.core.new_game(tests_engine, decks, seed=2)
+        python = tests_engine.new_game(decks, None, seed=2)
+        assert native.play(max_turns=limit) is None is python.play(max_turns=limit)
+        _same_games(native, python, f"max_turns={limit}")
+        assert native.turn == limit and native.log.as_dicts()[-1]["reason"] == "turn_limit"
+        assert native.decision is None
+        assert native.save()["log"] == python.save()["log"]  # its twin played there too
+
+
+class PythonMcts(MctsAgent):
+    """The Python engine's mcts, asked through the protocol (the native core seats an
+    ``MctsAgent`` as its own native searcher)."""
+
+
+class PythonGreedy(GreedyAgent):
+    """The Python engine's greedy, asked through the protocol."""
+
+
+@pytest.mark.parametrize("make", [lambda: PythonMcts(3, budget=4),
+                                  lambda: PythonGreedy(3, ahead=0.5)],
+                         ids=["mcts", "greedy"])
+def test_a_python_search_agent_searches_a_native_game_as_on_the_python_engine(
+        base: Engine, make: Any) -> None:
+    """The Python mcts and greedy on a native game: their worlds are the native game's
+    determinized copies, reseated and played to a turn limit (mcts's rollouts), cloned and
+    answered (greedy), viewed through the Python twin; they choose as on the Python engine,
+    so the games are the same event for event."""
+    decks = list(BASE_PAIRINGS[0])
+    games, agents = [], []
+    for core in ("native", "python"):
+        agent = make()
+        seats = [agent, RandomAgent(8)]
+        game = hkk_native.core.new_game(base, decks, seed=8, agents=seats) \
+            if core == "native" else base.new_game(decks, seats, seed=8)
+        game.play(max_turns=5)
+        games.append(game)
+        agents.append(agent)
+    _same_games(games[0], games[1], f"seed=8 decks={decks} {type(agents[0]).__name__}")
+    assert agents[0].decisions == agents[1].decisions > 0
+    assert agents[0].rng.getstate() == agents[1].rng.getstate()
 
 
 # -- Python agents seated on a native game, asked through the protocol --------------------------
@@ -231,7 +330,7 @@ def test_a_python_agent_plays_a_native_game_as_on_the_python_engine(
     (native, native_agents), (python, python_agents) = seated
     assert native.over and native.winner == python.winner, where
     for index, (a, b) in enumerate(itertools.zip_longest(
-            native.log, [e.as_dict() for e in python.log])):
+            native.log.as_dicts(), [e.as_dict() for e in python.log])):
         assert a == b, f"cores differ: {where} at event {index}\n  native: {a}\n  python: {b}"
     assert native_agents[0].seen == python_agents[0].seen, where  # shown the same things
     assert native_agents[0].seen and all(s[2] is None for s in native_agents[0].seen)
@@ -251,7 +350,7 @@ def test_a_python_agent_beside_a_seat_answered_from_outside_is_asked_as_python(
         native.answer(index)
         python.answer(index)
     assert python.decision is None and native.over and python.over
-    assert native.log == [e.as_dict() for e in python.log]
+    assert native.log.as_dicts() == [e.as_dict() for e in python.log]
     assert agents[0].seen == agents[1].seen
     assert native.save()["log"] == python.save()["log"]
 

@@ -91,7 +91,7 @@ def _stopped_alike(engine: Engine, decks: tuple[list[str], list[str]], seed: int
             pass
     head = f"seed={seed} decks={list(decks)}: the Python engine stopped: {error}"
     python_log = [e.as_dict() for e in python.log]
-    native_log = native.log
+    native_log = native.log.as_dicts()
     if isinstance(error, TriggerLoopError):
         # D-trigger-loop: the Python engine stops a chain at the state's repeat, the native
         # core at the chain's length limit (docs/NATIVE.md, What it refuses): alike up to
@@ -166,7 +166,7 @@ def test_d_static_scope_static_sp_modifiers_of_buildings_hold_as_in_the_python_e
         _play_both(tables, (deck, deck[::-1]), seed)
         native = hkk_native.play_native(Engine(card_models(tables)), [deck, deck[::-1]],
                                         seed=seed, log_level="full")
-        died |= {e["card"] for e in native.log if e["kind"] in ("died", "destroyed")}
+        died |= {e["card"] for e in native.log.as_dicts() if e["kind"] in ("died", "destroyed")}
     assert {"rs:hut", "rs:mason"} <= died  # damage met the Sp the statics made
 
 

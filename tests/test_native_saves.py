@@ -59,8 +59,7 @@ def _answer(games: list[Any], rng: random.Random, limit: int | None = None) -> i
 
 
 def _log(game: Any) -> list[dict[str, Any]]:
-    log = game.log
-    return log if isinstance(log, list) else [e.as_dict() for e in log]
+    return [e.as_dict() for e in game.log]
 
 
 def _same_games(where: str, **games: Any) -> None:

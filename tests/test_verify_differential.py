@@ -90,9 +90,9 @@ def test_a_difference_between_the_cores_fails_naming_seed_decks_and_event(
         game = real(engine, decks, seed=seed, **options)
         if seed != 13:
             return game
-        log = game.log
+        log = game.log.as_dicts()
         log[4] = {**log[4], "turn": log[4]["turn"] + 1}
-        monkeypatch.setattr(type(game), "log", property(lambda self: log))
+        monkeypatch.setattr(type(game.log), "as_dicts", lambda self: log)
         return game
 
     monkeypatch.setattr(hkk_native._core, "play_native", planted)

@@ -15,7 +15,7 @@
 use crate::agents::Seat;
 use crate::cards::CardId;
 use crate::events::Level;
-use crate::forward::Driven;
+use crate::forward::{Driven, Patch};
 use crate::game::Game;
 use crate::rng::Random;
 
@@ -24,7 +24,7 @@ type Zones = [(Vec<CardId>, Vec<CardId>); 2];
 
 /// A determinized copy's resampling, applied when the step run again reaches the decision the
 /// copy was made at (`Game::resample_due`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Resample {
     /// Decisions the step had asked before the one the copy was made at.
     pub at: usize,
@@ -33,6 +33,9 @@ pub struct Resample {
     pub zones: Zones,
     /// The copy's own RNG (seeded with its seed).
     pub rng: Random,
+    /// The seats from there: both answered from outside, or as the copy was reseated since
+    /// (`forward::Driven::reseat`).
+    pub seats: [Seat; 2],
     /// The events logged again by the step run again start here: hidden when applied, or
     /// dropped for a copy whose log has no past (`drop`).
     pub hide_from: usize,
@@ -47,6 +50,7 @@ impl Resample {
             player,
             zones,
             rng,
+            seats,
             hide_from,
             drop,
             ..
@@ -56,7 +60,7 @@ impl Resample {
             p.deck = deck;
         }
         game.rng = rng;
-        game.seats = [Seat::Outside, Seat::Outside];
+        game.seats = seats;
         if drop {
             let log = &mut game.log;
             log.events.truncate(hide_from);
@@ -121,10 +125,11 @@ impl Driven {
             player,
             zones,
             rng: Random::new(seed),
+            seats: [Seat::Outside, Seat::Outside],
             hide_from: 0,
             drop,
         });
-        let (Some(_), Some(checkpoint)) = (&game.waiting, &self.checkpoint) else {
+        let (Some(waiting), Some(checkpoint)) = (&game.waiting, &self.checkpoint) else {
             // at a step boundary: the copy is the game, resampled, from here
             let mut new = self.clone();
             new.past(player, level.filter(|_| drop));
@@ -133,27 +138,52 @@ impl Driven {
             resample.apply(&mut game);
             game.outside = true;
             game.waiting = None;
-            return Driven::new(game);
+            let mut copy = Driven::new(game);
+            copy.max_turns = self.max_turns;
+            return copy;
         };
-        // at a decision: the step runs again from a copy of its checkpoint (no copy of the game
-        // as it stands: the run again makes it), the resampling applied at the decision
+        // at a decision: the step runs again from the checkpoint (shared with the game), the
+        // copy's seed and resampling put in (`Patch`), the resampling applied at the decision
         let kept = if drop { 0 } else { self.kept };
-        let mut checkpoint = checkpoint.clone();
-        checkpoint.seed = i128::from(seed);
-        checkpoint.resample = Some(Box::new(Resample {
-            hide_from: kept,
-            ..*resample
-        }));
-        let mut game = (*checkpoint).clone();
-        game.log.events = self.game.log.events[..kept].to_vec();
+        let patch = Box::new(Patch {
+            seed: i128::from(seed),
+            resample: Resample {
+                hide_from: kept,
+                ..*resample
+            },
+        });
         let mut new = Driven {
-            game,
-            checkpoint: Some(checkpoint),
+            game: if waiting.player == player {
+                game.clone()
+            } else {
+                (**checkpoint).clone()
+            },
+            checkpoint: Some(checkpoint.clone()),
             kept,
             answers: self.answers.clone(),
             forced: self.forced,
             stop_at: None,
+            turn_limit: None,
+            max_turns: self.max_turns,
+            patch: Some(patch),
+            rerun: false,
         };
+        if waiting.player == player {
+            // his own decision, which nothing hidden from him changes (else its options would
+            // tell it): the copy is the game as it stands, resampled here - what the step run
+            // again to it makes, without running it
+            new.past(player, level.filter(|_| drop));
+            let Some(patch) = &new.patch else {
+                unreachable!()
+            };
+            let mut here = patch.resample.clone();
+            here.hide_from = new.game.log.events.len() * usize::from(!drop);
+            new.game.seed = patch.seed;
+            here.apply(&mut new.game);
+            return new;
+        }
+        new.restore_patch();
+        new.game.log.events = game.log.events[..kept].to_vec();
         new.past(player, level.filter(|_| drop));
         new.run();
         new

@@ -15,9 +15,13 @@
 
 use crate::agents::Seat;
 use crate::decisions::Decision;
+use crate::errors::Halt;
+use crate::events::Kind;
 use crate::events::Log;
-use crate::game::Game;
-use crate::runner::advance;
+use crate::game::{Game, MAX_TURNS};
+use crate::runner::{advance, start_turn};
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
 
 /// `Clone` field by field, `clone_from` included, so that restoring a checkpoint into a game
 /// (and keeping one) reuses the game's vectors and strings instead of allocating them again:
@@ -38,13 +42,39 @@ macro_rules! clone_fields {
     };
 }
 
+/// A checkpoint, shared by a game and its copies until one of them writes it (a copy is then
+/// one `Game` clone, not two): written through `DerefMut`, which copies it first if shared.
+#[derive(Debug, Clone)]
+pub struct Shared(Arc<Game>);
+
+impl Deref for Shared {
+    type Target = Game;
+    fn deref(&self) -> &Game {
+        &self.0
+    }
+}
+
+impl DerefMut for Shared {
+    fn deref_mut(&mut self) -> &mut Game {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+/// A determinized copy's own seed and resampling, put into the game each time the step runs
+/// again from the checkpoint it shares with its original (`determinize`).
+#[derive(Debug, Clone)]
+pub struct Patch {
+    pub seed: i128,
+    pub resample: crate::determinize::Resample,
+}
+
 /// A game and what answering it from outside needs.
 #[derive(Debug, Clone)]
 pub struct Driven {
     pub game: Game,
     /// The game at the last step boundary, with an empty log in the state the game's log had
     /// then (turn, step, events emitted); None while no seat is answered from outside.
-    pub(crate) checkpoint: Option<Box<Game>>,
+    pub(crate) checkpoint: Option<Shared>,
     /// How many events the log kept at the checkpoint.
     pub(crate) kept: usize,
     /// The answers given from outside since the checkpoint, in order.
@@ -53,6 +83,18 @@ pub struct Driven {
     pub(crate) forced: usize,
     /// Where a replay stops between two steps (`replay`).
     pub(crate) stop_at: Option<Stop>,
+    /// The turn limit of the caller's `play(max_turns=...)` while it runs (None: the
+    /// rulings', D-turn-limit); a copy made while it runs has none.
+    pub(crate) turn_limit: Option<u32>,
+    /// The game's own turn limit (`Rulings.max_turns` other than the rulings' default:
+    /// `hkk play --max-turns`), where no call gives one.
+    pub max_turns: Option<u32>,
+    /// A determinized copy's seed and resampling, put in at each restore of the checkpoint
+    /// until the next step boundary.
+    pub(crate) patch: Option<Box<Patch>>,
+    /// The decision waited for was reseated to an agent: the step runs again from its
+    /// checkpoint when the game goes on (`reseat`).
+    pub(crate) rerun: bool,
 }
 
 /// A point between two steps: the events emitted so far, the turn and the next step (a save
@@ -82,6 +124,10 @@ impl Driven {
             answers: Vec::new(),
             forced: 0,
             stop_at: None,
+            turn_limit: None,
+            max_turns: None,
+            patch: None,
+            rerun: false,
         };
         if driven.game.outside {
             driven.keep_checkpoint();
@@ -104,9 +150,13 @@ impl Driven {
         self.kept = log.events.len();
         let log = std::mem::replace(&mut self.game.log, empty);
         match &mut self.checkpoint {
-            Some(checkpoint) => checkpoint.as_mut().clone_from(&self.game),
-            None => self.checkpoint = Some(Box::new(self.game.clone())),
+            Some(Shared(checkpoint)) => match Arc::get_mut(checkpoint) {
+                Some(checkpoint) => checkpoint.clone_from(&self.game),
+                None => *checkpoint = Arc::new(self.game.clone()), // shared: its own now
+            },
+            None => self.checkpoint = Some(Shared(Arc::new(self.game.clone()))),
         }
+        self.patch = None;
         self.game.log = log;
         self.answers.clear();
         self.forced = 0;
@@ -121,6 +171,15 @@ impl Driven {
         events.truncate(self.kept);
         self.game.clone_from(checkpoint);
         self.game.log.events = events;
+        self.restore_patch();
+    }
+
+    /// A determinized copy's seed and resampling put into the game restored (`Patch`).
+    pub(crate) fn restore_patch(&mut self) {
+        if let Some(patch) = &self.patch {
+            self.game.seed = patch.seed;
+            self.game.resample = Some(Box::new(patch.resample.clone()));
+        }
     }
 
     /// Run from where the game stands to the next decision from outside, the end, or what the
@@ -139,8 +198,9 @@ impl Driven {
             self.game.answers.clone_from(&self.answers);
             self.game.replayed = 0;
             self.game.asked = 0;
+            self.game.chosen.clear();
             self.game.forced = self.forced;
-            if !advance(&mut self.game) {
+            if !advance_to(&mut self.game, self.turn_limit.or(self.max_turns)) {
                 break;
             }
             self.keep_checkpoint();
@@ -160,6 +220,10 @@ impl Driven {
     /// The decision a seat answered from outside waits for: the game runs up to it first if
     /// it has not (None once over or stopped short, or while every seat has an agent).
     pub fn decision(&mut self) -> Option<&Decision> {
+        if std::mem::take(&mut self.rerun) {
+            self.game.waiting = None;
+            self.restore();
+        }
         let game = &self.game;
         if game.waiting.is_none() && game.outside && !game.over && game.unported.is_none() {
             self.run();
@@ -192,21 +256,27 @@ impl Driven {
         log.events.retain(|e| e.kind.kept_at(level));
         self.kept = kept;
         if let Some(checkpoint) = &mut self.checkpoint {
-            checkpoint.log.level = level;
+            if checkpoint.log.level != level {
+                checkpoint.log.level = level;
+            }
         }
     }
 
-    /// Play on to the end while every seat has an agent (no checkpoint is taken). A game
-    /// stopped inside a step (loaded at a decision, then every seat given an agent) runs the
-    /// step again from its checkpoint with the answers given since.
-    pub fn play(&mut self) {
-        if self.game.waiting.is_some() {
+    /// Play on to the end while every seat has an agent (no checkpoint is taken), or to the
+    /// turn limit `turn_limit` if given (`play(max_turns=...)`, D-turn-limit). A game stopped
+    /// inside a step (loaded at a decision, or reseated there) runs the step again from its
+    /// checkpoint with the answers given since.
+    pub fn play(&mut self, turn_limit: Option<u32>) {
+        let rerun = std::mem::take(&mut self.rerun);
+        if self.game.waiting.take().is_some() || rerun {
             self.restore();
-            self.game.answers.clone_from(&self.answers);
-            self.game.replayed = 0;
-            self.game.forced = self.forced;
         }
-        crate::runner::play(&mut self.game);
+        let game = &mut self.game;
+        game.answers.clone_from(&self.answers);
+        (game.replayed, game.asked, game.forced) = (0, 0, self.forced);
+        game.chosen.clear();
+        let limit = turn_limit.or(self.max_turns);
+        while advance_to(game, limit) {}
     }
 
     /// Answer the decisions by their labels, in order, every seat answered from outside (a
@@ -261,18 +331,66 @@ impl Driven {
         Ok(())
     }
 
-    /// Seat `seats` where the game stands: the answers given since the checkpoint - every
-    /// seat's, when replayed - are taken again by whichever seat made them, the seats' agents
-    /// drawing only after them (a random agent's RNG is its state at the save).
+    /// Seat `seats` where the game stands: the decisions made since the checkpoint - every
+    /// seat's - are taken again as they were made (`Game::forced`), the seats' agents deciding
+    /// only after them (a random agent's RNG is its state now). A decision waited for whose
+    /// seat now has an agent is asked to it when the game goes on (the step runs again from
+    /// its checkpoint), as the Python engine asks it again.
     pub fn reseat(&mut self, seats: [Seat; 2]) {
+        if let Some(waiting) = &self.game.waiting {
+            // every decision of the step before the one waited for (`Game::chosen`)
+            self.answers.clone_from(&self.game.chosen);
+            self.rerun = !matches!(seats[waiting.player], Seat::Outside);
+        }
+        self.seat(seats);
+    }
+
+    fn seat(&mut self, seats: [Seat; 2]) {
         self.forced = self.answers.len();
         self.game.outside = seats.iter().any(|s| matches!(s, Seat::Outside));
         if let Some(checkpoint) = &mut self.checkpoint {
-            checkpoint.seats.clone_from(&seats);
-            checkpoint.outside = self.game.outside;
+            // the seats a determinized copy's resampling puts in, where the step runs again
+            match &mut self.patch {
+                Some(patch) => patch.resample.seats.clone_from(&seats),
+                None => checkpoint.seats.clone_from(&seats),
+            }
+            if checkpoint.outside != self.game.outside {
+                checkpoint.outside = self.game.outside;
+            }
+        } else if self.game.outside {
+            self.keep_checkpoint();
         }
         self.game.seats = seats;
     }
+}
+
+/// [`advance`] with the caller's turn limit (`hkk._runner.advance(game, max_turns)`): between
+/// two turns the game ends at `limit` (D-turn-limit) instead of the rulings' [`MAX_TURNS`],
+/// and a limit beyond that starts the turn the rulings' would not.
+pub(crate) fn advance_to(game: &mut Game, limit: Option<u32>) -> bool {
+    let Some(limit) = limit else {
+        return advance(game);
+    };
+    let between = game.started && !game.over && game.unported.is_none();
+    if !(between && game.step_index.is_none() && game.waiting.is_none()) {
+        return advance(game);
+    }
+    if game.turn >= limit {
+        game.over = true;
+        game.emit(Kind::GameEnded {
+            winner: None,
+            reason: "turn_limit",
+            rule: "D-turn-limit",
+        });
+        return false;
+    }
+    if game.turn < MAX_TURNS {
+        return advance(game);
+    }
+    if let Err(Halt::Unported(reason)) = start_turn(game) {
+        game.unported = Some(reason);
+    }
+    !game.over && game.unported.is_none() && game.waiting.is_none()
 }
 
 #[cfg(test)]
@@ -329,6 +447,46 @@ mod tests {
     }
 
     #[test]
+    fn a_game_reseated_inside_a_step_plays_on_as_the_game_seated_from_the_start() {
+        // seat 0 answered from outside with a random agent's draws, then given that agent at
+        // a decision: the step's decisions so far (seat 1's among them) are taken again as
+        // made, and the game goes on as the one seated throughout
+        for seed in 0..6 {
+            let mut seated = game(seed, [random(7), random(8)], Level::Full);
+            crate::runner::play(&mut seated);
+            let mut driven = Driven::new(game(seed, [Seat::Outside, random(8)], Level::Full));
+            let mut seat = random(7);
+            for _ in 0..(3 + 11 * seed) {
+                let decision = driven.decision().cloned().unwrap();
+                driven.answer(seat.choose(&decision).unwrap()).unwrap();
+            }
+            assert!(driven.decision().is_some());
+            let other = driven.game.seats[1].clone();
+            driven.reseat([seat, other]);
+            driven.play(None);
+            assert!(driven.game.over && seated.over);
+            assert_eq!(driven.game.log.events, seated.log.events, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_turn_limit_ends_the_game_between_two_turns() {
+        for limit in [0, 1, 3] {
+            let mut driven = Driven::new(game(6, [random(1), random(2)], Level::Full));
+            driven.play(Some(limit));
+            let game = &driven.game;
+            assert!(game.over && game.winner.is_none() && game.turn == limit);
+            assert!(matches!(
+                game.log.events.last().map(|e| &e.kind),
+                Some(crate::events::Kind::GameEnded {
+                    reason: "turn_limit",
+                    ..
+                })
+            ));
+        }
+    }
+
+    #[test]
     fn a_copy_goes_on_as_the_original_and_apart_from_it() {
         let mut driven = Driven::new(game(3, [Seat::Outside, Seat::Outside], Level::Full));
         let mut rng = Random::new(1);
@@ -363,7 +521,7 @@ mod tests {
         let mut driven = Driven::new(game(5, [random(1), random(2)], Level::Outcome));
         assert!(driven.decision().is_none());
         assert!(driven.checkpoint.is_none());
-        driven.play();
+        driven.play(None);
         assert!(driven.game.over);
         assert!(driven.checkpoint.is_none());
         assert_eq!(driven.answer(0), Err(Refusal::NoDecision));
@@ -430,7 +588,7 @@ mod tests {
         assert_eq!(loaded.game.log.events, seated.log.events);
         loaded.reseat(seated.seats.clone());
         assert!(loaded.decision().is_none());
-        loaded.play();
+        loaded.play(None);
         assert!(loaded.game.over);
         assert_eq!(loaded.game.log.events, whole.log.events);
     }

@@ -78,6 +78,9 @@ pub struct Game {
     pub replayed: usize,
     /// Decisions asked in the present run of the step (answered by a seat or from outside).
     pub asked: usize,
+    /// While a seat is answered from outside, the options chosen in the present run of the
+    /// step, every seat's, in order (a reseat takes them again: `forward::Driven::reseat`).
+    pub chosen: Vec<usize>,
     /// A determinized copy's resampling, applied when the step run again reaches the decision
     /// it was made at (`determinize::Resample`).
     pub resample: Option<Box<crate::determinize::Resample>>,
@@ -128,6 +131,7 @@ crate::clone_fields!(Game {
     answers,
     replayed,
     asked,
+    chosen,
     resample,
     then,
     forced,
@@ -224,6 +228,7 @@ impl Game {
             answers: Vec::new(),
             replayed: 0,
             asked: 0,
+            chosen: Vec::new(),
             resample: None,
             then: None,
             forced: 0,
@@ -302,6 +307,9 @@ impl Game {
 
     /// The decision logged with its answer.
     fn decided(&mut self, decision: &Decision, chosen: usize) -> Result<usize, Halt> {
+        if self.outside {
+            self.chosen.push(chosen);
+        }
         emit!(
             self,
             Kind::Decided {

@@ -645,15 +645,42 @@ fn event_dict<'py>(
 
 #[pymethods]
 impl PyGame {
-    /// Play as far as the native core goes (to the end, or to the first card played).
-    fn play(&mut self, py: Python<'_>) {
+    /// Play as far as the native core goes (to the end, or to the first card played), or to
+    /// the turn limit `max_turns` (`play(max_turns=...)`, D-turn-limit).
+    #[pyo3(signature = (max_turns=None))]
+    fn play(&mut self, py: Python<'_>, max_turns: Option<u32>) {
         py.allow_threads(|| {
             if self.searchers.iter().any(Option::is_some) {
+                self.driven.turn_limit = max_turns;
                 search::play(&mut self.driven, &mut self.searchers);
+                self.driven.turn_limit = None;
             } else {
-                self.driven.play();
+                self.driven.play(max_turns);
             }
         });
+    }
+
+    /// The turn limit of a `play(max_turns=...)` that a Python driver runs through
+    /// `decision` and `answer` (None: the rulings').
+    /// The game's own turn limit (`Rulings.max_turns`; None: the default rulings').
+    #[getter]
+    fn max_turns(&self) -> Option<u32> {
+        self.driven.max_turns
+    }
+
+    #[setter]
+    fn set_max_turns(&mut self, limit: Option<u32>) {
+        self.driven.max_turns = limit;
+    }
+
+    #[getter]
+    fn turn_limit(&self) -> Option<u32> {
+        self.driven.turn_limit
+    }
+
+    #[setter]
+    fn set_turn_limit(&mut self, limit: Option<u32>) {
+        self.driven.turn_limit = limit;
     }
 
     /// The decision a seat answered from outside waits for, as `(kind, player, labels, rule)`
@@ -677,21 +704,40 @@ impl PyGame {
         })
     }
 
-    /// Answer the waiting decision with its option at `index` and run on to the next one.
-    fn answer(&mut self, py: Python<'_>, index: usize) -> PyResult<()> {
+    /// Answer the waiting decision with its option at `index` and run on to the next one;
+    /// returns that one as `decision` does when no search agent is seated (None: over,
+    /// stopped short, or ask `decision`), saving the caller a second call.
+    #[allow(clippy::type_complexity)]
+    fn answer(
+        &mut self,
+        py: Python<'_>,
+        index: usize,
+    ) -> PyResult<Option<(&'static str, usize, Vec<String>, Option<&'static str>)>> {
         py.allow_threads(|| self.driven.answer(index))
             .map_err(|refusal| match refusal {
                 Refusal::NoDecision => PyValueError::new_err("the game waits for no decision"),
                 Refusal::OutOfRange(n) => {
                     PyValueError::new_err(format!("option {index} of a decision of {n} options"))
                 }
-            })
+            })?;
+        if self.searchers.iter().any(Option::is_some) {
+            return Ok(None);
+        }
+        Ok(self.driven.game.waiting.as_deref().map(|d| {
+            (
+                d.kind,
+                d.player,
+                d.options.iter().map(|o| o.to_string()).collect(),
+                d.rule,
+            )
+        }))
     }
 
     /// An independent copy (a struct clone), its log kept at `level` from now on if given.
     #[pyo3(signature = (level=None))]
     fn clone(&self, level: Option<&str>) -> PyResult<PyGame> {
         let mut driven = self.driven.clone();
+        driven.turn_limit = None; // the caller's play(max_turns=...) is not the copy's
         if let Some(level) = level {
             driven.set_level(level_of(level)?);
         }
@@ -765,11 +811,22 @@ impl PyGame {
             .map_err(PyValueError::new_err)
     }
 
-    /// Seat these agents where the game stands (`forward::Driven::reseat`).
+    /// Seat these agents where the game stands (`forward::Driven::reseat`); a seat of kind
+    /// `"keep"` stays as it is (its agent's RNG where it stands).
     fn reseat(&mut self, seats: (SeatSpec, SeatSpec)) -> PyResult<()> {
-        let (seats, searchers) = seats_of(&seats)?;
-        self.driven.reseat(seats);
-        self.searchers = searchers;
+        // a kept seat as it stands (the decisions of the step so far are taken again as made)
+        let now = &self.driven.game;
+        let kept = |spec: &SeatSpec, i: usize| -> PyResult<(Seat, Option<Searcher>)> {
+            if spec.0 == "keep" {
+                Ok((now.seats[i].clone(), self.searchers[i].clone()))
+            } else {
+                seat_of(spec)
+            }
+        };
+        let (a, s) = kept(&seats.0, 0)?;
+        let (b, t) = kept(&seats.1, 1)?;
+        self.driven.reseat([a, b]);
+        self.searchers = [s, t];
         Ok(())
     }
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import json
 import random
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from hkk._cores import WHOLE_GAMES
@@ -119,6 +120,22 @@ def _native_seated(agent: Any) -> bool:
     return type(agent) in (FirstLegalAgent, RandomAgent, GreedyAgent, MctsAgent)
 
 
+def _shares_rng(agents: Sequence[Any]) -> bool:
+    """One ``RandomAgent`` in both seats: it draws from one RNG for both, as on the Python
+    engine, so it is asked through the protocol (two native seats would draw apart)."""
+    from hkk import RandomAgent
+
+    return len(agents) == 2 and agents[0] is agents[1] and type(agents[0]) is RandomAgent
+
+
+def _asked_agents(agents: Sequence[Any]) -> tuple[Any, ...]:
+    """The Python agents a game's seats are asked by (None: answered from outside by the
+    caller, or seated natively)."""
+    shared = _shares_rng(agents)
+    return tuple(None if a is None or (_native_seated(a) and not shared) else a
+                 for a in agents)
+
+
 def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
     """The engine's default agents, ``RandomAgent(agent_seed(seed, seat))``, as native seats
     made from their seeds (no Python agent built)."""
@@ -200,16 +217,20 @@ class _Origin:
 
     def __init__(self, engine: Any, seats: Sequence[SeatSpec], *,
                  decks: Sequence[Sequence[str]] = (), seed: int = 0,
-                 save: SaveFile | None = None) -> None:
+                 save: SaveFile | None = None, names: Sequence[str] = ("P1", "P2"),
+                 rulings: Any = None) -> None:
         self.engine, self.seats, self.decks, self.seed, self.save = \
             engine, tuple(seats), [list(d) for d in decks], seed, save
+        self.names = tuple(names)  # the players' (no native event names them)
+        self.rulings = rulings  # None: the engine's
 
     def make(self, level: str) -> Any:
         from hkk._saving import load_game
 
         agents = [_python_agent(s) for s in self.seats]
         if self.save is None:
-            return self.engine.new_game(self.decks, agents, seed=self.seed, log_level=level)
+            return self.engine.new_game(self.decks, agents, seed=self.seed, log_level=level,
+                                        names=self.names, rulings=self.rulings)
         game = load_game(self.engine, self.save, agents)
         return game if level == "full" else game.clone(log_level=level)
 
@@ -220,16 +241,18 @@ class _Determinized:
     state - the native determinize draws exactly as the Python engine's does, so the two
     copies are the same game, checked as every twin is (:meth:`NativeGame._synced`)."""
 
-    def __init__(self, origin: _Origin | _Determinized, answers: Sequence[int], level: str,
-                 player: int, state: tuple[Any, ...] | _NativeRandom,
+    def __init__(self, origin: _Origin | _Determinized, answers: tuple[list[Op], int],
+                 level: str, player: int, state: tuple[Any, ...] | _NativeRandom,
                  log_level: str | None) -> None:
-        self.origin, self.answers, self.level = origin, tuple(answers), level
+        #: the game's ops for its twin: the first n of a list it may go on adding to
+        self.origin, self.answers, self.level = origin, answers, level
         self.player, self.state, self.log_level = player, state, log_level
 
     def make(self, level: str) -> Any:
         game = self.origin.make(self.level)
-        for index in self.answers:
-            game.answer(index)
+        ops, n = self.answers
+        for op in ops[:n]:
+            _feed(game, op)
         rng = random.Random()
         # an hkk_native.Random is kept as its copy from before the draws: its state read here
         state = self.state if isinstance(self.state, tuple) else \
@@ -237,6 +260,37 @@ class _Determinized:
         rng.setstate(state)
         copy = game.determinize(self.player, rng, log_level=self.log_level)
         return copy if level == copy.log.level else copy.clone(log_level=level)
+
+
+#: What a native game's Python twin is given, in order, to stand where it stands: an answer
+#: from outside (an int), an answer given while ``play(max_turns=...)`` runs (``("answer",
+#: index, limit)``), a reseat (``("seat", seat, spec, ran)``: the seat's native spec, or None
+#: for a seat answered from outside or asked in Python; whether the game had run up to where it
+#: stood) and a run (``("run", limit)``, ``play``).
+Op = int | tuple[Any, ...]
+
+
+def _feed(twin: Any, op: Op) -> None:
+    """Give the Python twin one :data:`Op`, as the Python engine would have been given it."""
+    from hkk._driving import run_on
+
+    if type(op) is int:
+        twin.answer(op)
+    elif op[0] == "answer":  # hkk._driving.answer, run on to the caller's turn limit
+        _, index, limit = op
+        machine = twin.machine
+        waiting = machine.waiting or twin.decision
+        machine.answer = index_of(waiting, index)
+        if waiting is machine.found:
+            machine.stopped = waiting
+        run_on(twin, limit)
+    elif op[0] == "seat":  # where the native game stood: run up to its decision if it had
+        _, seat, spec, ran = op
+        if ran:
+            _ = twin.decision
+        twin.agents[seat] = None if spec is None else _python_agent(spec)
+    else:  # "run": play() (every seat seated) or a Python driver's run to its first decision
+        run_on(twin, op[1])
 
 
 class _Window:
@@ -261,11 +315,132 @@ class _Window:
         return _Window(self._native.clone())
 
 
+#: The options of the decisions made so far, by label: an answer a call builds no new ones
+#: (an ``Option`` is its label; nobody changes one).  Emptied past a bound.
+_OPTIONS: dict[str, Option] = {}
+
+
+def _decision(found: tuple[str, int, list[str], str | None]) -> Decision:
+    """A native decision ``(kind, player, labels, rule)`` as the Python engine's (no prompt:
+    the native core makes none)."""
+    kind, player, labels, rule = found
+    options = _OPTIONS
+    if len(options) > 100_000:
+        options.clear()
+    return Decision(kind, player, tuple([options.get(label) or options.setdefault(
+        label, Option(label)) for label in labels]), "", rule)
+
+
+class NativeLog(Sequence[Any]):
+    """A native game's log as the Python engine's (``hkk.EventLog``, its reading side): the
+    kept events as the Python events (``hkk.events``), each built from the native log when
+    first read; ``as_dicts``, ``to_json``, ``of_kind``, ``kinds``; ``level``, ``turn``,
+    ``step``, ``emitted``.  ``subscribe(listener, kinds=None)``: the listener is handed each
+    event the game logs from then on, after the call that logged it (``answer``, ``play``,
+    reading ``decision``, a Python agent's answer) - a native step runs whole, so not while
+    it runs.  Only a full log is listened to: a lower level keeps some events only, where the
+    Python engine still makes those of the kinds listened to."""
+
+    def __init__(self, game: NativeGame) -> None:
+        self._game = game
+        self._events: list[Any] = []
+        self._listeners: list[tuple[Callable[[Any], Any], frozenset[str] | None]] = []
+        self._told = 0
+
+    def _built(self, n: int) -> list[Any]:
+        """The first ``n`` events as the Python events (built once)."""
+        from hkk._saving import _event
+
+        events, native = self._events, self._game._game
+        while len(events) < n:
+            events.append(_event(native.event(len(events))))
+        return events
+
+    def __len__(self) -> int:
+        return len(self._game._game)
+
+    def __getitem__(self, index: Any) -> Any:
+        if type(index) is int and 0 <= index < len(self._events):
+            return self._events[index]
+        return self._built(len(self))[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._built(len(self)))
+
+    def as_dicts(self) -> list[dict[str, Any]]:
+        """The kept events as ``as_dict()``s (read from the native log, no event built)."""
+        return self._game._game.events()
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.as_dicts(), ensure_ascii=False, **kwargs)
+
+    def of_kind(self, *kinds: Any) -> list[Any]:
+        names = {k if isinstance(k, str) else k.kind for k in kinds}
+        return [e for e in self if e.kind in names]
+
+    def kinds(self) -> list[str]:
+        return [e["kind"] for e in self.as_dicts()]
+
+    @property
+    def level(self) -> str:
+        return self._game._level
+
+    @property
+    def turn(self) -> int:
+        return self._game.turn
+
+    @property
+    def step(self) -> str:
+        """The step of the last event kept ("" before any)."""
+        n = len(self)
+        return str(self._game._game.event(n - 1)["step"]) if n else ""
+
+    @property
+    def emitted(self) -> int:
+        return self._game.emitted
+
+    def subscribe(self, listener: Callable[[Any], Any], kinds: Any = None, *,
+                  own: bool = False) -> None:
+        """Hand ``listener`` every event logged from now on (of ``kinds``: names or classes;
+        an unknown name is a KeyError), after the call that logged it."""
+        from hkk.events import of
+
+        if self.level != "full":
+            raise NativeUnsupported(
+                f"the native core keeps only some events at the {self.level!r} level: a "
+                f"listener (log.subscribe) needs the full log (log_level='full')")
+        names = None if kinds is None else frozenset(
+            of(k).kind if isinstance(k, str) else k.kind for k in kinds)
+        if not self._listeners:
+            self._told = len(self)
+        self._listeners.append((listener, names))
+
+    def _tell(self) -> None:
+        """Hand the listeners the events logged since they were last told."""
+        n = len(self)
+        events = self._built(n)
+        while self._told < n:
+            event = events[self._told]
+            self._told += 1
+            for listener, names in self._listeners:
+                if names is None or event.kind in names:
+                    listener(event)
+
+
 class _Seats(list[Any]):
-    """A native game's seats: read, never reseated (the native agents are in the Rust game)."""
+    """A native game's seats: ``game.agents[i] = agent`` reseats the game there
+    (:meth:`NativeGame._reseat`), as it does a Python engine's game."""
+
+    def __init__(self, game: NativeGame) -> None:
+        super().__init__(game._seated)
+        self._game = game
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        raise _unsupported("agents[i] = agent (reseating)")
+        if not isinstance(index, int):
+            raise TypeError("reseat one seat at a time: game.agents[i] = agent")
+        seat = range(2)[index]  # an IndexError for a seat the game has not
+        self._game._reseat(seat, value)
+        super().__setitem__(seat, value)
 
 
 class NativeGame:
@@ -280,44 +455,71 @@ class NativeGame:
     search seat) raises :class:`NativeUnsupported` there.  A Python agent the native core
     does not seat is asked through the protocol (:meth:`_drive`)."""
 
+    #: Defaults a copy does not set (:meth:`clone` builds one without ``__init__``): the Python
+    #: twin and how many of the answers it has taken, why a game without an origin has none,
+    #: the seats' views given to its Python agents, whether one is being asked now, the turn
+    #: limit of a ``play(max_turns=...)`` running, the decision waited for (read once).
+    _twin: Any = None
+    _fed = 0
+    _no_twin = "a native game made without its engine (not by hkk_native.core)"
+    _views: list[PlayerView | None] | None = None
+    _asking = False
+    _limit: int | None = None
+    _waiting: Decision | None = None
+    _log: NativeLog | None = None
+
     def __init__(self, game: _NativeGame, agents: Sequence[Any] = (None, None),
                  log_level: str = "full", origin: _Origin | _Determinized | None = None,
-                 answers: Sequence[int] = (), twin: Any = None) -> None:
+                 answers: Sequence[Op] = (), twin: Any = None) -> None:
         self._game = game
-        self._agents = _Seats(agents)
+        #: the seats' agents (``agents``), and the Python agents its seats answered from
+        #: outside are asked by (:meth:`_drive`; None: answered by the caller or seated natively)
+        self._seated = tuple(agents)
+        self._asked = _asked_agents(self._seated)
         self._level = log_level
-        self._waiting: Decision | None = None
-        #: where the Python twin (save, view, snapshot) starts, the answers given since
-        #: (from outside: the seated agents' choices are the twin's agents' own), the twin and
-        #: how many of them it has taken
+        #: where the Python twin (save, view, snapshot) starts and what it is given since
+        #: (:data:`Op`: from outside; the seated agents' choices are the twin's agents' own):
+        #: the first ``_n`` of ``_answers``, a list a copy shares until one of them adds to it
         self._origin = origin
         self._answers = list(answers)
-        self._twin = twin
-        self._fed = 0
-        #: why this game has no Python twin when it has no origin
-        self._no_twin = "a native game made without its engine (not by hkk_native.core)"
-        #: the Python agents its seats answered from outside are asked by (:meth:`_drive`),
-        #: their views, and whether one is being asked now
-        self._asked = [None if a is None or _native_seated(a) else a for a in agents]
-        self._views: list[PlayerView | None] = [None, None]
-        self._asking = False
+        self._n = len(self._answers)
+        if twin is not None:
+            self._twin = twin
+
+    def _add(self, op: Op) -> None:
+        """One more :data:`Op` for the twin (the list copied first if a copy added to it)."""
+        answers = self._answers
+        if len(answers) != self._n:
+            answers = self._answers = answers[:self._n]
+        answers.append(op)
+        self._n += 1
+
+    def _ops(self) -> list[Op]:
+        return self._answers[:self._n]
 
     def play(self, max_turns: int | None = None) -> int | None:
         """Play to the end (or as far as the native core goes) with the seated agents - the
-        native ones natively, a Python one asked through the protocol (:meth:`_drive`);
-        returns the winner.  Every seat needs an agent, as the Python engine's ``play``."""
+        native ones natively, a Python one asked through the protocol (:meth:`_drive`) - or
+        to the turn limit ``max_turns`` (``hkk._runner.advance``'s: between two turns the
+        game ends at it, D-turn-limit); returns the winner.  Every seat needs an agent, as
+        the Python engine's ``play``."""
         from hkk import HkkError
 
-        if None in self._agents:
-            seat = self._agents.index(None) + 1
+        if None in self._seated:
+            seat = self._seated.index(None) + 1
             raise HkkError(f"player {seat}'s seat has no agent: answer game.decision with "
                            "game.answer(...), or seat an agent (game.agents[i] = agent)")
-        if max_turns is not None:
-            raise _unsupported("play(max_turns=...)")
+        self._waiting = None
+        self._add(("run", max_turns))
         if any(self._asked):
-            self._drive()
+            self._limit = self._game.turn_limit = max_turns
+            try:
+                self._drive()
+            finally:
+                self._limit = self._game.turn_limit = None
         else:
-            self._game.play()
+            self._game.play(max_turns)
+        self._tell()
         return self._game.winner
 
     def _drive(self) -> None:
@@ -332,15 +534,19 @@ class NativeGame:
 
         while True:
             found = self._game.decision()
+            self._tell()
             if found is None or self._asked[found[1]] is None:
                 return
             player, agent = found[1], self._asked[found[1]]
             decision = self._synced().decision
             assert decision is not None  # _synced checked it stands at this one
-            view = self._views[player]
+            views = self._views
+            if views is None:
+                views = self._views = [None, None]
+            view = views[player]
             if view is None:  # tied to the game weakly, as hkk._deciding.seat_view's
                 self._check_twin()
-                view = self._views[player] = PlayerView(
+                view = views[player] = PlayerView(
                     cast("ViewedGame", _Window(weakref.proxy(self))), player)
             self._asking = True
             try:
@@ -353,7 +559,7 @@ class NativeGame:
                 options.index(_offered(decision, chosen))
             self._waiting = None
             self._game.answer(index)
-            self._answers.append(index)
+            self._add(index if self._limit is None else ("answer", index, self._limit))
 
     @property
     def decision(self) -> Decision | None:
@@ -362,43 +568,91 @@ class NativeGame:
         engine's (an option's ``data`` is read from its label, :func:`hkk.option_data`; the
         ``prompt`` is empty); None once the game is over or stopped short, or if every seat
         has an agent.  A Python agent's decisions on the way are asked first (:meth:`_drive`)."""
-        if self._asking or None not in self._agents:
+        if self._asking or None not in self._seated:
             return None  # a seated agent thinks, or every seat has one: the Python engine's
+        if self._waiting is not None:
+            return self._waiting
         if any(self._asked):
             self._drive()
-        return self._found()
+        found = self._found()
+        self._tell()
+        return found
 
     def _found(self) -> Decision | None:
         """The decision the native game waits for, whoever's seat it is."""
         if self._waiting is None:
             found = self._game.decision()
             if found is not None:
-                kind, player, labels, rule = found
-                self._waiting = Decision(kind, player, tuple(map(Option, labels)), "", rule)
+                self._waiting = _decision(found)
         return self._waiting
 
     def answer(self, option: Option | int | str) -> None:
         """Answer :attr:`decision` with one of its options, its index or its label, and run on
         to the next decision from outside or the end; anything else is an
         :class:`hkk.IllegalDecision` (the Python engine's message) and changes nothing."""
-        waiting = self.decision
+        waiting = self._waiting or self.decision
         if waiting is None:
             raise IllegalDecision("the game waits for no decision" + (
                 " (it is over)" if self.over else
                 " (it stopped short: " + str(self.unported) + ")" if self.unported else
                 " (every seat has an agent: play it with game.play())"))
-        index = index_of(waiting, option)
+        index = option if type(option) is int and 0 <= option < len(waiting.options) else \
+            index_of(waiting, option)
         self._waiting = None
-        self._game.answer(index)
-        self._answers.append(index)
+        found = self._game.answer(index)  # the next decision, without a second call
+        self._add(index)
+        if found is not None and not any(self._asked):
+            self._waiting = _decision(found)
+        self._tell()
 
     def clone(self, *, log_level: str | None = None) -> NativeGame:
         """An independent copy (one struct clone): given the same answers it goes on exactly as
         this game, and nothing done to it reaches this one.  ``log_level`` keeps the copy's log
-        at that level from now on (its past: the events that level keeps)."""
-        level = self._level if log_level is None else log_level
-        return NativeGame(self._game.clone(log_level), self._agents, level, self._origin,
-                          self._answers)
+        at that level from now on (its past: the events that level keeps).  Its Python agents
+        are copies, as the Python engine's copy's (``hkk._driving.clone``)."""
+        new = NativeGame.__new__(NativeGame)  # no __init__: a search's copies are many
+        new._game = self._game.clone(log_level)
+        new._level = self._level if log_level is None else log_level
+        new._origin = self._origin
+        new._answers, new._n = self._answers, self._n
+        new._waiting = self._waiting
+        if any(self._asked):
+            from hkk._driving import _copied_agents
+
+            asked = _copied_agents(list(self._asked))
+            new._asked = tuple(asked)
+            new._seated = tuple(a if c is None else c for a, c in zip(self._seated, asked,
+                                                                       strict=True))
+        else:
+            new._asked, new._seated = self._asked, self._seated
+        return new
+
+    def _reseat(self, seat: int, agent: Any) -> None:
+        """``game.agents[seat] = agent``, where the game stands (as the Python engine's game
+        is reseated; the decisions of the step so far are taken again as made): the native
+        core seats a random or first agent natively (its RNG's state now), asks any other
+        agent through the protocol (:meth:`_drive`), and gives a seat whose agent is None to
+        the caller.  One ``RandomAgent`` in both seats draws from one RNG, as on the Python
+        engine: it is asked through the protocol.  The Python twin is reseated alike
+        (:data:`Op`)."""
+        seated = list(self._seated)
+        seated[seat] = agent
+        shared = _shares_rng(seated)
+        specs: list[SeatSpec] = [_KEEP, _KEEP]
+        if shared:
+            specs = [_OUTSIDE, _OUTSIDE]
+        else:
+            specs[seat] = _seat(agent)
+            if _shares_rng(self._seated):  # no longer shared: the other one seated natively
+                specs[1 - seat] = _seat(seated[1 - seat])
+        self._game.reseat((specs[0], specs[1]))
+        self._seated = tuple(seated)
+        self._asked = _asked_agents(self._seated)
+        self._waiting = None
+        ran = self.emitted > 0
+        for i, spec in enumerate(specs):
+            if spec is not _KEEP:
+                self._add(("seat", i, None if spec[0] == "outside" else spec, ran))
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may know (:class:`hkk.PlayerView`, the Python engine's, so it hides
@@ -427,11 +681,19 @@ class NativeGame:
             version, words, gauss = state
             game, after = self._game.determinize(player, list(words), log_level)
             rng.setstate((version, tuple(after), gauss))
-        level = self._level if log_level is None else log_level
-        origin = None if self._twin_lacks() is not None or self._origin is None else \
-            _Determinized(self._origin, self._answers, self._level, player, state, log_level)
-        copy = NativeGame(game, (None, None), level, origin)
-        copy._no_twin = f"a determinized copy of a game that has none ({self._twin_lacks()})"
+        copy = NativeGame.__new__(NativeGame)  # no __init__: a search's worlds are many
+        copy._game = game
+        copy._level = self._level if log_level is None else log_level
+        copy._seated = copy._asked = (None, None)
+        copy._answers, copy._n = [], 0
+        lacks = self._twin_lacks()
+        if lacks is None:
+            assert self._origin is not None  # (no origin: lacks says so)
+            copy._origin = _Determinized(self._origin, (self._answers, self._n), self._level,
+                                         player, state, log_level)
+        else:
+            copy._origin = None
+            copy._no_twin = f"a determinized copy of a game that has none ({lacks})"
         return copy
 
     def save(self) -> dict[str, Any]:
@@ -474,13 +736,14 @@ class NativeGame:
         if twin is None:
             twin = self._twin = self._origin.make(self._level)
             self._fed = 0
-        while self._fed < len(self._answers):
-            twin.answer(self._answers[self._fed])
+        while self._fed < self._n:
+            _feed(twin, self._answers[self._fed])
             self._fed += 1
         # a game not yet set up stays so (reading the decision sets it up), as the Python one;
         # so does a determinized copy's decision, found again when first read
-        started = (self.emitted > 0 or self._answers) and not (
-            isinstance(self._origin, _Determinized) and not self._answers
+        answered = any(type(op) is int or op[0] != "seat" for op in self._ops())
+        started = (self.emitted > 0 or answered) and not (
+            isinstance(self._origin, _Determinized) and not answered
             and self._waiting is None)
         decision = self._found() if started else None
         got = twin.decision if started else None
@@ -496,8 +759,15 @@ class NativeGame:
 
     @property
     def agents(self) -> list[Any]:
-        """The seats' agents (None: answered from outside); a native game is not reseated."""
-        return self._agents
+        """The seats' agents (None: answered from outside); ``game.agents[i] = agent``
+        reseats the game (:meth:`_reseat`)."""
+        return _Seats(self)
+
+    @agents.setter
+    def agents(self, agents: Sequence[Any]) -> None:
+        for seat, agent in enumerate(agents):
+            if agent is not self._seated[seat]:
+                self._reseat(seat, agent)
 
     @property
     def unported(self) -> str | None:
@@ -538,9 +808,19 @@ class NativeGame:
         return self._game.emitted
 
     @property
-    def log(self) -> list[dict[str, Any]]:
-        """The kept events as the Python events' ``as_dict()``."""
-        return self._game.events()
+    def log(self) -> NativeLog:
+        """The kept events as the Python engine's log reads them (:class:`NativeLog`:
+        ``log.as_dicts()`` their ``as_dict()``s, read from the native log)."""
+        log = self._log
+        if log is None:
+            log = self._log = NativeLog(self)
+        return log
+
+    def _tell(self) -> None:
+        """Hand the log's listeners what the last call logged."""
+        log = self._log
+        if log is not None and log._listeners:
+            log._tell()
 
     def zones(self) -> list[tuple[list[str], list[str]]]:
         """Each player's (hand, deck), the deck's top last."""
@@ -569,6 +849,8 @@ def _seats(agents: Sequence[Any] | None, seed: int) -> tuple[SeatSpec, SeatSpec]
         return _default_seats(seed)
     if len(agents) != 2:
         raise Refused(f"{len(agents)} agents: a game has two seats")
+    if _shares_rng(agents):
+        return (_OUTSIDE, _OUTSIDE)
     return (_seat(agents[0]), _seat(agents[1]))
 
 
@@ -699,6 +981,8 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
 
 #: A seat answered from outside (every seat while a save's log is replayed).
 _OUTSIDE: SeatSpec = ("outside", 0.0, None, [])
+#: A seat left as it is by a reseat of the other.
+_KEEP: SeatSpec = ("keep", 0.0, None, [])
 
 
 def _first_differing(native: list[dict[str, Any]], python: list[dict[str, Any]]
@@ -728,7 +1012,7 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
         pass
     python_log = [e.as_dict() for e in python.log if e.seq < native.emitted]
     head = f"cores differ: seed={seed} decks={list(decks)}"
-    found = _first_differing(native.log, python_log)
+    found = _first_differing(native.log.as_dicts(), python_log)
     if found is not None:
         index, a, b = found
         return native, f"{head} at event {index}\n  native: {a}\n  python: {b}"
@@ -751,13 +1035,10 @@ class NativeCore:
 
     name = "native"
     auto = WHOLE_GAMES
-    #: hkk play, serve and verify --games need a whole forward model (hkk._cores says so):
-    #: a native game is answered from outside, copied, determinized, saved and viewed
-    #: (NativeGame), its seats taken by any agent, but not yet played to a turn limit of
-    #: the caller's nor reseated
-    forward_model = False
-    forward_model_lacks = ("play(max_turns=...) and reseating a game (game.agents[i] = "
-                           "agent), which a Python search agent's rollouts use")
+    #: a whole forward model (hkk._cores): a native game is answered from outside, copied,
+    #: determinized, saved, viewed, reseated and played to a turn limit of the caller's
+    #: (NativeGame), so hkk play, serve and verify --games take --core native
+    forward_model = True
 
     def refuses(self, engine: Any, decks: Sequence[str | Sequence[str]]) -> str | None:
         """Why this game cannot run natively: the set and hook that make it not data-only
@@ -888,22 +1169,32 @@ class NativeCore:
                  names: Sequence[str] = ("P1", "P2")) -> NativeGame:
         """The game: played by its seated agents (``play()``, as far as the native core goes),
         or answered from outside where an agent is None (``decision``, ``answer``).
-        Rulings other than the engine's, a clock (its time source is Python's) and other
-        players' names are refused: the native core knows none of them."""
+        Rulings other than the engine's but in their turn limit (``max_turns``: the game's
+        own, as ``hkk play --max-turns`` gives it) and a clock (its time source is Python's)
+        are refused: the native core knows none of them.  The players' names are the Python
+        twin's (no native event names a player)."""
+        from dataclasses import replace
+
         reason = self.refuses(engine, decks)
-        if reason is None and rulings is not None and rulings != engine.rulings:
-            reason = "rulings other than the engine's are not native"
+        limit = None  # a turn limit of the game's own (hkk play --max-turns) is native
+        if rulings is not None and rulings != engine.rulings:
+            if replace(rulings, max_turns=engine.rulings.max_turns) == engine.rulings:
+                limit = rulings.max_turns
+            elif reason is None:
+                reason = "rulings other than the engine's (but max_turns) are not native"
         if reason is None and clock is not None:
             reason = "the 41.7 clock's time source is Python's: a clock is not native yet"
-        if reason is None and tuple(names) != ("P1", "P2"):
-            reason = "players' names other than P1, P2 are not native yet"
+        if reason is None and len(names) != 2:
+            reason = f"{len(names)} players' names: a game has two players"
         if reason is not None:
             raise Refused(f"the native core cannot run this game: {reason}")
         lists = _checked(engine, decks, [seed])
         seats = _seats(agents, seed)
-        return NativeGame(_native_engine(engine).new_game(
-            (lists[0], lists[1]), seed, seats, log_level),
-            _seated(agents, seed), log_level, _Origin(engine, seats, decks=lists, seed=seed))
+        native = _native_engine(engine).new_game((lists[0], lists[1]), seed, seats, log_level)
+        native.max_turns = limit
+        return NativeGame(native, _seated(agents, seed), log_level,
+                          _Origin(engine, seats, decks=lists, seed=seed, names=names,
+                                  rulings=rulings if limit is not None else None))
 
     def load_game(self, engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
                   force: bool = False) -> NativeGame:
