@@ -61,7 +61,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: CardId) -> u32 {
     let zone = if creature { RESERVE } else { BUILDINGS };
     let uid = game.next_uid;
     game.next_uid += 1;
-    game.permanents.push(Permanent {
+    game.enter_play(Permanent {
         uid,
         card: card_id,
         creature,
@@ -143,6 +143,7 @@ pub fn damage(
             };
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
+            game.hp_changed();
             // its killer if it dies of it (D-trigger-killer)
             game.watch.last_hit.insert(uid, (source_uid, turn));
             emit!(
@@ -166,6 +167,9 @@ pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &str) 
         return;
     };
     perm.defence_bonus += amount;
+    if amount < 0 {
+        game.hp_changed();
+    }
     emit!(
         game,
         Kind::DefenceBonusGained {
@@ -194,6 +198,7 @@ pub fn remove_defence_bonus(
     };
     if perm.defence_bonus != 0 {
         let amount = std::mem::take(&mut perm.defence_bonus);
+        game.hp_changed();
         emit!(
             game,
             Kind::DefenceBonusLost {
@@ -213,7 +218,11 @@ pub fn restore(game: &mut Game, uid: u32, rule: &'static str) {
         return;
     };
     if perm.damage_taken != 0 {
+        let healed = perm.damage_taken > 0;
         perm.damage_taken = 0;
+        if !healed {
+            game.hp_changed();
+        }
         emit!(
             game,
             Kind::Restored {
@@ -243,10 +252,10 @@ pub fn destroy(
         }
         return;
     }
-    let Some(at) = game.permanents.iter().position(|p| p.uid == uid) else {
+    let Some(at) = game.place(uid) else {
         return;
     };
-    let perm = game.permanents.remove(at);
+    let perm = game.leave_play(at);
     game.players[perm.owner].graveyard.push(perm.card);
     let step = game.step.map(|i| &crate::phases::DEFAULT_TURN[i]);
     let offered = if perm.creature

@@ -13,7 +13,8 @@ use crate::game::Game;
 /// number.
 pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
     for round in 1.. {
-        let dead = if out_of_reach(game) {
+        let dead = if game.hp_out_of_reach || out_of_reach(game) {
+            game.hp_out_of_reach = true;
             Vec::new()
         } else {
             let mods = game.static_mods(); // read once: every Ép against the same state
@@ -166,6 +167,43 @@ mod tests {
         assert!(out_of_reach(&game));
         check_hp(&mut game, "29.4.10", true).unwrap();
         assert_eq!(game.permanents.len(), 2);
+    }
+
+    #[test]
+    fn test_29_4_10_a_check_after_damage_reads_the_permanents_again() {
+        let mut game = game_with(1);
+        check_hp(&mut game, "29.4.10", true).unwrap();
+        assert!(game.hp_out_of_reach); // every Ép out of reach: the next check may skip them
+        let one = game.permanents[1].uid;
+        crate::changes::damage(
+            &mut game,
+            crate::changes::Target::Permanent(one),
+            2,
+            String::new(),
+            None,
+        );
+        check_hp(&mut game, "29.4.10", true).unwrap();
+        assert_eq!(game.permanents.len(), 1, "the damaged creature died");
+    }
+
+    #[test]
+    fn the_counts_of_what_is_in_play_follow_permanents_entering_and_leaving() {
+        let mut game = game_with(-1);
+        let walked = |game: &Game| {
+            (
+                game.permanents.iter().any(|p| p.has_statics),
+                game.permanents.iter().any(|p| p.hooks != 0),
+            )
+        };
+        assert_eq!(game.in_play.statics(), walked(&game).0);
+        assert!(game.in_play.statics());
+        let aura = game.permanents[0].uid;
+        crate::changes::destroy(&mut game, aura, "hp", None, false);
+        assert_eq!(game.in_play.statics(), walked(&game).0);
+        assert!(!game.in_play.statics());
+        for step in crate::phases::DEFAULT_TURN {
+            assert!(!game.in_play.hooked(step.bit));
+        }
     }
 
     #[test]

@@ -106,9 +106,12 @@ pub struct Lasting {
 
 /// `count_effect`: add (or take back) its modifier to the permanents it affects.
 fn count(game: &mut Game, effect: &Lasting, sign: i64) {
+    let by = sign * effect.amount;
+    if by < 0 && matches!(effect.stat, Stat::Hp | Stat::Sp) {
+        game.hp_changed();
+    }
     for &uid in &effect.targets {
         if let Some(perm) = game.permanent_mut(uid) {
-            let by = sign * effect.amount;
             match effect.stat {
                 Stat::Damage => perm.mod_damage += by,
                 Stat::Hp => perm.mod_hp += by,

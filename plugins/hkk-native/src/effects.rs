@@ -864,6 +864,9 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
             if healed != 0 {
                 perm.damage_taken -= healed;
                 let card = perm.card;
+                if healed < 0 {
+                    game.hp_changed(); // a negative heal takes Ép
+                }
                 emit!(
                     game,
                     Kind::Healed {

@@ -26,8 +26,11 @@ pub struct Game {
     pub seed: i128,
     pub rng: Random,
     pub players: [Player; 2],
-    /// In play, by uid (their timestamps: insertion order is uid order).
+    /// In play, by uid (their timestamps: insertion order is uid order); added and taken
+    /// away only by [`Game::enter_play`] and [`Game::leave_play`], which count them in
+    /// `in_play`.
     pub permanents: Vec<Permanent>,
+    pub in_play: crate::state::InPlay,
     /// The next uid (`hkk._continuous.new_uid`), from 1.
     pub next_uid: u32,
     /// Monster components dead creatures offer (D-components-window).
@@ -95,6 +98,11 @@ pub struct Game {
     pub waiting: Option<Box<Decision>>,
     /// The step runners' lists, made once a game (`steps::Scratch`).
     pub scratch: crate::steps::Scratch,
+    /// The last Ép check found every permanent out of the statics' reach
+    /// (`checks::out_of_reach`), and since then no permanent entered play nor had its Ép
+    /// changed ([`Game::hp_changed`]; one leaving play takes no Ép from the others): the next
+    /// check finds the same without reading them.
+    pub hp_out_of_reach: bool,
 }
 
 crate::clone_fields!(Game {
@@ -103,6 +111,7 @@ crate::clone_fields!(Game {
     rng,
     players,
     permanents,
+    in_play,
     next_uid,
     offers,
     attacked,
@@ -136,7 +145,8 @@ crate::clone_fields!(Game {
     then,
     forced,
     waiting,
-    scratch
+    scratch,
+    hp_out_of_reach
 });
 
 /// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
@@ -200,6 +210,7 @@ impl Game {
             rng: Random::from_key(key),
             players: [Player::new(0, a), Player::new(1, b)],
             permanents: Vec::new(),
+            in_play: Default::default(),
             next_uid: 1,
             offers: Vec::new(),
             attacked: false,
@@ -234,7 +245,29 @@ impl Game {
             forced: 0,
             waiting: None,
             scratch: Default::default(),
+            hp_out_of_reach: false,
         }
+    }
+
+    /// A permanent enters play (its uid the largest: the list stays in timestamp order).
+    pub fn enter_play(&mut self, perm: Permanent) {
+        debug_assert!(self.permanents.last().is_none_or(|p| p.uid < perm.uid));
+        self.in_play.entered(&perm);
+        self.hp_changed();
+        self.permanents.push(perm);
+    }
+
+    /// The permanent at `at` in the list leaves play.
+    pub fn leave_play(&mut self, at: usize) -> Permanent {
+        let perm = self.permanents.remove(at);
+        self.in_play.left(&perm);
+        perm
+    }
+
+    /// A permanent entered play or its Ép (Sp) may have changed: the next Ép check reads them
+    /// all again.
+    pub fn hp_changed(&mut self) {
+        self.hp_out_of_reach = false;
     }
 
     /// A text only events show (an option's label, an effect's source): made only when events
@@ -363,6 +396,9 @@ impl Game {
     /// conditions read the state, never change it, so the sum is the same).
     pub fn static_mod_of(&self, perm: &Permanent, stat: Stat) -> i64 {
         let mut sum = 0;
+        if !self.in_play.statics() {
+            return sum;
+        }
         for source in self.permanents.iter().filter(|p| p.has_statics) {
             let Some(card) = self.cards.get(source.card) else {
                 continue;
@@ -423,7 +459,7 @@ impl Game {
     /// The static modifiers of permanents' stats in force now (none allocated when no static
     /// is in play, the common case).
     pub fn static_mods(&self) -> Vec<StaticMod> {
-        if !self.permanents.iter().any(|p| p.has_statics) {
+        if !self.in_play.statics() {
             return Vec::new();
         }
         self.statics()
@@ -467,13 +503,18 @@ impl Game {
         Ok(())
     }
 
-    /// The permanent with this uid, if in play.
+    /// The permanent with this uid, if in play (found by halving: the list is in uid order).
     pub fn permanent(&self, uid: u32) -> Option<&Permanent> {
-        self.permanents.iter().find(|p| p.uid == uid)
+        self.place(uid).map(|at| &self.permanents[at])
     }
 
     pub fn permanent_mut(&mut self, uid: u32) -> Option<&mut Permanent> {
-        self.permanents.iter_mut().find(|p| p.uid == uid)
+        self.place(uid).map(|at| &mut self.permanents[at])
+    }
+
+    /// The place of the permanent with this uid in the list, if in play.
+    pub fn place(&self, uid: u32) -> Option<usize> {
+        self.permanents.binary_search_by_key(&uid, |p| p.uid).ok()
     }
 
     /// `hkk._changes.end_game`.
@@ -507,7 +548,10 @@ impl Game {
             player.components = player.components.max(0);
         }
         for perm in &mut self.permanents {
-            perm.damage_taken = perm.damage_taken.max(0);
+            if perm.damage_taken < 0 {
+                perm.damage_taken = 0;
+                self.hp_out_of_reach = false;
+            }
             perm.counters.retain(|(_, n)| *n > 0);
         }
         // each list taken while it is worked through, then given back emptied (its buffer

@@ -9,6 +9,7 @@ use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
 use crate::game::{count_use, Game};
+use crate::phases::Step;
 
 /// A card ability's pending item (`ability_item`, automatic): labelled
 /// `<card id>#<uid>:<ability index>`, keyed by (uid, index).
@@ -70,10 +71,10 @@ fn item_of(perm: &crate::state::Permanent, ability: &Ability) -> Item {
     }
 }
 
-/// `items_at`: the abilities of the permanents in play timed on `hook`, in timestamp order;
-/// one limited to a player's turns is left out in the other's.
-pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
-    items_where(game, hook, |_, _| true)
+/// `items_at`: the abilities of the permanents in play timed on `step`'s hook, in timestamp
+/// order; one limited to a player's turns is left out in the other's.
+pub fn items_at(game: &Game, step: &Step) -> Vec<Item> {
+    items_where(game, step, |_, _| true)
 }
 
 /// [`items_at`] of only the permanents' abilities `keep` accepts, read before the item is
@@ -81,11 +82,11 @@ pub fn items_at(game: &Game, hook: &str) -> Vec<Item> {
 /// card id for the others.
 pub fn items_where(
     game: &Game,
-    hook: &str,
+    step: &Step,
     keep: impl Fn(&crate::state::Permanent, &Ability) -> bool,
 ) -> Vec<Item> {
     let mut items = Vec::new();
-    each_item_where(game, hook, keep, |item| items.push(item));
+    each_item_where(game, step, keep, |item| items.push(item));
     items
 }
 
@@ -93,15 +94,14 @@ pub fn items_where(
 /// step's reused buffer) fills it without a list made for the call.
 pub fn each_item_where(
     game: &Game,
-    hook: &str,
+    step: &Step,
     keep: impl Fn(&crate::state::Permanent, &Ability) -> bool,
     mut each: impl FnMut(Item),
 ) {
-    // the step running is the usual one asked for: its bit is its place
-    let bit = match game.step {
-        Some(i) if crate::phases::DEFAULT_TURN[i].hook == hook => 1 << i,
-        _ => crate::cards::hook_bit(hook),
-    };
+    let bit = step.bit;
+    if !game.in_play.hooked(bit) {
+        return;
+    }
     for perm in game.permanents.iter().filter(|p| p.hooks & bit != 0) {
         let Some(card) = game.cards.get(perm.card) else {
             continue;
@@ -180,6 +180,9 @@ pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
     };
     // `game.statics()` in its order, a condition read only for a static whose prevention
     // fits (the conditions read the state, never change it: the first found is the same)
+    if !game.in_play.statics() {
+        return None;
+    }
     for source in game.permanents.iter().filter(|p| p.has_statics) {
         let Some(card) = game.cards.get(source.card) else {
             continue;

@@ -71,6 +71,9 @@ pub struct Step {
     pub ends_created: bool,
     /// What happens to the abilities triggered here.
     pub triggers: Triggers,
+    /// Its place in `DEFAULT_TURN` as a bit (`cards::hook_bit` of its hook): the abilities
+    /// timed on it are found by a number, not a string compared.
+    pub bit: u64,
 }
 
 const PREPARATION: &str = "preparation";
@@ -96,7 +99,18 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         starts_waiting_effects: false,
         ends_created: false,
         triggers: Triggers::Resolve,
+        bit: 0, // set by `numbered`
     }
+}
+
+/// The steps, each with its place's bit.
+const fn numbered(mut steps: [Step; 12]) -> [Step; 12] {
+    let mut i = 0;
+    while i < steps.len() {
+        steps[i].bit = 1 << i;
+        i += 1;
+    }
+    steps
 }
 
 /// The preparation phase's switches (29.4.6, 29.4.10).
@@ -110,7 +124,7 @@ const fn prep(hook: &'static str, stage: u32, mode: Mode, rule: &'static str) ->
 }
 
 /// `hkk._phases.DEFAULT_TURN`.
-pub const DEFAULT_TURN: [Step; 12] = [
+pub const DEFAULT_TURN: [Step; 12] = numbered([
     Step {
         this_turn_waits: true,
         triggers: Triggers::Wait,
@@ -169,11 +183,18 @@ pub const DEFAULT_TURN: [Step; 12] = [
         rule: "41.4",
         ..step("end", 4, "end_stage4", Mode::Simultaneous)
     },
-];
+]);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_steps_bit_is_its_hooks() {
+        for step in DEFAULT_TURN {
+            assert_eq!(step.bit, crate::cards::hook_bit(step.hook), "{}", step.hook);
+        }
+    }
 
     #[test]
     fn the_turn_has_the_python_engines_twelve_steps_in_order() {

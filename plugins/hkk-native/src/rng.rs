@@ -74,16 +74,20 @@ impl Random {
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
         // `init_genrand(19650218)` does not depend on the seed: computed once, at compile time
         let mut mt = GENRAND_19650218;
-        let (mut i, mut j) = (1usize, 0usize);
+        // `init_by_array`'s two loops, each word mixed with the one written before it (`last`,
+        // kept at hand: after index N - 1 comes index 1, with mt[0] its copy)
+        let mut last = mt[0];
+        let mut i = 1;
+        let mut j = 0;
         for _ in 0..N.max(key.len()) {
-            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
-            mt[i] = (mt[i] ^ prev.wrapping_mul(1_664_525))
+            last = (mt[i] ^ (last ^ (last >> 30)).wrapping_mul(1_664_525))
                 .wrapping_add(key[j])
                 .wrapping_add(j as u32);
+            mt[i] = last;
             i += 1;
             j += 1;
             if i >= N {
-                mt[0] = mt[N - 1];
+                mt[0] = last;
                 i = 1;
             }
             if j >= key.len() {
@@ -91,11 +95,12 @@ impl Random {
             }
         }
         for _ in 0..N - 1 {
-            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
-            mt[i] = (mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            last =
+                (mt[i] ^ (last ^ (last >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            mt[i] = last;
             i += 1;
             if i >= N {
-                mt[0] = mt[N - 1];
+                mt[0] = last;
                 i = 1;
             }
         }
@@ -131,11 +136,14 @@ impl Random {
     fn twist(&mut self) {
         // the one write: a state shared with a copy is copied here, not at the copy
         let mt = Arc::make_mut(&mut self.mt);
-        for kk in 0..N {
-            let y = (mt[kk] & UPPER_MASK) | (mt[(kk + 1) % N] & LOWER_MASK);
-            let mag = if y & 1 == 0 { 0 } else { MATRIX_A };
-            mt[kk] = mt[(kk + M) % N] ^ (y >> 1) ^ mag;
+        // `genrand_uint32`'s three loops: each index read without a remainder
+        for kk in 0..N - M {
+            mt[kk] = mt[kk + M] ^ mix(mt[kk], mt[kk + 1]);
         }
+        for kk in N - M..N - 1 {
+            mt[kk] = mt[kk + M - N] ^ mix(mt[kk], mt[kk + 1]);
+        }
+        mt[N - 1] = mt[M - 1] ^ mix(mt[N - 1], mt[0]);
         self.index = 0;
     }
 
@@ -220,6 +228,13 @@ impl Random {
             items.swap(i, j);
         }
     }
+}
+
+/// A twist's step: the upper bit of one word and the lower bits of the next, shifted, with
+/// the matrix added where its lowest bit is 1.
+fn mix(word: u32, next: u32) -> u32 {
+    let y = (word & UPPER_MASK) | (next & LOWER_MASK);
+    (y >> 1) ^ ((y & 1).wrapping_neg() & MATRIX_A)
 }
 
 /// Python's `//` (floor division; Rust's `/` truncates toward zero).

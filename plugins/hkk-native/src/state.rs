@@ -137,6 +137,58 @@ impl Permanent {
     }
 }
 
+/// What the permanents in play have, counted as they enter and leave play
+/// (`Game::enter_play`, `Game::leave_play`): how many have an ability timed on each hook (by
+/// its `cards::hook_bit`'s place) and how many have a static ability. A step whose hook no
+/// permanent has, or a read of the statics while none is in play, skips the walk over them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InPlay {
+    hooks: [u16; 64],
+    statics: u16,
+}
+
+impl Default for InPlay {
+    fn default() -> Self {
+        InPlay {
+            hooks: [0; 64],
+            statics: 0,
+        }
+    }
+}
+
+impl InPlay {
+    /// `perm` enters play (`by` 1) or leaves it (`by` -1).
+    fn count(&mut self, perm: &Permanent, by: i16) {
+        let mut hooks = perm.hooks;
+        while hooks != 0 {
+            let at = hooks.trailing_zeros() as usize;
+            self.hooks[at] = self.hooks[at].wrapping_add_signed(by);
+            hooks &= hooks - 1;
+        }
+        if perm.has_statics {
+            self.statics = self.statics.wrapping_add_signed(by);
+        }
+    }
+
+    pub fn entered(&mut self, perm: &Permanent) {
+        self.count(perm, 1);
+    }
+
+    pub fn left(&mut self, perm: &Permanent) {
+        self.count(perm, -1);
+    }
+
+    /// Some permanent in play has an ability timed on the hook whose bit this is.
+    pub fn hooked(&self, bit: u64) -> bool {
+        self.hooks[bit.trailing_zeros() as usize & 63] != 0
+    }
+
+    /// Some permanent in play has a static ability.
+    pub fn statics(&self) -> bool {
+        self.statics != 0
+    }
+}
+
 /// A dead creature's components its opponent may extract until the end of `phase`
 /// (D-components-window).
 #[derive(Debug, Clone, PartialEq, Eq)]

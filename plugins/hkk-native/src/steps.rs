@@ -61,7 +61,7 @@ pub(crate) fn after_resolution(game: &mut Game, step: &Step) -> Flow {
 /// the moment is logged; the durations it ends (none in force natively); then every item
 /// applied as one moment (heals net out, limits at its end); then the check.
 fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
-    let mut items = items_at(game, step.hook);
+    let mut items = items_at(game, step);
     items.sort_by_key(Item::order);
     let mut chosen = Vec::with_capacity(items.len());
     for item in items {
@@ -166,13 +166,15 @@ struct OrderedLists {
     ready: Vec<Ordered>,
 }
 
-/// [`run_actions`]'s: the options offered and their labels, and the items with a source
-/// being ordered.
+/// [`run_actions`]'s: the options offered and their labels, the items with a source being
+/// ordered, and the activated abilities offered (an option names one by its place here: the
+/// options stay small to move).
 #[derive(Debug, Default)]
 struct ActionLists {
     labels: Vec<Label>,
     offered: Vec<Action>,
     sourced: Vec<((u32, usize), Label, Action)>,
+    usable: Vec<Item>,
 }
 
 /// An item of an ordered step: the rules' own, or a card's automatic ability.
@@ -213,7 +215,7 @@ fn collect(game: &Game, step: &Step, finished: &[Key], items: &mut Vec<Ordered>)
     items.extend(rule_item(step.hook).map(Ordered::Rule));
     let first = items.len();
     let unfinished = |p: &Permanent, a: &Ability| !finished.contains(&(p.uid, a.index, ""));
-    each_item_where(game, step.hook, unfinished, |item| {
+    each_item_where(game, step, unfinished, |item| {
         items.push(Ordered::Card(item))
     });
     if step.triggers == Triggers::Pool {
@@ -403,7 +405,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         let mine = |p: &Permanent, a: &Ability| {
             p.controller == player && !used.contains(&(p.uid, a.index))
         };
-        let mut items: Vec<Item> = items_where(game, step.hook, mine);
+        let mut items: Vec<Item> = items_where(game, step, mine);
         items.sort_by_key(Item::order);
         items.retain(|i| usable(game, i));
         if player == game.active && game.turn_passed {
@@ -469,7 +471,8 @@ enum Action {
     Attack,
     Guard(u32),
     Extract(usize),
-    Use(Item),
+    /// The activated ability at this place in the step's `usable` list.
+    Use(usize),
     Pass,
     PassTurn,
 }
@@ -483,10 +486,12 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
         labels,
         offered: options,
         sourced,
+        usable: items,
     } = lists;
     labels.clear();
     options.clear();
     sourced.clear();
+    items.clear();
     let mut add = |label: Label, action: Action| {
         labels.push(label);
         options.push(action);
@@ -516,11 +521,12 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
         }
     }
     let mine = |p: &Permanent, a: &Ability| a.activation.is_some() && p.controller == player;
-    each_item_where(game, step.hook, mine, |item| {
+    each_item_where(game, step, mine, |item| {
         if usable(game, &item) {
             let at = (item.uid, 1 + item.index);
             let label = game.option(|| format!("use {}", item.label(&game.cards)));
-            sourced.push((at, label, Action::Use(item)));
+            sourced.push((at, label, Action::Use(items.len())));
+            items.push(item);
         }
     });
     sourced.sort_by_key(|(at, _, _)| *at);
@@ -642,7 +648,7 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
                         play_card(game, player, card)?
                     }
                     Action::Extract(index) => extract_components(game, *index),
-                    Action::Use(item) => resolve_activated(game, item)?,
+                    Action::Use(at) => resolve_activated(game, &lists.usable[*at])?,
                     _ => use_item(game, player, &action)?,
                 }
                 after_resolution(game, step)?;

@@ -36,11 +36,13 @@ pub struct Bound {
     pub amount: Option<i64>,
 }
 
-/// A triggered item waiting to resolve, with its chain of causes (the first cause's first).
+/// A triggered item waiting to resolve, with the length of its chain of causes (itself
+/// included): the Python engine keeps the causes' labels, but reads only how many there are
+/// (D-trigger-loop), so none is written here.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Waiting {
     pub item: Item,
-    pub chain: Vec<String>,
+    pub chain: usize,
 }
 
 impl Waiting {
@@ -127,8 +129,9 @@ pub struct Watch {
     watched: u16,
     /// Triggered items waiting to resolve, in the order they were triggered.
     pub waiting: Vec<Waiting>,
-    /// The chain of the trigger resolving now: what it sets off continues it.
-    pub cause: Vec<String>,
+    /// The length of the chain of the trigger resolving now (0: none): what it sets off
+    /// continues it.
+    pub cause: usize,
     count: u64,
     /// Triggers set off by the cause being settled now (D-trigger-loop).
     set_off: usize,
@@ -444,24 +447,18 @@ fn card_item(
     bound: Bound,
     made: &[Item],
 ) -> Item {
-    let cards = &game.cards;
-    let label = format!("{}#{uid}:{}", cards.name(card), ability.index);
+    // two items' labels are equal when their (uid, ability, copy) are: a uid is one card's,
+    // and a label without a copy never ends as one with a copy does; compared so, no label
+    // is written
+    let taken = |copy: u32| {
+        let same = |m: &Item| m.uid == uid && m.index == ability.index && m.copy == copy;
+        made.iter().any(same) || game.watch.waiting.iter().any(|w| same(&w.item))
+    };
     let mut copy = 0;
-    let waiting = &game.watch.waiting;
-    if !waiting.is_empty()
-        || made
-            .last()
-            .is_some_and(|m| m.uid == uid && m.index == ability.index)
-    {
-        let taken = |name: &str| {
-            made.iter().any(|m| m.label(cards) == name)
-                || waiting.iter().any(|w| w.item.label(cards) == name)
-        };
-        if taken(&label) {
-            copy = 2;
-            while taken(&format!("{label} ({copy})")) {
-                copy += 1;
-            }
+    if taken(0) {
+        copy = 2;
+        while taken(copy) {
+            copy += 1;
         }
     }
     Item {
@@ -480,7 +477,7 @@ fn card_item(
 fn queue(game: &mut Game, mut item: Item, cause: &'static str, cause_seq: usize) {
     let watch = &mut game.watch;
     watch.count += 1;
-    if !watch.waiting.is_empty() || !watch.cause.is_empty() {
+    if !watch.waiting.is_empty() || watch.cause != 0 {
         watch.set_off += 1; // the same cause goes on setting off triggers
         if watch.set_off > MAX_TRIGGERS_PER_CAUSE && watch.halt.is_none() {
             watch.halt = Some(format!(
@@ -494,26 +491,23 @@ fn queue(game: &mut Game, mut item: Item, cause: &'static str, cause_seq: usize)
     if let Some((_, key)) = item.trigger.as_mut() {
         *key = watch.count;
     }
-    let mut chain = watch.cause.clone();
-    let label = item.label(&game.cards);
-    chain.push(label.clone());
-    let length = chain.len();
-    let (controller, card, index, optional) =
-        (item.controller, item.card, item.index, item.optional);
-    watch.waiting.push(Waiting { item, chain });
+    let chain = watch.cause + 1;
+    // logged before it waits (nothing reads the watch meanwhile): its label written only when
+    // the event is built
     emit!(
         game,
         Kind::Triggered {
-            item: label,
-            controller,
-            card,
-            ability: index,
-            optional,
+            item: item.label(&game.cards),
+            controller: item.controller,
+            card: item.card,
+            ability: item.index,
+            optional: item.optional,
             cause,
             cause_seq,
-            chain: length,
+            chain,
         }
     );
+    game.watch.waiting.push(Waiting { item, chain });
 }
 
 /// Forget the permanents that left play (after their deaths were seen).
@@ -534,13 +528,13 @@ pub fn settle(game: &mut Game, step: &Step) -> Flow {
     halted(game)?;
     purge(game);
     if game.watch.waiting.is_empty() {
-        game.watch.cause.clear();
+        game.watch.cause = 0;
         return Ok(());
     }
     match step.triggers {
         Triggers::Resolve => resolve_waiting(game, step),
         Triggers::Pool => {
-            game.watch.cause.clear();
+            game.watch.cause = 0;
             Ok(())
         }
         Triggers::Wait | Triggers::None => Ok(()),
@@ -564,11 +558,10 @@ pub fn step_over(game: &mut Game, step: &Step) -> Flow {
 
 /// D-trigger-loop, D-work-limit: a chain too long, or too many triggered items resolved this
 /// turn or game: the Python engine stops the game with an error, the native one here.
-fn check_work(game: &mut Game, chain: &[String]) -> Flow {
-    if chain.len() > MAX_TRIGGER_CHAIN {
+fn check_work(game: &mut Game, chain: usize) -> Flow {
+    if chain > MAX_TRIGGER_CHAIN {
         return Err(Halt::Unported(format!(
-            "a chain of {} triggers: the Python engine stops it (D-trigger-loop)",
-            chain.len()
+            "a chain of {chain} triggers: the Python engine stops it (D-trigger-loop)"
         )));
     }
     let watch = &mut game.watch;
@@ -611,13 +604,13 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
             at = ready[game.decide(&decision)?];
         }
         let Waiting { item, chain } = game.watch.waiting.remove(at);
-        check_work(game, &chain)?;
+        check_work(game, chain)?;
         if item.optional && !crate::steps::wants(game, &item, "D-trigger-wait")? {
             continue;
         }
         game.watch.cause = chain;
         let flow = resolve(game, &item).and_then(|()| crate::steps::after_resolution(game, step));
-        game.watch.cause.clear();
+        game.watch.cause = 0;
         flow?;
         purge(game);
     }
@@ -630,9 +623,9 @@ pub fn from_pool(game: &mut Game, key: u64) -> Flow {
     let at = game.watch.waiting.iter().position(|w| w.key() == key);
     let chain = match at {
         Some(at) => game.watch.waiting.remove(at).chain,
-        None => Vec::new(),
+        None => 0,
     };
-    check_work(game, &chain)?;
+    check_work(game, chain)?;
     game.watch.cause = chain;
     Ok(())
 }
