@@ -157,11 +157,12 @@ struct PyEngine {
     cards: Arc<CardPool>,
 }
 
-/// A random agent's own RNG as Python hands it over: its state words or a seed.
+/// A random agent's own RNG as Python hands it over: its state words or a seed. The seed is
+/// tried first: a batched call hands one a game, and a failed extraction costs a Python error.
 #[derive(FromPyObject)]
 enum PyOwnRng {
-    State(Vec<u32>),
     Seed(u64),
+    State(Vec<u32>),
 }
 
 /// A seat: `("random" | "first" | "greedy" | "mcts" | "outside", pass bias, the agent's RNG
