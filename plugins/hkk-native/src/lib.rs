@@ -36,3 +36,9 @@ pub mod triggers;
 
 #[cfg(feature = "python")]
 mod python;
+
+/// The extension's Rust allocations go to mimalloc: a game makes ~1,600 small short-lived
+/// allocations, and glibc's malloc and free were ~13 % of a base game's instructions.
+#[cfg(feature = "python")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
