@@ -24,6 +24,15 @@ pub const DECISION_DISCOUNT: f64 = 0.0005;
 pub const POSITION_SCALE: f64 = 0.9;
 /// The rollouts' chance of considering a pass (`RolloutPolicy`, as `random`).
 pub const ROLLOUT_PASS_BIAS: f64 = 0.25;
+/// The native mcts' root prior: each option of the decision searched starts with a tenth of
+/// the budget (at least one) in virtual visits scored at greedy's one-ply score of it (in one
+/// determinized world, greedy's `ahead` [`PRIOR_AHEAD`]), so the first real visits go to
+/// greedy's best options and a rollout's noise moves the choice only when it keeps
+/// disagreeing. A share, not a fixed count: 20 visits at budget 200 (measured there, docs/
+/// NATIVE.md), and a small budget is not greedy in disguise (20 visits at budget 20 lost the
+/// skill gap a card's ablation shows, tests/test_skill_gap.py).
+pub const ROOT_PRIOR_SHARE: usize = 10;
+pub const PRIOR_AHEAD: f64 = 0.5;
 
 /// `greedy`: one-ply lookahead (see `hkk._greedy`).
 #[derive(Debug, Clone)]
@@ -36,7 +45,8 @@ pub struct Greedy {
     pub decisions: u64,
 }
 
-/// `mcts`: information-set MCTS (see `hkk._mcts`).
+/// `mcts`: information-set MCTS (see `hkk._mcts`), with a root prior from greedy
+/// ([`ROOT_PRIOR_SHARE`]) and rollouts stopping after its own turn ([`rollout_limit`]).
 #[derive(Debug, Clone)]
 pub struct Mcts {
     pub rng: Random,
@@ -219,56 +229,68 @@ impl Greedy {
         let mut totals = vec![0.0; decision.options.len()];
         for _ in 0..self.samples {
             let world = world(driven, me, &mut self.rng);
-            for (index, total) in totals.iter_mut().enumerate() {
-                let mut game = world.clone();
-                answer(&mut game, index);
-                let (mut game, mut now) = self.settled(game, me, FOLLOW_UPS, decision.kind);
-                if self.ahead > 0.0 && !game.game.over {
-                    now = (1.0 - self.ahead) * now
-                        + self.ahead * after_fighting_turns(&mut game, me, &self.weights);
-                }
-                *total += now;
+            for (total, value) in
+                totals
+                    .iter_mut()
+                    .zip(scores(&world, decision, &self.weights, self.ahead))
+            {
+                *total += value;
             }
         }
         best(&totals)
     }
+}
 
-    /// `settled`: the game once `me`'s own follow-up decisions (not an action, not another
-    /// decision of the kind being decided) are answered, each tried, the best taken,
-    /// `depth` deep; and its value for him.
-    fn settled(&self, mut game: Driven, me: usize, depth: usize, kind: &str) -> (Driven, f64) {
-        while !game.game.over {
-            let Some(decision) = game.decision() else {
-                break;
-            };
-            if decision.player != me
-                || decision.kind == "action"
-                || decision.kind == kind
-                || depth == 0
-            {
-                break;
+/// Greedy's score of each option of `decision` in `world` (a determinized world): answered,
+/// `me`'s follow-ups settled, blended (`ahead`) with the position at his next turn if both
+/// then only fight.
+fn scores(world: &Driven, decision: &Decision, weights: &Weights, ahead: f64) -> Vec<f64> {
+    let me = decision.player;
+    (0..decision.options.len())
+        .map(|index| {
+            let mut game = world.clone();
+            answer(&mut game, index);
+            let (mut game, mut now) = settled(game, me, FOLLOW_UPS, decision.kind, weights);
+            if ahead > 0.0 && !game.game.over {
+                now = (1.0 - ahead) * now + ahead * after_fighting_turns(&mut game, me, weights);
             }
-            let n = decision.options.len();
-            if n == 1 {
-                answer(&mut game, 0);
-                continue;
-            }
-            let mut found: Option<(Driven, f64)> = None;
-            for index in 0..n {
-                let mut copy = game.clone();
-                answer(&mut copy, index);
-                let tried = self.settled(copy, me, depth - 1, kind);
-                if found.as_ref().is_none_or(|(_, v)| tried.1 > *v) {
-                    found = Some(tried); // ties: the earlier option
-                }
-            }
-            if let Some(found) = found {
-                return found;
+            now
+        })
+        .collect()
+}
+
+/// `settled`: the game once `me`'s own follow-up decisions (not an action, not another
+/// decision of the kind being decided) are answered, each tried, the best taken, `depth`
+/// deep; and its value for him.
+fn settled(mut game: Driven, me: usize, depth: usize, kind: &str, w: &Weights) -> (Driven, f64) {
+    while !game.game.over {
+        let Some(decision) = game.decision() else {
+            break;
+        };
+        if decision.player != me || decision.kind == "action" || decision.kind == kind || depth == 0
+        {
+            break;
+        }
+        let n = decision.options.len();
+        if n == 1 {
+            answer(&mut game, 0);
+            continue;
+        }
+        let mut found: Option<(Driven, f64)> = None;
+        for index in 0..n {
+            let mut copy = game.clone();
+            answer(&mut copy, index);
+            let tried = settled(copy, me, depth - 1, kind, w);
+            if found.as_ref().is_none_or(|(_, v)| tried.1 > *v) {
+                found = Some(tried); // ties: the earlier option
             }
         }
-        let value = evaluate(&game.game, me, &self.weights);
-        (game, value)
+        if let Some(found) = found {
+            return found;
+        }
     }
+    let value = evaluate(&game.game, me, w);
+    (game, value)
 }
 
 /// The index of the best total; ties go to the earlier option.
@@ -393,7 +415,9 @@ fn child(tree: &[Node], node: usize, label: &str) -> Option<usize> {
 
 impl Mcts {
     fn choose(&mut self, driven: &Driven, decision: &Decision) -> usize {
-        let mut tree = vec![Node::new(decision.player)];
+        let me = decision.player;
+        let mut tree = vec![Node::new(me)];
+        self.seed_root(driven, decision, &mut tree);
         for _ in 0..self.budget {
             self.simulate(driven, &mut tree);
         }
@@ -411,6 +435,29 @@ impl Mcts {
             }
         }
         best.0
+    }
+
+    /// The root prior: a child for each option of `decision`, [`Mcts::prior_visits`] virtual
+    /// visits at greedy's score of it in one determinized world.
+    fn seed_root(&mut self, driven: &Driven, decision: &Decision, tree: &mut Vec<Node>) {
+        let me = decision.player;
+        let world = world(driven, me, &mut self.rng);
+        let values = scores(&world, decision, &self.weights, PRIOR_AHEAD);
+        let visits = self.prior_visits();
+        for (label, value) in decision.options.iter().zip(values) {
+            let mut n = Node::new(me);
+            n.visits = visits;
+            n.available = visits;
+            n.total = f64::from(visits) * value;
+            tree.push(n);
+            let at = tree.len() - 1;
+            tree[0].children.push((label.to_string(), at));
+        }
+    }
+
+    /// The root prior's virtual visits: [`ROOT_PRIOR_SHARE`]'s share of the budget, at least 1.
+    fn prior_visits(&self) -> u32 {
+        u32::try_from((self.budget / ROOT_PRIOR_SHARE).max(1)).unwrap_or(u32::MAX)
     }
 
     fn simulate(&mut self, driven: &Driven, tree: &mut Vec<Node>) {
@@ -480,14 +527,13 @@ impl Mcts {
         best
     }
 
-    /// `_rollout`: random players (pass considered with chance 0.25) for at most
-    /// `rollout_turns` turns; a win sooner beats a win later, any win beats a position, which
+    /// `_rollout`: random players (pass considered with chance 0.25) to the end of the
+    /// searcher's own turn [`rollout_limit`] names; a win sooner beats a win later, any win beats a position, which
     /// scores its value times [`POSITION_SCALE`]. The rest of the step the world stands in is
     /// answered from outside; from the next step boundary on the players are seated natively
     /// (no step run again an answer).
     fn rollout(&mut self, world: &mut Driven, me: usize, start: u32, decisions: usize) -> f64 {
         if self.rollout_turns > 0 && !world.game.over && world.game.waiting.is_some() {
-            let limit = world.game.turn + self.rollout_turns;
             // the step runs again once from its checkpoint with the answers given, and from
             // the decision it stands at the two players are seated natively (`Game::then`):
             // no step run again an answer; their RNGs are the agent's own two, lent to the
@@ -504,6 +550,9 @@ impl Mcts {
                 pass_bias: ROLLOUT_PASS_BIAS,
                 rng,
             })));
+            // before the first turn (the set-up) who moves first is not known yet
+            while game.turn == 0 && crate::runner::advance(game) {}
+            let limit = rollout_limit(game.turn, game.active == me, self.rollout_turns);
             while game.turn <= limit && crate::runner::advance(game) {}
             let [a, b] = match game.then.take() {
                 Some(seats) => *seats,
@@ -525,6 +574,16 @@ impl Mcts {
         }
         POSITION_SCALE * position_value(game, me, &self.weights)
     }
+}
+
+/// The last turn a rollout plays out, from turn `turn` (`mine`: the searcher's), for a
+/// positive `rollout_turns`: always one of the searcher's own turns, his first to end for
+/// `rollout_turns` 1 or 2, his second for 3 or 4, and so on. The evaluation does not see who
+/// moves next, so a rollout stopping after the opponent's random turn scored him better off
+/// (the Python agent's cut after `rollout_turns` turns, at 200 visits against greedy: 4 % with
+/// 1, 13 % with 3; docs/NATIVE.md); turns alternate, so two turns on is his own again.
+fn rollout_limit(turn: u32, mine: bool, rollout_turns: u32) -> u32 {
+    turn + u32::from(!mine) + 2 * (rollout_turns.div_ceil(2) - 1)
 }
 
 #[cfg(test)]
@@ -597,6 +656,90 @@ mod tests {
         assert!(refused("greedy", "ahead", 2.0).0.contains("ahead=2"));
         assert!(Searcher::new("minimax", Random::new(1), &[]).is_err());
         assert!(Searcher::new("mcts", Random::new(1), &[("hp".into(), 2.0)]).is_ok());
+    }
+
+    /// The decisions of a game between two random players answered from outside, each with
+    /// the game at it (a world to search from).
+    fn random_decisions(seed: u64, count: usize) -> Vec<(Driven, Decision)> {
+        let mut driven = Driven::new(game(seed, [Seat::Outside, Seat::Outside]));
+        let mut rng = Random::new(seed + 1);
+        let mut found = Vec::new();
+        for _ in 0..count {
+            let Some(decision) = driven.decision().cloned() else {
+                break;
+            };
+            let n = decision.options.len();
+            found.push((driven.clone(), decision));
+            driven.answer(rng.below(n)).unwrap();
+        }
+        found
+    }
+
+    fn mcts(seed: u64, options: &[(&str, f64)]) -> Mcts {
+        match searcher("mcts", seed, options) {
+            Searcher::Mcts(m) => *m,
+            Searcher::Greedy(_) => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn the_root_prior_sends_the_first_simulation_to_greedys_best_option() {
+        let mut compared = 0;
+        for (driven, decision) in random_decisions(6, 120) {
+            if without_search(&decision).is_some() {
+                continue;
+            }
+            let mut m = mcts(9, &[("budget", 1.0), ("exploration", 0.0)]);
+            // greedy's scores in the world the prior is seeded from (the agent's next draw)
+            let world = world(&driven, decision.player, &mut m.rng.clone());
+            let values = scores(&world, &decision, &m.weights, PRIOR_AHEAD);
+            if values.iter().all(|v| *v == values[0]) {
+                continue; // no order to follow
+            }
+            // one simulation: it goes to the option with the best prior, the one chosen
+            let chosen = m.choose(&driven, &decision);
+            assert_eq!(chosen, best(&values), "{:?}", decision.options);
+            compared += 1;
+        }
+        assert!(compared >= 5, "{compared}");
+    }
+
+    #[test]
+    fn the_root_prior_is_a_tenth_of_the_budget_in_virtual_visits_at_least_one() {
+        let visits = |budget: f64| mcts(1, &[("budget", budget)]).prior_visits();
+        assert_eq!((visits(200.0), visits(20.0), visits(1.0)), (20, 2, 1));
+    }
+
+    #[test]
+    fn a_rollout_stops_after_the_searchers_own_turn_whoever_decides() {
+        let mut seen = [0, 0]; // rollouts from the searcher's turn, from the opponent's
+        for (driven, decision) in random_decisions(3, 150).into_iter().step_by(5) {
+            for me in 0..2 {
+                for rollout_turns in [1u32, 2, 3] {
+                    let mut m = mcts(5, &[("rollout_turns", f64::from(rollout_turns))]);
+                    let mut world = world(&driven, me, &mut m.rng);
+                    let turn = world.game.turn;
+                    let mine = turn > 0 && world.game.active == me;
+                    let taken = world.game.players[me].turns_taken;
+                    m.rollout(&mut world, me, turn, 0);
+                    if world.game.over {
+                        continue;
+                    }
+                    // the last turn played out was his own (the one under way counts), his
+                    // first for 1 or 2, his second for 3
+                    let own = rollout_turns.div_ceil(2) - u32::from(mine);
+                    assert_eq!(world.game.active, 1 - me, "{:?}", decision.options);
+                    assert_eq!(
+                        world.game.players[me].turns_taken - taken,
+                        own,
+                        "{:?}",
+                        decision.options
+                    );
+                    seen[usize::from(!mine)] += 1;
+                }
+            }
+        }
+        assert!(seen[0] >= 5 && seen[1] >= 5, "{seen:?}");
     }
 
     #[test]
