@@ -661,8 +661,6 @@ impl PyGame {
         });
     }
 
-    /// The turn limit of a `play(max_turns=...)` that a Python driver runs through
-    /// `decision` and `answer` (None: the rulings').
     /// The game's own turn limit (`Rulings.max_turns`; None: the default rulings').
     #[getter]
     fn max_turns(&self) -> Option<u32> {
@@ -674,6 +672,8 @@ impl PyGame {
         self.driven.max_turns = limit;
     }
 
+    /// The turn limit of a `play(max_turns=...)` that a Python driver runs through
+    /// `decision` and `answer` (None: the rulings').
     #[getter]
     fn turn_limit(&self) -> Option<u32> {
         self.driven.turn_limit
