@@ -129,7 +129,8 @@ def test_ctrl_c_keeps_the_finished_games() -> None:
 
 @pytest.mark.slow
 def test_ctrl_c_with_local_processes_keeps_the_finished_and_running_chunks() -> None:
-    chunks = plan(BASE, BASE_PAIRS, 24, chunk_size=2)
+    # on the Python engine: native games finish all 48 before the Ctrl-C is handled
+    chunks = plan(BASE, BASE_PAIRS, 48, chunk_size=2, core="python")
     raised = []
 
     def progress(done: int, total: int) -> None:
@@ -139,7 +140,7 @@ def test_ctrl_c_with_local_processes_keeps_the_finished_and_running_chunks() -> 
 
     result = simulate(chunks, workers=2, progress=progress)
     assert result.interrupted
-    assert 2 <= len(result.outcomes) < 24
+    assert 2 <= len(result.outcomes) < 48
     serial = {(o.decks, o.seed): o for o in simulate(chunks).outcomes}
     assert all(serial[(o.decks, o.seed)] == o for o in result.outcomes)
 
