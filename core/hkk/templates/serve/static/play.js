@@ -59,6 +59,12 @@ async function act(method, path, body) {
   }, 300);
   try {
     show(await call(method, path, body));
+    // a lone option the server left (the first of a new game, a load or a take-back) is
+    // answered before the page is free again, so nobody waits on it or clicks a stale one
+    while (loneOptionWaits()) {
+      autoAnswered = state.answers;
+      show(await call("POST", "/api/answer", { index: 0, at: state.answers, auto: true }));
+    }
   } catch (error) {
     message(error.message);
   } finally {
@@ -101,15 +107,18 @@ function answer(index) {
 }
 
 // a decision with one option, answered by itself while the setting is on (the server answers
-// those that follow an answer; this one is the first of a new game, a load or a take-back)
-function answerLoneOption() {
+// those that follow an answer; `act` answers the first of a new game, a load or a take-back)
+function loneOptionWaits() {
   const s = state;
-  if (!s || busy || !autoOn() || !s.decision || s.decision.options.length !== 1 ||
-      autoAnswered === s.answers) {
-    return;
+  return Boolean(s && autoOn() && s.decision && s.decision.options.length === 1 &&
+                 autoAnswered !== s.answers);
+}
+
+// the setting turned on while a lone option waits
+function answerLoneOption() {
+  if (!busy && loneOptionWaits()) {
+    answer(0);
   }
-  autoAnswered = s.answers;
-  answer(0);
 }
 
 // -- the cards' images: fetched once per card id, through the page's token ------------------
@@ -541,7 +550,6 @@ function showCards(cards) {
 
 function show(s) {
   state = s;
-  queueMicrotask(answerLoneOption); // once the answer that shows this is done
   hideMenu();
   unzoom(true);
   const players = document.getElementById("players");
