@@ -15,6 +15,7 @@ import pytest
 
 from hkk import Engine, GreedyAgent, MctsAgent, RandomAgent, make_agent
 from hkk._agent_registry import agent_seed
+from hkk._mcts import RolloutPolicy
 from hkk._simulate import pairings, plan, simulate
 
 ENGINE = Engine.installed(allow=["alap"])
@@ -148,6 +149,54 @@ def test_mcts_spends_its_budget_on_each_decision_with_options() -> None:
     d = game.decision
     agent.choose(game.view(d.player), d)
     assert (agent.decisions, agent.simulations) == (1, 7)
+
+
+class TurnsSeen(RolloutPolicy):
+    """The rollout policy, noting the turn and whose it was at each decision it answers."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.seen: list[tuple[int, int]] = []
+
+    def choose(self, view: Any, decision: Any) -> Any:
+        self.seen.append((view.turn, view.active))
+        return super().choose(view, decision)
+
+
+class RolloutsSeen(MctsAgent):
+    """mcts, noting for each rollout where it began, the turns its policy played and whether
+    it ended in a win."""
+
+    def __init__(self, seed: int, **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.rollout_policy = self.policy = TurnsSeen(random.Random(seed))
+        self.rollouts: list[tuple[tuple[int, int], list[tuple[int, int]], bool]] = []
+
+    def _rollout(self, world: Any, me: int, start: int, decisions: int) -> float:
+        begin, self.policy.seen = (world.turn, world.active), []
+        score = super()._rollout(world, me, start, decisions)
+        self.rollouts.append((begin, self.policy.seen, world.winner is not None))
+        return score
+
+
+@pytest.mark.parametrize("rollout_turns", [1, 2, 3])
+@pytest.mark.parametrize(("seed", "turn"), [(1, 4), (2, 7), (3, 10)])
+def test_mcts_rollouts_play_out_to_the_end_of_the_searchers_own_turn(
+        seed: int, turn: int, rollout_turns: int) -> None:
+    game = at_decision(seed, turn)
+    me = game.decision.player
+    mcts = RolloutsSeen(5, budget=12, rollout_turns=rollout_turns)
+    mcts.choose(game.view(me), game.decision)
+    cut_off = 0
+    for (begin, active), seen, won in mcts.rollouts:
+        # his first own turn to end for rollout_turns 1-2 (the one under way counts), his
+        # second for 3: never the opponent's random turn last (the native twin's stop)
+        last = begin + (active != me) + 2 * ((rollout_turns + 1) // 2 - 1)
+        assert all(t <= last for t, _ in seen)
+        if seen and not won:
+            assert seen[-1] == (last, me)
+            cut_off += 1
+    assert cut_off
 
 
 def test_mcts_frees_each_simulated_world_when_its_simulation_ends() -> None:

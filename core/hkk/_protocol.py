@@ -157,6 +157,9 @@ class ForwardModel(Protocol):
     @property
     def turn(self) -> int: ...
     @property
+    def active(self) -> int:
+        """The player whose turn it is."""
+    @property
     def seed(self) -> int: ...
     @property
     def log(self) -> GameLog: ...
