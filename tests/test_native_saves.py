@@ -2,7 +2,7 @@
 (docs/NATIVE.md, "Saves and views"): a native save at any decision is the Python engine's save
 of the same game there (its clock's times aside), loads in the Python engine and goes on as
 the unsaved game on both cores; a Python save at any decision, or between two steps, loads
-natively and goes on as the Python game; a native view shows what the Python view shows and
+natively and goes on as the Python game, its players' names too; a native view shows what the Python view shows and
 hides what it hides.  On a difference the test prints the seed, the decks and the first
 differing event of each."""
 
@@ -125,6 +125,29 @@ def test_a_python_save_at_any_decision_loads_natively_and_goes_on_alike(
     _answer([unsaved], random.Random(g["answers"]), cut)
     _answer([python, native, unsaved], random.Random(g["later"]))
     _same_games(where, python=python, loaded_natively=native, native_unsaved=unsaved)
+
+
+def test_a_native_game_of_named_players_offers_them_by_name_as_python(base: Engine) -> None:
+    decks = ["alap:tuz", "alap:viz"]
+    names = ("Anna", "Béla")
+    python = base.new_game(decks, [None, None], seed=5, names=names)
+    native = hkk_native.core.new_game(base, decks, seed=5, agents=[None, None], names=names)
+    _answer([python, native], random.Random(5))
+    assert any(e.choice == "player 0 (Anna)" for e in native.log.of_kind("decision"))
+    _same_games("seed=5 decks=alap:tuz, alap:viz named Anna, Béla", python=python, native=native)
+
+
+def test_a_python_save_of_named_players_loads_natively_with_their_names(base: Engine) -> None:
+    decks = ["alap:tuz", "alap:viz"]
+    python = base.new_game(decks, [None, None], seed=5, names=("Anna", "Béla"))
+    _answer([python], random.Random(5), 30)
+    saved = json.loads(json.dumps(python.save()))
+    native = hkk_native.load_native(base, saved)
+    assert [p.name for p in native.view(0).players] == ["Anna", "Béla"]
+    assert _without_clock(native.save()) == _without_clock(saved)
+    _answer([python, native], random.Random(6))
+    _same_games("seed=5 decks=alap:tuz, alap:viz named Anna, Béla",
+                python=python, loaded_natively=native)
 
 
 @settings(max_examples=10, deadline=None)

@@ -498,10 +498,7 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
             let decision = Decision {
                 kind: "target_player",
                 player: me,
-                options: vec![
-                    crate::decisions::Label::Borrowed("player 0 (P1)"),
-                    crate::decisions::Label::Borrowed("player 1 (P2)"),
-                ],
+                options: game.player_labels.to_vec(),
                 rule: None,
             };
             vec![Target::Player(game.decide(&decision)?)]

@@ -103,6 +103,9 @@ pub struct Game {
     /// changed ([`Game::hp_changed`]; one leaving play takes no Ép from the others): the next
     /// check finds the same without reading them.
     pub hp_out_of_reach: bool,
+    /// The options of a chosen-player decision, `player i (name)` with the players' names
+    /// (`hkk._cards.targets`); P1 and P2 but where the caller names them.
+    pub player_labels: [crate::decisions::Label; 2],
 }
 
 crate::clone_fields!(Game {
@@ -146,7 +149,8 @@ crate::clone_fields!(Game {
     forced,
     waiting,
     scratch,
-    hp_out_of_reach
+    hp_out_of_reach,
+    player_labels
 });
 
 /// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
@@ -246,6 +250,10 @@ impl Game {
             waiting: None,
             scratch: Default::default(),
             hp_out_of_reach: false,
+            player_labels: [
+                crate::decisions::Label::Borrowed("player 0 (P1)"),
+                crate::decisions::Label::Borrowed("player 1 (P2)"),
+            ],
         }
     }
 

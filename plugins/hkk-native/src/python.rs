@@ -387,27 +387,37 @@ impl PyEngine {
     }
 
     /// A native game: decks in the Python engine's order, the seed (an int that fits 64 bits
-    /// signed, as the log holds it), each seat `(agent, pass_bias, its own RNG's state words or None)`.
+    /// signed, as the log holds it), each seat `(agent, pass_bias, its own RNG's state words or None)`;
+    /// `names`: the players' (None: P1, P2), as a chosen-player decision's options show them.
+    #[pyo3(signature = (decks, seed, seats, level, names=None))]
     fn new_game(
         &self,
         decks: (Vec<String>, Vec<String>),
         seed: &Bound<'_, PyAny>,
         seats: (SeatSpec, SeatSpec),
         level: &str,
+        names: Option<(String, String)>,
     ) -> PyResult<PyGame> {
         let key = seed_key(seed)?;
         let logged: i64 = seed.extract()?;
         let (seats, searchers) = seats_of(&seats)?;
         let decks = deck_ids(&self.cards, &decks)?;
+        let mut game = Game::new(
+            self.cards.clone(),
+            logged,
+            &key,
+            decks,
+            seats,
+            level_of(level)?,
+        );
+        if let Some((first, second)) = names {
+            game.player_labels = [
+                format!("player 0 ({first})").into(),
+                format!("player 1 ({second})").into(),
+            ];
+        }
         Ok(PyGame {
-            driven: Driven::new(Game::new(
-                self.cards.clone(),
-                logged,
-                &key,
-                decks,
-                seats,
-                level_of(level)?,
-            )),
+            driven: Driven::new(game),
             searchers,
         })
     }

@@ -926,7 +926,7 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
     trusted as far as its log goes), checks it comes to the same events, hands, decks and
     decision, and seats the save's agents (their RNGs as saved).  A game the native core
     cannot run is :class:`Refused` naming why: one it refuses to build (a set's hooks, a card's
-    word), rulings or names other than the defaults, an agent not native, a board set up by
+    word), rulings other than the defaults, an agent not native, a board set up by
     hand (its log does not lead to its state), a save waiting at a seated agent's decision."""
     from hkk._saving import load_game, parse_save
 
@@ -937,8 +937,6 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
     reason = NativeCore().refuses(engine, save.decks)
     if reason is None and save.rulings:
         reason = f"rulings other than the defaults ({', '.join(sorted(save.rulings))})"
-    if reason is None and [p.name for p in save.state.players] != ["P1", "P2"]:
-        reason = "players' names other than P1, P2 are not native yet"
     if reason is None and started is not None and started.get("built"):
         reason = "a board set up by hand (game_started.built): its log does not lead to it"
     if reason is None and waiting is not None and save.agents[waiting.player].kind != "outside":
@@ -947,8 +945,9 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
         raise Refused(f"the native core cannot load this save: {reason}")
     seats = _seats(python.agents, save.seed)
     lists = _checked(engine, save.decks, [save.seed])
+    names = [p.name for p in save.state.players]
     native = _native_engine(engine).new_game((lists[0], lists[1]), save.seed,
-                                             (_OUTSIDE, _OUTSIDE), "full")
+                                             (_OUTSIDE, _OUTSIDE), "full", (names[0], names[1]))
     labels = [e["choice"] for e in save.log if e.get("kind") == "decision"]
     stop = None if save.position is not None else \
         (len(save.log), save.state.turn, save.state.step_index)
@@ -1172,7 +1171,7 @@ class NativeCore:
         Rulings other than the engine's but in their turn limit (``max_turns``: the game's
         own, as ``hkk play --max-turns`` gives it) and a clock (its time source is Python's)
         are refused: the native core knows none of them.  The players' names are the Python
-        twin's (no native event names a player)."""
+        twin's, and the native game's in a chosen-player decision's options."""
         from dataclasses import replace
 
         reason = self.refuses(engine, decks)
@@ -1190,7 +1189,8 @@ class NativeCore:
             raise Refused(f"the native core cannot run this game: {reason}")
         lists = _checked(engine, decks, [seed])
         seats = _seats(agents, seed)
-        native = _native_engine(engine).new_game((lists[0], lists[1]), seed, seats, log_level)
+        native = _native_engine(engine).new_game((lists[0], lists[1]), seed, seats, log_level,
+                                                 (names[0], names[1]))
         native.max_turns = limit
         return NativeGame(native, _seated(agents, seed), log_level,
                           _Origin(engine, seats, decks=lists, seed=seed, names=names,

@@ -32,7 +32,8 @@ class Engine:
     @staticmethod
     def default_pass_bias() -> float: ...
     def new_game(self, decks: tuple[list[str], list[str]], seed: int,
-                 seats: tuple[SeatSpec, ...], level: str) -> Game: ...
+                 seats: tuple[SeatSpec, ...], level: str,
+                 names: tuple[str, str] | None = None) -> Game: ...
 
     def play_many(self, decks: tuple[list[str], list[str]], seeds: list[int],
                   seats: list[tuple[SeatSpec, SeatSpec]],
