@@ -8,8 +8,9 @@
 //! in end stage 4 (41.4, D-trigger-end4).
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
-use crate::cards::{CardId, CardPool, TriggerEvent, Which, WhoseTurn};
+use crate::cards::{CardId, CardPool, TriggerEvent, Which, WhoseTurn, WordHash};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::{Flow, Halt};
@@ -119,6 +120,11 @@ pub const fn looked_at(variant: &str) -> u16 {
     }
 }
 
+/// The watch's maps by uid hash with the card pool's FxHash, not SipHash: a uid is no
+/// attacker's key, and SipHash was ~1 % of a base game (a hit is kept on every damage). Nothing
+/// iterates them, so their order is never read.
+type UidHash = BuildHasherDefault<WordHash>;
+
 /// The game's trigger watch (`TriggerDetection`).
 #[derive(Debug, Clone, Default)]
 pub struct Watch {
@@ -144,10 +150,10 @@ pub struct Watch {
     /// (D-trigger-lookback).
     gone: Vec<(u32, CardId, usize)>,
     /// effect uid -> the uids it modifies, for "an effect on it ends".
-    effect_targets: HashMap<u32, Vec<u32>>,
+    effect_targets: HashMap<u32, Vec<u32>, UidHash>,
     /// A permanent's uid -> (the permanent whose damage it took last, the turn): its killer
     /// (D-trigger-killer).
-    pub last_hit: HashMap<u32, (Option<u32>, u32)>,
+    pub last_hit: HashMap<u32, (Option<u32>, u32), UidHash>,
     /// The creature whose combat damage the combat rule deals now (D-trigger-combat).
     pub combat_source: Option<u32>,
     /// A limit passed while an event was logged: the game stops at the next settle.
