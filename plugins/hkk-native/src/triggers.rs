@@ -339,15 +339,20 @@ fn matches(when: &crate::cards::When, uid: u32, controller: usize, subject: &Sub
 pub fn observe(game: &mut Game, kind: Kind) {
     let seq = game.log.emitted;
     let name = kind.name();
-    let found = detect(game, &kind);
-    game.log.emit(kind);
+    let found = detect(game, &kind, name);
+    if game.log.builds(true) || kind.kept_at(game.log.level) {
+        game.log.emit(kind);
+    } else {
+        // what the log drops is counted, not handed over (a kind is large to move)
+        game.log.emitted += 1;
+    }
     for item in found {
         queue(game, item, name, seq);
     }
 }
 
 /// `TriggerDetection._on_event`: the items `kind` sets off.
-fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
+fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
     let watched = game.watch.watched;
     let is = |trigger: TriggerEvent| watched & trigger.bit() != 0;
     match kind {
@@ -371,7 +376,7 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         }
         _ => {}
     }
-    let triggers = TriggerEvent::of_kind(kind.name());
+    let triggers = TriggerEvent::of_kind(name);
     if !triggers.iter().any(|&t| is(t)) {
         return Vec::new(); // no card of the game watches what this event sets off
     }
