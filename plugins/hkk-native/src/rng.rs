@@ -93,6 +93,16 @@ impl Random {
                         (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525)).wrapping_add(*word);
                     *slot = last;
                 }
+            } else if let [low, high] = key {
+                // two key words (an agent's 64-bit seed): j alternates, each word's
+                // addend (key[j] + j) made once
+                let adds = [*low, high.wrapping_add(1)];
+                for slot in words {
+                    last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525))
+                        .wrapping_add(adds[j & 1]);
+                    *slot = last;
+                    j ^= 1;
+                }
             } else {
                 for slot in words {
                     last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525))
