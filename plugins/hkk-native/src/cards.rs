@@ -517,6 +517,10 @@ impl Hasher for WordHash {
     fn write_u8(&mut self, byte: u8) {
         self.add(u64::from(byte));
     }
+
+    fn write_u32(&mut self, word: u32) {
+        self.add(u64::from(word));
+    }
 }
 
 /// A card's id as a number: its place among the pool's ids in sorted order, so that ordering

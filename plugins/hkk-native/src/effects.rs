@@ -462,7 +462,14 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
             .map(|p| p.uid)
             .collect()
     };
-    let group = |uids: Vec<u32>| uids.into_iter().map(Target::Permanent).collect();
+    // a group's targets, collected straight from the permanents (no list of uids between)
+    let group = |game: &Game, creature: bool, of: Option<usize>| -> Vec<Target> {
+        game.permanents
+            .iter()
+            .filter(|p| p.creature == creature && of.is_none_or(|c| p.controller == c))
+            .map(|p| Target::Permanent(p.uid))
+            .collect()
+    };
     Ok(match target {
         TargetSpec::Nobody => Vec::new(),
         TargetSpec::SelfPerm => ctx
@@ -503,11 +510,11 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
             };
             vec![Target::Player(game.decide(&decision)?)]
         }
-        TargetSpec::OwnCreatures => group(creatures(game, Some(me))),
-        TargetSpec::OpponentCreatures => group(creatures(game, Some(1 - me))),
-        TargetSpec::AllCreatures => group(creatures(game, None)),
-        TargetSpec::OwnBuildings => group(buildings(game, Some(me))),
-        TargetSpec::AllBuildings => group(buildings(game, None)),
+        TargetSpec::OwnCreatures => group(game, true, Some(me)),
+        TargetSpec::OpponentCreatures => group(game, true, Some(1 - me)),
+        TargetSpec::AllCreatures => group(game, true, None),
+        TargetSpec::OwnBuildings => group(game, false, Some(me)),
+        TargetSpec::AllBuildings => group(game, false, None),
         TargetSpec::ChosenCreature
         | TargetSpec::ChosenOwnCreature
         | TargetSpec::ChosenOpponentCreature
@@ -547,13 +554,14 @@ pub type Bound = Result<Vec<Vec<Target>>, Halt>;
 
 /// An item's `bind`: every effect's targets, its choices made.
 pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Bound {
-    effects
-        .iter()
-        .map(|e| match &e.filter {
+    let mut bound = Vec::with_capacity(effects.len());
+    for e in effects {
+        bound.push(match &e.filter {
             Some(filter) => filtered_targets(game, ctx, e.target, filter),
             None => select_targets(game, ctx, e.target),
-        })
-        .collect()
+        }?);
+    }
+    Ok(bound)
 }
 
 /// An item's `apply`: every effect on its bound targets.

@@ -72,41 +72,71 @@ impl Random {
     /// significant first (CPython seeds with `abs(seed)`; zero is the one word `[0]`).
     pub fn from_key(key: &[u32]) -> Self {
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
-        // `init_genrand(19650218)` does not depend on the seed: computed once, at compile time
-        let mut mt = GENRAND_19650218;
+        // `init_genrand(19650218)` does not depend on the seed: computed once, at compile
+        // time, and copied straight into the state's own allocation
+        let mut state = Arc::new(GENRAND_19650218);
+        let mt = Arc::get_mut(&mut state).expect("a new state is not shared");
         // `init_by_array`'s two loops, each word mixed with the one written before it (`last`,
-        // kept at hand: after index N - 1 comes index 1, with mt[0] its copy)
+        // kept at hand), in runs that end where the index wraps (after index N - 1 comes
+        // index 1, with mt[0] its copy): no index checked inside a run
         let mut last = mt[0];
         let mut i = 1;
         let mut j = 0;
-        for _ in 0..N.max(key.len()) {
-            last = (mt[i] ^ (last ^ (last >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
-            mt[i] = last;
-            i += 1;
-            j += 1;
-            if i >= N {
+        let mut left = N.max(key.len());
+        while left > 0 {
+            let run = left.min(N - i);
+            let words = &mut mt[i..i + run];
+            if let [word] = key {
+                // one key word (a seed below 2**32): j stays 0
+                for slot in words {
+                    last =
+                        (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525)).wrapping_add(*word);
+                    *slot = last;
+                }
+            } else if let [low, high] = key {
+                // two key words (an agent's 64-bit seed): j alternates, each word's
+                // addend (key[j] + j) made once
+                let adds = [*low, high.wrapping_add(1)];
+                for slot in words {
+                    last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525))
+                        .wrapping_add(adds[j & 1]);
+                    *slot = last;
+                    j ^= 1;
+                }
+            } else {
+                for slot in words {
+                    last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525))
+                        .wrapping_add(key[j])
+                        .wrapping_add(j as u32);
+                    *slot = last;
+                    j += 1;
+                    if j == key.len() {
+                        j = 0;
+                    }
+                }
+            }
+            (i, left) = (i + run, left - run);
+            if i == N {
                 mt[0] = last;
                 i = 1;
             }
-            if j >= key.len() {
-                j = 0;
-            }
         }
-        for _ in 0..N - 1 {
-            last =
-                (mt[i] ^ (last ^ (last >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-            mt[i] = last;
-            i += 1;
-            if i >= N {
+        let mut left = N - 1;
+        while left > 0 {
+            let run = left.min(N - i);
+            for (slot, at) in mt[i..i + run].iter_mut().zip(i as u32..) {
+                last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(at);
+                *slot = last;
+            }
+            (i, left) = (i + run, left - run);
+            if i == N {
                 mt[0] = last;
                 i = 1;
             }
         }
         mt[0] = 0x8000_0000; // MSB is 1, assuring a non-zero initial array
         Random {
-            mt: Arc::new(mt),
+            mt: state,
             index: N,
         }
     }
@@ -133,6 +163,7 @@ impl Random {
         })
     }
 
+    #[inline(never)] // once every 624 words: kept out of the draws, which are inlined
     fn twist(&mut self) {
         // the one write: a state shared with a copy is copied here, not at the copy
         let mt = Arc::make_mut(&mut self.mt);
@@ -147,7 +178,9 @@ impl Random {
         self.index = 0;
     }
 
-    /// The next 32-bit output, tempered (`genrand_uint32`).
+    /// The next 32-bit output, tempered (`genrand_uint32`); inlined where drawn (a call's
+    /// entry and exit were a fifth of a draw).
+    #[inline]
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.twist();
@@ -316,6 +349,52 @@ mod tests {
         );
         let drawn: Vec<i64> = (0..6).map(|_| r.randrange(10, 0, -3).unwrap()).collect();
         assert_eq!(drawn, vec![7, 7, 4, 1, 10, 10]);
+    }
+
+    /// `init_by_array` as `_randommodule.c` writes it, index by index: the reference the
+    /// seeding's runs are checked against.
+    fn init_by_array(key: &[u32]) -> [u32; N] {
+        let mut mt = GENRAND_19650218;
+        let (mut i, mut j) = (1, 0);
+        for _ in 0..N.max(key.len()) {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        mt
+    }
+
+    #[test]
+    fn seeding_by_runs_is_init_by_array_for_keys_shorter_and_longer_than_the_state() {
+        for len in [1, 2, 3, 623, 624, 625, 1300] {
+            let key: Vec<u32> = (0..len as u32)
+                .map(|n| n.wrapping_mul(2_654_435_761) ^ 0x5bd1_e995)
+                .collect();
+            assert_eq!(
+                *Random::from_key(&key).mt,
+                init_by_array(&key),
+                "key of {len}"
+            );
+        }
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //! in end stage 4 (41.4, D-trigger-end4).
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
-use crate::cards::{CardId, CardPool, TriggerEvent, Which, WhoseTurn};
+use crate::cards::{CardId, CardPool, TriggerEvent, Which, WhoseTurn, WordHash};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::{Flow, Halt};
@@ -119,6 +120,11 @@ pub const fn looked_at(variant: &str) -> u16 {
     }
 }
 
+/// The watch's maps by uid hash with the card pool's FxHash, not SipHash: a uid is no
+/// attacker's key, and SipHash was ~1 % of a base game (a hit is kept on every damage). Nothing
+/// iterates them, so their order is never read.
+type UidHash = BuildHasherDefault<WordHash>;
+
 /// The game's trigger watch (`TriggerDetection`).
 #[derive(Debug, Clone, Default)]
 pub struct Watch {
@@ -144,10 +150,10 @@ pub struct Watch {
     /// (D-trigger-lookback).
     gone: Vec<(u32, CardId, usize)>,
     /// effect uid -> the uids it modifies, for "an effect on it ends".
-    effect_targets: HashMap<u32, Vec<u32>>,
+    effect_targets: HashMap<u32, Vec<u32>, UidHash>,
     /// A permanent's uid -> (the permanent whose damage it took last, the turn): its killer
     /// (D-trigger-killer).
-    pub last_hit: HashMap<u32, (Option<u32>, u32)>,
+    pub last_hit: HashMap<u32, (Option<u32>, u32), UidHash>,
     /// The creature whose combat damage the combat rule deals now (D-trigger-combat).
     pub combat_source: Option<u32>,
     /// A limit passed while an event was logged: the game stops at the next settle.
@@ -333,15 +339,20 @@ fn matches(when: &crate::cards::When, uid: u32, controller: usize, subject: &Sub
 pub fn observe(game: &mut Game, kind: Kind) {
     let seq = game.log.emitted;
     let name = kind.name();
-    let found = detect(game, &kind);
-    game.log.emit(kind);
+    let found = detect(game, &kind, name);
+    if game.log.builds(true) || kind.kept_at(game.log.level) {
+        game.log.emit(kind);
+    } else {
+        // what the log drops is counted, not handed over (a kind is large to move)
+        game.log.emitted += 1;
+    }
     for item in found {
         queue(game, item, name, seq);
     }
 }
 
 /// `TriggerDetection._on_event`: the items `kind` sets off.
-fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
+fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
     let watched = game.watch.watched;
     let is = |trigger: TriggerEvent| watched & trigger.bit() != 0;
     match kind {
@@ -365,7 +376,7 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         }
         _ => {}
     }
-    let triggers = TriggerEvent::of_kind(kind.name());
+    let triggers = TriggerEvent::of_kind(name);
     if !triggers.iter().any(|&t| is(t)) {
         return Vec::new(); // no card of the game watches what this event sets off
     }
