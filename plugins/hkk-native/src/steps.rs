@@ -325,7 +325,8 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
                 emit!(
                     game,
                     Kind::Resolving {
-                        item: rule.label().into(),
+                        // an outcome recorder reads no rule's item: not made for one
+                        item: game.text(false, || rule.label().into()),
                         controller: None,
                         item_kind: "rule",
                         uid: None,
@@ -565,7 +566,8 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     emit!(
         game,
         Kind::Resolving {
-            item: item(game),
+            // an outcome recorder reads no action's item: not made for one
+            item: game.text(false, || item(game)),
             controller: Some(player),
             item_kind: "action",
             uid,
