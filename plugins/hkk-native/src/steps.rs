@@ -324,8 +324,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
             Ordered::Rule(rule) => {
                 emit!(
                     game,
-                    Kind::Resolving {
-                        // an outcome recorder reads no rule's item: not made for one
+                    unrecorded Kind::Resolving {
                         item: game.text(false, || rule.label().into()),
                         controller: None,
                         item_kind: "rule",
@@ -565,8 +564,7 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     };
     emit!(
         game,
-        Kind::Resolving {
-            // an outcome recorder reads no action's item: not made for one
+        unrecorded Kind::Resolving {
             item: game.text(false, || item(game)),
             controller: Some(player),
             item_kind: "action",
