@@ -38,9 +38,9 @@ def main() -> None:
     if n == 0:
         return
     if what == "rows":
-        native.play_outcomes((lists[0], lists[1]), seeds, [_core._default_seats(s) for s in seeds])
+        native.play_outcomes((lists[0], lists[1]), seeds, _core._default_seats_many(seeds))
     elif what == "tally":
-        native.tally_outcomes((lists[0], lists[1]), seeds, [_core._default_seats(s) for s in seeds])
+        native.tally_outcomes((lists[0], lists[1]), seeds, _core._default_seats_many(seeds))
     else:
         hkk_native.play_many_native(engine, DECKS, seeds=seeds, log_level=level)
 

@@ -909,6 +909,23 @@ macro_rules! emit {
             $game.log.emit(kind);
         }
     };
+    // `emit!(game, unrecorded Kind::X { .. })`: an event of a kind the outcome recorder reads
+    // that it skips all the same (`Outcome::record`: a rule's or an action's `resolving`),
+    // not built for it
+    ($game:expr, unrecorded Kind::$variant:ident $fields:tt) => {
+        if $game
+            .watch
+            .looks_at(const { $crate::triggers::looked_at(stringify!($variant)) })
+        {
+            let kind = Kind::$variant $fields;
+            $crate::triggers::observe($game, kind);
+        } else if !$game.log.builds(false) {
+            $game.log.emitted += 1;
+        } else {
+            let kind = Kind::$variant $fields;
+            $game.log.emit(kind);
+        }
+    };
     ($game:expr, $kind:expr) => {
         if $game.watch.listening {
             // a card of the game has a triggered ability: every event is looked at

@@ -504,7 +504,8 @@ impl Game {
                 Kind::CardDrawn {
                     player,
                     card,
-                    source: source.to_string(),
+                    // an outcome recorder reads the card, not its source: not made for one
+                    source: self.text(false, || source.to_string()),
                 }
             );
         }

@@ -3,15 +3,23 @@
 //! per player the cards drawn and played, the abilities fired (automatic) and used
 //! (activated), and the permanents that acted (attacked, blocked or dealt damage). It listens
 //! to the recorder's ten kinds (`hkk._outcome.KINDS`) and ignores the others.
+//!
+//! Counts are tables indexed by card (a [`CardId`] is its card's place), not maps: a count is
+//! an add, and a recorder reused from game to game ([`Outcome::clear`]) and a [`Tally`]
+//! allocate nothing once grown.
 
 use std::collections::BTreeMap;
 
 use crate::cards::CardId;
 use crate::events::Kind;
 
-/// Card id -> count, sorted by card id (as `Outcome.as_row` writes it: [`CardId`]s sort as
-/// their strings).
-pub type Counts = BTreeMap<CardId, u32>;
+/// A card's counts in a game, in `Outcome.as_row`'s order: played, fired, used, drawn, acted.
+pub const KINDS: usize = 5;
+const PLAYED: usize = 0;
+const FIRED: usize = 1;
+const USED: usize = 2;
+const DRAWN: usize = 3;
+const ACTED: usize = 4;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outcome {
@@ -19,11 +27,9 @@ pub struct Outcome {
     pub reason: Option<&'static str>,
     pub turns: u32,
     pub first: Option<usize>,
-    pub played: [Counts; 2],
-    pub fired: [Counts; 2],
-    pub used: [Counts; 2],
-    pub drawn: [Counts; 2],
-    pub acted: [Counts; 2],
+    /// Per seat, by card (its [`CardId`]'s place, which orders the ids' strings): its
+    /// [`KINDS`] counts; as long as the highest card counted.
+    counts: [Vec<[u32; KINDS]>; 2],
     /// The permanents that entered play, by uid: (controller, card).
     permanents: Vec<Option<(usize, CardId)>>,
 }
@@ -53,10 +59,6 @@ pub const fn records(variant: &str) -> bool {
     false
 }
 
-fn count(counts: &mut Counts, card: &CardId) {
-    *counts.entry(*card).or_insert(0) += 1;
-}
-
 /// The uid in a damage source such as `alap:langorzo#1:1` (the recorder's `#(\d+)`: the first
 /// `#` followed by a digit).
 fn source_uid(source: &str) -> Option<u64> {
@@ -70,20 +72,49 @@ fn source_uid(source: &str) -> Option<u64> {
 }
 
 impl Outcome {
+    /// Ready for another game: nothing recorded, the tables' room kept.
+    pub fn clear(&mut self) {
+        let [ours, theirs] = &mut self.counts;
+        ours.clear();
+        theirs.clear();
+        self.permanents.clear();
+        (self.winner, self.reason, self.turns, self.first) = (None, None, 0, None);
+    }
+
+    /// The cards `player` counted of `kind` ([`KINDS`]' order) and their counts, in card order.
+    pub fn counted(&self, player: usize, kind: usize) -> impl Iterator<Item = (CardId, u32)> + '_ {
+        self.counts[player]
+            .iter()
+            .zip(0..)
+            .filter(move |(c, _)| c[kind] > 0)
+            .map(move |(c, at)| (CardId(at), c[kind]))
+    }
+
+    fn count(&mut self, player: usize, card: CardId, kind: usize) {
+        // every card an event names here is one of the game's (never NONE or HIDDEN)
+        debug_assert!(card < CardId::HIDDEN, "a recorded card that is none");
+        let at = card.0 as usize;
+        let counts = &mut self.counts[player];
+        if counts.len() <= at {
+            counts.resize(at + 1, [0; KINDS]);
+        }
+        counts[at][kind] += 1;
+    }
+
     fn acted(&mut self, uid: Option<u64>) {
         let known = uid
             .and_then(|u| usize::try_from(u).ok())
             .and_then(|u| self.permanents.get(u))
-            .and_then(Option::as_ref);
+            .and_then(|&known| known);
         if let Some((controller, card)) = known {
-            count(&mut self.acted[*controller], card);
+            self.count(controller, card, ACTED);
         }
     }
 
     /// `OutcomeRecorder._on_event`: `turn` is the event's envelope.
     pub fn record(&mut self, kind: &Kind, turn: u32) {
         match kind {
-            Kind::CardDrawn { player, card, .. } => count(&mut self.drawn[*player], card),
+            Kind::CardDrawn { player, card, .. } => self.count(*player, *card, DRAWN),
             Kind::Damaged { source_uid, .. } => self.acted(source_uid.map(u64::from)),
             // the uid its source names; where the source was not made (an ability's, for a
             // recorder: `Game::text`), the uid the emitter gives, the one it would name
@@ -120,15 +151,15 @@ impl Outcome {
                 }
                 self.permanents[at] = Some((*controller, *card));
             }
-            Kind::CardPlayed { player, card, .. } => count(&mut self.played[*player], card),
+            Kind::CardPlayed { player, card, .. } => self.count(*player, *card, PLAYED),
             Kind::Resolving {
                 controller: Some(player),
                 card: Some(card),
                 item_kind,
                 ..
             } => match *item_kind {
-                "automatic" => count(&mut self.fired[*player], card),
-                "activated" => count(&mut self.used[*player], card),
+                "automatic" => self.count(*player, *card, FIRED),
+                "activated" => self.count(*player, *card, USED),
                 _ => {}
             },
             Kind::TurnStarted { .. } => self.turns = turn,
@@ -149,7 +180,7 @@ impl Outcome {
 pub const COLUMNS: usize = 12;
 
 /// A game's result as a [`Tally`] keeps it: the winner's seat, or one of these.
-pub const DRAWN: u8 = 2;
+pub const DRAW: u8 = 2;
 /// A game stopped short: the caller plays it again elsewhere and tallies it there.
 pub const STOPPED: u8 = 3;
 
@@ -166,9 +197,10 @@ pub struct Tally {
     pub turns: BTreeMap<u32, u32>,
     /// Game-over reason (None: unfinished) -> games.
     pub reasons: BTreeMap<Option<&'static str>, u32>,
-    /// Per seat, card -> its [`COLUMNS`].
-    pub cards: [BTreeMap<CardId, [u64; COLUMNS]>; 2],
-    /// Per game in the order added: the winner's seat, [`DRAWN`] or [`STOPPED`].
+    /// Per seat, by card (as [`Outcome`]'s tables): its [`COLUMNS`], None for a card no game
+    /// counted.
+    cards: [Vec<Option<[u64; COLUMNS]>>; 2],
+    /// Per game in the order added: the winner's seat, [`DRAW`] or [`STOPPED`].
     pub results: Vec<u8>,
 }
 
@@ -176,6 +208,14 @@ impl Tally {
     /// A game stopped short: only its place in `results`.
     pub fn stopped(&mut self) {
         self.results.push(STOPPED);
+    }
+
+    /// The cards some game of `seat` counted, in card order, and their columns.
+    pub fn cards(&self, seat: usize) -> impl Iterator<Item = (CardId, &[u64; COLUMNS])> + '_ {
+        self.cards[seat]
+            .iter()
+            .zip(0..)
+            .filter_map(|(columns, at)| Some((CardId(at), columns.as_ref()?)))
     }
 
     pub fn add(&mut self, o: &Outcome) {
@@ -190,20 +230,20 @@ impl Tally {
         *self.turns.entry(o.turns).or_insert(0) += 1;
         *self.reasons.entry(o.reason).or_insert(0) += 1;
         self.results
-            .push(o.winner.map_or(DRAWN, |w| u8::try_from(w).unwrap_or(DRAWN)));
+            .push(o.winner.map_or(DRAW, |w| u8::try_from(w).unwrap_or(DRAW)));
         for seat in 0..2 {
-            // the game's five counts per card: played, fired, used, drawn, acted
-            let mut game: BTreeMap<CardId, [u64; 5]> = BTreeMap::new();
-            let kinds = [&o.played, &o.fired, &o.used, &o.drawn, &o.acted];
-            for (k, counts) in kinds.iter().enumerate() {
-                for (&card, &n) in &counts[seat] {
-                    game.entry(card).or_default()[k] += u64::from(n);
-                }
-            }
             let won = u64::from(o.winner == Some(seat));
-            for (card, [played, fired, used, drawn, acted]) in game {
+            let counts = &o.counts[seat];
+            let cards = &mut self.cards[seat];
+            if cards.len() < counts.len() {
+                cards.resize(counts.len(), None);
+            }
+            for (five, columns) in counts.iter().zip(cards.iter_mut()) {
+                if *five == [0; KINDS] {
+                    continue; // not counted in this game
+                }
+                let [played, fired, used, drawn, acted] = five.map(u64::from);
                 let (p, d) = (u64::from(played > 0), u64::from(drawn > 0));
-                let c = self.cards[seat].entry(card).or_insert([0; COLUMNS]);
                 let adds = [
                     played,
                     fired,
@@ -218,6 +258,7 @@ impl Tally {
                     d * played,
                     p * (fired + used + acted),
                 ];
+                let c = columns.get_or_insert([0; COLUMNS]);
                 for (column, add) in c.iter_mut().zip(adds) {
                     *column += add;
                 }
@@ -229,6 +270,10 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn acted(o: &Outcome, player: usize) -> Vec<(CardId, u32)> {
+        o.counted(player, ACTED).collect()
+    }
 
     #[test]
     fn a_damage_source_names_its_permanent_by_the_first_hash_and_digits() {
@@ -269,8 +314,8 @@ mod tests {
             },
             2,
         );
-        assert_eq!(o.acted[1].get(&CardId(0)), Some(&2));
-        assert!(o.acted[0].is_empty());
+        assert_eq!(acted(&o, 1), vec![(CardId(0), 2)]);
+        assert_eq!(acted(&o, 0), vec![]);
     }
 
     #[test]
@@ -295,8 +340,7 @@ mod tests {
         o.record(&damage("", Some(4)), 1); // an ability's label, not made for a recorder
         o.record(&damage("t:b#5", Some(4)), 1); // a made source names its own
         o.record(&damage("t:tuz", None), 1); // a spell's: no permanent
-        assert_eq!(o.acted[0].get(&CardId(4)), Some(&1));
-        assert_eq!(o.acted[0].get(&CardId(5)), Some(&1));
+        assert_eq!(acted(&o, 0), vec![(CardId(4), 1), (CardId(5), 1)]);
     }
 
     #[test]
@@ -309,10 +353,12 @@ mod tests {
             first: Some(0),
             ..Outcome::default()
         };
-        won.drawn[0].insert(a, 2);
-        won.played[0].insert(a, 1);
-        won.fired[0].insert(a, 3);
-        won.played[0].insert(b, 1);
+        for (card, kind) in [(a, DRAWN), (a, DRAWN), (a, PLAYED), (b, PLAYED)] {
+            won.count(0, card, kind);
+        }
+        for _ in 0..3 {
+            won.count(0, a, FIRED);
+        }
         let mut lost = Outcome {
             winner: Some(1),
             reason: Some("hp"),
@@ -320,7 +366,7 @@ mod tests {
             first: Some(0),
             ..Outcome::default()
         };
-        lost.drawn[0].insert(a, 1);
+        lost.count(0, a, DRAWN);
         let mut t = Tally::default();
         t.add(&won);
         t.stopped();
@@ -331,11 +377,40 @@ mod tests {
         );
         assert_eq!(t.turns.get(&9), Some(&2));
         assert_eq!(t.results, vec![0, STOPPED, 1]);
+        let cards: Vec<_> = t.cards(0).collect();
         // a: played 1, fired 3, drawn 3; played in 1 game (won), drawn in 2 (1 won), both in
         // 1, played 1 over the games drawn, 3 acts over the games played
-        assert_eq!(t.cards[0][&a], [1, 3, 0, 3, 0, 1, 1, 2, 1, 1, 1, 3]);
         // b: played without being drawn
-        assert_eq!(t.cards[0][&b], [1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]);
-        assert!(t.cards[1].is_empty());
+        assert_eq!(
+            cards,
+            vec![
+                (a, &[1, 3, 0, 3, 0, 1, 1, 2, 1, 1, 1, 3]),
+                (b, &[1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0])
+            ]
+        );
+        assert_eq!(t.cards(1).count(), 0);
+    }
+
+    #[test]
+    fn a_cleared_recorder_records_the_next_game_afresh() {
+        let mut o = Outcome::default();
+        o.record(&Kind::StartingPlayer { player: 1 }, 0);
+        o.count(1, CardId(7), DRAWN);
+        o.clear();
+        assert_eq!(o, Outcome::default());
+        o.count(0, CardId(2), USED);
+        assert_eq!(o.counted(0, USED).collect::<Vec<_>>(), vec![(CardId(2), 1)]);
+        assert_eq!(o.counted(1, DRAWN).count(), 0);
+    }
+
+    #[test]
+    fn a_card_counted_in_no_game_of_a_seat_has_no_columns_there() {
+        let mut o = Outcome::default();
+        o.count(0, CardId(3), PLAYED);
+        o.count(1, CardId(1), DRAWN);
+        let mut t = Tally::default();
+        t.add(&o);
+        let seat = |s| t.cards(s).map(|(c, _)| c).collect::<Vec<_>>();
+        assert_eq!((seat(0), seat(1)), (vec![CardId(3)], vec![CardId(1)]));
     }
 }

@@ -14,7 +14,7 @@ use crate::env::{Batch, Layout, Spec, StepError};
 use crate::events::{Event, Level, Value};
 use crate::forward::{Driven, Refusal, Stop};
 use crate::game::Game;
-use crate::outcome::{Counts, Outcome, Tally, COLUMNS};
+use crate::outcome::{Outcome, Tally, COLUMNS, KINDS};
 use crate::rng::Random;
 use crate::runner;
 use crate::search::{self, Searcher, SpecError};
@@ -483,36 +483,24 @@ impl PyEngine {
         let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
         let decks = deck_ids(&self.cards, &decks)?;
         Ok(py.allow_threads(|| {
-            seeds
-                .iter()
-                .zip(seats.iter().cycle())
-                .map(|(&seed, seats)| {
-                    let (o, unported) = self.recorded(seed, &decks, seats);
-                    let pairs = |c: &[Counts; 2]| {
-                        c.iter()
-                            .map(|m| {
-                                m.iter()
-                                    .map(|(&k, &v)| (self.cards.name(k).to_string(), v))
-                                    .collect()
-                            })
-                            .collect()
-                    };
-                    (
-                        o.winner,
-                        o.reason,
-                        o.turns,
-                        o.first,
-                        unported,
-                        [
-                            pairs(&o.played),
-                            pairs(&o.fired),
-                            pairs(&o.used),
-                            pairs(&o.drawn),
-                            pairs(&o.acted),
-                        ],
-                    )
-                })
-                .collect()
+            let mut rows = Vec::with_capacity(seeds.len());
+            let mut recorder = Box::<Outcome>::default();
+            for (&seed, seats) in seeds.iter().zip(seats.iter().cycle()) {
+                let (o, unported) = self.recorded(seed, &decks, seats, recorder);
+                let pairs = |kind| {
+                    (0..2)
+                        .map(|player| {
+                            o.counted(player, kind)
+                                .map(|(k, v)| (self.cards.name(k).to_string(), v))
+                                .collect()
+                        })
+                        .collect()
+                };
+                let counts: [PlayersCounts; KINDS] = std::array::from_fn(pairs);
+                rows.push((o.winner, o.reason, o.turns, o.first, unported, counts));
+                recorder = o;
+            }
+            rows
         }))
     }
 
@@ -537,23 +525,27 @@ impl PyEngine {
         let (t, stopped) = py.allow_threads(|| {
             let mut tally = Tally::default();
             let mut stopped = Vec::new();
+            // one recorder for all the games: its tables, once grown, are not made again
+            let mut recorder = Box::<Outcome>::default();
             for (i, (&seed, seats)) in seeds.iter().zip(seats.iter().cycle()).enumerate() {
-                match self.recorded(seed, &decks, seats) {
-                    (o, None) => tally.add(&o),
-                    (_, Some(why)) => {
+                let (o, unported) = self.recorded(seed, &decks, seats, recorder);
+                match unported {
+                    None => tally.add(&o),
+                    Some(why) => {
                         tally.stopped();
                         stopped.push((i, why));
                     }
                 }
+                recorder = o;
             }
             (tally, stopped)
         });
         let cards = |seat: usize| -> Vec<(String, [u64; COLUMNS])> {
-            t.cards[seat]
-                .iter()
-                .map(|(&card, &columns)| (self.cards.name(card).to_string(), columns))
+            t.cards(seat)
+                .map(|(card, &columns)| (self.cards.name(card).to_string(), columns))
                 .collect()
         };
+        let cards = [cards(0), cards(1)];
         Ok((
             t.games,
             t.wins,
@@ -561,7 +553,7 @@ impl PyEngine {
             t.first_wins,
             t.turns.into_iter().collect(),
             t.reasons.into_iter().collect(),
-            [cards(0), cards(1)],
+            cards,
             PyBytes::new(py, &t.results).unbind(),
             stopped,
         ))
@@ -569,14 +561,16 @@ impl PyEngine {
 }
 
 impl PyEngine {
-    /// A game played to its end at the outcome level, recorded as `hkk simulate` records it,
-    /// and why the native core stopped it short, if it did.
+    /// A game played to its end at the outcome level, recorded as `hkk simulate` records it
+    /// by `recorder` (cleared first, handed back), and why the native core stopped it short, if
+    /// it did.
     fn recorded(
         &self,
         seed: i64,
         decks: &[Vec<CardId>; 2],
         seats: &Seats,
-    ) -> (Outcome, Option<String>) {
+        mut recorder: Box<Outcome>,
+    ) -> (Box<Outcome>, Option<String>) {
         let key = crate::rng::key_of(seed.unsigned_abs());
         let (seats, searchers) = seats;
         let mut game = Game::new(
@@ -587,10 +581,11 @@ impl PyEngine {
             seats.clone(),
             Level::Outcome,
         );
-        game.log.outcome = Some(Box::default());
+        recorder.clear();
+        game.log.outcome = Some(recorder);
         let mut game = play_seated(game, searchers);
         let o = game.log.outcome.take().unwrap_or_default();
-        (*o, game.unported.take())
+        (o, game.unported.take())
     }
 }
 
@@ -616,7 +611,7 @@ type OutcomeTuple = (
     u32,
     Option<usize>,
     Option<String>,
-    [PlayersCounts; 5],
+    [PlayersCounts; KINDS],
 );
 
 /// A native game, played by its seated agents or answered from outside one decision at a time

@@ -299,9 +299,9 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) -> Flow {
         }
     }
     for (target, amount, source) in hits {
-        let label = game.text(matches!(target, Target::Player(_)), || {
-            describe(game, source)
-        });
+        // an outcome recorder reads the uid of a player's damage (`source`, in play: its
+        // label would name it), not the label: not made for one
+        let label = game.text(false, || describe(game, source));
         game.watch.combat_source = Some(source); // D-trigger-combat: what this damage sets off
         damage(game, target, amount, label, Some(source));
     }

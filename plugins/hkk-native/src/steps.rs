@@ -324,8 +324,8 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
             Ordered::Rule(rule) => {
                 emit!(
                     game,
-                    Kind::Resolving {
-                        item: rule.label().into(),
+                    unrecorded Kind::Resolving {
+                        item: game.text(false, || rule.label().into()),
                         controller: None,
                         item_kind: "rule",
                         uid: None,
@@ -564,8 +564,8 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     };
     emit!(
         game,
-        Kind::Resolving {
-            item: item(game),
+        unrecorded Kind::Resolving {
+            item: game.text(false, || item(game)),
             controller: Some(player),
             item_kind: "action",
             uid,

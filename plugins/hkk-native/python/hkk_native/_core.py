@@ -139,10 +139,17 @@ def _asked_agents(agents: Sequence[Any]) -> tuple[Any, ...]:
 def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
     """The engine's default agents, ``RandomAgent(agent_seed(seed, seat))``, as native seats
     made from their seeds (no Python agent built)."""
+    return _default_seats_many([seed])[0]
+
+
+def _default_seats_many(seeds: Sequence[int]) -> list[tuple[SeatSpec, SeatSpec]]:
+    """:func:`_default_seats` of each seed, for a batched call: what does not depend on the
+    seed looked up once (a batch of 500 games paid a few microseconds a game for it)."""
     from hkk._agent_registry import agent_seed
 
     bias = _default_pass_bias()
-    return (("random", bias, agent_seed(seed, 0), []), ("random", bias, agent_seed(seed, 1), []))
+    return [(("random", bias, agent_seed(seed, 0), []), ("random", bias, agent_seed(seed, 1), []))
+            for seed in seeds]
 
 
 @functools.cache
@@ -911,7 +918,7 @@ def play_many_native(engine: Any, decks: Sequence[str | Sequence[str]], *,
     seat))``); with them, every game starts from the agents' present state."""
     lists = _checked(engine, decks, seeds)
     seats = [_batched_seats(agents, 0)] if agents is not None else \
-        [_default_seats(s) for s in seeds]
+        _default_seats_many(seeds)
     return _native_engine(engine).play_many((lists[0], lists[1]), list(seeds), seats,
                                             log_level)
 
@@ -1119,7 +1126,7 @@ class NativeCore:
         if reason is not None:
             raise Refused(f"the native core cannot run this game: {reason}")
         lists = _checked(engine, decks, seeds)
-        seats = [_default_seats(s) for s in seeds] if agents is None else \
+        seats = _default_seats_many(seeds) if agents is None else \
             [_batched_seats(a, s) for a, s in zip(agents, seeds, strict=True)]
         return lists, seats
 
