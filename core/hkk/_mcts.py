@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from hkk._agent_registry import checked_option, decision_seconds, factory_options
 from hkk._decisions import Decision, Option
+from hkk._errors import HkkError
 from hkk._evaluation import (
     DEFAULT_WEIGHTS,
     Weights,
@@ -38,7 +39,7 @@ from hkk._game import Game
 from hkk._player_view import PlayerView
 from hkk._protocol import FairView, ForwardModel
 
-__all__ = ["DEFAULT_BUDGET", "MctsAgent", "mcts_agent"]
+__all__ = ["DEFAULT_BUDGET", "ROLLOUTS", "MctsAgent", "mcts_agent"]
 
 #: A win (a loss) scores 1 (-1) less this for each turn it took from the decision.
 WIN_DISCOUNT = 0.02
@@ -52,6 +53,12 @@ POSITION_SCALE = 0.9
 #: Simulations per decision by default: at most about a second a decision on the base set on
 #: one core (benchmarks/bench_agents.py measures it).
 DEFAULT_BUDGET = 200
+
+#: The rollout policies by name (option ``rollout``): ``random`` (:class:`RolloutPolicy`) and
+#: ``fight`` (random, but attacking and blocking by rules of thumb; the native core's only:
+#: hkk-native's ``search::fighting_choice``, measured in docs/NATIVE.md).  None, the default:
+#: the core's own - ``fight`` on the native core, ``random`` on the Python engine.
+ROLLOUTS = ("random", "fight")
 
 
 class Node:
@@ -97,8 +104,9 @@ class MctsAgent:
 
     def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET,
                  rollout_turns: int = 2, exploration: float = 0.7,
-                 weights: Weights = DEFAULT_WEIGHTS) -> None:
+                 weights: Weights = DEFAULT_WEIGHTS, rollout: str | None = None) -> None:
         self.rng = random.Random(seed)
+        self.rollout = rollout
         self.budget = max(1, int(budget))
         self.rollout_turns = max(0, int(rollout_turns))
         self.exploration = exploration
@@ -115,6 +123,10 @@ class MctsAgent:
         trivial = without_search(decision)
         if trivial is not None:
             return trivial
+        if self.rollout not in (None, "random"):
+            raise HkkError(f"agent 'mcts': option rollout={self.rollout!r} is the native core's "
+                           "only (hkk-native); the Python agent's rollouts are random "
+                           "(rollout=random)")
         options = decision.options
         self.decisions += 1
         root = Node(decision.player)
@@ -212,13 +224,17 @@ def _passing_view(world: ForwardModel, player: int) -> FairView:
 
 def mcts_agent(seed: int | None = None, budget: int = DEFAULT_BUDGET, rollout_turns: int = 2,
                exploration: float = 0.7, seconds: float | None = None,
-               **weights: float) -> MctsAgent:
+               rollout: str | None = None, **weights: float) -> MctsAgent:
     """Information-set MCTS over determinized worlds: budget simulations per decision, random
     rollouts cut off after rollout_turns turns by the evaluation (its weights by name); seconds:
-    the CPU time one decision may take before the game is stopped (default: the game's limit)."""
+    the CPU time one decision may take before the game is stopped (default: the game's limit);
+    rollout: the rollouts' policy, random or fight (native only; default: the core's own)."""
+    if rollout is not None and rollout not in ROLLOUTS:
+        raise HkkError(f"agent 'mcts': option rollout={rollout!r} must be one of "
+                       f"{', '.join(ROLLOUTS)}")
     agent = MctsAgent(seed, checked_option("mcts", "budget", budget, whole=True, low=1),
                       checked_option("mcts", "rollout_turns", rollout_turns, whole=True, low=0),
                       checked_option("mcts", "exploration", exploration, low=0),
-                      agent_weights("mcts", factory_options(mcts_agent), weights))
+                      agent_weights("mcts", factory_options(mcts_agent), weights), rollout)
     agent.decision_seconds = decision_seconds("mcts", seconds)
     return agent

@@ -103,6 +103,10 @@ pub struct Game {
     /// changed ([`Game::hp_changed`]; one leaving play takes no Ép from the others): the next
     /// check finds the same without reading them.
     pub hp_out_of_reach: bool,
+    /// The combat decision under way (D-combat's declaration): the attacker offered or
+    /// blocked, and the blockers offered in the options' order - what a rollout's fighting
+    /// player reads (`search::fighting_choice`; an option's label is not made in a rollout).
+    pub combat: Option<(u32, Vec<u32>)>,
 }
 
 crate::clone_fields!(Game {
@@ -146,7 +150,8 @@ crate::clone_fields!(Game {
     forced,
     waiting,
     scratch,
-    hp_out_of_reach
+    hp_out_of_reach,
+    combat
 });
 
 /// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
@@ -246,6 +251,7 @@ impl Game {
             waiting: None,
             scratch: Default::default(),
             hp_out_of_reach: false,
+            combat: None,
         }
     }
 
@@ -309,7 +315,7 @@ impl Game {
         let chosen = if self.replayed < self.forced {
             self.given_answer(decision)?
         } else {
-            match self.seats[decision.player].choose(decision) {
+            match self.seated_choice(decision) {
                 Some(chosen) => chosen,
                 None if self.replayed < self.answers.len() => self.given_answer(decision)?,
                 None => match self.then.take() {
@@ -356,9 +362,20 @@ impl Game {
         Ok(chosen)
     }
 
+    /// The seat's answer (None: answered from outside); a fighting rollout player reads the
+    /// game at a combat decision.
+    fn seated_choice(&mut self, decision: &Decision) -> Option<usize> {
+        if let Seat::Fighting { .. } = self.seats[decision.player] {
+            if let Some(chosen) = crate::search::fighting_choice(self, decision) {
+                return Some(chosen);
+            }
+        }
+        self.seats[decision.player].choose(decision)
+    }
+
     /// [`Game::decide`] by the seats just put in (`then`): a seat answered from outside stops.
     fn decide_seated(&mut self, decision: &Decision) -> Result<usize, Halt> {
-        let Some(chosen) = self.seats[decision.player].choose(decision) else {
+        let Some(chosen) = self.seated_choice(decision) else {
             self.waiting = Some(Box::new(decision.clone()));
             return Err(Halt::Decision);
         };
