@@ -114,6 +114,9 @@ def test_native_mcts_rollouts_fight_by_default_and_random_on_request(base: Engin
     assert native(make_agent("mcts"))[3][0] == ("rollout", 1.0)
     assert native(make_agent("mcts:rollout=fight"))[3][0] == ("rollout", 1.0)
     assert native(make_agent("mcts:rollout=random"))[3][0] == ("rollout", 0.0)
+    # rollout_turns: the native agent's own (4) unless given
+    assert "rollout_turns" not in dict(native(make_agent("mcts"))[3])
+    assert dict(native(make_agent("mcts:rollout_turns=2"))[3])["rollout_turns"] == 2.0
     logs = {spec: [_game(base, (spec, "random"), 4, level="compact").log.as_dicts()
                    for _ in range(2)]
             for spec in ("mcts:budget=20", "mcts:budget=20,rollout=random")}

@@ -60,6 +60,9 @@ DEFAULT_BUDGET = 200
 #: the core's own - ``fight`` on the native core, ``random`` on the Python engine.
 ROLLOUTS = ("random", "fight")
 
+#: The Python agent's ``rollout_turns`` by default (the native agent's is its own: 4).
+ROLLOUT_TURNS = 2
+
 
 class Node:
     """Statistics of one option along a path: visits, total score (from the side of the player
@@ -103,12 +106,13 @@ class MctsAgent:
     uses_forward_model = True
 
     def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET,
-                 rollout_turns: int = 2, exploration: float = 0.7,
+                 rollout_turns: int | None = None, exploration: float = 0.7,
                  weights: Weights = DEFAULT_WEIGHTS, rollout: str | None = None) -> None:
         self.rng = random.Random(seed)
         self.rollout = rollout
         self.budget = max(1, int(budget))
-        self.rollout_turns = max(0, int(rollout_turns))
+        #: None: the core's own (:data:`ROLLOUT_TURNS` here, 4 natively: docs/NATIVE.md)
+        self.rollout_turns = None if rollout_turns is None else max(0, int(rollout_turns))
         self.exploration = exploration
         self.weights = weights
         self.rollout_policy = RolloutPolicy(random.Random(self.rng.getrandbits(32)))
@@ -197,9 +201,10 @@ class MctsAgent:
         cut_off = False
         policy = self.rollout_policy
         before = policy.decisions
-        if not world.over and self.rollout_turns:
+        turns = ROLLOUT_TURNS if self.rollout_turns is None else self.rollout_turns
+        if not world.over and turns:
             world.agents[0] = world.agents[1] = policy
-            limit = world.turn + self.rollout_turns
+            limit = world.turn + turns
             world.play(max_turns=limit)
             cut_off = world.over and world.winner is None and world.turn >= limit
         if world.over and not cut_off:
@@ -222,17 +227,20 @@ def _passing_view(world: ForwardModel, player: int) -> FairView:
     return world.view(player)
 
 
-def mcts_agent(seed: int | None = None, budget: int = DEFAULT_BUDGET, rollout_turns: int = 2,
+def mcts_agent(seed: int | None = None, budget: int = DEFAULT_BUDGET,
+               rollout_turns: int | None = None,
                exploration: float = 0.7, seconds: float | None = None,
                rollout: str | None = None, **weights: float) -> MctsAgent:
     """Information-set MCTS over determinized worlds: budget simulations per decision, random
-    rollouts cut off after rollout_turns turns by the evaluation (its weights by name); seconds:
+    rollouts cut off after rollout_turns turns (default: the core's own, 2 here, natively to
+    the end of the searcher's second own turn) by the evaluation (its weights by name); seconds:
     the CPU time one decision may take before the game is stopped (default: the game's limit);
     rollout: the rollouts' policy, random or fight (native only; default: the core's own)."""
     if rollout is not None and rollout not in ROLLOUTS:
         raise HkkError(f"agent 'mcts': option rollout={rollout!r} must be one of "
                        f"{', '.join(ROLLOUTS)}")
     agent = MctsAgent(seed, checked_option("mcts", "budget", budget, whole=True, low=1),
+                      None if rollout_turns is None else
                       checked_option("mcts", "rollout_turns", rollout_turns, whole=True, low=0),
                       checked_option("mcts", "exploration", exploration, low=0),
                       agent_weights("mcts", factory_options(mcts_agent), weights), rollout)

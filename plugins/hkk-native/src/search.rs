@@ -142,7 +142,7 @@ impl Searcher {
                     rollout_turns: checked(
                         kind,
                         "rollout_turns",
-                        get("rollout_turns", 2.0),
+                        get("rollout_turns", 4.0),
                         0.0,
                         true,
                     )? as u32,
@@ -916,8 +916,10 @@ mod tests {
     }
 
     #[test]
-    fn the_rollout_option_chooses_the_rollout_players() {
+    fn the_rollout_options_choose_the_rollout_players_and_their_length() {
         assert_eq!(mcts(1, &[]).rollout_policy, Rollout::Fight);
+        // by default to the end of the searcher's second own turn
+        assert_eq!(mcts(1, &[]).rollout_turns, 4);
         assert_eq!(mcts(1, &[("rollout", 0.0)]).rollout_policy, Rollout::Random);
         assert!(matches!(
             Rollout::Fight.seat(Box::new(Random::new(1))),

@@ -93,10 +93,12 @@ def _seat(agent: Any) -> SeatSpec:
                 _search_options(agent, ("samples", "ahead")))
     if type(agent) is MctsAgent:
         # the rollout policy by its index in ROLLOUTS (the native option is a number); the
-        # agent's default (None) is the native core's own, fight
-        rollout = ("rollout", float(ROLLOUTS.index(agent.rollout or "fight")))
+        # agent's defaults (None) are the native agent's own: fight, rollout_turns 4
+        own = [("rollout", float(ROLLOUTS.index(agent.rollout or "fight")))]
+        if agent.rollout_turns is not None:
+            own.append(("rollout_turns", float(agent.rollout_turns)))
         return ("mcts", 0.0, list(agent.rng.getstate()[1]),
-                [rollout, *_search_options(agent, ("budget", "rollout_turns", "exploration"))])
+                own + _search_options(agent, ("budget", "exploration")))
     _askable(agent)
     return _OUTSIDE  # a Python agent: asked from outside by NativeGame._drive
 
