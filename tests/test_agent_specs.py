@@ -42,8 +42,8 @@ def test_a_misspelt_option_of_a_searching_agent_lists_its_own_options_first() ->
     text = str(caught.value)
     assert text.startswith("agent spec 'mcts:budgt=10': agent 'mcts' has no option 'budgt' "
                            "(did you mean 'budget'?); its options: budget=200, "
-                           "rollout_turns=2, exploration=0.7, seconds=None; and the evaluation "
-                           "weights: hp=")
+                           "rollout_turns=None, exploration=0.7, seconds=None, rollout=None; and the "
+                           "evaluation weights: hp=")
     with pytest.raises(HkkError, match=r"agent 'greedy' has no option 'sample' \(did you mean "
                                        r"'samples'\?\); its options: samples=1, seconds=None, "
                                        r"ahead=0.5; and the "):

@@ -105,3 +105,36 @@ def test_a_search_option_the_native_agent_does_not_know_is_refused_by_name(
     seat = ("mcts", 0.0, 1, [("budgte", 3.0)])
     with pytest.raises(ValueError, match='mcts: no option "budgte"'):
         native.new_game(decks, 1, (seat, ("outside", 0.0, None, [])), "full")
+
+
+def test_native_mcts_rollouts_fight_by_default_and_random_on_request(base: Engine) -> None:
+    # the option reaches the native agent: the default (fight) and rollout=random search
+    # differently from the same seeds, each reproducibly; the Python agent keeps the spec's
+    native = hkk_native._core._seat
+    assert native(make_agent("mcts"))[3][0] == ("rollout", 1.0)
+    assert native(make_agent("mcts:rollout=fight"))[3][0] == ("rollout", 1.0)
+    assert native(make_agent("mcts:rollout=random"))[3][0] == ("rollout", 0.0)
+    # rollout_turns: the native agent's own (4) unless given
+    assert "rollout_turns" not in dict(native(make_agent("mcts"))[3])
+    assert dict(native(make_agent("mcts:rollout_turns=2"))[3])["rollout_turns"] == 2.0
+    logs = {spec: [_game(base, (spec, "random"), 4, level="compact").log.as_dicts()
+                   for _ in range(2)]
+            for spec in ("mcts:budget=20", "mcts:budget=20,rollout=random")}
+    assert all(a == b for a, b in logs.values())
+    assert logs["mcts:budget=20"][0] != logs["mcts:budget=20,rollout=random"][0]
+
+
+def test_an_mcts_rollout_other_than_random_or_fight_is_refused_by_name() -> None:
+    from hkk._errors import HkkError
+
+    with pytest.raises(HkkError, match="option rollout='smart' must be one of random, fight"):
+        make_agent("mcts:rollout=smart")
+
+
+def test_fighting_rollouts_are_refused_on_the_python_engine_by_name(base: Engine) -> None:
+    from hkk._errors import HkkError
+
+    agents = [make_agent("mcts:budget=2,rollout=fight", 1), make_agent("random", 2)]
+    game = base.start(list(DECKS), agents, seed=1, log_level="outcome")
+    with pytest.raises(HkkError, match="rollout='fight' is the native core's only"):
+        game.play()

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from hkk._agent_registry import checked_option, decision_seconds, factory_options
 from hkk._decisions import Decision, Option
+from hkk._errors import HkkError
 from hkk._evaluation import (
     DEFAULT_WEIGHTS,
     Weights,
@@ -38,7 +39,7 @@ from hkk._game import Game
 from hkk._player_view import PlayerView
 from hkk._protocol import FairView, ForwardModel
 
-__all__ = ["DEFAULT_BUDGET", "MctsAgent", "mcts_agent"]
+__all__ = ["DEFAULT_BUDGET", "ROLLOUTS", "MctsAgent", "mcts_agent"]
 
 #: A win (a loss) scores 1 (-1) less this for each turn it took from the decision.
 WIN_DISCOUNT = 0.02
@@ -52,6 +53,15 @@ POSITION_SCALE = 0.9
 #: Simulations per decision by default: at most about a second a decision on the base set on
 #: one core (benchmarks/bench_agents.py measures it).
 DEFAULT_BUDGET = 200
+
+#: The rollout policies by name (option ``rollout``): ``random`` (:class:`RolloutPolicy`) and
+#: ``fight`` (random, but attacking and blocking by rules of thumb; the native core's only:
+#: hkk-native's ``search::fighting_choice``, measured in docs/NATIVE.md).  None, the default:
+#: the core's own - ``fight`` on the native core, ``random`` on the Python engine.
+ROLLOUTS = ("random", "fight")
+
+#: The Python agent's ``rollout_turns`` by default (the native agent's is its own: 4).
+ROLLOUT_TURNS = 2
 
 
 class Node:
@@ -96,11 +106,13 @@ class MctsAgent:
     uses_forward_model = True
 
     def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET,
-                 rollout_turns: int = 2, exploration: float = 0.7,
-                 weights: Weights = DEFAULT_WEIGHTS) -> None:
+                 rollout_turns: int | None = None, exploration: float = 0.7,
+                 weights: Weights = DEFAULT_WEIGHTS, rollout: str | None = None) -> None:
         self.rng = random.Random(seed)
+        self.rollout = rollout
         self.budget = max(1, int(budget))
-        self.rollout_turns = max(0, int(rollout_turns))
+        #: None: the core's own (:data:`ROLLOUT_TURNS` here, 4 natively: docs/NATIVE.md)
+        self.rollout_turns = None if rollout_turns is None else max(0, int(rollout_turns))
         self.exploration = exploration
         self.weights = weights
         self.rollout_policy = RolloutPolicy(random.Random(self.rng.getrandbits(32)))
@@ -115,6 +127,10 @@ class MctsAgent:
         trivial = without_search(decision)
         if trivial is not None:
             return trivial
+        if self.rollout not in (None, "random"):
+            raise HkkError(f"agent 'mcts': option rollout={self.rollout!r} is the native core's "
+                           "only (hkk-native); the Python agent's rollouts are random "
+                           "(rollout=random)")
         options = decision.options
         self.decisions += 1
         root = Node(decision.player)
@@ -185,9 +201,10 @@ class MctsAgent:
         cut_off = False
         policy = self.rollout_policy
         before = policy.decisions
-        if not world.over and self.rollout_turns:
+        turns = ROLLOUT_TURNS if self.rollout_turns is None else self.rollout_turns
+        if not world.over and turns:
             world.agents[0] = world.agents[1] = policy
-            limit = rollout_limit(world.turn, world.active == me, self.rollout_turns)
+            limit = rollout_limit(world.turn, world.active == me, turns)
             world.play(max_turns=limit)
             cut_off = world.over and world.winner is None and world.turn >= limit
         if world.over and not cut_off:
@@ -220,16 +237,23 @@ def _passing_view(world: ForwardModel, player: int) -> FairView:
     return world.view(player)
 
 
-def mcts_agent(seed: int | None = None, budget: int = DEFAULT_BUDGET, rollout_turns: int = 2,
+def mcts_agent(seed: int | None = None, budget: int = DEFAULT_BUDGET,
+               rollout_turns: int | None = None,
                exploration: float = 0.7, seconds: float | None = None,
-               **weights: float) -> MctsAgent:
+               rollout: str | None = None, **weights: float) -> MctsAgent:
     """Information-set MCTS over determinized worlds: budget simulations per decision, random
     rollouts cut off by the evaluation (its weights by name) at the end of the searcher's own
-    turn, his first for rollout_turns 1-2, his second for 3-4 and so on; seconds: the CPU time
-    one decision may take before the game is stopped (default: the game's limit)."""
+    turn, his first for rollout_turns 1-2, his second for 3-4 and so on (default: the core's
+    own, 2 here, 4 natively); seconds: the CPU time one decision may take before the game is
+    stopped (default: the game's limit); rollout: the rollouts' policy, random or fight
+    (native only; default: the core's own)."""
+    if rollout is not None and rollout not in ROLLOUTS:
+        raise HkkError(f"agent 'mcts': option rollout={rollout!r} must be one of "
+                       f"{', '.join(ROLLOUTS)}")
     agent = MctsAgent(seed, checked_option("mcts", "budget", budget, whole=True, low=1),
+                      None if rollout_turns is None else
                       checked_option("mcts", "rollout_turns", rollout_turns, whole=True, low=0),
                       checked_option("mcts", "exploration", exploration, low=0),
-                      agent_weights("mcts", factory_options(mcts_agent), weights))
+                      agent_weights("mcts", factory_options(mcts_agent), weights), rollout)
     agent.decision_seconds = decision_seconds("mcts", seconds)
     return agent

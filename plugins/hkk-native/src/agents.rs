@@ -13,6 +13,10 @@ pub const PASS_BIAS: f64 = 0.25;
 pub enum Seat {
     /// `RandomAgent(seed, pass_bias)`: always its own RNG, never the game's.
     Random { pass_bias: f64, rng: Box<Random> },
+    /// A native mcts rollout's player (`mcts:rollout=fight`): attacks and blocks by the rules
+    /// of thumb of `search::fighting_choice` (it reads the game: `Game::decide` asks it there),
+    /// and answers any other decision as `Random`.
+    Fighting { pass_bias: f64, rng: Box<Random> },
     /// `FirstLegalAgent`: the first option.
     First,
     /// No agent: answered from outside, one decision at a time (`forward::Driven`).
@@ -42,7 +46,9 @@ impl Seat {
     pub fn choose(&mut self, decision: &Decision) -> Option<usize> {
         match self {
             Seat::First => Some(0),
-            Seat::Random { pass_bias, rng } => Some(choose_random(*pass_bias, decision, rng)),
+            Seat::Random { pass_bias, rng } | Seat::Fighting { pass_bias, rng, .. } => {
+                Some(choose_random(*pass_bias, decision, rng))
+            }
             Seat::Outside => None,
         }
     }

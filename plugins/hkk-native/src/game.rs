@@ -106,6 +106,10 @@ pub struct Game {
     /// The options of a chosen-player decision, `player i (name)` with the players' names
     /// (`hkk._cards.targets`); P1 and P2 but where the caller names them.
     pub player_labels: [crate::decisions::Label; 2],
+    /// The combat decision under way (D-combat's declaration): the attacker offered or
+    /// blocked, and the blockers offered in the options' order - what a rollout's fighting
+    /// player reads (`search::fighting_choice`; an option's label is not made in a rollout).
+    pub combat: Option<(u32, Vec<u32>)>,
 }
 
 crate::clone_fields!(Game {
@@ -150,7 +154,8 @@ crate::clone_fields!(Game {
     waiting,
     scratch,
     hp_out_of_reach,
-    player_labels
+    player_labels,
+    combat
 });
 
 /// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
@@ -254,6 +259,7 @@ impl Game {
                 crate::decisions::Label::Borrowed("player 0 (P1)"),
                 crate::decisions::Label::Borrowed("player 1 (P2)"),
             ],
+            combat: None,
         }
     }
 
@@ -317,7 +323,7 @@ impl Game {
         let chosen = if self.replayed < self.forced {
             self.given_answer(decision)?
         } else {
-            match self.seats[decision.player].choose(decision) {
+            match self.seated_choice(decision) {
                 Some(chosen) => chosen,
                 None if self.replayed < self.answers.len() => self.given_answer(decision)?,
                 None => match self.then.take() {
@@ -364,9 +370,20 @@ impl Game {
         Ok(chosen)
     }
 
+    /// The seat's answer (None: answered from outside); a fighting rollout player reads the
+    /// game at a combat decision.
+    fn seated_choice(&mut self, decision: &Decision) -> Option<usize> {
+        if let Seat::Fighting { .. } = self.seats[decision.player] {
+            if let Some(chosen) = crate::search::fighting_choice(self, decision) {
+                return Some(chosen);
+            }
+        }
+        self.seats[decision.player].choose(decision)
+    }
+
     /// [`Game::decide`] by the seats just put in (`then`): a seat answered from outside stops.
     fn decide_seated(&mut self, decision: &Decision) -> Result<usize, Halt> {
-        let Some(chosen) = self.seats[decision.player].choose(decision) else {
+        let Some(chosen) = self.seated_choice(decision) else {
             self.waiting = Some(Box::new(decision.clone()));
             return Err(Halt::Decision);
         };

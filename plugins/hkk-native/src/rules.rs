@@ -225,9 +225,11 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
             options,
             rule: Some("D-combat"),
         };
-        let chosen = game.decide(&decision);
+        game.combat = Some((uid, Vec::new()));
+        let chosen = game.decide(&decision)?; // waiting, the decision's combat stays
+        game.combat = None;
         options = decision.options;
-        if chosen? == 0 {
+        if chosen == 0 {
             attackers.push(uid);
         }
     }
@@ -247,9 +249,10 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
             options,
             rule: Some("D-combat"),
         };
-        let chosen = game.decide(&decision);
+        game.combat = Some((attacker, blocks.clone()));
+        let chosen = game.decide(&decision)?;
+        game.combat = None;
         options = decision.options;
-        let chosen = chosen?;
         let blocker = (chosen < blocks.len()).then(|| blocks.remove(chosen));
         pairs.push((attacker, blocker));
     }

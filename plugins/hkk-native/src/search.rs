@@ -58,6 +58,8 @@ pub struct Mcts {
     /// players seated in a rollout from its first step boundary on (seeded from it).
     pub rollout: Random,
     pub players: Option<[Box<Random>; 2]>,
+    /// How the rollouts' players answer (`rollout`).
+    pub rollout_policy: Rollout,
     /// Decisions it searched (the trivial ones are not counted).
     pub decisions: u64,
 }
@@ -90,7 +92,7 @@ impl Searcher {
     pub fn new(kind: &str, rng: Random, options: &[(String, f64)]) -> Result<Self, SpecError> {
         let own: &[&str] = match kind {
             "greedy" => &["samples", "ahead"],
-            "mcts" => &["budget", "rollout_turns", "exploration"],
+            "mcts" => &["budget", "rollout_turns", "exploration", "rollout"],
             _ => return Err(SpecError(format!("no native search agent {kind:?}"))),
         };
         let mut weights = Weights::default();
@@ -132,6 +134,7 @@ impl Searcher {
                 decisions: 0,
             })),
             _ => {
+                let rollout_policy = Rollout::from_option(get("rollout", 1.0))?;
                 let mut rollout = Random::new(rng.getrandbits(32));
                 let players = Some([0, 1].map(|_| Box::new(Random::new(rollout.getrandbits(32)))));
                 Searcher::Mcts(Box::new(Mcts {
@@ -139,7 +142,7 @@ impl Searcher {
                     rollout_turns: checked(
                         kind,
                         "rollout_turns",
-                        get("rollout_turns", 2.0),
+                        get("rollout_turns", 4.0),
                         0.0,
                         true,
                     )? as u32,
@@ -148,6 +151,7 @@ impl Searcher {
                     weights,
                     rollout,
                     players,
+                    rollout_policy,
                     decisions: 0,
                 }))
             }
@@ -382,6 +386,71 @@ fn fight(game: &Game, decision: &Decision) -> usize {
     }
 }
 
+/// How a rollout's players answer (the option `rollout`: 0 `random`, 1 `fight`, the default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniformly, a pass considered with chance [`ROLLOUT_PASS_BIAS`] (`random`; the Python
+    /// agent's `RolloutPolicy`).
+    Random,
+    /// As `Random`, but fighting by [`fighting_choice`]'s rules of thumb.
+    Fight,
+}
+
+impl Rollout {
+    fn from_option(value: f64) -> Result<Self, SpecError> {
+        match value {
+            0.0 => Ok(Rollout::Random),
+            1.0 => Ok(Rollout::Fight),
+            _ => Err(SpecError(format!(
+                "mcts: option rollout={value} must be 0 (random) or 1 (fight)"
+            ))),
+        }
+    }
+
+    fn seat(self, rng: Box<Random>) -> Seat {
+        let pass_bias = ROLLOUT_PASS_BIAS;
+        match self {
+            Rollout::Random => Seat::Random { pass_bias, rng },
+            Rollout::Fight => Seat::Fighting { pass_bias, rng },
+        }
+    }
+}
+
+/// A rollout's fighting player's answer (None: answer as random): at an action decision he
+/// attacks when he may (`use attack`); at a combat decision (D-combat), read from the game's
+/// [`Game::combat`] (a rollout makes no labels), the attacker attacks unless a ready blocker
+/// would kill it and survive; the defender blocks with a creature that kills the
+/// attacker and survives, else one that survives, else (the attack alone would kill him) one
+/// that kills it or the first, else one that kills it for no more than it is worth (damage plus
+/// Ép), else not at all.
+pub fn fighting_choice(game: &Game, decision: &Decision) -> Option<usize> {
+    if decision.kind == "action" {
+        return decision.options.iter().position(|o| o == "use attack");
+    }
+    let (attacker, blockers) = game.combat.as_ref()?;
+    let (damage, hp) = (game.damage_value(*attacker), game.hp(*attacker));
+    let kills = |uid: u32| game.damage_value(uid) >= hp;
+    let survives = |uid: u32| game.hp(uid) > damage;
+    match decision.kind {
+        "attack" => {
+            let stopped = ready(game, 1 - decision.player).any(|b| survives(b.uid) && kills(b.uid));
+            Some(usize::from(stopped))
+        }
+        "block" => {
+            let first = |good: &dyn Fn(u32) -> bool| blockers.iter().position(|&b| good(b));
+            let lethal = damage >= game.players[decision.player].hp;
+            first(&|b| survives(b) && kills(b))
+                .or_else(|| first(&survives))
+                .or_else(|| (lethal && !blockers.is_empty()).then(|| first(&kills).unwrap_or(0)))
+                .or_else(|| {
+                    first(&|b| kills(b) && game.damage_value(b) + game.hp(b) <= damage + hp)
+                })
+                .or(Some(blockers.len()))
+        }
+        _ => None,
+    }
+}
+
 /// One option along a path: who chose it, visits, total score from his side, how often it was
 /// available, and the options tried after it (by label, indices into the tree).
 #[derive(Debug)]
@@ -546,10 +615,8 @@ impl Mcts {
             game.answers.clone_from(answers);
             (game.replayed, game.asked, game.waiting) = (0, 0, None);
             game.outside = false; // no labels made: nobody reads them
-            game.then = Some(Box::new(lent.map(|rng| Seat::Random {
-                pass_bias: ROLLOUT_PASS_BIAS,
-                rng,
-            })));
+            let policy = self.rollout_policy;
+            game.then = Some(Box::new(lent.map(|rng| policy.seat(rng))));
             // before the first turn (the set-up) who moves first is not known yet
             while game.turn == 0 && crate::runner::advance(game) {}
             let limit = rollout_limit(game.turn, game.active == me, self.rollout_turns);
@@ -558,8 +625,12 @@ impl Mcts {
                 Some(seats) => *seats,
                 None => std::mem::replace(&mut game.seats, [Seat::Outside, Seat::Outside]),
             };
-            if let (Seat::Random { rng: a, .. }, Seat::Random { rng: b, .. }) = (a, b) {
-                self.players = Some([a, b]);
+            match (a, b) {
+                (Seat::Random { rng: a, .. }, Seat::Random { rng: b, .. })
+                | (Seat::Fighting { rng: a, .. }, Seat::Fighting { rng: b, .. }) => {
+                    self.players = Some([a, b]);
+                }
+                _ => {}
             }
         }
         let game = &world.game;
@@ -740,6 +811,126 @@ mod tests {
             }
         }
         assert!(seen[0] >= 5 && seen[1] >= 5, "{seen:?}");
+    }
+
+    /// D-combat: a fighting rollout player attacks with a creature unless a ready blocker of
+    /// the defender has Ép above its damage and damage of at least its Ép; he blocks with one
+    /// that kills the attacker and survives, else one that survives, else (the attacker's
+    /// damage alone would kill him) one that kills it or the first, else one that kills it
+    /// for no more than it is worth, else not at all. Read from the game's combat under way,
+    /// which names what the options' labels name.
+    #[test]
+    fn a_fighting_rollout_player_attacks_and_blocks_by_its_rules_of_thumb() {
+        let mut seen = [0; 4]; // attack, hold, block, no block
+        for seed in 0..40 {
+            for (driven, decision) in random_decisions(seed, 400) {
+                let game = &driven.game;
+                if !matches!(decision.kind, "attack" | "block") {
+                    assert_eq!(game.combat, None);
+                    continue;
+                }
+                let (attacker, blockers) = game.combat.clone().unwrap();
+                let (damage, hp) = (game.damage_value(attacker), game.hp(attacker));
+                let chosen = fighting_choice(game, &decision).unwrap();
+                let labels = &decision.options;
+                if decision.kind == "attack" {
+                    assert_eq!(uid_of(&labels[0]), Some(attacker));
+                    let stopped = game.permanents.iter().any(|b| {
+                        b.creature
+                            && b.controller != decision.player
+                            && b.active
+                            && b.zone == GUARD_POST
+                            && game.hp_of(b) > damage
+                            && game.damage_value(b.uid) >= hp
+                    });
+                    assert_eq!(chosen, usize::from(stopped));
+                    seen[chosen] += 1;
+                    continue;
+                }
+                let offered: Vec<Option<u32>> = labels.iter().map(|l| uid_of(l)).collect();
+                let named: Vec<Option<u32>> = blockers.iter().map(|&b| Some(b)).collect();
+                assert_eq!(offered[..offered.len() - 1], named[..]);
+                let kills = |b: u32| game.damage_value(b) >= hp;
+                let survives = |b: u32| game.hp(b) > damage;
+                let worth = |b: u32| game.damage_value(b) + game.hp(b) <= damage + hp;
+                let lethal = damage >= game.players[decision.player].hp;
+                let expected = blockers
+                    .iter()
+                    .position(|&b| kills(b) && survives(b))
+                    .or_else(|| blockers.iter().position(|&b| survives(b)))
+                    .or_else(|| {
+                        (lethal && !blockers.is_empty())
+                            .then(|| blockers.iter().position(|&b| kills(b)).unwrap_or(0))
+                    })
+                    .or_else(|| blockers.iter().position(|&b| kills(b) && worth(b)))
+                    .unwrap_or(blockers.len());
+                assert_eq!(chosen, expected);
+                seen[2 + usize::from(chosen == blockers.len())] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n >= 3), "{seen:?}");
+    }
+
+    #[test]
+    fn a_fighting_rollout_player_attacks_when_he_may_and_answers_the_rest_as_random() {
+        let mut attacked = 0;
+        for seed in 0..20 {
+            for (driven, decision) in random_decisions(seed, 300) {
+                let chosen = fighting_choice(&driven.game, &decision);
+                if decision.kind == "action" && decision.options.iter().any(|o| o == "use attack") {
+                    assert_eq!(chosen.map(|i| &*decision.options[i]), Some("use attack"));
+                    attacked += 1;
+                } else if !matches!(decision.kind, "attack" | "block") {
+                    assert_eq!(chosen, None, "{:?}", decision.options);
+                }
+            }
+        }
+        assert!(attacked >= 3, "{attacked}");
+    }
+
+    #[test]
+    fn a_seated_fighting_player_fights_as_its_rules_say_and_else_draws_as_random() {
+        // the outside answers: the fighting rules where they answer, else a random player's
+        // draw from the same RNG - the same game as the seated fighting players'
+        let mut fought = 0;
+        for seed in 0..6 {
+            let rngs = || [0, 1].map(|i| Box::new(Random::new(2 * seed + i)));
+            let seats = rngs().map(|rng| Rollout::Fight.seat(rng));
+            let mut seated = game(seed, seats);
+            crate::runner::play(&mut seated);
+            let mut driven = Driven::new(game(seed, [Seat::Outside, Seat::Outside]));
+            let mut draws = rngs();
+            while let Some(decision) = driven.decision().cloned() {
+                let chosen = fighting_choice(&driven.game, &decision);
+                fought += usize::from(chosen.is_some());
+                let rng = &mut draws[decision.player];
+                let chosen = chosen.unwrap_or_else(|| {
+                    crate::agents::choose_random(ROLLOUT_PASS_BIAS, &decision, rng)
+                });
+                driven.answer(chosen).unwrap();
+            }
+            assert!(driven.game.over && seated.over);
+            assert_eq!(driven.game.log.events, seated.log.events, "seed {seed}");
+        }
+        assert!(fought >= 20, "{fought}");
+    }
+
+    #[test]
+    fn the_rollout_options_choose_the_rollout_players_and_their_length() {
+        assert_eq!(mcts(1, &[]).rollout_policy, Rollout::Fight);
+        // by default to the end of the searcher's second own turn
+        assert_eq!(mcts(1, &[]).rollout_turns, 4);
+        assert_eq!(mcts(1, &[("rollout", 0.0)]).rollout_policy, Rollout::Random);
+        assert!(matches!(
+            Rollout::Fight.seat(Box::new(Random::new(1))),
+            Seat::Fighting { .. }
+        ));
+        assert!(matches!(
+            Rollout::Random.seat(Box::new(Random::new(1))),
+            Seat::Random { .. }
+        ));
+        let refused = Searcher::new("mcts", Random::new(1), &[("rollout".into(), 2.0)]);
+        assert!(refused.unwrap_err().0.contains("rollout=2"));
     }
 
     #[test]

@@ -80,7 +80,7 @@ def _seat(agent: Any) -> SeatSpec:
     from outside."""
     from hkk import FirstLegalAgent, RandomAgent
     from hkk._greedy import GreedyAgent
-    from hkk._mcts import MctsAgent
+    from hkk._mcts import ROLLOUTS, MctsAgent
 
     if agent is None:
         return ("outside", 0.0, None, [])
@@ -92,8 +92,13 @@ def _seat(agent: Any) -> SeatSpec:
         return ("greedy", 0.0, list(agent.rng.getstate()[1]),
                 _search_options(agent, ("samples", "ahead")))
     if type(agent) is MctsAgent:
+        # the rollout policy by its index in ROLLOUTS (the native option is a number); the
+        # agent's defaults (None) are the native agent's own: fight, rollout_turns 4
+        own = [("rollout", float(ROLLOUTS.index(agent.rollout or "fight")))]
+        if agent.rollout_turns is not None:
+            own.append(("rollout_turns", float(agent.rollout_turns)))
         return ("mcts", 0.0, list(agent.rng.getstate()[1]),
-                _search_options(agent, ("budget", "rollout_turns", "exploration")))
+                own + _search_options(agent, ("budget", "exploration")))
     _askable(agent)
     return _OUTSIDE  # a Python agent: asked from outside by NativeGame._drive
 
