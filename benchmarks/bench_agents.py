@@ -209,6 +209,19 @@ def native_speed(engine: Engine, spec: str, games: int, seed: int, other: str = 
     return seconds / games, 1000 * seconds / max(1, decisions), decisions
 
 
+def split_rows(rows: str) -> list[str]:
+    """``--rows`` as its rows: ``A/B@N`` pairs separated by commas, where an agent spec may
+    hold commas of its own (``mcts:budget=50,rollout=random``): a piece starts a new row only
+    once the row before has its ``/`` and the piece has one too."""
+    split: list[str] = []
+    for piece in rows.split(","):
+        if split and ("/" not in split[-1] or "/" not in piece):
+            split[-1] += "," + piece
+        else:
+            split.append(piece)
+    return split
+
+
 def print_native_speed(engine: Engine, rows: list[dict[str, Any]], seed: int) -> None:
     """The native search agents' speed, and the tiered simulation's estimated time (a game's
     time is nearly all its searching agents')."""
@@ -242,8 +255,9 @@ def main() -> None:
                         help="the core the rows play on (native: hkk-native's search agents)")
     parser.add_argument("--rows", default=",".join(f"{a}/{b}@{ROW_GAMES[a, b]}"
                                                    for a, b in PAIRINGS),
-                        help="A/B pairs, comma separated (agent specs, e.g. mcts:budget=50/greedy"
-                             "); A/B@N plays N games per cell in that row")
+                        help="A/B pairs, comma separated (agent specs, e.g. "
+                             "mcts:budget=50,rollout=random/greedy: a comma inside a spec "
+                             "stays in it); A/B@N plays N games per cell in that row")
     args = parser.parse_args()
     native = args.core == "native"
     if native and "--rows" not in __import__("sys").argv:
@@ -251,7 +265,7 @@ def main() -> None:
     engine = Engine.installed(allow=["alap"])
     agent_entries()  # fail early on a bad name
     rows = []
-    for pair in args.rows.split(","):
+    for pair in split_rows(args.rows):
         pair, _, count = pair.partition("@")
         a, b = pair.split("/")
         games = args.games if args.games is not None else int(count) if count else 10
