@@ -28,7 +28,7 @@ LEVELS = ("full", "compact", "outcome")
 
 def _decision(game: Any) -> Any:
     d = game.decision
-    return None if d is None else (d.kind, d.player, d.labels(), d.rule)
+    return None if d is None else (d.kind, d.player, d.labels(), d.rule, d.prompt)
 
 
 def _zones(game: Any) -> Any:

@@ -50,7 +50,7 @@ class Pair:
         found = []
         for game in (self.native, self.python):
             d = game.decision
-            found.append(None if d is None else (d.kind, d.player, d.labels(), d.rule))
+            found.append(None if d is None else (d.kind, d.player, d.labels(), d.rule, d.prompt))
         if found[0] != found[1]:
             pytest.fail(f"cores differ: {self.where} at decision {self.answered}\n"
                         f"  native: {found[0]}\n  python: {found[1]}")

@@ -74,6 +74,30 @@ def test_take_back_restores_the_exact_position_before_the_last_decision(sets):
         table.answer(0, 12)
 
 
+def test_a_native_table_sends_the_page_what_the_python_engines_table_sends(monkeypatch):
+    """Prompts included: the page names the attacker a block is asked for (``subject``) and the
+    phase an action is asked in, whichever core runs the game."""
+    pytest.importorskip("hkk_native")
+    monkeypatch.setattr("hkk._serve.os_seed", lambda: 7)  # the computer's agent seeded alike
+    tables = [Table(CardSets(core=core), ["alap:tuz", "alap:viz"], "random",
+                    lambda seed, seat: RandomAgent(seed=seed), seed=5)
+              for core in ("python", "native")]
+    assert type(tables[1].game.game).__name__ == "NativeGame"
+    prompts = set()
+    for _ in range(80):
+        sent = [table.state() for table in tables]
+        assert sent[1] == sent[0]
+        decision = sent[0]["decision"]
+        if decision is None:
+            break
+        prompts.add((decision["kind"], decision["prompt"].split(" ")[0],
+                     "uid" in decision["subject"]))
+        for table in tables:
+            table.answer(len(decision["options"]) - 1, None)
+    assert {("block", "Block", True), ("action", "your", False), ("order", "Which", False)} \
+        <= prompts, prompts
+
+
 def test_nothing_of_the_opponents_hand_reaches_the_page(sets):
     table = _table(sets)
     _play(table, 25)

@@ -96,6 +96,7 @@ mod tests {
             kind,
             player: 0,
             options: options.iter().map(|o| (*o).to_string().into()).collect(),
+            prompt: "".into(),
             rule: None,
         }
     }

@@ -1,5 +1,5 @@
-//! A decision waited for: its kind, the player, the options' labels in order and the rule point
-//! (`hkk._decisions.Decision`).
+//! A decision waited for: its kind, the player, the options' labels in order, the prompt and
+//! the rule point (`hkk._decisions.Decision`).
 
 use std::borrow::Cow;
 
@@ -12,5 +12,8 @@ pub struct Decision {
     pub kind: &'static str,
     pub player: usize,
     pub options: Vec<Label>,
+    /// The question as the Python engine asks it ("Which happens next?", "Block X#3?"):
+    /// made like an option's label, only when shown.
+    pub prompt: Label,
     pub rule: Option<&'static str>,
 }

@@ -420,11 +420,12 @@ fn filtered_targets(
     if !chosen || found.is_empty() {
         return Ok(found.into_iter().map(Target::Permanent).collect());
     }
-    Ok(vec![chosen_permanent(game, me, &found)?])
+    Ok(vec![chosen_permanent(game, ctx, &found)?])
 }
 
-/// The permanent `me` chooses among `uids` (a "target" decision, one option a permanent).
-fn chosen_permanent(game: &mut Game, me: usize, uids: &[u32]) -> Result<Target, Halt> {
+/// The permanent the controller chooses among `uids` (a "target" decision, one option a
+/// permanent, the item's label its prompt).
+fn chosen_permanent(game: &mut Game, ctx: &Context, uids: &[u32]) -> Result<Target, Halt> {
     let options = uids
         .iter()
         .map(|&uid| {
@@ -438,8 +439,9 @@ fn chosen_permanent(game: &mut Game, me: usize, uids: &[u32]) -> Result<Target, 
         .collect();
     let decision = Decision {
         kind: "target",
-        player: me,
+        player: ctx.controller,
         options,
+        prompt: game.option(|| ctx.label.clone()),
         rule: None,
     };
     Ok(Target::Permanent(uids[game.decide(&decision)?]))
@@ -506,6 +508,7 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
                 kind: "target_player",
                 player: me,
                 options: game.player_labels.to_vec(),
+                prompt: game.option(|| ctx.label.clone()),
                 rule: None,
             };
             vec![Target::Player(game.decide(&decision)?)]
@@ -532,7 +535,7 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
             if candidates.is_empty() {
                 return Ok(Vec::new());
             }
-            vec![chosen_permanent(game, me, &candidates)?]
+            vec![chosen_permanent(game, ctx, &candidates)?]
         }
     })
 }

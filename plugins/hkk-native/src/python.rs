@@ -9,6 +9,7 @@ use pyo3::types::{PyBytes, PyDict, PyInt, PyList};
 use crate::agents::{agent_rng, OwnRng, Seat, PASS_BIAS};
 use crate::cards::{Card, CardId, CardPool, PlainAbility, PlainActivation, Word, IMPLEMENTED};
 use crate::conditions::PlainCondition;
+use crate::decisions::Decision;
 use crate::effects::PlainEffect;
 use crate::env::{Batch, Layout, Spec, StepError};
 use crate::events::{Event, Level, Value};
@@ -614,6 +615,25 @@ type OutcomeTuple = (
     [PlayersCounts; KINDS],
 );
 
+/// A decision as handed to Python: `(kind, player, labels, rule, prompt)`.
+type Found = (
+    &'static str,
+    usize,
+    Vec<String>,
+    Option<&'static str>,
+    String,
+);
+
+fn found(d: &Decision) -> Found {
+    (
+        d.kind,
+        d.player,
+        d.options.iter().map(|o| o.to_string()).collect(),
+        d.rule,
+        d.prompt.to_string(),
+    )
+}
+
 /// A native game, played by its seated agents or answered from outside one decision at a time
 /// (`forward::Driven`); its log stays native until read.
 #[pyclass(name = "Game", module = "hkk_native._native")]
@@ -692,33 +712,18 @@ impl PyGame {
     /// The decision a seat answered from outside waits for, as `(kind, player, labels, rule)`
     /// (the game runs up to it first); None once over, stopped short, or all seats seated.
     #[allow(clippy::type_complexity)]
-    fn decision(
-        &mut self,
-        py: Python<'_>,
-    ) -> Option<(&'static str, usize, Vec<String>, Option<&'static str>)> {
+    fn decision(&mut self, py: Python<'_>) -> Option<Found> {
         if self.searchers.iter().any(Option::is_some) {
             // the search agents' seats answered first, up to a seat answered by the caller
             py.allow_threads(|| search::play(&mut self.driven, &mut self.searchers));
         }
-        self.driven.decision().map(|d| {
-            (
-                d.kind,
-                d.player,
-                d.options.iter().map(|o| o.to_string()).collect(),
-                d.rule,
-            )
-        })
+        self.driven.decision().map(found)
     }
 
     /// Answer the waiting decision with its option at `index` and run on to the next one;
     /// returns that one as `decision` does when no search agent is seated (None: over,
     /// stopped short, or ask `decision`), saving the caller a second call.
-    #[allow(clippy::type_complexity)]
-    fn answer(
-        &mut self,
-        py: Python<'_>,
-        index: usize,
-    ) -> PyResult<Option<(&'static str, usize, Vec<String>, Option<&'static str>)>> {
+    fn answer(&mut self, py: Python<'_>, index: usize) -> PyResult<Option<Found>> {
         py.allow_threads(|| self.driven.answer(index))
             .map_err(|refusal| match refusal {
                 Refusal::NoDecision => PyValueError::new_err("the game waits for no decision"),
@@ -729,14 +734,7 @@ impl PyGame {
         if self.searchers.iter().any(Option::is_some) {
             return Ok(None);
         }
-        Ok(self.driven.game.waiting.as_deref().map(|d| {
-            (
-                d.kind,
-                d.player,
-                d.options.iter().map(|o| o.to_string()).collect(),
-                d.rule,
-            )
-        }))
+        Ok(self.driven.game.waiting.as_deref().map(found))
     }
 
     /// An independent copy (a struct clone), its log kept at `level` from now on if given.

@@ -223,6 +223,7 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
             kind: "attack",
             player: attacker_side,
             options,
+            prompt: Label::Borrowed(""),
             rule: Some("D-combat"),
         };
         game.combat = Some((uid, Vec::new()));
@@ -247,6 +248,7 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
             kind: "block",
             player: 1 - attacker_side,
             options,
+            prompt: game.option(|| format!("Block {}?", describe(game, attacker))),
             rule: Some("D-combat"),
         };
         game.combat = Some((attacker, blocks.clone()));
@@ -329,6 +331,7 @@ pub fn close_offers(game: &mut Game, phase: &str) -> Flow {
                 game.option(|| offer.label(&game.cards)),
                 Label::Borrowed("decline"),
             ],
+            prompt: Label::Borrowed(""),
             rule: Some("R-components"),
         };
         if game.decide(&decision)? == 1 {

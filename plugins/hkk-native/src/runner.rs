@@ -33,6 +33,7 @@ pub fn setup(game: &mut Game) -> Flow {
         kind: "start",
         player: starter,
         options: vec![Label::Borrowed("start"), Label::Borrowed("hand over")],
+        prompt: Label::Borrowed(""),
         rule: Some("28"),
     })?;
     game.active = if answer == 0 { starter } else { 1 - starter };

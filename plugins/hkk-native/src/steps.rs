@@ -248,6 +248,7 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
             game.option(|| format!("use {}", item.label(&game.cards))),
             Label::Borrowed("decline"),
         ],
+        prompt: game.option(|| format!("Use {}?", item.label(&game.cards))),
         rule: Some(rule),
     };
     Ok(game.decide(&decision)? == 0)
@@ -306,6 +307,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
                     .iter()
                     .map(|i| game.option(|| i.label(&game.cards)))
                     .collect(),
+                prompt: Label::Borrowed("Which happens next?"),
                 rule: Some(step.order_rule),
             };
             game.decide(&decision)?
@@ -377,6 +379,7 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
                     .iter()
                     .map(|i| game.option(|| i.label(&game.cards)))
                     .collect(),
+                prompt: Label::Borrowed("Which happens next?"),
                 rule: Some("R-enter-order"),
             };
             game.decide(&decision)?
@@ -434,6 +437,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
                 kind: "action",
                 player,
                 options,
+                prompt: Label::Borrowed("End of turn"),
                 rule: Some(step.rule),
             };
             let chosen = game.decide(&decision)?;
@@ -616,6 +620,7 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
             kind: "action",
             player,
             options: std::mem::take(&mut lists.labels),
+            prompt: Label::Borrowed(step.hook),
             rule: Some(step.rule),
         };
         let chosen = game.decide(&decision);

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 use crate::cards::{CardId, CardPool, TriggerEvent, Which, WhoseTurn, WordHash};
-use crate::decisions::Decision;
+use crate::decisions::{Decision, Label};
 use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
@@ -610,6 +610,7 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
                     .iter()
                     .map(|&i| game.option(|| game.watch.waiting[i].item.label(&game.cards)))
                     .collect(),
+                prompt: Label::Borrowed("Which trigger happens next?"),
                 rule: Some("D-trigger-order"),
             };
             at = ready[game.decide(&decision)?];

@@ -332,15 +332,14 @@ class _Window:
 _OPTIONS: dict[str, Option] = {}
 
 
-def _decision(found: tuple[str, int, list[str], str | None]) -> Decision:
-    """A native decision ``(kind, player, labels, rule)`` as the Python engine's (no prompt:
-    the native core makes none)."""
-    kind, player, labels, rule = found
+def _decision(found: tuple[str, int, list[str], str | None, str]) -> Decision:
+    """A native decision ``(kind, player, labels, rule, prompt)`` as the Python engine's."""
+    kind, player, labels, rule, prompt = found
     options = _OPTIONS
     if len(options) > 100_000:
         options.clear()
     return Decision(kind, player, tuple([options.get(label) or options.setdefault(
-        label, Option(label)) for label in labels]), "", rule)
+        label, Option(label)) for label in labels]), prompt, rule)
 
 
 class NativeLog(Sequence[Any]):
@@ -577,8 +576,8 @@ class NativeGame:
     def decision(self) -> Decision | None:
         """The decision a seat answered from outside waits for (reading it the first time
         runs the game up to it): kind, player, the options' labels and rule as the Python
-        engine's (an option's ``data`` is read from its label, :func:`hkk.option_data`; the
-        ``prompt`` is empty); None once the game is over or stopped short, or if every seat
+        engine's, prompt and all (an option's ``data`` is read from its label,
+        :func:`hkk.option_data`); None once the game is over or stopped short, or if every seat
         has an agent.  A Python agent's decisions on the way are asked first (:meth:`_drive`)."""
         if self._asking or None not in self._seated:
             return None  # a seated agent thinks, or every seat has one: the Python engine's
