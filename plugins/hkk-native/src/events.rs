@@ -976,6 +976,14 @@ impl Log {
             outcome.record(&kind, self.turn);
         }
         if kind.kept_at(self.level) {
+            if self.events.capacity() == 0 {
+                // room for a whole base-set game's log at once (about 3,700 events at the full
+                // level): growing by doubling would copy it some ten times over
+                self.events.reserve(match self.level {
+                    Level::Full => 4096,
+                    _ => 1024,
+                });
+            }
             self.events.push(Event {
                 seq: self.emitted, // the seq it has in the full log
                 turn: self.turn,
