@@ -310,7 +310,7 @@ pub fn extract_components(game: &mut Game, index: usize) {
         offer.player,
         offer.count,
         game.text(false, || {
-            format!("{}#{}", game.cards.name(offer.card), offer.uid)
+            crate::state::card_label("", game.cards.name(offer.card), offer.uid)
         }),
     );
     emit!(

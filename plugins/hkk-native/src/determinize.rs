@@ -76,10 +76,8 @@ impl Resample {
 }
 
 fn hide(game: &mut Game, player: usize, from: usize) {
-    if let Some(events) = game.log.events.get_mut(from..) {
-        for event in events {
-            event.kind.hide_from(player);
-        }
+    for event in game.log.events.iter_mut_from(from) {
+        event.kind.hide_from(player);
     }
 }
 
@@ -183,7 +181,7 @@ impl Driven {
             return new;
         }
         new.restore_patch();
-        new.game.log.events = game.log.events[..kept].to_vec();
+        new.game.log.events = game.log.events.prefix(kept);
         new.past(player, level.filter(|_| drop));
         new.run();
         new

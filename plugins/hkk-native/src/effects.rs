@@ -430,10 +430,10 @@ fn chosen_permanent(game: &mut Game, ctx: &Context, uids: &[u32]) -> Result<Targ
         .iter()
         .map(|&uid| {
             game.option(|| {
-                let perm = game
-                    .permanent(uid)
-                    .map_or_else(String::new, |p| p.describe(&game.cards));
-                format!("target {perm}")
+                game.permanent(uid).map_or_else(
+                    || "target ".to_string(),
+                    |p| crate::state::card_label("target ", game.cards.name(p.card), p.uid),
+                )
             })
         })
         .collect();

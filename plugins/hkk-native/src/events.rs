@@ -5,6 +5,7 @@
 
 use crate::cards::{CardId, CardPool};
 use crate::outcome::Outcome;
+use std::sync::Arc;
 
 /// One event's kind and fields (the envelope is in [`Event`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -940,11 +941,123 @@ macro_rules! emit {
     };
 }
 
+/// Events a chunk of the log holds (about 45 kB of them).
+const CHUNK: usize = 256;
+
+/// The kept events, in fixed-size chunks: the log grows without copying what it holds (a
+/// `Vec` growing by doubling copied a full-level game's log some ten times over), and a copy
+/// of the game shares the full chunks (`Arc`) instead of copying them; a shared chunk is
+/// copied only when changed (`Arc::make_mut`: the last one, pushed to, or a hidden event).
+#[derive(Debug, Clone, Default)]
+pub struct Events {
+    /// All full (`CHUNK` events) but the last.
+    chunks: Vec<Arc<Vec<Event>>>,
+    len: usize,
+}
+
+impl Events {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn push(&mut self, event: Event) {
+        if self.len.is_multiple_of(CHUNK) {
+            // the first chunk grows as needed (a log at the outcome level keeps one event)
+            let room = if self.len == 0 { 0 } else { CHUNK };
+            self.chunks.push(Arc::new(Vec::with_capacity(room)));
+        }
+        if let Some(last) = self.chunks.last_mut() {
+            Arc::make_mut(last).push(event);
+        }
+        self.len += 1;
+    }
+
+    pub fn get(&self, index: usize) -> Option<&Event> {
+        self.chunks.get(index / CHUNK)?.get(index % CHUNK)
+    }
+
+    pub fn last(&self) -> Option<&Event> {
+        self.chunks.last()?.last()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Event> {
+        self.chunks.iter().flat_map(|chunk| chunk.iter())
+    }
+
+    /// The events from `from` on, to change (their chunks unshared).
+    pub fn iter_mut_from(&mut self, from: usize) -> impl Iterator<Item = &mut Event> {
+        let skip = from.min(self.len);
+        self.chunks
+            .iter_mut()
+            .skip(skip / CHUNK)
+            .enumerate()
+            .flat_map(move |(i, chunk)| {
+                let start = if i == 0 { skip % CHUNK } else { 0 };
+                Arc::make_mut(chunk).iter_mut().skip(start)
+            })
+    }
+
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        self.chunks.truncate(len.div_ceil(CHUNK));
+        if let Some(last) = self.chunks.last_mut() {
+            let keep = len - (len - 1) / CHUNK * CHUNK;
+            if last.len() > keep {
+                Arc::make_mut(last).truncate(keep);
+            }
+        }
+        self.len = len;
+    }
+
+    pub fn clear(&mut self) {
+        self.chunks.clear();
+        self.len = 0;
+    }
+
+    /// Only the events `keep` holds for, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Event) -> bool) {
+        let mut kept = Events::default();
+        for event in self.iter() {
+            if keep(event) {
+                kept.push(event.clone());
+            }
+        }
+        *self = kept;
+    }
+
+    /// The first `len` events (a copy sharing their full chunks).
+    pub fn prefix(&self, len: usize) -> Events {
+        let mut prefix = self.clone();
+        prefix.truncate(len);
+        prefix
+    }
+}
+
+impl PartialEq for Events {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.iter().eq(other.iter())
+    }
+}
+
+impl std::ops::Index<usize> for Events {
+    type Output = Event;
+
+    fn index(&self, index: usize) -> &Event {
+        &self.chunks[index / CHUNK][index % CHUNK]
+    }
+}
+
 /// The append-only log at a level: what the level drops is counted, never built.
 #[derive(Debug, Clone)]
 pub struct Log {
     pub level: Level,
-    pub events: Vec<Event>,
+    pub events: Events,
     pub turn: u32,
     pub step: &'static str,
     /// Events emitted, kept or not (the next `seq`).
@@ -957,7 +1070,7 @@ impl Log {
     pub fn new(level: Level) -> Self {
         Log {
             level,
-            events: Vec::new(),
+            events: Events::default(),
             turn: 0,
             step: "",
             emitted: 0,
@@ -1024,6 +1137,55 @@ mod tests {
         log.emit(Kind::StartingPlayer { player: 0 });
         assert_eq!(log.events.len(), 1);
         assert_eq!(log.events[0].seq, 3);
+    }
+
+    fn numbered(n: usize) -> Event {
+        Event {
+            seq: n,
+            turn: 0,
+            step: "",
+            kind: Kind::StartingPlayer { player: n % 2 },
+        }
+    }
+
+    #[test]
+    fn the_chunked_events_behave_as_a_list() {
+        for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK, 3 * CHUNK + 7] {
+            let model: Vec<Event> = (0..len).map(numbered).collect();
+            let mut events = Events::default();
+            model.iter().cloned().for_each(|e| events.push(e));
+            assert_eq!(events.len(), len);
+            assert!(events.iter().eq(model.iter()));
+            assert_eq!(events.last(), model.last());
+            assert_eq!(events.get(len), None);
+            for cut in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, len] {
+                let cut = cut.min(len);
+                let prefix = events.prefix(cut);
+                assert!(prefix.iter().eq(model[..cut].iter()), "{len} {cut}");
+                let mut cut_back = events.clone();
+                cut_back.truncate(cut);
+                assert_eq!(cut_back, prefix);
+                // a shared chunk changed is copied first: the log cut from stays whole
+                cut_back.push(numbered(9999));
+                for e in cut_back.iter_mut_from(cut.saturating_sub(3)) {
+                    e.turn = 7;
+                }
+                assert!(events.iter().eq(model.iter()));
+                assert_eq!(cut_back.len(), cut + 1);
+                assert!(cut_back
+                    .iter()
+                    .skip(cut.saturating_sub(3))
+                    .all(|e| e.turn == 7));
+                assert!(cut_back
+                    .iter()
+                    .take(cut.saturating_sub(3))
+                    .all(|e| e.turn == 0));
+                assert_eq!(cut_back[cut].seq, 9999);
+            }
+            let mut odd = events.clone();
+            odd.retain(|e| e.seq % 2 == 1);
+            assert!(odd.iter().eq(model.iter().filter(|e| e.seq % 2 == 1)));
+        }
     }
 
     #[test]

@@ -140,7 +140,7 @@ impl Driven {
         let log = &self.game.log;
         let empty = Log {
             level: log.level,
-            events: Vec::new(),
+            events: crate::events::Events::default(),
             turn: log.turn,
             step: log.step,
             emitted: log.emitted,
@@ -248,8 +248,10 @@ impl Driven {
     /// so far are those the new level keeps of them.
     pub fn set_level(&mut self, level: crate::events::Level) {
         let log = &mut self.game.log;
-        let kept = log.events[..self.kept]
+        let kept = log
+            .events
             .iter()
+            .take(self.kept)
             .filter(|e| e.kind.kept_at(level))
             .count();
         log.level = level;

@@ -33,12 +33,21 @@ pub struct Item {
 impl Item {
     /// `<card id>#<uid>:<ability index>`, made only when a decision or an event shows it.
     pub fn label(&self, cards: &CardPool) -> String {
-        let card = cards.name(self.card);
-        if self.copy == 0 {
-            format!("{card}#{}:{}", self.uid, self.index)
-        } else {
-            format!("{card}#{}:{} ({})", self.uid, self.index, self.copy)
+        self.label_after("", cards)
+    }
+
+    /// `prefix` then [`Item::label`] (an option's `use <label>`), written by hand
+    /// (`state::push_uint`).
+    pub fn label_after(&self, prefix: &str, cards: &CardPool) -> String {
+        let mut text = crate::state::card_label(prefix, cards.name(self.card), self.uid);
+        text.push(':');
+        crate::state::push_uint(&mut text, self.index as u64);
+        if self.copy != 0 {
+            text.push_str(" (");
+            crate::state::push_uint(&mut text, u64::from(self.copy));
+            text.push(')');
         }
+        text
     }
 
     pub fn key(&self) -> (u32, usize) {
@@ -312,12 +321,18 @@ pub fn resolving(game: &mut Game, item: &Item) {
     );
 }
 
-fn context(game: &Game, item: &Item) -> Context {
+/// The item's context; `labelled`: with its label (only its effects' events read it, never
+/// their binding).
+fn context(game: &Game, item: &Item, labelled: bool) -> Context {
     Context {
         controller: item.controller,
         source: Some(item.uid),
         // a player's damage names its source's uid for an outcome recorder: no text for one
-        label: game.text(false, || item.label(&game.cards)),
+        label: if labelled {
+            game.text(false, || item.label(&game.cards))
+        } else {
+            String::new()
+        },
         trigger: item.trigger.map(|(bound, _)| bound),
     }
 }
@@ -332,11 +347,16 @@ fn effects_of<'a>(cards: &'a CardPool, item: &Item) -> &'a [Effect] {
 /// An automatic ability's `bind`: its effects' targets, its choices made.
 pub fn bind_item(game: &mut Game, item: &Item) -> crate::effects::Bound {
     let cards = game.cards.clone(); // the cards do not change: borrowed beside the game
-    bind(game, &context(game, item), effects_of(&cards, item))
+    bind(game, &context(game, item, false), effects_of(&cards, item))
 }
 
 /// An automatic ability's `apply` on what it bound.
 pub fn apply_item(game: &mut Game, item: &Item, bound: Vec<Vec<Target>>) -> Flow {
     let cards = game.cards.clone();
-    apply_all(game, &context(game, item), effects_of(&cards, item), bound)
+    apply_all(
+        game,
+        &context(game, item, true),
+        effects_of(&cards, item),
+        bound,
+    )
 }

@@ -208,6 +208,14 @@ fn describe(game: &Game, uid: u32) -> String {
         .map_or_else(String::new, |p| p.describe(&game.cards))
 }
 
+/// `prefix` then [`describe`] (`state::card_label`).
+fn describe_after(prefix: &str, game: &Game, uid: u32) -> String {
+    game.permanent(uid).map_or_else(
+        || prefix.to_string(),
+        |p| crate::state::card_label(prefix, game.cards.name(p.card), p.uid),
+    )
+}
+
 /// D-combat's `bind`: the attacker picks attackers, then the defender blocks each with one of
 /// his ready creatures at most.
 pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
@@ -217,7 +225,7 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
     let mut options: Vec<Label> = Vec::new();
     for uid in ready(game, attacker_side) {
         options.clear();
-        options.push(game.option(|| format!("attack with {}", describe(game, uid))));
+        options.push(game.option(|| describe_after("attack with ", game, uid)));
         options.push("hold".into());
         let decision = Decision {
             kind: "attack",
@@ -241,7 +249,7 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
         options.extend(
             blocks
                 .iter()
-                .map(|&b| game.option(|| format!("block with {}", describe(game, b)))),
+                .map(|&b| game.option(|| describe_after("block with ", game, b))),
         );
         options.push("no block".into());
         let decision = Decision {

@@ -122,7 +122,7 @@ crate::clone_fields!(Permanent {
 impl Permanent {
     /// `"<card id>#<uid>"`, as labels write it.
     pub fn describe(&self, cards: &CardPool) -> String {
-        format!("{}#{}", cards.name(self.card), self.uid)
+        card_label("", cards.name(self.card), self.uid)
     }
 
     /// `hkk._characteristics.hp` without statics (`Game::hp` adds them): max Ép (with the
@@ -202,6 +202,49 @@ pub struct ExtractionOffer {
 
 impl ExtractionOffer {
     pub fn label(&self, cards: &CardPool) -> String {
-        format!("extract {}#{}", cards.name(self.card), self.uid)
+        card_label("extract ", cards.name(self.card), self.uid)
+    }
+}
+
+/// Appends `n` in decimal. Labels and sources are written by hand rather than by `format!`:
+/// at the full level the log makes thousands a game, and the formatting machinery cost
+/// several times the text's own copying.
+pub fn push_uint(text: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    text.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
+/// `"<prefix><card id>#<uid>"` (`format!("{prefix}{card}#{uid}")`, see [`push_uint`]).
+pub fn card_label(prefix: &str, card: &str, uid: u32) -> String {
+    let mut text = String::with_capacity(prefix.len() + card.len() + 8);
+    text.push_str(prefix);
+    text.push_str(card);
+    text.push('#');
+    push_uint(&mut text, u64::from(uid));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_written_by_hand_are_what_format_writes() {
+        for n in [0, 7, 10, 99, 12_345, u64::from(u32::MAX), u64::MAX] {
+            let mut text = String::from("x");
+            push_uint(&mut text, n);
+            assert_eq!(text, format!("x{n}"));
+        }
+        assert_eq!(card_label("use guard ", "t:c01", 40), "use guard t:c01#40");
     }
 }

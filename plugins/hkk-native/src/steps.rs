@@ -245,7 +245,7 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
         kind: "use",
         player: item.controller,
         options: vec![
-            game.option(|| format!("use {}", item.label(&game.cards))),
+            game.option(|| item.label_after("use ", &game.cards)),
             Label::Borrowed("decline"),
         ],
         prompt: game.option(|| format!("Use {}?", item.label(&game.cards))),
@@ -428,7 +428,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         } else {
             let mut options: Vec<Label> = items
                 .iter()
-                .map(|i| game.option(|| format!("use {}", i.label(&game.cards))))
+                .map(|i| game.option(|| i.label_after("use ", &game.cards)))
                 .collect();
             if !mandatory {
                 options.push(Label::Borrowed(PASS));
@@ -503,7 +503,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     for at in playable(game, step, player) {
         let card = game.players[player].hand[at];
         add(
-            game.option(|| format!("play {}", game.cards.name(card))),
+            game.option(|| ["play ", game.cards.name(card)].concat()),
             Action::Play(at),
         );
     }
@@ -515,10 +515,9 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     if player == game.active && step.hook == "main_phase" {
         for uid in guard_moves(game) {
             let label = game.option(|| {
-                let perm = game.permanent(uid);
-                format!(
-                    "use guard {}",
-                    perm.map_or_else(String::new, |p| p.describe(&game.cards))
+                game.permanent(uid).map_or_else(
+                    || "use guard ".to_string(),
+                    |p| crate::state::card_label("use guard ", game.cards.name(p.card), p.uid),
                 )
             });
             sourced.push(((uid, 0), label, Action::Guard(uid)));
@@ -528,7 +527,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     each_item_where(game, step, mine, |item| {
         if usable(game, &item) {
             let at = (item.uid, 1 + item.index);
-            let label = game.option(|| format!("use {}", item.label(&game.cards)));
+            let label = game.option(|| item.label_after("use ", &game.cards));
             sourced.push((at, label, Action::Use(items.len())));
             items.push(item);
         }
@@ -561,9 +560,9 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     // the label is written only when the event is built
     let item = |game: &Game| match uid.and_then(|u| game.permanent(u)) {
         None if uid.is_none() => "attack".to_string(),
-        perm => format!(
-            "guard {}",
-            perm.map_or_else(String::new, |p| p.describe(&game.cards))
+        perm => perm.map_or_else(
+            || "guard ".to_string(),
+            |p| crate::state::card_label("guard ", game.cards.name(p.card), p.uid),
         ),
     };
     emit!(
