@@ -13,7 +13,7 @@ pub struct Decision {
     pub player: usize,
     pub options: Vec<Label>,
     /// The question as the Python engine asks it ("Which happens next?", "Block X#3?"):
-    /// made like an option's label, only when shown.
+    /// made only when the decision is shown outside (`Game::prompt`).
     pub prompt: Label,
     pub rule: Option<&'static str>,
 }

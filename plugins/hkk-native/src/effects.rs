@@ -441,7 +441,7 @@ fn chosen_permanent(game: &mut Game, ctx: &Context, uids: &[u32]) -> Result<Targ
         kind: "target",
         player: ctx.controller,
         options,
-        prompt: game.option(|| ctx.label.clone()),
+        prompt: game.prompt(|| ctx.label.clone()),
         rule: None,
     };
     Ok(Target::Permanent(uids[game.decide(&decision)?]))
@@ -508,7 +508,7 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
                 kind: "target_player",
                 player: me,
                 options: game.player_labels.to_vec(),
-                prompt: game.option(|| ctx.label.clone()),
+                prompt: game.prompt(|| ctx.label.clone()),
                 rule: None,
             };
             vec![Target::Player(game.decide(&decision)?)]

@@ -310,6 +310,15 @@ impl Game {
         }
     }
 
+    /// A decision's prompt: made only for a decision shown outside (no log keeps one).
+    pub fn prompt(&self, make: impl FnOnce() -> String) -> Label {
+        if self.outside && self.replayed >= self.answers.len() {
+            Label::Owned(make())
+        } else {
+            Label::Borrowed("")
+        }
+    }
+
     pub fn emit(&mut self, kind: Kind) {
         self.log.emit(kind);
     }

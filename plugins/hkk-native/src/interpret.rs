@@ -321,14 +321,14 @@ pub fn resolving(game: &mut Game, item: &Item) {
     );
 }
 
-/// The item's context; `labelled`: with its label (only its effects' events read it, never
-/// their binding).
+/// The item's context; `labelled`: with its label (only its effects' events read it; their
+/// binding only for a target decision's prompt, shown outside).
 fn context(game: &Game, item: &Item, labelled: bool) -> Context {
     Context {
         controller: item.controller,
         source: Some(item.uid),
         // a player's damage names its source's uid for an outcome recorder: no text for one
-        label: if labelled {
+        label: if labelled || game.outside {
             game.text(false, || item.label(&game.cards))
         } else {
             String::new()

@@ -256,7 +256,7 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
             kind: "block",
             player: 1 - attacker_side,
             options,
-            prompt: game.option(|| format!("Block {}?", describe(game, attacker))),
+            prompt: game.prompt(|| format!("Block {}?", describe(game, attacker))),
             rule: Some("D-combat"),
         };
         game.combat = Some((attacker, blocks.clone()));

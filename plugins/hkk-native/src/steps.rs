@@ -248,7 +248,7 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
             game.option(|| item.label_after("use ", &game.cards)),
             Label::Borrowed("decline"),
         ],
-        prompt: game.option(|| format!("Use {}?", item.label(&game.cards))),
+        prompt: game.prompt(|| format!("Use {}?", item.label(&game.cards))),
         rule: Some(rule),
     };
     Ok(game.decide(&decision)? == 0)
