@@ -424,7 +424,9 @@ impl Game {
         if !self.in_play.statics() {
             return sum;
         }
-        for source in self.permanents.iter().filter(|p| p.has_statics) {
+        // the others' static abilities modify no `stat`
+        let bit = crate::cards::static_use(stat);
+        for source in self.permanents.iter().filter(|p| p.static_uses & bit != 0) {
             let Some(card) = self.cards.get(source.card) else {
                 continue;
             };
