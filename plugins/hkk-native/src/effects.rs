@@ -607,7 +607,11 @@ impl Targets {
 
 /// An item's `bind`: every effect's targets, its choices made.
 pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Bound {
-    let mut bound = Targets::default();
+    // room for a few targets an effect: the list made once, not grown (none for no effect)
+    let mut bound = Targets {
+        list: Vec::with_capacity(4 * effects.len()),
+        ..Targets::default()
+    };
     for e in effects {
         match &e.filter {
             Some(filter) => filtered_targets(game, ctx, e.target, filter, &mut bound.list),

@@ -580,7 +580,9 @@ impl Game {
                 perm.damage_taken = 0;
                 self.hp_out_of_reach = false;
             }
-            perm.counters.retain(|(_, n)| *n > 0);
+            if !perm.counters.is_empty() {
+                perm.counters.retain(|(_, n)| *n > 0);
+            }
         }
         // each list taken while it is worked through, then given back emptied (its buffer
         // kept for the next moment) unless something filled it again meanwhile

@@ -190,14 +190,14 @@ struct MomentLists {
     losing: Vec<u32>,
 }
 
-/// [`run_ordered`]'s: the items finished and wanted in the step, those collected and those
-/// ready.
+/// [`run_ordered`]'s: the items finished and wanted in the step, those collected and the
+/// places of those ready among them.
 #[derive(Debug, Default)]
 struct OrderedLists {
     finished: Vec<Key>,
     wanted: Vec<Key>,
     items: Vec<Ordered>,
-    ready: Vec<Ordered>,
+    ready: Vec<usize>,
 }
 
 /// [`run_actions`]'s: the options offered and their labels, the items with a source being
@@ -310,12 +310,13 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
     for _ in 0..MAX_ITEMS_PER_STEP {
         ready.clear();
         collect(game, step, finished, items);
-        for item in items.drain(..) {
+        // the ready ones by their place in `items`: an item is moved once, when it resolves
+        for (at, item) in items.iter().enumerate() {
             let key = item.key();
             if finished.contains(&key) {
                 continue;
             }
-            if let Ordered::Card(card) | Ordered::Trigger(card) = &item {
+            if let Ordered::Card(card) | Ordered::Trigger(card) = item {
                 if !usable(game, card) {
                     continue;
                 }
@@ -327,7 +328,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
                     wanted.push(key);
                 }
             }
-            ready.push(item);
+            ready.push(at);
         }
         if ready.is_empty() {
             return Ok(());
@@ -338,7 +339,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
                 player: game.active,
                 options: ready
                     .iter()
-                    .map(|i| game.option(|| i.label(&game.cards)))
+                    .map(|&at| game.option(|| items[at].label(&game.cards)))
                     .collect(),
                 rule: Some(step.order_rule),
             };
@@ -346,7 +347,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
         } else {
             0
         };
-        let item = ready.swap_remove(chosen);
+        let item = items.swap_remove(ready[chosen]);
         let key = item.key();
         wanted.retain(|k| *k != key);
         // an activated ability may be used again while it is usable (29.4.9 stops it in the
