@@ -46,6 +46,9 @@ pub struct Card {
     pub refused: Option<String>,
     /// It has a static ability.
     pub has_statics: bool,
+    /// What its static abilities do, as [`static_use`] bits: the stats they modify and
+    /// whether one prevents (0: none); a walk for one of them skips the other cards unread.
+    pub static_uses: u8,
     /// The most its static abilities can take from an Ép or Sp (the sum of their negative
     /// Ép/Sp modifiers, whatever their conditions and targets; 0 for none): the Ép check
     /// reads the modifiers in force only when some permanent is within reach of 0.
@@ -59,6 +62,14 @@ pub struct Card {
     /// player (`play_condition`).
     pub play_condition: Option<Condition>,
 }
+
+/// A static ability's bit in [`Card::static_uses`] for a modifier of `stat`.
+pub const fn static_use(stat: Stat) -> u8 {
+    1 << stat as u8
+}
+
+/// [`Card::static_uses`]'s bit for a prevention.
+pub const PREVENTS: u8 = 1 << 7;
 
 /// A hook's bit: its step's index in `phases::DEFAULT_TURN`, one more for any other timing
 /// (`on_enter`).
@@ -114,6 +125,14 @@ impl Card {
         }
         let (cost_vp, cost_components, damage, hp, components) = numbers;
         let has_statics = native.iter().any(|a| a.is_static);
+        let static_uses = native
+            .iter()
+            .filter(|a| a.is_static)
+            .flat_map(|a| &a.effects)
+            .fold(0, |bits, e| {
+                let stat = e.lasting.map_or(0, |(stat, _)| static_use(stat));
+                bits | stat | if e.prevention.is_some() { PREVENTS } else { 0 }
+            });
         let static_hp_floor = native
             .iter()
             .filter(|a| a.is_static)
@@ -140,6 +159,7 @@ impl Card {
             abilities: native,
             refused,
             has_statics,
+            static_uses,
             static_hp_floor,
             hooks,
             triggers,

@@ -81,6 +81,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: CardId) -> u32 {
         damaged_turn: 0,
         has_abilities: !card.abilities.is_empty(),
         has_statics: card.has_statics,
+        static_uses: card.static_uses,
         hooks: card.hooks,
         triggers: card.triggers,
     });
@@ -154,7 +155,13 @@ pub fn damage(
                     amount,
                     source,
                     source_uid,
-                    after: game.hp(uid),
+                    // read only for a log that keeps it (the watch and an outcome recorder
+                    // read the uid, amount and source): its statics not walked for nothing
+                    after: if game.log.builds(false) {
+                        game.hp(uid)
+                    } else {
+                        0
+                    },
                 }
             );
         }

@@ -12,6 +12,24 @@ use crate::game::Game;
 /// source that left play may take others' Ép with it), each later round logged with its
 /// number.
 pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
+    if game.hp_out_of_reach {
+        // every Ép out of reach since the last check: it finds no one (its one round, unread)
+        emit!(
+            game,
+            Kind::HpCheck {
+                rule,
+                dead: Vec::new(),
+                round: None,
+            }
+        );
+        return check_players(game);
+    }
+    check_rounds(game, rule, components)
+}
+
+/// [`check_hp`]'s rounds, the permanents read.
+#[inline(never)]
+fn check_rounds(game: &mut Game, rule: &'static str, components: bool) -> Flow {
     for round in 1.. {
         let dead = if game.hp_out_of_reach || out_of_reach(game) {
             game.hp_out_of_reach = true;

@@ -197,9 +197,25 @@ fn own_expiry_ahead(game: &Game) -> bool {
 /// `end_effects`: the effects of these durations whose time is up end at one moment: all
 /// removed, then each logged in uid order.
 pub fn end_effects(game: &mut Game, durations: &[&str], rule: &'static str) {
+    if game.effects.is_empty() {
+        return;
+    }
+    // the durations as `Duration::bit`s, named once (not compared by name for each effect)
+    const KINDS: [Duration; 6] = [
+        Duration::Permanent,
+        Duration::UntilEndOfTurn,
+        Duration::ThisTurn,
+        Duration::UntilPreparation,
+        Duration::UntilOwnPreparation,
+        Duration::Turns(1),
+    ];
+    let ending = KINDS
+        .iter()
+        .filter(|d| durations.contains(&d.name()))
+        .fold(0, |bits, d| bits | d.bit());
     let (turn, active) = (game.turn, game.active);
     let due = |e: &Lasting| {
-        if !durations.contains(&e.duration.name()) || !e.in_force {
+        if ending & e.duration.bit() == 0 || !e.in_force {
             return false;
         }
         match e.duration {

@@ -387,7 +387,8 @@ fn filtered_targets(
     ctx: &Context,
     target: TargetSpec,
     filter: &Where,
-) -> Result<Vec<Target>, Halt> {
+    out: &mut Vec<Target>,
+) -> Result<(), Halt> {
     let me = ctx.controller;
     let found: Vec<u32> = game
         .permanents
@@ -418,9 +419,11 @@ fn filtered_targets(
             | TargetSpec::ChosenBuilding
     );
     if !chosen || found.is_empty() {
-        return Ok(found.into_iter().map(Target::Permanent).collect());
+        out.extend(found.into_iter().map(Target::Permanent));
+        return Ok(());
     }
-    Ok(vec![chosen_permanent(game, ctx, &found)?])
+    out.push(chosen_permanent(game, ctx, &found)?);
+    Ok(())
 }
 
 /// The permanent the controller chooses among `uids` (a "target" decision, one option a
@@ -448,7 +451,12 @@ fn chosen_permanent(game: &mut Game, ctx: &Context, uids: &[u32]) -> Result<Targ
 }
 
 /// Who an effect acts on, bound before anything is applied.
-fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<Vec<Target>, Halt> {
+fn select_targets(
+    game: &mut Game,
+    ctx: &Context,
+    target: TargetSpec,
+    out: &mut Vec<Target>,
+) -> Result<(), Halt> {
     let me = ctx.controller;
     let creatures = |game: &Game, of: Option<usize>| -> Vec<u32> {
         game.permanents
@@ -464,45 +472,41 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
             .map(|p| p.uid)
             .collect()
     };
-    // a group's targets, collected straight from the permanents (no list of uids between)
-    let group = |game: &Game, creature: bool, of: Option<usize>| -> Vec<Target> {
-        game.permanents
-            .iter()
-            .filter(|p| p.creature == creature && of.is_none_or(|c| p.controller == c))
-            .map(|p| Target::Permanent(p.uid))
-            .collect()
+    // a group's targets, put straight from the permanents (no list of uids between)
+    let group = |game: &Game, creature: bool, of: Option<usize>, out: &mut Vec<Target>| {
+        out.extend(
+            game.permanents
+                .iter()
+                .filter(|p| p.creature == creature && of.is_none_or(|c| p.controller == c))
+                .map(|p| Target::Permanent(p.uid)),
+        );
     };
-    Ok(match target {
-        TargetSpec::Nobody => Vec::new(),
-        TargetSpec::SelfPerm => ctx
-            .source
-            .filter(|&uid| game.permanent(uid).is_some())
-            .map(Target::Permanent)
-            .into_iter()
-            .collect(),
+    match target {
+        TargetSpec::Nobody => {}
+        TargetSpec::SelfPerm => out.extend(
+            ctx.source
+                .filter(|&uid| game.permanent(uid).is_some())
+                .map(Target::Permanent),
+        ),
         // D-trigger-targets: a permanent that has left play is no target any more
-        TargetSpec::TriggerPlayer => ctx
-            .trigger
-            .and_then(|t| t.player)
-            .map(Target::Player)
-            .into_iter()
-            .collect(),
-        TargetSpec::TriggerPermanent | TargetSpec::TriggerSource => ctx
-            .trigger
-            .and_then(|t| {
-                if target == TargetSpec::TriggerPermanent {
-                    t.permanent
-                } else {
-                    t.source
-                }
-            })
-            .filter(|&uid| game.permanent(uid).is_some())
-            .map(Target::Permanent)
-            .into_iter()
-            .collect(),
-        TargetSpec::Controller => vec![Target::Player(me)],
-        TargetSpec::Opponent => vec![Target::Player(1 - me)],
-        TargetSpec::EachPlayer => vec![Target::Player(0), Target::Player(1)],
+        TargetSpec::TriggerPlayer => {
+            out.extend(ctx.trigger.and_then(|t| t.player).map(Target::Player));
+        }
+        TargetSpec::TriggerPermanent | TargetSpec::TriggerSource => out.extend(
+            ctx.trigger
+                .and_then(|t| {
+                    if target == TargetSpec::TriggerPermanent {
+                        t.permanent
+                    } else {
+                        t.source
+                    }
+                })
+                .filter(|&uid| game.permanent(uid).is_some())
+                .map(Target::Permanent),
+        ),
+        TargetSpec::Controller => out.push(Target::Player(me)),
+        TargetSpec::Opponent => out.push(Target::Player(1 - me)),
+        TargetSpec::EachPlayer => out.extend([Target::Player(0), Target::Player(1)]),
         TargetSpec::ChosenPlayer => {
             let decision = Decision {
                 kind: "target_player",
@@ -511,13 +515,13 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
                 prompt: game.prompt(|| ctx.label.clone()),
                 rule: None,
             };
-            vec![Target::Player(game.decide(&decision)?)]
+            out.push(Target::Player(game.decide(&decision)?));
         }
-        TargetSpec::OwnCreatures => group(game, true, Some(me)),
-        TargetSpec::OpponentCreatures => group(game, true, Some(1 - me)),
-        TargetSpec::AllCreatures => group(game, true, None),
-        TargetSpec::OwnBuildings => group(game, false, Some(me)),
-        TargetSpec::AllBuildings => group(game, false, None),
+        TargetSpec::OwnCreatures => group(game, true, Some(me), out),
+        TargetSpec::OpponentCreatures => group(game, true, Some(1 - me), out),
+        TargetSpec::AllCreatures => group(game, true, None, out),
+        TargetSpec::OwnBuildings => group(game, false, Some(me), out),
+        TargetSpec::AllBuildings => group(game, false, None, out),
         TargetSpec::ChosenCreature
         | TargetSpec::ChosenOwnCreature
         | TargetSpec::ChosenOpponentCreature
@@ -532,12 +536,12 @@ fn select_targets(game: &mut Game, ctx: &Context, target: TargetSpec) -> Result<
             } else {
                 creatures(game, of)
             };
-            if candidates.is_empty() {
-                return Ok(Vec::new());
+            if !candidates.is_empty() {
+                out.push(chosen_permanent(game, ctx, &candidates)?);
             }
-            vec![chosen_permanent(game, ctx, &candidates)?]
         }
-    })
+    }
+    Ok(())
 }
 
 /// `resolve_spell`: every effect bound (its choices made), then every one applied.
@@ -553,29 +557,78 @@ pub fn resolve_spell(game: &mut Game, player: usize, card: CardId, effects: &[Ef
 }
 
 /// What an item's `bind` gives: each effect's targets (or a stop at a decision from outside).
-pub type Bound = Result<Vec<Vec<Target>>, Halt>;
+pub type Bound = Result<Targets, Halt>;
+
+/// An ability's effects' targets kept inline in [`Targets`]; more are rare.
+const INLINE_ENDS: usize = 4;
+
+/// Every effect's targets in one list, effect after effect, with where each effect's end: an
+/// item's bind makes one list (none when it has no target), not one per effect.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Targets {
+    list: Vec<Target>,
+    ends: [u32; INLINE_ENDS],
+    more: Vec<u32>,
+    count: usize,
+}
+
+impl Targets {
+    /// The targets put since the last effect's are the next effect's.
+    fn close(&mut self) {
+        let end = self.list.len() as u32;
+        if self.count < INLINE_ENDS {
+            self.ends[self.count] = end;
+        } else {
+            self.more.push(end);
+        }
+        self.count += 1;
+    }
+
+    fn end(&self, effect: usize) -> usize {
+        if effect < INLINE_ENDS {
+            self.ends[effect] as usize
+        } else {
+            self.more[effect - INLINE_ENDS] as usize
+        }
+    }
+
+    /// The effects bound.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The targets of the effect at `effect` (< `len()`).
+    pub fn of(&self, effect: usize) -> &[Target] {
+        let start = if effect == 0 { 0 } else { self.end(effect - 1) };
+        &self.list[start..self.end(effect)]
+    }
+}
 
 /// An item's `bind`: every effect's targets, its choices made.
 pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Bound {
-    let mut bound = Vec::with_capacity(effects.len());
+    // room for a few targets an effect: the list made once, not grown (none for no effect)
+    let mut bound = Targets {
+        list: Vec::with_capacity(4 * effects.len()),
+        ..Targets::default()
+    };
     for e in effects {
-        bound.push(match &e.filter {
-            Some(filter) => filtered_targets(game, ctx, e.target, filter),
-            None => select_targets(game, ctx, e.target),
-        }?);
+        match &e.filter {
+            Some(filter) => filtered_targets(game, ctx, e.target, filter, &mut bound.list),
+            None => select_targets(game, ctx, e.target, &mut bound.list),
+        }?;
+        bound.close();
     }
     Ok(bound)
 }
 
 /// An item's `apply`: every effect on its bound targets.
-pub fn apply_all(
-    game: &mut Game,
-    ctx: &Context,
-    effects: &[Effect],
-    bound: Vec<Vec<Target>>,
-) -> Flow {
-    for (effect, targets) in effects.iter().zip(bound) {
-        apply(game, ctx, effect, &targets)?;
+pub fn apply_all(game: &mut Game, ctx: &Context, effects: &[Effect], bound: Targets) -> Flow {
+    for (at, effect) in effects.iter().enumerate().take(bound.len()) {
+        apply(game, ctx, effect, bound.of(at))?;
     }
     Ok(())
 }

@@ -433,7 +433,9 @@ impl Game {
         if !self.in_play.statics() {
             return sum;
         }
-        for source in self.permanents.iter().filter(|p| p.has_statics) {
+        // the others' static abilities modify no `stat`
+        let bit = crate::cards::static_use(stat);
+        for source in self.permanents.iter().filter(|p| p.static_uses & bit != 0) {
             let Some(card) = self.cards.get(source.card) else {
                 continue;
             };
@@ -587,7 +589,9 @@ impl Game {
                 perm.damage_taken = 0;
                 self.hp_out_of_reach = false;
             }
-            perm.counters.retain(|(_, n)| *n > 0);
+            if !perm.counters.is_empty() {
+                perm.counters.retain(|(_, n)| *n > 0);
+            }
         }
         // each list taken while it is worked through, then given back emptied (its buffer
         // kept for the next moment) unless something filled it again meanwhile

@@ -3,8 +3,7 @@
 //! effects, then applies them.
 
 use crate::cards::{Ability, Activation, CardId, CardPool, WhoseTurn};
-use crate::changes::Target;
-use crate::effects::{apply_all, bind, Context, Effect};
+use crate::effects::{apply_all, bind, Context, Effect, Targets};
 use crate::emit;
 use crate::errors::Flow;
 use crate::events::Kind;
@@ -189,10 +188,12 @@ pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
     };
     // `game.statics()` in its order, a condition read only for a static whose prevention
     // fits (the conditions read the state, never change it: the first found is the same)
-    if !game.in_play.statics() {
+    if !game.in_play.preventers() {
         return None;
     }
-    for source in game.permanents.iter().filter(|p| p.has_statics) {
+    // the others' static abilities prevent nothing
+    let preventing = |p: &&crate::state::Permanent| p.static_uses & crate::cards::PREVENTS != 0;
+    for source in game.permanents.iter().filter(preventing) {
         let Some(card) = game.cards.get(source.card) else {
             continue;
         };
@@ -351,7 +352,7 @@ pub fn bind_item(game: &mut Game, item: &Item) -> crate::effects::Bound {
 }
 
 /// An automatic ability's `apply` on what it bound.
-pub fn apply_item(game: &mut Game, item: &Item, bound: Vec<Vec<Target>>) -> Flow {
+pub fn apply_item(game: &mut Game, item: &Item, bound: Targets) -> Flow {
     let cards = game.cards.clone();
     apply_all(
         game,

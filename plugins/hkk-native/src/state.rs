@@ -89,6 +89,8 @@ pub struct Permanent {
     pub has_abilities: bool,
     /// Its card has a static ability (the others are skipped unread).
     pub has_statics: bool,
+    /// Its card's `static_uses` (`cards::static_use`, `cards::PREVENTS`).
+    pub static_uses: u8,
     /// Its card's `hooks` (`cards::hook_bit`).
     pub hooks: u64,
     /// Its card's `triggers` (`TriggerEvent::bit`): the trigger watch skips the others unread.
@@ -115,6 +117,7 @@ crate::clone_fields!(Permanent {
     damaged_turn,
     has_abilities,
     has_statics,
+    static_uses,
     hooks,
     triggers
 });
@@ -145,6 +148,7 @@ impl Permanent {
 pub struct InPlay {
     hooks: [u16; 64],
     statics: u16,
+    preventers: u16,
 }
 
 impl Default for InPlay {
@@ -152,6 +156,7 @@ impl Default for InPlay {
         InPlay {
             hooks: [0; 64],
             statics: 0,
+            preventers: 0,
         }
     }
 }
@@ -167,6 +172,9 @@ impl InPlay {
         }
         if perm.has_statics {
             self.statics = self.statics.wrapping_add_signed(by);
+        }
+        if perm.static_uses & crate::cards::PREVENTS != 0 {
+            self.preventers = self.preventers.wrapping_add_signed(by);
         }
     }
 
@@ -186,6 +194,11 @@ impl InPlay {
     /// Some permanent in play has a static ability.
     pub fn statics(&self) -> bool {
         self.statics != 0
+    }
+
+    /// Some permanent in play has a static ability that prevents.
+    pub fn preventers(&self) -> bool {
+        self.preventers != 0
     }
 }
 

@@ -8,13 +8,14 @@ use crate::changes::{extract_components, play_card, remove_defence_bonus};
 use crate::checks::{check_hp, check_players};
 use crate::continuous::{end_effects, start_waiting_effects};
 use crate::decisions::{Decision, Label};
+use crate::effects::Targets;
 use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
 use crate::game::Game;
 use crate::interpret::{
-    apply_item, bind_item, each_item_where, entered_play, items_at, items_where, prevented,
-    preventer, resolve, resolve_activated, resolving, usable, Item,
+    apply_item, bind_item, each_item_where, entered_play, items_where, prevented, preventer,
+    resolve, resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step, Triggers};
 use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
@@ -61,24 +62,41 @@ pub(crate) fn after_resolution(game: &mut Game, step: &Step) -> Flow {
 /// the moment is logged; the durations it ends (none in force natively); then every item
 /// applied as one moment (heals net out, limits at its end); then the check.
 fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
-    let mut items = items_at(game, step);
+    let mut lists = std::mem::take(&mut game.scratch.moment);
+    let flow = simultaneous(game, step, &mut lists);
+    game.scratch.moment = lists;
+    flow
+}
+
+/// [`run_simultaneous`] with its lists.
+fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
+    let MomentLists {
+        items,
+        chosen,
+        stopped,
+        bound,
+        losing,
+    } = lists;
+    items.clear();
+    chosen.clear();
+    stopped.clear();
+    bound.clear();
+    losing.clear();
+    each_item_where(game, step, |_, _| true, |item| items.push(item));
     items.sort_by_key(Item::order);
-    let mut chosen = Vec::with_capacity(items.len());
-    for item in items {
+    for item in items.drain(..) {
         if !item.optional || wants(game, &item, step.rule)? {
             chosen.push(item);
         }
     }
     // read against the state before the moment; a prevented item makes no choice
-    let stopped: Vec<Option<u32>> = chosen.iter().map(|i| preventer(game, i)).collect();
-    let bound = chosen
-        .iter()
-        .zip(&stopped)
-        .map(|(i, by)| match by {
-            None => bind_item(game, i),
-            Some(_) => Ok(Vec::new()),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    stopped.extend(chosen.iter().map(|i| preventer(game, i)));
+    for (item, by) in chosen.iter().zip(stopped.iter()) {
+        bound.push(match by {
+            None => bind_item(game, item)?,
+            Some(_) => Targets::default(),
+        });
+    }
     emit!(
         game,
         Kind::Moment {
@@ -102,18 +120,22 @@ fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
     if step.defence_bonus_lost {
         // 41.4: the active player's creatures lose it, after any bonus the moment gives
         let active = game.active;
-        let losing: Vec<u32> = game
-            .permanents
-            .iter()
-            .filter(|p| p.creature && p.controller == active)
-            .map(|p| p.uid)
-            .collect();
-        for uid in losing {
+        losing.extend(
+            game.permanents
+                .iter()
+                .filter(|p| p.creature && p.controller == active)
+                .map(|p| p.uid),
+        );
+        for &uid in losing.iter() {
             remove_defence_bonus(game, uid, Some("41.4"), None);
         }
     }
     let mut flow = Ok(());
-    for ((item, targets), by) in chosen.iter().zip(bound).zip(stopped) {
+    let each = chosen
+        .iter()
+        .zip(bound.drain(..))
+        .zip(stopped.iter().copied());
+    for ((item, targets), by) in each {
         resolving(game, item);
         if let Some(by) = by {
             prevented(game, item, by);
@@ -144,6 +166,7 @@ type Key = (u32, usize, &'static str);
 /// is never read. A copy of the game starts without them.
 #[derive(Debug, Default)]
 pub struct Scratch {
+    moment: MomentLists,
     ordered: OrderedLists,
     actions: ActionLists,
 }
@@ -156,14 +179,25 @@ impl Clone for Scratch {
     fn clone_from(&mut self, _: &Self) {} // its own lists kept: nothing in them is read
 }
 
-/// [`run_ordered`]'s: the items finished and wanted in the step, those collected and those
-/// ready.
+/// [`run_simultaneous`]'s: the items collected, those chosen, their preventers and targets,
+/// and the creatures losing their defence bonus.
+#[derive(Debug, Default)]
+struct MomentLists {
+    items: Vec<Item>,
+    chosen: Vec<Item>,
+    stopped: Vec<Option<u32>>,
+    bound: Vec<Targets>,
+    losing: Vec<u32>,
+}
+
+/// [`run_ordered`]'s: the items finished and wanted in the step, those collected and the
+/// places of those ready among them.
 #[derive(Debug, Default)]
 struct OrderedLists {
     finished: Vec<Key>,
     wanted: Vec<Key>,
     items: Vec<Ordered>,
-    ready: Vec<Ordered>,
+    ready: Vec<usize>,
 }
 
 /// [`run_actions`]'s: the options offered and their labels, the items with a source being
@@ -277,12 +311,13 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
     for _ in 0..MAX_ITEMS_PER_STEP {
         ready.clear();
         collect(game, step, finished, items);
-        for item in items.drain(..) {
+        // the ready ones by their place in `items`: an item is moved once, when it resolves
+        for (at, item) in items.iter().enumerate() {
             let key = item.key();
             if finished.contains(&key) {
                 continue;
             }
-            if let Ordered::Card(card) | Ordered::Trigger(card) = &item {
+            if let Ordered::Card(card) | Ordered::Trigger(card) = item {
                 if !usable(game, card) {
                     continue;
                 }
@@ -294,7 +329,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
                     wanted.push(key);
                 }
             }
-            ready.push(item);
+            ready.push(at);
         }
         if ready.is_empty() {
             return Ok(());
@@ -305,7 +340,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
                 player: game.active,
                 options: ready
                     .iter()
-                    .map(|i| game.option(|| i.label(&game.cards)))
+                    .map(|&at| game.option(|| items[at].label(&game.cards)))
                     .collect(),
                 prompt: Label::Borrowed("Which happens next?"),
                 rule: Some(step.order_rule),
@@ -314,7 +349,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
         } else {
             0
         };
-        let item = ready.swap_remove(chosen);
+        let item = items.swap_remove(ready[chosen]);
         let key = item.key();
         wanted.retain(|k| *k != key);
         // an activated ability may be used again while it is usable (29.4.9 stops it in the

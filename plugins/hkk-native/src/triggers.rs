@@ -158,9 +158,15 @@ pub struct Watch {
     pub combat_source: Option<u32>,
     /// A limit passed while an event was logged: the game stops at the next settle.
     halt: Option<String>,
+    /// [`detect`]'s lists, kept between events so that detecting makes none: the cards
+    /// listening for a trigger event and what the event happened to (emptied before use;
+    /// a copy of the watch copies them empty or nearly, and never reads them).
+    listeners: Vec<(u32, CardId, usize)>,
+    subjects: Vec<Subject>,
 }
 
 /// What an event happened to (`Subject`).
+#[derive(Debug, Clone)]
 struct Subject {
     uid: Option<u32>,
     controller: usize,
@@ -192,8 +198,10 @@ fn in_play(game: &Game, uid: u32) -> Option<Subject> {
     })
 }
 
-/// `TriggerEvent.subjects`: what `kind` happened to, for the trigger event `trigger`.
-fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject> {
+/// `TriggerEvent.subjects`: what `kind` happened to, for the trigger event `trigger`, put in
+/// `out` (the watch's list, emptied first: an event's detection makes none).
+fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind, out: &mut Vec<Subject>) {
+    out.clear();
     let alive = |game: &Game, uid: Option<u32>| uid.filter(|&u| game.permanent(u).is_some());
     match (trigger, kind) {
         (
@@ -212,7 +220,7 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject>
                 Some(&(by, turn)) if *cause == "hp" && turn == game.turn => by,
                 _ => None,
             };
-            vec![Subject {
+            out.push(Subject {
                 uid: Some(*uid),
                 controller: *controller,
                 card_kind: kind_of(game, *card),
@@ -221,7 +229,7 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject>
                     player: Some(*controller),
                     ..Bound::default()
                 },
-            }]
+            });
         }
         (
             TriggerEvent::Damaged,
@@ -231,24 +239,21 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject>
                 source_uid,
                 ..
             },
-        ) => in_play(game, *uid)
-            .map(|mut s| {
-                s.bound.amount = Some(*amount);
-                // D-trigger-source: the permanent whose ability or combat dealt it, in play
-                s.bound.source = alive(game, *source_uid);
-                s
-            })
-            .into_iter()
-            .collect(),
+        ) => out.extend(in_play(game, *uid).map(|mut s| {
+            s.bound.amount = Some(*amount);
+            // D-trigger-source: the permanent whose ability or combat dealt it, in play
+            s.bound.source = alive(game, *source_uid);
+            s
+        })),
         (TriggerEvent::EntersPlay, Kind::EnteredPlay { uid, .. }) => {
-            in_play(game, *uid).into_iter().collect()
+            out.extend(in_play(game, *uid));
         }
         (TriggerEvent::EffectEnds, Kind::EffectEnded { effect, .. }) => {
             // the event does not name the effect's targets: the watch kept them
             let targets = game.watch.effect_targets.remove(effect).unwrap_or_default();
-            targets.iter().filter_map(|&u| in_play(game, u)).collect()
+            out.extend(targets.iter().filter_map(|&u| in_play(game, u)));
         }
-        (TriggerEvent::CardPlayed, Kind::CardPlayed { player, card, .. }) => vec![Subject {
+        (TriggerEvent::CardPlayed, Kind::CardPlayed { player, card, .. }) => out.push(Subject {
             uid: None,
             controller: *player,
             card_kind: kind_of(game, *card),
@@ -256,7 +261,7 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject>
                 player: Some(*player),
                 ..Bound::default()
             },
-        }],
+        }),
         (
             TriggerEvent::Attacks | TriggerEvent::Blocks | TriggerEvent::IsBlocked,
             Kind::Attack {
@@ -266,7 +271,6 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject>
             },
         ) => {
             // the attackers (or blockers) still in play, each with the creature it fights
-            let mut found = Vec::new();
             for (&attacker, &blocker) in attackers.iter().zip(blockers) {
                 let attacker = alive(game, Some(attacker));
                 let blocker = alive(game, blocker);
@@ -280,38 +284,30 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind) -> Vec<Subject>
                 }
                 if let Some(mut s) = perm.and_then(|u| in_play(game, u)) {
                     s.bound.source = other;
-                    found.push(s);
+                    out.push(s);
                 }
             }
-            found
         }
         (TriggerEvent::DealsCombatDamage, Kind::Damaged { amount, .. })
         | (TriggerEvent::DealsCombatDamage, Kind::PlayerDamaged { amount, .. }) => {
             // D-trigger-combat: only while the combat rule deals it
             let dealer = alive(game, game.watch.combat_source);
-            dealer
-                .and_then(|u| in_play(game, u))
-                .map(|mut s| {
-                    s.bound.amount = Some(*amount);
-                    s
-                })
-                .into_iter()
-                .collect()
+            out.extend(dealer.and_then(|u| in_play(game, u)).map(|mut s| {
+                s.bound.amount = Some(*amount);
+                s
+            }));
         }
         (TriggerEvent::TakesCombatDamage, Kind::Damaged { uid, amount, .. }) => {
             let Some(dealer) = game.watch.combat_source else {
-                return Vec::new();
+                return;
             };
-            in_play(game, *uid)
-                .map(|mut s| {
-                    s.bound.amount = Some(*amount);
-                    s.bound.source = alive(game, Some(dealer));
-                    s
-                })
-                .into_iter()
-                .collect()
+            out.extend(in_play(game, *uid).map(|mut s| {
+                s.bound.amount = Some(*amount);
+                s.bound.source = alive(game, Some(dealer));
+                s
+            }));
         }
-        _ => Vec::new(),
+        _ => {}
     }
 }
 
@@ -391,6 +387,8 @@ fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
     let dying = matches!(kind, Kind::Died { .. });
     let cards = game.cards.clone();
     let mut items = Vec::new();
+    let mut listening = std::mem::take(&mut game.watch.listeners);
+    let mut found = std::mem::take(&mut game.watch.subjects);
     for &trigger in triggers.iter().filter(|&&t| is(t)) {
         // the index's entries: in play, and (for a death) gone since the last settle; only
         // those whose card watches this trigger event
@@ -400,22 +398,24 @@ fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
             .iter()
             .filter(|p| p.triggers & trigger.bit() != 0)
             .map(|p| (p.uid, p.card, p.controller));
-        let mut listening: Vec<_> = entries
-            .chain(gone.map(|&(uid, card, controller)| (uid, card, controller)))
-            .filter_map(|(uid, card_id, controller)| {
-                let card = cards.get(card_id)?;
-                (card.triggers & trigger.bit() != 0).then_some((uid, card_id, controller, card))
-            })
-            .collect();
+        listening.clear();
+        listening.extend(entries.chain(gone.copied()).filter(|&(_, card_id, _)| {
+            cards
+                .get(card_id)
+                .is_some_and(|card| card.triggers & trigger.bit() != 0)
+        }));
         if dying {
             listening.sort_by_key(|e| e.0);
         }
         if listening.is_empty() && trigger != TriggerEvent::EffectEnds {
             continue; // no card in play listens: no subject to read
         }
-        let found = subjects(game, trigger, kind);
+        subjects(game, trigger, kind, &mut found);
         let made_from = items.len();
-        for (uid, card_id, controller, card) in listening {
+        for &(uid, card_id, controller) in &listening {
+            let Some(card) = cards.get(card_id) else {
+                continue;
+            };
             let abilities = card.abilities.iter();
             for ability in abilities.filter(|a| a.when.as_ref().is_some_and(|w| w.event == trigger))
             {
@@ -444,6 +444,8 @@ fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
             }
         }
     }
+    game.watch.listeners = listening;
+    game.watch.subjects = found;
     items
 }
 
