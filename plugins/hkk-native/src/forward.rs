@@ -186,7 +186,8 @@ impl Driven {
     /// native core does not run; a checkpoint at every step boundary.
     pub(crate) fn run(&mut self) {
         loop {
-            if let Some(stop) = self.stop_at {
+            // a stop is between two steps, never where an action step paused (`Halt::Pause`)
+            if let Some(stop) = self.stop_at.filter(|_| self.game.resume.is_none()) {
                 let game = &self.game;
                 if game.log.emitted > stop.events
                     || (game.log.emitted, game.turn, game.step_index)
