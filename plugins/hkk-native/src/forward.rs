@@ -240,9 +240,33 @@ impl Driven {
             return Err(Refusal::OutOfRange(options));
         }
         self.answers.push(chosen);
-        self.restore();
+        if self.in_place() {
+            // the game stands as its checkpoint does: it goes on from there, nothing copied
+            self.game.waiting = None;
+            self.game.resume = self.checkpoint.as_ref().and_then(|c| c.resume);
+        } else {
+            self.restore();
+        }
         self.run();
         Ok(())
+    }
+
+    /// The decision waited for is the first one since a checkpoint an action step paused at
+    /// (`Halt::Pause`), asked straight after it: nothing but asking it has changed the game
+    /// since (`steps::act` only reads the game to list the options), so the game is its
+    /// checkpoint but for that - an answer goes on from the game as it stands instead of
+    /// restoring the checkpoint (the same run again from the same state).
+    fn in_place(&self) -> bool {
+        let (game, Some(checkpoint)) = (&self.game, &self.checkpoint) else {
+            return false;
+        };
+        checkpoint.resume.is_some()
+            && self.patch.is_none()
+            && game.asked == 1
+            && game.replayed == 0
+            && game.resume.is_none()
+            && game.log.emitted == checkpoint.log.emitted
+            && game.log.events.len() == self.kept
     }
 
     /// The log kept at `level` from now on (a copy's, `clone(log_level=...)`): the events kept
