@@ -334,9 +334,11 @@ class _Window:
 
 
 #: The options of the decisions made so far, by their labels (the native core hands them
-#: over as a tuple): an answer a call builds no new ones and looks them up once (an
-#: ``Option`` is its label; nobody changes one).  Emptied past a bound.
+#: over as a tuple), and each option by its label: an answer a call builds no new ones and
+#: mostly looks them up once (an ``Option`` is its label; nobody changes one).  Emptied past
+#: a bound.
 _OPTIONS: dict[tuple[str, ...], tuple[Option, ...]] = {}
+_OPTION: dict[str, Option] = {}
 
 
 def _decision(found: tuple[str, int, tuple[str, ...], str | None]) -> Decision:
@@ -347,7 +349,10 @@ def _decision(found: tuple[str, int, tuple[str, ...], str | None]) -> Decision:
     if options is None:
         if len(_OPTIONS) > 20_000:
             _OPTIONS.clear()
-        options = _OPTIONS[labels] = tuple([Option(label) for label in labels])
+            _OPTION.clear()
+        one = _OPTION
+        options = _OPTIONS[labels] = tuple([one.get(label) or one.setdefault(
+            label, Option(label)) for label in labels])
     return Decision(kind, player, options, "", rule)
 
 
