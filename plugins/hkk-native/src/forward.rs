@@ -8,7 +8,10 @@
 //! again (the same state, the same RNG: the same events and decisions), the answers taken in
 //! order, on to the next decision from outside or the end. That costs one run again of a step's
 //! beginning an answer; in exchange no runner function keeps a resumable frame, and a copy is a
-//! plain `Clone`. A game whose seats all have native agents takes no checkpoint.
+//! plain `Clone`. An action step also keeps one between two of its decisions (`Halt::Pause`:
+//! its loop's values are all it keeps beside the game), so there an answer runs it again from
+//! the decision before (`Driven::in_place`: or not at all). A game whose seats all have native
+//! agents takes no checkpoint.
 //!
 //! The log is append-only, so a checkpoint leaves it out: restoring one cuts the log back to
 //! where the step began.
