@@ -122,7 +122,8 @@ impl Driven {
             at: game.asked.saturating_sub(1),
             player,
             zones,
-            rng: Random::new(seed),
+            // seeded when first drawn from: a game draws from its own only at its set-up
+            rng: Random::lazy(seed),
             seats: [Seat::Outside, Seat::Outside],
             hide_from: 0,
             drop,

@@ -10,6 +10,9 @@ pub enum Halt {
     /// A seat answered from outside must decide (`game.waiting` holds the decision): the step
     /// is left here and run again from its checkpoint once answered (`forward`).
     Decision,
+    /// An action step stopped between two decisions for the driver to keep a checkpoint
+    /// there (`game.resume` says where); `runner::advance` goes on from it.
+    Pause,
 }
 
 pub type Flow = Result<(), Halt>;

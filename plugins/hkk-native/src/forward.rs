@@ -8,7 +8,10 @@
 //! again (the same state, the same RNG: the same events and decisions), the answers taken in
 //! order, on to the next decision from outside or the end. That costs one run again of a step's
 //! beginning an answer; in exchange no runner function keeps a resumable frame, and a copy is a
-//! plain `Clone`. A game whose seats all have native agents takes no checkpoint.
+//! plain `Clone`. An action step also keeps one between two of its decisions (`Halt::Pause`:
+//! its loop's values are all it keeps beside the game), so there an answer runs it again from
+//! the decision before (`Driven::in_place`: or not at all). A game whose seats all have native
+//! agents takes no checkpoint.
 //!
 //! The log is append-only, so a checkpoint leaves it out: restoring one cuts the log back to
 //! where the step began.
@@ -186,7 +189,8 @@ impl Driven {
     /// native core does not run; a checkpoint at every step boundary.
     pub(crate) fn run(&mut self) {
         loop {
-            if let Some(stop) = self.stop_at {
+            // a stop is between two steps, never where an action step paused (`Halt::Pause`)
+            if let Some(stop) = self.stop_at.filter(|_| self.game.resume.is_none()) {
                 let game = &self.game;
                 if game.log.emitted > stop.events
                     || (game.log.emitted, game.turn, game.step_index)
@@ -239,9 +243,33 @@ impl Driven {
             return Err(Refusal::OutOfRange(options));
         }
         self.answers.push(chosen);
-        self.restore();
+        if self.in_place() {
+            // the game stands as its checkpoint does: it goes on from there, nothing copied
+            self.game.waiting = None;
+            self.game.resume = self.checkpoint.as_ref().and_then(|c| c.resume);
+        } else {
+            self.restore();
+        }
         self.run();
         Ok(())
+    }
+
+    /// The decision waited for is the first one since a checkpoint an action step paused at
+    /// (`Halt::Pause`), asked straight after it: nothing but asking it has changed the game
+    /// since (`steps::act` only reads the game to list the options), so the game is its
+    /// checkpoint but for that - an answer goes on from the game as it stands instead of
+    /// restoring the checkpoint (the same run again from the same state).
+    fn in_place(&self) -> bool {
+        let (game, Some(checkpoint)) = (&self.game, &self.checkpoint) else {
+            return false;
+        };
+        checkpoint.resume.is_some()
+            && self.patch.is_none()
+            && game.asked == 1
+            && game.replayed == 0
+            && game.resume.is_none()
+            && game.log.emitted == checkpoint.log.emitted
+            && game.log.events.len() == self.kept
     }
 
     /// The log kept at `level` from now on (a copy's, `clone(log_level=...)`): the events kept

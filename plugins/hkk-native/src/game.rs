@@ -110,6 +110,9 @@ pub struct Game {
     /// blocked, and the blockers offered in the options' order - what a rollout's fighting
     /// player reads (`search::fighting_choice`; an option's label is not made in a rollout).
     pub combat: Option<(u32, Vec<u32>)>,
+    /// Where an action step stopped between two of its decisions for the driver to keep a
+    /// checkpoint there (`steps::Resume`): the step goes on from it, not from its beginning.
+    pub resume: Option<crate::steps::Resume>,
 }
 
 crate::clone_fields!(Game {
@@ -155,7 +158,8 @@ crate::clone_fields!(Game {
     scratch,
     hp_out_of_reach,
     player_labels,
-    combat
+    combat,
+    resume
 });
 
 /// A static ability's modifier in force (`count_static`): its source, what it modifies, by how
@@ -260,6 +264,7 @@ impl Game {
                 crate::decisions::Label::Borrowed("player 1 (P2)"),
             ],
             combat: None,
+            resume: None,
         }
     }
 
@@ -348,6 +353,17 @@ impl Game {
             }
         };
         self.decided(decision, chosen)
+    }
+
+    /// A decision of `player` asked now would be asked from outside past every answer given
+    /// (none waiting to be taken again, no resampling due, no seats to take over): the point
+    /// an action step stops at for a checkpoint (`steps::act`, `Halt::Pause`).
+    pub fn pauses_before(&self, player: usize) -> bool {
+        self.outside
+            && matches!(self.seats[player], Seat::Outside)
+            && self.replayed == self.answers.len()
+            && self.resample.is_none()
+            && self.then.is_none()
     }
 
     /// A determinized copy's resampling, applied here if the step run again has reached the

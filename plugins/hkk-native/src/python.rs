@@ -4,12 +4,11 @@
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyInt, PyList};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use crate::agents::{agent_rng, OwnRng, Seat, PASS_BIAS};
 use crate::cards::{Card, CardId, CardPool, PlainAbility, PlainActivation, Word, IMPLEMENTED};
 use crate::conditions::PlainCondition;
-use crate::decisions::Decision;
 use crate::effects::PlainEffect;
 use crate::env::{Batch, Layout, Spec, StepError};
 use crate::events::{Event, Level, Value};
@@ -615,25 +614,6 @@ type OutcomeTuple = (
     [PlayersCounts; KINDS],
 );
 
-/// A decision as handed to Python: `(kind, player, labels, rule, prompt)`.
-type Found = (
-    &'static str,
-    usize,
-    Vec<String>,
-    Option<&'static str>,
-    String,
-);
-
-fn found(d: &Decision) -> Found {
-    (
-        d.kind,
-        d.player,
-        d.options.iter().map(|o| o.to_string()).collect(),
-        d.rule,
-        d.prompt.to_string(),
-    )
-}
-
 /// A native game, played by its seated agents or answered from outside one decision at a time
 /// (`forward::Driven`); its log stays native until read.
 #[pyclass(name = "Game", module = "hkk_native._native")]
@@ -667,6 +647,27 @@ fn event_dict<'py>(
         }
     }
     Ok(dict)
+}
+
+/// A decision as `PyGame::decision` hands it over: `(kind, player, labels, rule, prompt)`, the labels
+/// a tuple of strings made straight from them (no `String` made first).
+type Found<'py> = (
+    &'static str,
+    usize,
+    Bound<'py, PyTuple>,
+    Option<&'static str>,
+    Bound<'py, PyString>,
+);
+
+fn found<'py>(py: Python<'py>, d: &crate::decisions::Decision) -> PyResult<Found<'py>> {
+    let labels = PyTuple::new(py, d.options.iter().map(|o| PyString::new(py, o)))?;
+    Ok((
+        d.kind,
+        d.player,
+        labels,
+        d.rule,
+        PyString::new(py, &d.prompt),
+    ))
 }
 
 #[pymethods]
@@ -709,32 +710,36 @@ impl PyGame {
         self.driven.turn_limit = limit;
     }
 
-    /// The decision a seat answered from outside waits for, as `(kind, player, labels, rule)`
+    /// The decision a seat answered from outside waits for, as `(kind, player, labels, rule, prompt)`
     /// (the game runs up to it first); None once over, stopped short, or all seats seated.
-    #[allow(clippy::type_complexity)]
-    fn decision(&mut self, py: Python<'_>) -> Option<Found> {
+    fn decision<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Found<'py>>> {
         if self.searchers.iter().any(Option::is_some) {
             // the search agents' seats answered first, up to a seat answered by the caller
             py.allow_threads(|| search::play(&mut self.driven, &mut self.searchers));
         }
-        self.driven.decision().map(found)
+        self.driven.decision().map(|d| found(py, d)).transpose()
     }
 
     /// Answer the waiting decision with its option at `index` and run on to the next one;
     /// returns that one as `decision` does when no search agent is seated (None: over,
     /// stopped short, or ask `decision`), saving the caller a second call.
-    fn answer(&mut self, py: Python<'_>, index: usize) -> PyResult<Option<Found>> {
-        py.allow_threads(|| self.driven.answer(index))
-            .map_err(|refusal| match refusal {
-                Refusal::NoDecision => PyValueError::new_err("the game waits for no decision"),
-                Refusal::OutOfRange(n) => {
-                    PyValueError::new_err(format!("option {index} of a decision of {n} options"))
-                }
-            })?;
+    fn answer<'py>(&mut self, py: Python<'py>, index: usize) -> PyResult<Option<Found<'py>>> {
+        // a few microseconds: the GIL is kept (releasing and taking it again was a tenth)
+        self.driven.answer(index).map_err(|refusal| match refusal {
+            Refusal::NoDecision => PyValueError::new_err("the game waits for no decision"),
+            Refusal::OutOfRange(n) => {
+                PyValueError::new_err(format!("option {index} of a decision of {n} options"))
+            }
+        })?;
         if self.searchers.iter().any(Option::is_some) {
             return Ok(None);
         }
-        Ok(self.driven.game.waiting.as_deref().map(found))
+        self.driven
+            .game
+            .waiting
+            .as_deref()
+            .map(|d| found(py, d))
+            .transpose()
     }
 
     /// An independent copy (a struct clone), its log kept at `level` from now on if given.

@@ -27,7 +27,16 @@ const fn init_genrand(s: u32) -> [u32; N] {
 
 const GENRAND_19650218: [u32; N] = init_genrand(19_650_218);
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+/// `Random::index` of a generator not seeded yet (`Random::lazy`): its first draw seeds it.
+const UNSEEDED: usize = usize::MAX;
+
+/// The state a generator not seeded yet points at (never read: shared, not allocated each).
+fn unseeded_state() -> Arc<[u32; N]> {
+    static STATE: OnceLock<Arc<[u32; N]>> = OnceLock::new();
+    STATE.get_or_init(|| Arc::new([0; N])).clone()
+}
 
 /// Why a draw could not be made (CPython raises `ValueError` for the same arguments).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,11 +54,31 @@ impl std::error::Error for RangeError {}
 /// shared copy-on-write: a draw only reads it and the twist (once every 624 words) writes it,
 /// so a copy of a game (`clone()`, a checkpoint, its restoring) copies a pointer, not 2.5 KiB,
 /// and a game keeps its generators out of line (a smaller `Game` to move and zero).
-#[derive(Clone, PartialEq, Eq)]
+/// A generator made by [`Random::lazy`] is seeded at its first draw (or read of its state):
+/// the same words as seeding it at once, but a determinized copy's generator, which a game
+/// draws from only at its set-up, is never seeded after it (the seeding is `init_by_array`'s
+/// 1,247 dependent steps: most of a determinize).
+#[derive(Clone)]
 pub struct Random {
     mt: Arc<[u32; N]>,
     index: usize,
+    /// The seed of a generator not seeded yet (`index` is then `UNSEEDED`).
+    seed: u64,
 }
+
+impl PartialEq for Random {
+    fn eq(&self, other: &Self) -> bool {
+        // a generator not seeded yet is the one its seed makes
+        match (self.index == UNSEEDED, other.index == UNSEEDED) {
+            (false, false) => self.index == other.index && self.mt == other.mt,
+            (true, true) => self.seed == other.seed,
+            (true, false) => Random::new(self.seed) == *other,
+            (false, true) => *self == Random::new(other.seed),
+        }
+    }
+}
+
+impl Eq for Random {}
 
 impl std::fmt::Debug for Random {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -66,6 +95,15 @@ impl Random {
     /// `random.Random(seed)` for an int seed whose absolute value fits 64 bits.
     pub fn new(seed: u64) -> Self {
         Self::from_key(&key_of(seed))
+    }
+
+    /// [`Random::new`], seeded when first drawn from (or its state read): the same draws.
+    pub fn lazy(seed: u64) -> Self {
+        Random {
+            mt: unseeded_state(),
+            index: UNSEEDED,
+            seed,
+        }
     }
 
     /// `random.Random(seed)` for any int seed, given the absolute value's 32-bit words, least
@@ -138,11 +176,15 @@ impl Random {
         Random {
             mt: state,
             index: N,
+            seed: 0,
         }
     }
 
     /// The state as `getstate()[1]` holds it: 624 words, then the index.
     pub fn state(&self) -> Vec<u32> {
+        if self.index == UNSEEDED {
+            return Random::new(self.seed).state();
+        }
         let mut words = self.mt.to_vec();
         words.push(self.index as u32);
         words
@@ -160,11 +202,15 @@ impl Random {
         Ok(Random {
             mt: Arc::new(mt),
             index: words[N] as usize,
+            seed: 0,
         })
     }
 
     #[inline(never)] // once every 624 words: kept out of the draws, which are inlined
     fn twist(&mut self) {
+        if self.index == UNSEEDED {
+            *self = Random::new(self.seed); // seeded at its first draw (`lazy`)
+        }
         // the one write: a state shared with a copy is copied here, not at the copy
         let mt = Arc::make_mut(&mut self.mt);
         // `genrand_uint32`'s three loops: each index read without a remainder
@@ -394,6 +440,21 @@ mod tests {
                 init_by_array(&key),
                 "key of {len}"
             );
+        }
+    }
+
+    #[test]
+    fn a_lazy_generator_draws_and_reads_as_one_seeded_at_once() {
+        for seed in [0, 7, u64::MAX] {
+            let mut eager = Random::new(seed);
+            let mut lazy = Random::lazy(seed);
+            assert_eq!(lazy, eager);
+            assert_eq!(lazy.state(), eager.state());
+            assert_eq!(lazy.clone().getrandbits(64), eager.clone().getrandbits(64));
+            for _ in 0..700 {
+                assert_eq!(lazy.next_u32(), eager.next_u32());
+            }
+            assert_eq!(lazy, eager);
         }
     }
 

@@ -92,6 +92,19 @@ pub fn run_next_step(game: &mut Game) -> Flow {
         }
     );
     steps::run(game, step)?;
+    finish_step(game, index)
+}
+
+/// The step `game.resume` stopped inside (`Halt::Pause`), run on from there and ended.
+pub fn resume_step(game: &mut Game) -> Flow {
+    let index = game.step.unwrap_or(0);
+    steps::resume(game, &DEFAULT_TURN[index])?;
+    finish_step(game, index)
+}
+
+/// The end of `run_next_step` (step `index`), once the step's mode has run.
+fn finish_step(game: &mut Game, index: usize) -> Flow {
+    let step = &DEFAULT_TURN[index];
     crate::triggers::step_over(game, step)?; // triggers still waiting (D-trigger-wait)
     emit!(game, Kind::StepEnded { hook: step.hook });
     if step.closes_clock {
@@ -130,6 +143,8 @@ pub fn advance(game: &mut Game) -> bool {
         setup(game)
     } else if game.over {
         Ok(())
+    } else if game.resume.is_some() {
+        resume_step(game)
     } else {
         match game.step_index {
             None if game.turn >= MAX_TURNS => {

@@ -634,12 +634,37 @@ fn run_actions(game: &mut Game, step: &Step) -> Flow {
     flow
 }
 
-/// [`run_actions`] with its lists (emptied and filled again for each decision).
+/// Where an action step stopped between two decisions (`Halt::Pause`): [`act`]'s loop
+/// values before the decision of `player`, the loop's `round`-th.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resume {
+    player: usize,
+    active_passed: bool,
+    round: usize,
+}
+
+/// The action step `game.resume` stopped inside, run on from there (`runner::resume_step`).
+pub fn resume(game: &mut Game, step: &Step) -> Flow {
+    run_actions(game, step)
+}
+
+/// [`run_actions`] with its lists (emptied and filled again for each decision). Where the
+/// next decision is asked from outside and every answer given has been taken, the step stops
+/// before it (`Halt::Pause`) for the driver to keep a checkpoint there (`forward::Driven`):
+/// an answer then runs the step again from that decision, not from the step's beginning (the
+/// loop's values are all the state it has beside the game's). It goes on from there
+/// (`game.resume`) at once, so nothing logged changes.
 fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
     let active = game.active;
-    let mut player = active;
-    let mut active_passed = false;
-    for _ in 0..MAX_ITEMS_PER_STEP {
+    let (mut player, mut active_passed, first) = match game.resume.take() {
+        Some(Resume {
+            player,
+            active_passed,
+            round,
+        }) => (player, active_passed, round),
+        None => (active, false, 0),
+    };
+    for round in first..MAX_ITEMS_PER_STEP {
         if game.over {
             return Ok(());
         }
@@ -648,6 +673,14 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
             active_passed = true;
             player = 1 - player;
             continue;
+        }
+        if round != first && game.pauses_before(player) {
+            game.resume = Some(Resume {
+                player,
+                active_passed,
+                round,
+            });
+            return Err(Halt::Pause);
         }
         actions(game, step, player, lists);
         let decision = Decision {

@@ -125,8 +125,10 @@ pub const fn looked_at(variant: &str) -> u16 {
 /// iterates them, so their order is never read.
 type UidHash = BuildHasherDefault<WordHash>;
 
-/// The game's trigger watch (`TriggerDetection`).
-#[derive(Debug, Clone, Default)]
+/// The game's trigger watch (`TriggerDetection`). Cloned field by field (`clone_fields!`):
+/// restoring or keeping a checkpoint reuses its lists and maps (a derived `clone_from` made
+/// them again, at every answer from outside).
+#[derive(Debug, Default)]
 pub struct Watch {
     /// A card of the game has a triggered ability: every event is looked at.
     pub listening: bool,
@@ -164,6 +166,25 @@ pub struct Watch {
     listeners: Vec<(u32, CardId, usize)>,
     subjects: Vec<Subject>,
 }
+
+crate::clone_fields!(Watch {
+    listening,
+    watched,
+    waiting,
+    cause,
+    count,
+    set_off,
+    resolved,
+    work_turn,
+    turn_began_at,
+    gone,
+    effect_targets,
+    last_hit,
+    combat_source,
+    halt,
+    listeners,
+    subjects
+});
 
 /// What an event happened to (`Subject`).
 #[derive(Debug, Clone)]

@@ -133,12 +133,18 @@ def _shares_rng(agents: Sequence[Any]) -> bool:
     return len(agents) == 2 and agents[0] is agents[1] and type(agents[0]) is RandomAgent
 
 
+#: The seats of a game whose seats no Python agent answers (``NativeGame._asked``: read by
+#: identity on the hot path).
+_NOBODY: tuple[Any, ...] = (None, None)
+
+
 def _asked_agents(agents: Sequence[Any]) -> tuple[Any, ...]:
     """The Python agents a game's seats are asked by (None: answered from outside by the
-    caller, or seated natively)."""
+    caller, or seated natively); :data:`_NOBODY` if none."""
     shared = _shares_rng(agents)
-    return tuple(None if a is None or (_native_seated(a) and not shared) else a
-                 for a in agents)
+    asked = tuple(None if a is None or (_native_seated(a) and not shared) else a
+                  for a in agents)
+    return _NOBODY if len(asked) == 2 and all(a is None for a in asked) else asked
 
 
 def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
@@ -327,19 +333,26 @@ class _Window:
         return _Window(self._native.clone())
 
 
-#: The options of the decisions made so far, by label: an answer a call builds no new ones
-#: (an ``Option`` is its label; nobody changes one).  Emptied past a bound.
-_OPTIONS: dict[str, Option] = {}
+#: The options of the decisions made so far, by their labels (the native core hands them
+#: over as a tuple), and each option by its label: an answer a call builds no new ones and
+#: mostly looks them up once (an ``Option`` is its label; nobody changes one).  Emptied past
+#: a bound.
+_OPTIONS: dict[tuple[str, ...], tuple[Option, ...]] = {}
+_OPTION: dict[str, Option] = {}
 
 
-def _decision(found: tuple[str, int, list[str], str | None, str]) -> Decision:
+def _decision(found: tuple[str, int, tuple[str, ...], str | None, str]) -> Decision:
     """A native decision ``(kind, player, labels, rule, prompt)`` as the Python engine's."""
     kind, player, labels, rule, prompt = found
-    options = _OPTIONS
-    if len(options) > 100_000:
-        options.clear()
-    return Decision(kind, player, tuple([options.get(label) or options.setdefault(
-        label, Option(label)) for label in labels]), prompt, rule)
+    options = _OPTIONS.get(labels)
+    if options is None:
+        if len(_OPTIONS) > 20_000:
+            _OPTIONS.clear()
+            _OPTION.clear()
+        one = _OPTION
+        options = _OPTIONS[labels] = tuple([one.get(label) or one.setdefault(
+            label, Option(label)) for label in labels])
+    return Decision(kind, player, options, prompt, rule)
 
 
 class NativeLog(Sequence[Any]):
@@ -498,7 +511,8 @@ class NativeGame:
             self._twin = twin
 
     def _add(self, op: Op) -> None:
-        """One more :data:`Op` for the twin (the list copied first if a copy added to it)."""
+        """One more :data:`Op` for the twin (the list copied first if a copy added to it;
+        written out again in :meth:`answer`)."""
         answers = self._answers
         if len(answers) != self._n:
             answers = self._answers = answers[:self._n]
@@ -611,10 +625,17 @@ class NativeGame:
             index_of(waiting, option)
         self._waiting = None
         found = self._game.answer(index)  # the next decision, without a second call
-        self._add(index)
-        if found is not None and not any(self._asked):
+        # self._add(index) and self._tell(), written out: this is a search's hot path
+        answers = self._answers
+        if len(answers) != self._n:
+            answers = self._answers = answers[:self._n]
+        answers.append(index)
+        self._n += 1
+        if found is not None and self._asked is _NOBODY:
             self._waiting = _decision(found)
-        self._tell()
+        log = self._log
+        if log is not None and log._listeners:
+            log._tell()
 
     def clone(self, *, log_level: str | None = None) -> NativeGame:
         """An independent copy (one struct clone): given the same answers it goes on exactly as
@@ -695,7 +716,7 @@ class NativeGame:
         copy = NativeGame.__new__(NativeGame)  # no __init__: a search's worlds are many
         copy._game = game
         copy._level = self._level if log_level is None else log_level
-        copy._seated = copy._asked = (None, None)
+        copy._seated = copy._asked = _NOBODY
         copy._answers, copy._n = [], 0
         lacks = self._twin_lacks()
         if lacks is None:
