@@ -946,9 +946,9 @@ const CHUNK: usize = 256;
 
 /// The kept events, in fixed-size chunks: the log grows without copying what it holds (a
 /// `Vec` growing by doubling moved a full-level game's ~600 kB once more in all, in ten
-/// reallocations), and a copy
-/// of the game shares the full chunks (`Arc`) instead of copying them; a shared chunk is
-/// copied only when changed (`Arc::make_mut`: the last one, pushed to, or a hidden event).
+/// reallocations), and a copy of the game shares the full chunks (`Arc`) instead of copying
+/// them; a shared chunk is copied only when changed (`Arc::make_mut`: the last one, pushed
+/// to, or a hidden event).
 #[derive(Debug, Clone, Default)]
 pub struct Events {
     /// All full (`CHUNK` events) but the last.
