@@ -5,7 +5,7 @@
 
 use crate::effects::TargetSpec;
 use crate::emit;
-use crate::events::Kind;
+use crate::events::{Kind, Text};
 use crate::game::Game;
 use crate::phases::DEFAULT_TURN;
 
@@ -98,7 +98,7 @@ pub struct Lasting {
     pub targets: Vec<u32>,
     pub player: Option<usize>,
     pub controller: usize,
-    pub source: String,
+    pub source: Text,
     /// False while a "this turn" effect waits for stage 2 (29.4.5).
     pub in_force: bool,
     pub ends_turn: Option<u32>,
@@ -146,7 +146,7 @@ pub fn add_effect(
     targets: Vec<u32>,
     player: Option<usize>,
     controller: usize,
-    source: &str,
+    source: &Text,
 ) {
     let ends_turn = match duration {
         // D-counted-turns: every turn counts, this one included
@@ -173,7 +173,7 @@ pub fn add_effect(
         targets,
         player,
         controller,
-        source: source.to_string(),
+        source: source.clone(),
         in_force: !waits,
         ends_turn,
     };
