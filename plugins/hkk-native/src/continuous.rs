@@ -5,7 +5,7 @@
 
 use crate::effects::TargetSpec;
 use crate::emit;
-use crate::events::{Kind, Text};
+use crate::events::{EffectStart, Kind, Text};
 use crate::game::Game;
 use crate::phases::DEFAULT_TURN;
 
@@ -123,19 +123,23 @@ fn count(game: &mut Game, effect: &Lasting, sign: i64) {
 }
 
 fn started(game: &mut Game, effect: &Lasting, rule: Option<&'static str>, waits: bool) {
-    let kind = Kind::EffectStarted {
-        waits,
-        effect: effect.uid,
-        stat: effect.stat.name(),
-        amount: effect.amount,
-        duration: effect.duration.name(),
-        targets: effect.targets.clone(),
-        player: effect.player,
-        source: effect.source.clone(),
-        ends_turn: effect.ends_turn,
-        rule,
-    };
-    emit!(game, kind);
+    emit!(
+        game,
+        Kind::EffectStarted {
+            waits,
+            effect: effect.uid,
+            targets: effect.targets.clone(),
+            rest: Box::new(EffectStart {
+                stat: effect.stat.name(),
+                amount: effect.amount,
+                duration: effect.duration.name(),
+                player: effect.player,
+                source: effect.source.clone(),
+                ends_turn: effect.ends_turn,
+                rule,
+            }),
+        }
+    );
 }
 
 /// `add_effect`: a modifier of `stat` for `duration` on `targets` (permanents) or `player`.

@@ -340,14 +340,10 @@ pub enum Kind {
     EffectStarted {
         waits: bool,
         effect: u32,
-        stat: &'static str,
-        amount: i64,
-        duration: &'static str,
         targets: Vec<u32>,
-        player: Option<usize>,
-        source: Text,
-        ends_turn: Option<u32>,
-        rule: Option<&'static str>,
+        /// Its other fields, boxed: a rare kind kept from setting every event's size (a
+        /// `Kind` is as large as its largest variant, and each is moved into the log).
+        rest: Box<EffectStart>,
     },
     EffectEnded {
         effect: u32,
@@ -448,6 +444,18 @@ pub enum Kind {
         after: i64,
         rule: &'static str,
     },
+}
+
+/// [`Kind::EffectStarted`]'s fields but its uid and targets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EffectStart {
+    pub stat: &'static str,
+    pub amount: i64,
+    pub duration: &'static str,
+    pub player: Option<usize>,
+    pub source: Text,
+    pub ends_turn: Option<u32>,
+    pub rule: Option<&'static str>,
 }
 
 /// What a player sees in place of a hidden value (`hkk._player_view.HIDDEN`).
@@ -855,15 +863,18 @@ impl Event {
             Kind::EffectStarted {
                 waits,
                 effect,
-                stat,
-                amount,
-                duration,
                 targets,
-                player,
-                source,
-                ends_turn,
-                rule,
+                rest,
             } => {
+                let EffectStart {
+                    stat,
+                    amount,
+                    duration,
+                    player,
+                    source,
+                    ends_turn,
+                    rule,
+                } = &**rest;
                 let mut fields = vec![
                     ("effect", uid_value(*effect)),
                     ("stat", text(stat)),
