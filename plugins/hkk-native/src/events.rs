@@ -1155,15 +1155,31 @@ impl Events {
     }
 
     pub fn push(&mut self, event: Event) {
-        if self.len.is_multiple_of(CHUNK) {
-            // the first chunk grows as needed (a log at the outcome level keeps one event)
-            let room = if self.len == 0 { 0 } else { CHUNK };
-            self.chunks.push(Arc::new(Vec::with_capacity(room)));
-        }
-        if let Some(last) = self.chunks.last_mut() {
-            Arc::make_mut(last).push(event);
+        match self.chunks.last_mut() {
+            // the last chunk is the log's own unless a copy shares it: `get_mut`'s check
+            // is inlined, `make_mut` (a call) only copies a shared chunk
+            Some(last) if last.len() < CHUNK => match Arc::get_mut(last) {
+                Some(chunk) => chunk.push(event),
+                None => Arc::make_mut(last).push(event),
+            },
+            _ => {
+                // the first chunk grows as needed (a log at the outcome level keeps one
+                // event) unless made with room (`reserve_chunk`)
+                let room = if self.len == 0 { 0 } else { CHUNK };
+                let mut chunk = Vec::with_capacity(room);
+                chunk.push(event);
+                self.chunks.push(Arc::new(chunk));
+            }
         }
         self.len += 1;
+    }
+
+    /// Room for a whole chunk before the first event (a log that keeps more than the game's
+    /// end): the first chunk is not grown by doubling, copying its events each time.
+    pub fn reserve_chunk(&mut self) {
+        if self.chunks.is_empty() {
+            self.chunks.push(Arc::new(Vec::with_capacity(CHUNK)));
+        }
     }
 
     pub fn get(&self, index: usize) -> Option<&Event> {
@@ -1279,6 +1295,9 @@ impl Log {
             outcome.record(&kind, self.turn);
         }
         if kind.kept_at(self.level) {
+            if self.events.is_empty() && self.level != Level::Outcome {
+                self.events.reserve_chunk();
+            }
             self.events.push(Event {
                 seq: self.emitted, // the seq it has in the full log
                 turn: self.turn,
@@ -1411,6 +1430,9 @@ mod tests {
         for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK, 3 * CHUNK + 7] {
             let model: Vec<Event> = (0..len).map(numbered).collect();
             let mut events = Events::default();
+            if len % 2 == 1 {
+                events.reserve_chunk(); // room made first: the same list
+            }
             model.iter().cloned().for_each(|e| events.push(e));
             assert_eq!(events.len(), len);
             assert!(events.iter().eq(model.iter()));
