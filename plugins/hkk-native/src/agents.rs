@@ -71,7 +71,9 @@ pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
 pub fn choose_random(pass_bias: f64, decision: &Decision, rng: &mut Random) -> usize {
     let options = &decision.options;
     if decision.kind == "action" && options.len() > 1 {
-        let not_pass = |o: &&crate::decisions::Label| !o.starts_with("pass");
+        // a label written from a card is never a pass
+        let not_pass =
+            |o: &&crate::decisions::Label| !o.literal().is_some_and(|o| o.starts_with("pass"));
         let others = options.iter().filter(not_pass).count();
         if others < options.len() && rng.random() >= pass_bias && others != 0 {
             // the k-th option that is not a pass (none listed: nothing allocated)

@@ -5,7 +5,7 @@
 use crate::cards::CardId;
 use crate::emit;
 use crate::errors::{Flow, Halt};
-use crate::events::Kind;
+use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::state::{ExtractionOffer, Permanent, BUILDINGS, RESERVE};
 
@@ -111,13 +111,7 @@ pub enum Target {
 }
 
 /// `damage`: nothing for 0 or less; a player's Ép falls; a permanent in play takes it.
-pub fn damage(
-    game: &mut Game,
-    target: Target,
-    amount: i64,
-    source: String,
-    source_uid: Option<u32>,
-) {
+pub fn damage(game: &mut Game, target: Target, amount: i64, source: Text, source_uid: Option<u32>) {
     if amount <= 0 {
         return;
     }
@@ -169,7 +163,7 @@ pub fn damage(
 }
 
 /// `give_defence_bonus`: it adds up.
-pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &str) {
+pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &Text) {
     let Some(perm) = game.permanent_mut(uid) else {
         return;
     };
@@ -183,7 +177,7 @@ pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &str) 
             uid,
             card: card_of(game, uid),
             amount,
-            source: source.to_string(),
+            source: source.clone(),
         }
     );
 }
@@ -194,7 +188,7 @@ pub fn remove_defence_bonus(
     game: &mut Game,
     uid: u32,
     rule: Option<&'static str>,
-    source: Option<String>,
+    source: Option<Text>,
 ) {
     if game.in_moment {
         game.bonus_losses.push((uid, rule, source));
@@ -297,7 +291,7 @@ pub fn destroy(
 }
 
 /// `gain_components`.
-pub fn gain_components(game: &mut Game, player: usize, amount: i64, source: String) {
+pub fn gain_components(game: &mut Game, player: usize, amount: i64, source: Text) {
     game.players[player].components += amount;
     emit!(
         game,
@@ -316,8 +310,10 @@ pub fn extract_components(game: &mut Game, index: usize) {
         game,
         offer.player,
         offer.count,
-        game.text(false, || {
-            crate::state::card_label("", game.cards.name(offer.card), offer.uid)
+        game.text(false, || Text::Card {
+            prefix: Prefix::None,
+            card: offer.card,
+            uid: offer.uid,
         }),
     );
     emit!(

@@ -197,7 +197,7 @@ mod tests {
             &mut game,
             crate::changes::Target::Permanent(one),
             2,
-            String::new(),
+            crate::events::Text::Borrowed(""),
             None,
         );
         check_hp(&mut game, "29.4.10", true).unwrap();

@@ -5,7 +5,7 @@
 
 use crate::effects::TargetSpec;
 use crate::emit;
-use crate::events::Kind;
+use crate::events::{EffectStart, Kind, Text};
 use crate::game::Game;
 use crate::phases::DEFAULT_TURN;
 
@@ -98,7 +98,7 @@ pub struct Lasting {
     pub targets: Vec<u32>,
     pub player: Option<usize>,
     pub controller: usize,
-    pub source: String,
+    pub source: Text,
     /// False while a "this turn" effect waits for stage 2 (29.4.5).
     pub in_force: bool,
     pub ends_turn: Option<u32>,
@@ -123,19 +123,23 @@ fn count(game: &mut Game, effect: &Lasting, sign: i64) {
 }
 
 fn started(game: &mut Game, effect: &Lasting, rule: Option<&'static str>, waits: bool) {
-    let kind = Kind::EffectStarted {
-        waits,
-        effect: effect.uid,
-        stat: effect.stat.name(),
-        amount: effect.amount,
-        duration: effect.duration.name(),
-        targets: effect.targets.clone(),
-        player: effect.player,
-        source: effect.source.clone(),
-        ends_turn: effect.ends_turn,
-        rule,
-    };
-    emit!(game, kind);
+    emit!(
+        game,
+        Kind::EffectStarted {
+            waits,
+            effect: effect.uid,
+            targets: effect.targets.clone(),
+            rest: Box::new(EffectStart {
+                stat: effect.stat.name(),
+                amount: effect.amount,
+                duration: effect.duration.name(),
+                player: effect.player,
+                source: effect.source.clone(),
+                ends_turn: effect.ends_turn,
+                rule,
+            }),
+        }
+    );
 }
 
 /// `add_effect`: a modifier of `stat` for `duration` on `targets` (permanents) or `player`.
@@ -146,7 +150,7 @@ pub fn add_effect(
     targets: Vec<u32>,
     player: Option<usize>,
     controller: usize,
-    source: &str,
+    source: &Text,
 ) {
     let ends_turn = match duration {
         // D-counted-turns: every turn counts, this one included
@@ -173,7 +177,7 @@ pub fn add_effect(
         targets,
         player,
         controller,
-        source: source.to_string(),
+        source: source.clone(),
         in_force: !waits,
         ends_turn,
     };

@@ -1,11 +1,10 @@
 //! A decision waited for: its kind, the player, the options' labels in order, the prompt and
 //! the rule point (`hkk._decisions.Decision`).
 
-use std::borrow::Cow;
-
-/// An option's label: the fixed ones (`pass`, `decline`...) borrowed, the others made only
-/// when shown (`Game::option`), so a seated game at the outcome level allocates none.
-pub type Label = Cow<'static, str>;
+/// An option's label: the fixed ones (`pass`, `decline`...) borrowed, the others kept as what
+/// they are made of and written only when read ([`crate::events::Text`]): a seated game
+/// allocates none, and its log keeps the chosen one as it is.
+pub type Label = crate::events::Text;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {

@@ -12,7 +12,7 @@ use crate::continuous::{add_effect, dispel, Duration, Stat};
 use crate::decisions::Decision;
 use crate::emit;
 use crate::errors::{Flow, Halt};
-use crate::events::Kind;
+use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -375,7 +375,7 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
 pub struct Context {
     pub controller: usize,
     pub source: Option<u32>,
-    pub label: String,
+    pub label: Text,
     /// What the event that set a triggered ability off bound (`ctx.trigger`).
     pub trigger: Option<crate::triggers::Bound>,
 }
@@ -433,10 +433,12 @@ fn chosen_permanent(game: &mut Game, ctx: &Context, uids: &[u32]) -> Result<Targ
         .iter()
         .map(|&uid| {
             game.option(|| {
-                game.permanent(uid).map_or_else(
-                    || "target ".to_string(),
-                    |p| crate::state::card_label("target ", game.cards.name(p.card), p.uid),
-                )
+                game.permanent(uid)
+                    .map_or(Text::Borrowed("target "), |p| Text::Card {
+                        prefix: Prefix::Target,
+                        card: p.card,
+                        uid: p.uid,
+                    })
             })
         })
         .collect();
@@ -549,7 +551,10 @@ pub fn resolve_spell(game: &mut Game, player: usize, card: CardId, effects: &[Ef
     let ctx = Context {
         controller: player,
         source: None,
-        label: game.cards.name(card).to_string(),
+        label: Text::Name {
+            prefix: Prefix::None,
+            card,
+        },
         trigger: None,
     };
     let bound = bind(game, &ctx, effects)?;
@@ -649,7 +654,10 @@ fn within_range(game: &Game, n: Option<i64>, ctx: &Context) -> Result<i64, Halt>
         }
         _ => {
             let card = ctx.source.and_then(|uid| game.permanent(uid));
-            let card = card.map_or(ctx.label.as_str(), |perm| game.cards.name(perm.card));
+            let card = card.map_or_else(
+                || ctx.label.render(&game.cards).into_owned(),
+                |perm| game.cards.name(perm.card).to_string(),
+            );
             Err(Halt::Unported(format!(
                 "a number beyond 2^52 in an effect of {card}: the native core counts in 64 \
                  bits, the Python engine without bound (play this game on the Python core)"
@@ -659,7 +667,7 @@ fn within_range(game: &Game, n: Option<i64>, ctx: &Context) -> Result<i64, Halt>
 }
 
 fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) -> Flow {
-    let label = ctx.label.as_str();
+    let label = &ctx.label;
     // a number, or a count read now (`Count.value`)
     let n = match effect.counted {
         None => Some(effect.amount),
@@ -735,7 +743,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
     }
     for &target in targets {
         match effect.verb {
-            Verb::Damage => damage(game, target, n, label.to_string(), ctx.source),
+            Verb::Damage => damage(game, target, n, label.clone(), ctx.source),
             Verb::Heal => heal(game, target, n, label),
             Verb::GiveDefenceBonus => {
                 if let Target::Permanent(uid) = target {
@@ -751,7 +759,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
             }
             Verb::GainComponents => {
                 if let Target::Player(p) = target {
-                    gain_components(game, p, n, label.to_string());
+                    gain_components(game, p, n, label.clone());
                 }
             }
             Verb::Sacrifice => {
@@ -776,7 +784,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
             }
             Verb::RemoveDefenceBonus => {
                 if let Target::Permanent(uid) = target {
-                    remove_defence_bonus(game, uid, None, Some(label.to_string()));
+                    remove_defence_bonus(game, uid, None, Some(label.clone()));
                 }
             }
             Verb::Draw => {
@@ -793,7 +801,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                         Kind::VpGained {
                             player: p,
                             amount: n,
-                            source: label.to_string(),
+                            source: label.clone(),
                             after,
                         }
                     );
@@ -806,7 +814,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
 
 /// `lose_vp`: at most what he has, except inside a moment, where it nets out
 /// (`Game::end_moment`).
-fn lose_vp(game: &mut Game, player: usize, amount: i64, label: &str) {
+fn lose_vp(game: &mut Game, player: usize, amount: i64, label: &Text) {
     let in_moment = game.in_moment;
     let p = &mut game.players[player];
     let lost = if in_moment { amount } else { amount.min(p.vp) };
@@ -817,14 +825,14 @@ fn lose_vp(game: &mut Game, player: usize, amount: i64, label: &str) {
         Kind::VpLost {
             player,
             amount: lost,
-            source: label.to_string(),
+            source: label.clone(),
             after,
         }
     );
 }
 
 /// `pay_components`: at most what he has, except inside a moment (it nets out).
-fn pay_components(game: &mut Game, player: usize, count: i64, label: &str) {
+fn pay_components(game: &mut Game, player: usize, count: i64, label: &Text) {
     let in_moment = game.in_moment;
     let p = &mut game.players[player];
     let paid = if in_moment {
@@ -838,14 +846,14 @@ fn pay_components(game: &mut Game, player: usize, count: i64, label: &str) {
         Kind::ComponentsPaid {
             player,
             amount: paid,
-            source: label.to_string(),
+            source: label.clone(),
         }
     );
 }
 
 /// `add_counters` (`by` > 0) and `remove_counters` (`by` < 0): at most what it has, except
 /// inside a moment, where they net out (`Game::end_moment`).
-fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &str) {
+fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &Text) {
     let in_moment = game.in_moment;
     let Some(perm) = game.permanent_mut(uid) else {
         return;
@@ -881,7 +889,7 @@ fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &str) {
             counter: counter.to_string(),
             amount,
             after,
-            source: label.to_string(),
+            source: label.clone(),
         }
     } else {
         Kind::CountersRemoved {
@@ -890,14 +898,14 @@ fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &str) {
             counter: counter.to_string(),
             amount,
             after,
-            source: label.to_string(),
+            source: label.clone(),
         }
     };
     emit!(game, kind);
 }
 
 /// `heal`: a player's Ép rises; a permanent loses damage, at most what it took.
-fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
+fn heal(game: &mut Game, target: Target, amount: i64, label: &Text) {
     match target {
         Target::Player(p) => {
             game.players[p].hp += amount;
@@ -906,7 +914,7 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
                 Kind::PlayerHealed {
                     player: p,
                     amount,
-                    source: label.to_string(),
+                    source: label.clone(),
                 }
             );
         }
@@ -934,7 +942,7 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &str) {
                         uid,
                         card,
                         amount: healed,
-                        source: label.to_string(),
+                        source: label.clone(),
                     }
                 );
             }

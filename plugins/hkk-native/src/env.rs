@@ -231,12 +231,14 @@ impl Layout {
         decision: &Decision,
         me: usize,
         board: &[(u32, usize)],
+        cards: &crate::cards::CardPool,
         out: &mut Vec<u32>,
     ) -> Result<(), String> {
         out.clear();
         let other = self.other;
         let mut spare = 0;
         for (position, option) in decision.options.iter().enumerate() {
+            let option = &option.render(cards);
             let placed = self
                 .place(decision.kind, position, option, me, board)
                 .filter(|i| !out.contains(&(*i as u32)));
@@ -390,7 +392,7 @@ impl Layout {
         mask.fill(0);
         if let Some(decision) = game.waiting.as_deref().filter(|d| d.player == seat) {
             let mut actions = Vec::new();
-            self.actions(decision, seat, &board, &mut actions)?;
+            self.actions(decision, seat, &board, &game.cards, &mut actions)?;
             for a in actions {
                 mask[a as usize] = 1;
             }
@@ -609,7 +611,7 @@ impl Batch {
         let me = decision.player;
         layout.board(game, me, &mut row.board);
         layout
-            .actions(decision, me, &row.board, &mut row.actions)
+            .actions(decision, me, &row.board, &game.cards, &mut row.actions)
             .map_err(StepError::Action)?;
         let d = layout.n_observation;
         layout.encode(

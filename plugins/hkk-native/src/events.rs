@@ -7,6 +7,174 @@ use crate::cards::{CardId, CardPool};
 use crate::outcome::Outcome;
 use std::sync::Arc;
 
+/// What a label or a source begins with before its card (`Text::Card`, `Text::Item`,
+/// `Text::Name`): one byte, so that a [`Text`] is no larger than a `String`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prefix {
+    None,
+    Use,
+    UseGuard,
+    Guard,
+    AttackWith,
+    BlockWith,
+    Target,
+    Extract,
+    Play,
+}
+
+impl Prefix {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Prefix::None => "",
+            Prefix::Use => "use ",
+            Prefix::UseGuard => "use guard ",
+            Prefix::Guard => "guard ",
+            Prefix::AttackWith => "attack with ",
+            Prefix::BlockWith => "block with ",
+            Prefix::Target => "target ",
+            Prefix::Extract => "extract ",
+            Prefix::Play => "play ",
+        }
+    }
+}
+
+/// A text an event or an option shows (a source, an item's label, an option's label), kept
+/// as what it is made of and written only when read ([`Text::render`]: the conversion to
+/// Python, a decision shown outside, a search reading labels): a full-level game makes
+/// thousands a game, and most are never read. What it is made of never changes afterwards (a
+/// card id names the same card in the game's pool for good; uids, ability indices and copy
+/// numbers are copied in), so it writes what the eager text was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Text {
+    Borrowed(&'static str),
+    Owned(Box<str>),
+    /// `<prefix><card>#<uid>` (`state::card_label`).
+    Card {
+        prefix: Prefix,
+        card: CardId,
+        uid: u32,
+    },
+    /// An ability's item, `<prefix><card>#<uid>:<index>`, then ` (<copy>)` for a copy of
+    /// another waiting triggered item's label (`interpret::Item::label_after`).
+    Item {
+        prefix: Prefix,
+        card: CardId,
+        uid: u32,
+        index: u32,
+        copy: u32,
+    },
+    /// `<prefix><card>` (a card played, a spell's source).
+    Name {
+        prefix: Prefix,
+        card: CardId,
+    },
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text::Borrowed("")
+    }
+}
+
+impl From<&'static str> for Text {
+    fn from(text: &'static str) -> Self {
+        Text::Borrowed(text)
+    }
+}
+
+impl From<String> for Text {
+    fn from(text: String) -> Self {
+        Text::Owned(text.into_boxed_str())
+    }
+}
+
+impl Text {
+    /// The text, written with the card ids' strings of `cards` (the game's pool).
+    pub fn render<'a>(&'a self, cards: &CardPool) -> std::borrow::Cow<'a, str> {
+        use std::borrow::Cow;
+        match self {
+            Text::Borrowed(text) => Cow::Borrowed(text),
+            Text::Owned(text) => Cow::Borrowed(text),
+            Text::Card { prefix, card, uid } => Cow::Owned(crate::state::card_label(
+                prefix.as_str(),
+                cards.name(*card),
+                *uid,
+            )),
+            Text::Item {
+                prefix,
+                card,
+                uid,
+                index,
+                copy,
+            } => {
+                let mut text = crate::state::card_label(prefix.as_str(), cards.name(*card), *uid);
+                text.push(':');
+                crate::state::push_uint(&mut text, u64::from(*index));
+                if *copy != 0 {
+                    text.push_str(" (");
+                    crate::state::push_uint(&mut text, u64::from(*copy));
+                    text.push(')');
+                }
+                Cow::Owned(text)
+            }
+            Text::Name { prefix, card } => {
+                Cow::Owned([prefix.as_str(), cards.name(*card)].concat())
+            }
+        }
+    }
+
+    /// The text when it is written out already (a literal, or made by hand); None for one
+    /// written from a card.
+    pub fn literal(&self) -> Option<&str> {
+        match self {
+            Text::Borrowed(text) => Some(text),
+            Text::Owned(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The uid it names (the outcome recorder's `#(\d+)`: the first `#` followed by a digit;
+    /// a card id has no `#`).
+    pub fn uid(&self) -> Option<u64> {
+        match self {
+            Text::Card { uid, .. } | Text::Item { uid, .. } => Some(u64::from(*uid)),
+            Text::Name { .. } => None,
+            Text::Borrowed(text) => uid_in(text),
+            Text::Owned(text) => uid_in(text),
+        }
+    }
+
+    /// Nothing written (a text not made: `Game::text`).
+    pub fn is_empty(&self) -> bool {
+        self.literal() == Some("")
+    }
+}
+
+/// A literal compared with a label or a source: a text written from a card is never one of
+/// the literals the code looks for (`pass`, `start`, `use attack`: they name no card).
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.literal() == Some(*other)
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.literal() == Some(other)
+    }
+}
+
+/// The uid in a text such as `alap:langorzo#1:1` (the first `#` followed by a digit).
+fn uid_in(text: &str) -> Option<u64> {
+    text.match_indices('#').find_map(|(at, _)| {
+        let digits: &str = &text[at + 1..];
+        let end = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        digits[..end].parse().ok()
+    })
+}
+
 /// One event's kind and fields (the envelope is in [`Event`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {
@@ -50,7 +218,7 @@ pub enum Kind {
     },
     /// `resolving`: a rules item, an action or a card's ability.
     Resolving {
-        item: String,
+        item: Text,
         controller: Option<usize>,
         item_kind: &'static str,
         uid: Option<u32>,
@@ -60,7 +228,7 @@ pub enum Kind {
     /// `moment`: the items that happen at it (their labels) and the durations it ends.
     Moment {
         rule: &'static str,
-        items: Vec<String>,
+        items: Vec<Text>,
         ends: &'static [&'static str],
     },
     Passed {
@@ -75,34 +243,34 @@ pub enum Kind {
     CardDrawn {
         player: usize,
         card: CardId,
-        source: String,
+        source: Text,
     },
     DrawFailed {
         player: usize,
-        source: String,
+        source: Text,
     },
     PlayerHealed {
         player: usize,
         amount: i64,
-        source: String,
+        source: Text,
     },
     Healed {
         uid: u32,
         card: CardId,
         amount: i64,
-        source: String,
+        source: Text,
     },
     VpGained {
         player: usize,
         amount: i64,
-        source: String,
+        source: Text,
         after: i64,
     },
     /// `vp_lost`: never below 0 (inside a moment it nets out first).
     VpLost {
         player: usize,
         amount: i64,
-        source: String,
+        source: Text,
         after: i64,
     },
     /// `hp_check`: the uids that die in its first round (empty: it found nobody).
@@ -145,14 +313,14 @@ pub enum Kind {
         uid: u32,
         card: CardId,
         amount: i64,
-        source: String,
+        source: Text,
         source_uid: Option<u32>,
         after: i64,
     },
     PlayerDamaged {
         player: usize,
         amount: i64,
-        source: String,
+        source: Text,
         /// The permanent whose ability or combat dealt it, for an outcome recorder, which
         /// reads it where `source` was not made (`Game::text`); not a field of the event.
         source_uid: Option<u32>,
@@ -172,14 +340,10 @@ pub enum Kind {
     EffectStarted {
         waits: bool,
         effect: u32,
-        stat: &'static str,
-        amount: i64,
-        duration: &'static str,
         targets: Vec<u32>,
-        player: Option<usize>,
-        source: String,
-        ends_turn: Option<u32>,
-        rule: Option<&'static str>,
+        /// Its other fields, boxed: a rare kind kept from setting every event's size (a
+        /// `Kind` is as large as its largest variant, and each is moved into the log).
+        rest: Box<EffectStart>,
     },
     EffectEnded {
         effect: u32,
@@ -195,7 +359,7 @@ pub enum Kind {
         counter: String,
         amount: i64,
         after: i64,
-        source: String,
+        source: Text,
     },
     CountersRemoved {
         uid: u32,
@@ -203,11 +367,11 @@ pub enum Kind {
         counter: String,
         amount: i64,
         after: i64,
-        source: String,
+        source: Text,
     },
     /// `triggered`: something set off a triggered ability; it waits (D-trigger-wait).
     Triggered {
-        item: String,
+        item: Text,
         controller: usize,
         card: CardId,
         ability: usize,
@@ -217,7 +381,7 @@ pub enum Kind {
         chain: usize,
     },
     Prevented {
-        item: String,
+        item: Text,
         controller: usize,
         card: CardId,
         preventer_uid: u32,
@@ -225,7 +389,7 @@ pub enum Kind {
     },
     CostPaid {
         controller: usize,
-        item: String,
+        item: Text,
         vp: i64,
         components: i64,
         sacrifice: bool,
@@ -234,14 +398,14 @@ pub enum Kind {
         uid: u32,
         card: CardId,
         amount: i64,
-        source: String,
+        source: Text,
     },
     DefenceBonusLost {
         uid: u32,
         card: CardId,
         amount: i64,
         rule: Option<&'static str>,
-        source: Option<String>,
+        source: Option<Text>,
     },
     Restored {
         uid: u32,
@@ -252,13 +416,13 @@ pub enum Kind {
     ComponentsGained {
         player: usize,
         amount: i64,
-        source: String,
+        source: Text,
     },
     /// `components_paid`: to an effect.
     ComponentsPaid {
         player: usize,
         amount: i64,
-        source: String,
+        source: Text,
     },
     ComponentsExtracted {
         player: usize,
@@ -280,6 +444,18 @@ pub enum Kind {
         after: i64,
         rule: &'static str,
     },
+}
+
+/// [`Kind::EffectStarted`]'s fields but its uid and targets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EffectStart {
+    pub stat: &'static str,
+    pub amount: i64,
+    pub duration: &'static str,
+    pub player: Option<usize>,
+    pub source: Text,
+    pub ends_turn: Option<u32>,
+    pub rule: Option<&'static str>,
 }
 
 /// What a player sees in place of a hidden value (`hkk._player_view.HIDDEN`).
@@ -424,6 +600,10 @@ fn text(v: &str) -> Value {
     Value::Str(v.to_string())
 }
 
+fn shown(v: &Text, cards: &CardPool) -> Value {
+    Value::Str(v.render(cards).into_owned())
+}
+
 fn opt_text(v: &Option<&'static str>) -> Value {
     v.map_or(Value::None, text)
 }
@@ -482,7 +662,7 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("decision", text(decision)),
-                ("choice", Value::Str(choice.to_string())),
+                ("choice", shown(choice, cards)),
                 ("options", int(*options)),
                 ("rule", opt_text(rule)),
             ],
@@ -494,7 +674,7 @@ impl Event {
                 card,
                 ability,
             } => vec![
-                ("item", text(item)),
+                ("item", shown(item, cards)),
                 ("controller", controller.map_or(Value::None, int)),
                 ("item_kind", text(item_kind)),
                 ("card", card.map_or(Value::None, |c| text(cards.name(c)))),
@@ -503,7 +683,10 @@ impl Event {
             ],
             Kind::Moment { rule, items, ends } => vec![
                 ("rule", text(rule)),
-                ("items", Value::Strs(items.clone())),
+                (
+                    "items",
+                    Value::Strs(items.iter().map(|i| i.render(cards).into_owned()).collect()),
+                ),
                 (
                     "ends",
                     Value::Strs(ends.iter().map(|e| e.to_string()).collect()),
@@ -525,10 +708,10 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("card", text(cards.name(*card))),
-                ("source", text(source)),
+                ("source", shown(source, cards)),
             ],
             Kind::DrawFailed { player, source } => {
-                vec![("player", int(*player)), ("source", text(source))]
+                vec![("player", int(*player)), ("source", shown(source, cards))]
             }
             Kind::PlayerHealed {
                 player,
@@ -537,7 +720,7 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("amount", Value::Int(*amount)),
-                ("source", text(source)),
+                ("source", shown(source, cards)),
             ],
             Kind::Healed {
                 uid,
@@ -548,7 +731,7 @@ impl Event {
                 ("uid", uid_value(*uid)),
                 ("card", text(cards.name(*card))),
                 ("amount", Value::Int(*amount)),
-                ("source", text(source)),
+                ("source", shown(source, cards)),
             ],
             Kind::VpGained {
                 player,
@@ -564,7 +747,7 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("amount", Value::Int(*amount)),
-                ("source", text(source)),
+                ("source", shown(source, cards)),
                 ("after", Value::Int(*after)),
             ],
             Kind::HpCheck { rule, dead, round } => vec![
@@ -644,7 +827,7 @@ impl Event {
                 ("uid", uid_value(*uid)),
                 ("card", text(cards.name(*card))),
                 ("amount", Value::Int(*amount)),
-                ("source", text(source)),
+                ("source", shown(source, cards)),
                 ("source_uid", source_uid.map_or(Value::None, uid_value)),
                 ("after", Value::Int(*after)),
             ],
@@ -657,7 +840,7 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("amount", Value::Int(*amount)),
-                ("source", text(source)),
+                ("source", shown(source, cards)),
                 ("after", Value::Int(*after)),
             ],
             Kind::Died {
@@ -680,15 +863,18 @@ impl Event {
             Kind::EffectStarted {
                 waits,
                 effect,
-                stat,
-                amount,
-                duration,
                 targets,
-                player,
-                source,
-                ends_turn,
-                rule,
+                rest,
             } => {
+                let EffectStart {
+                    stat,
+                    amount,
+                    duration,
+                    player,
+                    source,
+                    ends_turn,
+                    rule,
+                } = &**rest;
                 let mut fields = vec![
                     ("effect", uid_value(*effect)),
                     ("stat", text(stat)),
@@ -699,7 +885,7 @@ impl Event {
                         Value::Ints(targets.iter().map(|&u| i64::from(u)).collect()),
                     ),
                     ("player", player.map_or(Value::None, int)),
-                    ("source", text(source)),
+                    ("source", shown(source, cards)),
                 ];
                 if !waits {
                     fields.push((
@@ -754,7 +940,7 @@ impl Event {
                 ("counter", text(counter)),
                 ("amount", Value::Int(*amount)),
                 ("after", Value::Int(*after)),
-                ("source", text(source)),
+                ("source", shown(source, cards)),
             ],
             Kind::Triggered {
                 item,
@@ -766,7 +952,7 @@ impl Event {
                 cause_seq,
                 chain,
             } => vec![
-                ("item", text(item)),
+                ("item", shown(item, cards)),
                 ("controller", int(*controller)),
                 ("card", text(cards.name(*card))),
                 ("ability", int(*ability)),
@@ -782,7 +968,7 @@ impl Event {
                 preventer_uid,
                 preventer_card,
             } => vec![
-                ("item", text(item)),
+                ("item", shown(item, cards)),
                 ("controller", int(*controller)),
                 ("card", text(cards.name(*card))),
                 ("preventer_uid", uid_value(*preventer_uid)),
@@ -797,7 +983,7 @@ impl Event {
                 sacrifice,
             } => vec![
                 ("controller", int(*controller)),
-                ("item", text(item)),
+                ("item", shown(item, cards)),
                 ("vp", Value::Int(*vp)),
                 ("components", Value::Int(*components)),
                 ("sacrifice", Value::Bool(*sacrifice)),
@@ -811,7 +997,7 @@ impl Event {
                 ("uid", uid_value(*uid)),
                 ("card", text(cards.name(*card))),
                 ("amount", Value::Int(*amount)),
-                ("source", text(source)),
+                ("source", shown(source, cards)),
             ],
             Kind::DefenceBonusLost {
                 uid,
@@ -824,7 +1010,10 @@ impl Event {
                 ("card", text(cards.name(*card))),
                 ("amount", Value::Int(*amount)),
                 ("rule", opt_text(rule)),
-                ("source", source.as_deref().map_or(Value::None, text)),
+                (
+                    "source",
+                    source.as_ref().map_or(Value::None, |s| shown(s, cards)),
+                ),
             ],
             Kind::Restored {
                 uid,
@@ -849,7 +1038,7 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("amount", Value::Int(*amount)),
-                ("source", text(source)),
+                ("source", shown(source, cards)),
             ],
             Kind::ComponentsExtracted {
                 player,
@@ -966,15 +1155,31 @@ impl Events {
     }
 
     pub fn push(&mut self, event: Event) {
-        if self.len.is_multiple_of(CHUNK) {
-            // the first chunk grows as needed (a log at the outcome level keeps one event)
-            let room = if self.len == 0 { 0 } else { CHUNK };
-            self.chunks.push(Arc::new(Vec::with_capacity(room)));
-        }
-        if let Some(last) = self.chunks.last_mut() {
-            Arc::make_mut(last).push(event);
+        match self.chunks.last_mut() {
+            // the last chunk is the log's own unless a copy shares it: `get_mut`'s check
+            // is inlined, `make_mut` (a call) only copies a shared chunk
+            Some(last) if last.len() < CHUNK => match Arc::get_mut(last) {
+                Some(chunk) => chunk.push(event),
+                None => Arc::make_mut(last).push(event),
+            },
+            _ => {
+                // the first chunk grows as needed (a log at the outcome level keeps one
+                // event) unless made with room (`reserve_chunk`)
+                let room = if self.len == 0 { 0 } else { CHUNK };
+                let mut chunk = Vec::with_capacity(room);
+                chunk.push(event);
+                self.chunks.push(Arc::new(chunk));
+            }
         }
         self.len += 1;
+    }
+
+    /// Room for a whole chunk before the first event (a log that keeps more than the game's
+    /// end): the first chunk is not grown by doubling, copying its events each time.
+    pub fn reserve_chunk(&mut self) {
+        if self.chunks.is_empty() {
+            self.chunks.push(Arc::new(Vec::with_capacity(CHUNK)));
+        }
     }
 
     pub fn get(&self, index: usize) -> Option<&Event> {
@@ -1090,6 +1295,9 @@ impl Log {
             outcome.record(&kind, self.turn);
         }
         if kind.kept_at(self.level) {
+            if self.events.is_empty() && self.level != Level::Outcome {
+                self.events.reserve_chunk();
+            }
             self.events.push(Event {
                 seq: self.emitted, // the seq it has in the full log
                 turn: self.turn,
@@ -1104,6 +1312,74 @@ impl Log {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pool() -> CardPool {
+        let card = |id: &str| {
+            crate::cards::Card::new(
+                id.into(),
+                "creature".into(),
+                (1, 0, 1, 1, 0),
+                false,
+                Vec::new(),
+                &[],
+                &[],
+            )
+        };
+        CardPool::new(vec![card("alap:tuz"), card("t:c01")])
+    }
+
+    #[test]
+    fn texts_written_when_read_are_what_the_eager_labels_were() {
+        let cards = pool();
+        let card = cards.id("t:c01").unwrap();
+        for (uid, index, copy) in [(0, 0, 0), (40, 2, 0), (7, 1, 3), (u32::MAX, 12, 10)] {
+            let item = crate::interpret::Item {
+                controller: 0,
+                uid,
+                card,
+                index: index as usize,
+                optional: false,
+                activation: None,
+                trigger: None,
+                copy,
+            };
+            for prefix in [Prefix::None, Prefix::Use] {
+                let eager = item.label_after(prefix.as_str(), &cards);
+                assert_eq!(item.text(prefix).render(&cards), eager);
+            }
+            let offer = crate::state::ExtractionOffer {
+                card,
+                uid,
+                count: 1,
+                player: 0,
+                phase: "main",
+            };
+            assert_eq!(offer.text().render(&cards), offer.label(&cards));
+            for prefix in [
+                Prefix::None,
+                Prefix::UseGuard,
+                Prefix::Guard,
+                Prefix::AttackWith,
+                Prefix::BlockWith,
+                Prefix::Target,
+            ] {
+                let text = Text::Card { prefix, card, uid };
+                let eager = format!("{}t:c01#{uid}", prefix.as_str());
+                assert_eq!(text.render(&cards), eager);
+                assert_eq!(text.uid(), Some(u64::from(uid)));
+            }
+        }
+        let play = Text::Name {
+            prefix: Prefix::Play,
+            card,
+        };
+        assert_eq!(play.render(&cards), ["play ", cards.name(card)].concat());
+        assert_eq!(play.uid(), None);
+        assert_eq!(Text::from("pass").render(&cards), "pass");
+        assert_eq!(Text::from("x#5".to_string()).render(&cards), "x#5");
+        // no larger than the `String` it replaces: events and options stay as small
+        assert_eq!(std::mem::size_of::<Text>(), std::mem::size_of::<String>());
+    }
 
     #[test]
     fn the_outcome_level_keeps_only_the_game_over() {
@@ -1154,6 +1430,9 @@ mod tests {
         for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK, 3 * CHUNK + 7] {
             let model: Vec<Event> = (0..len).map(numbered).collect();
             let mut events = Events::default();
+            if len % 2 == 1 {
+                events.reserve_chunk(); // room made first: the same list
+            }
             model.iter().cloned().for_each(|e| events.push(e));
             assert_eq!(events.len(), len);
             assert!(events.iter().eq(model.iter()));

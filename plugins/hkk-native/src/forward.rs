@@ -339,6 +339,7 @@ impl Driven {
     }
 
     fn answer_labels(&mut self, labels: &[String]) -> Result<(), String> {
+        let cards = self.game.cards.clone(); // the labels are written from them
         for (i, label) in labels.iter().enumerate() {
             let Some(decision) = self.decision() else {
                 return Err(format!(
@@ -346,10 +347,12 @@ impl Driven {
                      ({label:?})"
                 ));
             };
-            let Some(index) = decision.options.iter().position(|o| o == label) else {
+            let written = |o: &crate::decisions::Label| o.render(&cards).into_owned();
+            let Some(index) = decision.options.iter().position(|o| written(o) == *label) else {
+                let offered: Vec<String> = decision.options.iter().map(written).collect();
                 return Err(format!(
-                    "decision {i}: player {}'s {} decision offers {:?}, not {label:?}",
-                    decision.player, decision.kind, decision.options
+                    "decision {i}: player {}'s {} decision offers {offered:?}, not {label:?}",
+                    decision.player, decision.kind
                 ));
             };
             self.answer(index)
@@ -565,7 +568,9 @@ mod tests {
             .events
             .iter()
             .filter_map(|e| match &e.kind {
-                crate::events::Kind::Decided { choice, .. } => Some(choice.to_string()),
+                crate::events::Kind::Decided { choice, .. } => {
+                    Some(choice.render(&driven.game.cards).into_owned())
+                }
                 _ => None,
             })
             .collect()

@@ -59,7 +59,7 @@ pub struct Game {
     /// apply when it ends (`hkk._changes.begin_moment`).
     pub in_moment: bool,
     /// Defence bonuses lost at the moment, lost when it ends: (uid, rule, source).
-    pub bonus_losses: Vec<(u32, Option<&'static str>, Option<String>)>,
+    pub bonus_losses: Vec<(u32, Option<&'static str>, Option<crate::events::Text>)>,
     /// Permanents destroyed at the moment, leaving play when it ends (D-moment-leaves):
     /// (uid, cause, rule, whether it offers components).
     pub leaving_play: Vec<(u32, &'static str, Option<&'static str>, bool)>,
@@ -292,13 +292,17 @@ impl Game {
     /// A text only events show (an option's label, an effect's source): made only when events
     /// are built, else empty - at the outcome level nobody reads it (the native agents tell
     /// passes by the literal `pass` labels, which are always made), but an outcome recorder
-    /// reads a player's damage's source (`outcome::source_uid`): `recorded` says the text may
+    /// reads a player's damage's source (`Text::uid`): `recorded` says the text may
     /// become one.
-    pub fn text(&self, recorded: bool, make: impl FnOnce() -> String) -> String {
+    pub fn text(
+        &self,
+        recorded: bool,
+        make: impl FnOnce() -> crate::events::Text,
+    ) -> crate::events::Text {
         if self.log.builds(recorded) || self.outside {
             make()
         } else {
-            String::new()
+            crate::events::Text::Borrowed("")
         }
     }
 
@@ -307,18 +311,18 @@ impl Game {
     /// A step run again from its checkpoint (`forward::Driven`) makes none for the decisions
     /// the answers given take again: only the decision it stops at is shown, and the outcome
     /// level logs no choice (labels are built just before their decision, never kept).
-    pub fn option(&self, make: impl FnOnce() -> String) -> Label {
+    pub fn option(&self, make: impl FnOnce() -> Label) -> Label {
         if self.log.builds(false) || (self.outside && self.replayed >= self.answers.len()) {
-            Label::Owned(make())
+            make()
         } else {
             Label::Borrowed("")
         }
     }
 
     /// A decision's prompt: made only for a decision shown outside (no log keeps one).
-    pub fn prompt(&self, make: impl FnOnce() -> String) -> Label {
+    pub fn prompt(&self, make: impl FnOnce() -> Label) -> Label {
         if self.outside && self.replayed >= self.answers.len() {
-            Label::Owned(make())
+            make()
         } else {
             Label::Borrowed("")
         }
@@ -530,14 +534,14 @@ impl Game {
 
     /// `hkk._changes.draw`: from the end of the deck into the hand; an empty deck loses
     /// (D-empty-deck).
-    pub fn draw(&mut self, player: usize, count: usize, source: &str) -> Flow {
+    pub fn draw(&mut self, player: usize, count: usize, source: &crate::events::Text) -> Flow {
         for _ in 0..count {
             let Some(card) = self.players[player].deck.pop() else {
                 emit!(
                     self,
                     Kind::DrawFailed {
                         player,
-                        source: source.to_string(),
+                        source: source.clone(),
                     }
                 );
                 return self.end_game(Some(1 - player), "empty_deck", "D-empty-deck");
@@ -549,7 +553,7 @@ impl Game {
                     player,
                     card,
                     // an outcome recorder reads the card, not its source: not made for one
-                    source: self.text(false, || source.to_string()),
+                    source: self.text(false, || source.clone()),
                 }
             );
         }

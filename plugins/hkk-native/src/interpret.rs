@@ -6,7 +6,7 @@ use crate::cards::{Ability, Activation, CardId, CardPool, WhoseTurn};
 use crate::effects::{apply_all, bind, Context, Effect, Targets};
 use crate::emit;
 use crate::errors::Flow;
-use crate::events::Kind;
+use crate::events::{Kind, Prefix, Text};
 use crate::game::{count_use, Game};
 use crate::phases::Step;
 
@@ -47,6 +47,17 @@ impl Item {
             text.push(')');
         }
         text
+    }
+
+    /// `prefix` then its label, as a [`Text`] (written only when read).
+    pub fn text(&self, prefix: Prefix) -> Text {
+        Text::Item {
+            prefix,
+            card: self.card,
+            uid: self.uid,
+            index: self.index as u32,
+            copy: self.copy,
+        }
     }
 
     pub fn key(&self) -> (u32, usize) {
@@ -221,7 +232,7 @@ pub fn prevented(game: &mut Game, item: &Item, by: u32) {
     emit!(
         game,
         Kind::Prevented {
-            item: item.label(&game.cards),
+            item: item.text(Prefix::None),
             controller: item.controller,
             card: item.card,
             preventer_uid: by,
@@ -283,7 +294,7 @@ pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
                 game,
                 Kind::CostPaid {
                     controller: item.controller,
-                    item: item.label(&game.cards),
+                    item: item.text(Prefix::None),
                     vp: a.vp,
                     components: a.components,
                     sacrifice: a.sacrifice_self,
@@ -308,7 +319,7 @@ pub fn resolving(game: &mut Game, item: &Item) {
         game,
         Kind::Resolving {
             // an outcome recorder reads its card, not its label: not made for one
-            item: game.text(false, || item.label(&game.cards)),
+            item: game.text(false, || item.text(Prefix::None)),
             controller: Some(item.controller),
             item_kind: if item.activation.is_some() {
                 "activated"
@@ -330,9 +341,9 @@ fn context(game: &Game, item: &Item, labelled: bool) -> Context {
         source: Some(item.uid),
         // a player's damage names its source's uid for an outcome recorder: no text for one
         label: if labelled || game.outside {
-            game.text(false, || item.label(&game.cards))
+            game.text(false, || item.text(Prefix::None))
         } else {
-            String::new()
+            Text::Borrowed("")
         },
         trigger: item.trigger.map(|(bound, _)| bound),
     }

@@ -59,18 +59,6 @@ pub const fn records(variant: &str) -> bool {
     false
 }
 
-/// The uid in a damage source such as `alap:langorzo#1:1` (the recorder's `#(\d+)`: the first
-/// `#` followed by a digit).
-fn source_uid(source: &str) -> Option<u64> {
-    source.match_indices('#').find_map(|(at, _)| {
-        let digits: &str = &source[at + 1..];
-        let end = digits
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(digits.len());
-        digits[..end].parse().ok()
-    })
-}
-
 impl Outcome {
     /// Ready for another game: nothing recorded, the tables' room kept.
     pub fn clear(&mut self) {
@@ -125,7 +113,7 @@ impl Outcome {
             } => self.acted(if source.is_empty() {
                 uid.map(u64::from)
             } else {
-                source_uid(source)
+                source.uid()
             }),
             Kind::Attack {
                 attackers,
@@ -277,6 +265,7 @@ mod tests {
 
     #[test]
     fn a_damage_source_names_its_permanent_by_the_first_hash_and_digits() {
+        let source_uid = |s: &str| crate::events::Text::from(s.to_string()).uid();
         assert_eq!(source_uid("alap:langorzo#12:1"), Some(12));
         assert_eq!(source_uid("a#b#7"), Some(7));
         assert_eq!(source_uid("alap:tuz"), None);
@@ -330,7 +319,7 @@ mod tests {
         };
         o.record(&entered(4), 1);
         o.record(&entered(5), 1);
-        let damage = |source: &str, source_uid| Kind::PlayerDamaged {
+        let damage = |source: &'static str, source_uid| Kind::PlayerDamaged {
             player: 1,
             amount: 1,
             source: source.into(),

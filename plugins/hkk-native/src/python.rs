@@ -659,15 +659,14 @@ type Found<'py> = (
     Bound<'py, PyString>,
 );
 
-fn found<'py>(py: Python<'py>, d: &crate::decisions::Decision) -> PyResult<Found<'py>> {
-    let labels = PyTuple::new(py, d.options.iter().map(|o| PyString::new(py, o)))?;
-    Ok((
-        d.kind,
-        d.player,
-        labels,
-        d.rule,
-        PyString::new(py, &d.prompt),
-    ))
+fn found<'py>(
+    py: Python<'py>,
+    d: &crate::decisions::Decision,
+    cards: &CardPool,
+) -> PyResult<Found<'py>> {
+    let written = |o: &crate::decisions::Label| PyString::new(py, &o.render(cards));
+    let labels = PyTuple::new(py, d.options.iter().map(written))?;
+    Ok((d.kind, d.player, labels, d.rule, written(&d.prompt)))
 }
 
 #[pymethods]
@@ -717,7 +716,11 @@ impl PyGame {
             // the search agents' seats answered first, up to a seat answered by the caller
             py.allow_threads(|| search::play(&mut self.driven, &mut self.searchers));
         }
-        self.driven.decision().map(|d| found(py, d)).transpose()
+        let cards = self.driven.game.cards.clone(); // the labels are written from them
+        self.driven
+            .decision()
+            .map(|d| found(py, d, &cards))
+            .transpose()
     }
 
     /// Answer the waiting decision with its option at `index` and run on to the next one;
@@ -734,11 +737,10 @@ impl PyGame {
         if self.searchers.iter().any(Option::is_some) {
             return Ok(None);
         }
-        self.driven
-            .game
-            .waiting
+        let game = &self.driven.game;
+        game.waiting
             .as_deref()
-            .map(|d| found(py, d))
+            .map(|d| found(py, d, &game.cards))
             .transpose()
     }
 

@@ -8,7 +8,7 @@ use crate::changes::{damage, extract_components, restore, Target};
 use crate::decisions::{Decision, Label};
 use crate::emit;
 use crate::errors::{Flow, Halt};
-use crate::events::Kind;
+use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::phases::Step;
 use crate::state::{GUARD_POST, RESERVE};
@@ -59,7 +59,7 @@ impl RuleItem {
                 }
                 Ok(())
             }
-            RuleItem::Draw => game.draw(game.active, 1, "D-stage4"),
+            RuleItem::Draw => game.draw(game.active, 1, &Text::Borrowed("D-stage4")),
         }
     }
 }
@@ -203,17 +203,18 @@ pub fn can_attack(game: &Game) -> bool {
     !game.attacked && game.permanents.iter().any(|c| is_ready(c, game.active))
 }
 
-fn describe(game: &Game, uid: u32) -> String {
-    game.permanent(uid)
-        .map_or_else(String::new, |p| p.describe(&game.cards))
+fn describe(game: &Game, uid: u32) -> Text {
+    describe_after(Prefix::None, game, uid)
 }
 
-/// `prefix` then [`describe`] (`state::card_label`).
-fn describe_after(prefix: &str, game: &Game, uid: u32) -> String {
-    game.permanent(uid).map_or_else(
-        || prefix.to_string(),
-        |p| crate::state::card_label(prefix, game.cards.name(p.card), p.uid),
-    )
+/// `prefix` then [`describe`] (`state::card_label`; the prefix alone for none in play).
+fn describe_after(prefix: Prefix, game: &Game, uid: u32) -> Text {
+    game.permanent(uid)
+        .map_or(Text::Borrowed(prefix.as_str()), |p| Text::Card {
+            prefix,
+            card: p.card,
+            uid: p.uid,
+        })
 }
 
 /// D-combat's `bind`: the attacker picks attackers, then the defender blocks each with one of
@@ -225,7 +226,7 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
     let mut options: Vec<Label> = Vec::new();
     for uid in ready(game, attacker_side) {
         options.clear();
-        options.push(game.option(|| describe_after("attack with ", game, uid)));
+        options.push(game.option(|| describe_after(Prefix::AttackWith, game, uid)));
         options.push("hold".into());
         let decision = Decision {
             kind: "attack",
@@ -249,14 +250,16 @@ pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
         options.extend(
             blocks
                 .iter()
-                .map(|&b| game.option(|| describe_after("block with ", game, b))),
+                .map(|&b| game.option(|| describe_after(Prefix::BlockWith, game, b))),
         );
         options.push("no block".into());
         let decision = Decision {
             kind: "block",
             player: 1 - attacker_side,
             options,
-            prompt: game.prompt(|| format!("Block {}?", describe(game, attacker))),
+            prompt: game.prompt(|| {
+                format!("Block {}?", describe(game, attacker).render(&game.cards)).into()
+            }),
             rule: Some("D-combat"),
         };
         game.combat = Some((attacker, blocks.clone()));
@@ -335,10 +338,7 @@ pub fn close_offers(game: &mut Game, phase: &str) -> Flow {
         let decision = Decision {
             kind: "extract",
             player: offer.player,
-            options: vec![
-                game.option(|| offer.label(&game.cards)),
-                Label::Borrowed("decline"),
-            ],
+            options: vec![game.option(|| offer.text()), Label::Borrowed("decline")],
             prompt: Label::Borrowed(""),
             rule: Some("R-components"),
         };

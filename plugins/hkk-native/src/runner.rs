@@ -44,7 +44,11 @@ pub fn setup(game: &mut Game) -> Flow {
         }
     );
     for player in 0..2 {
-        game.draw(player, OPENING_HAND, "setup")?;
+        game.draw(
+            player,
+            OPENING_HAND,
+            &crate::events::Text::Borrowed("setup"),
+        )?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! game (`Seat::Outside`), and [`play`] answers its decisions natively.
 
 use crate::agents::Seat;
-use crate::decisions::{Decision, Label};
+use crate::decisions::Decision;
 use crate::evaluation::{evaluate, position_value, Weights};
 use crate::events::Level;
 use crate::forward::Driven;
@@ -358,7 +358,8 @@ fn fight(game: &Game, decision: &Decision) -> usize {
             .find_map(|w| labels.iter().position(|l| l == w))
             .unwrap_or(0),
         "attack" => {
-            let damage = uid_of(&labels[0]).map_or(0, |uid| game.damage_value(uid));
+            let damage =
+                uid_of(&labels[0].render(&game.cards)).map_or(0, |uid| game.damage_value(uid));
             let survives = ready(game, 1 - decision.player).any(|c| game.hp_of(c) > damage);
             usize::from(survives)
         }
@@ -370,7 +371,7 @@ fn fight(game: &Game, decision: &Decision) -> usize {
             let blockers: Vec<(usize, u32)> = labels
                 .iter()
                 .enumerate()
-                .filter_map(|(i, l)| Some((i, uid_of(l)?)))
+                .filter_map(|(i, l)| Some((i, uid_of(&l.render(&game.cards))?)))
                 .collect();
             if let Some(&(i, _)) = blockers.iter().find(|(_, uid)| game.hp(*uid) > strongest) {
                 return i;
@@ -474,6 +475,15 @@ impl Node {
     }
 }
 
+/// The decision's labels as written (the tree's keys).
+fn labels(cards: &crate::cards::CardPool, decision: &Decision) -> Vec<String> {
+    decision
+        .options
+        .iter()
+        .map(|o| o.render(cards).into_owned())
+        .collect()
+}
+
 fn child(tree: &[Node], node: usize, label: &str) -> Option<usize> {
     tree[node]
         .children
@@ -492,7 +502,7 @@ impl Mcts {
         }
         // most visited, then best scored, then the earlier option
         let mut best: (usize, (i64, f64)) = (0, (-1, 0.0));
-        for (i, label) in decision.options.iter().enumerate() {
+        for (i, label) in labels(&driven.game.cards, decision).iter().enumerate() {
             let rank = child(&tree, 0, label)
                 .map(|c| &tree[c])
                 .filter(|n| n.visits > 0)
@@ -513,14 +523,14 @@ impl Mcts {
         let world = world(driven, me, &mut self.rng);
         let values = scores(&world, decision, &self.weights, PRIOR_AHEAD);
         let visits = self.prior_visits();
-        for (label, value) in decision.options.iter().zip(values) {
+        for (label, value) in labels(&driven.game.cards, decision).into_iter().zip(values) {
             let mut n = Node::new(me);
             n.visits = visits;
             n.available = visits;
             n.total = f64::from(visits) * value;
             tree.push(n);
             let at = tree.len() - 1;
-            tree[0].children.push((label.to_string(), at));
+            tree[0].children.push((label, at));
         }
     }
 
@@ -532,6 +542,7 @@ impl Mcts {
     fn simulate(&mut self, driven: &Driven, tree: &mut Vec<Node>) {
         let me = tree[0].player;
         let mut world = world(driven, me, &mut self.rng);
+        let cards = world.game.cards.clone(); // the labels are written from them
         let start = world.game.turn;
         let mut node = 0;
         let mut path: Vec<usize> = Vec::new();
@@ -539,7 +550,7 @@ impl Mcts {
             let Some(decision) = world.decision() else {
                 break;
             };
-            let options = decision.options.clone();
+            let options = labels(&cards, decision);
             let player = decision.player;
             if options.len() == 1 {
                 answer(&mut world, 0);
@@ -558,7 +569,7 @@ impl Mcts {
                 new.available = 1;
                 tree.push(new);
                 let at = tree.len() - 1;
-                tree[node].children.push((options[index].to_string(), at));
+                tree[node].children.push((options[index].clone(), at));
                 answer(&mut world, index);
                 path.push(at);
                 break;
@@ -577,7 +588,7 @@ impl Mcts {
     }
 
     /// UCB1 with availability counts (ISMCTS); ties go to the earlier option.
-    fn select(&self, tree: &[Node], node: usize, labels: &[Label]) -> usize {
+    fn select(&self, tree: &[Node], node: usize, labels: &[String]) -> usize {
         let (mut best, mut best_value) = (0, f64::NEG_INFINITY);
         for (i, label) in labels.iter().enumerate() {
             let value = child(tree, node, label).map_or(f64::INFINITY, |c| {
@@ -834,7 +845,7 @@ mod tests {
                 let chosen = fighting_choice(game, &decision).unwrap();
                 let labels = &decision.options;
                 if decision.kind == "attack" {
-                    assert_eq!(uid_of(&labels[0]), Some(attacker));
+                    assert_eq!(uid_of(&labels[0].render(&game.cards)), Some(attacker));
                     let stopped = game.permanents.iter().any(|b| {
                         b.creature
                             && b.controller != decision.player
@@ -847,7 +858,10 @@ mod tests {
                     seen[chosen] += 1;
                     continue;
                 }
-                let offered: Vec<Option<u32>> = labels.iter().map(|l| uid_of(l)).collect();
+                let offered: Vec<Option<u32>> = labels
+                    .iter()
+                    .map(|l| uid_of(&l.render(&game.cards)))
+                    .collect();
                 let named: Vec<Option<u32>> = blockers.iter().map(|&b| Some(b)).collect();
                 assert_eq!(offered[..offered.len() - 1], named[..]);
                 let kills = |b: u32| game.damage_value(b) >= hp;
@@ -878,7 +892,10 @@ mod tests {
             for (driven, decision) in random_decisions(seed, 300) {
                 let chosen = fighting_choice(&driven.game, &decision);
                 if decision.kind == "action" && decision.options.iter().any(|o| o == "use attack") {
-                    assert_eq!(chosen.map(|i| &*decision.options[i]), Some("use attack"));
+                    assert_eq!(
+                        chosen.map(|i| decision.options[i].literal()),
+                        Some(Some("use attack"))
+                    );
                     attacked += 1;
                 } else if !matches!(decision.kind, "attack" | "block") {
                     assert_eq!(chosen, None, "{:?}", decision.options);

@@ -217,6 +217,15 @@ impl ExtractionOffer {
     pub fn label(&self, cards: &CardPool) -> String {
         card_label("extract ", cards.name(self.card), self.uid)
     }
+
+    /// [`ExtractionOffer::label`] as a [`crate::events::Text`] (written only when read).
+    pub fn text(&self) -> crate::events::Text {
+        crate::events::Text::Card {
+            prefix: crate::events::Prefix::Extract,
+            card: self.card,
+            uid: self.uid,
+        }
+    }
 }
 
 /// Appends `n` in decimal. Labels and sources are written by hand rather than by `format!`:

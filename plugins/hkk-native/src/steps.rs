@@ -3,7 +3,7 @@
 //! attack and the cards a player may play. Playing a card with a word of the card language is
 //! where the native core stops today (`Halt::Unported`).
 
-use crate::cards::{Ability, CardPool};
+use crate::cards::Ability;
 use crate::changes::{extract_components, play_card, remove_defence_bonus};
 use crate::checks::{check_hp, check_players};
 use crate::continuous::{end_effects, start_waiting_effects};
@@ -11,7 +11,7 @@ use crate::decisions::{Decision, Label};
 use crate::effects::Targets;
 use crate::emit;
 use crate::errors::{Flow, Halt};
-use crate::events::Kind;
+use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::interpret::{
     apply_item, bind_item, each_item_where, entered_play, items_where, prevented, preventer,
@@ -101,7 +101,7 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
         game,
         Kind::Moment {
             rule: step.rule,
-            items: chosen.iter().map(|i| i.label(&game.cards)).collect(),
+            items: chosen.iter().map(|i| i.text(Prefix::None)).collect(),
             ends: step.ends,
         }
     );
@@ -221,10 +221,10 @@ enum Ordered {
 }
 
 impl Ordered {
-    fn label(&self, cards: &CardPool) -> String {
+    fn text(&self) -> Text {
         match self {
-            Ordered::Rule(rule) => rule.label().to_string(),
-            Ordered::Card(item) | Ordered::Trigger(item) => item.label(cards),
+            Ordered::Rule(rule) => Text::Borrowed(rule.label()),
+            Ordered::Card(item) | Ordered::Trigger(item) => item.text(Prefix::None),
         }
     }
 
@@ -279,10 +279,10 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
         kind: "use",
         player: item.controller,
         options: vec![
-            game.option(|| item.label_after("use ", &game.cards)),
+            game.option(|| item.text(Prefix::Use)),
             Label::Borrowed("decline"),
         ],
-        prompt: game.prompt(|| format!("Use {}?", item.label(&game.cards))),
+        prompt: game.prompt(|| format!("Use {}?", item.label(&game.cards)).into()),
         rule: Some(rule),
     };
     Ok(game.decide(&decision)? == 0)
@@ -340,7 +340,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
                 player: game.active,
                 options: ready
                     .iter()
-                    .map(|&at| game.option(|| items[at].label(&game.cards)))
+                    .map(|&at| game.option(|| items[at].text()))
                     .collect(),
                 prompt: Label::Borrowed("Which happens next?"),
                 rule: Some(step.order_rule),
@@ -362,7 +362,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
                 emit!(
                     game,
                     unrecorded Kind::Resolving {
-                        item: game.text(false, || rule.label().into()),
+                        item: game.text(false, || Text::Borrowed(rule.label())),
                         controller: None,
                         item_kind: "rule",
                         uid: None,
@@ -412,7 +412,7 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
                 player: controller,
                 options: items
                     .iter()
-                    .map(|i| game.option(|| i.label(&game.cards)))
+                    .map(|i| game.option(|| i.text(Prefix::None)))
                     .collect(),
                 prompt: Label::Borrowed("Which happens next?"),
                 rule: Some("R-enter-order"),
@@ -463,7 +463,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         } else {
             let mut options: Vec<Label> = items
                 .iter()
-                .map(|i| game.option(|| i.label_after("use ", &game.cards)))
+                .map(|i| game.option(|| i.text(Prefix::Use)))
                 .collect();
             if !mandatory {
                 options.push(Label::Borrowed(PASS));
@@ -538,7 +538,10 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     for at in playable(game, step, player) {
         let card = game.players[player].hand[at];
         add(
-            game.option(|| ["play ", game.cards.name(card)].concat()),
+            game.option(|| Text::Name {
+                prefix: Prefix::Play,
+                card,
+            }),
             Action::Play(at),
         );
     }
@@ -550,10 +553,12 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     if player == game.active && step.hook == "main_phase" {
         for uid in guard_moves(game) {
             let label = game.option(|| {
-                game.permanent(uid).map_or_else(
-                    || "use guard ".to_string(),
-                    |p| crate::state::card_label("use guard ", game.cards.name(p.card), p.uid),
-                )
+                game.permanent(uid)
+                    .map_or(Text::Borrowed("use guard "), |p| Text::Card {
+                        prefix: Prefix::UseGuard,
+                        card: p.card,
+                        uid: p.uid,
+                    })
             });
             sourced.push(((uid, 0), label, Action::Guard(uid)));
         }
@@ -562,7 +567,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     each_item_where(game, step, mine, |item| {
         if usable(game, &item) {
             let at = (item.uid, 1 + item.index);
-            let label = game.option(|| item.label_after("use ", &game.cards));
+            let label = game.option(|| item.text(Prefix::Use));
             sourced.push((at, label, Action::Use(items.len())));
             items.push(item);
         }
@@ -573,10 +578,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     }
     for (index, offer) in game.offers.iter().enumerate() {
         if offer.player == player {
-            add(
-                game.option(|| offer.label(&game.cards)),
-                Action::Extract(index),
-            );
+            add(game.option(|| offer.text()), Action::Extract(index));
         }
     }
     add(Label::Borrowed(PASS), Action::Pass);
@@ -594,11 +596,12 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     };
     // the label is written only when the event is built
     let item = |game: &Game| match uid.and_then(|u| game.permanent(u)) {
-        None if uid.is_none() => "attack".to_string(),
-        perm => perm.map_or_else(
-            || "guard ".to_string(),
-            |p| crate::state::card_label("guard ", game.cards.name(p.card), p.uid),
-        ),
+        None if uid.is_none() => Text::Borrowed("attack"),
+        perm => perm.map_or(Text::Borrowed("guard "), |p| Text::Card {
+            prefix: Prefix::Guard,
+            card: p.card,
+            uid: p.uid,
+        }),
     };
     emit!(
         game,

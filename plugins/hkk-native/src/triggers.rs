@@ -14,7 +14,7 @@ use crate::cards::{CardId, CardPool, TriggerEvent, Which, WhoseTurn, WordHash};
 use crate::decisions::{Decision, Label};
 use crate::emit;
 use crate::errors::{Flow, Halt};
-use crate::events::Kind;
+use crate::events::{Kind, Prefix};
 use crate::game::Game;
 use crate::interpret::{resolve, Item};
 use crate::phases::{Step, Triggers};
@@ -531,7 +531,7 @@ fn queue(game: &mut Game, mut item: Item, cause: &'static str, cause_seq: usize)
     emit!(
         game,
         Kind::Triggered {
-            item: item.label(&game.cards),
+            item: item.text(Prefix::None),
             controller: item.controller,
             card: item.card,
             ability: item.index,
@@ -631,7 +631,7 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
                 player: game.active,
                 options: ready
                     .iter()
-                    .map(|&i| game.option(|| game.watch.waiting[i].item.label(&game.cards)))
+                    .map(|&i| game.option(|| game.watch.waiting[i].item.text(Prefix::None)))
                     .collect(),
                 prompt: Label::Borrowed("Which trigger happens next?"),
                 rule: Some("D-trigger-order"),
