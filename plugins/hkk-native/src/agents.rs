@@ -70,8 +70,10 @@ pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
 /// then one option uniformly (`randrange`).
 pub fn choose_random(pass_bias: f64, decision: &Decision, rng: &mut Random) -> usize {
     let options = &decision.options;
-    if decision.kind == "action" && options.len() > 1 {
-        let not_pass = |o: &&crate::decisions::Label| !o.starts_with("pass");
+    if options.len() > 1 && decision.kind == "action" {
+        // `label.startswith("pass")` as one 4-byte comparison
+        let not_pass =
+            |o: &&crate::decisions::Label| o.as_bytes().first_chunk::<4>() != Some(b"pass");
         let others = options.iter().filter(not_pass).count();
         if others < options.len() && rng.random() >= pass_bias && others != 0 {
             // the k-th option that is not a pass (none listed: nothing allocated)

@@ -263,9 +263,21 @@ impl Random {
 
     /// `_randbelow(n)` (`_randbelow_with_getrandbits`): draw `n.bit_length()` bits until the
     /// value is below n.
+    #[inline]
     pub fn randbelow(&mut self, n: u64) -> u64 {
         assert!(n > 0, "randbelow: n must be positive");
         let k = 64 - n.leading_zeros();
+        if k <= 32 {
+            // `getrandbits(k)` of one word, its top k bits, drawn here without a call (an
+            // agent's every choice is one or two of these)
+            let shift = 32 - k;
+            loop {
+                let r = u64::from(self.next_u32() >> shift);
+                if r < n {
+                    return r;
+                }
+            }
+        }
         loop {
             let r = self.getrandbits(k);
             if r < n {
@@ -296,6 +308,7 @@ impl Random {
     }
 
     /// `randrange(n)`: `_randbelow(n)` for n > 0.
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         self.randbelow(n as u64) as usize
     }
@@ -382,6 +395,36 @@ mod tests {
         let mut r = Random::new(5);
         assert_eq!(r.getrandbits(40), 281_848_216_645);
         assert_eq!(r.getrandbits(33), 3_185_950_873);
+    }
+
+    #[test]
+    fn randbelow_draws_as_getrandbits_until_below() {
+        // `_randbelow_with_getrandbits`, the reference the one-word path is checked against
+        for n in [
+            1u64,
+            2,
+            3,
+            5,
+            7,
+            100,
+            1 << 31,
+            (1 << 32) - 1,
+            1 << 32,
+            (1 << 33) + 5,
+        ] {
+            let (mut fast, mut reference) = (Random::new(n), Random::new(n));
+            let k = 64 - n.leading_zeros();
+            for _ in 0..200 {
+                let expected = loop {
+                    let r = reference.getrandbits(k);
+                    if r < n {
+                        break r;
+                    }
+                };
+                assert_eq!(fast.randbelow(n), expected, "n = {n}");
+            }
+            assert_eq!(fast, reference, "n = {n}");
+        }
     }
 
     #[test]
