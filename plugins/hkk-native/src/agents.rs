@@ -70,10 +70,14 @@ pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
 /// then one option uniformly (`randrange`).
 pub fn choose_random(pass_bias: f64, decision: &Decision, rng: &mut Random) -> usize {
     let options = &decision.options;
-    if decision.kind == "action" && options.len() > 1 {
-        // a label written from a card is never a pass
-        let not_pass =
-            |o: &&crate::decisions::Label| !o.literal().is_some_and(|o| o.starts_with("pass"));
+    if options.len() > 1 && decision.kind == "action" {
+        // `label.startswith("pass")` as one 4-byte comparison; a label written from a card is
+        // never a pass
+        let not_pass = |o: &&crate::decisions::Label| {
+            o.literal()
+                .and_then(|l| l.as_bytes().first_chunk::<4>())
+                .is_none_or(|head| head != b"pass")
+        };
         let others = options.iter().filter(not_pass).count();
         if others < options.len() && rng.random() >= pass_bias && others != 0 {
             // the k-th option that is not a pass (none listed: nothing allocated)

@@ -33,9 +33,44 @@ use std::sync::{Arc, OnceLock};
 const UNSEEDED: usize = usize::MAX;
 
 /// The state a generator not seeded yet points at (never read: shared, not allocated each).
-fn unseeded_state() -> Arc<[u32; N]> {
-    static STATE: OnceLock<Arc<[u32; N]>> = OnceLock::new();
-    STATE.get_or_init(|| Arc::new([0; N])).clone()
+fn unseeded_state() -> Arc<Words> {
+    static STATE: OnceLock<Arc<Words>> = OnceLock::new();
+    STATE
+        .get_or_init(|| {
+            Arc::new(Words {
+                mt: [0; N],
+                out: [0; N],
+            })
+        })
+        .clone()
+}
+
+/// The 624 words of the state and their outputs: each word tempered as `genrand_uint32`
+/// tempers it, all at once where the words are made (the twist, a state set), in a loop the
+/// compiler vectorizes; a draw then only reads its output (a draw's tempering was most of it).
+#[derive(Clone)]
+struct Words {
+    mt: [u32; N],
+    /// `temper(mt[i])` for every i below `Random::index` (all of them once a twist or a state
+    /// set made them; not read before, when the index is N).
+    out: [u32; N],
+}
+
+impl Words {
+    fn temper_all(&mut self) {
+        for (out, &word) in self.out.iter_mut().zip(&self.mt) {
+            *out = temper(word);
+        }
+    }
+}
+
+/// `genrand_uint32`'s tempering of a state word.
+#[inline]
+fn temper(mut y: u32) -> u32 {
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c_5680;
+    y ^= (y << 15) & 0xefc6_0000;
+    y ^ (y >> 18)
 }
 
 /// Why a draw could not be made (CPython raises `ValueError` for the same arguments).
@@ -60,7 +95,7 @@ impl std::error::Error for RangeError {}
 /// 1,247 dependent steps: most of a determinize).
 #[derive(Clone)]
 pub struct Random {
-    mt: Arc<[u32; N]>,
+    mt: Arc<Words>,
     index: usize,
     /// The seed of a generator not seeded yet (`index` is then `UNSEEDED`).
     seed: u64,
@@ -70,7 +105,7 @@ impl PartialEq for Random {
     fn eq(&self, other: &Self) -> bool {
         // a generator not seeded yet is the one its seed makes
         match (self.index == UNSEEDED, other.index == UNSEEDED) {
-            (false, false) => self.index == other.index && self.mt == other.mt,
+            (false, false) => self.index == other.index && self.mt.mt == other.mt.mt,
             (true, true) => self.seed == other.seed,
             (true, false) => Random::new(self.seed) == *other,
             (false, true) => *self == Random::new(other.seed),
@@ -86,7 +121,7 @@ impl std::fmt::Debug for Random {
             f,
             "Random {{ index: {}, mt[0..2]: {:?} }}",
             self.index,
-            &self.mt[..2]
+            &self.mt.mt[..2]
         )
     }
 }
@@ -112,8 +147,15 @@ impl Random {
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
         // `init_genrand(19650218)` does not depend on the seed: computed once, at compile
         // time, and copied straight into the state's own allocation
-        let mut state = Arc::new(GENRAND_19650218);
-        let mt = Arc::get_mut(&mut state).expect("a new state is not shared");
+        // the outputs are made by the first draw's twist (the index is N): until then any
+        // words, these copied with the state's in one go rather than zeroed apart
+        let mut state = Arc::new(Words {
+            mt: GENRAND_19650218,
+            out: GENRAND_19650218,
+        });
+        let mt = &mut Arc::get_mut(&mut state)
+            .expect("a new state is not shared")
+            .mt;
         // `init_by_array`'s two loops, each word mixed with the one written before it (`last`,
         // kept at hand), in runs that end where the index wraps (after index N - 1 comes
         // index 1, with mt[0] its copy): no index checked inside a run
@@ -185,7 +227,7 @@ impl Random {
         if self.index == UNSEEDED {
             return Random::new(self.seed).state();
         }
-        let mut words = self.mt.to_vec();
+        let mut words = self.mt.mt.to_vec();
         words.push(self.index as u32);
         words
     }
@@ -197,10 +239,14 @@ impl Random {
                 "state vector is the wrong size or its index is out of range".into(),
             ));
         }
-        let mut mt = [0u32; N];
-        mt.copy_from_slice(&words[..N]);
+        let mut state = Words {
+            mt: [0; N],
+            out: [0; N],
+        };
+        state.mt.copy_from_slice(&words[..N]);
+        state.temper_all();
         Ok(Random {
-            mt: Arc::new(mt),
+            mt: Arc::new(state),
             index: words[N] as usize,
             seed: 0,
         })
@@ -212,7 +258,8 @@ impl Random {
             *self = Random::new(self.seed); // seeded at its first draw (`lazy`)
         }
         // the one write: a state shared with a copy is copied here, not at the copy
-        let mt = Arc::make_mut(&mut self.mt);
+        let words = Arc::make_mut(&mut self.mt);
+        let mt = &mut words.mt;
         // `genrand_uint32`'s three loops: each index read without a remainder
         for kk in 0..N - M {
             mt[kk] = mt[kk + M] ^ mix(mt[kk], mt[kk + 1]);
@@ -221,22 +268,20 @@ impl Random {
             mt[kk] = mt[kk + M - N] ^ mix(mt[kk], mt[kk + 1]);
         }
         mt[N - 1] = mt[M - 1] ^ mix(mt[N - 1], mt[0]);
+        words.temper_all();
         self.index = 0;
     }
 
-    /// The next 32-bit output, tempered (`genrand_uint32`); inlined where drawn (a call's
-    /// entry and exit were a fifth of a draw).
+    /// The next 32-bit output (`genrand_uint32`), tempered at the twist; inlined where drawn
+    /// (a call's entry and exit were a fifth of a draw).
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.twist();
         }
-        let mut y = self.mt[self.index];
+        let y = self.mt.out[self.index];
         self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        y
     }
 
     /// `random()`: a float in [0, 1) from 53 bits of two outputs.
@@ -263,9 +308,21 @@ impl Random {
 
     /// `_randbelow(n)` (`_randbelow_with_getrandbits`): draw `n.bit_length()` bits until the
     /// value is below n.
+    #[inline]
     pub fn randbelow(&mut self, n: u64) -> u64 {
         assert!(n > 0, "randbelow: n must be positive");
         let k = 64 - n.leading_zeros();
+        if k <= 32 {
+            // `getrandbits(k)` of one word, its top k bits, drawn here without a call (an
+            // agent's every choice is one or two of these)
+            let shift = 32 - k;
+            loop {
+                let r = u64::from(self.next_u32() >> shift);
+                if r < n {
+                    return r;
+                }
+            }
+        }
         loop {
             let r = self.getrandbits(k);
             if r < n {
@@ -296,6 +353,7 @@ impl Random {
     }
 
     /// `randrange(n)`: `_randbelow(n)` for n > 0.
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         self.randbelow(n as u64) as usize
     }
@@ -385,6 +443,36 @@ mod tests {
     }
 
     #[test]
+    fn randbelow_draws_as_getrandbits_until_below() {
+        // `_randbelow_with_getrandbits`, the reference the one-word path is checked against
+        for n in [
+            1u64,
+            2,
+            3,
+            5,
+            7,
+            100,
+            1 << 31,
+            (1 << 32) - 1,
+            1 << 32,
+            (1 << 33) + 5,
+        ] {
+            let (mut fast, mut reference) = (Random::new(n), Random::new(n));
+            let k = 64 - n.leading_zeros();
+            for _ in 0..200 {
+                let expected = loop {
+                    let r = reference.getrandbits(k);
+                    if r < n {
+                        break r;
+                    }
+                };
+                assert_eq!(fast.randbelow(n), expected, "n = {n}");
+            }
+            assert_eq!(fast, reference, "n = {n}");
+        }
+    }
+
+    #[test]
     fn randrange_refuses_empty_and_zero_step() {
         let mut r = Random::new(3);
         assert!(r.randrange(5, 5, 1).is_err());
@@ -436,7 +524,7 @@ mod tests {
                 .map(|n| n.wrapping_mul(2_654_435_761) ^ 0x5bd1_e995)
                 .collect();
             assert_eq!(
-                *Random::from_key(&key).mt,
+                Random::from_key(&key).mt.mt,
                 init_by_array(&key),
                 "key of {len}"
             );
@@ -455,6 +543,19 @@ mod tests {
                 assert_eq!(lazy.next_u32(), eager.next_u32());
             }
             assert_eq!(lazy, eager);
+        }
+    }
+
+    #[test]
+    fn a_generator_from_a_state_mid_block_draws_on_as_the_original() {
+        // its outputs are tempered when the state is set, the original's at its twist
+        let mut r = Random::new(12);
+        for _ in 0..100 {
+            r.next_u32();
+        }
+        let mut copy = Random::from_state(&r.state()).unwrap();
+        for _ in 0..1300 {
+            assert_eq!(copy.next_u32(), r.next_u32());
         }
     }
 

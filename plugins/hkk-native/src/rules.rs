@@ -115,16 +115,19 @@ pub fn playable<'a>(
     let p = &game.players[player];
     let open = !game.over && !step.no_hand_play;
     let hand = if open { &p.hand[..] } else { &[] };
+    // outside his own hand-play steps only instants (the card's kind read only there)
+    let any = step.hand_play && player == game.active;
     hand.iter().enumerate().filter_map(move |(at, &card_id)| {
-        if hand[..at].contains(&card_id) {
+        // the cheap tests first: each is the same for every copy of a card, so the copies are
+        // looked for only among the cards that pass them
+        let card = game.cards.get(card_id)?;
+        if !(any || card.instant && card.kind == "spell") {
             return None;
         }
-        let card = game.cards.get(card_id)?;
         if card.cost_vp > p.vp || card.cost_components > p.components {
             return None;
         }
-        let instant = card.kind == "spell" && card.instant;
-        if (!step.hand_play || player != game.active) && !instant {
+        if hand[..at].contains(&card_id) {
             return None;
         }
         // "Csak akkor játszható ki, ha ...": its play_condition holds for him now
