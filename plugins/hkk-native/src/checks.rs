@@ -225,6 +225,24 @@ mod tests {
     }
 
     #[test]
+    fn a_permanents_place_by_uid_follows_permanents_entering_and_leaving() {
+        let mut game = game_with(-1);
+        let one = game.cards.id("t:one").unwrap();
+        for _ in 0..4 {
+            enter_play(&mut game, 1, one);
+        }
+        let halving =
+            |game: &Game, uid: u32| game.permanents.binary_search_by_key(&uid, |p| p.uid).ok();
+        for leaving in [3, 1, 6, 5] {
+            crate::changes::destroy(&mut game, leaving, "hp", None, false);
+            for uid in 0..game.next_uid + 2 {
+                assert_eq!(game.place(uid), halving(&game, uid), "uid {uid}");
+            }
+        }
+        assert_eq!(game.permanents.len(), 2);
+    }
+
+    #[test]
     fn a_permanents_static_modifier_read_alone_is_the_one_of_all_modifiers_in_force() {
         for by in [-1, 1] {
             let game = game_with(by);

@@ -271,7 +271,7 @@ impl Game {
     /// A permanent enters play (its uid the largest: the list stays in timestamp order).
     pub fn enter_play(&mut self, perm: Permanent) {
         debug_assert!(self.permanents.last().is_none_or(|p| p.uid < perm.uid));
-        self.in_play.entered(&perm);
+        self.in_play.entered(&perm, self.permanents.len());
         self.hp_changed();
         self.permanents.push(perm);
     }
@@ -279,7 +279,7 @@ impl Game {
     /// The permanent at `at` in the list leaves play.
     pub fn leave_play(&mut self, at: usize) -> Permanent {
         let perm = self.permanents.remove(at);
-        self.in_play.left(&perm);
+        self.in_play.left(&perm, &self.permanents[at..]);
         perm
     }
 
@@ -556,7 +556,7 @@ impl Game {
         Ok(())
     }
 
-    /// The permanent with this uid, if in play (found by halving: the list is in uid order).
+    /// The permanent with this uid, if in play ([`Game::place`]).
     pub fn permanent(&self, uid: u32) -> Option<&Permanent> {
         self.place(uid).map(|at| &self.permanents[at])
     }
@@ -565,9 +565,15 @@ impl Game {
         self.place(uid).map(|at| &mut self.permanents[at])
     }
 
-    /// The place of the permanent with this uid in the list, if in play.
+    /// The place of the permanent with this uid in the list, if in play (kept by uid as they
+    /// enter and leave play: `InPlay::place`).
     pub fn place(&self, uid: u32) -> Option<usize> {
-        self.permanents.binary_search_by_key(&uid, |p| p.uid).ok()
+        let at = self.in_play.place(uid);
+        debug_assert_eq!(
+            at,
+            self.permanents.binary_search_by_key(&uid, |p| p.uid).ok()
+        );
+        at
     }
 
     /// `hkk._changes.end_game`.

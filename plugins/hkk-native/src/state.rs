@@ -144,12 +144,23 @@ impl Permanent {
 /// (`Game::enter_play`, `Game::leave_play`): how many have an ability timed on each hook (by
 /// its `cards::hook_bit`'s place) and how many have a static ability. A step whose hook no
 /// permanent has, or a read of the statics while none is in play, skips the walk over them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Also each permanent's place in the list by its uid (`Game::place`): looked up some 1,300
+/// times a game, by halving it cost ~3 % of a game.
+#[derive(Debug, PartialEq, Eq)]
 pub struct InPlay {
     hooks: [u16; 64],
     statics: u16,
     preventers: u16,
+    /// By uid: its place in `Game::permanents` plus one, 0 for a uid not in play.
+    slots: Vec<u16>,
 }
+
+crate::clone_fields!(InPlay {
+    hooks,
+    statics,
+    preventers,
+    slots
+});
 
 impl Default for InPlay {
     fn default() -> Self {
@@ -157,6 +168,7 @@ impl Default for InPlay {
             hooks: [0; 64],
             statics: 0,
             preventers: 0,
+            slots: Vec::new(),
         }
     }
 }
@@ -178,12 +190,32 @@ impl InPlay {
         }
     }
 
-    pub fn entered(&mut self, perm: &Permanent) {
+    /// `perm` enters play at place `at` of the list (its end: its uid is the largest).
+    pub fn entered(&mut self, perm: &Permanent, at: usize) {
         self.count(perm, 1);
+        let uid = perm.uid as usize;
+        if self.slots.len() <= uid {
+            self.slots.resize(uid + 1, 0);
+        }
+        self.slots[uid] = u16::try_from(at + 1).expect("fewer than 65,535 permanents in play");
     }
 
-    pub fn left(&mut self, perm: &Permanent) {
+    /// `perm` left play from place `at`; `after` are the permanents after it, each one place
+    /// earlier now.
+    pub fn left(&mut self, perm: &Permanent, after: &[Permanent]) {
         self.count(perm, -1);
+        self.slots[perm.uid as usize] = 0;
+        for p in after {
+            self.slots[p.uid as usize] -= 1;
+        }
+    }
+
+    /// The place in the list of the permanent with this uid, if in play.
+    pub fn place(&self, uid: u32) -> Option<usize> {
+        match self.slots.get(uid as usize) {
+            Some(&slot) if slot != 0 => Some(usize::from(slot) - 1),
+            _ => None,
+        }
     }
 
     /// Some permanent in play has an ability timed on the hook whose bit this is.
