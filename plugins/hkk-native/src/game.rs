@@ -272,6 +272,7 @@ impl Game {
     pub fn enter_play(&mut self, perm: Permanent) {
         debug_assert!(self.permanents.last().is_none_or(|p| p.uid < perm.uid));
         self.in_play.entered(&perm, self.permanents.len());
+        self.watch.count_in_play(perm.triggers, 1);
         self.hp_changed();
         self.permanents.push(perm);
     }
@@ -280,6 +281,7 @@ impl Game {
     pub fn leave_play(&mut self, at: usize) -> Permanent {
         let perm = self.permanents.remove(at);
         self.in_play.left(&perm, &self.permanents[at..]);
+        self.watch.count_in_play(perm.triggers, -1);
         perm
     }
 
