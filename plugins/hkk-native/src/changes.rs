@@ -144,7 +144,7 @@ pub fn damage(
             };
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
-            game.hp_changed();
+            game.hp_changed(uid);
             // its killer if it dies of it (D-trigger-killer)
             game.watch.last_hit.insert(uid, (source_uid, turn));
             emit!(
@@ -175,7 +175,7 @@ pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &str) 
     };
     perm.defence_bonus += amount;
     if amount < 0 {
-        game.hp_changed();
+        game.hp_changed(uid);
     }
     emit!(
         game,
@@ -205,7 +205,7 @@ pub fn remove_defence_bonus(
     };
     if perm.defence_bonus != 0 {
         let amount = std::mem::take(&mut perm.defence_bonus);
-        game.hp_changed();
+        game.hp_changed(uid);
         emit!(
             game,
             Kind::DefenceBonusLost {
@@ -228,7 +228,7 @@ pub fn restore(game: &mut Game, uid: u32, rule: &'static str) {
         let healed = perm.damage_taken > 0;
         perm.damage_taken = 0;
         if !healed {
-            game.hp_changed();
+            game.hp_changed(uid);
         }
         emit!(
             game,

@@ -19,6 +19,10 @@ use crate::state::{ExtractionOffer, Permanent, Player};
 /// `Rulings.max_turns` (D-turn-limit).
 pub const MAX_TURNS: u32 = 400;
 
+/// The permanents whose Ép changed an Ép check reads alone ([`Game::hp_changed`]); past them
+/// it reads them all.
+const HP_DIRTY_MAX: usize = 8;
+
 #[derive(Debug)]
 pub struct Game {
     pub cards: Arc<CardPool>,
@@ -103,6 +107,12 @@ pub struct Game {
     /// changed ([`Game::hp_changed`]; one leaving play takes no Ép from the others): the next
     /// check finds the same without reading them.
     pub hp_out_of_reach: bool,
+    /// The last Ép check found every permanent out of the statics' reach, and since then only
+    /// those in `hp_dirty` may have come within it (their Ép fell or they entered play; none
+    /// with a static that could take Ép entered): the next check reads only them
+    /// (`checks::dirty_out_of_reach`) before it reads them all.
+    pub hp_known: bool,
+    pub hp_dirty: Vec<u32>,
     /// The options of a chosen-player decision, `player i (name)` with the players' names
     /// (`hkk._cards.targets`); P1 and P2 but where the caller names them.
     pub player_labels: [crate::decisions::Label; 2],
@@ -157,6 +167,8 @@ crate::clone_fields!(Game {
     waiting,
     scratch,
     hp_out_of_reach,
+    hp_known,
+    hp_dirty,
     player_labels,
     combat,
     resume
@@ -259,6 +271,8 @@ impl Game {
             waiting: None,
             scratch: Default::default(),
             hp_out_of_reach: false,
+            hp_known: false,
+            hp_dirty: Vec::new(),
             player_labels: [
                 crate::decisions::Label::Borrowed("player 0 (P1)"),
                 crate::decisions::Label::Borrowed("player 1 (P2)"),
@@ -273,7 +287,14 @@ impl Game {
         debug_assert!(self.permanents.last().is_none_or(|p| p.uid < perm.uid));
         self.in_play.entered(&perm, self.permanents.len());
         self.watch.count_in_play(perm.triggers, 1);
-        self.hp_changed();
+        let floor = self.static_hp_floor(&perm);
+        if floor < 0 {
+            // the statics may now take more from every permanent
+            self.in_play.hp_floor += floor;
+            self.hp_changed_all();
+        } else {
+            self.hp_changed(perm.uid);
+        }
         self.permanents.push(perm);
     }
 
@@ -282,13 +303,37 @@ impl Game {
         let perm = self.permanents.remove(at);
         self.in_play.left(&perm, &self.permanents[at..]);
         self.watch.count_in_play(perm.triggers, -1);
+        self.in_play.hp_floor -= self.static_hp_floor(&perm);
         perm
     }
 
-    /// A permanent entered play or its Ép (Sp) may have changed: the next Ép check reads them
-    /// all again.
-    pub fn hp_changed(&mut self) {
+    /// The permanent `uid` entered play or its Ép (Sp) may have fallen: the next Ép check
+    /// reads it again (all of them, past a few).
+    pub fn hp_changed(&mut self, uid: u32) {
         self.hp_out_of_reach = false;
+        if self.hp_known {
+            if self.hp_dirty.len() < HP_DIRTY_MAX {
+                self.hp_dirty.push(uid);
+            } else {
+                self.hp_changed_all();
+            }
+        }
+    }
+
+    /// Every permanent's Ép may have come within reach: the next Ép check reads them all.
+    pub fn hp_changed_all(&mut self) {
+        self.hp_out_of_reach = false;
+        self.hp_known = false;
+        self.hp_dirty.clear();
+    }
+
+    /// The most the statics of `perm`'s card could take from a permanent's Ép (0 or less:
+    /// `Card::static_hp_floor`).
+    fn static_hp_floor(&self, perm: &Permanent) -> i64 {
+        if !perm.has_statics {
+            return 0;
+        }
+        self.cards.get(perm.card).map_or(0, |c| c.static_hp_floor)
     }
 
     /// A text only events show (an option's label, an effect's source): made only when events
@@ -608,14 +653,18 @@ impl Game {
             player.vp = player.vp.max(0);
             player.components = player.components.max(0);
         }
+        let mut healed_past_max = false;
         for perm in &mut self.permanents {
             if perm.damage_taken < 0 {
                 perm.damage_taken = 0;
-                self.hp_out_of_reach = false;
+                healed_past_max = true;
             }
             if !perm.counters.is_empty() {
                 perm.counters.retain(|(_, n)| *n > 0);
             }
+        }
+        if healed_past_max {
+            self.hp_changed_all();
         }
         // each list taken while it is worked through, then given back emptied (its buffer
         // kept for the next moment) unless something filled it again meanwhile

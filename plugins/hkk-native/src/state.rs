@@ -153,13 +153,17 @@ pub struct InPlay {
     preventers: u16,
     /// By uid: its place in `Game::permanents` plus one, 0 for a uid not in play.
     slots: Vec<u16>,
+    /// The sum of the permanents' cards' `static_hp_floor`s (kept by `Game::enter_play` and
+    /// `Game::leave_play`): the most the statics in play could take from one's Ép.
+    pub hp_floor: i64,
 }
 
 crate::clone_fields!(InPlay {
     hooks,
     statics,
     preventers,
-    slots
+    slots,
+    hp_floor
 });
 
 impl Default for InPlay {
@@ -169,6 +173,7 @@ impl Default for InPlay {
             statics: 0,
             preventers: 0,
             slots: Vec::new(),
+            hp_floor: 0,
         }
     }
 }
