@@ -182,6 +182,7 @@ pub fn add_effect(
         count(game, &effect, 1);
     }
     started(game, &effect, None, waits);
+    game.lasting_kinds |= effect.duration.bit();
     game.effects.push(effect);
 }
 
@@ -242,8 +243,12 @@ pub fn end_step_effects(game: &mut Game, step: &crate::phases::Step, rule: &'sta
 /// `end_effects`: the effects of these durations (`Duration::bit`s) whose time is up end at
 /// one moment: all removed, then each logged in uid order.
 pub fn end_effects(game: &mut Game, ending: u8, rule: &'static str) {
-    if game.effects.is_empty() {
-        return;
+    debug_assert_eq!(
+        game.lasting_kinds | kinds_of(&game.effects),
+        game.lasting_kinds
+    );
+    if game.lasting_kinds & ending == 0 {
+        return; // no effect of these durations: none to walk
     }
     let (turn, active) = (game.turn, game.active);
     let due = |e: &Lasting| {
@@ -262,6 +267,7 @@ pub fn end_effects(game: &mut Game, ending: u8, rule: &'static str) {
         return; // the usual case: the lists are left as they are
     }
     let ending: Vec<Lasting> = game.effects.extract_if(.., |e| due(e)).collect();
+    game.lasting_kinds = kinds_of(&game.effects);
     end(game, ending, Vec::new(), rule);
 }
 
@@ -344,6 +350,7 @@ pub fn dispel(game: &mut Game, rule: &'static str, durations: u8, on: Option<(&[
         }
     }
     game.effects = kept;
+    game.lasting_kinds = kinds_of(&game.effects);
     // the partly ended ones by their place in the effects kept
     let partly = partly
         .into_iter()
@@ -354,6 +361,11 @@ pub fn dispel(game: &mut Game, rule: &'static str, durations: u8, on: Option<(&[
         })
         .collect();
     end(game, ending, partly, rule);
+}
+
+/// The `Duration::bit`s of `effects` (`Game::lasting_kinds`).
+fn kinds_of(effects: &[Lasting]) -> u8 {
+    effects.iter().fold(0, |bits, e| bits | e.duration.bit())
 }
 
 /// `start_waiting_effects` (29.4.5).
@@ -418,5 +430,30 @@ mod tests {
                 step.hook
             );
         }
+    }
+
+    #[test]
+    fn test_41_4_a_moment_ends_the_effects_of_its_durations_and_only_those() {
+        let pool = crate::runner::tests::creatures(|_| 0);
+        let mut game = Game::new(
+            pool,
+            1,
+            &crate::rng::key_of(1),
+            [vec![], vec![]],
+            [crate::agents::Seat::First, crate::agents::Seat::First],
+            crate::events::Level::Full,
+        );
+        let one = crate::changes::enter_play(&mut game, 0, crate::cards::CardId(0));
+        let turn_long = (Stat::Damage, Duration::ThisTurn);
+        let lasting = (Stat::Damage, Duration::Permanent);
+        add_effect(&mut game, turn_long, 2, vec![one], None, 0, "t");
+        add_effect(&mut game, lasting, 1, vec![one], None, 0, "t");
+        assert_eq!(game.permanents[0].mod_damage, 3);
+        end_effects(&mut game, Duration::UntilPreparation.bit(), "29.4.4");
+        assert_eq!(game.effects.len(), 2, "no effect of that duration");
+        end_effects(&mut game, Duration::ThisTurn.bit(), "41.4");
+        assert_eq!(game.effects.len(), 1);
+        assert_eq!(game.permanents[0].mod_damage, 1);
+        assert_eq!(game.lasting_kinds, Duration::Permanent.bit());
     }
 }

@@ -74,6 +74,10 @@ pub struct Game {
     pub attempted: Vec<(u32, usize)>,
     /// Lasting effects, in the order they were made.
     pub effects: Vec<crate::continuous::Lasting>,
+    /// The `Duration::bit`s of the lasting effects (some may have ended since: it is made
+    /// again only when effects end, `continuous::end_effects`): a moment ending none of them
+    /// does not walk them.
+    pub lasting_kinds: u8,
     /// The trigger watch (`game.triggers`).
     pub watch: crate::triggers::Watch,
     /// A seat is answered from outside (`Seat::Outside`): options' labels are made at every
@@ -155,6 +159,7 @@ crate::clone_fields!(Game {
     usage_game,
     attempted,
     effects,
+    lasting_kinds,
     watch,
     outside,
     answers,
@@ -259,6 +264,7 @@ impl Game {
             usage_game: Vec::new(),
             attempted: Vec::new(),
             effects: Vec::new(),
+            lasting_kinds: 0,
             watch: crate::triggers::Watch::new(watched),
             outside,
             answers: Vec::new(),

@@ -225,7 +225,13 @@ impl InPlay {
 
     /// Some permanent in play has an ability timed on the hook whose bit this is.
     pub fn hooked(&self, bit: u64) -> bool {
-        self.hooks[bit.trailing_zeros() as usize & 63] != 0
+        self.hooked_count(bit) != 0
+    }
+
+    /// How many permanents in play have an ability timed on the hook whose bit this is: a
+    /// walk looking for them stops at the last.
+    pub fn hooked_count(&self, bit: u64) -> usize {
+        usize::from(self.hooks[bit.trailing_zeros() as usize & 63])
     }
 
     /// Some permanent in play has a static ability.

@@ -448,10 +448,13 @@ fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
         // the index's entries: in play, and (for a death) gone since the last settle; only
         // those whose card watches this trigger event
         let gone = game.watch.gone.iter().filter(|_| dying);
+        // the walk stops at the last permanent in play watching it
+        let watching = usize::from(game.watch.in_play_counts[trigger as usize]);
         let entries = game
             .permanents
             .iter()
             .filter(|p| p.triggers & trigger.bit() != 0)
+            .take(watching)
             .map(|p| (p.uid, p.card, p.controller));
         listening.clear();
         listening.extend(entries.chain(gone.copied()).filter(|&(_, card_id, _)| {
