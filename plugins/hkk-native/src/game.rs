@@ -504,7 +504,9 @@ impl Game {
         }
         // the others' static abilities modify no `stat`
         let bit = crate::cards::static_use(stat);
-        for source in self.permanents.iter().filter(|p| p.static_uses & bit != 0) {
+        // no more of them than permanents with statics: the walk stops at the last
+        let sources = self.permanents.iter().filter(|p| p.static_uses & bit != 0);
+        for source in sources.take(self.in_play.statics_count()) {
             let Some(card) = self.cards.get(source.card) else {
                 continue;
             };

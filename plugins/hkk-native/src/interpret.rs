@@ -196,7 +196,8 @@ pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
     }
     // the others' static abilities prevent nothing
     let preventing = |p: &&crate::state::Permanent| p.static_uses & crate::cards::PREVENTS != 0;
-    for source in game.permanents.iter().filter(preventing) {
+    let sources = game.permanents.iter().filter(preventing);
+    for source in sources.take(game.in_play.preventers_count()) {
         let Some(card) = game.cards.get(source.card) else {
             continue;
         };

@@ -243,6 +243,16 @@ impl InPlay {
     pub fn preventers(&self) -> bool {
         self.preventers != 0
     }
+
+    /// How many permanents in play have a static ability, and one that prevents: a walk
+    /// looking for them stops at the last.
+    pub fn statics_count(&self) -> usize {
+        usize::from(self.statics)
+    }
+
+    pub fn preventers_count(&self) -> usize {
+        usize::from(self.preventers)
+    }
 }
 
 /// A dead creature's components its opponent may extract until the end of `phase`
