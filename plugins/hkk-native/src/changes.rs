@@ -138,7 +138,7 @@ pub fn damage(game: &mut Game, target: Target, amount: i64, source: Text, source
             };
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
-            game.hp_changed();
+            game.hp_changed(uid);
             // its killer if it dies of it (D-trigger-killer)
             game.watch.last_hit.insert(uid, (source_uid, turn));
             emit!(
@@ -169,7 +169,7 @@ pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &Text)
     };
     perm.defence_bonus += amount;
     if amount < 0 {
-        game.hp_changed();
+        game.hp_changed(uid);
     }
     emit!(
         game,
@@ -199,7 +199,7 @@ pub fn remove_defence_bonus(
     };
     if perm.defence_bonus != 0 {
         let amount = std::mem::take(&mut perm.defence_bonus);
-        game.hp_changed();
+        game.hp_changed(uid);
         emit!(
             game,
             Kind::DefenceBonusLost {
@@ -222,7 +222,7 @@ pub fn restore(game: &mut Game, uid: u32, rule: &'static str) {
         let healed = perm.damage_taken > 0;
         perm.damage_taken = 0;
         if !healed {
-            game.hp_changed();
+            game.hp_changed(uid);
         }
         emit!(
             game,

@@ -31,7 +31,13 @@ pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
 #[inline(never)]
 fn check_rounds(game: &mut Game, rule: &'static str, components: bool) -> Flow {
     for round in 1.. {
-        let dead = if game.hp_out_of_reach || out_of_reach(game) {
+        let unreached = game.hp_out_of_reach
+            || (game.hp_known && dirty_out_of_reach(game))
+            || out_of_reach(game);
+        // what this round reads is all the next reads, unless it finds every Ép out of reach
+        game.hp_known = unreached;
+        game.hp_dirty.clear();
+        let dead = if unreached {
             game.hp_out_of_reach = true;
             Vec::new()
         } else {
@@ -67,15 +73,29 @@ fn check_rounds(game: &mut Game, rule: &'static str, components: bool) -> Flow {
 /// less the most all statics in play could take ([`crate::cards::Card::static_hp_floor`]) is
 /// still above 0, so the check finds no one without reading the statics' conditions.
 fn out_of_reach(game: &Game) -> bool {
-    // one walk: the floor summed beside the lowest Ép, compared once
-    let (mut floor, mut lowest) = (0, i64::MAX);
-    for p in &game.permanents {
-        if p.has_statics {
-            floor += game.cards.get(p.card).map_or(0, |c| c.static_hp_floor);
-        }
-        lowest = lowest.min(p.hp());
-    }
-    game.permanents.is_empty() || lowest + floor > 0
+    // the floor kept as permanents enter and leave play, compared once with the lowest Ép
+    let floor = game.in_play.hp_floor;
+    debug_assert_eq!(
+        floor,
+        game.permanents
+            .iter()
+            .filter(|p| p.has_statics)
+            .map(|p| game.cards.get(p.card).map_or(0, |c| c.static_hp_floor))
+            .sum::<i64>()
+    );
+    let lowest = game.permanents.iter().map(|p| p.hp()).min();
+    lowest.is_none_or(|lowest| lowest + floor > 0)
+}
+
+/// [`out_of_reach`] read on the permanents whose Ép may have fallen since the last check that
+/// found every Ép out of reach (`Game::hp_dirty`): the others' still are (their Ép is as it
+/// was, and the floor has not fallen since: a permanent whose statics could take Ép entering
+/// play makes the next check read them all, `Game::hp_changed_all`).
+fn dirty_out_of_reach(game: &Game) -> bool {
+    let floor = game.in_play.hp_floor;
+    game.hp_dirty
+        .iter()
+        .all(|&uid| game.permanent(uid).is_none_or(|p| p.hp() + floor > 0))
 }
 
 /// K 3.12: a player at 0 Ép or below loses; both at once: a draw (D-both-lose).
@@ -205,6 +225,51 @@ mod tests {
     }
 
     #[test]
+    fn test_29_4_10_a_check_after_damage_reads_the_damaged_one_with_the_statics_in_reach() {
+        // a +1 Ép static takes nothing: every Ép stays out of reach
+        let mut game = game_with(1);
+        check_hp(&mut game, "29.4.10", true).unwrap();
+        assert!(game.hp_known);
+        let one = game.permanents[1].uid;
+        let hit = |game: &mut Game, amount| {
+            let target = crate::changes::Target::Permanent(one);
+            crate::changes::damage(game, target, amount, crate::events::Text::default(), None);
+        };
+        hit(&mut game, 1);
+        assert_eq!(game.hp_dirty, [one]);
+        // 0 Ép but for the static's +1: read with the statics, it lives
+        check_hp(&mut game, "29.4.10", true).unwrap();
+        assert_eq!(game.permanents.len(), 2);
+        hit(&mut game, 1);
+        check_hp(&mut game, "29.4.10", true).unwrap();
+        assert_eq!(game.permanents.len(), 1, "the damaged creature died");
+    }
+
+    #[test]
+    fn test_29_4_10_a_static_that_may_take_hp_entering_makes_the_check_read_every_hp() {
+        let mut game = game_with(-1);
+        let aura = game.cards.id("t:aura").unwrap();
+        let first = game.permanents[0].uid;
+        crate::changes::destroy(&mut game, first, "hp", None, false);
+        check_hp(&mut game, "29.4.10", true).unwrap();
+        assert!(game.hp_out_of_reach && game.hp_known);
+        assert_eq!(
+            game.permanents.len(),
+            1,
+            "the creature lives without the aura"
+        );
+        enter_play(&mut game, 0, aura); // its -1 reaches the creature, whose Ép did not change
+        assert!(!game.hp_known);
+        check_hp(&mut game, "29.4.10", true).unwrap();
+        let left: Vec<&str> = game
+            .permanents
+            .iter()
+            .map(|p| game.cards.name(p.card))
+            .collect();
+        assert_eq!(left, ["t:aura"]);
+    }
+
+    #[test]
     fn the_counts_of_what_is_in_play_follow_permanents_entering_and_leaving() {
         let mut game = game_with(-1);
         let walked = |game: &Game| {
@@ -222,6 +287,24 @@ mod tests {
         for step in crate::phases::DEFAULT_TURN {
             assert!(!game.in_play.hooked(step.bit));
         }
+    }
+
+    #[test]
+    fn a_permanents_place_by_uid_follows_permanents_entering_and_leaving() {
+        let mut game = game_with(-1);
+        let one = game.cards.id("t:one").unwrap();
+        for _ in 0..4 {
+            enter_play(&mut game, 1, one);
+        }
+        let halving =
+            |game: &Game, uid: u32| game.permanents.binary_search_by_key(&uid, |p| p.uid).ok();
+        for leaving in [3, 1, 6, 5] {
+            crate::changes::destroy(&mut game, leaving, "hp", None, false);
+            for uid in 0..game.next_uid + 2 {
+                assert_eq!(game.place(uid), halving(&game, uid), "uid {uid}");
+            }
+        }
+        assert_eq!(game.permanents.len(), 2);
     }
 
     #[test]

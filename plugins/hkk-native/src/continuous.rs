@@ -107,10 +107,11 @@ pub struct Lasting {
 /// `count_effect`: add (or take back) its modifier to the permanents it affects.
 fn count(game: &mut Game, effect: &Lasting, sign: i64) {
     let by = sign * effect.amount;
-    if by < 0 && matches!(effect.stat, Stat::Hp | Stat::Sp) {
-        game.hp_changed();
-    }
+    let lowers = by < 0 && matches!(effect.stat, Stat::Hp | Stat::Sp);
     for &uid in &effect.targets {
+        if lowers {
+            game.hp_changed(uid);
+        }
         if let Some(perm) = game.permanent_mut(uid) {
             match effect.stat {
                 Stat::Damage => perm.mod_damage += by,
@@ -185,6 +186,7 @@ pub fn add_effect(
         count(game, &effect, 1);
     }
     started(game, &effect, None, waits);
+    game.lasting_kinds |= effect.duration.bit();
     game.effects.push(effect);
 }
 
@@ -198,25 +200,60 @@ fn own_expiry_ahead(game: &Game) -> bool {
     })
 }
 
-/// `end_effects`: the effects of these durations whose time is up end at one moment: all
-/// removed, then each logged in uid order.
-pub fn end_effects(game: &mut Game, durations: &[&str], rule: &'static str) {
-    if game.effects.is_empty() {
-        return;
+/// A duration's `Duration::bit` by its name (0 for none), at compile time.
+const fn duration_bit(name: &str) -> u8 {
+    use crate::triggers::same;
+    let at = if same(name, "permanent") {
+        0
+    } else if same(name, "until_end_of_turn") {
+        1
+    } else if same(name, "this_turn") {
+        2
+    } else if same(name, "until_preparation") {
+        3
+    } else if same(name, "until_own_preparation") {
+        4
+    } else if same(name, "turns") {
+        5
+    } else {
+        return 0;
+    };
+    1 << at
+}
+
+/// Each step's `ends` as `Duration::bit`s, by its place in `DEFAULT_TURN` (named once, at
+/// compile time, not compared by name at every moment).
+const STEP_ENDS: [u8; DEFAULT_TURN.len()] = {
+    let mut bits = [0; DEFAULT_TURN.len()];
+    let mut i = 0;
+    while i < DEFAULT_TURN.len() {
+        let ends = DEFAULT_TURN[i].ends;
+        let mut j = 0;
+        while j < ends.len() {
+            bits[i] |= duration_bit(ends[j]);
+            j += 1;
+        }
+        i += 1;
     }
-    // the durations as `Duration::bit`s, named once (not compared by name for each effect)
-    const KINDS: [Duration; 6] = [
-        Duration::Permanent,
-        Duration::UntilEndOfTurn,
-        Duration::ThisTurn,
-        Duration::UntilPreparation,
-        Duration::UntilOwnPreparation,
-        Duration::Turns(1),
-    ];
-    let ending = KINDS
-        .iter()
-        .filter(|d| durations.contains(&d.name()))
-        .fold(0, |bits, d| bits | d.bit());
+    bits
+};
+
+/// `end_effects` of the durations the step ends (its `ends`).
+pub fn end_step_effects(game: &mut Game, step: &crate::phases::Step, rule: &'static str) {
+    let ending = STEP_ENDS[step.bit.trailing_zeros() as usize % DEFAULT_TURN.len()];
+    end_effects(game, ending, rule);
+}
+
+/// `end_effects`: the effects of these durations (`Duration::bit`s) whose time is up end at
+/// one moment: all removed, then each logged in uid order.
+pub fn end_effects(game: &mut Game, ending: u8, rule: &'static str) {
+    debug_assert_eq!(
+        game.lasting_kinds | kinds_of(&game.effects),
+        game.lasting_kinds
+    );
+    if game.lasting_kinds & ending == 0 {
+        return; // no effect of these durations: none to walk
+    }
     let (turn, active) = (game.turn, game.active);
     let due = |e: &Lasting| {
         if ending & e.duration.bit() == 0 || !e.in_force {
@@ -233,9 +270,8 @@ pub fn end_effects(game: &mut Game, durations: &[&str], rule: &'static str) {
     if !game.effects.iter().any(due) {
         return; // the usual case: the lists are left as they are
     }
-    let (ending, kept): (Vec<Lasting>, Vec<Lasting>) =
-        std::mem::take(&mut game.effects).into_iter().partition(due);
-    game.effects = kept;
+    let ending: Vec<Lasting> = game.effects.extract_if(.., |e| due(e)).collect();
+    game.lasting_kinds = kinds_of(&game.effects);
     end(game, ending, Vec::new(), rule);
 }
 
@@ -318,6 +354,7 @@ pub fn dispel(game: &mut Game, rule: &'static str, durations: u8, on: Option<(&[
         }
     }
     game.effects = kept;
+    game.lasting_kinds = kinds_of(&game.effects);
     // the partly ended ones by their place in the effects kept
     let partly = partly
         .into_iter()
@@ -328,6 +365,11 @@ pub fn dispel(game: &mut Game, rule: &'static str, durations: u8, on: Option<(&[
         })
         .collect();
     end(game, ending, partly, rule);
+}
+
+/// The `Duration::bit`s of `effects` (`Game::lasting_kinds`).
+fn kinds_of(effects: &[Lasting]) -> u8 {
+    effects.iter().fold(0, |bits, e| bits | e.duration.bit())
 }
 
 /// `start_waiting_effects` (29.4.5).
@@ -363,4 +405,75 @@ pub fn vp_regen_modifier(game: &Game, player: usize) -> i64 {
         .map(|(_, e)| e.amount)
         .sum();
     effects + statics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_steps_ending_durations_as_bits_are_those_its_ends_name() {
+        const KINDS: [Duration; 6] = [
+            Duration::Permanent,
+            Duration::UntilEndOfTurn,
+            Duration::ThisTurn,
+            Duration::UntilPreparation,
+            Duration::UntilOwnPreparation,
+            Duration::Turns(1),
+        ];
+        for (at, step) in DEFAULT_TURN.iter().enumerate() {
+            let named = KINDS
+                .iter()
+                .filter(|d| step.ends.contains(&d.name()))
+                .fold(0, |bits, d| bits | d.bit());
+            assert_eq!(STEP_ENDS[at], named, "{}", step.hook);
+            assert_eq!(
+                named.count_ones() as usize,
+                step.ends.len(),
+                "{}",
+                step.hook
+            );
+        }
+    }
+
+    #[test]
+    fn test_41_4_a_moment_ends_the_effects_of_its_durations_and_only_those() {
+        let pool = crate::runner::tests::creatures(|_| 0);
+        let mut game = Game::new(
+            pool,
+            1,
+            &crate::rng::key_of(1),
+            [vec![], vec![]],
+            [crate::agents::Seat::First, crate::agents::Seat::First],
+            crate::events::Level::Full,
+        );
+        let one = crate::changes::enter_play(&mut game, 0, crate::cards::CardId(0));
+        let turn_long = (Stat::Damage, Duration::ThisTurn);
+        let lasting = (Stat::Damage, Duration::Permanent);
+        add_effect(
+            &mut game,
+            turn_long,
+            2,
+            vec![one],
+            None,
+            0,
+            &Text::Borrowed("t"),
+        );
+        add_effect(
+            &mut game,
+            lasting,
+            1,
+            vec![one],
+            None,
+            0,
+            &Text::Borrowed("t"),
+        );
+        assert_eq!(game.permanents[0].mod_damage, 3);
+        end_effects(&mut game, Duration::UntilPreparation.bit(), "29.4.4");
+        assert_eq!(game.effects.len(), 2, "no effect of that duration");
+        end_effects(&mut game, Duration::ThisTurn.bit(), "41.4");
+        assert_eq!(game.effects.len(), 1);
+        assert_eq!(game.permanents[0].mod_damage, 1);
+        assert_eq!(game.lasting_kinds, Duration::Permanent.bit());
+    }
 }

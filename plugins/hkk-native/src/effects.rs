@@ -615,9 +615,15 @@ impl Targets {
 
 /// An item's `bind`: every effect's targets, its choices made.
 pub fn bind(game: &mut Game, ctx: &Context, effects: &[Effect]) -> Bound {
-    // room for a few targets an effect: the list made once, not grown (none for no effect)
+    // room for a few targets an effect: the list made once, not grown (none for no effect),
+    // or one given back by an earlier item's `apply` (`steps::Scratch::target_list`)
+    let mut list = Vec::new();
+    if !effects.is_empty() {
+        list = game.scratch.target_list();
+        list.reserve(4 * effects.len());
+    }
     let mut bound = Targets {
-        list: Vec::with_capacity(4 * effects.len()),
+        list,
         ..Targets::default()
     };
     for e in effects {
@@ -635,6 +641,7 @@ pub fn apply_all(game: &mut Game, ctx: &Context, effects: &[Effect], bound: Targ
     for (at, effect) in effects.iter().enumerate().take(bound.len()) {
         apply(game, ctx, effect, bound.of(at))?;
     }
+    game.scratch.give_back(bound.list);
     Ok(())
 }
 
@@ -934,7 +941,7 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &Text) {
                 perm.damage_taken -= healed;
                 let card = perm.card;
                 if healed < 0 {
-                    game.hp_changed(); // a negative heal takes Ép
+                    game.hp_changed(uid); // a negative heal takes Ép
                 }
                 emit!(
                     game,

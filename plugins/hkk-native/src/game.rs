@@ -19,6 +19,10 @@ use crate::state::{ExtractionOffer, Permanent, Player};
 /// `Rulings.max_turns` (D-turn-limit).
 pub const MAX_TURNS: u32 = 400;
 
+/// The permanents whose Ép changed an Ép check reads alone ([`Game::hp_changed`]); past them
+/// it reads them all.
+const HP_DIRTY_MAX: usize = 8;
+
 #[derive(Debug)]
 pub struct Game {
     pub cards: Arc<CardPool>,
@@ -70,6 +74,10 @@ pub struct Game {
     pub attempted: Vec<(u32, usize)>,
     /// Lasting effects, in the order they were made.
     pub effects: Vec<crate::continuous::Lasting>,
+    /// The `Duration::bit`s of the lasting effects (some may have ended since: it is made
+    /// again only when effects end, `continuous::end_effects`): a moment ending none of them
+    /// does not walk them.
+    pub lasting_kinds: u8,
     /// The trigger watch (`game.triggers`).
     pub watch: crate::triggers::Watch,
     /// A seat is answered from outside (`Seat::Outside`): options' labels are made at every
@@ -103,6 +111,12 @@ pub struct Game {
     /// changed ([`Game::hp_changed`]; one leaving play takes no Ép from the others): the next
     /// check finds the same without reading them.
     pub hp_out_of_reach: bool,
+    /// The last Ép check found every permanent out of the statics' reach, and since then only
+    /// those in `hp_dirty` may have come within it (their Ép fell or they entered play; none
+    /// with a static that could take Ép entered): the next check reads only them
+    /// (`checks::dirty_out_of_reach`) before it reads them all.
+    pub hp_known: bool,
+    pub hp_dirty: Vec<u32>,
     /// The options of a chosen-player decision, `player i (name)` with the players' names
     /// (`hkk._cards.targets`); P1 and P2 but where the caller names them.
     pub player_labels: [crate::decisions::Label; 2],
@@ -145,6 +159,7 @@ crate::clone_fields!(Game {
     usage_game,
     attempted,
     effects,
+    lasting_kinds,
     watch,
     outside,
     answers,
@@ -157,6 +172,8 @@ crate::clone_fields!(Game {
     waiting,
     scratch,
     hp_out_of_reach,
+    hp_known,
+    hp_dirty,
     player_labels,
     combat,
     resume
@@ -247,6 +264,7 @@ impl Game {
             usage_game: Vec::new(),
             attempted: Vec::new(),
             effects: Vec::new(),
+            lasting_kinds: 0,
             watch: crate::triggers::Watch::new(watched),
             outside,
             answers: Vec::new(),
@@ -259,6 +277,8 @@ impl Game {
             waiting: None,
             scratch: Default::default(),
             hp_out_of_reach: false,
+            hp_known: false,
+            hp_dirty: Vec::new(),
             player_labels: [
                 crate::decisions::Label::Borrowed("player 0 (P1)"),
                 crate::decisions::Label::Borrowed("player 1 (P2)"),
@@ -271,22 +291,55 @@ impl Game {
     /// A permanent enters play (its uid the largest: the list stays in timestamp order).
     pub fn enter_play(&mut self, perm: Permanent) {
         debug_assert!(self.permanents.last().is_none_or(|p| p.uid < perm.uid));
-        self.in_play.entered(&perm);
-        self.hp_changed();
+        self.in_play.entered(&perm, self.permanents.len());
+        self.watch.count_in_play(perm.triggers, 1);
+        let floor = self.static_hp_floor(&perm);
+        if floor < 0 {
+            // the statics may now take more from every permanent
+            self.in_play.hp_floor += floor;
+            self.hp_changed_all();
+        } else {
+            self.hp_changed(perm.uid);
+        }
         self.permanents.push(perm);
     }
 
     /// The permanent at `at` in the list leaves play.
     pub fn leave_play(&mut self, at: usize) -> Permanent {
         let perm = self.permanents.remove(at);
-        self.in_play.left(&perm);
+        self.in_play.left(&perm, &self.permanents[at..]);
+        self.watch.count_in_play(perm.triggers, -1);
+        self.in_play.hp_floor -= self.static_hp_floor(&perm);
         perm
     }
 
-    /// A permanent entered play or its Ép (Sp) may have changed: the next Ép check reads them
-    /// all again.
-    pub fn hp_changed(&mut self) {
+    /// The permanent `uid` entered play or its Ép (Sp) may have fallen: the next Ép check
+    /// reads it again (all of them, past a few).
+    pub fn hp_changed(&mut self, uid: u32) {
         self.hp_out_of_reach = false;
+        if self.hp_known {
+            if self.hp_dirty.len() < HP_DIRTY_MAX {
+                self.hp_dirty.push(uid);
+            } else {
+                self.hp_changed_all();
+            }
+        }
+    }
+
+    /// Every permanent's Ép may have come within reach: the next Ép check reads them all.
+    pub fn hp_changed_all(&mut self) {
+        self.hp_out_of_reach = false;
+        self.hp_known = false;
+        self.hp_dirty.clear();
+    }
+
+    /// The most the statics of `perm`'s card could take from a permanent's Ép (0 or less:
+    /// `Card::static_hp_floor`).
+    fn static_hp_floor(&self, perm: &Permanent) -> i64 {
+        if !perm.has_statics {
+            return 0;
+        }
+        self.cards.get(perm.card).map_or(0, |c| c.static_hp_floor)
     }
 
     /// A text only events show (an option's label, an effect's source): made only when events
@@ -455,7 +508,9 @@ impl Game {
         }
         // the others' static abilities modify no `stat`
         let bit = crate::cards::static_use(stat);
-        for source in self.permanents.iter().filter(|p| p.static_uses & bit != 0) {
+        // no more of them than permanents with statics: the walk stops at the last
+        let sources = self.permanents.iter().filter(|p| p.static_uses & bit != 0);
+        for source in sources.take(self.in_play.statics_count()) {
             let Some(card) = self.cards.get(source.card) else {
                 continue;
             };
@@ -560,7 +615,7 @@ impl Game {
         Ok(())
     }
 
-    /// The permanent with this uid, if in play (found by halving: the list is in uid order).
+    /// The permanent with this uid, if in play ([`Game::place`]).
     pub fn permanent(&self, uid: u32) -> Option<&Permanent> {
         self.place(uid).map(|at| &self.permanents[at])
     }
@@ -569,9 +624,15 @@ impl Game {
         self.place(uid).map(|at| &mut self.permanents[at])
     }
 
-    /// The place of the permanent with this uid in the list, if in play.
+    /// The place of the permanent with this uid in the list, if in play (kept by uid as they
+    /// enter and leave play: `InPlay::place`).
     pub fn place(&self, uid: u32) -> Option<usize> {
-        self.permanents.binary_search_by_key(&uid, |p| p.uid).ok()
+        let at = self.in_play.place(uid);
+        debug_assert_eq!(
+            at,
+            self.permanents.binary_search_by_key(&uid, |p| p.uid).ok()
+        );
+        at
     }
 
     /// `hkk._changes.end_game`.
@@ -604,14 +665,18 @@ impl Game {
             player.vp = player.vp.max(0);
             player.components = player.components.max(0);
         }
+        let mut healed_past_max = false;
         for perm in &mut self.permanents {
             if perm.damage_taken < 0 {
                 perm.damage_taken = 0;
-                self.hp_out_of_reach = false;
+                healed_past_max = true;
             }
             if !perm.counters.is_empty() {
                 perm.counters.retain(|(_, n)| *n > 0);
             }
+        }
+        if healed_past_max {
+            self.hp_changed_all();
         }
         // each list taken while it is worked through, then given back emptied (its buffer
         // kept for the next moment) unless something filled it again meanwhile

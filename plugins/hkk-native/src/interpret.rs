@@ -118,10 +118,13 @@ pub fn each_item_where(
     mut each: impl FnMut(Item),
 ) {
     let bit = step.bit;
-    if !game.in_play.hooked(bit) {
+    let hooked = game.in_play.hooked_count(bit);
+    if hooked == 0 {
         return;
     }
-    for perm in game.permanents.iter().filter(|p| p.hooks & bit != 0) {
+    // the walk stops at the last permanent with an ability timed on the step
+    let perms = game.permanents.iter().filter(|p| p.hooks & bit != 0);
+    for perm in perms.take(hooked) {
         let Some(card) = game.cards.get(perm.card) else {
             continue;
         };
@@ -204,7 +207,8 @@ pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
     }
     // the others' static abilities prevent nothing
     let preventing = |p: &&crate::state::Permanent| p.static_uses & crate::cards::PREVENTS != 0;
-    for source in game.permanents.iter().filter(preventing) {
+    let sources = game.permanents.iter().filter(preventing);
+    for source in sources.take(game.in_play.preventers_count()) {
         let Some(card) = game.cards.get(source.card) else {
             continue;
         };

@@ -6,7 +6,7 @@
 use crate::cards::Ability;
 use crate::changes::{extract_components, play_card, remove_defence_bonus};
 use crate::checks::{check_hp, check_players};
-use crate::continuous::{end_effects, start_waiting_effects};
+use crate::continuous::{end_step_effects, start_waiting_effects};
 use crate::decisions::{Decision, Label};
 use crate::effects::Targets;
 use crate::emit;
@@ -111,7 +111,7 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
         "41.4"
     };
     if !step.ends.is_empty() {
-        end_effects(game, step.ends, end_rule);
+        end_step_effects(game, step, end_rule);
     }
     if step.starts_waiting_effects {
         start_waiting_effects(game, "29.4.5");
@@ -149,7 +149,7 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
     game.end_moment(); // even when an item ended the game, as `with game.moment()`
     flow?;
     if step.ends_created {
-        end_effects(game, step.ends, end_rule);
+        end_step_effects(game, step, end_rule);
     }
     after_resolution(game, step)?;
     // what the moment triggered waits until it and its check are over
@@ -169,6 +169,25 @@ pub struct Scratch {
     moment: MomentLists,
     ordered: OrderedLists,
     actions: ActionLists,
+    /// Target lists an item's `bind` fills and its `apply` gives back (`effects::Targets`):
+    /// some 200 binds a game made one each.
+    targets: Vec<Vec<crate::changes::Target>>,
+}
+
+impl Scratch {
+    /// An empty target list, one given back before if any.
+    pub fn target_list(&mut self) -> Vec<crate::changes::Target> {
+        self.targets.pop().unwrap_or_default()
+    }
+
+    /// A target list applied, emptied and kept for the next `bind` (a few at most: binds
+    /// nest only as deep as resolutions do).
+    pub fn give_back(&mut self, mut list: Vec<crate::changes::Target>) {
+        if list.capacity() != 0 && self.targets.len() < 4 {
+            list.clear();
+            self.targets.push(list);
+        }
+    }
 }
 
 impl Clone for Scratch {

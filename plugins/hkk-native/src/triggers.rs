@@ -72,11 +72,35 @@ impl Watch {
     }
 }
 
+/// The trigger events whose events are looked at even while no permanent in play watches
+/// them: a death is kept for the dead's own "dies" abilities (D-trigger-lookback), an
+/// effect's targets for its end.
+const LOOKED_AT_ALWAYS: u16 = TriggerEvent::Dies.bit() | TriggerEvent::EffectEnds.bit();
+
 impl Watch {
     /// Whether an event of a kind that sets off `events` (`looked_at`) is looked at: a card
-    /// of the game watches one of them.
+    /// of the game watches one of them, and a permanent in play does (the others' listeners
+    /// are the permanents in play: with none, [`detect`] finds nothing), or it is one of
+    /// [`LOOKED_AT_ALWAYS`].
     pub fn looks_at(&self, events: u16) -> bool {
-        self.watched & events != 0
+        self.watched & events & (self.in_play | LOOKED_AT_ALWAYS) != 0
+    }
+
+    /// A permanent whose card watches `triggers` (`TriggerEvent::bit`s) enters play (`by` 1)
+    /// or leaves it (`by` -1): `Game::enter_play`, `Game::leave_play`.
+    pub fn count_in_play(&mut self, triggers: u16, by: i16) {
+        if triggers == 0 {
+            return;
+        }
+        let mut bits = triggers;
+        while bits != 0 {
+            let at = bits.trailing_zeros() as usize;
+            self.in_play_counts[at] = self.in_play_counts[at].wrapping_add_signed(by);
+            bits &= bits - 1;
+        }
+        self.in_play = (0..16)
+            .filter(|&at| self.in_play_counts[at] != 0)
+            .fold(0, |mask, at| mask | 1 << at);
     }
 }
 
@@ -135,6 +159,10 @@ pub struct Watch {
     /// The trigger events a card of the game watches (`TriggerEvent::bit`s): an event that
     /// sets off none of them has nothing to find.
     watched: u16,
+    /// The trigger events a permanent in play watches, and how many watch each (by its bit's
+    /// place): an event setting off none of them has no listener but the dead's.
+    in_play: u16,
+    in_play_counts: [u16; 16],
     /// Triggered items waiting to resolve, in the order they were triggered.
     pub waiting: Vec<Waiting>,
     /// The length of the chain of the trigger resolving now (0: none): what it sets off
@@ -170,6 +198,8 @@ pub struct Watch {
 crate::clone_fields!(Watch {
     listening,
     watched,
+    in_play,
+    in_play_counts,
     waiting,
     cause,
     count,
@@ -411,13 +441,20 @@ fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
     let mut listening = std::mem::take(&mut game.watch.listeners);
     let mut found = std::mem::take(&mut game.watch.subjects);
     for &trigger in triggers.iter().filter(|&&t| is(t)) {
+        if !dying && trigger != TriggerEvent::EffectEnds && game.watch.in_play & trigger.bit() == 0
+        {
+            continue; // no permanent in play watches it: no listener, no subject to read
+        }
         // the index's entries: in play, and (for a death) gone since the last settle; only
         // those whose card watches this trigger event
         let gone = game.watch.gone.iter().filter(|_| dying);
+        // the walk stops at the last permanent in play watching it
+        let watching = usize::from(game.watch.in_play_counts[trigger as usize]);
         let entries = game
             .permanents
             .iter()
             .filter(|p| p.triggers & trigger.bit() != 0)
+            .take(watching)
             .map(|p| (p.uid, p.card, p.controller));
         listening.clear();
         listening.extend(entries.chain(gone.copied()).filter(|&(_, card_id, _)| {
@@ -697,6 +734,96 @@ mod tests {
         assert_eq!(looked_at("EffectStarted"), TriggerEvent::EffectEnds.bit());
         assert_eq!(looked_at("TurnStarted"), 0);
         assert!(TriggerEvent::of_kind("turn_started").is_empty());
+    }
+
+    /// A game whose pool has a creature that gains its controller 1 VP when damaged
+    /// (`t:watcher`) and one without words (`t:plain`), neither in play.
+    fn watcher_game() -> Game {
+        use crate::cards::{Card, PlainAbility};
+        use crate::effects::PlainEffect;
+        let gain = PlainEffect {
+            place: "card.abilities[0].effects[0]".into(),
+            verb: "gain_vp".into(),
+            target: "controller".into(),
+            amount: Some(1),
+            others: vec![],
+            modify: None,
+            durations: vec![],
+            counted: None,
+            filter: None,
+        };
+        let when_damaged = PlainAbility {
+            index: 0,
+            kind: "triggered".into(),
+            timing: String::new(),
+            whose_turn: "any".into(),
+            optional: false,
+            effects: vec![gain],
+            condition: None,
+            activation: None,
+            others: vec![],
+            when: Some(("damaged".into(), "this".into(), "any".into(), String::new())),
+        };
+        let creature = |id: &str, abilities: &[PlainAbility]| {
+            let numbers = (0, 0, 1, 5, 0);
+            Card::new(
+                id.into(),
+                "creature".into(),
+                numbers,
+                false,
+                vec![],
+                &[],
+                abilities,
+            )
+        };
+        let pool = CardPool::new(vec![
+            creature("t:watcher", &[when_damaged]),
+            creature("t:plain", &[]),
+        ]);
+        Game::new(
+            std::sync::Arc::new(pool),
+            1,
+            &crate::rng::key_of(1),
+            [vec![], vec![]],
+            [crate::agents::Seat::First, crate::agents::Seat::First],
+            crate::events::Level::Full,
+        )
+    }
+
+    #[test]
+    fn an_event_is_looked_at_only_while_a_permanent_in_play_watches_what_it_sets_off() {
+        use crate::changes::{damage, destroy, enter_play, Target};
+        let mut game = watcher_game();
+        let damaged = looked_at("Damaged");
+        let (watcher, plain) = (game.cards.id("t:watcher"), game.cards.id("t:plain"));
+        let plain = enter_play(&mut game, 0, plain.unwrap());
+        assert!(!game.watch.looks_at(damaged), "no watcher in play");
+        let watcher = enter_play(&mut game, 0, watcher.unwrap());
+        assert!(game.watch.looks_at(damaged));
+        damage(
+            &mut game,
+            Target::Permanent(plain),
+            1,
+            crate::events::Text::default(),
+            None,
+        );
+        assert!(
+            game.watch.waiting.is_empty(),
+            "another's damage sets off nothing"
+        );
+        damage(
+            &mut game,
+            Target::Permanent(watcher),
+            1,
+            crate::events::Text::default(),
+            None,
+        );
+        assert_eq!(game.watch.waiting.len(), 1, "its own damage sets it off");
+        destroy(&mut game, watcher, "destroyed", None, false);
+        assert!(!game.watch.looks_at(damaged), "the watcher left play");
+        // a death is looked at all the same: the dead's own "dies" abilities see it
+        let dies = Watch::new(TriggerEvent::Dies.bit());
+        assert!(dies.looks_at(looked_at("Died")));
     }
 
     #[test]
