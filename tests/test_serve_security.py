@@ -624,6 +624,18 @@ def test_another_sites_page_in_the_browser_cannot_drive_or_read_the_table(
     assert where_it_is(table) == before
 
 
+#: Records, when the page is first free again, whether the computer's side still says it thinks.
+FREED_WHILE_THINKING = """() => {
+  window.freedWhileThinking = null;
+  new MutationObserver((changes, observer) => {
+    if (!document.body.classList.contains("busy")) {
+      window.freedWhileThinking = document.body.classList.contains("thinking");
+      observer.disconnect();
+    }
+  }).observe(document.body, { attributes: true, attributeFilter: ["class"] });
+}"""
+
+
 def test_the_page_says_the_computer_is_thinking_and_for_how_long_at_most(
         browser, sets, serve):  # noqa: F811 - the fixture imported from test_pages
     Waits.released.clear()
@@ -655,9 +667,13 @@ def test_the_page_says_the_computer_is_thinking_and_for_how_long_at_most(
         mark = page.locator(".player[data-player='1'] .thinking-mark")
         mark.wait_for(state="visible")
         assert re.fullmatch(r"thinking… \d+ s", mark.inner_text())
+        page.evaluate(FREED_WHILE_THINKING)
         Waits.released.set()
         page.wait_for_selector("body:not(.busy)")
         assert not prompt.inner_text().startswith("The computer is thinking")
+        # nor does its side of the table, from the moment the page is free (not a tick later)
+        assert page.evaluate("window.freedWhileThinking") is False
+        assert not page.locator(".player[data-player='1'] .thinking-mark").is_visible()
     finally:
         Waits.released.set()
         page.close()

@@ -71,6 +71,7 @@ async function act(method, path, body) {
     clearTimeout(thinking);
     busy = false;
     document.body.classList.remove("busy");
+    thinkingMark(); // not left showing until the mark's next tick
   }
 }
 
