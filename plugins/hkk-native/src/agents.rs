@@ -61,7 +61,8 @@ impl Seat {
 pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
     match own {
         OwnRng::State(words) => Random::from_state(words),
-        OwnRng::Seed(seed) => Ok(Random::new(*seed)),
+        // seeded at its first draw: a batch's seats, made before its games, hold no state
+        OwnRng::Seed(seed) => Ok(Random::lazy(*seed)),
     }
 }
 
