@@ -184,18 +184,21 @@ mod tests {
         game
     }
 
+    /// The names of the cards in play, in the list's order.
+    fn in_play(game: &Game) -> Vec<&str> {
+        game.permanents
+            .iter()
+            .map(|p| game.cards.name(p.card))
+            .collect()
+    }
+
     #[test]
     fn test_29_4_10_a_static_minus_one_hp_kills_a_one_hp_creature_at_the_check() {
         let mut game = game_with(-1);
         assert_eq!(game.cards.by_name("t:aura").unwrap().static_hp_floor, -1);
         assert!(!out_of_reach(&game)); // within reach: the statics are read
         check_hp(&mut game, "29.4.10", true).unwrap();
-        let left: Vec<&str> = game
-            .permanents
-            .iter()
-            .map(|p| game.cards.name(p.card))
-            .collect();
-        assert_eq!(left, ["t:aura"]);
+        assert_eq!(in_play(&game), ["t:aura"]);
     }
 
     #[test]
@@ -261,12 +264,7 @@ mod tests {
         enter_play(&mut game, 0, aura); // its -1 reaches the creature, whose Ép did not change
         assert!(!game.hp_known);
         check_hp(&mut game, "29.4.10", true).unwrap();
-        let left: Vec<&str> = game
-            .permanents
-            .iter()
-            .map(|p| game.cards.name(p.card))
-            .collect();
-        assert_eq!(left, ["t:aura"]);
+        assert_eq!(in_play(&game), ["t:aura"]);
     }
 
     #[test]
