@@ -556,6 +556,12 @@ class SeatPage:
         data: dict[str, Any] = self.page.evaluate("hkk.call('GET', '/api/state')")
         return data
 
+    def shows(self, state: dict[str, Any]) -> None:
+        """Waits until the page draws the table's position of ``state`` and is free: a page
+        still fetching the friend's move (busy) does not act on a click."""
+        self.page.locator(f"body[data-version='{state['table']['version']}']:not(.busy)") \
+            .wait_for(state="attached")
+
     def click(self, selector: str, path: str) -> None:
         with self.page.expect_response(lambda r: r.url.endswith(path)):
             self.page.locator(selector).click()
@@ -581,6 +587,7 @@ def test_two_browsers_play_a_whole_game_against_each_other_at_a_table(
         last), once its page shows it."""
         state = seats[0].state()
         seat = seats[state["table"]["deciding"]]
+        seat.shows(state)
         buttons = seat.page.locator("#options button")
         buttons.last.wait_for()
         doing = buttons.filter(has_not_text=re.compile(r"^(pass|no block|decline)"))
@@ -596,6 +603,7 @@ def test_two_browsers_play_a_whole_game_against_each_other_at_a_table(
     asker = state["table"]["deciding"]  # he decides again or the other does: ask from one
     asking, other = seats[asker], seats[1 - asker]
     before = state["answers"]
+    asking.shows(state)
     asking.click("#undo", "/api/undo")
     other.page.locator("#friend-accept").wait_for()
     assert other.page.locator("#friend-asked").inner_text() == \
