@@ -557,8 +557,8 @@ class SeatPage:
         return data
 
     def shows(self, state: dict[str, Any]) -> None:
-        """Waits until the page draws the table's position of ``state`` and is free: a page
-        still fetching the friend's move (busy) does not act on a click."""
+        """Waits until the page draws the table's position of ``state`` and is free (no
+        answer of its own on its way)."""
         self.page.locator(f"body[data-version='{state['table']['version']}']:not(.busy)") \
             .wait_for(state="attached")
 
@@ -649,3 +649,41 @@ def test_two_browsers_play_a_whole_game_against_each_other_at_a_table(
     for page in (*seats, watching):
         assert [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
         page.context.close()
+
+
+#: Makes a page read its position (``GET /api/state``) 3 s late, as over a slow network.
+_SLOW_READS = """() => {
+  const fetchNow = window.fetch;
+  window.fetch = async (url, init) => {
+    const response = await fetchNow(url, init);
+    if (String(url).endsWith("/api/state") && !(init && init.method && init.method !== "GET")) {
+      await new Promise(done => setTimeout(done, 3000));
+    }
+    return response;
+  };
+}"""
+
+
+@pytest.mark.slow
+def test_a_click_made_while_the_page_reads_the_friends_change_is_answered(
+        browser, served_table):  # noqa: F811 - the fixture imported from test_pages
+    seats = [SeatPage(browser, served_table["P1's seat"]),
+             SeatPage(browser, served_table["P2's seat"])]
+    for seat in seats:
+        seat.page.locator("#auto-answer").uncheck()
+    state = seats[0].state()
+    clicking, friend = seats[state["table"]["deciding"]], seats[1 - state["table"]["deciding"]]
+    clicking.shows(state)
+    clicking.page.evaluate(_SLOW_READS)
+    friend.click("#friend-keep", "/api/keep")  # the table changes: the other page reads it
+    changed = friend.state()["table"]["version"]
+    # the deciding page has seen the change and is reading it (or has drawn it): a click now
+    # is taken at once (a page made busy by the read greys its options out until it is read)
+    clicking.page.locator(f"body.busy, body[data-version='{changed}']").wait_for(
+        state="attached")
+    with clicking.page.expect_response(lambda r: r.url.endswith("/api/answer")):
+        clicking.page.locator("#options button").first.click(timeout=1500)
+    assert friend.state()["answers"] == state["answers"] + 1
+    for seat in seats:
+        assert seat.errors == []
+        seat.context.close()

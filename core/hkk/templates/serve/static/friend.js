@@ -103,14 +103,15 @@
     await api.act("POST", path, body);
   }
 
-  // the friend's moves: the table's version, read each second; play.js draws a new one
+  // the friend's moves: the table's version, read each second; play.js draws a newer one
+  // (an older one is a read the page's own answer overtook)
   async function poll() {
     try {
       const s = await api.call("GET", "/api/state");
       connection.hidden = true;
       update(s);
-      if (s.table.version !== shown) {
-        await api.act("GET", "/api/state");
+      if (shown === null || s.table.version > shown) {
+        api.refresh(s);
       }
     } catch (error) {
       connection.textContent = error instanceof TypeError

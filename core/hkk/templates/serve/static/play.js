@@ -75,10 +75,20 @@ async function act(method, path, body) {
   }
 }
 
+// A newer position another script read (friend.js's poll: the friend moved), drawn without
+// marking the page busy, so a click made while it was read is not dropped; skipped while an
+// answer is on its way (its own position follows), and a lone option answered as `act` does.
+function refresh(s) {
+  if (!busy) {
+    show(s);
+    answerLoneOption();
+  }
+}
+
 // The page's hooks for the table's other scripts (friend.js, sandbox.js): they see each new
 // position and ask the server through the page's token, never touching this file's internals.
 const stateListeners = [];
-window.hkk = { token, call, act, el, onState: (fn) => stateListeners.push(fn) };
+window.hkk = { token, call, act, refresh, el, onState: (fn) => stateListeners.push(fn) };
 
 function message(text) {
   const box = document.getElementById("message");
