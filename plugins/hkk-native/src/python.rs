@@ -468,13 +468,13 @@ impl PyEngine {
     /// the outcome level: per game `(winner, reason, turns, first, unported, counts)`, the
     /// counts `played`, `fired`, `used`, `drawn`, `acted`, each a pair of players' sorted
     /// `(card, count)` lists. Seats as `play_many`.
-    fn play_outcomes(
+    fn play_outcomes<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         decks: (Vec<String>, Vec<String>),
         seeds: Vec<i64>,
         seats: Vec<(SeatSpec, SeatSpec)>,
-    ) -> PyResult<Vec<OutcomeTuple>> {
+    ) -> PyResult<Vec<OutcomeTuple<'py>>> {
         if seats.len() != 1 && seats.len() != seeds.len() {
             return Err(PyValueError::new_err(
                 "play_outcomes takes one pair of seats, or one per seed",
@@ -482,26 +482,35 @@ impl PyEngine {
         }
         let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
         let decks = deck_ids(&self.cards, &decks)?;
-        Ok(py.allow_threads(|| {
+        let played = py.allow_threads(|| {
             let mut rows = Vec::with_capacity(seeds.len());
             let mut recorder = Box::<Outcome>::default();
             for (&seed, seats) in seeds.iter().zip(seats.iter().cycle()) {
                 let (o, unported) = self.recorded(seed, &decks, seats, recorder);
-                let pairs = |kind| {
-                    (0..2)
-                        .map(|player| {
-                            o.counted(player, kind)
-                                .map(|(k, v)| (self.cards.name(k).to_string(), v))
-                                .collect()
-                        })
-                        .collect()
-                };
-                let counts: [PlayersCounts; KINDS] = std::array::from_fn(pairs);
+                let pairs = |kind| [0, 1].map(|player| o.counted(player, kind).collect());
+                let counts: [[Vec<(CardId, u32)>; 2]; KINDS] = std::array::from_fn(pairs);
                 rows.push((o.winner, o.reason, o.turns, o.first, unported, counts));
                 recorder = o;
             }
             rows
-        }))
+        });
+        // each card's name made a Python string once a call, not once a count
+        let mut names: Vec<Option<Bound<'py, PyString>>> = vec![None; self.cards.len()];
+        let mut name = |card: CardId| {
+            names[card.0 as usize]
+                .get_or_insert_with(|| PyString::new(py, self.cards.name(card)))
+                .clone()
+        };
+        let mut named = |counts: &[(CardId, u32)]| -> Vec<(Bound<'py, PyString>, u32)> {
+            counts.iter().map(|&(card, n)| (name(card), n)).collect()
+        };
+        Ok(played
+            .into_iter()
+            .map(|(winner, reason, turns, first, unported, counts)| {
+                let counts = counts.map(|players| players.iter().map(|c| named(c)).collect());
+                (winner, reason, turns, first, unported, counts)
+            })
+            .collect())
     }
 
     /// `play_outcomes`' games tallied in one group (`hkk._outcome.Group`: nothing per game
@@ -602,16 +611,17 @@ type TallyTuple = (
     Vec<(usize, String)>,
 );
 
-/// A player's counts as `(card, count)`s sorted by card; both players'.
-type PlayersCounts = Vec<Vec<(String, u32)>>;
+/// A player's counts as `(card, count)`s sorted by card (the pool's ids are its cards' places
+/// in sorted order); both players'.
+type PlayersCounts<'py> = Vec<Vec<(Bound<'py, PyString>, u32)>>;
 /// `play_outcomes`' answer for one game.
-type OutcomeTuple = (
+type OutcomeTuple<'py> = (
     Option<usize>,
     Option<&'static str>,
     u32,
     Option<usize>,
     Option<String>,
-    [PlayersCounts; KINDS],
+    [PlayersCounts<'py>; KINDS],
 );
 
 /// A native game, played by its seated agents or answered from outside one decision at a time
