@@ -18,7 +18,7 @@ use crate::interpret::{
     resolve, resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step, Triggers};
-use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
+use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable};
 use crate::state::Permanent;
 use crate::triggers::{from_pool, order, settle};
 
@@ -270,7 +270,7 @@ impl Ordered {
 fn collect(game: &Game, step: &Step, finished: &[Key], items: &mut Vec<Ordered>) {
     // one list: the rules' item, then the cards' sorted after it
     items.clear();
-    items.extend(rule_item(step.hook).map(Ordered::Rule));
+    items.extend(step.rule_item.map(Ordered::Rule));
     let first = items.len();
     let unfinished = |p: &Permanent, a: &Ability| !finished.contains(&(p.uid, a.index, 0));
     each_item_where(game, step, unfinished, |item| {
@@ -327,10 +327,14 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
 
 /// Nothing [`collect`] would find is left to resolve: the rules' item none or `finished`, no
 /// permanent in play with an ability timed on the step, no triggered item joining its pool.
+#[inline]
 fn nothing_left(game: &Game, step: &Step, finished: &[Key]) -> bool {
-    let rule_done = rule_item(step.hook).is_none_or(|r| finished.contains(&Ordered::Rule(r).key()));
     let pooled = step.triggers == Triggers::Pool && !game.watch.waiting.is_empty();
-    rule_done && !game.in_play.hooked(step.bit) && !pooled
+    !game.in_play.hooked(step.bit)
+        && !pooled
+        && step
+            .rule_item
+            .is_none_or(|r| finished.contains(&Ordered::Rule(r).key()))
 }
 
 /// [`run_ordered`] with its lists.
