@@ -41,10 +41,13 @@ fn check_rounds(game: &mut Game, rule: &'static str, components: bool) -> Flow {
             game.hp_out_of_reach = true;
             Vec::new()
         } else {
-            let mods = game.static_mods(); // read once: every Ép against the same state
+            // only a permanent within the statics' reach of 0 ([`out_of_reach`]) may be at 0
+            // or below: the statics are read for those alone (reading them changes nothing,
+            // so every Ép is still read against the same state)
+            let floor = game.in_play.hp_floor;
             game.permanents
                 .iter()
-                .filter(|p| game.hp_with(p, &mods) <= 0)
+                .filter(|p| p.hp() + floor <= 0 && game.hp_of(p) <= 0)
                 .map(|p| p.uid)
                 .collect()
         };

@@ -1,6 +1,8 @@
 //! The turn as data (`hkk._phases`): the steps of `DEFAULT_TURN`, each with its phase, stage,
 //! hook, mode and the rule switches the runner reads.
 
+use crate::rules::RuleItem;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     Simultaneous,
@@ -71,6 +73,9 @@ pub struct Step {
     pub ends_created: bool,
     /// What happens to the abilities triggered here.
     pub triggers: Triggers,
+    /// The rules' own item of the step (`rules::rule_item` of its hook), read without
+    /// comparing the hook's name.
+    pub rule_item: Option<RuleItem>,
     /// Its place in `DEFAULT_TURN` as a bit (`cards::hook_bit` of its hook): the abilities
     /// timed on it are found by a number, not a string compared.
     pub bit: u64,
@@ -99,6 +104,7 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         starts_waiting_effects: false,
         ends_created: false,
         triggers: Triggers::Resolve,
+        rule_item: None,
         bit: 0, // set by `numbered`
     }
 }
@@ -133,6 +139,7 @@ pub const DEFAULT_TURN: [Step; 12] = numbered([
     Step {
         this_turn_waits: true,
         triggers: Triggers::Wait,
+        rule_item: Some(RuleItem::VpRegeneration),
         ..prep("vp_regeneration", 1, Mode::Ordered, "29.3")
     },
     Step {
@@ -149,8 +156,14 @@ pub const DEFAULT_TURN: [Step; 12] = numbered([
         triggers: Triggers::Pool,
         ..prep("prep_stage2", 2, Mode::Ordered, "29.4")
     },
-    prep("prep_stage3", 3, Mode::Ordered, "29.2"),
-    prep("prep_stage4", 4, Mode::Ordered, "29.2"),
+    Step {
+        rule_item: Some(RuleItem::BecomeActive),
+        ..prep("prep_stage3", 3, Mode::Ordered, "29.2")
+    },
+    Step {
+        rule_item: Some(RuleItem::Draw),
+        ..prep("prep_stage4", 4, Mode::Ordered, "29.2")
+    },
     Step {
         hand_play: true,
         rule: "4.11.6",
@@ -172,6 +185,7 @@ pub const DEFAULT_TURN: [Step; 12] = numbered([
     },
     Step {
         rule: "41.3",
+        rule_item: Some(RuleItem::Restore),
         ..step("end", 3, "end_stage3", Mode::Ordered)
     },
     Step {
@@ -193,6 +207,14 @@ mod tests {
     fn a_steps_bit_is_its_hooks() {
         for step in DEFAULT_TURN {
             assert_eq!(step.bit, crate::cards::hook_bit(step.hook), "{}", step.hook);
+        }
+    }
+
+    #[test]
+    fn a_steps_rules_item_is_its_hooks() {
+        for step in DEFAULT_TURN {
+            let hooks = crate::rules::rule_item(step.hook);
+            assert_eq!(step.rule_item, hooks, "{}", step.hook);
         }
     }
 

@@ -18,7 +18,7 @@ use crate::interpret::{
     resolve, resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step, Triggers};
-use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
+use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable};
 use crate::state::Permanent;
 use crate::triggers::{from_pool, order, settle};
 
@@ -120,10 +120,13 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
     if step.defence_bonus_lost {
         // 41.4: the active player's creatures lose it, after any bonus the moment gives
         let active = game.active;
+        // with no item in the moment no bonus changes before its end: only those with one
+        // have one to lose (the others' loss logs nothing)
+        let all = !chosen.is_empty();
         losing.extend(
             game.permanents
                 .iter()
-                .filter(|p| p.creature && p.controller == active)
+                .filter(|p| p.creature && p.controller == active && (all || p.defence_bonus != 0))
                 .map(|p| p.uid),
         );
         for &uid in losing.iter() {
@@ -156,8 +159,9 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
     settle(game, step)
 }
 
-/// "The same item" in an ordered step (`Ordered::key`).
-type Key = (u32, usize, &'static str);
+/// "The same item" in an ordered step (`Ordered::key`): numbers and a tag (an ability 0, a
+/// pooled trigger 1, a rules item 2 + its place), compared without comparing labels.
+type Key = (u32, usize, u8);
 
 /// The lists a step runner fills again for each item or decision, kept in the game between
 /// steps (`Game::scratch`) so that a seated game makes them once, not once a step or a
@@ -251,10 +255,11 @@ impl Ordered {
     /// (uid, index).
     fn key(&self) -> Key {
         match self {
-            Ordered::Rule(rule) => (0, 0, rule.label()),
-            Ordered::Card(item) => (item.uid, item.index, ""),
+            // one rules item a label
+            Ordered::Rule(rule) => (0, 0, 2 + *rule as u8),
+            Ordered::Card(item) => (item.uid, item.index, 0),
             // its key in the trigger watch, `("trigger", n)`
-            Ordered::Trigger(item) => (0, item.trigger.map_or(0, |(_, n)| n as usize), "trigger"),
+            Ordered::Trigger(item) => (0, item.trigger.map_or(0, |(_, n)| n as usize), 1),
         }
     }
 }
@@ -265,9 +270,9 @@ impl Ordered {
 fn collect(game: &Game, step: &Step, finished: &[Key], items: &mut Vec<Ordered>) {
     // one list: the rules' item, then the cards' sorted after it
     items.clear();
-    items.extend(rule_item(step.hook).map(Ordered::Rule));
+    items.extend(step.rule_item.map(Ordered::Rule));
     let first = items.len();
-    let unfinished = |p: &Permanent, a: &Ability| !finished.contains(&(p.uid, a.index, ""));
+    let unfinished = |p: &Permanent, a: &Ability| !finished.contains(&(p.uid, a.index, 0));
     each_item_where(game, step, unfinished, |item| {
         items.push(Ordered::Card(item))
     });
@@ -311,10 +316,25 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
 /// to its controller once; two or more ready are ordered by the active player (29.4.1,
 /// D-orderer); each resolves once in the step.
 fn run_ordered(game: &mut Game, step: &Step) -> Flow {
+    if nothing_left(game, step, &[]) {
+        return Ok(()); // the step's loop would find nothing ready
+    }
     let mut lists = std::mem::take(&mut game.scratch.ordered);
     let flow = ordered(game, step, &mut lists);
     game.scratch.ordered = lists;
     flow
+}
+
+/// Nothing [`collect`] would find is left to resolve: the rules' item none or `finished`, no
+/// permanent in play with an ability timed on the step, no triggered item joining its pool.
+#[inline]
+fn nothing_left(game: &Game, step: &Step, finished: &[Key]) -> bool {
+    let pooled = step.triggers == Triggers::Pool && !game.watch.waiting.is_empty();
+    !game.in_play.hooked(step.bit)
+        && !pooled
+        && step
+            .rule_item
+            .is_none_or(|r| finished.contains(&Ordered::Rule(r).key()))
 }
 
 /// [`run_ordered`] with its lists.
@@ -329,6 +349,9 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
     wanted.clear();
     for _ in 0..MAX_ITEMS_PER_STEP {
         ready.clear();
+        if nothing_left(game, step, finished) {
+            return Ok(()); // as the usual step once its rules item has resolved
+        }
         collect(game, step, finished, items);
         // the ready ones by their place in `items`: an item is moved once, when it resolves
         for (at, item) in items.iter().enumerate() {
@@ -452,6 +475,21 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
 /// a cost or a conditional text are optional; the others must be used, so a player who still
 /// has one cannot pass. The stage ends when both pass one after the other.
 fn run_alternating(game: &mut Game, step: &Step) -> Flow {
+    if !game.in_play.hooked(step.bit) {
+        // the usual stage: no ability timed on it in play, so both pass, forced, and nothing
+        // happens between the passes that could bring one
+        for player in [game.active, 1 - game.active] {
+            emit!(
+                game,
+                Kind::Passed {
+                    player,
+                    rule: step.rule,
+                    forced: Some(true),
+                }
+            );
+        }
+        return Ok(());
+    }
     let mut player = game.active;
     let mut passes = 0;
     let mut used: Vec<(u32, usize)> = Vec::new(); // mandatory items already used

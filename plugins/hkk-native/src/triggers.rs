@@ -595,7 +595,21 @@ fn halted(game: &mut Game) -> Flow {
 
 /// `settle`: after an item or action and its Ép check, the waiting items resolve as the
 /// step's `triggers` says (D-trigger-wait).
+#[inline]
 pub fn settle(game: &mut Game, step: &Step) -> Flow {
+    let watch = &mut game.watch;
+    if watch.halt.is_none() && watch.waiting.is_empty() {
+        // the usual case, read where it is called: nothing to resolve
+        watch.gone.clear();
+        watch.cause = 0;
+        return Ok(());
+    }
+    settle_waiting(game, step)
+}
+
+/// [`settle`] with a limit passed or items waiting.
+#[inline(never)]
+fn settle_waiting(game: &mut Game, step: &Step) -> Flow {
     halted(game)?;
     purge(game);
     if game.watch.waiting.is_empty() {
@@ -615,7 +629,12 @@ pub fn settle(game: &mut Game, step: &Step) -> Flow {
 /// `step_over`: the step has ended; in a pool step what is left was declined (D-declined),
 /// in end stage 4 nothing resolves (41.4); elsewhere what waits resolves now, unless the step
 /// makes it wait for the next (29.4, D-trigger-prep).
+#[inline]
 pub fn step_over(game: &mut Game, step: &Step) -> Flow {
+    let watch = &game.watch;
+    if watch.halt.is_none() && (watch.waiting.is_empty() || step.triggers == Triggers::Wait) {
+        return Ok(()); // nothing waits, or it waits on
+    }
     halted(game)?;
     if game.watch.waiting.is_empty() || step.triggers == Triggers::Wait {
         return Ok(());
