@@ -18,7 +18,7 @@ use crate::interpret::{
     resolve, resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step, Triggers};
-use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable, rule_item};
+use crate::rules::{can_attack, combat, guard, guard_moves, playable, rule_item};
 use crate::state::Permanent;
 use crate::triggers::{from_pool, order, settle};
 
@@ -172,6 +172,8 @@ pub struct Scratch {
     /// Target lists an item's `bind` fills and its `apply` gives back (`effects::Targets`):
     /// some 200 binds a game made one each.
     targets: Vec<Vec<crate::changes::Target>>,
+    /// The attack action's lists (`rules::combat`).
+    pub combat: crate::rules::CombatLists,
 }
 
 impl Scratch {
@@ -636,8 +638,7 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     match action {
         Action::Attack => {
             game.attacked = true;
-            let pairs = declare(game)?;
-            fight(game, &pairs)
+            combat(game)
         }
         Action::Guard(uid) => {
             guard(game, *uid);
