@@ -185,7 +185,7 @@ impl Scratch {
     /// A target list applied, emptied and kept for the next `bind` (a few at most: binds
     /// nest only as deep as resolutions do).
     pub fn give_back(&mut self, mut list: Vec<crate::changes::Target>) {
-        if list.capacity() != 0 && self.targets.len() < 4 {
+        if list.capacity() != 0 && self.targets.len() < 16 {
             list.clear();
             self.targets.push(list);
         }
