@@ -682,7 +682,11 @@ impl Game {
         // kept for the next moment) unless something filled it again meanwhile
         let mut losses = std::mem::take(&mut self.bonus_losses);
         for (uid, rule, source) in losses.drain(..) {
-            crate::changes::remove_defence_bonus(self, uid, rule, source);
+            // 41.4 lists every creature of the active player: one without a bonus (most)
+            // loses nothing and logs nothing, so it is not handed on
+            if self.permanent(uid).is_some_and(|p| p.defence_bonus != 0) {
+                crate::changes::remove_defence_bonus(self, uid, rule, source);
+            }
         }
         if self.bonus_losses.is_empty() {
             self.bonus_losses = losses;

@@ -176,8 +176,7 @@ pub fn resolve(game: &mut Game, item: &Item) -> Flow {
         prevented(game, item, by);
         return Ok(());
     }
-    let bound = bind_item(game, item)?;
-    apply_item(game, item, bound)
+    bind_and_apply(game, item)
 }
 
 /// `preventer`: the permanent whose static ability prevents `item` now (the first in
@@ -313,8 +312,7 @@ pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
         prevented(game, item, by);
         return Ok(());
     }
-    let bound = bind_item(game, item)?;
-    apply_item(game, item, bound)
+    bind_and_apply(game, item)
 }
 
 /// The `resolving` event of an automatic card ability (`Pending.describe`).
@@ -358,6 +356,17 @@ fn effects_of<'a>(cards: &'a CardPool, item: &Item) -> &'a [Effect] {
         .get(item.card)
         .and_then(|c| c.abilities.iter().find(|a| a.index == item.index))
         .map_or(&[], |a| a.effects.as_slice())
+}
+
+/// An item's `bind`, then its `apply` on what it bound, on one context (labelled: the
+/// binding reads the label only for a prompt shown outside, where it is made either way) and
+/// one look-up of its effects.
+fn bind_and_apply(game: &mut Game, item: &Item) -> Flow {
+    let cards = game.cards.clone(); // the cards do not change: borrowed beside the game
+    let effects = effects_of(&cards, item);
+    let ctx = context(game, item, true);
+    let bound = bind(game, &ctx, effects)?;
+    apply_all(game, &ctx, effects, bound)
 }
 
 /// An automatic ability's `bind`: its effects' targets, its choices made.

@@ -46,13 +46,13 @@ fn unseeded_state() -> Arc<Words> {
 }
 
 /// The 624 words of the state and their outputs: each word tempered as `genrand_uint32`
-/// tempers it, all at once where the words are made (the twist, a state set), in a loop the
+/// tempers it where the words are made (a twist's block, a state set), in a loop the
 /// compiler vectorizes; a draw then only reads its output (a draw's tempering was most of it).
 #[derive(Clone)]
 struct Words {
     mt: [u32; N],
-    /// `temper(mt[i])` for every i below `Random::index` (all of them once a twist or a state
-    /// set made them; not read before, when the index is N).
+    /// `temper(mt[i])` for every i below `Random::fresh` (all of them once a state set made
+    /// them; not read before, when the index is N).
     out: [u32; N],
 }
 
@@ -97,6 +97,12 @@ impl std::error::Error for RangeError {}
 pub struct Random {
     mt: Arc<Words>,
     index: usize,
+    /// The words of the current generation twisted so far (and their outputs made): the twist
+    /// is made a block at a time as the draws reach it ([`Random::refill`]), not all 624
+    /// words at once, so a generator that a game leaves with most of a generation undrawn
+    /// (a game's own after its set-up's shuffles, each agent's last) never twists those.
+    /// N where the whole generation is made (a seeding, a state set).
+    fresh: usize,
     /// The seed of a generator not seeded yet (`index` is then `UNSEEDED`).
     seed: u64,
 }
@@ -105,7 +111,8 @@ impl PartialEq for Random {
     fn eq(&self, other: &Self) -> bool {
         // a generator not seeded yet is the one its seed makes
         match (self.index == UNSEEDED, other.index == UNSEEDED) {
-            (false, false) => self.index == other.index && self.mt.mt == other.mt.mt,
+            // the states as `getstate` reads them: a generation twisted to its end
+            (false, false) => self.index == other.index && self.twisted().mt == other.twisted().mt,
             (true, true) => self.seed == other.seed,
             (true, false) => Random::new(self.seed) == *other,
             (false, true) => *self == Random::new(other.seed),
@@ -137,6 +144,7 @@ impl Random {
         Random {
             mt: unseeded_state(),
             index: UNSEEDED,
+            fresh: N,
             seed,
         }
     }
@@ -218,6 +226,7 @@ impl Random {
         Random {
             mt: state,
             index: N,
+            fresh: N,
             seed: 0,
         }
     }
@@ -227,7 +236,7 @@ impl Random {
         if self.index == UNSEEDED {
             return Random::new(self.seed).state();
         }
-        let mut words = self.mt.mt.to_vec();
+        let mut words = self.twisted().mt.to_vec();
         words.push(self.index as u32);
         words
     }
@@ -248,36 +257,49 @@ impl Random {
         Ok(Random {
             mt: Arc::new(state),
             index: words[N] as usize,
+            fresh: N,
             seed: 0,
         })
     }
 
-    #[inline(never)] // once every 624 words: kept out of the draws, which are inlined
-    fn twist(&mut self) {
+    /// The state with the current generation twisted to its end, as CPython's twist (all 624
+    /// words at once) leaves it: what `getstate` reads and states are compared by.
+    fn twisted(&self) -> std::borrow::Cow<'_, Words> {
+        if self.fresh >= N {
+            return std::borrow::Cow::Borrowed(&*self.mt);
+        }
+        let mut words = (*self.mt).clone();
+        twist_words(&mut words.mt, self.fresh, N);
+        std::borrow::Cow::Owned(words)
+    }
+
+    /// The next block of the current generation's words twisted and their outputs made, or a
+    /// new generation begun once its 624 are drawn (a generator not seeded yet is seeded
+    /// first). Out of line: once every `BLOCK` words, the draws are inlined.
+    #[inline(never)]
+    fn refill(&mut self) {
         if self.index == UNSEEDED {
             *self = Random::new(self.seed); // seeded at its first draw (`lazy`)
         }
+        if self.index >= N {
+            (self.index, self.fresh) = (0, 0);
+        }
+        let (start, end) = (self.fresh, (self.fresh + BLOCK).min(N));
         // the one write: a state shared with a copy is copied here, not at the copy
         let words = Arc::make_mut(&mut self.mt);
-        let mt = &mut words.mt;
-        // `genrand_uint32`'s three loops: each index read without a remainder
-        for kk in 0..N - M {
-            mt[kk] = mt[kk + M] ^ mix(mt[kk], mt[kk + 1]);
+        twist_words(&mut words.mt, start, end);
+        for (out, &word) in words.out[start..end].iter_mut().zip(&words.mt[start..end]) {
+            *out = temper(word);
         }
-        for kk in N - M..N - 1 {
-            mt[kk] = mt[kk + M - N] ^ mix(mt[kk], mt[kk + 1]);
-        }
-        mt[N - 1] = mt[M - 1] ^ mix(mt[N - 1], mt[0]);
-        words.temper_all();
-        self.index = 0;
+        self.fresh = end;
     }
 
     /// The next 32-bit output (`genrand_uint32`), tempered at the twist; inlined where drawn
     /// (a call's entry and exit were a fifth of a draw).
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
-        if self.index >= N {
-            self.twist();
+        if self.index >= self.fresh {
+            self.refill();
         }
         let y = self.mt.out[self.index];
         self.index += 1;
@@ -364,6 +386,27 @@ impl Random {
             let j = self.below(i + 1);
             items.swap(i, j);
         }
+    }
+}
+
+/// The words a generation twists at a time ([`Random::refill`]): a few blocks' set-up
+/// against at most a block twisted and not drawn.
+const BLOCK: usize = 48;
+
+/// `genrand_uint32`'s twist of the words `start..end` of a generation whose words below
+/// `start` are twisted already: each new word reads the old word at its index and the next,
+/// and the word M on (old below N - M, new from there on: wrapped below the index), so
+/// twisting in order, in blocks, makes CPython's words. Its three loops, each index read
+/// without a remainder.
+fn twist_words(mt: &mut [u32; N], start: usize, end: usize) {
+    for kk in start..end.min(N - M) {
+        mt[kk] = mt[kk + M] ^ mix(mt[kk], mt[kk + 1]);
+    }
+    for kk in start.max(N - M)..end.min(N - 1) {
+        mt[kk] = mt[kk + M - N] ^ mix(mt[kk], mt[kk + 1]);
+    }
+    if end == N {
+        mt[N - 1] = mt[M - 1] ^ mix(mt[N - 1], mt[0]);
     }
 }
 
@@ -556,6 +599,52 @@ mod tests {
         let mut copy = Random::from_state(&r.state()).unwrap();
         for _ in 0..1300 {
             assert_eq!(copy.next_u32(), r.next_u32());
+        }
+    }
+
+    /// CPython's `genrand_uint32`, its whole generation twisted at once: the reference the
+    /// twist in blocks is checked against.
+    fn reference_draws(seed: u64, draws: usize) -> (Vec<u32>, Vec<u32>) {
+        let mut mt = init_by_array(&key_of(seed));
+        let (mut index, mut out) = (N, Vec::new());
+        for _ in 0..draws {
+            if index >= N {
+                twist_words(&mut mt, 0, N);
+                index = 0;
+            }
+            out.push(temper(mt[index]));
+            index += 1;
+        }
+        let mut state = mt.to_vec();
+        state.push(index as u32);
+        (out, state)
+    }
+
+    #[test]
+    fn twisting_in_blocks_draws_and_reads_as_twisting_at_once() {
+        for draws in [
+            0,
+            1,
+            BLOCK - 1,
+            BLOCK,
+            300,
+            N - 1,
+            N,
+            N + 1,
+            2 * N + 5,
+            3000,
+        ] {
+            let (expected, state) = reference_draws(4, draws);
+            let mut r = Random::new(4);
+            let drawn: Vec<u32> = (0..draws).map(|_| r.next_u32()).collect();
+            assert_eq!(drawn, expected, "{draws} draws");
+            assert_eq!(r.state(), state, "{draws} draws");
+            assert_eq!(Random::from_state(&state).unwrap(), r, "{draws} draws");
+            let mut copy = r.clone();
+            let mut set = Random::from_state(&r.state()).unwrap();
+            for _ in 0..N + 3 {
+                assert_eq!(copy.next_u32(), set.next_u32(), "{draws} draws");
+            }
         }
     }
 

@@ -187,13 +187,16 @@ pub fn guard(game: &mut Game, uid: u32) {
     );
 }
 
-/// A player's creatures that may attack or block: active, on the guard post.
-fn ready(game: &Game, player: usize) -> Vec<u32> {
-    game.permanents
-        .iter()
-        .filter(|c| is_ready(c, player))
-        .map(|c| c.uid)
-        .collect()
+/// A player's creatures that may attack or block: active, on the guard post (into `out`,
+/// emptied first).
+fn ready(game: &Game, player: usize, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(
+        game.permanents
+            .iter()
+            .filter(|c| is_ready(c, player))
+            .map(|c| c.uid),
+    );
 }
 
 fn is_ready(c: &crate::state::Permanent, player: usize) -> bool {
@@ -220,68 +223,101 @@ fn describe_after(prefix: Prefix, game: &Game, uid: u32) -> Text {
         })
 }
 
+/// The lists a combat fills (kept in the game between combats, `steps::Scratch::combat`:
+/// some seven lists a combat were made and dropped each). Emptied before use; a copy of the
+/// game starts without them, and a combat stopped at a decision from outside drops them.
+#[derive(Debug, Default)]
+pub struct CombatLists {
+    ready: Vec<u32>,
+    attackers: Vec<u32>,
+    options: Vec<Label>,
+    /// The ready blockers a block decision shows (`Game::combat`'s), given back after it.
+    shown: Vec<u32>,
+    pairs: Vec<(u32, Option<u32>)>,
+    hits: Vec<(Target, i64, u32)>,
+}
+
+/// The attack action (D-combat): its `bind`, then its `apply`, on the game's combat lists.
+pub fn combat(game: &mut Game) -> Flow {
+    let mut lists = std::mem::take(&mut game.scratch.combat);
+    declare(game, &mut lists)?;
+    let flow = fight(game, &mut lists);
+    game.scratch.combat = lists;
+    flow
+}
+
 /// D-combat's `bind`: the attacker picks attackers, then the defender blocks each with one of
-/// his ready creatures at most.
-pub fn declare(game: &mut Game) -> Result<Vec<(u32, Option<u32>)>, Halt> {
+/// his ready creatures at most (the pairs into `lists.pairs`).
+fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
     let attacker_side = game.active;
-    let mut attackers = Vec::new();
+    let CombatLists {
+        ready: blocks,
+        attackers,
+        options,
+        shown,
+        pairs,
+        ..
+    } = lists;
+    attackers.clear();
+    pairs.clear();
     // one list of options for every decision of the declaration, emptied and filled again
-    let mut options: Vec<Label> = Vec::new();
-    for uid in ready(game, attacker_side) {
-        options.clear();
-        options.push(game.option(|| describe_after(Prefix::AttackWith, game, uid)));
-        options.push("hold".into());
-        let decision = Decision {
-            kind: "attack",
-            player: attacker_side,
-            options,
-            prompt: Label::Borrowed(""),
-            rule: Some("D-combat"),
-        };
+    let mut decision = Decision {
+        kind: "attack",
+        player: attacker_side,
+        options: std::mem::take(options),
+        prompt: Label::Borrowed(""),
+        rule: Some("D-combat"),
+    };
+    ready(game, attacker_side, blocks);
+    for &uid in blocks.iter() {
+        decision.options.clear();
+        decision
+            .options
+            .push(game.option(|| describe_after(Prefix::AttackWith, game, uid)));
+        decision.options.push("hold".into());
         game.combat = Some((uid, Vec::new()));
         let chosen = game.decide(&decision)?; // waiting, the decision's combat stays
         game.combat = None;
-        options = decision.options;
         if chosen == 0 {
             attackers.push(uid);
         }
     }
-    let mut blocks: Vec<u32> = ready(game, 1 - attacker_side);
-    let mut pairs = Vec::new();
-    for attacker in attackers {
-        options.clear();
-        options.extend(
+    ready(game, 1 - attacker_side, blocks);
+    decision.kind = "block";
+    decision.player = 1 - attacker_side;
+    for &attacker in attackers.iter() {
+        decision.options.clear();
+        decision.options.extend(
             blocks
                 .iter()
                 .map(|&b| game.option(|| describe_after(Prefix::BlockWith, game, b))),
         );
-        options.push("no block".into());
-        let decision = Decision {
-            kind: "block",
-            player: 1 - attacker_side,
-            options,
-            prompt: game.prompt(|| {
-                format!("Block {}?", describe(game, attacker).render(&game.cards)).into()
-            }),
-            rule: Some("D-combat"),
-        };
-        game.combat = Some((attacker, blocks.clone()));
+        decision.options.push("no block".into());
+        decision.prompt = game
+            .prompt(|| format!("Block {}?", describe(game, attacker).render(&game.cards)).into());
+        let mut showing = std::mem::take(shown);
+        showing.clear();
+        showing.extend_from_slice(blocks);
+        game.combat = Some((attacker, showing));
         let chosen = game.decide(&decision)?;
-        game.combat = None;
-        options = decision.options;
+        if let Some((_, showing)) = game.combat.take() {
+            *shown = showing;
+        }
         let blocker = (chosen < blocks.len()).then(|| blocks.remove(chosen));
         pairs.push((attacker, blocker));
     }
-    Ok(pairs)
+    *options = decision.options;
+    Ok(())
 }
 
-/// D-combat's `apply`: attackers become passive; every damage value is read before any is
-/// dealt (one moment); unblocked damage hits the defending player.
-pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) -> Flow {
+/// D-combat's `apply` on `lists.pairs`: attackers become passive; every damage value is read
+/// before any is dealt (one moment); unblocked damage hits the defending player.
+fn fight(game: &mut Game, lists: &mut CombatLists) -> Flow {
+    let CombatLists { pairs, hits, .. } = lists;
     if pairs.is_empty() {
         return Ok(());
     }
-    for &(attacker, _) in pairs {
+    for &(attacker, _) in pairs.iter() {
         if let Some(perm) = game.permanent_mut(attacker) {
             perm.active = false;
         }
@@ -294,7 +330,6 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) -> Flow {
             rule: "D-combat",
         }
     );
-    let mut pairs = pairs.to_vec();
     if !game.watch.waiting.is_empty() {
         // D-trigger-attack: what the declaration set off resolves first; a creature out of
         // play then deals and takes nothing, a blocked attacker stays blocked
@@ -307,8 +342,8 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) -> Flow {
     }
     let defender = 1 - game.active;
     let value = |game: &Game, uid: u32| game.damage_value(uid);
-    let mut hits = Vec::new();
-    for &(attacker, blocker) in &pairs {
+    hits.clear();
+    for &(attacker, blocker) in pairs.iter() {
         match blocker {
             None => hits.push((Target::Player(defender), value(game, attacker), attacker)),
             Some(blocker) => {
@@ -317,7 +352,7 @@ pub fn fight(game: &mut Game, pairs: &[(u32, Option<u32>)]) -> Flow {
             }
         }
     }
-    for (target, amount, source) in hits {
+    for &(target, amount, source) in hits.iter() {
         // an outcome recorder reads the uid of a player's damage (`source`, in play: its
         // label would name it), not the label: not made for one
         let label = game.text(false, || describe(game, source));

@@ -18,7 +18,7 @@ use crate::interpret::{
     resolve, resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step, Triggers};
-use crate::rules::{can_attack, declare, fight, guard, guard_moves, playable};
+use crate::rules::{can_attack, combat, guard, guard_moves, playable};
 use crate::state::Permanent;
 use crate::triggers::{from_pool, order, settle};
 
@@ -176,6 +176,8 @@ pub struct Scratch {
     /// Target lists an item's `bind` fills and its `apply` gives back (`effects::Targets`):
     /// some 200 binds a game made one each.
     targets: Vec<Vec<crate::changes::Target>>,
+    /// The attack action's lists (`rules::combat`).
+    pub combat: crate::rules::CombatLists,
 }
 
 impl Scratch {
@@ -187,7 +189,7 @@ impl Scratch {
     /// A target list applied, emptied and kept for the next `bind` (a few at most: binds
     /// nest only as deep as resolutions do).
     pub fn give_back(&mut self, mut list: Vec<crate::changes::Target>) {
-        if list.capacity() != 0 && self.targets.len() < 4 {
+        if list.capacity() != 0 && self.targets.len() < 16 {
             list.clear();
             self.targets.push(list);
         }
@@ -674,8 +676,7 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     match action {
         Action::Attack => {
             game.attacked = true;
-            let pairs = declare(game)?;
-            fight(game, &pairs)
+            combat(game)
         }
         Action::Guard(uid) => {
             guard(game, *uid);
