@@ -224,6 +224,7 @@ struct OrderedLists {
 /// options stay small to move).
 #[derive(Debug, Default)]
 struct ActionLists {
+    /// Left empty for a decision only counted (`Game::counted`).
     labels: Vec<Label>,
     offered: Vec<Action>,
     sourced: Vec<((u32, usize), Label, Action)>,
@@ -538,8 +539,9 @@ enum Action {
 /// The player's actions, as `action_options` orders them: cards to play (hand order), then the
 /// other items in their stable order (the attack, then guard-post moves by timestamp), then the
 /// components he may extract, then passing; written into the step's `labels` and `options`
-/// (emptied first: the step reuses them from one decision to the next).
-fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
+/// (emptied first: the step reuses them from one decision to the next), the labels only if
+/// `labelled`.
+fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, labelled: bool) {
     let ActionLists {
         labels,
         offered: options,
@@ -550,14 +552,24 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     options.clear();
     sourced.clear();
     items.clear();
+    // a label is made only where it is kept
+    let option = |make: &dyn Fn() -> Label| {
+        if labelled {
+            game.option(make)
+        } else {
+            Label::Borrowed("")
+        }
+    };
     let mut add = |label: Label, action: Action| {
-        labels.push(label);
+        if labelled {
+            labels.push(label);
+        }
         options.push(action);
     };
     for at in playable(game, step, player) {
         let card = game.players[player].hand[at];
         add(
-            game.option(|| Text::Name {
+            option(&|| Text::Name {
                 prefix: Prefix::Play,
                 card,
             }),
@@ -571,7 +583,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     // card) before the card's abilities
     if player == game.active && step.hook == "main_phase" {
         for uid in guard_moves(game) {
-            let label = game.option(|| {
+            let label = option(&|| {
                 game.permanent(uid)
                     .map_or(Text::Borrowed("use guard "), |p| Text::Card {
                         prefix: Prefix::UseGuard,
@@ -586,7 +598,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     each_item_where(game, step, mine, |item| {
         if usable(game, &item) {
             let at = (item.uid, 1 + item.index);
-            let label = game.option(|| item.text(Prefix::Use));
+            let label = option(&|| item.text(Prefix::Use));
             sourced.push((at, label, Action::Use(items.len())));
             items.push(item);
         }
@@ -597,7 +609,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
     }
     for (index, offer) in game.offers.iter().enumerate() {
         if offer.player == player {
-            add(game.option(|| offer.text()), Action::Extract(index));
+            add(option(&|| offer.text()), Action::Extract(index));
         }
     }
     add(Label::Borrowed(PASS), Action::Pass);
@@ -704,17 +716,38 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
             });
             return Err(Halt::Pause);
         }
-        actions(game, step, player, lists);
-        let decision = Decision {
-            kind: "action",
-            player,
-            options: std::mem::take(&mut lists.labels),
-            prompt: Label::Borrowed(step.hook),
-            rule: Some(step.rule),
+        let chosen = if game.counted(player) {
+            // answered natively, no label read: the options counted, not listed
+            actions(game, step, player, lists, false);
+            let offered = &lists.offered;
+            let passes = offered
+                .iter()
+                .rev()
+                .take_while(|a| matches!(a, Action::Pass | Action::PassTurn))
+                .count();
+            let attack = offered.iter().position(|a| *a == Action::Attack);
+            let label = |at: usize| match offered[at] {
+                Action::Pass => Label::Borrowed(PASS),
+                Action::PassTurn => Label::Borrowed(PASS_TURN),
+                _ => Label::Borrowed(""),
+            };
+            let (options, others) = (offered.len(), offered.len() - passes);
+            let rule = Some(step.rule);
+            game.decide_counted(player, "action", rule, options, others, attack, label)
+        } else {
+            actions(game, step, player, lists, true);
+            let decision = Decision {
+                kind: "action",
+                player,
+                options: std::mem::take(&mut lists.labels),
+                prompt: Label::Borrowed(step.hook),
+                rule: Some(step.rule),
+            };
+            let chosen = game.decide(&decision);
+            lists.labels = decision.options; // its buffer, for the next decision
+            chosen?
         };
-        let chosen = game.decide(&decision);
-        lists.labels = decision.options; // its buffer, for the next decision
-        match lists.offered.swap_remove(chosen?) {
+        match lists.offered.swap_remove(chosen) {
             Action::PassTurn => {
                 game.turn_passed = true;
                 emit!(
