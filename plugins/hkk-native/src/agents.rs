@@ -71,27 +71,46 @@ pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
 /// then one option uniformly (`randrange`).
 pub fn choose_random(pass_bias: f64, decision: &Decision, rng: &mut Random) -> usize {
     let options = &decision.options;
-    if options.len() > 1 && decision.kind == "action" {
-        // `label.startswith("pass")` as one 4-byte comparison; a label written from a card is
-        // never a pass
-        let not_pass = |o: &&crate::decisions::Label| {
-            o.literal()
-                .and_then(|l| l.as_bytes().first_chunk::<4>())
-                .is_none_or(|head| head != b"pass")
-        };
-        let others = options.iter().filter(not_pass).count();
-        if others < options.len() && rng.random() >= pass_bias && others != 0 {
-            // the k-th option that is not a pass (none listed: nothing allocated)
-            let k = rng.below(others);
-            return options
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| not_pass(o))
-                .nth(k)
-                .map_or(0, |(i, _)| i);
-        }
+    // `label.startswith("pass")` as one 4-byte comparison; a label written from a card is
+    // never a pass
+    let not_pass = |o: &&crate::decisions::Label| {
+        o.literal()
+            .and_then(|l| l.as_bytes().first_chunk::<4>())
+            .is_none_or(|head| head != b"pass")
+    };
+    let action = options.len() > 1 && decision.kind == "action";
+    let others = if action {
+        options.iter().filter(not_pass).count()
+    } else {
+        options.len()
+    };
+    // the k-th option that is not a pass (none listed: nothing allocated)
+    let nth_other = |k: usize| {
+        options
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| not_pass(o))
+            .nth(k)
+            .map_or(0, |(i, _)| i)
+    };
+    choose_counted(pass_bias, action, options.len(), others, nth_other, rng)
+}
+
+/// [`choose_random`] told what it reads of the options: how many there are, whether it is an
+/// action decision, how many of them are not passes and where the k-th of those is (an action
+/// step's own seated decisions know it without labels: `steps::act`). The draws are the same.
+pub fn choose_counted(
+    pass_bias: f64,
+    action: bool,
+    options: usize,
+    others: usize,
+    nth_other: impl FnOnce(usize) -> usize,
+    rng: &mut Random,
+) -> usize {
+    if options > 1 && action && others < options && rng.random() >= pass_bias && others != 0 {
+        return nth_other(rng.below(others));
     }
-    rng.below(options.len())
+    rng.below(options)
 }
 
 #[cfg(test)]

@@ -412,6 +412,57 @@ impl Game {
         self.decided(decision, chosen)
     }
 
+    /// A decision of `player` asked now is answered by his seat's native agent and nobody reads
+    /// its options' labels (none is made: `Game::option`), nor does a checkpoint or a replay
+    /// take it: [`Game::decide_counted`] answers it as [`Game::decide`] would, its options
+    /// counted, not listed.
+    pub fn counted(&self, player: usize) -> bool {
+        !self.outside
+            && !self.log.builds(false)
+            && self.replayed >= self.forced
+            && !matches!(self.seats[player], Seat::Outside)
+    }
+
+    /// [`Game::decide`] of a decision [`Game::counted`] allows, told how many `options` it has
+    /// and how many of them are not passes (`others`: the passes are the last options), the
+    /// place of the attack among them (a fighting rollout player takes it) and the label of
+    /// each (the literal ones, all an agent or the log reads here): the seat draws as
+    /// `choose_random` would from the labels, the decision is logged the same.
+    #[allow(clippy::too_many_arguments)]
+    pub fn decide_counted(
+        &mut self,
+        player: usize,
+        kind: &'static str,
+        rule: Option<&'static str>,
+        options: usize,
+        others: usize,
+        attack: Option<usize>,
+        label: impl Fn(usize) -> Label,
+    ) -> usize {
+        debug_assert!(self.counted(player));
+        self.resample_due();
+        self.asked += 1;
+        let action = options > 1 && kind == "action";
+        let chosen = match &mut self.seats[player] {
+            Seat::Fighting { .. } if kind == "action" && attack.is_some() => attack.unwrap_or(0),
+            Seat::Random { pass_bias, rng } | Seat::Fighting { pass_bias, rng } => {
+                crate::agents::choose_counted(*pass_bias, action, options, others, |k| k, rng)
+            }
+            Seat::First | Seat::Outside => 0,
+        };
+        emit!(
+            self,
+            Kind::Decided {
+                player,
+                decision: kind,
+                choice: label(chosen),
+                options,
+                rule,
+            }
+        );
+        chosen
+    }
+
     /// A decision of `player` asked now would be asked from outside past every answer given
     /// (none waiting to be taken again, no resampling due, no seats to take over): the point
     /// an action step stops at for a checkpoint (`steps::act`, `Halt::Pause`).

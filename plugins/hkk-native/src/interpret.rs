@@ -74,7 +74,7 @@ fn item(game: &Game, uid: u32, ability: &Ability) -> Option<Item> {
     Some(item_of(game.permanent(uid)?, ability))
 }
 
-fn item_of(perm: &crate::state::Permanent, ability: &Ability) -> Item {
+pub(crate) fn item_of(perm: &crate::state::Permanent, ability: &Ability) -> Item {
     Item {
         controller: perm.controller,
         uid: perm.uid,

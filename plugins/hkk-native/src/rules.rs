@@ -160,13 +160,10 @@ fn become_active(game: &mut Game) {
     }
 }
 
-/// D-guard-post: the active player's active creatures in reserve, each may move to the guard
-/// post (uids, in timestamp order).
-pub fn guard_moves(game: &Game) -> impl Iterator<Item = u32> + '_ {
-    game.permanents
-        .iter()
-        .filter(|p| p.creature && p.active && p.controller == game.active && p.zone == RESERVE)
-        .map(|p| p.uid)
+/// D-guard-post: an active creature in reserve may move to the guard post (its controller's
+/// while he is the active player).
+pub fn can_guard(p: &crate::state::Permanent) -> bool {
+    p.creature && p.active && p.zone == RESERVE
 }
 
 /// Move a creature to the guard post.
@@ -199,14 +196,10 @@ fn ready(game: &Game, player: usize, out: &mut Vec<u32>) {
     );
 }
 
-fn is_ready(c: &crate::state::Permanent, player: usize) -> bool {
+/// A creature of `player` that may attack or block: active, on the guard post. The attack is
+/// offered to the active player, once a turn, while he has one (D-combat).
+pub fn is_ready(c: &crate::state::Permanent, player: usize) -> bool {
     c.creature && c.controller == player && c.active && c.zone == GUARD_POST
-}
-
-/// D-combat: the attack is offered to the active player, once a turn, while he has a ready
-/// creature.
-pub fn can_attack(game: &Game) -> bool {
-    !game.attacked && game.permanents.iter().any(|c| is_ready(c, game.active))
 }
 
 fn describe(game: &Game, uid: u32) -> Text {

@@ -14,11 +14,11 @@ use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::interpret::{
-    apply_item, bind_item, each_item_where, entered_play, items_where, prevented, preventer,
-    resolve, resolve_activated, resolving, usable, Item,
+    apply_item, bind_item, each_item_where, entered_play, item_of, items_where, prevented,
+    preventer, resolve, resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step, Triggers};
-use crate::rules::{can_attack, combat, guard, guard_moves, playable};
+use crate::rules::{can_guard, combat, guard, is_ready, playable};
 use crate::state::Permanent;
 use crate::triggers::{from_pool, order, settle};
 
@@ -230,9 +230,9 @@ struct OrderedLists {
 /// options stay small to move).
 #[derive(Debug, Default)]
 struct ActionLists {
+    /// Left empty for a decision only counted (`Game::counted`).
     labels: Vec<Label>,
     offered: Vec<Action>,
-    sourced: Vec<((u32, usize), Label, Action)>,
     usable: Vec<Item>,
 }
 
@@ -576,73 +576,100 @@ enum Action {
 }
 
 /// The player's actions, as `action_options` orders them: cards to play (hand order), then the
-/// other items in their stable order (the attack, then guard-post moves by timestamp), then the
-/// components he may extract, then passing; written into the step's `labels` and `options`
-/// (emptied first: the step reuses them from one decision to the next).
-fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists) {
+/// other items in their stable order (the attack, then guard-post moves and activated
+/// abilities by timestamp, a move before the card's abilities), then the components he may
+/// extract, then passing; written into the step's `labels` and `options` (emptied first: the
+/// step reuses them from one decision to the next), the labels only if `labelled`.
+fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, labelled: bool) {
     let ActionLists {
         labels,
         offered: options,
-        sourced,
         usable: items,
     } = lists;
     labels.clear();
     options.clear();
-    sourced.clear();
     items.clear();
-    let mut add = |label: Label, action: Action| {
-        labels.push(label);
+    // a label is made only where it is kept; the literal ones (the attack, the passes) always
+    // are (a random agent tells the passes by them)
+    let mut add = |action: Action, label: &dyn Fn() -> Label| {
+        if labelled {
+            labels.push(match action {
+                Action::Attack | Action::Pass | Action::PassTurn => label(),
+                _ => game.option(label),
+            });
+        }
         options.push(action);
     };
     for at in playable(game, step, player) {
         let card = game.players[player].hand[at];
-        add(
-            game.option(|| Text::Name {
-                prefix: Prefix::Play,
-                card,
-            }),
-            Action::Play(at),
-        );
+        let label = || Text::Name {
+            prefix: Prefix::Play,
+            card,
+        };
+        add(Action::Play(at), &label);
     }
-    if player == game.active && step.hook == "combat_phase" && can_attack(game) {
-        add(Label::Borrowed("use attack"), Action::Attack);
+    let active = player == game.active;
+    // D-combat: once a turn, while he has a ready creature
+    let attack = active
+        && step.hook == "combat_phase"
+        && !game.attacked
+        && game.permanents.iter().any(|c| is_ready(c, player));
+    if attack {
+        add(Action::Attack, &|| Label::Borrowed("use attack"));
     }
-    // the items with a source, in the stable order: by timestamp, a guard-post move (no
-    // card) before the card's abilities
-    if player == game.active && step.hook == "main_phase" {
-        for uid in guard_moves(game) {
-            let label = game.option(|| {
-                game.permanent(uid)
-                    .map_or(Text::Borrowed("use guard "), |p| Text::Card {
-                        prefix: Prefix::UseGuard,
-                        card: p.card,
-                        uid: p.uid,
-                    })
-            });
-            sourced.push(((uid, 0), label, Action::Guard(uid)));
+    let bit = step.bit;
+    // his activated abilities timed on the step, usable now, in index order
+    let mut abilities = |perm: &Permanent, add: &mut dyn FnMut(Action, &dyn Fn() -> Label)| {
+        let Some(card) = game.cards.get(perm.card) else {
+            return;
+        };
+        let timed = card.abilities.iter().filter(|a| a.hook == bit);
+        for ability in timed.filter(|a| a.activation.is_some()) {
+            // an activated ability's turns are its usage limit (`usable`)
+            let holds = ability
+                .condition
+                .is_none_or(|c| c.holds(game, perm.controller));
+            if !holds {
+                continue;
+            }
+            let item = item_of(perm, ability);
+            if usable(game, &item) {
+                add(Action::Use(items.len()), &|| item.text(Prefix::Use));
+                items.push(item);
+            }
         }
-    }
-    let mine = |p: &Permanent, a: &Ability| a.activation.is_some() && p.controller == player;
-    each_item_where(game, step, mine, |item| {
-        if usable(game, &item) {
-            let at = (item.uid, 1 + item.index);
-            let label = game.option(|| item.text(Prefix::Use));
-            sourced.push((at, label, Action::Use(items.len())));
-            items.push(item);
+    };
+    let hooked = game.in_play.hooked_count(bit);
+    if active && step.hook == "main_phase" {
+        // D-guard-post: one walk finds the moves and the abilities in the stable order
+        for perm in game.permanents.iter().filter(|p| p.controller == player) {
+            if can_guard(perm) {
+                let label = || Text::Card {
+                    prefix: Prefix::UseGuard,
+                    card: perm.card,
+                    uid: perm.uid,
+                };
+                add(Action::Guard(perm.uid), &label);
+            }
+            if perm.hooks & bit != 0 {
+                abilities(perm, &mut add);
+            }
         }
-    });
-    sourced.sort_by_key(|(at, _, _)| *at);
-    for (_, label, action) in sourced.drain(..) {
-        add(label, action);
+    } else if hooked != 0 {
+        // the walk stops at the last permanent with an ability timed on the step
+        let perms = game.permanents.iter().filter(|p| p.hooks & bit != 0);
+        for perm in perms.take(hooked).filter(|p| p.controller == player) {
+            abilities(perm, &mut add);
+        }
     }
     for (index, offer) in game.offers.iter().enumerate() {
         if offer.player == player {
-            add(game.option(|| offer.text()), Action::Extract(index));
+            add(Action::Extract(index), &|| offer.text());
         }
     }
-    add(Label::Borrowed(PASS), Action::Pass);
-    if player == game.active && !game.turn_passed {
-        add(Label::Borrowed(PASS_TURN), Action::PassTurn);
+    add(Action::Pass, &|| Label::Borrowed(PASS));
+    if active && !game.turn_passed {
+        add(Action::PassTurn, &|| Label::Borrowed(PASS_TURN));
     }
 }
 
@@ -743,17 +770,38 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
             });
             return Err(Halt::Pause);
         }
-        actions(game, step, player, lists);
-        let decision = Decision {
-            kind: "action",
-            player,
-            options: std::mem::take(&mut lists.labels),
-            prompt: Label::Borrowed(step.hook),
-            rule: Some(step.rule),
+        let chosen = if game.counted(player) {
+            // answered natively, no label read: the options counted, not listed
+            actions(game, step, player, lists, false);
+            let offered = &lists.offered;
+            let passes = offered
+                .iter()
+                .rev()
+                .take_while(|a| matches!(a, Action::Pass | Action::PassTurn))
+                .count();
+            let attack = offered.iter().position(|a| *a == Action::Attack);
+            let label = |at: usize| match offered[at] {
+                Action::Pass => Label::Borrowed(PASS),
+                Action::PassTurn => Label::Borrowed(PASS_TURN),
+                _ => Label::Borrowed(""),
+            };
+            let (options, others) = (offered.len(), offered.len() - passes);
+            let rule = Some(step.rule);
+            game.decide_counted(player, "action", rule, options, others, attack, label)
+        } else {
+            actions(game, step, player, lists, true);
+            let decision = Decision {
+                kind: "action",
+                player,
+                options: std::mem::take(&mut lists.labels),
+                prompt: Label::Borrowed(step.hook),
+                rule: Some(step.rule),
+            };
+            let chosen = game.decide(&decision);
+            lists.labels = decision.options; // its buffer, for the next decision
+            chosen?
         };
-        let chosen = game.decide(&decision);
-        lists.labels = decision.options; // its buffer, for the next decision
-        match lists.offered.swap_remove(chosen?) {
+        match lists.offered.swap_remove(chosen) {
             Action::PassTurn => {
                 game.turn_passed = true;
                 emit!(
