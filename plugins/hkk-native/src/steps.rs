@@ -473,6 +473,18 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
     Ok(())
 }
 
+/// 41.1: a player with no end-of-turn ability to use passes, forced.
+fn forced_pass(game: &mut Game, step: &Step, player: usize) {
+    emit!(
+        game,
+        Kind::Passed {
+            player,
+            rule: step.rule,
+            forced: Some(true),
+        }
+    );
+}
+
 /// 41.1: players alternately use end-of-turn abilities, the active player first. Those with
 /// a cost or a conditional text are optional; the others must be used, so a player who still
 /// has one cannot pass. The stage ends when both pass one after the other.
@@ -481,14 +493,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         // the usual stage: no ability timed on it in play, so both pass, forced, and nothing
         // happens between the passes that could bring one
         for player in [game.active, 1 - game.active] {
-            emit!(
-                game,
-                Kind::Passed {
-                    player,
-                    rule: step.rule,
-                    forced: Some(true),
-                }
-            );
+            forced_pass(game, step, player);
         }
         return Ok(());
     }
@@ -510,14 +515,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         }
         let mandatory = items.iter().any(|i| !i.optional);
         if items.is_empty() {
-            emit!(
-                game,
-                Kind::Passed {
-                    player,
-                    rule: step.rule,
-                    forced: Some(true),
-                }
-            );
+            forced_pass(game, step, player);
             passes += 1;
         } else {
             let mut options: Vec<Label> = items
