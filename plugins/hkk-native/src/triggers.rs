@@ -385,8 +385,9 @@ fn matches(when: &crate::cards::When, uid: u32, controller: usize, subject: &Sub
 /// waits (`triggered`, after its cause).
 pub fn observe(game: &mut Game, kind: Kind) {
     let seq = game.log.emitted;
-    let name = kind.name();
-    let found = detect(game, &kind, name);
+    let found = detect(game, &kind);
+    // the cause's name only where something was set off (most events set off nothing)
+    let name = if found.is_empty() { "" } else { kind.name() };
     if game.log.builds(true) || kind.kept_at(game.log.level) {
         game.log.emit(kind);
     } else {
@@ -399,7 +400,7 @@ pub fn observe(game: &mut Game, kind: Kind) {
 }
 
 /// `TriggerDetection._on_event`: the items `kind` sets off.
-fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
+fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
     let watched = game.watch.watched;
     let is = |trigger: TriggerEvent| watched & trigger.bit() != 0;
     match kind {
@@ -423,7 +424,7 @@ fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
         }
         _ => {}
     }
-    let triggers = TriggerEvent::of_kind(name);
+    let triggers = TriggerEvent::of_event(kind);
     if !triggers.iter().any(|&t| is(t)) {
         return Vec::new(); // no card of the game watches what this event sets off
     }
