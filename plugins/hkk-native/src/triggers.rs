@@ -754,6 +754,81 @@ mod tests {
         assert_eq!(looked_at("EffectStarted"), TriggerEvent::EffectEnds.bit());
         assert_eq!(looked_at("TurnStarted"), 0);
         assert!(TriggerEvent::of_kind("turn_started").is_empty());
+        // by variant as by name
+        let card = CardId::NONE;
+        let source = || crate::events::Text::Borrowed("x");
+        let kinds = [
+            Kind::Attack {
+                attackers: vec![],
+                blockers: vec![],
+                rule: "",
+            },
+            Kind::CardPlayed {
+                player: 0,
+                card,
+                vp: 0,
+                components: 0,
+            },
+            Kind::Damaged {
+                uid: 1,
+                card,
+                amount: 1,
+                source: source(),
+                source_uid: None,
+                after: 0,
+            },
+            Kind::PlayerDamaged {
+                player: 0,
+                amount: 1,
+                source: source(),
+                source_uid: None,
+                after: 0,
+            },
+            Kind::Died {
+                creature: true,
+                card,
+                uid: 1,
+                controller: 0,
+                cause: "",
+                rule: None,
+                components_offered: 0,
+            },
+            Kind::Died {
+                creature: false,
+                card,
+                uid: 1,
+                controller: 0,
+                cause: "",
+                rule: None,
+                components_offered: 0,
+            },
+            Kind::EffectEnded {
+                effect: 1,
+                stat: "",
+                targets: vec![],
+                rule: "",
+                partial: false,
+            },
+            Kind::EnteredPlay {
+                controller: 0,
+                card,
+                uid: 1,
+                zone: "",
+                active: true,
+            },
+            Kind::TurnEnded {
+                player: 0,
+                rule: "",
+            },
+        ];
+        for kind in &kinds {
+            assert_eq!(
+                TriggerEvent::of_event(kind),
+                TriggerEvent::of_kind(kind.name()),
+                "{}",
+                kind.name()
+            );
+        }
     }
 
     /// A game whose pool has a creature that gains its controller 1 VP when damaged
