@@ -487,7 +487,25 @@ impl TriggerEvent {
         1 << self as u16
     }
 
+    /// The trigger events an event sets off, by its variant ([`TriggerEvent::of_kind`] of its
+    /// name, matched without comparing names).
+    pub fn of_event(kind: &crate::events::Kind) -> &'static [TriggerEvent] {
+        use crate::events::Kind;
+        use TriggerEvent::*;
+        match kind {
+            Kind::Attack { .. } => &[Attacks, Blocks, IsBlocked],
+            Kind::CardPlayed { .. } => &[CardPlayed],
+            Kind::Damaged { .. } => &[Damaged, DealsCombatDamage, TakesCombatDamage],
+            Kind::PlayerDamaged { .. } => &[DealsCombatDamage],
+            Kind::Died { .. } => &[Dies],
+            Kind::EffectEnded { .. } => &[EffectEnds],
+            Kind::EnteredPlay { .. } => &[EntersPlay],
+            _ => &[],
+        }
+    }
+
     /// The trigger events a logged event kind sets off (`log_kinds`), in their names' order.
+    #[cfg(test)]
     pub fn of_kind(kind: &str) -> &'static [TriggerEvent] {
         use TriggerEvent::*;
         match kind {

@@ -240,11 +240,54 @@ pub struct Effect {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prevention {
     /// `opponent`, `controller` or `each_player`.
-    pub whose: String,
+    pub whose: PreventWhose,
     /// `activated`, `automatic` or `all`.
-    pub abilities: String,
-    /// A phase of the turn's steps, or `any`.
-    pub phase: String,
+    pub abilities: PreventAbilities,
+    /// The steps of the phase it names (`DEFAULT_TURN` bits, `Step::bit`), None for `any`:
+    /// read at each resolution without comparing names.
+    pub steps: Option<u64>,
+}
+
+/// Whose abilities a prevention stops (any other word: every player's, as `_` reads it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreventWhose {
+    Opponent,
+    Controller,
+    Each,
+}
+
+/// Which abilities a prevention stops (any other word: none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreventAbilities {
+    All,
+    Activated,
+    Automatic,
+    Neither,
+}
+
+impl Prevention {
+    /// Parsed once, when the card is built.
+    fn parse(whose: &str, abilities: &str, phase: &str) -> Prevention {
+        Prevention {
+            whose: match whose {
+                "opponent" => PreventWhose::Opponent,
+                "controller" => PreventWhose::Controller,
+                _ => PreventWhose::Each,
+            },
+            abilities: match abilities {
+                "all" => PreventAbilities::All,
+                "activated" => PreventAbilities::Activated,
+                "automatic" => PreventAbilities::Automatic,
+                _ => PreventAbilities::Neither,
+            },
+            steps: (phase != "any").then(|| {
+                crate::phases::DEFAULT_TURN
+                    .iter()
+                    .filter(|s| s.phase == phase)
+                    .fold(0, |bits, s| bits | s.bit)
+            }),
+        }
+    }
 }
 
 /// An effect as the Python side hands it over: where it stands, its `do`, its `target`, its
@@ -287,11 +330,9 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
         _ => String::new(),
     };
     let prevention = match (verb, plain.durations.as_slice()) {
-        (Verb::Prevent, [whose, abilities, phase]) => Some(Prevention {
-            whose: whose.clone(),
-            abilities: abilities.clone(),
-            phase: phase.clone(),
-        }),
+        (Verb::Prevent, [whose, abilities, phase]) => {
+            Some(Prevention::parse(whose, abilities, phase))
+        }
         (Verb::Prevent, _) => return refuse("`do = \"prevent\"`".into()),
         _ => None,
     };
@@ -889,6 +930,9 @@ fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &Text) {
         perm.counters.remove(at);
     }
     let card = perm.card;
+    if after < 0 {
+        game.moment_overshot = true; // the moment's end drops it
+    }
     let kind = if by >= 0 {
         Kind::CountersAdded {
             uid,
@@ -940,6 +984,9 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &Text) {
             if healed != 0 {
                 perm.damage_taken -= healed;
                 let card = perm.card;
+                if perm.damage_taken < 0 {
+                    game.moment_overshot = true; // the moment's end clamps it
+                }
                 if healed < 0 {
                     game.hp_changed(uid); // a negative heal takes Ép
                 }

@@ -62,6 +62,9 @@ pub struct Game {
     /// A simultaneous moment is being applied (29.4.2, 41.4): heals add up freely, limits
     /// apply when it ends (`hkk._changes.begin_moment`).
     pub in_moment: bool,
+    /// Something in this moment healed a permanent past its max Ép or took a counter below
+    /// zero: the moment's end clamps them (`end_moment`); without it, nothing to walk.
+    pub moment_overshot: bool,
     /// Defence bonuses lost at the moment, lost when it ends: (uid, rule, source).
     pub bonus_losses: Vec<(u32, Option<&'static str>, Option<crate::events::Text>)>,
     /// Permanents destroyed at the moment, leaving play when it ends (D-moment-leaves):
@@ -153,6 +156,7 @@ crate::clone_fields!(Game {
     clock_closed_turn,
     unported,
     in_moment,
+    moment_overshot,
     bonus_losses,
     leaving_play,
     usage_turn,
@@ -258,6 +262,7 @@ impl Game {
             clock_closed_turn: 0,
             unported: None,
             in_moment: false,
+            moment_overshot: false,
             bonus_losses: Vec::new(),
             leaving_play: Vec::new(),
             usage_turn: Vec::new(),
@@ -716,18 +721,21 @@ impl Game {
             player.vp = player.vp.max(0);
             player.components = player.components.max(0);
         }
-        let mut healed_past_max = false;
-        for perm in &mut self.permanents {
-            if perm.damage_taken < 0 {
-                perm.damage_taken = 0;
-                healed_past_max = true;
+        // only a heal or a counter removal inside the moment overshoots (`effects`)
+        if std::mem::take(&mut self.moment_overshot) {
+            let mut healed_past_max = false;
+            for perm in &mut self.permanents {
+                if perm.damage_taken < 0 {
+                    perm.damage_taken = 0;
+                    healed_past_max = true;
+                }
+                if !perm.counters.is_empty() {
+                    perm.counters.retain(|(_, n)| *n > 0);
+                }
             }
-            if !perm.counters.is_empty() {
-                perm.counters.retain(|(_, n)| *n > 0);
+            if healed_past_max {
+                self.hp_changed_all();
             }
-        }
-        if healed_past_max {
-            self.hp_changed_all();
         }
         // each list taken while it is worked through, then given back emptied (its buffer
         // kept for the next moment) unless something filled it again meanwhile

@@ -182,21 +182,23 @@ pub fn resolve(game: &mut Game, item: &Item) -> Flow {
 /// `preventer`: the permanent whose static ability prevents `item` now (the first in
 /// timestamp order), or None.
 pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
-    let phase = game.step.map(|i| crate::phases::DEFAULT_TURN[i].phase);
+    use crate::effects::{PreventAbilities, PreventWhose};
+    let step = game.step.map_or(0, |i| crate::phases::DEFAULT_TURN[i].bit);
     let kind = if item.activation.is_some() {
-        "activated"
+        PreventAbilities::Activated
     } else {
-        "automatic"
+        PreventAbilities::Automatic
     };
     let prevents = |source: &crate::state::Permanent, p: &crate::effects::Prevention| {
         let mine = item.controller == source.controller;
-        let whose = match p.whose.as_str() {
-            "opponent" => !mine,
-            "controller" => mine,
-            _ => true,
+        let whose = match p.whose {
+            PreventWhose::Opponent => !mine,
+            PreventWhose::Controller => mine,
+            PreventWhose::Each => true,
         };
-        (p.phase == "any" || Some(p.phase.as_str()) == phase)
-            && (p.abilities == "all" || p.abilities == kind)
+        // a named phase holds in its steps only (none between steps)
+        p.steps.is_none_or(|steps| steps & step != 0)
+            && (p.abilities == PreventAbilities::All || p.abilities == kind)
             && whose
     };
     // `game.statics()` in its order, a condition read only for a static whose prevention

@@ -79,6 +79,9 @@ pub struct Step {
     /// Its place in `DEFAULT_TURN` as a bit (`cards::hook_bit` of its hook): the abilities
     /// timed on it are found by a number, not a string compared.
     pub bit: u64,
+    /// The next step is another phase's (or the turn ends): the phase's offers lapse at its
+    /// end, found without comparing the phases' names.
+    pub ends_phase: bool,
 }
 
 const PREPARATION: &str = "preparation";
@@ -105,7 +108,8 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         ends_created: false,
         triggers: Triggers::Resolve,
         rule_item: None,
-        bit: 0, // set by `numbered`
+        bit: 0,            // set by `numbered`
+        ends_phase: false, // set by `numbered`
     }
 }
 
@@ -114,6 +118,8 @@ const fn numbered(mut steps: [Step; 12]) -> [Step; 12] {
     let mut i = 0;
     while i < steps.len() {
         steps[i].bit = 1 << i;
+        steps[i].ends_phase =
+            i + 1 == steps.len() || !crate::triggers::same(steps[i].phase, steps[i + 1].phase);
         i += 1;
     }
     steps
@@ -207,6 +213,14 @@ mod tests {
     fn a_steps_bit_is_its_hooks() {
         for step in DEFAULT_TURN {
             assert_eq!(step.bit, crate::cards::hook_bit(step.hook), "{}", step.hook);
+        }
+    }
+
+    #[test]
+    fn a_step_ends_its_phase_where_the_next_ones_phase_differs() {
+        for (i, step) in DEFAULT_TURN.iter().enumerate() {
+            let next = DEFAULT_TURN.get(i + 1).map(|s| s.phase);
+            assert_eq!(step.ends_phase, next != Some(step.phase), "{}", step.hook);
         }
     }
 

@@ -114,8 +114,7 @@ fn finish_step(game: &mut Game, index: usize) -> Flow {
     if step.closes_clock {
         game.close_clock("41.7");
     }
-    let following = DEFAULT_TURN.get(index + 1).map(|s| s.phase);
-    if following != Some(step.phase) {
+    if step.ends_phase {
         crate::rules::close_offers(game, step.phase)?; // the phase's offers lapse
     }
     Ok(())

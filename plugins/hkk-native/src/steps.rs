@@ -4,7 +4,7 @@
 //! where the native core stops today (`Halt::Unported`).
 
 use crate::cards::Ability;
-use crate::changes::{extract_components, play_card, remove_defence_bonus};
+use crate::changes::{extract_components, play_card};
 use crate::checks::{check_hp, check_players};
 use crate::continuous::{end_step_effects, start_waiting_effects};
 use crate::decisions::{Decision, Label};
@@ -75,13 +75,11 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
         chosen,
         stopped,
         bound,
-        losing,
     } = lists;
     items.clear();
     chosen.clear();
     stopped.clear();
     bound.clear();
-    losing.clear();
     each_item_where(game, step, |_, _| true, |item| items.push(item));
     items.sort_by_key(Item::order);
     for item in items.drain(..) {
@@ -123,15 +121,14 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
         // with no item in the moment no bonus changes before its end: only those with one
         // have one to lose (the others' loss logs nothing)
         let all = !chosen.is_empty();
-        losing.extend(
-            game.permanents
-                .iter()
-                .filter(|p| p.creature && p.controller == active && (all || p.defence_bonus != 0))
-                .map(|p| p.uid),
-        );
-        for &uid in losing.iter() {
-            remove_defence_bonus(game, uid, Some("41.4"), None);
-        }
+        // in the moment `remove_defence_bonus` only lists them for its end (`Game::end_moment`):
+        // listed here without a call each
+        let losses = game
+            .permanents
+            .iter()
+            .filter(|p| p.creature && p.controller == active && (all || p.defence_bonus != 0))
+            .map(|p| (p.uid, Some("41.4"), None));
+        game.bonus_losses.extend(losses);
     }
     let mut flow = Ok(());
     let each = chosen
@@ -204,15 +201,13 @@ impl Clone for Scratch {
     fn clone_from(&mut self, _: &Self) {} // its own lists kept: nothing in them is read
 }
 
-/// [`run_simultaneous`]'s: the items collected, those chosen, their preventers and targets,
-/// and the creatures losing their defence bonus.
+/// [`run_simultaneous`]'s: the items collected, those chosen, their preventers and targets.
 #[derive(Debug, Default)]
 struct MomentLists {
     items: Vec<Item>,
     chosen: Vec<Item>,
     stopped: Vec<Option<u32>>,
     bound: Vec<Targets>,
-    losing: Vec<u32>,
 }
 
 /// [`run_ordered`]'s: the items finished and wanted in the step, those collected and the

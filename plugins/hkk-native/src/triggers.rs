@@ -385,8 +385,9 @@ fn matches(when: &crate::cards::When, uid: u32, controller: usize, subject: &Sub
 /// waits (`triggered`, after its cause).
 pub fn observe(game: &mut Game, kind: Kind) {
     let seq = game.log.emitted;
-    let name = kind.name();
-    let found = detect(game, &kind, name);
+    let found = detect(game, &kind);
+    // the cause's name only where something was set off (most events set off nothing)
+    let name = if found.is_empty() { "" } else { kind.name() };
     if game.log.builds(true) || kind.kept_at(game.log.level) {
         game.log.emit(kind);
     } else {
@@ -399,7 +400,7 @@ pub fn observe(game: &mut Game, kind: Kind) {
 }
 
 /// `TriggerDetection._on_event`: the items `kind` sets off.
-fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
+fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
     let watched = game.watch.watched;
     let is = |trigger: TriggerEvent| watched & trigger.bit() != 0;
     match kind {
@@ -423,7 +424,7 @@ fn detect(game: &mut Game, kind: &Kind, name: &'static str) -> Vec<Item> {
         }
         _ => {}
     }
-    let triggers = TriggerEvent::of_kind(name);
+    let triggers = TriggerEvent::of_event(kind);
     if !triggers.iter().any(|&t| is(t)) {
         return Vec::new(); // no card of the game watches what this event sets off
     }
@@ -753,6 +754,81 @@ mod tests {
         assert_eq!(looked_at("EffectStarted"), TriggerEvent::EffectEnds.bit());
         assert_eq!(looked_at("TurnStarted"), 0);
         assert!(TriggerEvent::of_kind("turn_started").is_empty());
+        // by variant as by name
+        let card = CardId::NONE;
+        let source = || crate::events::Text::Borrowed("x");
+        let kinds = [
+            Kind::Attack {
+                attackers: vec![],
+                blockers: vec![],
+                rule: "",
+            },
+            Kind::CardPlayed {
+                player: 0,
+                card,
+                vp: 0,
+                components: 0,
+            },
+            Kind::Damaged {
+                uid: 1,
+                card,
+                amount: 1,
+                source: source(),
+                source_uid: None,
+                after: 0,
+            },
+            Kind::PlayerDamaged {
+                player: 0,
+                amount: 1,
+                source: source(),
+                source_uid: None,
+                after: 0,
+            },
+            Kind::Died {
+                creature: true,
+                card,
+                uid: 1,
+                controller: 0,
+                cause: "",
+                rule: None,
+                components_offered: 0,
+            },
+            Kind::Died {
+                creature: false,
+                card,
+                uid: 1,
+                controller: 0,
+                cause: "",
+                rule: None,
+                components_offered: 0,
+            },
+            Kind::EffectEnded {
+                effect: 1,
+                stat: "",
+                targets: vec![],
+                rule: "",
+                partial: false,
+            },
+            Kind::EnteredPlay {
+                controller: 0,
+                card,
+                uid: 1,
+                zone: "",
+                active: true,
+            },
+            Kind::TurnEnded {
+                player: 0,
+                rule: "",
+            },
+        ];
+        for kind in &kinds {
+            assert_eq!(
+                TriggerEvent::of_event(kind),
+                TriggerEvent::of_kind(kind.name()),
+                "{}",
+                kind.name()
+            );
+        }
     }
 
     /// A game whose pool has a creature that gains its controller 1 VP when damaged
