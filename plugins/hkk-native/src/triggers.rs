@@ -784,24 +784,6 @@ mod tests {
                 source_uid: None,
                 after: 0,
             },
-            Kind::Died {
-                creature: true,
-                card,
-                uid: 1,
-                controller: 0,
-                cause: "",
-                rule: None,
-                components_offered: 0,
-            },
-            Kind::Died {
-                creature: false,
-                card,
-                uid: 1,
-                controller: 0,
-                cause: "",
-                rule: None,
-                components_offered: 0,
-            },
             Kind::EffectEnded {
                 effect: 1,
                 stat: "",
@@ -821,7 +803,16 @@ mod tests {
                 rule: "",
             },
         ];
-        for kind in &kinds {
+        let died = [true, false].map(|creature| Kind::Died {
+            creature,
+            card,
+            uid: 1,
+            controller: 0,
+            cause: "",
+            rule: None,
+            components_offered: 0,
+        });
+        for kind in kinds.iter().chain(&died) {
             assert_eq!(
                 TriggerEvent::of_event(kind),
                 TriggerEvent::of_kind(kind.name()),
