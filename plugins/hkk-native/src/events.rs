@@ -1158,41 +1158,44 @@ impl Events {
 
     #[inline]
     pub fn push(&mut self, event: Event) {
+        self.push_with_room(event, false);
+    }
+
+    /// [`Events::push`], a tail begun with room for a whole chunk if `whole` (a log that
+    /// keeps more than the game's end): the first chunk is not grown by doubling, copying its
+    /// events each time.
+    #[inline]
+    pub fn push_with_room(&mut self, event: Event, whole: bool) {
         // room known here, the push needs no growing path: the event is written in place
         // instead of kept aside across a call that may grow the chunk
         if self.tail.len() < self.tail.capacity() {
             self.tail.push(event);
         } else {
-            self.push_into_new_room(event);
+            self.push_into_new_room(event, whole);
         }
     }
 
     /// A push to a full tail: it becomes a shared chunk and a new one is begun with room for
-    /// a whole chunk; a tail not yet whole (the first, at the outcome level, or one copied)
-    /// grows by doubling up to `CHUNK`.
+    /// a whole chunk; a tail not yet whole (the first, or one copied) grows to a whole chunk
+    /// if `whole`, else by doubling up to `CHUNK` (a log at the outcome level keeps one event).
     #[cold]
     #[inline(never)]
-    fn push_into_new_room(&mut self, event: Event) {
+    fn push_into_new_room(&mut self, event: Event, whole: bool) {
         if self.tail.len() >= CHUNK {
             let chunk = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
             self.full.push(Arc::new(chunk));
         } else {
             // `with_capacity` gives exactly the room asked for: never more than `CHUNK`
-            let mut grown = Vec::with_capacity((self.tail.len() * 2).clamp(4, CHUNK));
+            let room = if whole {
+                CHUNK
+            } else {
+                (self.tail.len() * 2).clamp(4, CHUNK)
+            };
+            let mut grown = Vec::with_capacity(room);
             grown.append(&mut self.tail);
             self.tail = grown;
         }
         self.tail.push(event);
-    }
-
-    /// Room for a whole chunk before the first event (a log that keeps more than the game's
-    /// end): the first chunk is not grown by doubling, copying its events each time.
-    pub fn reserve_chunk(&mut self) {
-        if self.full.is_empty() && self.tail.capacity() < CHUNK {
-            let mut room = Vec::with_capacity(CHUNK);
-            room.append(&mut self.tail);
-            self.tail = room;
-        }
     }
 
     pub fn get(&self, index: usize) -> Option<&Event> {
@@ -1329,21 +1332,31 @@ impl Log {
     }
 
     pub fn emit(&mut self, kind: Kind) {
-        if let Some(outcome) = &mut self.outcome {
-            outcome.record(&kind, self.turn);
+        if self.outcome.is_some() {
+            self.record(&kind);
         }
         if kind.kept_at(self.level) {
-            if self.events.is_empty() && self.level != Level::Outcome {
-                self.events.reserve_chunk();
-            }
-            self.events.push(Event {
-                seq: self.emitted, // the seq it has in the full log
-                turn: self.turn,
-                step: self.step,
-                kind,
-            });
+            let whole = self.level != Level::Outcome;
+            self.events.push_with_room(
+                Event {
+                    seq: self.emitted, // the seq it has in the full log
+                    turn: self.turn,
+                    step: self.step,
+                    kind,
+                },
+                whole,
+            );
         }
         self.emitted += 1;
+    }
+
+    /// The outcome recorder's reading of an event, kept out of [`Log::emit`]: a log that
+    /// keeps every event pays no more for a recorder it lacks than a check.
+    #[inline(never)]
+    fn record(&mut self, kind: &Kind) {
+        if let Some(outcome) = &mut self.outcome {
+            outcome.record(kind, self.turn);
+        }
     }
 }
 
@@ -1468,10 +1481,12 @@ mod tests {
         for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK, 3 * CHUNK + 7] {
             let model: Vec<Event> = (0..len).map(numbered).collect();
             let mut events = Events::default();
-            if len % 2 == 1 {
-                events.reserve_chunk(); // room made first: the same list
-            }
-            model.iter().cloned().for_each(|e| events.push(e));
+            // a whole chunk's room made first: the same list
+            let whole = len % 2 == 1;
+            model
+                .iter()
+                .cloned()
+                .for_each(|e| events.push_with_room(e, whole));
             assert_eq!(events.len(), len);
             assert!(events.full.iter().all(|chunk| chunk.len() == CHUNK));
             assert!(events.tail.len() <= CHUNK && events.tail.capacity() <= CHUNK);
