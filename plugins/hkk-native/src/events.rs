@@ -1136,68 +1136,94 @@ const CHUNK: usize = 256;
 /// The kept events, in fixed-size chunks: the log grows without copying what it holds (a
 /// `Vec` growing by doubling moved a full-level game's ~600 kB once more in all, in ten
 /// reallocations), and a copy of the game shares the full chunks (`Arc`) instead of copying
-/// them; a shared chunk is copied only when changed (`Arc::make_mut`: the last one, pushed
-/// to, or a hidden event).
+/// them; a shared chunk is copied only when changed (`Arc::make_mut`: a hidden event). The
+/// chunk being filled is the log's own (`tail`, copied with the game): a push is a plain
+/// `Vec` push, with no atomic check of an `Arc`'s counts, written in place.
 #[derive(Debug, Clone, Default)]
 pub struct Events {
-    /// All full (`CHUNK` events) but the last.
-    chunks: Vec<Arc<Vec<Event>>>,
-    len: usize,
+    /// Full chunks, `CHUNK` events each.
+    full: Vec<Arc<Vec<Event>>>,
+    /// The events after them: fewer than `CHUNK`, in room for at most `CHUNK`.
+    tail: Vec<Event>,
 }
 
 impl Events {
     pub fn len(&self) -> usize {
-        self.len
+        self.full.len() * CHUNK + self.tail.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.full.is_empty() && self.tail.is_empty()
     }
 
+    #[inline]
     pub fn push(&mut self, event: Event) {
-        match self.chunks.last_mut() {
-            // the last chunk is the log's own unless a copy shares it: `get_mut`'s check
-            // is inlined, `make_mut` (a call) only copies a shared chunk
-            Some(last) if last.len() < CHUNK => match Arc::get_mut(last) {
-                Some(chunk) => chunk.push(event),
-                None => Arc::make_mut(last).push(event),
-            },
-            _ => {
-                // the first chunk grows as needed (a log at the outcome level keeps one
-                // event) unless made with room (`reserve_chunk`)
-                let room = if self.len == 0 { 0 } else { CHUNK };
-                let mut chunk = Vec::with_capacity(room);
-                chunk.push(event);
-                self.chunks.push(Arc::new(chunk));
-            }
-        }
-        self.len += 1;
+        self.push_with_room(event, false);
     }
 
-    /// Room for a whole chunk before the first event (a log that keeps more than the game's
-    /// end): the first chunk is not grown by doubling, copying its events each time.
-    pub fn reserve_chunk(&mut self) {
-        if self.chunks.is_empty() {
-            self.chunks.push(Arc::new(Vec::with_capacity(CHUNK)));
+    /// [`Events::push`], a tail begun with room for a whole chunk if `whole` (a log that
+    /// keeps more than the game's end): the first chunk is not grown by doubling, copying its
+    /// events each time.
+    #[inline]
+    pub fn push_with_room(&mut self, event: Event, whole: bool) {
+        // room known here, the push needs no growing path: the event is written in place
+        // instead of kept aside across a call that may grow the chunk
+        if self.tail.len() < self.tail.capacity() {
+            self.tail.push(event);
+        } else {
+            self.push_into_new_room(event, whole);
         }
+    }
+
+    /// A push to a full tail: it becomes a shared chunk and a new one is begun with room for
+    /// a whole chunk; a tail not yet whole (the first, or one copied) grows to a whole chunk
+    /// if `whole`, else by doubling up to `CHUNK` (a log at the outcome level keeps one event).
+    #[cold]
+    #[inline(never)]
+    fn push_into_new_room(&mut self, event: Event, whole: bool) {
+        if self.tail.len() >= CHUNK {
+            let chunk = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
+            self.full.push(Arc::new(chunk));
+        } else {
+            // `with_capacity` gives exactly the room asked for: never more than `CHUNK`
+            let room = if whole {
+                CHUNK
+            } else {
+                (self.tail.len() * 2).clamp(4, CHUNK)
+            };
+            let mut grown = Vec::with_capacity(room);
+            grown.append(&mut self.tail);
+            self.tail = grown;
+        }
+        self.tail.push(event);
     }
 
     pub fn get(&self, index: usize) -> Option<&Event> {
-        self.chunks.get(index / CHUNK)?.get(index % CHUNK)
+        match self.full.get(index / CHUNK) {
+            Some(chunk) => chunk.get(index % CHUNK),
+            None => self.tail.get(index - self.full.len() * CHUNK),
+        }
     }
 
     pub fn last(&self) -> Option<&Event> {
-        self.chunks.last()?.last()
+        match self.tail.last() {
+            Some(event) => Some(event),
+            None => self.full.last()?.last(),
+        }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Event> {
-        self.chunks.iter().flat_map(|chunk| chunk.iter())
+        self.full
+            .iter()
+            .flat_map(|chunk| chunk.iter())
+            .chain(self.tail.iter())
     }
 
     /// The events from `from` on, to change (their chunks unshared).
     pub fn iter_mut_from(&mut self, from: usize) -> impl Iterator<Item = &mut Event> {
-        let skip = from.min(self.len);
-        self.chunks
+        let skip = from.min(self.len());
+        let in_full = self.full.len() * CHUNK;
+        self.full
             .iter_mut()
             .skip(skip / CHUNK)
             .enumerate()
@@ -1205,25 +1231,26 @@ impl Events {
                 let start = if i == 0 { skip % CHUNK } else { 0 };
                 Arc::make_mut(chunk).iter_mut().skip(start)
             })
+            .chain(self.tail.iter_mut().skip(skip.saturating_sub(in_full)))
     }
 
     pub fn truncate(&mut self, len: usize) {
-        if len >= self.len {
+        if len >= self.len() {
             return;
         }
-        self.chunks.truncate(len.div_ceil(CHUNK));
-        if let Some(last) = self.chunks.last_mut() {
-            let keep = len - (len - 1) / CHUNK * CHUNK;
-            if last.len() > keep {
-                Arc::make_mut(last).truncate(keep);
-            }
+        let whole = len / CHUNK;
+        if whole < self.full.len() {
+            // the chunk the cut falls in becomes the tail (copied if a copy shares it)
+            self.full.truncate(whole + 1);
+            let chunk = self.full.pop().expect("the chunk the cut falls in");
+            self.tail = Arc::try_unwrap(chunk).unwrap_or_else(|shared| (*shared).clone());
         }
-        self.len = len;
+        self.tail.truncate(len - whole * CHUNK);
     }
 
     pub fn clear(&mut self) {
-        self.chunks.clear();
-        self.len = 0;
+        self.full.clear();
+        self.tail.clear();
     }
 
     /// Only the events `keep` holds for, in order.
@@ -1239,15 +1266,26 @@ impl Events {
 
     /// The first `len` events (a copy sharing their full chunks).
     pub fn prefix(&self, len: usize) -> Events {
-        let mut prefix = self.clone();
-        prefix.truncate(len);
-        prefix
+        if len >= self.len() {
+            return self.clone();
+        }
+        let whole = len / CHUNK;
+        let mut tail = Vec::with_capacity(CHUNK);
+        if let Some(chunk) = self.full.get(whole) {
+            tail.extend_from_slice(&chunk[..len - whole * CHUNK]);
+        } else {
+            tail.extend_from_slice(&self.tail[..len - whole * CHUNK]);
+        }
+        Events {
+            full: self.full[..whole].to_vec(),
+            tail,
+        }
     }
 }
 
 impl PartialEq for Events {
     fn eq(&self, other: &Self) -> bool {
-        self.len == other.len && self.iter().eq(other.iter())
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -1255,7 +1293,10 @@ impl std::ops::Index<usize> for Events {
     type Output = Event;
 
     fn index(&self, index: usize) -> &Event {
-        &self.chunks[index / CHUNK][index % CHUNK]
+        match self.full.get(index / CHUNK) {
+            Some(chunk) => &chunk[index % CHUNK],
+            None => &self.tail[index - self.full.len() * CHUNK],
+        }
     }
 }
 
@@ -1291,21 +1332,31 @@ impl Log {
     }
 
     pub fn emit(&mut self, kind: Kind) {
-        if let Some(outcome) = &mut self.outcome {
-            outcome.record(&kind, self.turn);
+        if self.outcome.is_some() {
+            self.record(&kind);
         }
         if kind.kept_at(self.level) {
-            if self.events.is_empty() && self.level != Level::Outcome {
-                self.events.reserve_chunk();
-            }
-            self.events.push(Event {
-                seq: self.emitted, // the seq it has in the full log
-                turn: self.turn,
-                step: self.step,
-                kind,
-            });
+            let whole = self.level != Level::Outcome;
+            self.events.push_with_room(
+                Event {
+                    seq: self.emitted, // the seq it has in the full log
+                    turn: self.turn,
+                    step: self.step,
+                    kind,
+                },
+                whole,
+            );
         }
         self.emitted += 1;
+    }
+
+    /// The outcome recorder's reading of an event, kept out of [`Log::emit`]: a log that
+    /// keeps every event pays no more for a recorder it lacks than a check.
+    #[inline(never)]
+    fn record(&mut self, kind: &Kind) {
+        if let Some(outcome) = &mut self.outcome {
+            outcome.record(kind, self.turn);
+        }
     }
 }
 
@@ -1430,12 +1481,17 @@ mod tests {
         for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK, 3 * CHUNK + 7] {
             let model: Vec<Event> = (0..len).map(numbered).collect();
             let mut events = Events::default();
-            if len % 2 == 1 {
-                events.reserve_chunk(); // room made first: the same list
-            }
-            model.iter().cloned().for_each(|e| events.push(e));
+            // a whole chunk's room made first: the same list
+            let whole = len % 2 == 1;
+            model
+                .iter()
+                .cloned()
+                .for_each(|e| events.push_with_room(e, whole));
             assert_eq!(events.len(), len);
+            assert!(events.full.iter().all(|chunk| chunk.len() == CHUNK));
+            assert!(events.tail.len() <= CHUNK && events.tail.capacity() <= CHUNK);
             assert!(events.iter().eq(model.iter()));
+            assert!((0..len).all(|i| events[i] == model[i] && events.get(i) == Some(&model[i])));
             assert_eq!(events.last(), model.last());
             assert_eq!(events.get(len), None);
             for cut in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, len] {
