@@ -139,8 +139,10 @@ pub fn damage(game: &mut Game, target: Target, amount: i64, source: Text, source
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
             game.hp_changed(uid);
-            // its killer if it dies of it (D-trigger-killer)
-            game.watch.last_hit.insert(uid, (source_uid, turn));
+            // its killer if it dies of it (D-trigger-killer), read only by a "dies" ability
+            if game.watch.watches(crate::cards::TriggerEvent::Dies.bit()) {
+                game.watch.last_hit.insert(uid, (source_uid, turn));
+            }
             emit!(
                 game,
                 Kind::Damaged {

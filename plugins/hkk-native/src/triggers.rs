@@ -86,6 +86,11 @@ impl Watch {
         self.watched & events & (self.in_play | LOOKED_AT_ALWAYS) != 0
     }
 
+    /// Whether a card of the game watches one of `events` (`TriggerEvent::bit`s).
+    pub fn watches(&self, events: u16) -> bool {
+        self.watched & events != 0
+    }
+
     /// Whether the death of a permanent whose card watches `triggers` is looked at (instead
     /// of [`Watch::looks_at`]): a card of the game watches deaths, and the dead does, or a
     /// permanent in play does, or one gone since the last settle may (D-trigger-lookback);
