@@ -139,8 +139,10 @@ pub fn damage(game: &mut Game, target: Target, amount: i64, source: Text, source
             perm.damage_taken += amount;
             perm.damaged_turn = turn;
             game.hp_changed(uid);
-            // its killer if it dies of it (D-trigger-killer)
-            game.watch.last_hit.insert(uid, (source_uid, turn));
+            // its killer if it dies of it (D-trigger-killer), read only by a "dies" ability
+            if game.watch.watches(crate::cards::TriggerEvent::Dies.bit()) {
+                game.watch.last_hit.insert(uid, (source_uid, turn));
+            }
             emit!(
                 game,
                 Kind::Damaged {
@@ -276,18 +278,24 @@ pub fn destroy(
     } else {
         0
     };
-    emit!(
-        game,
-        Kind::Died {
-            creature: perm.creature,
-            card: perm.card,
-            uid,
-            controller: perm.controller,
-            cause,
-            rule,
-            components_offered: offered,
-        }
-    );
+    let died = Kind::Died {
+        creature: perm.creature,
+        card: perm.card,
+        uid,
+        controller: perm.controller,
+        cause,
+        rule,
+        components_offered: offered,
+    };
+    // `emit!`, the watch asked about this death: one no "dies" ability can see (neither the
+    // dead's nor one in play or gone with it) is not looked at
+    if game.watch.looks_at_death(perm.triggers) {
+        crate::triggers::observe(game, died);
+    } else if !game.log.builds(const { crate::outcome::records("Died") }) {
+        game.log.emitted += 1;
+    } else {
+        game.log.emit(died);
+    }
 }
 
 /// `gain_components`.

@@ -564,9 +564,11 @@ impl Game {
         }
         // the others' static abilities modify no `stat`
         let bit = crate::cards::static_use(stat);
-        // no more of them than permanents with statics: the walk stops at the last
-        let sources = self.permanents.iter().filter(|p| p.static_uses & bit != 0);
-        for source in sources.take(self.in_play.statics_count()) {
+        // the walk stops at the last permanent with statics (most often none of them modifies
+        // `stat`: the walk would otherwise read every permanent)
+        let holders = self.permanents.iter().filter(|p| p.has_statics);
+        let holders = holders.take(self.in_play.statics_count());
+        for source in holders.filter(|p| p.static_uses & bit != 0) {
             let Some(card) = self.cards.get(source.card) else {
                 continue;
             };

@@ -181,7 +181,19 @@ pub fn resolve(game: &mut Game, item: &Item) -> Flow {
 
 /// `preventer`: the permanent whose static ability prevents `item` now (the first in
 /// timestamp order), or None.
+#[inline]
 pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
+    // the usual case, read where it is called: nothing in play prevents anything (every
+    // item resolving asks)
+    if !game.in_play.preventers() {
+        return None;
+    }
+    preventer_in_play(game, item)
+}
+
+/// [`preventer`] with a permanent in play whose static ability prevents.
+#[inline(never)]
+fn preventer_in_play(game: &Game, item: &Item) -> Option<u32> {
     use crate::effects::{PreventAbilities, PreventWhose};
     let step = game.step.map_or(0, |i| crate::phases::DEFAULT_TURN[i].bit);
     let kind = if item.activation.is_some() {
@@ -202,10 +214,7 @@ pub fn preventer(game: &Game, item: &Item) -> Option<u32> {
             && whose
     };
     // `game.statics()` in its order, a condition read only for a static whose prevention
-    // fits (the conditions read the state, never change it: the first found is the same)
-    if !game.in_play.preventers() {
-        return None;
-    }
+    // fits (the conditions read the state, never change it: the first found is the same);
     // the others' static abilities prevent nothing
     let preventing = |p: &&crate::state::Permanent| p.static_uses & crate::cards::PREVENTS != 0;
     let sources = game.permanents.iter().filter(preventing);

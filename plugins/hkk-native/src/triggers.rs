@@ -86,6 +86,20 @@ impl Watch {
         self.watched & events & (self.in_play | LOOKED_AT_ALWAYS) != 0
     }
 
+    /// Whether a card of the game watches one of `events` (`TriggerEvent::bit`s).
+    pub fn watches(&self, events: u16) -> bool {
+        self.watched & events != 0
+    }
+
+    /// Whether the death of a permanent whose card watches `triggers` is looked at (instead
+    /// of [`Watch::looks_at`]): a card of the game watches deaths, and the dead does, or a
+    /// permanent in play does, or one gone since the last settle may (D-trigger-lookback);
+    /// else no listener could see it, and no later death's listener could see this one.
+    pub fn looks_at_death(&self, triggers: u16) -> bool {
+        let dies = TriggerEvent::Dies.bit();
+        self.watched & dies != 0 && ((triggers | self.in_play) & dies != 0 || !self.gone.is_empty())
+    }
+
     /// A permanent whose card watches `triggers` (`TriggerEvent::bit`s) enters play (`by` 1)
     /// or leaves it (`by` -1): `Game::enter_play`, `Game::leave_play`.
     pub fn count_in_play(&mut self, triggers: u16, by: i16) {
