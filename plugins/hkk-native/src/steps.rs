@@ -14,8 +14,9 @@ use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::interpret::{
-    apply_item, bind_item, each_item_where, entered_play, item_of, items_where, prevented,
-    preventer, resolve, resolve_activated, resolving, usable, Item,
+    activation_usable, apply_item, bind_item, each_item_where, entered_play, in_preparation,
+    item_of, items_where, prevented, preventer, resolve, resolve_activated, resolving, usable,
+    Item,
 };
 use crate::phases::{Mode, Step, Triggers};
 use crate::rules::{can_guard, combat, guard, is_ready, playable};
@@ -572,8 +573,16 @@ enum Action {
 /// other items in their stable order (the attack, then guard-post moves and activated
 /// abilities by timestamp, a move before the card's abilities), then the components he may
 /// extract, then passing; written into the step's `labels` and `options` (emptied first: the
-/// step reuses them from one decision to the next), the labels only if `labelled`.
-fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, labelled: bool) {
+/// step reuses them from one decision to the next), the labels only if `labelled`. Returns
+/// what a counted decision reads of them besides their number: how many come before the
+/// passes, and the attack's place (so it looks for neither in the list).
+fn actions(
+    game: &Game,
+    step: &Step,
+    player: usize,
+    lists: &mut ActionLists,
+    labelled: bool,
+) -> (usize, Option<usize>) {
     let ActionLists {
         labels,
         offered: options,
@@ -583,7 +592,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, lab
     options.clear();
     items.clear();
     // a label is made only where it is kept; the literal ones (the attack, the passes) always
-    // are (a random agent tells the passes by them)
+    // are (a random agent tells the passes by them); the action's place returned
     let mut add = |action: Action, label: &dyn Fn() -> Label| {
         if labelled {
             labels.push(match action {
@@ -592,6 +601,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, lab
             });
         }
         options.push(action);
+        options.len() - 1
     };
     for at in playable(game, step, player) {
         let card = game.players[player].hand[at];
@@ -607,31 +617,36 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, lab
         && step.hook == "combat_phase"
         && !game.attacked
         && game.permanents.iter().any(|c| is_ready(c, player));
-    if attack {
-        add(Action::Attack, &|| Label::Borrowed("use attack"));
-    }
+    let attack_at = attack.then(|| add(Action::Attack, &|| Label::Borrowed("use attack")));
     let bit = step.bit;
-    // his activated abilities timed on the step, usable now, in index order
-    let mut abilities = |perm: &Permanent, add: &mut dyn FnMut(Action, &dyn Fn() -> Label)| {
-        let Some(card) = game.cards.get(perm.card) else {
-            return;
+    // read once for all his abilities (`usable`'s preparation-phase limits)
+    let preparation = in_preparation(game);
+    // his activated abilities timed on the step, usable now, in index order: each judged
+    // before its item is made (the permanent walked is in play), only a usable one made
+    let mut abilities =
+        |perm: &Permanent, add: &mut dyn FnMut(Action, &dyn Fn() -> Label) -> usize| {
+            let Some(card) = game.cards.get(perm.card) else {
+                return;
+            };
+            for ability in card.abilities.iter().filter(|a| a.hook == bit) {
+                let Some(activation) = &ability.activation else {
+                    continue;
+                };
+                // an activated ability's turns are its usage limit (`usable`)
+                let key = (perm.uid, ability.index);
+                if !activation_usable(game, perm.controller, key, activation, preparation) {
+                    continue;
+                }
+                let holds = ability
+                    .condition
+                    .is_none_or(|c| c.holds(game, perm.controller));
+                if holds {
+                    let item = item_of(perm, ability);
+                    add(Action::Use(items.len()), &|| item.text(Prefix::Use));
+                    items.push(item);
+                }
+            }
         };
-        let timed = card.abilities.iter().filter(|a| a.hook == bit);
-        for ability in timed.filter(|a| a.activation.is_some()) {
-            // an activated ability's turns are its usage limit (`usable`)
-            let holds = ability
-                .condition
-                .is_none_or(|c| c.holds(game, perm.controller));
-            if !holds {
-                continue;
-            }
-            let item = item_of(perm, ability);
-            if usable(game, &item) {
-                add(Action::Use(items.len()), &|| item.text(Prefix::Use));
-                items.push(item);
-            }
-        }
-    };
     let hooked = game.in_play.hooked_count(bit);
     if active && step.hook == "main_phase" {
         // D-guard-post: one walk finds the moves and the abilities in the stable order
@@ -660,10 +675,11 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, lab
             add(Action::Extract(index), &|| offer.text());
         }
     }
-    add(Action::Pass, &|| Label::Borrowed(PASS));
+    let others = add(Action::Pass, &|| Label::Borrowed(PASS));
     if active && !game.turn_passed {
         add(Action::PassTurn, &|| Label::Borrowed(PASS_TURN));
     }
+    (others, attack_at)
 }
 
 /// `resolve` of an action item: logged, its use counted (it is free), bound, applied.
@@ -765,20 +781,14 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
         }
         let chosen = if game.counted(player) {
             // answered natively, no label read: the options counted, not listed
-            actions(game, step, player, lists, false);
+            let (others, attack) = actions(game, step, player, lists, false);
             let offered = &lists.offered;
-            let passes = offered
-                .iter()
-                .rev()
-                .take_while(|a| matches!(a, Action::Pass | Action::PassTurn))
-                .count();
-            let attack = offered.iter().position(|a| *a == Action::Attack);
             let label = |at: usize| match offered[at] {
                 Action::Pass => Label::Borrowed(PASS),
                 Action::PassTurn => Label::Borrowed(PASS_TURN),
                 _ => Label::Borrowed(""),
             };
-            let (options, others) = (offered.len(), offered.len() - passes);
+            let options = offered.len();
             let rule = Some(step.rule);
             game.decide_counted(player, "action", rule, options, others, attack, label)
         } else {
