@@ -297,6 +297,12 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
     if game.turn_passed && item.controller == game.active {
         return Ok(false);
     }
+    if game.counted(item.controller) {
+        // drawn from the options' number: the item's label not made (`Game::counted`)
+        let label = |at: usize| Label::Borrowed(if at == 0 { "" } else { "decline" });
+        let chosen = game.decide_counted(item.controller, "use", Some(rule), 2, 2, None, label);
+        return Ok(chosen == 0);
+    }
     let decision = Decision {
         kind: "use",
         player: item.controller,
@@ -374,7 +380,11 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
         if ready.is_empty() {
             return Ok(());
         }
-        let chosen = if ready.len() > 1 {
+        let chosen = if ready.len() > 1 && game.counted(game.active) {
+            // drawn from the options' number: no label made (`Game::counted`)
+            let (player, n, rule) = (game.active, ready.len(), Some(step.order_rule));
+            game.decide_counted(player, "order", rule, n, n, None, |_| Label::Borrowed(""))
+        } else if ready.len() > 1 {
             let decision = Decision {
                 kind: "order",
                 player: game.active,
@@ -446,6 +456,12 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
     while !items.is_empty() {
         let chosen = if items.len() == 1 {
             0
+        } else if game.counted(controller) {
+            // drawn from the options' number: no label made (`Game::counted`)
+            let (n, rule) = (items.len(), Some("R-enter-order"));
+            game.decide_counted(controller, "order", rule, n, n, None, |_| {
+                Label::Borrowed("")
+            })
         } else {
             let decision = Decision {
                 kind: "order",
@@ -514,21 +530,29 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
             forced_pass(game, step, player);
             passes += 1;
         } else {
-            let mut options: Vec<Label> = items
-                .iter()
-                .map(|i| game.option(|| i.text(Prefix::Use)))
-                .collect();
-            if !mandatory {
-                options.push(Label::Borrowed(PASS));
-            }
-            let decision = Decision {
-                kind: "action",
-                player,
-                options,
-                prompt: Label::Borrowed("End of turn"),
-                rule: Some(step.rule),
+            let chosen = if game.counted(player) {
+                // drawn from the options' number: the items' labels not made (`Game::counted`)
+                let (others, rule) = (items.len(), Some(step.rule));
+                let options = others + usize::from(!mandatory);
+                let label = |at: usize| Label::Borrowed(if at < others { "" } else { PASS });
+                game.decide_counted(player, "action", rule, options, others, None, label)
+            } else {
+                let mut options: Vec<Label> = items
+                    .iter()
+                    .map(|i| game.option(|| i.text(Prefix::Use)))
+                    .collect();
+                if !mandatory {
+                    options.push(Label::Borrowed(PASS));
+                }
+                let decision = Decision {
+                    kind: "action",
+                    player,
+                    options,
+                    prompt: Label::Borrowed("End of turn"),
+                    rule: Some(step.rule),
+                };
+                game.decide(&decision)?
             };
-            let chosen = game.decide(&decision)?;
             if chosen == items.len() {
                 emit!(
                     game,
