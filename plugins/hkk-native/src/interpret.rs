@@ -258,13 +258,31 @@ pub fn prevented(game: &mut Game, item: &Item, by: u32) {
 /// `usable`: may its controller use this activated ability now? Its uses this turn and game,
 /// whose turn it is, whether he can pay, and its card still in play.
 pub fn usable(game: &Game, item: &Item) -> bool {
-    let Some(a) = item.activation else {
+    let Some(a) = &item.activation else {
         return true;
     };
-    let key = item.key();
-    let preparation = game
-        .step
-        .is_some_and(|i| crate::phases::DEFAULT_TURN[i].phase == "preparation");
+    let preparation = in_preparation(game);
+    activation_usable(game, item.controller, item.key(), a, preparation)
+        && game.permanent(item.uid).is_some()
+}
+
+/// The game is in the preparation phase, where an activated ability needs its text's
+/// permission and is tried once a turn (29.4.7, 29.4.9): read once for a list of abilities.
+pub fn in_preparation(game: &Game) -> bool {
+    game.step
+        .is_some_and(|i| crate::phases::DEFAULT_TURN[i].phase == "preparation")
+}
+
+/// [`usable`] of the activated ability keyed `key` of a permanent in play that `controller`
+/// controls, read before its item is made (an action step's list, `steps::actions`, makes
+/// items only of the usable ones); `preparation` as [`in_preparation`] tells.
+pub fn activation_usable(
+    game: &Game,
+    controller: usize,
+    key: (u32, usize),
+    a: &Activation,
+    preparation: bool,
+) -> bool {
     // 29.4.7: only with its text's permission; 29.4.9: one attempt per turn
     if preparation && (!a.in_preparation || game.attempted.contains(&key)) {
         return false;
@@ -276,14 +294,14 @@ pub fn usable(game: &Game, item: &Item) -> bool {
     {
         return false;
     }
-    let own = item.controller == game.active;
+    let own = controller == game.active;
     let turn = match a.whose_turn {
         WhoseTurn::Any => true,
         WhoseTurn::Own => own,
         WhoseTurn::Opponent => !own,
     };
-    let p = &game.players[item.controller];
-    turn && a.vp <= p.vp && a.components <= p.components && game.permanent(item.uid).is_some()
+    let p = &game.players[controller];
+    turn && a.vp <= p.vp && a.components <= p.components
 }
 
 /// `resolve` of an activated ability: logged, its use counted and its cost paid (its card
@@ -292,10 +310,7 @@ pub fn resolve_activated(game: &mut Game, item: &Item) -> Flow {
     resolving(game, item);
     if let Some(a) = item.activation {
         let key = item.key();
-        let preparation = game
-            .step
-            .is_some_and(|i| crate::phases::DEFAULT_TURN[i].phase == "preparation");
-        if preparation {
+        if in_preparation(game) {
             game.attempted.push(key); // 29.4.9: the attempt counts even if it then fails
         }
         count_use(&mut game.usage_turn, key);

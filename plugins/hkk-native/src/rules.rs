@@ -4,6 +4,7 @@
 //! (D-guard-post), the provisional combat (D-combat) and monster components
 //! (D-components-window).
 
+use crate::agents::Seat;
 use crate::changes::{damage, extract_components, restore, Target};
 use crate::decisions::{Decision, Label};
 use crate::emit;
@@ -261,16 +262,27 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
         prompt: Label::Borrowed(""),
         rule: Some("D-combat"),
     };
+    // a seated random or first-legal player draws from the options' number alone: none is
+    // labelled (`Game::counted`); a fighting rollout player reads the game (`Game::decide`)
+    let counted = |game: &Game, player: usize| {
+        game.counted(player) && !matches!(game.seats[player], Seat::Fighting { .. })
+    };
     ready(game, attacker_side, blocks);
     for &uid in blocks.iter() {
-        decision.options.clear();
-        decision
-            .options
-            .push(game.option(|| describe_after(Prefix::AttackWith, game, uid)));
-        decision.options.push("hold".into());
-        game.combat = Some((uid, Vec::new()));
-        let chosen = game.decide(&decision)?; // waiting, the decision's combat stays
-        game.combat = None;
+        let chosen = if counted(game, attacker_side) {
+            let label = |at: usize| Label::Borrowed(if at == 0 { "" } else { "hold" });
+            game.decide_counted(attacker_side, "attack", decision.rule, 2, 2, None, label)
+        } else {
+            decision.options.clear();
+            decision
+                .options
+                .push(game.option(|| describe_after(Prefix::AttackWith, game, uid)));
+            decision.options.push("hold".into());
+            game.combat = Some((uid, Vec::new()));
+            let chosen = game.decide(&decision)?; // waiting, the decision's combat stays
+            game.combat = None;
+            chosen
+        };
         if chosen == 0 {
             attackers.push(uid);
         }
@@ -279,23 +291,41 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
     decision.kind = "block";
     decision.player = 1 - attacker_side;
     for &attacker in attackers.iter() {
-        decision.options.clear();
-        decision.options.extend(
-            blocks
-                .iter()
-                .map(|&b| game.option(|| describe_after(Prefix::BlockWith, game, b))),
-        );
-        decision.options.push("no block".into());
-        decision.prompt = game
-            .prompt(|| format!("Block {}?", describe(game, attacker).render(&game.cards)).into());
-        let mut showing = std::mem::take(shown);
-        showing.clear();
-        showing.extend_from_slice(blocks);
-        game.combat = Some((attacker, showing));
-        let chosen = game.decide(&decision)?;
-        if let Some((_, showing)) = game.combat.take() {
-            *shown = showing;
-        }
+        let chosen = if counted(game, decision.player) {
+            let label =
+                |at: usize| Label::Borrowed(if at < blocks.len() { "" } else { "no block" });
+            let options = blocks.len() + 1;
+            let rule = decision.rule;
+            game.decide_counted(
+                decision.player,
+                "block",
+                rule,
+                options,
+                options,
+                None,
+                label,
+            )
+        } else {
+            decision.options.clear();
+            decision.options.extend(
+                blocks
+                    .iter()
+                    .map(|&b| game.option(|| describe_after(Prefix::BlockWith, game, b))),
+            );
+            decision.options.push("no block".into());
+            decision.prompt = game.prompt(|| {
+                format!("Block {}?", describe(game, attacker).render(&game.cards)).into()
+            });
+            let mut showing = std::mem::take(shown);
+            showing.clear();
+            showing.extend_from_slice(blocks);
+            game.combat = Some((attacker, showing));
+            let chosen = game.decide(&decision)?;
+            if let Some((_, showing)) = game.combat.take() {
+                *shown = showing;
+            }
+            chosen
+        };
         let blocker = (chosen < blocks.len()).then(|| blocks.remove(chosen));
         pairs.push((attacker, blocker));
     }

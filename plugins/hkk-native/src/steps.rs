@@ -14,8 +14,9 @@ use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::interpret::{
-    apply_item, bind_item, each_item_where, entered_play, item_of, items_where, prevented,
-    preventer, resolve, resolve_activated, resolving, usable, Item,
+    activation_usable, apply_item, bind_item, each_item_where, entered_play, in_preparation,
+    item_of, items_where, prevented, preventer, resolve, resolve_activated, resolving, usable,
+    Item,
 };
 use crate::phases::{Mode, Step, Triggers};
 use crate::rules::{can_guard, combat, guard, is_ready, playable};
@@ -296,6 +297,12 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
     if game.turn_passed && item.controller == game.active {
         return Ok(false);
     }
+    if game.counted(item.controller) {
+        // drawn from the options' number: the item's label not made (`Game::counted`)
+        let label = |at: usize| Label::Borrowed(if at == 0 { "" } else { "decline" });
+        let chosen = game.decide_counted(item.controller, "use", Some(rule), 2, 2, None, label);
+        return Ok(chosen == 0);
+    }
     let decision = Decision {
         kind: "use",
         player: item.controller,
@@ -373,7 +380,11 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
         if ready.is_empty() {
             return Ok(());
         }
-        let chosen = if ready.len() > 1 {
+        let chosen = if ready.len() > 1 && game.counted(game.active) {
+            // drawn from the options' number: no label made (`Game::counted`)
+            let (player, n, rule) = (game.active, ready.len(), Some(step.order_rule));
+            game.decide_counted(player, "order", rule, n, n, None, |_| Label::Borrowed(""))
+        } else if ready.len() > 1 {
             let decision = Decision {
                 kind: "order",
                 player: game.active,
@@ -445,6 +456,12 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
     while !items.is_empty() {
         let chosen = if items.len() == 1 {
             0
+        } else if game.counted(controller) {
+            // drawn from the options' number: no label made (`Game::counted`)
+            let (n, rule) = (items.len(), Some("R-enter-order"));
+            game.decide_counted(controller, "order", rule, n, n, None, |_| {
+                Label::Borrowed("")
+            })
         } else {
             let decision = Decision {
                 kind: "order",
@@ -513,21 +530,29 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
             forced_pass(game, step, player);
             passes += 1;
         } else {
-            let mut options: Vec<Label> = items
-                .iter()
-                .map(|i| game.option(|| i.text(Prefix::Use)))
-                .collect();
-            if !mandatory {
-                options.push(Label::Borrowed(PASS));
-            }
-            let decision = Decision {
-                kind: "action",
-                player,
-                options,
-                prompt: Label::Borrowed("End of turn"),
-                rule: Some(step.rule),
+            let chosen = if game.counted(player) {
+                // drawn from the options' number: the items' labels not made (`Game::counted`)
+                let (others, rule) = (items.len(), Some(step.rule));
+                let options = others + usize::from(!mandatory);
+                let label = |at: usize| Label::Borrowed(if at < others { "" } else { PASS });
+                game.decide_counted(player, "action", rule, options, others, None, label)
+            } else {
+                let mut options: Vec<Label> = items
+                    .iter()
+                    .map(|i| game.option(|| i.text(Prefix::Use)))
+                    .collect();
+                if !mandatory {
+                    options.push(Label::Borrowed(PASS));
+                }
+                let decision = Decision {
+                    kind: "action",
+                    player,
+                    options,
+                    prompt: Label::Borrowed("End of turn"),
+                    rule: Some(step.rule),
+                };
+                game.decide(&decision)?
             };
-            let chosen = game.decide(&decision)?;
             if chosen == items.len() {
                 emit!(
                     game,
@@ -572,8 +597,16 @@ enum Action {
 /// other items in their stable order (the attack, then guard-post moves and activated
 /// abilities by timestamp, a move before the card's abilities), then the components he may
 /// extract, then passing; written into the step's `labels` and `options` (emptied first: the
-/// step reuses them from one decision to the next), the labels only if `labelled`.
-fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, labelled: bool) {
+/// step reuses them from one decision to the next), the labels only if `labelled`. Returns
+/// what a counted decision reads of them besides their number: how many come before the
+/// passes, and the attack's place (so it looks for neither in the list).
+fn actions(
+    game: &Game,
+    step: &Step,
+    player: usize,
+    lists: &mut ActionLists,
+    labelled: bool,
+) -> (usize, Option<usize>) {
     let ActionLists {
         labels,
         offered: options,
@@ -583,7 +616,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, lab
     options.clear();
     items.clear();
     // a label is made only where it is kept; the literal ones (the attack, the passes) always
-    // are (a random agent tells the passes by them)
+    // are (a random agent tells the passes by them); the action's place returned
     let mut add = |action: Action, label: &dyn Fn() -> Label| {
         if labelled {
             labels.push(match action {
@@ -592,6 +625,7 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, lab
             });
         }
         options.push(action);
+        options.len() - 1
     };
     for at in playable(game, step, player) {
         let card = game.players[player].hand[at];
@@ -607,31 +641,36 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, lab
         && step.hook == "combat_phase"
         && !game.attacked
         && game.permanents.iter().any(|c| is_ready(c, player));
-    if attack {
-        add(Action::Attack, &|| Label::Borrowed("use attack"));
-    }
+    let attack_at = attack.then(|| add(Action::Attack, &|| Label::Borrowed("use attack")));
     let bit = step.bit;
-    // his activated abilities timed on the step, usable now, in index order
-    let mut abilities = |perm: &Permanent, add: &mut dyn FnMut(Action, &dyn Fn() -> Label)| {
-        let Some(card) = game.cards.get(perm.card) else {
-            return;
+    // read once for all his abilities (`usable`'s preparation-phase limits)
+    let preparation = in_preparation(game);
+    // his activated abilities timed on the step, usable now, in index order: each judged
+    // before its item is made (the permanent walked is in play), only a usable one made
+    let mut abilities =
+        |perm: &Permanent, add: &mut dyn FnMut(Action, &dyn Fn() -> Label) -> usize| {
+            let Some(card) = game.cards.get(perm.card) else {
+                return;
+            };
+            for ability in card.abilities.iter().filter(|a| a.hook == bit) {
+                let Some(activation) = &ability.activation else {
+                    continue;
+                };
+                // an activated ability's turns are its usage limit (`usable`)
+                let key = (perm.uid, ability.index);
+                if !activation_usable(game, perm.controller, key, activation, preparation) {
+                    continue;
+                }
+                let holds = ability
+                    .condition
+                    .is_none_or(|c| c.holds(game, perm.controller));
+                if holds {
+                    let item = item_of(perm, ability);
+                    add(Action::Use(items.len()), &|| item.text(Prefix::Use));
+                    items.push(item);
+                }
+            }
         };
-        let timed = card.abilities.iter().filter(|a| a.hook == bit);
-        for ability in timed.filter(|a| a.activation.is_some()) {
-            // an activated ability's turns are its usage limit (`usable`)
-            let holds = ability
-                .condition
-                .is_none_or(|c| c.holds(game, perm.controller));
-            if !holds {
-                continue;
-            }
-            let item = item_of(perm, ability);
-            if usable(game, &item) {
-                add(Action::Use(items.len()), &|| item.text(Prefix::Use));
-                items.push(item);
-            }
-        }
-    };
     let hooked = game.in_play.hooked_count(bit);
     if active && step.hook == "main_phase" {
         // D-guard-post: one walk finds the moves and the abilities in the stable order
@@ -660,10 +699,11 @@ fn actions(game: &Game, step: &Step, player: usize, lists: &mut ActionLists, lab
             add(Action::Extract(index), &|| offer.text());
         }
     }
-    add(Action::Pass, &|| Label::Borrowed(PASS));
+    let others = add(Action::Pass, &|| Label::Borrowed(PASS));
     if active && !game.turn_passed {
         add(Action::PassTurn, &|| Label::Borrowed(PASS_TURN));
     }
+    (others, attack_at)
 }
 
 /// `resolve` of an action item: logged, its use counted (it is free), bound, applied.
@@ -765,20 +805,14 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
         }
         let chosen = if game.counted(player) {
             // answered natively, no label read: the options counted, not listed
-            actions(game, step, player, lists, false);
+            let (others, attack) = actions(game, step, player, lists, false);
             let offered = &lists.offered;
-            let passes = offered
-                .iter()
-                .rev()
-                .take_while(|a| matches!(a, Action::Pass | Action::PassTurn))
-                .count();
-            let attack = offered.iter().position(|a| *a == Action::Attack);
             let label = |at: usize| match offered[at] {
                 Action::Pass => Label::Borrowed(PASS),
                 Action::PassTurn => Label::Borrowed(PASS_TURN),
                 _ => Label::Borrowed(""),
             };
-            let (options, others) = (offered.len(), offered.len() - passes);
+            let options = offered.len();
             let rule = Some(step.rule);
             game.decide_counted(player, "action", rule, options, others, attack, label)
         } else {
