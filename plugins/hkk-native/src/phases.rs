@@ -76,6 +76,10 @@ pub struct Step {
     /// The rules' own item of the step (`rules::rule_item` of its hook), read without
     /// comparing the hook's name.
     pub rule_item: Option<RuleItem>,
+    /// The rule point the effects ending at its moment cite: 29.4.4 where the moment ends
+    /// "until preparation" ones, 41.4 elsewhere (set by `numbered`, not compared by name at
+    /// every moment).
+    pub end_rule: &'static str,
     /// Its place in `DEFAULT_TURN` as a bit (`cards::hook_bit` of its hook): the abilities
     /// timed on it are found by a number, not a string compared.
     pub bit: u64,
@@ -108,6 +112,7 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         ends_created: false,
         triggers: Triggers::Resolve,
         rule_item: None,
+        end_rule: "41.4",  // set by `numbered`
         bit: 0,            // set by `numbered`
         ends_phase: false, // set by `numbered`
     }
@@ -118,6 +123,14 @@ const fn numbered(mut steps: [Step; 12]) -> [Step; 12] {
     let mut i = 0;
     while i < steps.len() {
         steps[i].bit = 1 << i;
+        let ends = steps[i].ends;
+        let mut j = 0;
+        while j < ends.len() {
+            if crate::triggers::same(ends[j], "until_preparation") {
+                steps[i].end_rule = "29.4.4";
+            }
+            j += 1;
+        }
         steps[i].ends_phase =
             i + 1 == steps.len() || !crate::triggers::same(steps[i].phase, steps[i + 1].phase);
         i += 1;
@@ -208,6 +221,18 @@ pub const DEFAULT_TURN: [Step; 12] = numbered([
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_steps_end_rule_is_29_4_4_where_it_ends_until_preparation_effects() {
+        for step in DEFAULT_TURN {
+            let rule = if step.ends.contains(&"until_preparation") {
+                "29.4.4"
+            } else {
+                "41.4"
+            };
+            assert_eq!(step.end_rule, rule, "{}", step.hook);
+        }
+    }
 
     #[test]
     fn a_steps_bit_is_its_hooks() {

@@ -63,6 +63,11 @@ pub(crate) fn after_resolution(game: &mut Game, step: &Step) -> Flow {
 /// the moment is logged; the durations it ends (none in force natively); then every item
 /// applied as one moment (heals net out, limits at its end); then the check.
 fn run_simultaneous(game: &mut Game, step: &Step) -> Flow {
+    if !game.in_play.hooked(step.bit) {
+        // no ability timed on the step in play: the moment has no item, its lists stay empty
+        // (empty lists allocate nothing: the game's are not taken and put back)
+        return simultaneous(game, step, &mut MomentLists::default());
+    }
     let mut lists = std::mem::take(&mut game.scratch.moment);
     let flow = simultaneous(game, step, &mut lists);
     game.scratch.moment = lists;
@@ -104,11 +109,7 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
             ends: step.ends,
         }
     );
-    let end_rule = if step.ends.contains(&"until_preparation") {
-        "29.4.4"
-    } else {
-        "41.4"
-    };
+    let end_rule = step.end_rule;
     if !step.ends.is_empty() {
         end_step_effects(game, step, end_rule);
     }
@@ -323,8 +324,23 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
     if nothing_left(game, step, &[]) {
         return Ok(()); // the step's loop would find nothing ready
     }
+    let mut done = None;
+    if let Some(rule) = step.rule_item {
+        let pooled = step.triggers == Triggers::Pool && !game.watch.waiting.is_empty();
+        if !game.in_play.hooked(step.bit) && !pooled {
+            // the usual rules step: its item alone is ready, so the loop's first round would
+            // resolve it without a decision; resolved here without the lists, the loop goes
+            // on only if that brought an item
+            let key = Ordered::Rule(rule).key();
+            resolve_ordered(game, step, Ordered::Rule(rule))?;
+            if nothing_left(game, step, &[key]) {
+                return Ok(());
+            }
+            done = Some(key);
+        }
+    }
     let mut lists = std::mem::take(&mut game.scratch.ordered);
-    let flow = ordered(game, step, &mut lists);
+    let flow = ordered(game, step, &mut lists, done);
     game.scratch.ordered = lists;
     flow
 }
@@ -341,8 +357,9 @@ fn nothing_left(game: &Game, step: &Step, finished: &[Key]) -> bool {
             .is_none_or(|r| finished.contains(&Ordered::Rule(r).key()))
 }
 
-/// [`run_ordered`] with its lists.
-fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
+/// [`run_ordered`] with its lists; `done`: the rules' item, resolved as the loop's first
+/// round ([`run_ordered`]).
+fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists, done: Option<Key>) -> Flow {
     let OrderedLists {
         finished,
         wanted,
@@ -351,7 +368,8 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
     } = lists;
     finished.clear();
     wanted.clear();
-    for _ in 0..MAX_ITEMS_PER_STEP {
+    finished.extend(done);
+    for _ in usize::from(done.is_some())..MAX_ITEMS_PER_STEP {
         ready.clear();
         if nothing_left(game, step, finished) {
             return Ok(()); // as the usual step once its rules item has resolved
@@ -407,29 +425,34 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists) -> Flow {
         if !matches!(&item, Ordered::Card(card) if card.activation.is_some()) || step.mandatory {
             finished.push(key);
         }
-        match item {
-            Ordered::Rule(rule) => {
-                emit!(
-                    game,
-                    unrecorded Kind::Resolving {
-                        item: game.text(false, || Text::Borrowed(rule.label())),
-                        controller: None,
-                        item_kind: "rule",
-                        uid: None,
-                        card: None,
-                        ability: None,
-                    }
-                );
-                rule.apply(game)?;
-            }
-            Ordered::Card(card) if card.activation.is_some() => resolve_activated(game, &card)?,
-            Ordered::Card(card) => resolve(game, &card)?,
-            Ordered::Trigger(card) => resolve_pooled(game, &card)?,
-        }
-        after_resolution(game, step)?;
-        settle(game, step)?; // D-trigger-wait
+        resolve_ordered(game, step, item)?;
     }
     step_loop(step)
+}
+
+/// An ordered step's item resolved, then the check and what it set off (D-trigger-wait).
+fn resolve_ordered(game: &mut Game, step: &Step, item: Ordered) -> Flow {
+    match item {
+        Ordered::Rule(rule) => {
+            emit!(
+                game,
+                unrecorded Kind::Resolving {
+                    item: game.text(false, || Text::Borrowed(rule.label())),
+                    controller: None,
+                    item_kind: "rule",
+                    uid: None,
+                    card: None,
+                    ability: None,
+                }
+            );
+            rule.apply(game)?;
+        }
+        Ordered::Card(card) if card.activation.is_some() => resolve_activated(game, &card)?,
+        Ordered::Card(card) => resolve(game, &card)?,
+        Ordered::Trigger(card) => resolve_pooled(game, &card)?,
+    }
+    after_resolution(game, step)?;
+    settle(game, step)
 }
 
 /// `resolve` of a pooled triggered item (`_from_pool`): logged, prevented or bound; then it
