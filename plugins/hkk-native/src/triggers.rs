@@ -82,6 +82,7 @@ impl Watch {
             watched,
             others: watched,
             always: LOOKED_AT_ALWAYS,
+            killers: watched & TriggerEvent::Dies.bit() != 0,
             ..Watch::default()
         }
     }
@@ -96,12 +97,29 @@ impl Watch {
             .filter_map(|a| a.when.as_ref())
             .filter(|w| w.which != Which::This)
             .fold(0, |bits, w| bits | w.event.bit());
+        let abilities = (0..cards.len() as u32)
+            .filter_map(|id| cards.get(CardId(id)))
+            .flat_map(|card| &card.abilities);
+        watch.killers = abilities
+            .filter(|a| {
+                a.when
+                    .as_ref()
+                    .is_some_and(|w| w.event == TriggerEvent::Dies)
+            })
+            .flat_map(|a| &a.effects)
+            .any(|e| e.target == crate::effects::TargetSpec::TriggerSource);
         if watch.others & TriggerEvent::EffectEnds.bit() == 0 {
             // an effect's end is seen only by a target watching it, in play as the effect
             // started: with none in play, neither its start nor its end is looked at
             watch.always &= !TriggerEvent::EffectEnds.bit();
         }
         watch
+    }
+
+    /// Whether a permanent's killer is kept as it takes damage (`last_hit`): only a "dies"
+    /// ability aimed at the killer (`trigger_source`) reads it (D-trigger-killer).
+    pub fn keeps_killers(&self) -> bool {
+        self.killers
     }
 
     /// Whether only a permanent the event happened to can listen for `trigger`: every
@@ -223,6 +241,8 @@ pub struct Watch {
     others: u16,
     /// [`LOOKED_AT_ALWAYS`], less what [`Watch::of_pool`] knows no listener could see.
     always: u16,
+    /// A "dies" ability of a card of the game aims at the killer: `last_hit` is kept.
+    killers: bool,
     /// Triggered items waiting to resolve, in the order they were triggered.
     pub waiting: Vec<Waiting>,
     /// The length of the chain of the trigger resolving now (0: none): what it sets off
@@ -242,7 +262,7 @@ pub struct Watch {
     /// effect uid -> the uids it modifies, for "an effect on it ends".
     effect_targets: HashMap<u32, Vec<u32>, UidHash>,
     /// A permanent's uid -> (the permanent whose damage it took last, the turn): its killer
-    /// (D-trigger-killer).
+    /// (D-trigger-killer), kept only while `killers`.
     pub last_hit: HashMap<u32, (Option<u32>, u32), UidHash>,
     /// The creature whose combat damage the combat rule deals now (D-trigger-combat).
     pub combat_source: Option<u32>,
@@ -253,6 +273,8 @@ pub struct Watch {
     /// a copy of the watch copies them empty or nearly, and never reads them).
     listeners: Vec<(u32, CardId, usize)>,
     subjects: Vec<Subject>,
+    /// The items an event set off, between [`detect`] and their queueing.
+    found: Vec<Item>,
 }
 
 crate::clone_fields!(Watch {
@@ -262,6 +284,7 @@ crate::clone_fields!(Watch {
     in_play_counts,
     others,
     always,
+    killers,
     waiting,
     cause,
     count,
@@ -275,7 +298,8 @@ crate::clone_fields!(Watch {
     combat_source,
     halt,
     listeners,
-    subjects
+    subjects,
+    found
 });
 
 /// What an event happened to (`Subject`).
@@ -447,7 +471,9 @@ fn matches(when: &crate::cards::When, uid: u32, controller: usize, subject: &Sub
 /// waits (`triggered`, after its cause).
 pub fn observe(game: &mut Game, kind: Kind) {
     let seq = game.log.emitted;
-    let found = detect(game, &kind);
+    // the watch's list, given back below (an event that sets something off makes none)
+    let mut found = std::mem::take(&mut game.watch.found);
+    detect(game, &kind, &mut found);
     // the cause's name only where something was set off (most events set off nothing)
     let name = if found.is_empty() { "" } else { kind.name() };
     if game.log.builds(true) || kind.kept_at(game.log.level) {
@@ -456,13 +482,14 @@ pub fn observe(game: &mut Game, kind: Kind) {
         // what the log drops is counted, not handed over (a kind is large to move)
         game.log.emitted += 1;
     }
-    for item in found {
+    for item in found.drain(..) {
         queue(game, item, name, seq);
     }
+    game.watch.found = found;
 }
 
-/// `TriggerDetection._on_event`: the items `kind` sets off.
-fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
+/// `TriggerDetection._on_event`: the items `kind` sets off, put in `items` (empty).
+fn detect(game: &mut Game, kind: &Kind, items: &mut Vec<Item>) {
     let watched = game.watch.watched;
     let is = |trigger: TriggerEvent| watched & trigger.bit() != 0;
     match kind {
@@ -472,7 +499,7 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         } => {
             let ends = TriggerEvent::EffectEnds;
             if !is(ends) {
-                return Vec::new();
+                return;
             }
             if game.watch.only_this(ends) {
                 // only a target watching its end can see it end: the others are not kept,
@@ -488,7 +515,7 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
             } else {
                 game.watch.effect_targets.insert(*effect, targets.clone());
             }
-            return Vec::new();
+            return;
         }
         Kind::Died {
             card,
@@ -503,7 +530,7 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
     }
     let triggers = TriggerEvent::of_event(kind);
     if !triggers.iter().any(|&t| is(t)) {
-        return Vec::new(); // no card of the game watches what this event sets off
+        return; // no card of the game watches what this event sets off
     }
     let step = game.step.map(|i| &crate::phases::DEFAULT_TURN[i]);
     if step.is_some_and(|s| s.triggers == Triggers::None) {
@@ -511,11 +538,10 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         if let Kind::EffectEnded { effect, .. } = kind {
             game.watch.effect_targets.remove(effect);
         }
-        return Vec::new();
+        return;
     }
     let dying = matches!(kind, Kind::Died { .. });
     let cards = game.cards.clone();
-    let mut items = Vec::new();
     let mut listening = std::mem::take(&mut game.watch.listeners);
     let mut found = std::mem::take(&mut game.watch.subjects);
     for &trigger in triggers.iter().filter(|&&t| is(t)) {
@@ -609,7 +635,6 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
     }
     game.watch.listeners = listening;
     game.watch.subjects = found;
-    items
 }
 
 /// `_card_item`: labelled as every card ability is; a counter only between equals (the same
@@ -938,6 +963,11 @@ mod tests {
     /// A game whose pool has a creature that gains its controller 1 VP when damaged
     /// (`t:watcher`) and one without words (`t:plain`), neither in play.
     fn watcher_game() -> Game {
+        game_of(None)
+    }
+
+    /// [`watcher_game`], the watcher's abilities followed by `more` if given.
+    fn game_of(more: Option<crate::cards::PlainAbility>) -> Game {
         use crate::cards::{Card, PlainAbility};
         use crate::effects::PlainEffect;
         let gain = PlainEffect {
@@ -985,8 +1015,10 @@ mod tests {
                 abilities,
             )
         };
+        let watching: Vec<PlainAbility> =
+            [when_damaged, when_ends].into_iter().chain(more).collect();
         let pool = CardPool::new(vec![
-            creature("t:watcher", &[when_damaged, when_ends]),
+            creature("t:watcher", &watching),
             creature("t:plain", &[]),
         ]);
         Game::new(
@@ -1088,9 +1120,14 @@ mod tests {
         let mut walking = game.clone();
         walking.watch.others = walking.watch.watched;
         walking.watch.always = LOOKED_AT_ALWAYS;
+        let detected = |game: &mut Game, kind: &Kind| {
+            let mut items = Vec::new();
+            detect(game, kind, &mut items);
+            items
+        };
         for kind in &events {
-            let found = detect(&mut game, kind);
-            assert_eq!(found, detect(&mut walking, kind), "{kind:?}");
+            let found = detected(&mut game, kind);
+            assert_eq!(found, detected(&mut walking, kind), "{kind:?}");
             match kind {
                 Kind::Damaged { uid, .. } => assert_eq!(found.len(), usize::from(*uid != other)),
                 Kind::EffectEnded { .. } => assert_eq!(found.len(), 2, "its two watching targets"),
@@ -1098,6 +1135,42 @@ mod tests {
             }
         }
         assert!(game.watch.effect_targets.is_empty());
+    }
+
+    #[test]
+    fn a_killer_is_kept_only_for_a_dies_ability_aimed_at_it() {
+        assert!(!watcher_game().watch.keeps_killers(), "no dies ability");
+        let ability = |target: &str| crate::cards::PlainAbility {
+            index: 2,
+            kind: "triggered".into(),
+            timing: String::new(),
+            whose_turn: "any".into(),
+            optional: false,
+            effects: vec![crate::effects::PlainEffect {
+                place: "card.abilities[2].effects[0]".into(),
+                verb: "damage".into(),
+                target: target.into(),
+                amount: Some(1),
+                others: vec![],
+                modify: None,
+                durations: vec![],
+                counted: None,
+                filter: None,
+            }],
+            condition: None,
+            activation: None,
+            others: vec![],
+            when: Some(("dies".into(), "any".into(), "any".into(), String::new())),
+        };
+        let game = game_of(Some(ability("opponent")));
+        assert!(game.watch.watched & TriggerEvent::Dies.bit() != 0);
+        assert!(
+            !game.watch.keeps_killers(),
+            "a dies ability not aimed at the killer"
+        );
+        assert!(game_of(Some(ability("trigger_source")))
+            .watch
+            .keeps_killers());
     }
 
     #[test]
