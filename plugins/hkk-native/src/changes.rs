@@ -140,7 +140,8 @@ pub fn damage(game: &mut Game, target: Target, amount: i64, source: Text, source
             perm.damaged_turn = turn;
             game.hp_changed(uid);
             // its killer if it dies of it (D-trigger-killer), read only by a "dies" ability
-            if game.watch.watches(crate::cards::TriggerEvent::Dies.bit()) {
+            // aimed at it
+            if game.watch.keeps_killers() {
                 game.watch.last_hit.insert(uid, (source_uid, turn));
             }
             emit!(

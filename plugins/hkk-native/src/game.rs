@@ -236,7 +236,7 @@ impl Game {
         level: Level,
     ) -> Self {
         let [a, b] = decks;
-        let watched = cards.trigger_events();
+        let watch = crate::triggers::Watch::of_pool(&cards);
         let outside = seats.iter().any(|s| matches!(s, Seat::Outside));
         Game {
             cards,
@@ -270,7 +270,7 @@ impl Game {
             attempted: Vec::new(),
             effects: Vec::new(),
             lasting_kinds: 0,
-            watch: crate::triggers::Watch::new(watched),
+            watch,
             outside,
             answers: Vec::new(),
             replayed: 0,

@@ -286,7 +286,7 @@ fn collect(game: &Game, step: &Step, finished: &[Key], items: &mut Vec<Ordered>)
     }
     items[first..].sort_by(|a, b| match (a, b) {
         (Ordered::Card(x) | Ordered::Trigger(x), Ordered::Card(y) | Ordered::Trigger(y)) => {
-            order(&game.cards, x, y)
+            order(x, y)
         }
         _ => std::cmp::Ordering::Equal,
     });

@@ -53,37 +53,95 @@ impl Waiting {
 }
 
 /// The stable order where no player decides (`Pending.order`): controller, timestamp, card,
-/// ability, label (the label written only where the rest ties).
-pub fn order(cards: &CardPool, a: &Item, b: &Item) -> std::cmp::Ordering {
+/// ability, label (compared unwritten: where the rest ties, only the copy differs).
+pub fn order(a: &Item, b: &Item) -> std::cmp::Ordering {
     (a.controller, a.uid, a.index)
         .cmp(&(b.controller, b.uid, b.index))
-        .then_with(|| a.label(cards).cmp(&b.label(cards)))
+        .then_with(|| copy_order(a.copy, b.copy))
+}
+
+/// Two labels of one ability of one permanent compared as text, unwritten: they differ only
+/// in the copy's " (n)" suffix, none first (a prefix of the others), then the numbers'
+/// digits as text (")" sorts before a digit: "(2)" < "(23)" < "(3)").
+fn copy_order(a: u32, b: u32) -> std::cmp::Ordering {
+    match (a, b) {
+        _ if a == b => std::cmp::Ordering::Equal,
+        (0, _) => std::cmp::Ordering::Less,
+        (_, 0) => std::cmp::Ordering::Greater,
+        _ => a.to_string().cmp(&b.to_string()),
+    }
 }
 
 impl Watch {
     /// The watch of a new game: it listens if a card of the game has a triggered ability,
-    /// for the trigger events `watched` (`TriggerEvent::bit`s).
+    /// for the trigger events `watched` (`TriggerEvent::bit`s), any permanent's (none
+    /// known to be "this" only).
     pub fn new(watched: u16) -> Watch {
         Watch {
             listening: watched != 0,
             watched,
+            others: watched,
+            always: LOOKED_AT_ALWAYS,
+            killers: watched & TriggerEvent::Dies.bit() != 0,
             ..Watch::default()
         }
+    }
+
+    /// The watch of a game of the cards `cards`: as [`Watch::new`] for the trigger events
+    /// they watch, knowing which of them only a "when this ..." ability watches.
+    pub fn of_pool(cards: &CardPool) -> Watch {
+        let mut watch = Watch::new(cards.trigger_events());
+        watch.others = (0..cards.len() as u32)
+            .filter_map(|id| cards.get(CardId(id)))
+            .flat_map(|card| &card.abilities)
+            .filter_map(|a| a.when.as_ref())
+            .filter(|w| w.which != Which::This)
+            .fold(0, |bits, w| bits | w.event.bit());
+        let abilities = (0..cards.len() as u32)
+            .filter_map(|id| cards.get(CardId(id)))
+            .flat_map(|card| &card.abilities);
+        watch.killers = abilities
+            .filter(|a| {
+                a.when
+                    .as_ref()
+                    .is_some_and(|w| w.event == TriggerEvent::Dies)
+            })
+            .flat_map(|a| &a.effects)
+            .any(|e| e.target == crate::effects::TargetSpec::TriggerSource);
+        if watch.others & TriggerEvent::EffectEnds.bit() == 0 {
+            // an effect's end is seen only by a target watching it, in play as the effect
+            // started: with none in play, neither its start nor its end is looked at
+            watch.always &= !TriggerEvent::EffectEnds.bit();
+        }
+        watch
+    }
+
+    /// Whether a permanent's killer is kept as it takes damage (`last_hit`): only a "dies"
+    /// ability aimed at the killer (`trigger_source`) reads it (D-trigger-killer).
+    pub fn keeps_killers(&self) -> bool {
+        self.killers
+    }
+
+    /// Whether only a permanent the event happened to can listen for `trigger`: every
+    /// ability of the game's cards watching it is a "when this ..." one.
+    fn only_this(&self, trigger: TriggerEvent) -> bool {
+        self.others & trigger.bit() == 0
     }
 }
 
 /// The trigger events whose events are looked at even while no permanent in play watches
 /// them: a death is kept for the dead's own "dies" abilities (D-trigger-lookback), an
-/// effect's targets for its end.
+/// effect's targets for its end (unless only a "when this ..." ability watches effects'
+/// ends: [`Watch::of_pool`]).
 const LOOKED_AT_ALWAYS: u16 = TriggerEvent::Dies.bit() | TriggerEvent::EffectEnds.bit();
 
 impl Watch {
     /// Whether an event of a kind that sets off `events` (`looked_at`) is looked at: a card
     /// of the game watches one of them, and a permanent in play does (the others' listeners
     /// are the permanents in play: with none, [`detect`] finds nothing), or it is one of
-    /// [`LOOKED_AT_ALWAYS`].
+    /// [`LOOKED_AT_ALWAYS`] (kept in `always`).
     pub fn looks_at(&self, events: u16) -> bool {
-        self.watched & events & (self.in_play | LOOKED_AT_ALWAYS) != 0
+        self.watched & events & (self.in_play | self.always) != 0
     }
 
     /// Whether a card of the game watches one of `events` (`TriggerEvent::bit`s).
@@ -177,6 +235,14 @@ pub struct Watch {
     /// place): an event setting off none of them has no listener but the dead's.
     in_play: u16,
     in_play_counts: [u16; 16],
+    /// The trigger events a card of the game watches with an ability other than a "when
+    /// this ..." one (`Which::This`): for the others, only the permanents an event happened
+    /// to are listeners.
+    others: u16,
+    /// [`LOOKED_AT_ALWAYS`], less what [`Watch::of_pool`] knows no listener could see.
+    always: u16,
+    /// A "dies" ability of a card of the game aims at the killer: `last_hit` is kept.
+    killers: bool,
     /// Triggered items waiting to resolve, in the order they were triggered.
     pub waiting: Vec<Waiting>,
     /// The length of the chain of the trigger resolving now (0: none): what it sets off
@@ -196,7 +262,7 @@ pub struct Watch {
     /// effect uid -> the uids it modifies, for "an effect on it ends".
     effect_targets: HashMap<u32, Vec<u32>, UidHash>,
     /// A permanent's uid -> (the permanent whose damage it took last, the turn): its killer
-    /// (D-trigger-killer).
+    /// (D-trigger-killer), kept only while `killers`.
     pub last_hit: HashMap<u32, (Option<u32>, u32), UidHash>,
     /// The creature whose combat damage the combat rule deals now (D-trigger-combat).
     pub combat_source: Option<u32>,
@@ -207,6 +273,8 @@ pub struct Watch {
     /// a copy of the watch copies them empty or nearly, and never reads them).
     listeners: Vec<(u32, CardId, usize)>,
     subjects: Vec<Subject>,
+    /// The items an event set off, between [`detect`] and their queueing.
+    found: Vec<Item>,
 }
 
 crate::clone_fields!(Watch {
@@ -214,6 +282,9 @@ crate::clone_fields!(Watch {
     watched,
     in_play,
     in_play_counts,
+    others,
+    always,
+    killers,
     waiting,
     cause,
     count,
@@ -227,7 +298,8 @@ crate::clone_fields!(Watch {
     combat_source,
     halt,
     listeners,
-    subjects
+    subjects,
+    found
 });
 
 /// What an event happened to (`Subject`).
@@ -399,7 +471,9 @@ fn matches(when: &crate::cards::When, uid: u32, controller: usize, subject: &Sub
 /// waits (`triggered`, after its cause).
 pub fn observe(game: &mut Game, kind: Kind) {
     let seq = game.log.emitted;
-    let found = detect(game, &kind);
+    // the watch's list, given back below (an event that sets something off makes none)
+    let mut found = std::mem::take(&mut game.watch.found);
+    detect(game, &kind, &mut found);
     // the cause's name only where something was set off (most events set off nothing)
     let name = if found.is_empty() { "" } else { kind.name() };
     if game.log.builds(true) || kind.kept_at(game.log.level) {
@@ -408,13 +482,14 @@ pub fn observe(game: &mut Game, kind: Kind) {
         // what the log drops is counted, not handed over (a kind is large to move)
         game.log.emitted += 1;
     }
-    for item in found {
+    for item in found.drain(..) {
         queue(game, item, name, seq);
     }
+    game.watch.found = found;
 }
 
-/// `TriggerDetection._on_event`: the items `kind` sets off.
-fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
+/// `TriggerDetection._on_event`: the items `kind` sets off, put in `items` (empty).
+fn detect(game: &mut Game, kind: &Kind, items: &mut Vec<Item>) {
     let watched = game.watch.watched;
     let is = |trigger: TriggerEvent| watched & trigger.bit() != 0;
     match kind {
@@ -422,10 +497,25 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         Kind::EffectStarted {
             effect, targets, ..
         } => {
-            if is(TriggerEvent::EffectEnds) {
+            let ends = TriggerEvent::EffectEnds;
+            if !is(ends) {
+                return;
+            }
+            if game.watch.only_this(ends) {
+                // only a target watching its end can see it end: the others are not kept,
+                // nor the effect with none
+                let watching = |u: u32| {
+                    let perm = game.permanent(u);
+                    perm.is_some_and(|p| p.triggers & ends.bit() != 0)
+                };
+                if targets.iter().any(|&u| watching(u)) {
+                    let kept = targets.iter().copied().filter(|&u| watching(u)).collect();
+                    game.watch.effect_targets.insert(*effect, kept);
+                }
+            } else {
                 game.watch.effect_targets.insert(*effect, targets.clone());
             }
-            return Vec::new();
+            return;
         }
         Kind::Died {
             card,
@@ -440,7 +530,7 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
     }
     let triggers = TriggerEvent::of_event(kind);
     if !triggers.iter().any(|&t| is(t)) {
-        return Vec::new(); // no card of the game watches what this event sets off
+        return; // no card of the game watches what this event sets off
     }
     let step = game.step.map(|i| &crate::phases::DEFAULT_TURN[i]);
     if step.is_some_and(|s| s.triggers == Triggers::None) {
@@ -448,11 +538,10 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         if let Kind::EffectEnded { effect, .. } = kind {
             game.watch.effect_targets.remove(effect);
         }
-        return Vec::new();
+        return;
     }
     let dying = matches!(kind, Kind::Died { .. });
     let cards = game.cards.clone();
-    let mut items = Vec::new();
     let mut listening = std::mem::take(&mut game.watch.listeners);
     let mut found = std::mem::take(&mut game.watch.subjects);
     for &trigger in triggers.iter().filter(|&&t| is(t)) {
@@ -460,30 +549,57 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
         {
             continue; // no permanent in play watches it: no listener, no subject to read
         }
-        // the index's entries: in play, and (for a death) gone since the last settle; only
-        // those whose card watches this trigger event
-        let gone = game.watch.gone.iter().filter(|_| dying);
-        // the walk stops at the last permanent in play watching it
-        let watching = usize::from(game.watch.in_play_counts[trigger as usize]);
-        let entries = game
-            .permanents
-            .iter()
-            .filter(|p| p.triggers & trigger.bit() != 0)
-            .take(watching)
-            .map(|p| (p.uid, p.card, p.controller));
-        listening.clear();
-        listening.extend(entries.chain(gone.copied()).filter(|&(_, card_id, _)| {
+        let watches = |&(_, card_id, _): &(u32, CardId, usize)| {
             cards
                 .get(card_id)
                 .is_some_and(|card| card.triggers & trigger.bit() != 0)
-        }));
-        if dying {
-            listening.sort_by_key(|e| e.0);
+        };
+        listening.clear();
+        if game.watch.only_this(trigger) {
+            // only "when this ..." abilities: the listeners are among the subjects, each
+            // found by its uid (the permanents' walk below, less the entries no ability
+            // of theirs could match), in the walk's (timestamp) order
+            subjects(game, trigger, kind, &mut found);
+            for uid in found.iter().filter_map(|s| s.uid) {
+                let perm = game.permanent(uid);
+                let perm = perm.filter(|p| p.triggers & trigger.bit() != 0);
+                listening.extend(perm.map(|p| (p.uid, p.card, p.controller)));
+            }
+            if listening.len() > 1 {
+                listening.sort_by_key(|e| e.0);
+                listening.dedup_by_key(|e| e.0);
+            }
+            if dying {
+                let gone = game.watch.gone.iter().copied();
+                let seen = |e: &(u32, CardId, usize)| found.iter().any(|s| s.uid == Some(e.0));
+                listening.extend(gone.filter(seen));
+                listening.sort_by_key(|e| e.0);
+            }
+            listening.retain(watches);
+            if listening.is_empty() {
+                continue;
+            }
+        } else {
+            // the index's entries: in play, and (for a death) gone since the last settle;
+            // only those whose card watches this trigger event
+            let gone = game.watch.gone.iter().filter(|_| dying);
+            // the walk stops at the last permanent in play watching it
+            let watching = usize::from(game.watch.in_play_counts[trigger as usize]);
+            let entries = game
+                .permanents
+                .iter()
+                .filter(|p| p.triggers & trigger.bit() != 0)
+                .take(watching)
+                .map(|p| (p.uid, p.card, p.controller));
+            listening.extend(entries.chain(gone.copied()).filter(watches));
+            if dying {
+                listening.sort_by_key(|e| e.0);
+            }
+            if listening.is_empty() && trigger != TriggerEvent::EffectEnds {
+                continue; // no card in play listens: no subject to read
+            }
+            subjects(game, trigger, kind, &mut found);
         }
-        if listening.is_empty() && trigger != TriggerEvent::EffectEnds {
-            continue; // no card in play listens: no subject to read
-        }
-        subjects(game, trigger, kind, &mut found);
         let made_from = items.len();
         for &(uid, card_id, controller) in &listening {
             let Some(card) = cards.get(card_id) else {
@@ -519,7 +635,6 @@ fn detect(game: &mut Game, kind: &Kind) -> Vec<Item> {
     }
     game.watch.listeners = listening;
     game.watch.subjects = found;
-    items
 }
 
 /// `_card_item`: labelled as every card ability is; a counter only between equals (the same
@@ -690,36 +805,45 @@ fn check_work(game: &mut Game, chain: usize) -> Flow {
 /// followed by its Ép check; what they set off joins the waiting ones.
 fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
     while !game.watch.waiting.is_empty() && !game.over {
+        if game.watch.waiting.len() == 1 {
+            // the usual case: one item, nothing to order (no list made)
+            resolve_next(game, step, 0)?;
+            continue;
+        }
         let mut ready: Vec<usize> = (0..game.watch.waiting.len()).collect();
         ready.sort_by(|&a, &b| {
             let w = &game.watch.waiting;
-            order(&game.cards, &w[a].item, &w[b].item)
+            order(&w[a].item, &w[b].item)
         });
-        let mut at = ready[0];
-        if ready.len() > 1 {
-            let decision = Decision {
-                kind: "order",
-                player: game.active,
-                options: ready
-                    .iter()
-                    .map(|&i| game.option(|| game.watch.waiting[i].item.text(Prefix::None)))
-                    .collect(),
-                prompt: Label::Borrowed("Which trigger happens next?"),
-                rule: Some("D-trigger-order"),
-            };
-            at = ready[game.decide(&decision)?];
-        }
-        let Waiting { item, chain } = game.watch.waiting.remove(at);
-        check_work(game, chain)?;
-        if item.optional && !crate::steps::wants(game, &item, "D-trigger-wait")? {
-            continue;
-        }
-        game.watch.cause = chain;
-        let flow = resolve(game, &item).and_then(|()| crate::steps::after_resolution(game, step));
-        game.watch.cause = 0;
-        flow?;
-        purge(game);
+        let decision = Decision {
+            kind: "order",
+            player: game.active,
+            options: ready
+                .iter()
+                .map(|&i| game.option(|| game.watch.waiting[i].item.text(Prefix::None)))
+                .collect(),
+            prompt: Label::Borrowed("Which trigger happens next?"),
+            rule: Some("D-trigger-order"),
+        };
+        let at = ready[game.decide(&decision)?];
+        resolve_next(game, step, at)?;
     }
+    Ok(())
+}
+
+/// The waiting item at `at` leaves the queue and resolves, if its controller wants an
+/// optional one (D-trigger-wait), followed by its Ép check.
+fn resolve_next(game: &mut Game, step: &Step, at: usize) -> Flow {
+    let Waiting { item, chain } = game.watch.waiting.remove(at);
+    check_work(game, chain)?;
+    if item.optional && !crate::steps::wants(game, &item, "D-trigger-wait")? {
+        return Ok(());
+    }
+    game.watch.cause = chain;
+    let flow = resolve(game, &item).and_then(|()| crate::steps::after_resolution(game, step));
+    game.watch.cause = 0;
+    flow?;
+    purge(game);
     Ok(())
 }
 
@@ -839,6 +963,11 @@ mod tests {
     /// A game whose pool has a creature that gains its controller 1 VP when damaged
     /// (`t:watcher`) and one without words (`t:plain`), neither in play.
     fn watcher_game() -> Game {
+        game_of(None)
+    }
+
+    /// [`watcher_game`], the watcher's abilities followed by `more` if given.
+    fn game_of(more: Option<crate::cards::PlainAbility>) -> Game {
         use crate::cards::{Card, PlainAbility};
         use crate::effects::PlainEffect;
         let gain = PlainEffect {
@@ -864,6 +993,16 @@ mod tests {
             others: vec![],
             when: Some(("damaged".into(), "this".into(), "any".into(), String::new())),
         };
+        let when_ends = PlainAbility {
+            index: 1,
+            when: Some((
+                "effect_ends".into(),
+                "this".into(),
+                "any".into(),
+                String::new(),
+            )),
+            ..when_damaged.clone()
+        };
         let creature = |id: &str, abilities: &[PlainAbility]| {
             let numbers = (0, 0, 1, 5, 0);
             Card::new(
@@ -876,8 +1015,10 @@ mod tests {
                 abilities,
             )
         };
+        let watching: Vec<PlainAbility> =
+            [when_damaged, when_ends].into_iter().chain(more).collect();
         let pool = CardPool::new(vec![
-            creature("t:watcher", &[when_damaged]),
+            creature("t:watcher", &watching),
             creature("t:plain", &[]),
         ]);
         Game::new(
@@ -924,6 +1065,112 @@ mod tests {
         // a death is looked at all the same: the dead's own "dies" abilities see it
         let dies = Watch::new(TriggerEvent::Dies.bit());
         assert!(dies.looks_at(looked_at("Died")));
+    }
+
+    #[test]
+    fn a_this_only_trigger_finds_what_the_walk_of_every_listener_finds() {
+        use crate::changes::enter_play;
+        use crate::events::{EffectStart, Text};
+        let mut game = watcher_game();
+        let ends = TriggerEvent::EffectEnds.bit();
+        assert!(game.watch.only_this(TriggerEvent::Damaged));
+        assert_eq!(
+            game.watch.always & ends,
+            0,
+            "only a target sees its effect end"
+        );
+        let (watcher, plain) = (game.cards.id("t:watcher"), game.cards.id("t:plain"));
+        let a = enter_play(&mut game, 0, watcher.unwrap());
+        let other = enter_play(&mut game, 1, plain.unwrap());
+        let b = enter_play(&mut game, 1, watcher.unwrap());
+        let effect = 90;
+        let started = Kind::EffectStarted {
+            waits: false,
+            effect,
+            targets: vec![b, other, a],
+            rest: Box::new(EffectStart {
+                stat: "attack",
+                amount: 1,
+                duration: "end_of_turn",
+                player: None,
+                source: Text::default(),
+                ends_turn: None,
+                rule: None,
+            }),
+        };
+        let mut events = vec![started];
+        for uid in [a, other, b] {
+            events.push(Kind::Damaged {
+                uid,
+                card: game.permanent(uid).unwrap().card,
+                amount: 1,
+                source: Text::default(),
+                source_uid: Some(other),
+                after: 0,
+            });
+        }
+        events.push(Kind::EffectEnded {
+            effect,
+            stat: "attack",
+            targets: vec![b, other, a],
+            rule: "",
+            partial: false,
+        });
+        // the same events to a watch that walks every listener (none known "this" only)
+        let mut walking = game.clone();
+        walking.watch.others = walking.watch.watched;
+        walking.watch.always = LOOKED_AT_ALWAYS;
+        let detected = |game: &mut Game, kind: &Kind| {
+            let mut items = Vec::new();
+            detect(game, kind, &mut items);
+            items
+        };
+        for kind in &events {
+            let found = detected(&mut game, kind);
+            assert_eq!(found, detected(&mut walking, kind), "{kind:?}");
+            match kind {
+                Kind::Damaged { uid, .. } => assert_eq!(found.len(), usize::from(*uid != other)),
+                Kind::EffectEnded { .. } => assert_eq!(found.len(), 2, "its two watching targets"),
+                _ => {}
+            }
+        }
+        assert!(game.watch.effect_targets.is_empty());
+    }
+
+    #[test]
+    fn a_killer_is_kept_only_for_a_dies_ability_aimed_at_it() {
+        assert!(!watcher_game().watch.keeps_killers(), "no dies ability");
+        let ability = |target: &str| crate::cards::PlainAbility {
+            index: 2,
+            kind: "triggered".into(),
+            timing: String::new(),
+            whose_turn: "any".into(),
+            optional: false,
+            effects: vec![crate::effects::PlainEffect {
+                place: "card.abilities[2].effects[0]".into(),
+                verb: "damage".into(),
+                target: target.into(),
+                amount: Some(1),
+                others: vec![],
+                modify: None,
+                durations: vec![],
+                counted: None,
+                filter: None,
+            }],
+            condition: None,
+            activation: None,
+            others: vec![],
+            when: Some(("dies".into(), "any".into(), "any".into(), String::new())),
+        };
+        let game = game_of(Some(ability("opponent")));
+        assert!(game.watch.watched & TriggerEvent::Dies.bit() != 0);
+        assert!(
+            !game.watch.keeps_killers(),
+            "a dies ability not aimed at the killer"
+        );
+        assert!(game_of(Some(ability("trigger_source")))
+            .watch
+            .keeps_killers());
     }
 
     #[test]
