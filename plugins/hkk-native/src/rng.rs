@@ -136,7 +136,9 @@ impl std::fmt::Debug for Random {
 impl Random {
     /// `random.Random(seed)` for an int seed whose absolute value fits 64 bits.
     pub fn new(seed: u64) -> Self {
-        Self::from_key(&key_of(seed))
+        // the key on the stack, not `key_of`'s Vec (a seeding was an allocation and its free)
+        let key = [seed as u32, (seed >> 32) as u32];
+        Self::from_key(if key[1] == 0 { &key[..1] } else { &key })
     }
 
     /// [`Random::new`], seeded when first drawn from (or its state read): the same draws.
@@ -164,63 +166,12 @@ impl Random {
         let mt = &mut Arc::get_mut(&mut state)
             .expect("a new state is not shared")
             .mt;
-        // `init_by_array`'s two loops, each word mixed with the one written before it (`last`,
-        // kept at hand), in runs that end where the index wraps (after index N - 1 comes
-        // index 1, with mt[0] its copy): no index checked inside a run
-        let mut last = mt[0];
-        let mut i = 1;
-        let mut j = 0;
-        let mut left = N.max(key.len());
-        while left > 0 {
-            let run = left.min(N - i);
-            let words = &mut mt[i..i + run];
-            if let [word] = key {
-                // one key word (a seed below 2**32): j stays 0
-                for slot in words {
-                    last =
-                        (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525)).wrapping_add(*word);
-                    *slot = last;
-                }
-            } else if let [low, high] = key {
-                // two key words (an agent's 64-bit seed): j alternates, each word's
-                // addend (key[j] + j) made once
-                let adds = [*low, high.wrapping_add(1)];
-                for slot in words {
-                    last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525))
-                        .wrapping_add(adds[j & 1]);
-                    *slot = last;
-                    j ^= 1;
-                }
-            } else {
-                for slot in words {
-                    last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525))
-                        .wrapping_add(key[j])
-                        .wrapping_add(j as u32);
-                    *slot = last;
-                    j += 1;
-                    if j == key.len() {
-                        j = 0;
-                    }
-                }
-            }
-            (i, left) = (i + run, left - run);
-            if i == N {
-                mt[0] = last;
-                i = 1;
-            }
-        }
-        let mut left = N - 1;
-        while left > 0 {
-            let run = left.min(N - i);
-            for (slot, at) in mt[i..i + run].iter_mut().zip(i as u32..) {
-                last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(at);
-                *slot = last;
-            }
-            (i, left) = (i + run, left - run);
-            if i == N {
-                mt[0] = last;
-                i = 1;
-            }
+        match *key {
+            // a seed below 2**32 (one key word) or of 64 bits (two, an agent's): the steps
+            // in fixed runs, four a pass
+            [word] => seed_short(mt, [word, word]),
+            [low, high] => seed_short(mt, [low, high.wrapping_add(1)]),
+            _ => seed_long(mt, key),
         }
         mt[0] = 0x8000_0000; // MSB is 1, assuring a non-zero initial array
         Random {
@@ -415,6 +366,106 @@ fn twist_words(mt: &mut [u32; N], start: usize, end: usize) {
 fn mix(word: u32, next: u32) -> u32 {
     let y = (word & UPPER_MASK) | (next & LOWER_MASK);
     (y >> 1) ^ ((y & 1).wrapping_neg() & MATRIX_A)
+}
+
+/// `init_by_array` for a key of any length (here one of more than two words: a Python seed
+/// of more than 64 bits): its two loops,
+/// each word mixed with the one written before it (`last`, kept at hand), in runs that end
+/// where the index wraps (after index N - 1 comes index 1, with mt[0] its copy): no index
+/// checked inside a run. mt[0] is left to the caller.
+fn seed_long(mt: &mut [u32; N], key: &[u32]) {
+    let mut last = mt[0];
+    let mut i = 1;
+    let mut j = 0;
+    let mut left = N.max(key.len());
+    while left > 0 {
+        let run = left.min(N - i);
+        for slot in &mut mt[i..i + run] {
+            last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            *slot = last;
+            j += 1;
+            if j == key.len() {
+                j = 0;
+            }
+        }
+        (i, left) = (i + run, left - run);
+        if i == N {
+            mt[0] = last;
+            i = 1;
+        }
+    }
+    let mut left = N - 1;
+    while left > 0 {
+        let run = left.min(N - i);
+        for (slot, at) in mt[i..i + run].iter_mut().zip(i as u32..) {
+            last = (*slot ^ (last ^ (last >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(at);
+            *slot = last;
+        }
+        (i, left) = (i + run, left - run);
+        if i == N {
+            mt[0] = last;
+            i = 1;
+        }
+    }
+}
+
+/// 0, 1, ..., N - 1: the second seeding loop's subtrahends ([`seed_short`]).
+static INDICES: [u32; N] = {
+    let mut at = [0u32; N];
+    let mut i = 0;
+    while i < N {
+        at[i] = i as u32;
+        i += 1;
+    }
+    at
+};
+
+/// `init_by_array` for a key of one or two words (`adds` the words' addends, `key[j] + j`, by
+/// the step's parity; one word's twice), mt[0] left to the caller. The first loop's 624 steps
+/// write indices 1 to 623 and, wrapped, 1 again; the second's 623 steps 2 to 623 and 1 again:
+/// each index's steps in a fixed run of four a pass (a run's steps still one after the other,
+/// each reading the word before), mt[0]'s copies of the last word not written (only the
+/// final word 0 is read, and it is set).
+fn seed_short(mt: &mut [u32; N], adds: [u32; 2]) {
+    #[inline(always)]
+    fn first(slot: &mut u32, last: &mut u32, add: u32) {
+        *last = (*slot ^ (*last ^ (*last >> 30)).wrapping_mul(1_664_525)).wrapping_add(add);
+        *slot = *last;
+    }
+    #[inline(always)]
+    fn second(slot: &mut u32, last: &mut u32, at: u32) {
+        *last = (*slot ^ (*last ^ (*last >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(at);
+        *slot = *last;
+    }
+    let mut last = mt[0];
+    // steps 0..622 at indices 1..623: index i is step i - 1, its addend adds[(i - 1) & 1]
+    let mut runs = mt[1..].chunks_exact_mut(4);
+    for run in &mut runs {
+        // a run starts at an odd index (1 + 4n): steps of parity 0, 1, 0, 1
+        first(&mut run[0], &mut last, adds[0]);
+        first(&mut run[1], &mut last, adds[1]);
+        first(&mut run[2], &mut last, adds[0]);
+        first(&mut run[3], &mut last, adds[1]);
+    }
+    for (slot, parity) in runs.into_remainder().iter_mut().zip([0, 1, 0]) {
+        first(slot, &mut last, adds[parity]);
+    }
+    first(&mut mt[1], &mut last, adds[(N - 1) & 1]); // step 623, wrapped to index 1
+                                                     // each step's index read from a table (an operand of the subtraction) rather than counted
+    let mut runs = mt[2..].chunks_exact_mut(4);
+    let mut ats = INDICES[2..].chunks_exact(4);
+    for (run, at) in (&mut runs).zip(&mut ats) {
+        second(&mut run[0], &mut last, at[0]);
+        second(&mut run[1], &mut last, at[1]);
+        second(&mut run[2], &mut last, at[2]);
+        second(&mut run[3], &mut last, at[3]);
+    }
+    for (slot, &at) in runs.into_remainder().iter_mut().zip(ats.remainder()) {
+        second(slot, &mut last, at);
+    }
+    second(&mut mt[1], &mut last, 1); // the last step, wrapped to index 1
 }
 
 /// Python's `//` (floor division; Rust's `/` truncates toward zero).
@@ -644,6 +695,89 @@ mod tests {
             let mut set = Random::from_state(&r.state()).unwrap();
             for _ in 0..N + 3 {
                 assert_eq!(copy.next_u32(), set.next_u32(), "{draws} draws");
+            }
+        }
+    }
+
+    #[test]
+    fn two_thousand_words_across_three_generations_are_cpythons() {
+        // python3 -c 'import random; r = random.Random(seed); w = [r.getrandbits(32) for _ in
+        // range(2000)]', these indices, `x = (x * 31 + v) % 2**32` over all of w, and
+        // r.getstate()[1]'s first three words and last two (the index last)
+        // seed, the words at the indices, the fold, the state's head and tail
+        type Case = (u64, [u32; 11], u32, [u32; 3], [u32; 2]);
+        let cases: [Case; 3] = [
+            (
+                123_456_789,
+                [
+                    2_754_794_679,
+                    1_899_526_012,
+                    934_610_898,
+                    1_090_404_033,
+                    467_965_408,
+                    1_382_670_466,
+                    2_542_043_110,
+                    483_830_225,
+                    3_856_586_854,
+                    1_681_727_848,
+                    658_511_139,
+                ],
+                1_512_447_397,
+                [2_006_930_866, 3_231_003_378, 2_602_051_615],
+                [4_150_881_384, 128],
+            ),
+            (
+                (1 << 40) + 3,
+                [
+                    943_978_446,
+                    261_273_136,
+                    2_497_289_239,
+                    1_817_000_265,
+                    503_032_988,
+                    1_426_647_003,
+                    1_872_532_436,
+                    2_640_998_919,
+                    2_329_590_569,
+                    2_619_660_959,
+                    1_104_738_298,
+                ],
+                636_589_747,
+                [2_054_620_281, 3_348_818_516, 3_873_168_330],
+                [3_000_117_932, 128],
+            ),
+            (
+                u64::MAX,
+                [
+                    93_740_670,
+                    1_068_495_656,
+                    3_637_181_817,
+                    3_886_738_724,
+                    4_095_402_513,
+                    1_204_910_894,
+                    2_799_746_052,
+                    3_597_309_115,
+                    1_341_629_042,
+                    641_403_452,
+                    4_117_718_281,
+                ],
+                3_480_981_003,
+                [3_344_594_095, 3_873_600_964, 1_398_940_730],
+                [1_134_242_114, 128],
+            ),
+        ];
+        for (seed, at, hash, head, tail) in cases {
+            for mut r in [Random::new(seed), Random::lazy(seed)] {
+                let words: Vec<u32> = (0..2000).map(|_| r.next_u32()).collect();
+                let picked =
+                    [0, 1, 226, 227, 228, 622, 623, 624, 1247, 1248, 1999].map(|i| words[i]);
+                assert_eq!(picked, at, "seed {seed}");
+                let folded = words
+                    .iter()
+                    .fold(0u32, |x, &v| x.wrapping_mul(31).wrapping_add(v));
+                assert_eq!(folded, hash, "seed {seed}");
+                let state = r.state();
+                assert_eq!(state[..3], head, "seed {seed}");
+                assert_eq!(state[N - 1..], tail, "seed {seed}");
             }
         }
     }
