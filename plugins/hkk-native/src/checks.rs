@@ -135,15 +135,8 @@ mod tests {
             whose_turn: "any".into(),
             optional: false,
             effects: vec![PlainEffect {
-                place: "card.abilities[0].effects[0]".into(),
-                verb: "modify".into(),
-                target: "opponent_creatures".into(),
-                amount: Some(by),
-                others: vec![],
                 modify: Some(("hp".into(), "permanent".into(), None)),
-                durations: vec![],
-                counted: None,
-                filter: None,
+                ..PlainEffect::of("modify", "opponent_creatures", Some(by))
             }],
             condition: None,
             activation: None,

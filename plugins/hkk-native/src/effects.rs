@@ -309,6 +309,24 @@ pub struct PlainEffect {
     pub filter: Option<(String, String, String, i64)>,
 }
 
+#[cfg(test)]
+impl PlainEffect {
+    /// A card's first effect of a verb, a target and an amount, nothing else (tests' cards).
+    pub fn of(verb: &str, target: &str, amount: Option<i64>) -> Self {
+        PlainEffect {
+            place: "card.abilities[0].effects[0]".into(),
+            verb: verb.into(),
+            target: target.into(),
+            amount,
+            others: vec![],
+            modify: None,
+            durations: vec![],
+            counted: None,
+            filter: None,
+        }
+    }
+}
+
 /// The effect, or the word the native core does not implement (as a refusal's text).
 pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
     let refuse = |word: String| Err(format!("{word} ({})", plain.place));
@@ -1011,14 +1029,8 @@ mod tests {
     fn plain(verb: &str, target: &str, amount: Option<i64>, others: &[&str]) -> PlainEffect {
         PlainEffect {
             place: "card.effects[0]".into(),
-            verb: verb.into(),
-            target: target.into(),
-            amount,
             others: others.iter().map(|o| (*o).to_string()).collect(),
-            modify: None,
-            durations: vec![],
-            counted: None,
-            filter: None,
+            ..PlainEffect::of(verb, target, amount)
         }
     }
 

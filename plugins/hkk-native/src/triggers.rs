@@ -970,17 +970,7 @@ mod tests {
     fn game_of(more: Option<crate::cards::PlainAbility>) -> Game {
         use crate::cards::{Card, PlainAbility};
         use crate::effects::PlainEffect;
-        let gain = PlainEffect {
-            place: "card.abilities[0].effects[0]".into(),
-            verb: "gain_vp".into(),
-            target: "controller".into(),
-            amount: Some(1),
-            others: vec![],
-            modify: None,
-            durations: vec![],
-            counted: None,
-            filter: None,
-        };
+        let gain = PlainEffect::of("gain_vp", "controller", Some(1));
         let when_damaged = PlainAbility {
             index: 0,
             kind: "triggered".into(),
@@ -1148,14 +1138,7 @@ mod tests {
             optional: false,
             effects: vec![crate::effects::PlainEffect {
                 place: "card.abilities[2].effects[0]".into(),
-                verb: "damage".into(),
-                target: target.into(),
-                amount: Some(1),
-                others: vec![],
-                modify: None,
-                durations: vec![],
-                counted: None,
-                filter: None,
+                ..crate::effects::PlainEffect::of("damage", target, Some(1))
             }],
             condition: None,
             activation: None,
