@@ -635,6 +635,11 @@ impl CardPool {
         self.cards.is_empty()
     }
 
+    /// Every ability of every card of the pool.
+    pub fn abilities(&self) -> impl Iterator<Item = &Ability> {
+        self.cards.iter().flat_map(|card| &card.abilities)
+    }
+
     /// The trigger events any card of the pool watches, as [`TriggerEvent::bit`]s: the
     /// others are never looked for (0: no card has a triggered ability).
     pub fn trigger_events(&self) -> u16 {

@@ -279,24 +279,21 @@ pub fn destroy(
     } else {
         0
     };
-    let died = Kind::Died {
-        creature: perm.creature,
-        card: perm.card,
-        uid,
-        controller: perm.controller,
-        cause,
-        rule,
-        components_offered: offered,
-    };
-    // `emit!`, the watch asked about this death: one no "dies" ability can see (neither the
-    // dead's nor one in play or gone with it) is not looked at
-    if game.watch.looks_at_death(perm.triggers) {
-        crate::triggers::observe(game, died);
-    } else if !game.log.builds(const { crate::outcome::records("Died") }) {
-        game.log.emitted += 1;
-    } else {
-        game.log.emit(died);
-    }
+    // a death no "dies" ability can see (neither the dead's nor one in play or gone with it)
+    // is not looked at
+    emit!(
+        game,
+        looked game.watch.looks_at_death(perm.triggers),
+        Kind::Died {
+            creature: perm.creature,
+            card: perm.card,
+            uid,
+            controller: perm.controller,
+            cause,
+            rule,
+            components_offered: offered,
+        }
+    );
 }
 
 /// `gain_components`.

@@ -1082,10 +1082,18 @@ impl Event {
 #[macro_export]
 macro_rules! emit {
     ($game:expr, Kind::$variant:ident $fields:tt) => {
-        if $game
-            .watch
-            .looks_at(const { $crate::triggers::looked_at(stringify!($variant)) })
-        {
+        $crate::emit!(
+            $game,
+            looked $game
+                .watch
+                .looks_at(const { $crate::triggers::looked_at(stringify!($variant)) }),
+            Kind::$variant $fields
+        )
+    };
+    // `emit!(game, looked COND, Kind::X { .. })`: the watch asked by COND, not by the kind
+    // alone (a death: `Watch::looks_at_death`)
+    ($game:expr, looked $looked:expr, Kind::$variant:ident $fields:tt) => {
+        if $looked {
             // built before the game is lent: its fields may read the game
             let kind = Kind::$variant $fields;
             $crate::triggers::observe($game, kind);

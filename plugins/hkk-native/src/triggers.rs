@@ -91,16 +91,13 @@ impl Watch {
     /// they watch, knowing which of them only a "when this ..." ability watches.
     pub fn of_pool(cards: &CardPool) -> Watch {
         let mut watch = Watch::new(cards.trigger_events());
-        watch.others = (0..cards.len() as u32)
-            .filter_map(|id| cards.get(CardId(id)))
-            .flat_map(|card| &card.abilities)
+        watch.others = cards
+            .abilities()
             .filter_map(|a| a.when.as_ref())
             .filter(|w| w.which != Which::This)
             .fold(0, |bits, w| bits | w.event.bit());
-        let abilities = (0..cards.len() as u32)
-            .filter_map(|id| cards.get(CardId(id)))
-            .flat_map(|card| &card.abilities);
-        watch.killers = abilities
+        watch.killers = cards
+            .abilities()
             .filter(|a| {
                 a.when
                     .as_ref()
