@@ -422,17 +422,24 @@ impl Game {
     /// take it: [`Game::decide_counted`] answers it as [`Game::decide`] would, its options
     /// counted, not listed.
     pub fn counted(&self, player: usize) -> bool {
+        self.seated(player) && !self.log.builds(false)
+    }
+
+    /// A decision of `player` asked now is answered by his seat's native agent, and only the
+    /// log may read a label (the chosen option's): [`Game::decide_counted`] answers it where
+    /// its caller can make that label alone (`steps::act`), whatever the log keeps.
+    pub fn seated(&self, player: usize) -> bool {
         !self.outside
-            && !self.log.builds(false)
             && self.replayed >= self.forced
             && !matches!(self.seats[player], Seat::Outside)
     }
 
-    /// [`Game::decide`] of a decision [`Game::counted`] allows, told how many `options` it has
-    /// and how many of them are not passes (`others`: the passes are the last options), the
-    /// place of the attack among them (a fighting rollout player takes it) and the label of
-    /// each (the literal ones, all an agent or the log reads here): the seat draws as
-    /// `choose_random` would from the labels, the decision is logged the same.
+    /// [`Game::decide`] of a decision [`Game::counted`] (or [`Game::seated`]) allows, told how
+    /// many `options` it has and how many of them are not passes (`others`: the passes are the
+    /// last options), the place of the attack among them (a fighting rollout player takes it)
+    /// and the label of each (made only for the chosen one, if the log keeps it; where only
+    /// counted, the literal ones are all the log reads): the seat draws as `choose_random`
+    /// would from the labels, the decision is logged the same.
     #[allow(clippy::too_many_arguments)]
     pub fn decide_counted(
         &mut self,
@@ -442,9 +449,9 @@ impl Game {
         options: usize,
         others: usize,
         attack: Option<usize>,
-        label: impl Fn(usize) -> Label,
+        label: impl Fn(&Game, usize) -> Label,
     ) -> usize {
-        debug_assert!(self.counted(player));
+        debug_assert!(self.seated(player));
         self.resample_due();
         self.asked += 1;
         let action = options > 1 && kind == "action";
@@ -460,7 +467,7 @@ impl Game {
             Kind::Decided {
                 player,
                 decision: kind,
-                choice: label(chosen),
+                choice: label(self, chosen),
                 options,
                 rule,
             }

@@ -270,7 +270,7 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
     ready(game, attacker_side, blocks);
     for &uid in blocks.iter() {
         let chosen = if counted(game, attacker_side) {
-            let label = |at: usize| Label::Borrowed(if at == 0 { "" } else { "hold" });
+            let label = |_: &Game, at: usize| Label::Borrowed(if at == 0 { "" } else { "hold" });
             game.decide_counted(attacker_side, "attack", decision.rule, 2, 2, None, label)
         } else {
             decision.options.clear();
@@ -293,7 +293,7 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
     for &attacker in attackers.iter() {
         let chosen = if counted(game, decision.player) {
             let label =
-                |at: usize| Label::Borrowed(if at < blocks.len() { "" } else { "no block" });
+                |_: &Game, at| Label::Borrowed(if at < blocks.len() { "" } else { "no block" });
             let options = blocks.len() + 1;
             let rule = decision.rule;
             game.decide_counted(

@@ -3,7 +3,7 @@
 //! attack and the cards a player may play. Playing a card with a word of the card language is
 //! where the native core stops today (`Halt::Unported`).
 
-use crate::cards::Ability;
+use crate::cards::{Ability, CardId};
 use crate::changes::{extract_components, play_card};
 use crate::checks::{check_hp, check_players};
 use crate::continuous::{end_step_effects, start_waiting_effects};
@@ -298,9 +298,15 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
     if game.turn_passed && item.controller == game.active {
         return Ok(false);
     }
-    if game.counted(item.controller) {
-        // drawn from the options' number: the item's label not made (`Game::counted`)
-        let label = |at: usize| Label::Borrowed(if at == 0 { "" } else { "decline" });
+    if game.seated(item.controller) {
+        // drawn from the options' number: the item's label made only if logged (`Game::seated`)
+        let label = |_: &Game, at: usize| {
+            if at == 0 {
+                item.text(Prefix::Use)
+            } else {
+                Label::Borrowed("decline")
+            }
+        };
         let chosen = game.decide_counted(item.controller, "use", Some(rule), 2, 2, None, label);
         return Ok(chosen == 0);
     }
@@ -401,7 +407,9 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists, done: Option<
         let chosen = if ready.len() > 1 && game.counted(game.active) {
             // drawn from the options' number: no label made (`Game::counted`)
             let (player, n, rule) = (game.active, ready.len(), Some(step.order_rule));
-            game.decide_counted(player, "order", rule, n, n, None, |_| Label::Borrowed(""))
+            game.decide_counted(player, "order", rule, n, n, None, |_, _| {
+                Label::Borrowed("")
+            })
         } else if ready.len() > 1 {
             let decision = Decision {
                 kind: "order",
@@ -482,7 +490,7 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
         } else if game.counted(controller) {
             // drawn from the options' number: no label made (`Game::counted`)
             let (n, rule) = (items.len(), Some("R-enter-order"));
-            game.decide_counted(controller, "order", rule, n, n, None, |_| {
+            game.decide_counted(controller, "order", rule, n, n, None, |_, _| {
                 Label::Borrowed("")
             })
         } else {
@@ -553,11 +561,15 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
             forced_pass(game, step, player);
             passes += 1;
         } else {
-            let chosen = if game.counted(player) {
-                // drawn from the options' number: the items' labels not made (`Game::counted`)
+            let chosen = if game.seated(player) {
+                // drawn from the options' number: the chosen item's label made only if logged
+                // (`Game::seated`)
                 let (others, rule) = (items.len(), Some(step.rule));
                 let options = others + usize::from(!mandatory);
-                let label = |at: usize| Label::Borrowed(if at < others { "" } else { PASS });
+                let label = |_: &Game, at: usize| match items.get(at) {
+                    Some(item) => item.text(Prefix::Use),
+                    None => Label::Borrowed(PASS),
+                };
                 game.decide_counted(player, "action", rule, options, others, None, label)
             } else {
                 let mut options: Vec<Label> = items
@@ -608,12 +620,36 @@ enum Action {
     /// The card at this place in the player's hand.
     Play(usize),
     Attack,
-    Guard(u32),
+    /// The creature's uid and card.
+    Guard(u32, CardId),
     Extract(usize),
     /// The activated ability at this place in the step's `usable` list.
     Use(usize),
     Pass,
     PassTurn,
+}
+
+impl Action {
+    /// Its option's label (`action_options`' texts, written only when read); `usable`: the
+    /// step's list its `Use` names a place in.
+    fn label(&self, game: &Game, player: usize, usable: &[Item]) -> Label {
+        match *self {
+            Action::Play(at) => Text::Name {
+                prefix: Prefix::Play,
+                card: game.players[player].hand[at],
+            },
+            Action::Attack => Label::Borrowed("use attack"),
+            Action::Guard(uid, card) => Text::Card {
+                prefix: Prefix::UseGuard,
+                card,
+                uid,
+            },
+            Action::Extract(index) => game.offers[index].text(),
+            Action::Use(at) => usable[at].text(Prefix::Use),
+            Action::Pass => Label::Borrowed(PASS),
+            Action::PassTurn => Label::Borrowed(PASS_TURN),
+        }
+    }
 }
 
 /// The player's actions, as `action_options` orders them: cards to play (hand order), then the
@@ -638,25 +674,13 @@ fn actions(
     labels.clear();
     options.clear();
     items.clear();
-    // a label is made only where it is kept; the literal ones (the attack, the passes) always
-    // are (a random agent tells the passes by them); the action's place returned
-    let mut add = |action: Action, label: &dyn Fn() -> Label| {
-        if labelled {
-            labels.push(match action {
-                Action::Attack | Action::Pass | Action::PassTurn => label(),
-                _ => game.option(label),
-            });
-        }
+    // the action's place returned
+    let mut add = |action: Action| {
         options.push(action);
         options.len() - 1
     };
     for at in playable(game, step, player) {
-        let card = game.players[player].hand[at];
-        let label = || Text::Name {
-            prefix: Prefix::Play,
-            card,
-        };
-        add(Action::Play(at), &label);
+        add(Action::Play(at));
     }
     let active = player == game.active;
     // D-combat: once a turn, while he has a ready creature
@@ -664,47 +688,40 @@ fn actions(
         && step.hook == "combat_phase"
         && !game.attacked
         && game.permanents.iter().any(|c| is_ready(c, player));
-    let attack_at = attack.then(|| add(Action::Attack, &|| Label::Borrowed("use attack")));
+    let attack_at = attack.then(|| add(Action::Attack));
     let bit = step.bit;
     // read once for all his abilities (`usable`'s preparation-phase limits)
     let preparation = in_preparation(game);
     // his activated abilities timed on the step, usable now, in index order: each judged
     // before its item is made (the permanent walked is in play), only a usable one made
-    let mut abilities =
-        |perm: &Permanent, add: &mut dyn FnMut(Action, &dyn Fn() -> Label) -> usize| {
-            let Some(card) = game.cards.get(perm.card) else {
-                return;
-            };
-            for ability in card.abilities.iter().filter(|a| a.hook == bit) {
-                let Some(activation) = &ability.activation else {
-                    continue;
-                };
-                // an activated ability's turns are its usage limit (`usable`)
-                let key = (perm.uid, ability.index);
-                if !activation_usable(game, perm.controller, key, activation, preparation) {
-                    continue;
-                }
-                let holds = ability
-                    .condition
-                    .is_none_or(|c| c.holds(game, perm.controller));
-                if holds {
-                    let item = item_of(perm, ability);
-                    add(Action::Use(items.len()), &|| item.text(Prefix::Use));
-                    items.push(item);
-                }
-            }
+    let mut abilities = |perm: &Permanent, add: &mut dyn FnMut(Action) -> usize| {
+        let Some(card) = game.cards.get(perm.card) else {
+            return;
         };
+        for ability in card.abilities.iter().filter(|a| a.hook == bit) {
+            let Some(activation) = &ability.activation else {
+                continue;
+            };
+            // an activated ability's turns are its usage limit (`usable`)
+            let key = (perm.uid, ability.index);
+            if !activation_usable(game, perm.controller, key, activation, preparation) {
+                continue;
+            }
+            let holds = ability
+                .condition
+                .is_none_or(|c| c.holds(game, perm.controller));
+            if holds {
+                add(Action::Use(items.len()));
+                items.push(item_of(perm, ability));
+            }
+        }
+    };
     let hooked = game.in_play.hooked_count(bit);
     if active && step.hook == "main_phase" {
         // D-guard-post: one walk finds the moves and the abilities in the stable order
         for perm in game.permanents.iter().filter(|p| p.controller == player) {
             if can_guard(perm) {
-                let label = || Text::Card {
-                    prefix: Prefix::UseGuard,
-                    card: perm.card,
-                    uid: perm.uid,
-                };
-                add(Action::Guard(perm.uid), &label);
+                add(Action::Guard(perm.uid, perm.card));
             }
             if perm.hooks & bit != 0 {
                 abilities(perm, &mut add);
@@ -719,12 +736,20 @@ fn actions(
     }
     for (index, offer) in game.offers.iter().enumerate() {
         if offer.player == player {
-            add(Action::Extract(index), &|| offer.text());
+            add(Action::Extract(index));
         }
     }
-    let others = add(Action::Pass, &|| Label::Borrowed(PASS));
+    let others = add(Action::Pass);
     if active && !game.turn_passed {
-        add(Action::PassTurn, &|| Label::Borrowed(PASS_TURN));
+        add(Action::PassTurn);
+    }
+    if labelled {
+        // a label is made only where it is kept; the literal ones (the attack, the passes)
+        // always are (a random agent tells the passes by them)
+        labels.extend(options.iter().map(|action| match action {
+            Action::Attack | Action::Pass | Action::PassTurn => action.label(game, player, items),
+            _ => game.option(|| action.label(game, player, items)),
+        }));
     }
     (others, attack_at)
 }
@@ -733,7 +758,7 @@ fn actions(
 fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
     let uid = match action {
         Action::Attack => None,
-        Action::Guard(uid) => Some(*uid),
+        Action::Guard(uid, _) => Some(*uid),
         _ => return Ok(()),
     };
     // the label is written only when the event is built
@@ -761,7 +786,7 @@ fn use_item(game: &mut Game, player: usize, action: &Action) -> Flow {
             game.attacked = true;
             combat(game)
         }
-        Action::Guard(uid) => {
+        Action::Guard(uid, _) => {
             guard(game, *uid);
             Ok(())
         }
@@ -826,15 +851,12 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
             });
             return Err(Halt::Pause);
         }
-        let chosen = if game.counted(player) {
-            // answered natively, no label read: the options counted, not listed
+        let chosen = if game.seated(player) {
+            // answered natively: the options counted, not labelled, the chosen one's label
+            // made only if the log keeps it
             let (others, attack) = actions(game, step, player, lists, false);
-            let offered = &lists.offered;
-            let label = |at: usize| match offered[at] {
-                Action::Pass => Label::Borrowed(PASS),
-                Action::PassTurn => Label::Borrowed(PASS_TURN),
-                _ => Label::Borrowed(""),
-            };
+            let (offered, usable) = (&lists.offered, &lists.usable);
+            let label = |game: &Game, at: usize| offered[at].label(game, player, usable);
             let options = offered.len();
             let rule = Some(step.rule);
             game.decide_counted(player, "action", rule, options, others, attack, label)
