@@ -417,29 +417,21 @@ impl Game {
         self.decided(decision, chosen)
     }
 
-    /// A decision of `player` asked now is answered by his seat's native agent and nobody reads
-    /// its options' labels (none is made: `Game::option`), nor does a checkpoint or a replay
-    /// take it: [`Game::decide_counted`] answers it as [`Game::decide`] would, its options
-    /// counted, not listed.
-    pub fn counted(&self, player: usize) -> bool {
-        self.seated(player) && !self.log.builds(false)
-    }
-
-    /// A decision of `player` asked now is answered by his seat's native agent, and only the
-    /// log may read a label (the chosen option's): [`Game::decide_counted`] answers it where
-    /// its caller can make that label alone (`steps::act`), whatever the log keeps.
+    /// A decision of `player` asked now is answered by his seat's native agent, and nobody
+    /// reads its options' labels but the log the chosen one's; nor does a checkpoint or a
+    /// replay take it: [`Game::decide_counted`] answers it as [`Game::decide`] would, its
+    /// options counted, not listed, the chosen one's label made only if the log keeps it.
     pub fn seated(&self, player: usize) -> bool {
         !self.outside
             && self.replayed >= self.forced
             && !matches!(self.seats[player], Seat::Outside)
     }
 
-    /// [`Game::decide`] of a decision [`Game::counted`] (or [`Game::seated`]) allows, told how
-    /// many `options` it has and how many of them are not passes (`others`: the passes are the
-    /// last options), the place of the attack among them (a fighting rollout player takes it)
-    /// and the label of each (made only for the chosen one, if the log keeps it; where only
-    /// counted, the literal ones are all the log reads): the seat draws as `choose_random`
-    /// would from the labels, the decision is logged the same.
+    /// [`Game::decide`] of a decision [`Game::seated`] allows, told how many `options` it has
+    /// and how many of them are not passes (`others`: the passes are the last options), the
+    /// place of the attack among them (a fighting rollout player takes it) and how to label
+    /// each (`label`, called for the chosen one if the log keeps it): the seat draws as
+    /// `choose_random` would from the labels, the decision is logged the same.
     #[allow(clippy::too_many_arguments)]
     pub fn decide_counted(
         &mut self,

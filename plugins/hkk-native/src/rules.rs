@@ -262,15 +262,19 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
         prompt: Label::Borrowed(""),
         rule: Some("D-combat"),
     };
-    // a seated random or first-legal player draws from the options' number alone: none is
-    // labelled (`Game::counted`); a fighting rollout player reads the game (`Game::decide`)
+    // a seated random or first-legal player draws from the options' number alone: only the
+    // chosen one is labelled, if logged (`Game::seated`); a fighting rollout player reads the
+    // game (`Game::decide`)
     let counted = |game: &Game, player: usize| {
-        game.counted(player) && !matches!(game.seats[player], Seat::Fighting { .. })
+        game.seated(player) && !matches!(game.seats[player], Seat::Fighting { .. })
     };
     ready(game, attacker_side, blocks);
     for &uid in blocks.iter() {
         let chosen = if counted(game, attacker_side) {
-            let label = |_: &Game, at: usize| Label::Borrowed(if at == 0 { "" } else { "hold" });
+            let label = |game: &Game, at: usize| match at {
+                0 => describe_after(Prefix::AttackWith, game, uid),
+                _ => Label::Borrowed("hold"),
+            };
             game.decide_counted(attacker_side, "attack", decision.rule, 2, 2, None, label)
         } else {
             decision.options.clear();
@@ -292,8 +296,10 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
     decision.player = 1 - attacker_side;
     for &attacker in attackers.iter() {
         let chosen = if counted(game, decision.player) {
-            let label =
-                |_: &Game, at| Label::Borrowed(if at < blocks.len() { "" } else { "no block" });
+            let label = |game: &Game, at: usize| match blocks.get(at) {
+                Some(&blocker) => describe_after(Prefix::BlockWith, game, blocker),
+                None => Label::Borrowed("no block"),
+            };
             let options = blocks.len() + 1;
             let rule = decision.rule;
             game.decide_counted(

@@ -227,7 +227,7 @@ struct OrderedLists {
 /// options stay small to move).
 #[derive(Debug, Default)]
 struct ActionLists {
-    /// Left empty for a decision only counted (`Game::counted`).
+    /// Left empty for a decision only counted (`Game::seated`).
     labels: Vec<Label>,
     offered: Vec<Action>,
     usable: Vec<Item>,
@@ -404,12 +404,12 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists, done: Option<
         if ready.is_empty() {
             return Ok(());
         }
-        let chosen = if ready.len() > 1 && game.counted(game.active) {
-            // drawn from the options' number: no label made (`Game::counted`)
+        let chosen = if ready.len() > 1 && game.seated(game.active) {
+            // drawn from the options' number: the chosen one's label made only if logged
+            // (`Game::seated`)
             let (player, n, rule) = (game.active, ready.len(), Some(step.order_rule));
-            game.decide_counted(player, "order", rule, n, n, None, |_, _| {
-                Label::Borrowed("")
-            })
+            let label = |_: &Game, at: usize| items[ready[at]].text();
+            game.decide_counted(player, "order", rule, n, n, None, label)
         } else if ready.len() > 1 {
             let decision = Decision {
                 kind: "order",
@@ -487,12 +487,12 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
     while !items.is_empty() {
         let chosen = if items.len() == 1 {
             0
-        } else if game.counted(controller) {
-            // drawn from the options' number: no label made (`Game::counted`)
+        } else if game.seated(controller) {
+            // drawn from the options' number: the chosen one's label made only if logged
+            // (`Game::seated`)
             let (n, rule) = (items.len(), Some("R-enter-order"));
-            game.decide_counted(controller, "order", rule, n, n, None, |_, _| {
-                Label::Borrowed("")
-            })
+            let label = |_: &Game, at: usize| items[at].text(Prefix::None);
+            game.decide_counted(controller, "order", rule, n, n, None, label)
         } else {
             let decision = Decision {
                 kind: "order",
