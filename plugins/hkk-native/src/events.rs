@@ -1393,6 +1393,17 @@ impl Events {
         }
     }
 
+    /// [`Events::push_with_room`] of the event `make` makes once room is known: it is written
+    /// in place, not made aside and copied in (an event is 128 bytes).
+    #[inline]
+    pub fn push_made(&mut self, whole: bool, make: impl FnOnce() -> Event) {
+        if self.tail.events.len() < self.tail.events.capacity() {
+            self.tail.events.push(make());
+        } else {
+            self.push_into_new_room(make(), whole);
+        }
+    }
+
     /// A push to a full tail: it becomes a shared chunk and a new one is begun with room for
     /// a whole chunk; a tail not yet whole (the first, or one copied) grows to a whole chunk
     /// if `whole`, else by doubling up to `CHUNK` (a log at the outcome level keeps one event).
@@ -1615,15 +1626,13 @@ impl Log {
         }
         if kind.kept_at(self.level) {
             let whole = self.level != Level::Outcome;
-            self.events.push_with_room(
-                Event {
-                    seq: self.emitted, // the seq it has in the full log
-                    turn: self.turn,
-                    step: self.step,
-                    kind,
-                },
-                whole,
-            );
+            let (seq, turn, step) = (self.emitted, self.turn, self.step);
+            self.events.push_made(whole, || Event {
+                seq, // the seq it has in the full log
+                turn,
+                step,
+                kind,
+            });
         } else {
             self.events.forget(&kind);
         }
