@@ -639,8 +639,15 @@ impl From<&'static str> for Choice {
 /// with a [`Span`]): uid lists, blockers, a moment's items, an effect's start, written texts.
 /// Written just before the event is pushed, into the chunk it will be pushed to
 /// ([`Events::extras_mut`]); a chunk shared between copies of the game carries its own.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct Extras {
+    /// Made at the first put: a log that keeps no lists (the outcome level's) has none, and a
+    /// log is one word larger for them, not five lists (a game is copied whole: `clone()`).
+    lists: Option<Box<Lists>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Lists {
     uids: Vec<u32>,
     blockers: Vec<Option<u32>>,
     texts: Vec<Text>,
@@ -648,25 +655,49 @@ pub struct Extras {
     strs: String,
 }
 
+/// What extras with no lists read (an empty span).
+static NO_LISTS: Lists = Lists {
+    uids: Vec::new(),
+    blockers: Vec::new(),
+    texts: Vec::new(),
+    starts: Vec::new(),
+    strs: String::new(),
+};
+
+/// The same lists (none and empty ones alike).
+impl PartialEq for Extras {
+    fn eq(&self, other: &Self) -> bool {
+        self.read() == other.read()
+    }
+}
+
 impl Extras {
+    fn read(&self) -> &Lists {
+        self.lists.as_deref().unwrap_or(&NO_LISTS)
+    }
+
+    fn write(&mut self) -> &mut Lists {
+        self.lists.get_or_insert_with(Box::default)
+    }
+
     pub fn uids(&self, span: Span) -> &[u32] {
-        &self.uids[span.range()]
+        &self.read().uids[span.range()]
     }
 
     pub fn blockers(&self, span: Span) -> &[Option<u32>] {
-        &self.blockers[span.range()]
+        &self.read().blockers[span.range()]
     }
 
     pub fn texts(&self, span: Span) -> &[Text] {
-        &self.texts[span.range()]
+        &self.read().texts[span.range()]
     }
 
     pub fn start(&self, at: u32) -> &EffectStart {
-        &self.starts[at as usize]
+        &self.read().starts[at as usize]
     }
 
     pub fn str(&self, span: Span) -> &str {
-        &self.strs[span.range()]
+        &self.read().strs[span.range()]
     }
 
     /// The chosen option's text, written.
@@ -678,32 +709,37 @@ impl Extras {
     }
 
     pub fn put_uids(&mut self, uids: impl IntoIterator<Item = u32>) -> Span {
-        let start = self.uids.len();
-        self.uids.extend(uids);
-        Span::after(start, self.uids.len())
+        let list = &mut self.write().uids;
+        let start = list.len();
+        list.extend(uids);
+        Span::after(start, list.len())
     }
 
     pub fn put_blockers(&mut self, blockers: impl IntoIterator<Item = Option<u32>>) -> Span {
-        let start = self.blockers.len();
-        self.blockers.extend(blockers);
-        Span::after(start, self.blockers.len())
+        let list = &mut self.write().blockers;
+        let start = list.len();
+        list.extend(blockers);
+        Span::after(start, list.len())
     }
 
     pub fn put_texts(&mut self, texts: impl IntoIterator<Item = Text>) -> Span {
-        let start = self.texts.len();
-        self.texts.extend(texts);
-        Span::after(start, self.texts.len())
+        let list = &mut self.write().texts;
+        let start = list.len();
+        list.extend(texts);
+        Span::after(start, list.len())
     }
 
     pub fn put_start(&mut self, start: EffectStart) -> u32 {
-        self.starts.push(start);
-        (self.starts.len() - 1) as u32
+        let list = &mut self.write().starts;
+        list.push(start);
+        (list.len() - 1) as u32
     }
 
     pub fn put_str(&mut self, text: &str) -> Span {
-        let start = self.strs.len();
-        self.strs.push_str(text);
-        Span::after(start, self.strs.len())
+        let list = &mut self.write().strs;
+        let start = list.len();
+        list.push_str(text);
+        Span::after(start, list.len())
     }
 
     /// A decision's chosen label as the log keeps it (a written one copied in).
@@ -717,36 +753,39 @@ impl Extras {
     /// What `kind` put here, taken back: a kind not kept was the last to put any. An empty
     /// span put nothing (and may be no place at the end: `Span::default()`).
     fn forget(&mut self, kind: &Kind) {
+        let Some(lists) = self.lists.as_deref_mut() else {
+            return;
+        };
         fn cut<T>(list: &mut Vec<T>, span: &Span) {
             if span.len != 0 {
                 list.truncate(span.start as usize);
             }
         }
         match kind {
-            Kind::Moment { items, .. } => cut(&mut self.texts, items),
-            Kind::HpCheck { dead, .. } => cut(&mut self.uids, dead),
+            Kind::Moment { items, .. } => cut(&mut lists.texts, items),
+            Kind::HpCheck { dead, .. } => cut(&mut lists.uids, dead),
             Kind::Attack {
                 attackers,
                 blockers,
                 ..
             } => {
-                cut(&mut self.uids, attackers);
-                cut(&mut self.blockers, blockers);
+                cut(&mut lists.uids, attackers);
+                cut(&mut lists.blockers, blockers);
             }
             Kind::EffectStarted { targets, rest, .. } => {
-                cut(&mut self.uids, targets);
-                self.starts.truncate(*rest as usize);
+                cut(&mut lists.uids, targets);
+                lists.starts.truncate(*rest as usize);
             }
-            Kind::EffectEnded { targets, .. } => cut(&mut self.uids, targets),
+            Kind::EffectEnded { targets, .. } => cut(&mut lists.uids, targets),
             Kind::CountersAdded { counter, .. } | Kind::CountersRemoved { counter, .. }
                 if counter.len != 0 =>
             {
-                self.strs.truncate(counter.start as usize)
+                lists.strs.truncate(counter.start as usize)
             }
             Kind::Decided {
                 choice: Choice::Logged(span),
                 ..
-            } if span.len != 0 => self.strs.truncate(span.start as usize),
+            } if span.len != 0 => lists.strs.truncate(span.start as usize),
             _ => {}
         }
     }
