@@ -790,6 +790,47 @@ impl Extras {
         }
     }
 
+    /// Only the parts `events` name kept: each list cut after the last place one names.
+    fn trim(&mut self, events: &[Event]) {
+        let Some(lists) = self.lists.as_deref_mut() else {
+            return; // nothing was put (the outcome level's log)
+        };
+        let end = |span: &Span| (span.start + span.len) as usize;
+        let (mut uids, mut blockers, mut texts, mut starts, mut strs) = (0, 0, 0, 0, 0);
+        for event in events {
+            match &event.kind {
+                Kind::Moment { items, .. } => texts = texts.max(end(items)),
+                Kind::HpCheck { dead, .. } => uids = uids.max(end(dead)),
+                Kind::Attack {
+                    attackers,
+                    blockers: blocks,
+                    ..
+                } => {
+                    uids = uids.max(end(attackers));
+                    blockers = blockers.max(end(blocks));
+                }
+                Kind::EffectStarted { targets, rest, .. } => {
+                    uids = uids.max(end(targets));
+                    starts = starts.max(*rest as usize + 1);
+                }
+                Kind::EffectEnded { targets, .. } => uids = uids.max(end(targets)),
+                Kind::CountersAdded { counter, .. } | Kind::CountersRemoved { counter, .. } => {
+                    strs = strs.max(end(counter))
+                }
+                Kind::Decided {
+                    choice: Choice::Logged(span),
+                    ..
+                } => strs = strs.max(end(span)),
+                _ => {}
+            }
+        }
+        lists.uids.truncate(uids);
+        lists.blockers.truncate(blockers);
+        lists.texts.truncate(texts);
+        lists.starts.truncate(starts);
+        lists.strs.truncate(strs);
+    }
+
     /// `kind` (its parts read here) with its parts put in `into`.
     pub fn copy_into(&self, kind: &Kind, into: &mut Extras) -> Kind {
         let mut kind = *kind;
@@ -1558,13 +1599,15 @@ impl Events {
         }
         let whole = len / CHUNK;
         if whole < self.full.len() {
-            // the chunk the cut falls in becomes the tail (copied if a copy shares it); the
-            // extras of the events cut stay, unnamed, until the chunk goes
+            // the chunk the cut falls in becomes the tail (copied if a copy shares it)
             self.full.truncate(whole + 1);
             let chunk = self.full.pop().expect("the chunk the cut falls in");
             self.tail = Arc::try_unwrap(chunk).unwrap_or_else(|shared| (*shared).clone());
         }
         self.tail.events.truncate(len - whole * CHUNK);
+        // the parts of the events cut go with them: a step run again from its checkpoint
+        // (`forward::Driven::restore`) puts its events' parts again, answer after answer
+        self.tail.extras.trim(&self.tail.events);
     }
 
     pub fn clear(&mut self) {
@@ -1917,6 +1960,36 @@ mod tests {
         assert_eq!(copy, log.events);
         let fields = log.events[0].fields(log.events.get_with(0).unwrap().1, &pool());
         assert_eq!(fields[1], ("dead", Value::Ints(vec![0, 1])));
+    }
+
+    #[test]
+    fn a_cut_lets_go_of_the_parts_of_the_events_it_cuts() {
+        // a step run again from its checkpoint, answer after answer: cut back, put again
+        let mut log = Log::new(Level::Full);
+        let hp_check = |log: &mut Log, n: u32| {
+            let dead = log.events.extras_mut().put_uids([n, n + 1, n + 2]);
+            log.emit(Kind::HpCheck {
+                rule: "41.4",
+                dead,
+                round: None,
+            });
+        };
+        for n in 0..10 {
+            hp_check(&mut log, n);
+        }
+        let once = log.events.staged().clone();
+        for n in 0..100 {
+            log.events.truncate(5);
+            for m in 5..10 {
+                hp_check(&mut log, m + 1000 * n);
+            }
+        }
+        assert_eq!(
+            log.events.staged().read().uids.len(),
+            once.read().uids.len()
+        );
+        assert_eq!(deaths(&log.events)[9], vec![99009, 99010, 99011]);
+        assert_eq!(deaths(&log.events)[4], vec![4, 5, 6]);
     }
 
     #[test]
