@@ -180,7 +180,7 @@ pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &Text)
             uid,
             card: card_of(game, uid),
             amount,
-            source: source.clone(),
+            source: *source,
         }
     );
 }

@@ -4,7 +4,7 @@
 use crate::changes::destroy;
 use crate::emit;
 use crate::errors::Flow;
-use crate::events::Kind;
+use crate::events::{Kind, Span};
 use crate::game::Game;
 
 /// `check_hp`: every permanent at 0 Ép (Sp) or below goes to the graveyard, all found first
@@ -18,7 +18,7 @@ pub fn check_hp(game: &mut Game, rule: &'static str, components: bool) -> Flow {
             game,
             Kind::HpCheck {
                 rule,
-                dead: Vec::new(),
+                dead: Span::default(),
                 round: None,
             }
         );
@@ -58,7 +58,7 @@ fn check_rounds(game: &mut Game, rule: &'static str, components: bool) -> Flow {
             game,
             Kind::HpCheck {
                 rule,
-                dead: dead.clone(),
+                dead: game.log.events.extras_mut().put_uids(dead.iter().copied()),
                 round: (round > 1).then_some(round),
             }
         );

@@ -129,13 +129,17 @@ fn started(game: &mut Game, effect: &Lasting, rule: Option<&'static str>, waits:
         Kind::EffectStarted {
             waits,
             effect: effect.uid,
-            targets: effect.targets.clone(),
-            rest: Box::new(EffectStart {
+            targets: game
+                .log
+                .events
+                .extras_mut()
+                .put_uids(effect.targets.iter().copied()),
+            rest: game.log.events.extras_mut().put_start(EffectStart {
                 stat: effect.stat.name(),
                 amount: effect.amount,
                 duration: effect.duration.name(),
                 player: effect.player,
-                source: effect.source.clone(),
+                source: effect.source,
                 ends_turn: effect.ends_turn,
                 rule,
             }),
@@ -178,7 +182,7 @@ pub fn add_effect(
         targets,
         player,
         controller,
-        source: source.clone(),
+        source: *source,
         in_force: !waits,
         ends_turn,
     };
@@ -300,7 +304,11 @@ fn end(game: &mut Game, ending: Vec<Lasting>, partly: Vec<(usize, Vec<u32>)>, ru
             Kind::EffectEnded {
                 effect,
                 stat,
-                targets,
+                targets: game
+                    .log
+                    .events
+                    .extras_mut()
+                    .put_uids(targets.iter().copied()),
                 rule,
                 partial,
             }

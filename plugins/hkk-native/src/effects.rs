@@ -505,7 +505,7 @@ fn chosen_permanent(game: &mut Game, ctx: &Context, uids: &[u32]) -> Result<Targ
         kind: "target",
         player: ctx.controller,
         options,
-        prompt: game.prompt(|| ctx.label.clone()),
+        prompt: game.prompt(|| ctx.label),
         rule: None,
     };
     Ok(Target::Permanent(uids[game.decide(&decision)?]))
@@ -573,7 +573,7 @@ fn select_targets(
                 kind: "target_player",
                 player: me,
                 options: game.player_labels.to_vec(),
-                prompt: game.prompt(|| ctx.label.clone()),
+                prompt: game.prompt(|| ctx.label),
                 rule: None,
             };
             out.push(Target::Player(game.decide(&decision)?));
@@ -809,7 +809,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
     }
     for &target in targets {
         match effect.verb {
-            Verb::Damage => damage(game, target, n, label.clone(), ctx.source),
+            Verb::Damage => damage(game, target, n, *label, ctx.source),
             Verb::Heal => heal(game, target, n, label),
             Verb::GiveDefenceBonus => {
                 if let Target::Permanent(uid) = target {
@@ -825,7 +825,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
             }
             Verb::GainComponents => {
                 if let Target::Player(p) = target {
-                    gain_components(game, p, n, label.clone());
+                    gain_components(game, p, n, *label);
                 }
             }
             Verb::Sacrifice => {
@@ -850,7 +850,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
             }
             Verb::RemoveDefenceBonus => {
                 if let Target::Permanent(uid) = target {
-                    remove_defence_bonus(game, uid, None, Some(label.clone()));
+                    remove_defence_bonus(game, uid, None, Some(*label));
                 }
             }
             Verb::Draw => {
@@ -867,7 +867,7 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                         Kind::VpGained {
                             player: p,
                             amount: n,
-                            source: label.clone(),
+                            source: *label,
                             after,
                         }
                     );
@@ -891,7 +891,7 @@ fn lose_vp(game: &mut Game, player: usize, amount: i64, label: &Text) {
         Kind::VpLost {
             player,
             amount: lost,
-            source: label.clone(),
+            source: *label,
             after,
         }
     );
@@ -912,7 +912,7 @@ fn pay_components(game: &mut Game, player: usize, count: i64, label: &Text) {
         Kind::ComponentsPaid {
             player,
             amount: paid,
-            source: label.clone(),
+            source: *label,
         }
     );
 }
@@ -951,26 +951,32 @@ fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &Text) {
     if after < 0 {
         game.moment_overshot = true; // the moment's end drops it
     }
-    let kind = if by >= 0 {
-        Kind::CountersAdded {
-            uid,
-            card,
-            counter: counter.to_string(),
-            amount,
-            after,
-            source: label.clone(),
-        }
+    // the counter's name put beside the events only where the event is built
+    if by >= 0 {
+        emit!(
+            game,
+            Kind::CountersAdded {
+                uid,
+                card,
+                counter: game.log.events.extras_mut().put_str(counter),
+                amount,
+                after,
+                source: *label,
+            }
+        );
     } else {
-        Kind::CountersRemoved {
-            uid,
-            card,
-            counter: counter.to_string(),
-            amount,
-            after,
-            source: label.clone(),
-        }
-    };
-    emit!(game, kind);
+        emit!(
+            game,
+            Kind::CountersRemoved {
+                uid,
+                card,
+                counter: game.log.events.extras_mut().put_str(counter),
+                amount,
+                after,
+                source: *label,
+            }
+        );
+    }
 }
 
 /// `heal`: a player's Ép rises; a permanent loses damage, at most what it took.
@@ -983,7 +989,7 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &Text) {
                 Kind::PlayerHealed {
                     player: p,
                     amount,
-                    source: label.clone(),
+                    source: *label,
                 }
             );
         }
@@ -1014,7 +1020,7 @@ fn heal(game: &mut Game, target: Target, amount: i64, label: &Text) {
                         uid,
                         card,
                         amount: healed,
-                        source: label.clone(),
+                        source: *label,
                     }
                 );
             }

@@ -43,11 +43,12 @@ impl Prefix {
 /// Python, a decision shown outside, a search reading labels): a full-level game makes
 /// thousands a game, and most are never read. What it is made of never changes afterwards (a
 /// card id names the same card in the game's pool for good; uids, ability indices and copy
-/// numbers are copied in), so it writes what the eager text was.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// numbers are copied in), so it writes what the eager text was. It owns nothing (Copy): an
+/// event keeps it as it is (a text written by hand is a [`crate::decisions::Label`]'s, or the
+/// log's [`Choice::Logged`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Text {
     Borrowed(&'static str),
-    Owned(Box<str>),
     /// `<prefix><card>#<uid>` (`state::card_label`).
     Card {
         prefix: Prefix,
@@ -82,19 +83,12 @@ impl From<&'static str> for Text {
     }
 }
 
-impl From<String> for Text {
-    fn from(text: String) -> Self {
-        Text::Owned(text.into_boxed_str())
-    }
-}
-
 impl Text {
     /// The text, written with the card ids' strings of `cards` (the game's pool).
     pub fn render<'a>(&'a self, cards: &CardPool) -> std::borrow::Cow<'a, str> {
         use std::borrow::Cow;
         match self {
             Text::Borrowed(text) => Cow::Borrowed(text),
-            Text::Owned(text) => Cow::Borrowed(text),
             Text::Card { prefix, card, uid } => Cow::Owned(crate::state::card_label(
                 prefix.as_str(),
                 cards.name(*card),
@@ -128,7 +122,6 @@ impl Text {
     pub fn literal(&self) -> Option<&str> {
         match self {
             Text::Borrowed(text) => Some(text),
-            Text::Owned(text) => Some(text),
             _ => None,
         }
     }
@@ -140,7 +133,6 @@ impl Text {
             Text::Card { uid, .. } | Text::Item { uid, .. } => Some(u64::from(*uid)),
             Text::Name { .. } => None,
             Text::Borrowed(text) => uid_in(text),
-            Text::Owned(text) => uid_in(text),
         }
     }
 
@@ -165,7 +157,7 @@ impl PartialEq<str> for Text {
 }
 
 /// The uid in a text such as `alap:langorzo#1:1` (the first `#` followed by a digit).
-fn uid_in(text: &str) -> Option<u64> {
+pub fn uid_in(text: &str) -> Option<u64> {
     text.match_indices('#').find_map(|(at, _)| {
         let digits: &str = &text[at + 1..];
         let end = digits
@@ -176,7 +168,7 @@ fn uid_in(text: &str) -> Option<u64> {
 }
 
 /// One event's kind and fields (the envelope is in [`Event`]).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Kind {
     GameStarted {
         /// None: hidden from the player whose copy this is (`hide_event`, shown as `"?"`).
@@ -212,7 +204,7 @@ pub enum Kind {
     Decided {
         player: usize,
         decision: &'static str,
-        choice: crate::decisions::Label,
+        choice: Choice,
         options: usize,
         rule: Option<&'static str>,
     },
@@ -228,7 +220,8 @@ pub enum Kind {
     /// `moment`: the items that happen at it (their labels) and the durations it ends.
     Moment {
         rule: &'static str,
-        items: Vec<Text>,
+        /// [`Extras::texts`].
+        items: Span,
         ends: &'static [&'static str],
     },
     Passed {
@@ -276,7 +269,8 @@ pub enum Kind {
     /// `hp_check`: the uids that die in its first round (empty: it found nobody).
     HpCheck {
         rule: &'static str,
-        dead: Vec<u32>,
+        /// [`Extras::uids`].
+        dead: Span,
         /// Its round, from the second on.
         round: Option<u32>,
     },
@@ -305,8 +299,10 @@ pub enum Kind {
         rule: &'static str,
     },
     Attack {
-        attackers: Vec<u32>,
-        blockers: Vec<Option<u32>>,
+        /// [`Extras::uids`].
+        attackers: Span,
+        /// [`Extras::blockers`].
+        blockers: Span,
         rule: &'static str,
     },
     Damaged {
@@ -340,15 +336,18 @@ pub enum Kind {
     EffectStarted {
         waits: bool,
         effect: u32,
-        targets: Vec<u32>,
-        /// Its other fields, boxed: a rare kind kept from setting every event's size (a
-        /// `Kind` is as large as its largest variant, and each is moved into the log).
-        rest: Box<EffectStart>,
+        /// [`Extras::uids`].
+        targets: Span,
+        /// Its other fields, beside the events ([`Extras::start`]): a rare kind kept from
+        /// setting every event's size (a `Kind` is as large as its largest variant, and each
+        /// is moved into the log).
+        rest: u32,
     },
     EffectEnded {
         effect: u32,
         stat: &'static str,
-        targets: Vec<u32>,
+        /// [`Extras::uids`].
+        targets: Span,
         rule: &'static str,
         /// It ended for some of its permanents only (D-dispel).
         partial: bool,
@@ -356,7 +355,8 @@ pub enum Kind {
     CountersAdded {
         uid: u32,
         card: CardId,
-        counter: String,
+        /// [`Extras::str`].
+        counter: Span,
         amount: i64,
         after: i64,
         source: Text,
@@ -364,7 +364,8 @@ pub enum Kind {
     CountersRemoved {
         uid: u32,
         card: CardId,
-        counter: String,
+        /// [`Extras::str`].
+        counter: Span,
         amount: i64,
         after: i64,
         source: Text,
@@ -447,7 +448,7 @@ pub enum Kind {
 }
 
 /// [`Kind::EffectStarted`]'s fields but its uid and targets.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EffectStart {
     pub stat: &'static str,
     pub amount: i64,
@@ -536,7 +537,7 @@ impl Kind {
                 !matches!(
                     self,
                     Kind::Decided { .. } | Kind::StepStarted { .. } | Kind::StepEnded { .. }
-                ) && !matches!(self, Kind::HpCheck { dead, .. } if dead.is_empty())
+                ) && !matches!(self, Kind::HpCheck { dead, .. } if dead.len == 0)
             }
             Level::Outcome => matches!(self, Kind::GameEnded { .. }),
         }
@@ -580,12 +581,288 @@ impl Level {
 }
 
 /// An event with its envelope.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Event {
     pub seq: usize,
     pub turn: u32,
     pub step: &'static str,
     pub kind: Kind,
+}
+
+// An event owns no heap memory: its lists and written texts are its chunk's [`Extras`],
+// named by a [`Span`]. A log's chunk then drops (or clears) in O(1), not walking its ~256
+// events' drop glue (~110,000 instructions a full-level game), and a kind that owns heap
+// memory cannot be added without this failing to compile.
+const _: () = assert!(!std::mem::needs_drop::<Event>());
+
+/// Where an event's list (or text) lies in its chunk's [`Extras`]: a start and a length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Span {
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+
+    fn after(start: usize, end: usize) -> Span {
+        Span {
+            start: start as u32,
+            len: (end - start) as u32,
+        }
+    }
+}
+
+/// A decision's chosen option as the log keeps it: a [`Text`], or a label written by hand (a
+/// player named from outside: `Game::player_labels`) kept in the chunk's [`Extras::str`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    Text(Text),
+    Logged(Span),
+}
+
+impl From<Text> for Choice {
+    fn from(text: Text) -> Self {
+        Choice::Text(text)
+    }
+}
+
+impl From<&'static str> for Choice {
+    fn from(text: &'static str) -> Self {
+        Choice::Text(Text::Borrowed(text))
+    }
+}
+
+/// What a chunk's events keep beside them, each list in one `Vec` (an event names its part
+/// with a [`Span`]): uid lists, blockers, a moment's items, an effect's start, written texts.
+/// Written just before the event is pushed, into the chunk it will be pushed to
+/// ([`Events::extras_mut`]); a chunk shared between copies of the game carries its own.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// Made at the first put: a log that keeps no lists (the outcome level's) has none, and a
+    /// log is one word larger for them, not five lists (a game is copied whole: `clone()`).
+    lists: Option<Box<Lists>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Lists {
+    uids: Vec<u32>,
+    blockers: Vec<Option<u32>>,
+    texts: Vec<Text>,
+    starts: Vec<EffectStart>,
+    strs: String,
+}
+
+/// What extras with no lists read (an empty span).
+static NO_LISTS: Lists = Lists {
+    uids: Vec::new(),
+    blockers: Vec::new(),
+    texts: Vec::new(),
+    starts: Vec::new(),
+    strs: String::new(),
+};
+
+/// The same lists (none and empty ones alike).
+impl PartialEq for Extras {
+    fn eq(&self, other: &Self) -> bool {
+        self.read() == other.read()
+    }
+}
+
+impl Extras {
+    fn read(&self) -> &Lists {
+        self.lists.as_deref().unwrap_or(&NO_LISTS)
+    }
+
+    fn write(&mut self) -> &mut Lists {
+        self.lists.get_or_insert_with(Box::default)
+    }
+
+    pub fn uids(&self, span: Span) -> &[u32] {
+        &self.read().uids[span.range()]
+    }
+
+    pub fn blockers(&self, span: Span) -> &[Option<u32>] {
+        &self.read().blockers[span.range()]
+    }
+
+    pub fn texts(&self, span: Span) -> &[Text] {
+        &self.read().texts[span.range()]
+    }
+
+    pub fn start(&self, at: u32) -> &EffectStart {
+        &self.read().starts[at as usize]
+    }
+
+    pub fn str(&self, span: Span) -> &str {
+        &self.read().strs[span.range()]
+    }
+
+    /// The chosen option's text, written.
+    pub fn choice<'a>(&'a self, choice: &'a Choice, cards: &CardPool) -> std::borrow::Cow<'a, str> {
+        match choice {
+            Choice::Text(text) => text.render(cards),
+            Choice::Logged(span) => std::borrow::Cow::Borrowed(self.str(*span)),
+        }
+    }
+
+    pub fn put_uids(&mut self, uids: impl IntoIterator<Item = u32>) -> Span {
+        let list = &mut self.write().uids;
+        let start = list.len();
+        list.extend(uids);
+        Span::after(start, list.len())
+    }
+
+    pub fn put_blockers(&mut self, blockers: impl IntoIterator<Item = Option<u32>>) -> Span {
+        let list = &mut self.write().blockers;
+        let start = list.len();
+        list.extend(blockers);
+        Span::after(start, list.len())
+    }
+
+    pub fn put_texts(&mut self, texts: impl IntoIterator<Item = Text>) -> Span {
+        let list = &mut self.write().texts;
+        let start = list.len();
+        list.extend(texts);
+        Span::after(start, list.len())
+    }
+
+    pub fn put_start(&mut self, start: EffectStart) -> u32 {
+        let list = &mut self.write().starts;
+        list.push(start);
+        (list.len() - 1) as u32
+    }
+
+    pub fn put_str(&mut self, text: &str) -> Span {
+        let list = &mut self.write().strs;
+        let start = list.len();
+        list.push_str(text);
+        Span::after(start, list.len())
+    }
+
+    /// A decision's chosen label as the log keeps it (a written one copied in).
+    pub fn put_label(&mut self, label: &crate::decisions::Label) -> Choice {
+        match label {
+            crate::decisions::Label::Text(text) => Choice::Text(*text),
+            crate::decisions::Label::Owned(text) => Choice::Logged(self.put_str(text)),
+        }
+    }
+
+    /// What `kind` put here, taken back: a kind not kept was the last to put any. An empty
+    /// span put nothing (and may be no place at the end: `Span::default()`).
+    fn forget(&mut self, kind: &Kind) {
+        let Some(lists) = self.lists.as_deref_mut() else {
+            return;
+        };
+        fn cut<T>(list: &mut Vec<T>, span: &Span) {
+            if span.len != 0 {
+                list.truncate(span.start as usize);
+            }
+        }
+        match kind {
+            Kind::Moment { items, .. } => cut(&mut lists.texts, items),
+            Kind::HpCheck { dead, .. } => cut(&mut lists.uids, dead),
+            Kind::Attack {
+                attackers,
+                blockers,
+                ..
+            } => {
+                cut(&mut lists.uids, attackers);
+                cut(&mut lists.blockers, blockers);
+            }
+            Kind::EffectStarted { targets, rest, .. } => {
+                cut(&mut lists.uids, targets);
+                lists.starts.truncate(*rest as usize);
+            }
+            Kind::EffectEnded { targets, .. } => cut(&mut lists.uids, targets),
+            Kind::CountersAdded { counter, .. } | Kind::CountersRemoved { counter, .. }
+                if counter.len != 0 =>
+            {
+                lists.strs.truncate(counter.start as usize)
+            }
+            Kind::Decided {
+                choice: Choice::Logged(span),
+                ..
+            } if span.len != 0 => lists.strs.truncate(span.start as usize),
+            _ => {}
+        }
+    }
+
+    /// Only the parts `events` name kept: each list cut after the last place one names.
+    fn trim(&mut self, events: &[Event]) {
+        let Some(lists) = self.lists.as_deref_mut() else {
+            return; // nothing was put (the outcome level's log)
+        };
+        let end = |span: &Span| (span.start + span.len) as usize;
+        let (mut uids, mut blockers, mut texts, mut starts, mut strs) = (0, 0, 0, 0, 0);
+        for event in events {
+            match &event.kind {
+                Kind::Moment { items, .. } => texts = texts.max(end(items)),
+                Kind::HpCheck { dead, .. } => uids = uids.max(end(dead)),
+                Kind::Attack {
+                    attackers,
+                    blockers: blocks,
+                    ..
+                } => {
+                    uids = uids.max(end(attackers));
+                    blockers = blockers.max(end(blocks));
+                }
+                Kind::EffectStarted { targets, rest, .. } => {
+                    uids = uids.max(end(targets));
+                    starts = starts.max(*rest as usize + 1);
+                }
+                Kind::EffectEnded { targets, .. } => uids = uids.max(end(targets)),
+                Kind::CountersAdded { counter, .. } | Kind::CountersRemoved { counter, .. } => {
+                    strs = strs.max(end(counter))
+                }
+                Kind::Decided {
+                    choice: Choice::Logged(span),
+                    ..
+                } => strs = strs.max(end(span)),
+                _ => {}
+            }
+        }
+        lists.uids.truncate(uids);
+        lists.blockers.truncate(blockers);
+        lists.texts.truncate(texts);
+        lists.starts.truncate(starts);
+        lists.strs.truncate(strs);
+    }
+
+    /// `kind` (its parts read here) with its parts put in `into`.
+    pub fn copy_into(&self, kind: &Kind, into: &mut Extras) -> Kind {
+        let mut kind = *kind;
+        match &mut kind {
+            Kind::Moment { items, .. } => *items = into.put_texts(self.texts(*items).to_vec()),
+            Kind::HpCheck { dead, .. } => *dead = into.put_uids(self.uids(*dead).to_vec()),
+            Kind::Attack {
+                attackers,
+                blockers,
+                ..
+            } => {
+                *attackers = into.put_uids(self.uids(*attackers).to_vec());
+                *blockers = into.put_blockers(self.blockers(*blockers).to_vec());
+            }
+            Kind::EffectStarted { targets, rest, .. } => {
+                *targets = into.put_uids(self.uids(*targets).to_vec());
+                *rest = into.put_start(*self.start(*rest));
+            }
+            Kind::EffectEnded { targets, .. } => {
+                *targets = into.put_uids(self.uids(*targets).to_vec())
+            }
+            Kind::CountersAdded { counter, .. } | Kind::CountersRemoved { counter, .. } => {
+                *counter = into.put_str(self.str(*counter))
+            }
+            Kind::Decided {
+                choice: Choice::Logged(span),
+                ..
+            } => *span = into.put_str(self.str(*span)),
+            _ => {}
+        }
+        kind
+    }
 }
 
 fn int(v: usize) -> Value {
@@ -610,8 +887,10 @@ fn opt_text(v: &Option<&'static str>) -> Value {
 
 impl Event {
     /// The fields after the envelope, in `hkk.events`' declaration order (card ids named by
-    /// the game's `cards`).
-    pub fn fields(&self, cards: &CardPool) -> Vec<(&'static str, Value)> {
+    /// the game's `cards`; lists and written texts read from its chunk's `extras`).
+    pub fn fields(&self, extras: &Extras, cards: &CardPool) -> Vec<(&'static str, Value)> {
+        let ints =
+            |span: Span| Value::Ints(extras.uids(span).iter().map(|&u| i64::from(u)).collect());
         match &self.kind {
             Kind::GameStarted { seed, decks } => vec![
                 ("seed", seed.map_or_else(|| text(HIDDEN), Value::Wide)),
@@ -662,7 +941,10 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("decision", text(decision)),
-                ("choice", shown(choice, cards)),
+                (
+                    "choice",
+                    Value::Str(extras.choice(choice, cards).into_owned()),
+                ),
                 ("options", int(*options)),
                 ("rule", opt_text(rule)),
             ],
@@ -685,7 +967,13 @@ impl Event {
                 ("rule", text(rule)),
                 (
                     "items",
-                    Value::Strs(items.iter().map(|i| i.render(cards).into_owned()).collect()),
+                    Value::Strs(
+                        extras
+                            .texts(*items)
+                            .iter()
+                            .map(|i| i.render(cards).into_owned())
+                            .collect(),
+                    ),
                 ),
                 (
                     "ends",
@@ -752,10 +1040,7 @@ impl Event {
             ],
             Kind::HpCheck { rule, dead, round } => vec![
                 ("rule", text(rule)),
-                (
-                    "dead",
-                    Value::Ints(dead.iter().map(|&u| i64::from(u)).collect()),
-                ),
+                ("dead", ints(*dead)),
                 (
                     "round",
                     round.map_or(Value::Absent, |r| Value::Int(i64::from(r))),
@@ -806,13 +1091,16 @@ impl Event {
                 blockers,
                 rule,
             } => vec![
-                (
-                    "attackers",
-                    Value::Ints(attackers.iter().map(|&u| i64::from(u)).collect()),
-                ),
+                ("attackers", ints(*attackers)),
                 (
                     "blockers",
-                    Value::OptInts(blockers.iter().map(|b| b.map(i64::from)).collect()),
+                    Value::OptInts(
+                        extras
+                            .blockers(*blockers)
+                            .iter()
+                            .map(|b| b.map(i64::from))
+                            .collect(),
+                    ),
                 ),
                 ("rule", text(rule)),
             ],
@@ -874,16 +1162,13 @@ impl Event {
                     source,
                     ends_turn,
                     rule,
-                } = &**rest;
+                } = extras.start(*rest);
                 let mut fields = vec![
                     ("effect", uid_value(*effect)),
                     ("stat", text(stat)),
                     ("amount", Value::Int(*amount)),
                     ("duration", text(duration)),
-                    (
-                        "targets",
-                        Value::Ints(targets.iter().map(|&u| i64::from(u)).collect()),
-                    ),
+                    ("targets", ints(*targets)),
                     ("player", player.map_or(Value::None, int)),
                     ("source", shown(source, cards)),
                 ];
@@ -905,10 +1190,7 @@ impl Event {
             } => vec![
                 ("effect", uid_value(*effect)),
                 ("stat", text(stat)),
-                (
-                    "targets",
-                    Value::Ints(targets.iter().map(|&u| i64::from(u)).collect()),
-                ),
+                ("targets", ints(*targets)),
                 ("rule", text(rule)),
                 (
                     "partial",
@@ -937,7 +1219,7 @@ impl Event {
             } => vec![
                 ("uid", uid_value(*uid)),
                 ("card", text(cards.name(*card))),
-                ("counter", text(counter)),
+                ("counter", text(extras.str(*counter))),
                 ("amount", Value::Int(*amount)),
                 ("after", Value::Int(*after)),
                 ("source", shown(source, cards)),
@@ -1138,8 +1420,16 @@ macro_rules! emit {
     };
 }
 
-/// Events a chunk of the log holds (about 45 kB of them).
+/// Events a chunk of the log holds (about 32 kB of them).
 const CHUNK: usize = 256;
+
+/// A chunk of the log: its events and what they keep beside them (their [`Span`]s name
+/// places in its `extras`), shared between copies of the game and dropped as one.
+#[derive(Debug, Clone, Default)]
+struct Chunk {
+    events: Vec<Event>,
+    extras: Extras,
+}
 
 /// The kept events, in fixed-size chunks: the log grows without copying what it holds (a
 /// `Vec` growing by doubling moved a full-level game's ~600 kB once more in all, in ten
@@ -1150,18 +1440,18 @@ const CHUNK: usize = 256;
 #[derive(Debug, Clone, Default)]
 pub struct Events {
     /// Full chunks, `CHUNK` events each.
-    full: Vec<Arc<Vec<Event>>>,
+    full: Vec<Arc<Chunk>>,
     /// The events after them: fewer than `CHUNK`, in room for at most `CHUNK`.
-    tail: Vec<Event>,
+    tail: Chunk,
 }
 
 impl Events {
     pub fn len(&self) -> usize {
-        self.full.len() * CHUNK + self.tail.len()
+        self.full.len() * CHUNK + self.tail.events.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.full.is_empty() && self.tail.is_empty()
+        self.full.is_empty() && self.tail.events.is_empty()
     }
 
     #[inline]
@@ -1176,10 +1466,21 @@ impl Events {
     pub fn push_with_room(&mut self, event: Event, whole: bool) {
         // room known here, the push needs no growing path: the event is written in place
         // instead of kept aside across a call that may grow the chunk
-        if self.tail.len() < self.tail.capacity() {
-            self.tail.push(event);
+        if self.tail.events.len() < self.tail.events.capacity() {
+            self.tail.events.push(event);
         } else {
             self.push_into_new_room(event, whole);
+        }
+    }
+
+    /// [`Events::push_with_room`] of the event `make` makes once room is known: it is written
+    /// in place, not made aside and copied in (an event is 128 bytes).
+    #[inline]
+    pub fn push_made(&mut self, whole: bool, make: impl FnOnce() -> Event) {
+        if self.tail.events.len() < self.tail.events.capacity() {
+            self.tail.events.push(make());
+        } else {
+            self.push_into_new_room(make(), whole);
         }
     }
 
@@ -1189,42 +1490,87 @@ impl Events {
     #[cold]
     #[inline(never)]
     fn push_into_new_room(&mut self, event: Event, whole: bool) {
-        if self.tail.len() >= CHUNK {
-            let chunk = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
-            self.full.push(Arc::new(chunk));
+        if self.tail.events.len() >= CHUNK {
+            self.seal_tail();
         } else {
             // `with_capacity` gives exactly the room asked for: never more than `CHUNK`
             let room = if whole {
                 CHUNK
             } else {
-                (self.tail.len() * 2).clamp(4, CHUNK)
+                (self.tail.events.len() * 2).clamp(4, CHUNK)
             };
             let mut grown = Vec::with_capacity(room);
-            grown.append(&mut self.tail);
-            self.tail = grown;
+            grown.append(&mut self.tail.events);
+            self.tail.events = grown;
         }
-        self.tail.push(event);
+        self.tail.events.push(event);
+    }
+
+    /// The full tail becomes a shared chunk, a new one begun with room for a whole chunk.
+    #[cold]
+    #[inline(never)]
+    fn seal_tail(&mut self) {
+        let chunk = Chunk {
+            events: Vec::with_capacity(CHUNK),
+            extras: Extras::default(),
+        };
+        self.full
+            .push(Arc::new(std::mem::replace(&mut self.tail, chunk)));
+    }
+
+    /// Where the next event pushed keeps its lists and written texts: its chunk's extras (a
+    /// full tail is sealed first, so the event lands in the chunk they are put in). Put them
+    /// just before the event is built, and push it next (or drop it: [`Log::emit`]).
+    #[inline]
+    pub fn extras_mut(&mut self) -> &mut Extras {
+        if self.tail.events.len() >= CHUNK {
+            self.seal_tail();
+        }
+        &mut self.tail.extras
+    }
+
+    /// The extras a kind built and not pushed yet reads its parts from (the tail's).
+    pub fn staged(&self) -> &Extras {
+        &self.tail.extras
+    }
+
+    /// What a kind not kept put in the tail's extras, taken back (it was the last to put any).
+    pub fn forget(&mut self, kind: &Kind) {
+        self.tail.extras.forget(kind);
     }
 
     pub fn get(&self, index: usize) -> Option<&Event> {
-        match self.full.get(index / CHUNK) {
-            Some(chunk) => chunk.get(index % CHUNK),
-            None => self.tail.get(index - self.full.len() * CHUNK),
-        }
+        self.get_with(index).map(|(event, _)| event)
+    }
+
+    /// The event at `index` with its chunk's extras (its lists and written texts).
+    pub fn get_with(&self, index: usize) -> Option<(&Event, &Extras)> {
+        let chunk = match self.full.get(index / CHUNK) {
+            Some(chunk) => chunk,
+            None => &self.tail,
+        };
+        let at = index - (index / CHUNK).min(self.full.len()) * CHUNK;
+        chunk.events.get(at).map(|event| (event, &chunk.extras))
     }
 
     pub fn last(&self) -> Option<&Event> {
-        match self.tail.last() {
+        match self.tail.events.last() {
             Some(event) => Some(event),
-            None => self.full.last()?.last(),
+            None => self.full.last()?.events.last(),
         }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Event> {
+        self.iter_with().map(|(event, _)| event)
+    }
+
+    /// The events, each with its chunk's extras.
+    pub fn iter_with(&self) -> impl Iterator<Item = (&Event, &Extras)> {
         self.full
             .iter()
-            .flat_map(|chunk| chunk.iter())
-            .chain(self.tail.iter())
+            .map(|chunk| &**chunk)
+            .chain(std::iter::once(&self.tail))
+            .flat_map(|chunk| chunk.events.iter().map(|event| (event, &chunk.extras)))
     }
 
     /// The events from `from` on, to change (their chunks unshared).
@@ -1237,9 +1583,14 @@ impl Events {
             .enumerate()
             .flat_map(move |(i, chunk)| {
                 let start = if i == 0 { skip % CHUNK } else { 0 };
-                Arc::make_mut(chunk).iter_mut().skip(start)
+                Arc::make_mut(chunk).events.iter_mut().skip(start)
             })
-            .chain(self.tail.iter_mut().skip(skip.saturating_sub(in_full)))
+            .chain(
+                self.tail
+                    .events
+                    .iter_mut()
+                    .skip(skip.saturating_sub(in_full)),
+            )
     }
 
     pub fn truncate(&mut self, len: usize) {
@@ -1253,20 +1604,25 @@ impl Events {
             let chunk = self.full.pop().expect("the chunk the cut falls in");
             self.tail = Arc::try_unwrap(chunk).unwrap_or_else(|shared| (*shared).clone());
         }
-        self.tail.truncate(len - whole * CHUNK);
+        self.tail.events.truncate(len - whole * CHUNK);
+        // the parts of the events cut go with them: a step run again from its checkpoint
+        // (`forward::Driven::restore`) puts its events' parts again, answer after answer
+        self.tail.extras.trim(&self.tail.events);
     }
 
     pub fn clear(&mut self) {
         self.full.clear();
-        self.tail.clear();
+        self.tail.events.clear();
+        self.tail.extras = Extras::default();
     }
 
     /// Only the events `keep` holds for, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&Event) -> bool) {
         let mut kept = Events::default();
-        for event in self.iter() {
+        for (event, extras) in self.iter_with() {
             if keep(event) {
-                kept.push(event.clone());
+                let kind = extras.copy_into(&event.kind, kept.extras_mut());
+                kept.push(Event { kind, ..*event });
             }
         }
         *self = kept;
@@ -1278,22 +1634,32 @@ impl Events {
             return self.clone();
         }
         let whole = len / CHUNK;
-        let mut tail = Vec::with_capacity(CHUNK);
-        if let Some(chunk) = self.full.get(whole) {
-            tail.extend_from_slice(&chunk[..len - whole * CHUNK]);
-        } else {
-            tail.extend_from_slice(&self.tail[..len - whole * CHUNK]);
-        }
+        let from = match self.full.get(whole) {
+            Some(chunk) => chunk,
+            None => &self.tail,
+        };
+        let mut events = Vec::with_capacity(CHUNK);
+        events.extend_from_slice(&from.events[..len - whole * CHUNK]);
         Events {
             full: self.full[..whole].to_vec(),
-            tail,
+            tail: Chunk {
+                events,
+                extras: from.extras.clone(),
+            },
         }
     }
 }
 
+/// The same events, their lists and written texts read (two logs may keep them at other
+/// places in their extras).
 impl PartialEq for Events {
     fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
+        let read = |(event, extras): (&Event, &Extras)| {
+            let mut own = Extras::default();
+            let kind = extras.copy_into(&event.kind, &mut own);
+            (Event { kind, ..*event }, own)
+        };
+        self.len() == other.len() && self.iter_with().map(read).eq(other.iter_with().map(read))
     }
 }
 
@@ -1301,10 +1667,7 @@ impl std::ops::Index<usize> for Events {
     type Output = Event;
 
     fn index(&self, index: usize) -> &Event {
-        match self.full.get(index / CHUNK) {
-            Some(chunk) => &chunk[index % CHUNK],
-            None => &self.tail[index - self.full.len() * CHUNK],
-        }
+        self.get(index).expect("event index out of range")
     }
 }
 
@@ -1345,15 +1708,15 @@ impl Log {
         }
         if kind.kept_at(self.level) {
             let whole = self.level != Level::Outcome;
-            self.events.push_with_room(
-                Event {
-                    seq: self.emitted, // the seq it has in the full log
-                    turn: self.turn,
-                    step: self.step,
-                    kind,
-                },
-                whole,
-            );
+            let (seq, turn, step) = (self.emitted, self.turn, self.step);
+            self.events.push_made(whole, || Event {
+                seq, // the seq it has in the full log
+                turn,
+                step,
+                kind,
+            });
+        } else {
+            self.events.forget(&kind);
         }
         self.emitted += 1;
     }
@@ -1363,7 +1726,7 @@ impl Log {
     #[inline(never)]
     fn record(&mut self, kind: &Kind) {
         if let Some(outcome) = &mut self.outcome {
-            outcome.record(kind, self.turn);
+            outcome.record(kind, self.events.staged(), self.turn);
         }
     }
 }
@@ -1435,9 +1798,14 @@ mod tests {
         assert_eq!(play.render(&cards), ["play ", cards.name(card)].concat());
         assert_eq!(play.uid(), None);
         assert_eq!(Text::from("pass").render(&cards), "pass");
-        assert_eq!(Text::from("x#5".to_string()).render(&cards), "x#5");
+        let mut extras = Extras::default();
+        let written = extras.put_label(&"x#5".to_string().into());
+        assert_eq!(extras.choice(&written, &cards), "x#5");
         // no larger than the `String` it replaces: events and options stay as small
         assert_eq!(std::mem::size_of::<Text>(), std::mem::size_of::<String>());
+        // a chosen option's written label kept beside the events: a choice is no larger
+        assert_eq!(std::mem::size_of::<Choice>(), std::mem::size_of::<String>());
+        assert!(std::mem::size_of::<Event>() <= 128);
     }
 
     #[test]
@@ -1466,7 +1834,7 @@ mod tests {
         });
         log.emit(Kind::HpCheck {
             rule: "41.4",
-            dead: Vec::new(),
+            dead: Span::default(),
             round: None,
         });
         log.emit(Kind::StepEnded { hook: "main_phase" });
@@ -1496,8 +1864,8 @@ mod tests {
                 .cloned()
                 .for_each(|e| events.push_with_room(e, whole));
             assert_eq!(events.len(), len);
-            assert!(events.full.iter().all(|chunk| chunk.len() == CHUNK));
-            assert!(events.tail.len() <= CHUNK && events.tail.capacity() <= CHUNK);
+            assert!(events.full.iter().all(|chunk| chunk.events.len() == CHUNK));
+            assert!(events.tail.events.len() <= CHUNK && events.tail.events.capacity() <= CHUNK);
             assert!(events.iter().eq(model.iter()));
             assert!((0..len).all(|i| events[i] == model[i] && events.get(i) == Some(&model[i])));
             assert_eq!(events.last(), model.last());
@@ -1532,6 +1900,137 @@ mod tests {
         }
     }
 
+    /// The uids each `hp_check` of `events` names, read from its chunk's extras.
+    fn deaths(events: &Events) -> Vec<Vec<u32>> {
+        events
+            .iter_with()
+            .filter_map(|(e, extras)| match e.kind {
+                Kind::HpCheck { dead, .. } => Some(extras.uids(dead).to_vec()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_events_lists_stay_with_it_across_chunks_copies_and_cuts() {
+        let mut log = Log::new(Level::Full);
+        let len = 3 * CHUNK + 5;
+        for n in 0..len as u32 {
+            if n % 3 == 0 {
+                let dead = log.events.extras_mut().put_uids([n, n + 1]);
+                log.emit(Kind::HpCheck {
+                    rule: "41.4",
+                    dead,
+                    round: None,
+                });
+            } else {
+                log.emit(Kind::StartingPlayer { player: 0 });
+            }
+        }
+        let model: Vec<Vec<u32>> = (0..len as u32)
+            .filter(|n| n % 3 == 0)
+            .map(|n| vec![n, n + 1])
+            .collect();
+        assert_eq!(deaths(&log.events), model);
+        let copy = log.events.clone();
+        for cut in [1, CHUNK, CHUNK + 1, 2 * CHUNK + 2] {
+            let prefix = log.events.prefix(cut);
+            let kept = cut.div_ceil(3);
+            assert_eq!(deaths(&prefix), model[..kept]);
+            let mut cut_back = log.events.clone();
+            cut_back.truncate(cut);
+            assert_eq!(cut_back, prefix);
+            // what a copy puts after the cut is its own
+            let dead = cut_back.extras_mut().put_uids([9999]);
+            cut_back.push(Event {
+                kind: Kind::HpCheck {
+                    rule: "",
+                    dead,
+                    round: None,
+                },
+                ..log.events[0]
+            });
+            assert_eq!(deaths(&cut_back).last(), Some(&vec![9999]));
+            assert_eq!(deaths(&log.events), model);
+        }
+        let mut odd = copy.clone();
+        odd.retain(|e| e.seq % 2 == 1);
+        let odd_model: Vec<Vec<u32>> = model.iter().filter(|d| d[0] % 2 == 1).cloned().collect();
+        assert_eq!(deaths(&odd), odd_model);
+        assert_eq!(copy, log.events);
+        let fields = log.events[0].fields(log.events.get_with(0).unwrap().1, &pool());
+        assert_eq!(fields[1], ("dead", Value::Ints(vec![0, 1])));
+    }
+
+    #[test]
+    fn a_cut_lets_go_of_the_parts_of_the_events_it_cuts() {
+        // a step run again from its checkpoint, answer after answer: cut back, put again
+        let mut log = Log::new(Level::Full);
+        let hp_check = |log: &mut Log, n: u32| {
+            let dead = log.events.extras_mut().put_uids([n, n + 1, n + 2]);
+            log.emit(Kind::HpCheck {
+                rule: "41.4",
+                dead,
+                round: None,
+            });
+        };
+        for n in 0..10 {
+            hp_check(&mut log, n);
+        }
+        let once = log.events.staged().clone();
+        for n in 0..100 {
+            log.events.truncate(5);
+            for m in 5..10 {
+                hp_check(&mut log, m + 1000 * n);
+            }
+        }
+        assert_eq!(
+            log.events.staged().read().uids.len(),
+            once.read().uids.len()
+        );
+        assert_eq!(deaths(&log.events)[9], vec![99009, 99010, 99011]);
+        assert_eq!(deaths(&log.events)[4], vec![4, 5, 6]);
+    }
+
+    #[test]
+    fn what_a_kind_not_kept_put_beside_the_events_is_taken_back() {
+        let mut log = Log::new(Level::Outcome);
+        log.outcome = Some(Box::default());
+        let extras = log.events.extras_mut();
+        let attackers = extras.put_uids([3, 4]);
+        let blockers = extras.put_blockers([None, Some(5)]);
+        log.emit(Kind::Attack {
+            attackers,
+            blockers,
+            rule: "D-combat",
+        });
+        let counter = log.events.extras_mut().put_str("fire");
+        log.emit(Kind::CountersAdded {
+            uid: 3,
+            card: CardId::NONE,
+            counter,
+            amount: 1,
+            after: 1,
+            source: Text::default(),
+        });
+        assert!(log.events.is_empty());
+        assert_eq!(log.events.staged(), &Extras::default());
+        // an empty list put nothing: what others put stays (a compact log's empty hp_check)
+        let mut log = Log::new(Level::Compact);
+        let dead = log.events.extras_mut().put_uids([7]);
+        log.emit(Kind::HpCheck {
+            rule: "41.4",
+            dead,
+            round: None,
+        });
+        log.emit(Kind::HpCheck {
+            rule: "41.4",
+            dead: Span::default(),
+            round: None,
+        });
+        assert_eq!(deaths(&log.events), [vec![7]]);
+    }
+
     #[test]
     fn an_absent_optional_field_is_marked_so() {
         let mut log = Log::new(Level::Full);
@@ -1541,7 +2040,7 @@ mod tests {
             forced: None,
         });
         assert_eq!(
-            log.events[0].fields(&CardPool::default())[2],
+            log.events[0].fields(&Extras::default(), &CardPool::default())[2],
             ("forced", Value::Absent)
         );
     }
@@ -1557,7 +2056,7 @@ mod tests {
         let event = &log.events[0];
         assert_eq!((event.seq, event.turn, event.step), (0, 0, ""));
         let names: Vec<&str> = event
-            .fields(&CardPool::default())
+            .fields(&Extras::default(), &CardPool::default())
             .iter()
             .map(|(n, _)| *n)
             .collect();

@@ -566,10 +566,10 @@ mod tests {
             .game
             .log
             .events
-            .iter()
-            .filter_map(|e| match &e.kind {
+            .iter_with()
+            .filter_map(|(e, extras)| match &e.kind {
                 crate::events::Kind::Decided { choice, .. } => {
-                    Some(choice.render(&driven.game.cards).into_owned())
+                    Some(extras.choice(choice, &driven.game.cards).into_owned())
                 }
                 _ => None,
             })

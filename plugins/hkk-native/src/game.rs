@@ -285,8 +285,8 @@ impl Game {
             hp_known: false,
             hp_dirty: Vec::new(),
             player_labels: [
-                crate::decisions::Label::Borrowed("player 0 (P1)"),
-                crate::decisions::Label::Borrowed("player 1 (P2)"),
+                crate::decisions::Label::from("player 0 (P1)"),
+                crate::decisions::Label::from("player 1 (P2)"),
             ],
             combat: None,
             resume: None,
@@ -369,20 +369,20 @@ impl Game {
     /// A step run again from its checkpoint (`forward::Driven`) makes none for the decisions
     /// the answers given take again: only the decision it stops at is shown, and the outcome
     /// level logs no choice (labels are built just before their decision, never kept).
-    pub fn option(&self, make: impl FnOnce() -> Label) -> Label {
+    pub fn option<L: Into<Label>>(&self, make: impl FnOnce() -> L) -> Label {
         if self.log.builds(false) || (self.outside && self.replayed >= self.answers.len()) {
-            make()
+            make().into()
         } else {
-            Label::Borrowed("")
+            Label::from("")
         }
     }
 
     /// A decision's prompt: made only for a decision shown outside (no log keeps one).
-    pub fn prompt(&self, make: impl FnOnce() -> Label) -> Label {
+    pub fn prompt<L: Into<Label>>(&self, make: impl FnOnce() -> L) -> Label {
         if self.outside && self.replayed >= self.answers.len() {
-            make()
+            make().into()
         } else {
-            Label::Borrowed("")
+            Label::from("")
         }
     }
 
@@ -433,7 +433,7 @@ impl Game {
     /// each (`label`, called for the chosen one if the log keeps it): the seat draws as
     /// `choose_random` would from the labels, the decision is logged the same.
     #[allow(clippy::too_many_arguments)]
-    pub fn decide_counted(
+    pub fn decide_counted<L: Into<Label>>(
         &mut self,
         player: usize,
         kind: &'static str,
@@ -441,7 +441,7 @@ impl Game {
         options: usize,
         others: usize,
         attack: Option<usize>,
-        label: impl Fn(&Game, usize) -> Label,
+        label: impl Fn(&Game, usize) -> L,
     ) -> usize {
         debug_assert!(self.seated(player));
         self.resample_due();
@@ -459,7 +459,10 @@ impl Game {
             Kind::Decided {
                 player,
                 decision: kind,
-                choice: label(self, chosen),
+                choice: {
+                    let label = label(self, chosen).into();
+                    self.log.events.extras_mut().put_label(&label)
+                },
                 options,
                 rule,
             }
@@ -499,7 +502,11 @@ impl Game {
             Kind::Decided {
                 player: decision.player,
                 decision: decision.kind,
-                choice: decision.options[chosen].clone(),
+                choice: self
+                    .log
+                    .events
+                    .extras_mut()
+                    .put_label(&decision.options[chosen]),
                 options: decision.options.len(),
                 rule: decision.rule,
             }
@@ -653,7 +660,7 @@ impl Game {
                     self,
                     Kind::DrawFailed {
                         player,
-                        source: source.clone(),
+                        source: *source,
                     }
                 );
                 return self.end_game(Some(1 - player), "empty_deck", "D-empty-deck");
@@ -665,7 +672,7 @@ impl Game {
                     player,
                     card,
                     // an outcome recorder reads the card, not its source: not made for one
-                    source: self.text(false, || source.clone()),
+                    source: self.text(false, || *source),
                 }
             );
         }

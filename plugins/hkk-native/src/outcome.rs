@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::cards::CardId;
-use crate::events::Kind;
+use crate::events::{Extras, Kind};
 
 /// A card's counts in a game, in `Outcome.as_row`'s order: played, fired, used, drawn, acted.
 pub const KINDS: usize = 5;
@@ -100,7 +100,7 @@ impl Outcome {
     }
 
     /// `OutcomeRecorder._on_event`: `turn` is the event's envelope.
-    pub fn record(&mut self, kind: &Kind, turn: u32) {
+    pub fn record(&mut self, kind: &Kind, extras: &Extras, turn: u32) {
         match kind {
             Kind::CardDrawn { player, card, .. } => self.count(*player, *card, DRAWN),
             Kind::Damaged { source_uid, .. } => self.acted(source_uid.map(u64::from)),
@@ -120,10 +120,10 @@ impl Outcome {
                 blockers,
                 ..
             } => {
-                for &uid in attackers {
+                for &uid in extras.uids(*attackers) {
                     self.acted(Some(u64::from(uid)));
                 }
-                for &uid in blockers {
+                for &uid in extras.blockers(*blockers) {
                     self.acted(uid.map(u64::from));
                 }
             }
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn a_damage_source_names_its_permanent_by_the_first_hash_and_digits() {
-        let source_uid = |s: &str| crate::events::Text::from(s.to_string()).uid();
+        let source_uid = crate::events::uid_in;
         assert_eq!(source_uid("alap:langorzo#12:1"), Some(12));
         assert_eq!(source_uid("a#b#7"), Some(7));
         assert_eq!(source_uid("alap:tuz"), None);
@@ -275,6 +275,7 @@ mod tests {
     #[test]
     fn damage_by_a_permanent_counts_as_its_controllers_card_acting() {
         let mut o = Outcome::default();
+        let mut extras = Extras::default();
         o.record(
             &Kind::EnteredPlay {
                 controller: 1,
@@ -283,6 +284,7 @@ mod tests {
                 zone: "reserve",
                 active: false,
             },
+            &extras,
             2,
         );
         o.record(
@@ -293,14 +295,16 @@ mod tests {
                 source_uid: None,
                 after: 18,
             },
+            &extras,
             2,
         );
         o.record(
             &Kind::Attack {
-                attackers: vec![3],
-                blockers: vec![None],
+                attackers: extras.put_uids([3]),
+                blockers: extras.put_blockers([None]),
                 rule: "D-combat",
             },
+            &extras,
             2,
         );
         assert_eq!(acted(&o, 1), vec![(CardId(0), 2)]);
@@ -310,6 +314,7 @@ mod tests {
     #[test]
     fn a_players_damage_whose_source_was_not_made_counts_the_uid_it_was_given() {
         let mut o = Outcome::default();
+        let extras = Extras::default();
         let entered = |uid| Kind::EnteredPlay {
             controller: 0,
             card: CardId(uid),
@@ -317,8 +322,8 @@ mod tests {
             zone: "reserve",
             active: false,
         };
-        o.record(&entered(4), 1);
-        o.record(&entered(5), 1);
+        o.record(&entered(4), &extras, 1);
+        o.record(&entered(5), &extras, 1);
         let damage = |source: &'static str, source_uid| Kind::PlayerDamaged {
             player: 1,
             amount: 1,
@@ -326,9 +331,9 @@ mod tests {
             source_uid,
             after: 19,
         };
-        o.record(&damage("", Some(4)), 1); // an ability's label, not made for a recorder
-        o.record(&damage("t:b#5", Some(4)), 1); // a made source names its own
-        o.record(&damage("t:tuz", None), 1); // a spell's: no permanent
+        o.record(&damage("", Some(4)), &extras, 1); // an ability's label, not made for a recorder
+        o.record(&damage("t:b#5", Some(4)), &extras, 1); // a made source names its own
+        o.record(&damage("t:tuz", None), &extras, 1); // a spell's: no permanent
         assert_eq!(acted(&o, 0), vec![(CardId(4), 1), (CardId(5), 1)]);
     }
 
@@ -383,7 +388,7 @@ mod tests {
     #[test]
     fn a_cleared_recorder_records_the_next_game_afresh() {
         let mut o = Outcome::default();
-        o.record(&Kind::StartingPlayer { player: 1 }, 0);
+        o.record(&Kind::StartingPlayer { player: 1 }, &Extras::default(), 0);
         o.count(1, CardId(7), DRAWN);
         o.clear();
         assert_eq!(o, Outcome::default());

@@ -11,7 +11,7 @@ use crate::cards::{Card, CardId, CardPool, PlainAbility, PlainActivation, Word, 
 use crate::conditions::PlainCondition;
 use crate::effects::PlainEffect;
 use crate::env::{Batch, Layout, Spec, StepError};
-use crate::events::{Event, Level, Value};
+use crate::events::{Event, Extras, Level, Value};
 use crate::forward::{Driven, Refusal, Stop};
 use crate::game::Game;
 use crate::outcome::{Outcome, Tally, COLUMNS, KINDS};
@@ -636,14 +636,14 @@ struct PyGame {
 fn event_dict<'py>(
     py: Python<'py>,
     cards: &CardPool,
-    event: &Event,
+    (event, extras): (&Event, &Extras),
 ) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("seq", event.seq)?;
     dict.set_item("turn", event.turn)?;
     dict.set_item("step", event.step)?;
     dict.set_item("kind", event.kind.name())?;
-    for (name, value) in event.fields(cards) {
+    for (name, value) in event.fields(extras, cards) {
         match value {
             Value::Int(v) => dict.set_item(name, v)?,
             Value::Wide(v) => dict.set_item(name, v)?,
@@ -907,7 +907,7 @@ impl PyGame {
     /// The kept event at `index`, as the Python event's `as_dict()`.
     fn event<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyDict>> {
         let event =
-            self.driven.game.log.events.get(index).ok_or_else(|| {
+            self.driven.game.log.events.get_with(index).ok_or_else(|| {
                 pyo3::exceptions::PyIndexError::new_err("event index out of range")
             })?;
         event_dict(py, &self.driven.game.cards, event)
@@ -919,7 +919,7 @@ impl PyGame {
             .game
             .log
             .events
-            .iter()
+            .iter_with()
             .map(|e| event_dict(py, &self.driven.game.cards, e))
             .collect()
     }

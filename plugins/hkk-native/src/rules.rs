@@ -259,7 +259,7 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
         kind: "attack",
         player: attacker_side,
         options: std::mem::take(options),
-        prompt: Label::Borrowed(""),
+        prompt: Label::from(""),
         rule: Some("D-combat"),
     };
     // a seated random or first-legal player draws from the options' number alone: only the
@@ -273,7 +273,7 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
         let chosen = if counted(game, attacker_side) {
             let label = |game: &Game, at: usize| match at {
                 0 => describe_after(Prefix::AttackWith, game, uid),
-                _ => Label::Borrowed("hold"),
+                _ => Text::Borrowed("hold"),
             };
             game.decide_counted(attacker_side, "attack", decision.rule, 2, 2, None, label)
         } else {
@@ -298,7 +298,7 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
         let chosen = if counted(game, decision.player) {
             let label = |game: &Game, at: usize| match blocks.get(at) {
                 Some(&blocker) => describe_after(Prefix::BlockWith, game, blocker),
-                None => Label::Borrowed("no block"),
+                None => Text::Borrowed("no block"),
             };
             let options = blocks.len() + 1;
             let rule = decision.rule;
@@ -319,9 +319,8 @@ fn declare(game: &mut Game, lists: &mut CombatLists) -> Result<(), Halt> {
                     .map(|&b| game.option(|| describe_after(Prefix::BlockWith, game, b))),
             );
             decision.options.push("no block".into());
-            decision.prompt = game.prompt(|| {
-                format!("Block {}?", describe(game, attacker).render(&game.cards)).into()
-            });
+            decision.prompt =
+                game.prompt(|| format!("Block {}?", describe(game, attacker).render(&game.cards)));
             let mut showing = std::mem::take(shown);
             showing.clear();
             showing.extend_from_slice(blocks);
@@ -354,8 +353,16 @@ fn fight(game: &mut Game, lists: &mut CombatLists) -> Flow {
     emit!(
         game,
         Kind::Attack {
-            attackers: pairs.iter().map(|&(a, _)| a).collect(),
-            blockers: pairs.iter().map(|&(_, b)| b).collect(),
+            attackers: game
+                .log
+                .events
+                .extras_mut()
+                .put_uids(pairs.iter().map(|&(a, _)| a)),
+            blockers: game
+                .log
+                .events
+                .extras_mut()
+                .put_blockers(pairs.iter().map(|&(_, b)| b)),
             rule: "D-combat",
         }
     );
@@ -405,8 +412,8 @@ pub fn close_offers(game: &mut Game, phase: &str) -> Flow {
         let decision = Decision {
             kind: "extract",
             player: offer.player,
-            options: vec![game.option(|| offer.text()), Label::Borrowed("decline")],
-            prompt: Label::Borrowed(""),
+            options: vec![game.option(|| offer.text()), Label::from("decline")],
+            prompt: Label::from(""),
             rule: Some("R-components"),
         };
         if game.decide(&decision)? == 1 {

@@ -32,8 +32,8 @@ pub fn setup(game: &mut Game) -> Flow {
     let answer = game.decide(&Decision {
         kind: "start",
         player: starter,
-        options: vec![Label::Borrowed("start"), Label::Borrowed("hand over")],
-        prompt: Label::Borrowed(""),
+        options: vec![Label::from("start"), Label::from("hand over")],
+        prompt: Label::from(""),
         rule: Some("28"),
     })?;
     game.active = if answer == 0 { starter } else { 1 - starter };

@@ -105,7 +105,11 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
         game,
         Kind::Moment {
             rule: step.rule,
-            items: chosen.iter().map(|i| i.text(Prefix::None)).collect(),
+            items: game
+                .log
+                .events
+                .extras_mut()
+                .put_texts(chosen.iter().map(|i| i.text(Prefix::None))),
             ends: step.ends,
         }
     );
@@ -304,7 +308,7 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
             if at == 0 {
                 item.text(Prefix::Use)
             } else {
-                Label::Borrowed("decline")
+                Text::Borrowed("decline")
             }
         };
         let chosen = game.decide_counted(item.controller, "use", Some(rule), 2, 2, None, label);
@@ -315,9 +319,9 @@ pub(crate) fn wants(game: &mut Game, item: &Item, rule: &'static str) -> Result<
         player: item.controller,
         options: vec![
             game.option(|| item.text(Prefix::Use)),
-            Label::Borrowed("decline"),
+            Label::from("decline"),
         ],
-        prompt: game.prompt(|| format!("Use {}?", item.label(&game.cards)).into()),
+        prompt: game.prompt(|| format!("Use {}?", item.label(&game.cards))),
         rule: Some(rule),
     };
     Ok(game.decide(&decision)? == 0)
@@ -418,7 +422,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists, done: Option<
                     .iter()
                     .map(|&at| game.option(|| items[at].text()))
                     .collect(),
-                prompt: Label::Borrowed("Which happens next?"),
+                prompt: Label::from("Which happens next?"),
                 rule: Some(step.order_rule),
             };
             game.decide(&decision)?
@@ -501,7 +505,7 @@ pub fn run_entry_triggers(game: &mut Game, uid: u32, controller: usize) -> Flow 
                     .iter()
                     .map(|i| game.option(|| i.text(Prefix::None)))
                     .collect(),
-                prompt: Label::Borrowed("Which happens next?"),
+                prompt: Label::from("Which happens next?"),
                 rule: Some("R-enter-order"),
             };
             game.decide(&decision)?
@@ -568,7 +572,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
                 let options = others + usize::from(!mandatory);
                 let label = |_: &Game, at: usize| match items.get(at) {
                     Some(item) => item.text(Prefix::Use),
-                    None => Label::Borrowed(PASS),
+                    None => Text::Borrowed(PASS),
                 };
                 game.decide_counted(player, "action", rule, options, others, None, label)
             } else {
@@ -577,13 +581,13 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
                     .map(|i| game.option(|| i.text(Prefix::Use)))
                     .collect();
                 if !mandatory {
-                    options.push(Label::Borrowed(PASS));
+                    options.push(Label::from(PASS));
                 }
                 let decision = Decision {
                     kind: "action",
                     player,
                     options,
-                    prompt: Label::Borrowed("End of turn"),
+                    prompt: Label::from("End of turn"),
                     rule: Some(step.rule),
                 };
                 game.decide(&decision)?
@@ -632,13 +636,13 @@ enum Action {
 impl Action {
     /// Its option's label (`action_options`' texts, written only when read); `usable`: the
     /// step's list its `Use` names a place in.
-    fn label(&self, game: &Game, player: usize, usable: &[Item]) -> Label {
+    fn label(&self, game: &Game, player: usize, usable: &[Item]) -> Text {
         match *self {
             Action::Play(at) => Text::Name {
                 prefix: Prefix::Play,
                 card: game.players[player].hand[at],
             },
-            Action::Attack => Label::Borrowed("use attack"),
+            Action::Attack => Text::Borrowed("use attack"),
             Action::Guard(uid, card) => Text::Card {
                 prefix: Prefix::UseGuard,
                 card,
@@ -646,8 +650,8 @@ impl Action {
             },
             Action::Extract(index) => game.offers[index].text(),
             Action::Use(at) => usable[at].text(Prefix::Use),
-            Action::Pass => Label::Borrowed(PASS),
-            Action::PassTurn => Label::Borrowed(PASS_TURN),
+            Action::Pass => Text::Borrowed(PASS),
+            Action::PassTurn => Text::Borrowed(PASS_TURN),
         }
     }
 }
@@ -747,7 +751,9 @@ fn actions(
         // a label is made only where it is kept; the literal ones (the attack, the passes)
         // always are (a random agent tells the passes by them)
         labels.extend(options.iter().map(|action| match action {
-            Action::Attack | Action::Pass | Action::PassTurn => action.label(game, player, items),
+            Action::Attack | Action::Pass | Action::PassTurn => {
+                action.label(game, player, items).into()
+            }
             _ => game.option(|| action.label(game, player, items)),
         }));
     }
@@ -866,7 +872,7 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
                 kind: "action",
                 player,
                 options: std::mem::take(&mut lists.labels),
-                prompt: Label::Borrowed(step.hook),
+                prompt: Label::from(step.hook),
                 rule: Some(step.rule),
             };
             let chosen = game.decide(&decision);

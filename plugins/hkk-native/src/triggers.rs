@@ -405,7 +405,11 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind, out: &mut Vec<S
             },
         ) => {
             // the attackers (or blockers) still in play, each with the creature it fights
-            for (&attacker, &blocker) in attackers.iter().zip(blockers) {
+            let extras = game.log.events.staged();
+            let pairs: Vec<(u32, Option<u32>)> = (extras.uids(*attackers).iter().copied())
+                .zip(extras.blockers(*blockers).iter().copied())
+                .collect();
+            for (attacker, blocker) in pairs {
                 let attacker = alive(game, Some(attacker));
                 let blocker = alive(game, blocker);
                 let (perm, other) = if trigger == TriggerEvent::Blocks {
@@ -476,7 +480,9 @@ pub fn observe(game: &mut Game, kind: Kind) {
     if game.log.builds(true) || kind.kept_at(game.log.level) {
         game.log.emit(kind);
     } else {
-        // what the log drops is counted, not handed over (a kind is large to move)
+        // what the log drops is counted, not handed over (a kind is large to move); what it
+        // put beside the events is taken back
+        game.log.events.forget(&kind);
         game.log.emitted += 1;
     }
     for item in found.drain(..) {
@@ -505,12 +511,14 @@ fn detect(game: &mut Game, kind: &Kind, items: &mut Vec<Item>) {
                     let perm = game.permanent(u);
                     perm.is_some_and(|p| p.triggers & ends.bit() != 0)
                 };
+                let targets = game.log.events.staged().uids(*targets);
                 if targets.iter().any(|&u| watching(u)) {
                     let kept = targets.iter().copied().filter(|&u| watching(u)).collect();
                     game.watch.effect_targets.insert(*effect, kept);
                 }
             } else {
-                game.watch.effect_targets.insert(*effect, targets.clone());
+                let targets = game.log.events.staged().uids(*targets).to_vec();
+                game.watch.effect_targets.insert(*effect, targets);
             }
             return;
         }
@@ -819,7 +827,7 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
                 .iter()
                 .map(|&i| game.option(|| game.watch.waiting[i].item.text(Prefix::None)))
                 .collect(),
-            prompt: Label::Borrowed("Which trigger happens next?"),
+            prompt: Label::from("Which trigger happens next?"),
             rule: Some("D-trigger-order"),
         };
         let at = ready[game.decide(&decision)?];
@@ -894,8 +902,8 @@ mod tests {
         let source = || crate::events::Text::Borrowed("x");
         let kinds = [
             Kind::Attack {
-                attackers: vec![],
-                blockers: vec![],
+                attackers: crate::events::Span::default(),
+                blockers: crate::events::Span::default(),
                 rule: "",
             },
             Kind::CardPlayed {
@@ -922,7 +930,7 @@ mod tests {
             Kind::EffectEnded {
                 effect: 1,
                 stat: "",
-                targets: vec![],
+                targets: crate::events::Span::default(),
                 rule: "",
                 partial: false,
             },
@@ -1071,11 +1079,13 @@ mod tests {
         let other = enter_play(&mut game, 1, plain.unwrap());
         let b = enter_play(&mut game, 1, watcher.unwrap());
         let effect = 90;
+        // read by the watch from the log's extras, as an event built and not pushed yet
+        let extras = game.log.events.extras_mut();
         let started = Kind::EffectStarted {
             waits: false,
             effect,
-            targets: vec![b, other, a],
-            rest: Box::new(EffectStart {
+            targets: extras.put_uids([b, other, a]),
+            rest: extras.put_start(EffectStart {
                 stat: "attack",
                 amount: 1,
                 duration: "end_of_turn",
@@ -1099,7 +1109,7 @@ mod tests {
         events.push(Kind::EffectEnded {
             effect,
             stat: "attack",
-            targets: vec![b, other, a],
+            targets: game.log.events.extras_mut().put_uids([b, other, a]),
             rule: "",
             partial: false,
         });
