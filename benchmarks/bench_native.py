@@ -1,6 +1,9 @@
 """The native core beside the Python engine, on the same seeds and decks (one process, one core).
 
-Run with ``python benchmarks/bench_native.py`` after ``pip install ./plugins/hkk-native``.
+Run with ``python benchmarks/bench_native.py`` after ``python plugins/hkk-native/install_pgo.py``
+(the profile-guided build the README's test command installs; a plain ``pip install
+./plugins/hkk-native`` costs ~13 % more instructions a game; the header says which is
+installed).
 The native core plays whole games of every word of the card language but ``custom`` (Python
 code): timed are the base decks (``alap:tuz`` vs ``alap:viz``) and ``hkk_native.testset``'s,
 the differential tests' cards, at the outcome level, the native side as one batched call with
@@ -41,14 +44,15 @@ def bench_native(games: int, floor_rate: float | None = None) -> None:
     try:
         import hkk_native
     except ImportError:
-        print("\n## native core: hkk_native is not built (pip install ./plugins/hkk-native)")
+        print("\n## native core: hkk_native is not built "
+              "(python plugins/hkk-native/install_pgo.py)")
         return
     from hkk_native.testset import test_set_decks
 
     base = Engine.installed()
     native_cards = sum(hkk_native.core.refuses(base, [[c] * 5, [c] * 5]) is None
                        for c in base.cards if c.startswith("alap:"))
-    print(f"\n## native core (base set: {native_cards} of "
+    print(f"\n## native core ({hkk_native.BUILD} build; base set: {native_cards} of "
           f"{sum(c.startswith('alap:') for c in base.cards)} cards native)")
     _bench(hkk_native, base, ["alap:tuz", "alap:viz"], "alap:tuz vs alap:viz", games,
            floor_rate)

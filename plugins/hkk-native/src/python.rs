@@ -1156,8 +1156,17 @@ impl PyBatch {
     }
 }
 
+/// How this extension was built, for the benchmarks' figures: `install_pgo.py` sets
+/// `HKK_NATIVE_BUILD` for its profile-guided build (cargo rebuilds when it changes).
+const BUILD: &str = match option_env!("HKK_NATIVE_BUILD") {
+    Some(build) => build,
+    None if cfg!(debug_assertions) => "debug",
+    None => "release",
+};
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("BUILD", BUILD)?;
     m.add_class::<PyRandom>()?;
     m.add_class::<PyEngine>()?;
     m.add_class::<PyGame>()?;

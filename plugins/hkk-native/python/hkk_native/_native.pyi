@@ -12,6 +12,9 @@ class Random:
     def state(self) -> list[int]: ...
     def copy(self) -> Random: ...
 
+#: how the extension was built: "profile-guided" (install_pgo.py), "release" or "debug"
+BUILD: str
+
 SeatSpec = tuple[str, float, list[int] | int | None, list[tuple[str, float]]]
 
 #: (winner, reason, turns, first, why it stopped short, the counts played, fired, used, drawn,
