@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 #: Where the merged counts are kept (inside cargo's target folder, which git ignores).
@@ -92,10 +93,14 @@ def main() -> None:
 def train() -> None:
     """What the native core is used for, in the instrumented build (code the run never reaches
     is laid out as cold, so every use is here, in about its share)."""
+    import contextlib
+    import io
+
     import hkk_native
     from hkk_native.testset import test_set_cards, test_set_decks
 
     from hkk import Engine
+    from hkk.cli import main as cli
 
     base = Engine.installed()
     test = Engine(test_set_cards())
@@ -108,18 +113,17 @@ def train() -> None:
         hkk_native.core.play_outcomes(engine, decks, list(range(300)), names=("a", "b"))
         hkk_native.core.tally_outcomes(engine, decks, list(range(300)), names=("a", "b"))
         answered(hkk_native, engine, decks)
-    hkk = str(Path(sys.executable).with_name("hkk"))
-    subprocess.run([hkk, "simulate", "--core", "native", "--set", "alap", "-n", "4", "-w", "1",
-                    "-q", "--tiers", "greedy,mcts:budget=50"], check=True,
-                   stdout=subprocess.DEVNULL)
+    with contextlib.redirect_stdout(io.StringIO()):  # the native search agents' games
+        cli(["simulate", "--core", "native", "--set", "alap", "-n", "4", "-w", "1", "-q",
+             "--tiers", "greedy,mcts:budget=50"], standalone_mode=False)
 
 
-def answered(hkk_native: object, engine: object, decks: object) -> None:
+def answered(hkk_native: Any, engine: Any, decks: Any) -> None:
     """Games answered from outside at random, with clones, views, determinized copies and a
     save and load of each full-level one (a save needs the full log)."""
     import random
 
-    core = hkk_native.core  # type: ignore[attr-defined]
+    core = hkk_native.core
     rng = random.Random(0)
     for seed in range(6):
         level = ("outcome", "full")[seed % 2]
@@ -128,10 +132,10 @@ def answered(hkk_native: object, engine: object, decks: object) -> None:
             if rng.random() < 0.05:
                 game.clone()
                 game.view(decision.player)
-                game.determinize(decision.player, hkk_native.Random(seed))  # type: ignore[attr-defined]
+                game.determinize(decision.player, hkk_native.Random(seed))
             game.answer(rng.randrange(len(decision.options)))
         if level == "full":
-            hkk_native.load_native(engine, game.save())  # type: ignore[attr-defined]
+            hkk_native.load_native(engine, game.save())
 
 
 if __name__ == "__main__":
