@@ -2,7 +2,7 @@
 
 Run with ``python benchmarks/bench_native.py`` after ``python plugins/hkk-native/install_pgo.py``
 (the profile-guided build the README's test command installs; a plain ``pip install
-./plugins/hkk-native`` costs ~13 % more instructions a game; the header says which is
+./plugins/hkk-native`` costs ~15 % more instructions a game; the header says which is
 installed).
 The native core plays whole games of every word of the card language but ``custom`` (Python
 code): timed are the base decks (``alap:tuz`` vs ``alap:viz``) and ``hkk_native.testset``'s,

@@ -24,4 +24,9 @@ def test_ci_installs_as_the_readme_says_and_ends_with_its_test_command() -> None
                 if line.strip() and not line.lstrip().startswith("#")]
     for install in installs:
         assert install.replace("pip install", "pip install --quiet") in commands
+    # the native core's build (plugins/hkk-native/install_pgo.py), quiet in CI too
+    builds = [step for step in steps if step.startswith("python plugins/")]
+    assert builds, "README's test command no longer builds the native core"
+    for build in builds:
+        assert f"{build} --quiet" in commands
     assert commands[-1] == tests  # last, so that pytest's summary line ends CI's output

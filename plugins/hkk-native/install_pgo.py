@@ -9,7 +9,7 @@ level, ``hkk simulate``'s recording, games answered from outside with clones, vi
 determinized copies and saves, the native greedy and mcts agents), counting which branches and
 calls are taken; rustc's ``llvm-profdata`` merges the counts, and the release build that is
 installed lays out, inlines and orders its code by them.  The code and so every game are the
-same (CI runs the differential tests on this build); a base game costs 12-14 % fewer
+same (CI runs the differential tests on this build); a base game costs 13-14 % fewer
 instructions (docs/NATIVE.md, Build).
 
 It needs rustc's own ``llvm-profdata`` (``rustup component add llvm-tools``; another LLVM's
