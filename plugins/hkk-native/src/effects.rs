@@ -951,31 +951,27 @@ fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &Text) {
     if after < 0 {
         game.moment_overshot = true; // the moment's end drops it
     }
-    // the counter's name put beside the events only where the event is built
+    // one event of two kinds with the same fields (`emit!` names its kind literally); the
+    // counter's name put beside the events only where the event is built
+    macro_rules! counters_event {
+        ($kind:ident) => {
+            emit!(
+                game,
+                Kind::$kind {
+                    uid,
+                    card,
+                    counter: game.log.events.extras_mut().put_str(counter),
+                    amount,
+                    after,
+                    source: *label,
+                }
+            )
+        };
+    }
     if by >= 0 {
-        emit!(
-            game,
-            Kind::CountersAdded {
-                uid,
-                card,
-                counter: game.log.events.extras_mut().put_str(counter),
-                amount,
-                after,
-                source: *label,
-            }
-        );
+        counters_event!(CountersAdded);
     } else {
-        emit!(
-            game,
-            Kind::CountersRemoved {
-                uid,
-                card,
-                counter: game.log.events.extras_mut().put_str(counter),
-                amount,
-                after,
-                source: *label,
-            }
-        );
+        counters_event!(CountersRemoved);
     }
 }
 
