@@ -41,6 +41,14 @@ impl Seat {
         })
     }
 
+    /// A random seat's own generator (None: a seat that draws nothing).
+    pub fn own_rng(&mut self) -> Option<&mut Random> {
+        match self {
+            Seat::Random { rng, .. } | Seat::Fighting { rng, .. } => Some(rng),
+            Seat::First | Seat::Outside => None,
+        }
+    }
+
     /// The chosen option's index, drawn as the Python agent draws it: from its own RNG (the
     /// game's RNG is never touched by an agent); None for a seat answered from outside.
     pub fn choose(&mut self, decision: &Decision) -> Option<usize> {
@@ -61,7 +69,8 @@ impl Seat {
 pub fn agent_rng(own: &OwnRng) -> Result<Random, RangeError> {
     match own {
         OwnRng::State(words) => Random::from_state(words),
-        // seeded at its first draw: a batch's seats, made before its games, hold no state
+        // seeded with its game, beside the game's own (`Game::new`), else at its first draw: a
+        // batch's seats, made before its games, hold no state
         OwnRng::Seed(seed) => Ok(Random::lazy(*seed)),
     }
 }

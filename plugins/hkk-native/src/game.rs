@@ -232,16 +232,22 @@ impl Game {
         seed: i64,
         key: &[u32],
         decks: [Vec<CardId>; 2],
-        seats: [Seat; 2],
+        mut seats: [Seat; 2],
         level: Level,
     ) -> Self {
         let [a, b] = decks;
+        // two random seats' own generators, not seeded before their first draws, are seeded
+        // beside the game's: the same states, in about the time of one seeding
+        let rng = match seats.each_mut().map(Seat::own_rng) {
+            [Some(a), Some(b)] => Random::from_key_beside(key, [a, b]),
+            _ => Random::from_key(key),
+        };
         let watch = crate::triggers::Watch::of_pool(&cards);
         let outside = seats.iter().any(|s| matches!(s, Seat::Outside));
         Game {
             cards,
             seed: i128::from(seed),
-            rng: Random::from_key(key),
+            rng,
             players: [Player::new(0, a), Player::new(1, b)],
             permanents: Vec::new(),
             in_play: Default::default(),

@@ -57,6 +57,18 @@ struct Words {
 }
 
 impl Words {
+    /// A new state as `init_by_array` starts it: `init_genrand(19650218)`, which does not
+    /// depend on the seed (computed once, at compile time, and copied straight into the
+    /// state's own allocation). The outputs are made by the first draw's twist (the index is
+    /// N): until then any words, these copied with the state's in one go rather than zeroed
+    /// apart.
+    fn unmixed() -> Arc<Words> {
+        Arc::new(Words {
+            mt: GENRAND_19650218,
+            out: GENRAND_19650218,
+        })
+    }
+
     fn temper_all(&mut self) {
         for (out, &word) in self.out.iter_mut().zip(&self.mt) {
             *out = temper(word);
@@ -155,24 +167,44 @@ impl Random {
     /// significant first (CPython seeds with `abs(seed)`; zero is the one word `[0]`).
     pub fn from_key(key: &[u32]) -> Self {
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
-        // `init_genrand(19650218)` does not depend on the seed: computed once, at compile
-        // time, and copied straight into the state's own allocation
-        // the outputs are made by the first draw's twist (the index is N): until then any
-        // words, these copied with the state's in one go rather than zeroed apart
-        let mut state = Arc::new(Words {
-            mt: GENRAND_19650218,
-            out: GENRAND_19650218,
-        });
+        let mut state = Words::unmixed();
         let mt = &mut Arc::get_mut(&mut state)
             .expect("a new state is not shared")
             .mt;
-        match *key {
-            // a seed below 2**32 (one key word) or of 64 bits (two, an agent's): the steps
-            // in fixed runs, four a pass
-            [word] => seed_short(mt, [word, word]),
-            [low, high] => seed_short(mt, [low, high.wrapping_add(1)]),
-            _ => seed_long(mt, key),
+        match short_adds(key) {
+            Some(adds) => seed_short([mt], [adds]),
+            None => seed_long(mt, key),
         }
+        Random::seeded(state)
+    }
+
+    /// [`Random::from_key`], and the two generators of `beside` seeded with it if neither is
+    /// yet ([`Random::lazy`]: a game's random seats, which would be at their first draws). The
+    /// three seedings' steps go side by side: each of `init_by_array`'s 1,247 steps waits on
+    /// the multiply of the step before, so one seeding leaves the processor mostly idle, and
+    /// three in one loop take little longer than one. The same states as apart.
+    pub fn from_key_beside(key: &[u32], beside: [&mut Random; 2]) -> Self {
+        let [a, b] = beside;
+        let short = short_adds(if key.is_empty() { &[0] } else { key });
+        let (Some(adds), true, true) = (short, a.index == UNSEEDED, b.index == UNSEEDED) else {
+            return Random::from_key(key);
+        };
+        let mut states = [Words::unmixed(), Words::unmixed(), Words::unmixed()];
+        let [mine, theirs_a, theirs_b] = &mut states;
+        let mts = [mine, theirs_a, theirs_b]
+            .map(|state| &mut Arc::get_mut(state).expect("a new state is not shared").mt);
+        seed_short(mts, [adds, seed_adds(a.seed), seed_adds(b.seed)]);
+        let [mine, theirs_a, theirs_b] = states;
+        *a = Random::seeded(theirs_a);
+        *b = Random::seeded(theirs_b);
+        Random::seeded(mine)
+    }
+
+    /// A generator of a state `init_by_array` has just mixed (mt[0] still its last word).
+    fn seeded(mut state: Arc<Words>) -> Self {
+        let mt = &mut Arc::get_mut(&mut state)
+            .expect("a new state is not shared")
+            .mt;
         mt[0] = 0x8000_0000; // MSB is 1, assuring a non-zero initial array
         Random {
             mt: state,
@@ -411,24 +443,34 @@ fn seed_long(mt: &mut [u32; N], key: &[u32]) {
     }
 }
 
-/// 0, 1, ..., N - 1: the second seeding loop's subtrahends ([`seed_short`]).
-static INDICES: [u32; N] = {
-    let mut at = [0u32; N];
-    let mut i = 0;
-    while i < N {
-        at[i] = i as u32;
-        i += 1;
+/// `init_by_array`'s addends for a key of one or two words (`key[j] + j`, by the step's
+/// parity; one word's twice): a seed below 2**64, which [`seed_short`] mixes in. None for a
+/// longer key ([`seed_long`]).
+fn short_adds(key: &[u32]) -> Option<[u32; 2]> {
+    match *key {
+        [word] => Some([word, word]),
+        [low, high] => Some([low, high.wrapping_add(1)]),
+        _ => None,
     }
-    at
-};
+}
 
-/// `init_by_array` for a key of one or two words (`adds` the words' addends, `key[j] + j`, by
-/// the step's parity; one word's twice), mt[0] left to the caller. The first loop's 624 steps
-/// write indices 1 to 623 and, wrapped, 1 again; the second's 623 steps 2 to 623 and 1 again:
-/// each index's steps in a fixed run of four a pass (a run's steps still one after the other,
-/// each reading the word before), mt[0]'s copies of the last word not written (only the
-/// final word 0 is read, and it is set).
-fn seed_short(mt: &mut [u32; N], adds: [u32; 2]) {
+/// [`short_adds`] of `random.Random(seed)`'s key (one word below 2**32: [`Random::new`]).
+fn seed_adds(seed: u64) -> [u32; 2] {
+    let (low, high) = (seed as u32, (seed >> 32) as u32);
+    if high == 0 {
+        [low, low]
+    } else {
+        [low, high.wrapping_add(1)]
+    }
+}
+
+/// `init_by_array` for keys of one or two words (`adds` their [`short_adds`]) of K states at
+/// once, each state's steps one after the other (each reads the word written before it) and
+/// the K states' side by side; mt[0] left to the caller. The first loop's 624 steps write
+/// indices 1 to 623 and, wrapped, 1 again; the second's 623 steps 2 to 623 and 1 again;
+/// mt[0]'s copies of the last word are not written (only the final word 0 is read, and it is
+/// set).
+fn seed_short<const K: usize>(mut mts: [&mut [u32; N]; K], adds: [[u32; 2]; K]) {
     #[inline(always)]
     fn first(slot: &mut u32, last: &mut u32, add: u32) {
         *last = (*slot ^ (*last ^ (*last >> 30)).wrapping_mul(1_664_525)).wrapping_add(add);
@@ -439,33 +481,39 @@ fn seed_short(mt: &mut [u32; N], adds: [u32; 2]) {
         *last = (*slot ^ (*last ^ (*last >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(at);
         *slot = *last;
     }
-    let mut last = mt[0];
-    // steps 0..622 at indices 1..623: index i is step i - 1, its addend adds[(i - 1) & 1]
-    let mut runs = mt[1..].chunks_exact_mut(4);
-    for run in &mut runs {
-        // a run starts at an odd index (1 + 4n): steps of parity 0, 1, 0, 1
-        first(&mut run[0], &mut last, adds[0]);
-        first(&mut run[1], &mut last, adds[1]);
-        first(&mut run[2], &mut last, adds[0]);
-        first(&mut run[3], &mut last, adds[1]);
+    let mut lasts: [u32; K] = std::array::from_fn(|k| mts[k][0]);
+    // one step of each state at index i (the index read by every state's step alike)
+    let mut firsts = |i: usize, parity: usize| {
+        for ((mt, last), add) in mts.iter_mut().zip(&mut lasts).zip(&adds) {
+            first(&mut mt[i], last, add[parity]);
+        }
+    };
+    // steps 0..622 at indices 1..623 in runs of four (index i is step i - 1, its addend
+    // adds[(i - 1) & 1]: a run starts at an odd index), then step 623 wrapped to index 1
+    for run in 0..(N - 1) / 4 {
+        let i = 1 + 4 * run;
+        for (at, parity) in [(i, 0), (i + 1, 1), (i + 2, 0), (i + 3, 1)] {
+            firsts(at, parity);
+        }
     }
-    for (slot, parity) in runs.into_remainder().iter_mut().zip([0, 1, 0]) {
-        first(slot, &mut last, adds[parity]);
+    for (at, parity) in [(N - 3, 0), (N - 2, 1), (N - 1, 0), (1, (N - 1) & 1)] {
+        firsts(at, parity);
     }
-    first(&mut mt[1], &mut last, adds[(N - 1) & 1]); // step 623, wrapped to index 1
-                                                     // each step's index read from a table (an operand of the subtraction) rather than counted
-    let mut runs = mt[2..].chunks_exact_mut(4);
-    let mut ats = INDICES[2..].chunks_exact(4);
-    for (run, at) in (&mut runs).zip(&mut ats) {
-        second(&mut run[0], &mut last, at[0]);
-        second(&mut run[1], &mut last, at[1]);
-        second(&mut run[2], &mut last, at[2]);
-        second(&mut run[3], &mut last, at[3]);
+    let mut seconds = |i: usize| {
+        for (mt, last) in mts.iter_mut().zip(&mut lasts) {
+            second(&mut mt[i], last, i as u32);
+        }
+    };
+    // steps at indices 2..623 in runs of four, then the last wrapped to index 1
+    for run in 0..(N - 2) / 4 {
+        let i = 2 + 4 * run;
+        for at in [i, i + 1, i + 2, i + 3] {
+            seconds(at);
+        }
     }
-    for (slot, &at) in runs.into_remainder().iter_mut().zip(ats.remainder()) {
-        second(slot, &mut last, at);
+    for at in [N - 2, N - 1, 1] {
+        seconds(at);
     }
-    second(&mut mt[1], &mut last, 1); // the last step, wrapped to index 1
 }
 
 /// Python's `//` (floor division; Rust's `/` truncates toward zero).
@@ -638,6 +686,49 @@ mod tests {
             }
             assert_eq!(lazy, eager);
         }
+    }
+
+    #[test]
+    fn three_seeded_side_by_side_are_init_by_array_of_each_key() {
+        // one- and two-word keys, zero among them, in every place of the three
+        let seeds = [
+            0,
+            1,
+            5,
+            u64::from(u32::MAX),
+            1 << 32,
+            u64::MAX,
+            2_654_435_761 << 7,
+        ];
+        for (at, &game) in seeds.iter().enumerate() {
+            let (a, b) = (seeds[(at + 1) % seeds.len()], seeds[(at + 3) % seeds.len()]);
+            let key = key_of(game);
+            let (mut seat_a, mut seat_b) = (Random::lazy(a), Random::lazy(b));
+            let mine = Random::from_key_beside(&key, [&mut seat_a, &mut seat_b]);
+            assert_eq!(mine.mt.mt, init_by_array(&key), "game seed {game}");
+            assert_eq!(seat_a.mt.mt, init_by_array(&key_of(a)), "seat seed {a}");
+            assert_eq!(seat_b.mt.mt, init_by_array(&key_of(b)), "seat seed {b}");
+            assert_eq!(seat_a.next_u32(), Random::new(a).next_u32());
+        }
+    }
+
+    #[test]
+    fn a_seat_seeded_already_is_left_as_it_is_beside_the_games_seeding() {
+        let mut drawn = Random::new(9);
+        drawn.next_u32();
+        let before = drawn.state();
+        let mut lazy = Random::lazy(4);
+        let mine = Random::from_key_beside(&[3], [&mut drawn, &mut lazy]);
+        assert_eq!(mine, Random::new(3));
+        assert_eq!(drawn.state(), before);
+        // the lazy one is still seeded at its first draw
+        assert_eq!(lazy.index, UNSEEDED);
+        // a key longer than two words seeds the game's alone
+        let mut lazy_b = Random::lazy(6);
+        let long = [1, 2, 3];
+        let mine = Random::from_key_beside(&long, [&mut lazy, &mut lazy_b]);
+        assert_eq!(mine.mt.mt, init_by_array(&long));
+        assert_eq!((lazy.index, lazy_b.index), (UNSEEDED, UNSEEDED));
     }
 
     #[test]
