@@ -166,7 +166,6 @@ impl Random {
     /// `random.Random(seed)` for any int seed, given the absolute value's 32-bit words, least
     /// significant first (CPython seeds with `abs(seed)`; zero is the one word `[0]`).
     pub fn from_key(key: &[u32]) -> Self {
-        let key: &[u32] = if key.is_empty() { &[0] } else { key };
         let mut state = Words::unmixed();
         let mt = &mut Arc::get_mut(&mut state)
             .expect("a new state is not shared")
@@ -185,8 +184,8 @@ impl Random {
     /// three in one loop take little longer than one. The same states as apart.
     pub fn from_key_beside(key: &[u32], beside: [&mut Random; 2]) -> Self {
         let [a, b] = beside;
-        let short = short_adds(if key.is_empty() { &[0] } else { key });
-        let (Some(adds), true, true) = (short, a.index == UNSEEDED, b.index == UNSEEDED) else {
+        let both_lazy = a.index == UNSEEDED && b.index == UNSEEDED;
+        let (Some(adds), true) = (short_adds(key), both_lazy) else {
             return Random::from_key(key);
         };
         let mut states = [Words::unmixed(), Words::unmixed(), Words::unmixed()];
@@ -444,10 +443,11 @@ fn seed_long(mt: &mut [u32; N], key: &[u32]) {
 }
 
 /// `init_by_array`'s addends for a key of one or two words (`key[j] + j`, by the step's
-/// parity; one word's twice): a seed below 2**64, which [`seed_short`] mixes in. None for a
-/// longer key ([`seed_long`]).
+/// parity; one word's twice; no word is zero's key, `[0]`): a seed below 2**64, which
+/// [`seed_short`] mixes in. None for a longer key ([`seed_long`]).
 fn short_adds(key: &[u32]) -> Option<[u32; 2]> {
     match *key {
+        [] => Some([0, 0]),
         [word] => Some([word, word]),
         [low, high] => Some([low, high.wrapping_add(1)]),
         _ => None,
