@@ -732,6 +732,17 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_key_seeds_as_zero_alone_and_beside_two_seats() {
+        assert_eq!(Random::from_key(&[]), Random::new(0));
+        let (mut a, mut b) = (Random::lazy(5), Random::lazy(8));
+        assert_eq!(
+            Random::from_key_beside(&[], [&mut a, &mut b]),
+            Random::new(0)
+        );
+        assert_eq!((a, b), (Random::new(5), Random::new(8)));
+    }
+
+    #[test]
     fn a_generator_from_a_state_mid_block_draws_on_as_the_original() {
         // its outputs are tempered when the state is set, the original's at its twist
         let mut r = Random::new(12);
