@@ -283,7 +283,8 @@ pub fn end_effects(game: &mut Game, ending: u8, rule: &'static str) {
 /// the permanents it no longer affects) end for some of their permanents: every modifier
 /// taken back before any is logged, then one event each in uid order.
 fn end(game: &mut Game, ending: Vec<Lasting>, partly: Vec<(usize, Vec<u32>)>, rule: &'static str) {
-    let mut ended: Vec<(u32, &'static str, Vec<u32>, bool)> = Vec::new();
+    let mut ended: Vec<(u32, &'static str, Vec<u32>, bool)> =
+        Vec::with_capacity(ending.len() + partly.len());
     for effect in ending {
         count(game, &effect, -1);
         ended.push((effect.uid, effect.stat.name(), effect.targets, false));

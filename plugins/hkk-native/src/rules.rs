@@ -48,15 +48,16 @@ impl RuleItem {
                 Ok(())
             }
             RuleItem::Restore => {
+                // walked in place, no list made: a restore neither moves a permanent nor
+                // changes its `damaged_turn`, so each is judged as the walk reaches it
                 let turn = game.turn;
-                let damaged: Vec<u32> = game
-                    .permanents
-                    .iter()
-                    .filter(|p| p.damaged_turn == turn) // 41.3: "a kör folyamán"
-                    .map(|p| p.uid)
-                    .collect();
-                for uid in damaged {
-                    restore(game, uid, "41.3");
+                let mut at = 0;
+                while let Some(perm) = game.permanents.get(at) {
+                    if perm.damaged_turn == turn {
+                        // 41.3: "a kör folyamán"
+                        restore(game, perm.uid, "41.3");
+                    }
+                    at += 1;
                 }
                 Ok(())
             }
@@ -142,14 +143,16 @@ pub fn playable<'a>(
 /// D-stage3: the active player's passive cards become active.
 fn become_active(game: &mut Game) {
     let active = game.active;
-    let mut became = Vec::new();
-    for perm in game.permanents.iter_mut() {
-        if perm.controller == active && !perm.active {
-            perm.active = true;
-            became.push((perm.uid, perm.card));
+    // each turned and logged in turn, as `_activate` does (no list made: logging one moves
+    // no permanent)
+    let mut at = 0;
+    while let Some(perm) = game.permanents.get_mut(at) {
+        at += 1;
+        if perm.controller != active || perm.active {
+            continue;
         }
-    }
-    for (uid, card) in became {
+        perm.active = true;
+        let (uid, card) = (perm.uid, perm.card);
         emit!(
             game,
             Kind::BecameActive {
