@@ -220,7 +220,7 @@ def test_the_words_after_the_triggers_are_played_as_the_python_engines(
         decks = (words * 2 + first[:20], words[::-1] * 2 + second[:20])
         native = _compare(engine, decks, seed, agents, "full")
         assert native.over and native.unported is None, (seed, native.unported)
-        kinds |= {event["kind"] for event in native.log.as_dicts()}
+        kinds |= set(native.log.kinds())
         played |= {event["card"] for event in native.log.as_dicts() if event["kind"] == "card_played"}
     if agents == "random":  # every word took effect
         assert WORD_SETS[group][1] <= kinds, kinds
@@ -341,7 +341,7 @@ def test_8_1_whole_games_with_spells_of_implemented_words_are_the_python_engines
     for seed in range(30):
         native = _compare(spell_engine, _vanilla_decks(spell_engine, seed), seed, agents, level)
         assert native.over and native.unported is None, seed
-        kinds |= {event["kind"] for event in native.log.as_dicts()}
+        kinds |= set(native.log.kinds())
     if level == "full" and agents == "random":  # every verb took effect
         assert {"player_damaged", "damaged", "healed", "player_healed", "vp_gained",
                 "card_drawn"} <= kinds, kinds
@@ -570,7 +570,7 @@ def test_d_combat_games_of_cards_without_words_use_every_rule_they_reach(
     for seed in range(30):
         native = hkk_native.play_native(vanilla_engine, list(_vanilla_decks(vanilla_engine, seed)),
                                         seed=seed, agents=_agents("random", seed))
-        kinds |= {event["kind"] for event in native.log.as_dicts()}
+        kinds |= set(native.log.kinds())
     assert {"card_played", "entered_play", "became_active", "moved", "attack", "damaged",
             "player_damaged", "died", "restored", "components_extracted",
             "components_declined", "components_gained"} <= kinds, kinds
@@ -666,7 +666,7 @@ def test_whole_games_of_the_base_decks_are_the_python_engines(
     for seed in range(BASE_SEEDS):
         native = _compare(engine, decks, seed, "default", "full")
         assert native.over and native.unported is None, (seed, native.unported)
-        kinds |= {event["kind"] for event in native.log.as_dicts()}
+        kinds |= set(native.log.kinds())
     # the base cards' words took effect: lasting effects and activated abilities in both
     # decks, the fire deck's triggered abilities, the water deck's defence bonuses and counters
     expected = {"effect_started", "effect_ended", "cost_paid"}

@@ -382,3 +382,22 @@ def test_an_agent_that_cannot_be_asked_through_the_protocol_is_refused_naming_it
     with pytest.raises(hkk_native.Refused, match="agent Longest is not seated natively"):
         hkk_native.play_many_native(tests_engine, decks, seeds=[1, 2],
                                     agents=[Longest(), RandomAgent(1)])
+
+
+@pytest.mark.parametrize("level", ["full", "compact", "outcome"])
+def test_a_native_log_reads_as_the_python_engines_whole_or_event_by_event(
+        base: Engine, level: str) -> None:
+    """The reading side of ``hkk.EventLog`` on a finished game: ``as_dicts`` (every event's
+    dict in one call), ``event(i)`` one at a time, ``kinds`` (no event read) and the events
+    built lazily are the Python engine's log."""
+    decks = list(BASE_PAIRINGS[1])
+    native = hkk_native.core.new_game(base, decks, seed=8, log_level=level)
+    python = base.new_game(decks, seed=8, log_level=level)
+    native.play()
+    python.play()
+    assert python.over and native.over and len(native.log) == len(python.log) > 0
+    expected = [e.as_dict() for e in python.log]
+    assert native.log.as_dicts() == expected
+    assert [native._game.event(i) for i in range(len(native.log))] == expected
+    assert native.log.kinds() == python.log.kinds()
+    assert [e.as_dict() for e in native.log] == expected

@@ -31,6 +31,9 @@ ENVELOPE: dict[str, str] = {
     "kind": "the event kind (the headings below)",
 }
 _ENVELOPE_FIELDS = ("seq", "turn", "step")
+#: An event's field values, after the envelope (read with tuple's own indexing).
+_FIELD_VALUES = slice(len(_ENVELOPE_FIELDS), None)
+_item = tuple.__getitem__
 
 #: kind string -> its class, in declaration order.
 KINDS: dict[str, type[Event]] = {}
@@ -125,18 +128,28 @@ class Event(tuple):  # type: ignore[type-arg]
     def _legacy_note(cls, old: str) -> str:
         return getattr(cls.LEGACY[old], "__doc__", None) or old
 
+    # (read through tuple's own indexing: this class's ``__getitem__`` is Python, and a full
+    # log's reading, ``as_dicts``, JSON, a save, calls these once an event)
     @property
     def data(self) -> dict[str, Any]:
         """The fields as a dict, in order (the optional ones this event leaves out omitted)."""
+        values = _item(self, _FIELD_VALUES)
         optional = self.OPTIONAL
-        return {name: value for name, value in zip(self.FIELDS, self[3:], strict=True)
+        if not optional:
+            return dict(zip(self.FIELDS, values, strict=True))
+        return {name: value for name, value in zip(self.FIELDS, values, strict=True)
                 if not (value is None and name in optional)}
 
     def as_dict(self) -> dict[str, Any]:
         """The envelope (``seq``, ``turn``, ``step``, ``kind``), then the fields in class order:
         the event's JSON."""
-        return {"seq": self[0], "turn": self[1], "step": self[2], "kind": self.kind,
-                **self.data}
+        result = {"seq": _item(self, 0), "turn": _item(self, 1), "step": _item(self, 2),
+                  "kind": self.kind}
+        if self.OPTIONAL:
+            result.update(self.data)
+        else:
+            result.update(zip(self.FIELDS, _item(self, _FIELD_VALUES), strict=True))
+        return result
 
     # -- comparing ---------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@
 
 use crate::cards::{CardId, CardPool};
 use crate::outcome::Outcome;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// What a label or a source begins with before its card (`Text::Card`, `Text::Item`,
@@ -544,14 +545,15 @@ impl Kind {
     }
 }
 
-/// A field's value, as Python will see it.
+/// A field's value, as Python will see it; a text borrowed where it is kept already (a fixed
+/// one, a card's id, a text of the log's), so that reading a log copies none of those.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub enum Value<'a> {
     Int(i64),
     /// An int wider than 64 bits signed (a determinized copy's seed is `getrandbits(64)`).
     Wide(i128),
     Bool(bool),
-    Str(String),
+    Str(Cow<'a, str>),
     Ints(Vec<i64>),
     /// A list of ints some of which are null (`attack`'s blockers).
     OptInts(Vec<Option<i64>>),
@@ -865,30 +867,34 @@ impl Extras {
     }
 }
 
-fn int(v: usize) -> Value {
+fn int(v: usize) -> Value<'static> {
     Value::Int(v as i64)
 }
 
-fn uid_value(v: u32) -> Value {
+fn uid_value(v: u32) -> Value<'static> {
     Value::Int(i64::from(v))
 }
 
-fn text(v: &str) -> Value {
-    Value::Str(v.to_string())
+fn text(v: &str) -> Value<'_> {
+    Value::Str(Cow::Borrowed(v))
 }
 
-fn shown(v: &Text, cards: &CardPool) -> Value {
-    Value::Str(v.render(cards).into_owned())
+fn shown<'a>(v: &'a Text, cards: &'a CardPool) -> Value<'a> {
+    Value::Str(v.render(cards))
 }
 
-fn opt_text(v: &Option<&'static str>) -> Value {
+fn opt_text(v: &Option<&'static str>) -> Value<'static> {
     v.map_or(Value::None, text)
 }
 
 impl Event {
     /// The fields after the envelope, in `hkk.events`' declaration order (card ids named by
     /// the game's `cards`; lists and written texts read from its chunk's `extras`).
-    pub fn fields(&self, extras: &Extras, cards: &CardPool) -> Vec<(&'static str, Value)> {
+    pub fn fields<'a>(
+        &'a self,
+        extras: &'a Extras,
+        cards: &'a CardPool,
+    ) -> Vec<(&'static str, Value<'a>)> {
         let ints =
             |span: Span| Value::Ints(extras.uids(span).iter().map(|&u| i64::from(u)).collect());
         match &self.kind {
@@ -941,10 +947,7 @@ impl Event {
             } => vec![
                 ("player", int(*player)),
                 ("decision", text(decision)),
-                (
-                    "choice",
-                    Value::Str(extras.choice(choice, cards).into_owned()),
-                ),
+                ("choice", Value::Str(extras.choice(choice, cards))),
                 ("options", int(*options)),
                 ("rule", opt_text(rule)),
             ],
@@ -1958,7 +1961,8 @@ mod tests {
         let odd_model: Vec<Vec<u32>> = model.iter().filter(|d| d[0] % 2 == 1).cloned().collect();
         assert_eq!(deaths(&odd), odd_model);
         assert_eq!(copy, log.events);
-        let fields = log.events[0].fields(log.events.get_with(0).unwrap().1, &pool());
+        let cards = pool();
+        let fields = log.events[0].fields(log.events.get_with(0).unwrap().1, &cards);
         assert_eq!(fields[1], ("dead", Value::Ints(vec![0, 1])));
     }
 

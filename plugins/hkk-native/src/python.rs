@@ -18,6 +18,7 @@ use crate::outcome::{Outcome, Tally, COLUMNS, KINDS};
 use crate::rng::Random;
 use crate::runner;
 use crate::search::{self, Searcher, SpecError};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The 32-bit words of `abs(seed)`, least significant first, as CPython's `random_seed` takes
@@ -633,21 +634,51 @@ struct PyGame {
     searchers: [Option<Searcher>; 2],
 }
 
-fn event_dict<'py>(
+/// The Python strings of the texts events borrow (field names, kinds, steps, rules, card ids,
+/// the log's own texts), each made once for all the events read in one call, not once an
+/// event: a full game's log has thousands of events and a few hundred texts.
+struct Texts<'py> {
     py: Python<'py>,
+    /// by the text's place (start and length): none of them moves or changes while the
+    /// game is read
+    made: std::collections::HashMap<(usize, usize), Bound<'py, PyString>>,
+}
+
+impl<'py> Texts<'py> {
+    fn new(py: Python<'py>) -> Self {
+        Texts {
+            py,
+            made: std::collections::HashMap::new(),
+        }
+    }
+
+    fn get(&mut self, text: &str) -> Bound<'py, PyString> {
+        let py = self.py;
+        self.made
+            .entry((text.as_ptr() as usize, text.len()))
+            .or_insert_with(|| PyString::new(py, text))
+            .clone()
+    }
+}
+
+fn event_dict<'py>(
+    texts: &mut Texts<'py>,
     cards: &CardPool,
     (event, extras): (&Event, &Extras),
 ) -> PyResult<Bound<'py, PyDict>> {
+    let py = texts.py;
     let dict = PyDict::new(py);
-    dict.set_item("seq", event.seq)?;
-    dict.set_item("turn", event.turn)?;
-    dict.set_item("step", event.step)?;
-    dict.set_item("kind", event.kind.name())?;
+    dict.set_item(texts.get("seq"), event.seq)?;
+    dict.set_item(texts.get("turn"), event.turn)?;
+    dict.set_item(texts.get("step"), texts.get(event.step))?;
+    dict.set_item(texts.get("kind"), texts.get(event.kind.name()))?;
     for (name, value) in event.fields(extras, cards) {
+        let name = texts.get(name);
         match value {
             Value::Int(v) => dict.set_item(name, v)?,
             Value::Wide(v) => dict.set_item(name, v)?,
-            Value::Str(v) => dict.set_item(name, v)?,
+            Value::Str(Cow::Borrowed(v)) => dict.set_item(name, texts.get(v))?,
+            Value::Str(Cow::Owned(v)) => dict.set_item(name, v)?,
             Value::Bool(v) => dict.set_item(name, v)?,
             Value::Ints(v) => dict.set_item(name, v)?,
             Value::OptInts(v) => dict.set_item(name, v)?,
@@ -910,17 +941,29 @@ impl PyGame {
             self.driven.game.log.events.get_with(index).ok_or_else(|| {
                 pyo3::exceptions::PyIndexError::new_err("event index out of range")
             })?;
-        event_dict(py, &self.driven.game.cards, event)
+        event_dict(&mut Texts::new(py), &self.driven.game.cards, event)
     }
 
     /// Every kept event, as `as_dict()`s.
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let mut texts = Texts::new(py);
         self.driven
             .game
             .log
             .events
             .iter_with()
-            .map(|e| event_dict(py, &self.driven.game.cards, e))
+            .map(|e| event_dict(&mut texts, &self.driven.game.cards, e))
+            .collect()
+    }
+
+    /// Every kept event's kind, in order (no event's fields read).
+    fn kinds(&self) -> Vec<&'static str> {
+        self.driven
+            .game
+            .log
+            .events
+            .iter()
+            .map(|e| e.kind.name())
             .collect()
     }
 

@@ -403,7 +403,8 @@ class NativeLog(Sequence[Any]):
         return [e for e in self if e.kind in names]
 
     def kinds(self) -> list[str]:
-        return [e["kind"] for e in self.as_dicts()]
+        """The kept events' kinds, in order (read from the native log, no event built)."""
+        return self._game._game.kinds()
 
     @property
     def level(self) -> str:
@@ -1018,6 +1019,8 @@ _KEEP: SeatSpec = ("keep", 0.0, None, [])
 
 def _first_differing(native: list[dict[str, Any]], python: list[dict[str, Any]]
                      ) -> tuple[int, Any, Any] | None:
+    if native == python:  # the lists compared whole first (in C): the usual answer
+        return None
     for index, (a, b) in enumerate(itertools.zip_longest(native, python)):
         if a != b:
             return index, a, b
