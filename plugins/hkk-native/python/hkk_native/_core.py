@@ -1042,9 +1042,10 @@ def compare(engine: Any, decks: Sequence[str | Sequence[str]], seed: int, *,
                          log_level=log_level)
     python = engine.new_game(lists, agents() if agents else None, seed=seed,
                              log_level=log_level)
-    while python.log.emitted < native.emitted and advance(python):
+    emitted = native.emitted  # (read once: a property of the native game)
+    while python.log.emitted < emitted and advance(python):
         pass
-    python_log = [e.as_dict() for e in python.log if e.seq < native.emitted]
+    python_log = [e.as_dict() for e in python.log if e.seq < emitted]
     head = f"cores differ: seed={seed} decks={list(decks)}"
     found = _first_differing(native.log.as_dicts(), python_log)
     if found is not None:
