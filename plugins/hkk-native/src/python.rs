@@ -636,28 +636,36 @@ struct PyGame {
 
 /// The Python strings of the texts events borrow (field names, kinds, steps, rules, card ids,
 /// the log's own texts), each made once for all the events read in one call, not once an
-/// event: a full game's log has thousands of events and a few hundred texts.
+/// event: a full game's log has thousands of events and a few hundred texts. One event read
+/// alone makes its few strings without the list (`uncached`).
 struct Texts<'py> {
     py: Python<'py>,
     /// by the text's place (start and length): none of them moves or changes while the
     /// game is read
-    made: std::collections::HashMap<(usize, usize), Bound<'py, PyString>>,
+    made: Option<std::collections::HashMap<(usize, usize), Bound<'py, PyString>>>,
 }
 
 impl<'py> Texts<'py> {
-    fn new(py: Python<'py>) -> Self {
+    fn cached(py: Python<'py>) -> Self {
         Texts {
             py,
-            made: std::collections::HashMap::new(),
+            made: Some(std::collections::HashMap::new()),
         }
+    }
+
+    fn uncached(py: Python<'py>) -> Self {
+        Texts { py, made: None }
     }
 
     fn get(&mut self, text: &str) -> Bound<'py, PyString> {
         let py = self.py;
-        self.made
-            .entry((text.as_ptr() as usize, text.len()))
-            .or_insert_with(|| PyString::new(py, text))
-            .clone()
+        match &mut self.made {
+            Some(made) => made
+                .entry((text.as_ptr() as usize, text.len()))
+                .or_insert_with(|| PyString::new(py, text))
+                .clone(),
+            None => PyString::new(py, text),
+        }
     }
 }
 
@@ -941,12 +949,12 @@ impl PyGame {
             self.driven.game.log.events.get_with(index).ok_or_else(|| {
                 pyo3::exceptions::PyIndexError::new_err("event index out of range")
             })?;
-        event_dict(&mut Texts::new(py), &self.driven.game.cards, event)
+        event_dict(&mut Texts::uncached(py), &self.driven.game.cards, event)
     }
 
     /// Every kept event, as `as_dict()`s.
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let mut texts = Texts::new(py);
+        let mut texts = Texts::cached(py);
         self.driven
             .game
             .log
