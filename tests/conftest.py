@@ -176,7 +176,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 # -- how many workers `-n auto` starts ----------------------------------------------------------
 # Part of the suite waits rather than computes: on Chromium, on the servers the page tests start,
 # on fresh venvs and subprocesses.  With one worker a core, 2 cores were idle about a sixth of
-# the run; one worker more keeps them busy: the whole suite took 519 s with 3 workers and
+# the run; one worker more keeps them busier: the whole suite took 519-552 s with 3 workers and
 # 556-601 s with 2 (a clean clone, the same machine).  PYTEST_XDIST_AUTO_NUM_WORKERS still
 # decides where it is set.
 
