@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import shlex
 import sys
 from collections import Counter
@@ -21,7 +22,7 @@ from test_verify import fake_set  # noqa: F401 - the fixture: a throw-away insta
 from hkk import Engine
 from hkk._outcome import KINDS, Outcome, OutcomeRecorder
 from hkk._simulate import pairings, plan, play_chunk, simulate
-from hkk._stats import summarize, wilson
+from hkk._stats import _log_choose, fisher_exact, summarize, wilson
 from hkk.cli import main
 from hkk.events import of
 
@@ -167,6 +168,35 @@ def test_wilson_interval_holds_the_rate_inside_0_1(successes: int, trials: int) 
     successes = min(successes, trials)
     low, high = wilson(successes, trials)
     assert 0.0 <= low <= successes / trials <= high <= 1.0
+
+
+def test_fisher_exact_known_values() -> None:
+    # the lady tasting tea, [[3, 1], [1, 3]]: two-sided p = 34/70
+    assert fisher_exact(3, 1, 1, 3) == pytest.approx(34 / 70, rel=1e-12)
+    assert fisher_exact(8, 2, 1, 5) == pytest.approx(0.034965, abs=1e-6)
+    assert fisher_exact(0, 0, 5, 5) == 1.0  # nobody drew it: no test
+    assert fisher_exact(5, 5, 5, 5) == pytest.approx(1.0)
+
+
+def _every_table_at_most_as_likely(a: int, b: int, c: int, d: int) -> float:
+    """Fisher's two-sided p by its definition: every table with the margins, summed."""
+    row1, col1, n = a + b, a + c, a + b + c + d
+    if n == 0 or row1 in (0, n) or col1 in (0, n):
+        return 1.0
+
+    def log_p(x: int) -> float:  # the same rounding as fisher_exact's: only the sum differs
+        return _log_choose(col1, x) + _log_choose(n - col1, row1 - x) - _log_choose(n, row1)
+
+    observed = log_p(a)
+    tables = range(max(0, row1 + col1 - n), min(row1, col1) + 1)
+    return min(1.0, sum(math.exp(log_p(x)) for x in tables if log_p(x) <= observed + 1e-7))
+
+
+@given(st.lists(st.integers(0, 3_000), min_size=4, max_size=4))
+def test_fisher_exact_sums_only_the_tables_that_count_and_gets_the_definitions_p(
+        table: list[int]) -> None:
+    assert fisher_exact(*table) == pytest.approx(_every_table_at_most_as_likely(*table),
+                                                 rel=1e-12, abs=1e-300)
 
 
 def _outcome(seed: int, decks: tuple[str, str], winner: int | None, first: int,

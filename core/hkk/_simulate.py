@@ -18,6 +18,7 @@ error row (``Outcome.error``) and the other games go on.
 
 from __future__ import annotations
 
+import itertools
 import shlex
 import signal
 import threading
@@ -43,6 +44,11 @@ GAME_LIMITS = (TriggerLoopError, StepLoopError, GameTimeout)
 #: Games per chunk: small enough that Ctrl-C loses little and workers stay busy to the end,
 #: large enough that sending a chunk costs nothing beside playing it.
 CHUNK_SIZE = 25
+
+#: Chunks handed to each local worker process ahead of its finishing one (``_on_processes``):
+#: enough that a worker never waits for the main process, few enough that handing them out
+#: stays cheap at a million games.
+IN_FLIGHT_PER_WORKER = 4
 
 #: Keep only what the outcome needs (the log levels of hkk._events).  The recorder subscribes
 #: to its event kinds, so the outcome is the same at any level.
@@ -361,10 +367,21 @@ def _on_processes(chunks: list[Chunk], finished: Callable[[int, Any], None], wor
     # spawn: the main process may run threads (the progress display), which fork does not copy
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint,
                                mp_context=multiprocessing.get_context("spawn"))
-    pending = {pool.submit(work, chunk): chunk.index for chunk in chunks}
+    # a few chunks a worker in flight, the next handed out as one finishes: `wait` walks
+    # every future it is given, so submitting all at once costs the main process (and the
+    # workers, on as many cores) time quadratic in the chunks (6 s of a million games)
+    queued = iter(chunks)
+    pending: dict[Any, int] = {}
+
+    def hand_out(count: int) -> None:
+        for chunk in itertools.islice(queued, count):
+            pending[pool.submit(work, chunk)] = chunk.index
+
+    hand_out(IN_FLIGHT_PER_WORKER * workers)
     try:
         while pending:
             ready, _ = wait(pending, return_when=FIRST_COMPLETED)
+            hand_out(len(ready))
             for future in ready:
                 finished(pending.pop(future), future.result())
     except KeyboardInterrupt:
