@@ -21,7 +21,7 @@ from test_verify import fake_set  # noqa: F401 - the fixture: a throw-away insta
 
 from hkk import Engine
 from hkk._outcome import KINDS, Outcome, OutcomeRecorder
-from hkk._simulate import pairings, plan, play_chunk, simulate
+from hkk._simulate import IN_FLIGHT_PER_WORKER, pairings, plan, play_chunk, simulate
 from hkk._stats import _log_choose, fisher_exact, summarize, wilson
 from hkk.cli import main
 from hkk.events import of
@@ -111,6 +111,16 @@ def test_one_process_local_processes_and_dask_give_the_same_table() -> None:
     lists = {"alap:tuz": [], "alap:viz": []}
     assert summarize(serial.outcomes, lists) == summarize(on_dask.outcomes, lists)
     assert [(o.decks, o.seed) for o in serial.outcomes] == \
+        [(c.decks, s) for c in chunks for s in range(*c.seeds)]
+
+
+@pytest.mark.slow  # starts worker processes
+def test_local_processes_play_every_chunk_not_only_those_handed_out_ahead() -> None:
+    chunks = plan(BASE, BASE_PAIRS, 3 * IN_FLIGHT_PER_WORKER * 2, chunk_size=1)
+    local = simulate(chunks, workers=2)  # more chunks than the 2 workers are handed at first
+    assert not local.interrupted
+    assert local.outcomes == simulate(chunks, workers=1).outcomes
+    assert [(o.decks, o.seed) for o in local.outcomes] == \
         [(c.decks, s) for c in chunks for s in range(*c.seeds)]
 
 
