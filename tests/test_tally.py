@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from hkk._ablation import impact
 from hkk._balance import balance
-from hkk._outcome import Outcome, Tally
+from hkk._outcome import COLUMNS, Outcome, Tally
 from hkk._stats import summarize
 
 DECKS = {"A": ["a", "b"], "B": ["b", "c"]}
@@ -80,6 +80,46 @@ def test_a_tally_merged_from_chunks_in_any_order_reports_as_the_games_tallied_at
         merged.merge(part)
     assert _reports(merged) == _reports(whole)
     assert merged.played == sum(len(chunk) for chunk in chunks)
+
+
+# a count may be 0: a card listed with no count is not counted
+counted_or_listed = st.dictionaries(st.sampled_from(CARDS), st.integers(0, 3), max_size=3)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.fixed_dictionaries({
+    "winner": st.sampled_from([0, 1, None]), "error": st.sampled_from([None, None, "E: e"]),
+    "counts": st.lists(st.tuples(counted_or_listed, counted_or_listed), min_size=5,
+                       max_size=5)}), max_size=8))
+def test_a_cards_columns_are_its_counts_summed_over_the_games_it_counted_in(
+        played: list[dict[str, object]]) -> None:
+    outcomes = [_outcome(seed, (None, ("A", "B"), ()),
+                         {"reason": "hp", "turns": 3, "first": 0, **game})
+                for seed, game in enumerate(played)]
+    tally = Tally.of(outcomes)
+    # each column by its definition (COLUMNS), game by game: error rows count in none
+    expected: list[dict[str, list[int]]] = [{}, {}]
+    for o in outcomes:
+        if o.error is not None:
+            continue
+        for seat in (0, 1):
+            kinds = (o.played, o.fired, o.used, o.drawn, o.acted)
+            for card in CARDS:
+                p_, f_, u_, d_, a_ = (kind[seat][card] for kind in kinds)
+                if not any((p_, f_, u_, d_, a_)):
+                    continue
+                won = o.winner == seat
+                row = dict(played=p_, fired=f_, used=u_, drawn=d_, acted=a_,
+                           games_played=p_ > 0, wins_played=p_ > 0 and won,
+                           games_drawn=d_ > 0, wins_drawn=d_ > 0 and won,
+                           games_played_drawn=p_ > 0 and d_ > 0,
+                           played_drawn=p_ if d_ > 0 else 0,
+                           useful_played=f_ + u_ + a_ if p_ > 0 else 0)
+                column = expected[seat].setdefault(card, [0] * len(COLUMNS))
+                for k, name in enumerate(COLUMNS):
+                    column[k] += int(row[name])
+    groups = list(tally.groups.values())
+    assert [g.cards for g in groups] == ([expected] if groups else [])
 
 
 def _game(seed: int, winner: int, drawn: int = 0, played: int = 0, fired: int = 0) -> Outcome:

@@ -187,17 +187,33 @@ class Group:
         self.reasons[o.reason or "unfinished"] += 1
         for seat in (0, 1):
             won = int(o.winner == seat)
-            counts = (o.played[seat], o.fired[seat], o.used[seat], o.drawn[seat],
-                      o.acted[seat])
+            played_, fired_, used_, drawn_, acted_ = (
+                o.played[seat], o.fired[seat], o.used[seat], o.drawn[seat], o.acted[seat])
             cards = self.cards[seat]
-            for card in {card for c in counts for card, n in c.items() if n}:
-                played, fired, used, drawn, acted = (c[card] for c in counts)
+            # each column added by name, not by a loop over a tuple of the twelve: this runs
+            # for every card of every game whose rows are tallied in Python (`--csv`)
+            for card in {*played_, *fired_, *used_, *drawn_, *acted_}:
+                played, fired, used = played_.get(card, 0), fired_.get(card, 0), \
+                    used_.get(card, 0)
+                drawn, acted = drawn_.get(card, 0), acted_.get(card, 0)
+                if not (played or fired or used or drawn or acted):
+                    continue  # listed with no count
                 p, d = int(played > 0), int(drawn > 0)
-                column = cards.setdefault(card, [0] * len(COLUMNS))
-                for k, add in enumerate((played, fired, used, drawn, acted, p, p * won, d,
-                                         d * won, p * d, d * played,
-                                         p * (fired + used + acted))):
-                    column[k] += add
+                column = cards.get(card)
+                if column is None:
+                    column = cards[card] = [0] * len(COLUMNS)
+                column[PLAYED] += played
+                column[FIRED] += fired
+                column[USED] += used
+                column[DRAWN] += drawn
+                column[ACTED] += acted
+                column[GAMES_P] += p
+                column[WINS_P] += p * won
+                column[GAMES_D] += d
+                column[WINS_D] += d * won
+                column[GAMES_PD] += p * d
+                column[PLAYED_D] += d * played
+                column[USEFUL_P] += p * (fired + used + acted)
 
     def result(self, seed: int, code: int) -> None:
         """Game ``seed``'s result: the winner's seat, :data:`DRAW` or :data:`ERROR`."""

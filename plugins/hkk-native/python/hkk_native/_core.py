@@ -4,12 +4,14 @@ games it builds.  The agents' and decks' translation to plain data is here, in o
 from __future__ import annotations
 
 import functools
+import gc
 import inspect
 import itertools
 import json
 import random
 import weakref
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, cast
 
 from hkk._cores import WHOLE_GAMES
@@ -31,6 +33,22 @@ __all__ = ["NativeCore", "NativeDivergence", "NativeGame", "NativeUnsupported", 
 
 #: The largest seed the native log holds (the Python log holds any int).
 _SEED_RANGE = (-(2**63), 2**63 - 1)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """CPython's cycle collector held off while a batch's seats and rows are built: they are
+    new, acyclic containers (tuples, lists, dicts, ``Counter``s; tens a game), so the collections
+    their allocations set off free nothing and scan every one of them again (a quarter of
+    ``play_outcomes``' time).  Left as it was if it was off already; what a game played again
+    on the Python engine leaves behind is collected once it is back on."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 class Refused(ValueError):
@@ -1122,11 +1140,18 @@ class NativeCore:
         engine stops with an error) is played again on the Python engine for its row when its
         seats are random or first (the same game there); with a native search seat it is an
         error row naming why."""
+        with _collector_paused():
+            lists, seats = self._batched(engine, decks, seeds, agents, max_turns)
+            return self._rows(engine, lists, seeds, seats, names, agent_specs)
+
+    def _rows(self, engine: Any, lists: list[list[str]], seeds: Sequence[int],
+              seats: list[tuple[SeatSpec, SeatSpec]], names: tuple[str, str],
+              agent_specs: tuple[str, str] | None) -> list[dict[str, Any]]:
+        """:meth:`play_outcomes`' games played and made rows."""
         from collections import Counter
 
         from hkk._outcome import Outcome
 
-        lists, seats = self._batched(engine, decks, seeds, agents, max_turns)
         played = _native_engine(engine).play_outcomes((lists[0], lists[1]), list(seeds), seats)
         rows = []
         for seed, seat, (winner, why, turns, first, stopped, counts) in zip(
