@@ -21,7 +21,14 @@ from test_verify import fake_set  # noqa: F401 - the fixture: a throw-away insta
 
 from hkk import Engine
 from hkk._outcome import KINDS, Outcome, OutcomeRecorder
-from hkk._simulate import IN_FLIGHT_PER_WORKER, pairings, plan, play_chunk, simulate
+from hkk._simulate import (
+    IN_FLIGHT_PER_WORKER,
+    InOrder,
+    pairings,
+    plan,
+    play_chunk,
+    simulate,
+)
 from hkk._stats import _log_choose, fisher_exact, summarize, wilson
 from hkk.cli import main
 from hkk.events import of
@@ -154,6 +161,58 @@ def test_ctrl_c_with_local_processes_keeps_the_finished_and_running_chunks() -> 
     assert 2 <= len(result.outcomes) < 48
     serial = {(o.decks, o.seed): o for o in simulate(chunks).outcomes}
     assert all(serial[(o.decks, o.seed)] == o for o in result.outcomes)
+
+
+@given(st.permutations(range(8)), st.integers(0, 8))
+def test_chunks_finished_in_any_order_are_handed_on_in_the_plans(
+        finished: list[int], stopped_after: int) -> None:
+    handed: list[int] = []
+    in_order = InOrder([10 * i for i in range(8)], lambda index, rows: handed.append(index))
+    for index in finished[:stopped_after]:
+        in_order.add(10 * index, [index])
+        # handed on: every chunk planned before the first one still out, in order
+        arrived = set(finished[:finished.index(index) + 1])
+        first_out = min(set(range(8)) - arrived, default=8)
+        assert handed == [10 * i for i in range(first_out)]
+    in_order.rest()  # Ctrl-C: those that finished after one that never did, in order
+    assert handed == sorted(10 * i for i in finished[:stopped_after])
+
+
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_rows_handed_on_as_chunks_finish_are_the_rows_kept_and_tallied_alike(
+        workers: int) -> None:
+    chunks = plan(BASE, BASE_PAIRS, 12, chunk_size=2, agents=[None, ("random", "first")])
+    kept = simulate(chunks, workers=workers)
+    handed: list[tuple[int, list[dict[str, Any]]]] = []
+    streamed = simulate(chunks, workers=workers,
+                        on_rows=lambda chunk, rows: handed.append((chunk.index, rows)))
+    assert [index for index, _ in handed] == [c.index for c in chunks]
+    assert [row for _, rows in handed for row in rows] == [o.as_row() for o in kept.outcomes]
+    assert streamed.outcomes == []  # none kept: each chunk's tally made where it was played
+    lists = {"alap:tuz": [], "alap:viz": []}
+    assert summarize(streamed.tally, lists) == summarize(kept.tally, lists)
+    assert streamed.tally.errors() == kept.tally.errors()
+
+
+def test_a_simulation_that_fails_leaves_the_csv_named_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hkk._simulate as simulate_module
+
+    out = tmp_path / "games.csv"
+    out.write_text("an earlier run's rows\n", encoding="utf-8")
+    play = simulate_module.play_and_tally_chunk
+
+    def failing_third(chunk: Any) -> Any:
+        if chunk.index == 2:  # two chunks' rows already written
+            raise simulate_module.HkkError("game failed in turn 3: a set's bug")
+        return play(chunk)
+
+    monkeypatch.setattr(simulate_module, "play_and_tally_chunk", failing_third)
+    result = CliRunner().invoke(main, ["simulate", "-n", "8", "--set", "alap", "-w", "1",
+                                       "--chunk-size", "2", "--csv", str(out)])
+    assert result.exit_code == 1 and "a set's bug" in result.output
+    assert out.read_text(encoding="utf-8") == "an earlier run's rows\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv"]  # nothing left beside
 
 
 def test_a_chunk_game_is_the_game_hkk_play_plays(tmp_path: Path) -> None:

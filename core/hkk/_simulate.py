@@ -83,6 +83,10 @@ class Chunk:
         return self.seeds[1] - self.seeds[0]
 
 
+#: Where ``simulate`` hands each chunk's rows (``on_rows``): the chunk and its rows.
+RowsSink = Callable[[Chunk, list[dict[str, Any]]], None]
+
+
 @dataclass
 class Simulation:
     """What came back: the outcomes of the finished chunks, in chunk order (played with
@@ -211,8 +215,20 @@ def tally_chunk(chunk: Chunk) -> Tally:
                                     max_turns=chunk.max_turns, ablated=chunk.ablate)
         group.order = chunk.index
         return Tally({(group.agents, group.decks, group.ablated): group})
+    return _tallied(chunk, play_chunk(chunk))
+
+
+def play_and_tally_chunk(chunk: Chunk) -> tuple[list[dict[str, Any]], Tally]:
+    """Play the chunk's games: their rows, and their tally made here, where they are played
+    (``simulate``'s ``on_rows``: the process writing the rows out need not read them again)."""
+    rows = play_chunk(chunk)
+    return rows, _tallied(chunk, rows)
+
+
+def _tallied(chunk: Chunk, rows: list[dict[str, Any]]) -> Tally:
+    """The chunk's rows tallied, its groups ordered by the chunk's place in the plan."""
     tally = Tally()
-    for row in play_chunk(chunk):
+    for row in rows:
         tally.add(Outcome.from_row(row))
     for group in tally.groups.values():
         group.order = chunk.index
@@ -315,22 +331,31 @@ def _ignore_sigint() -> None:
 
 def simulate(chunks: list[Chunk], *, workers: int = 1, scheduler: str | None = None,
              dask_workers: int | None = None, progress: Progress | None = None,
-             rows: bool = True) -> Simulation:
+             rows: bool = True, on_rows: RowsSink | None = None) -> Simulation:
     """Play ``chunks``: here (``workers=1``), in ``workers`` local processes, on the Dask
     scheduler at ``scheduler`` or on a Dask ``LocalCluster`` of ``dask_workers`` processes.
     Ctrl-C stops it: the finished chunks are kept (``interrupted`` is set).  Without ``rows``
     only the games' tally comes back (``Simulation.tally``; no ``outcomes``): a chunk sends
-    a few counts per card, not a row per game."""
+    a few counts per card, not a row per game.  With ``on_rows`` each chunk's rows are handed
+    to it, in the plan's order, as soon as the chunks before it are in (each chunk tallied
+    where it is played), and none is kept: a run of any size holds only the rows of the
+    chunks that finished ahead of one still playing."""
     result = Simulation(chunks)
     done: dict[int, list[dict[str, Any]]] = {}
     tally = Tally()
     by_index = {chunk.index: chunk for chunk in chunks}
+    in_order = None if on_rows is None else InOrder(
+        sorted(by_index), lambda index, played: on_rows(by_index[index], played))
     total = result.planned
     count = 0
 
     def finished(index: int, played: Any) -> None:
         nonlocal count
-        if rows:
+        if in_order is not None:
+            rows_played, part = played
+            tally.merge(part)
+            in_order.add(index, rows_played)
+        elif rows:
             done[index] = played
         else:
             tally.merge(played)
@@ -338,7 +363,8 @@ def simulate(chunks: list[Chunk], *, workers: int = 1, scheduler: str | None = N
         if progress is not None:
             progress(count, total)
 
-    work = play_chunk if rows else tally_chunk
+    work: Callable[[Chunk], Any] = play_and_tally_chunk if on_rows is not None else \
+        play_chunk if rows else tally_chunk
     start = time.perf_counter()
     try:
         if scheduler is not None or dask_workers is not None:
@@ -351,12 +377,37 @@ def simulate(chunks: list[Chunk], *, workers: int = 1, scheduler: str | None = N
     except KeyboardInterrupt:
         result.interrupted = True
     result.seconds = time.perf_counter() - start
-    if rows:
+    if in_order is not None:
+        in_order.rest()  # interrupted: the chunks that finished after one that did not
+        result.tallied = tally
+    elif rows:
         result.outcomes = [Outcome.from_row(row) for index in sorted(done)
                            for row in done[index]]
     else:
         result.tallied = tally
     return result
+
+
+class InOrder:
+    """Chunks' results handed on in the plan's order (``indices``, sorted), whatever order they
+    finish in: each waits only for those planned before it."""
+
+    def __init__(self, indices: list[int], hand_on: Callable[[int, Any], None]) -> None:
+        self._due = iter(indices)
+        self._next = next(self._due, None)
+        self._waiting: dict[int, Any] = {}
+        self._hand_on = hand_on
+
+    def add(self, index: int, result: Any) -> None:
+        self._waiting[index] = result
+        while self._next in self._waiting:
+            self._hand_on(self._next, self._waiting.pop(self._next))
+            self._next = next(self._due, None)
+
+    def rest(self) -> None:
+        """Those still waiting (a chunk before them never finished), in order."""
+        for index in sorted(self._waiting):
+            self._hand_on(index, self._waiting.pop(index))
 
 
 def _on_processes(chunks: list[Chunk], finished: Callable[[int, Any], None], workers: int,

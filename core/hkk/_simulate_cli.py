@@ -214,14 +214,21 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
                   f"{f', as written and with {len(ablate)} card(s) ablated' if ablate else ''}"
                   f" on "
                   f"{escape(where)}")
-    # the rows only when they are written: else each chunk sends its tally, not a row a game
+    # the rows only when they are written, each chunk's as it is in (and its tally made where
+    # it was played): else each chunk sends its tally, not a row a game
+    sink = _RowsWriter(csv_file, parquet_file) if csv_file or parquet_file else None
     options: dict[str, Any] = dict(workers=local, scheduler=scheduler,
-                                   dask_workers=local if use_dask else None,
-                                   rows=bool(csv_file or parquet_file))
-    if err.is_terminal and not quiet:
-        result = _with_progress(err, chunks, options)
-    else:
-        result = simulate(chunks, **options)
+                                   dask_workers=local if use_dask else None, rows=False,
+                                   on_rows=sink.write if sink is not None else None)
+    try:
+        if err.is_terminal and not quiet:
+            result = _with_progress(err, chunks, options)
+        else:
+            result = simulate(chunks, **options)
+    except BaseException:
+        if sink is not None:
+            sink.discard()
+        raise
     if result.interrupted:
         err.print(f"[red]interrupted[/red]: keeping the {result.tally.played} finished games")
     failed = _error_games(result)
@@ -253,12 +260,8 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
             "errors": [{key: row[key] for key in ("seed", "deck_1", "deck_2", "turns", "error",
                                                   "replay")} for row in failed],
             "stopped": _stopped(failed)}
-    if csv_file or parquet_file:
-        rows = _rows(result)
-        if csv_file:
-            _write_csv(csv_file, rows)
-        if parquet_file:
-            _write_parquet(parquet_file, rows)
+    if sink is not None:
+        sink.close()
     if output_format == "json" or summary_file:
         write_output(json.dumps({"meta": meta, **summary}, ensure_ascii=False, indent=1),
                      summary_file)
@@ -385,22 +388,15 @@ def _stopped(failed: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _error_games(result: Any) -> list[dict[str, Any]]:
-    """The error rows (as :func:`_rows` writes them), in the order played."""
-    from hkk._simulate import replay_command
-
+    """The error rows (as :func:`_flat` writes them), in the order played."""
     rows = []
-    for error in result.tally.errors():
-        row = dict(error)
+    for row in result.tally.errors():
         agents = (row["agent_1"], row["agent_2"]) if row.get("agent_1") else None
         chunk = next(c for c in result.chunks
                      if (c.agents, c.decks, c.ablate) == (agents, (row["deck_1"], row["deck_2"]),
                                                          tuple(row["ablated"]))
                      and c.seeds[0] <= row["seed"] < c.seeds[1])
-        for key in ("drawn", "played", "fired", "used", "acted"):
-            row[key] = json.dumps(row[key], ensure_ascii=False, sort_keys=True)
-        row["ablated"] = " ".join(row["ablated"])
-        row["replay"] = replay_command(chunk, row["seed"])
-        rows.append(row)
+        rows.append(_flat(chunk, row))
     return rows
 
 
@@ -428,31 +424,60 @@ def _with_progress(err: Console, chunks: Any, options: dict[str, Any]) -> Any:
         return simulate(chunks, progress=progress, **options)
 
 
-def _rows(result: Any) -> list[dict[str, Any]]:
-    """Flat rows: counters as JSON text, and the command that plays the game again."""
+#: The columns of ``--csv``, in order.
+CSV_COLUMNS = ("seed", "deck_1", "deck_2", "agent_1", "agent_2", "winner", "reason", "turns",
+               "first", "drawn", "played", "fired", "used", "acted", "error", "ablated",
+               "replay")
+
+
+def _flat(chunk: Any, row: dict[str, Any]) -> dict[str, Any]:
+    """A game's row as written: counters as JSON text, and the command that plays it again."""
     from hkk._simulate import replay_command
 
-    by_key = {(c.agents, c.decks, c.ablate, s): c for c in result.chunks
-              for s in range(*c.seeds)}
-    rows = []
-    for o in result.outcomes:
-        row = o.as_row()
-        for key in ("drawn", "played", "fired", "used", "acted"):
-            row[key] = json.dumps(row[key], ensure_ascii=False, sort_keys=True)
-        row["ablated"] = " ".join(row["ablated"])
-        row["replay"] = replay_command(by_key[(o.agents, o.decks, o.ablated, o.seed)], o.seed)
-        rows.append(row)
-    return rows
+    flat = dict(row)
+    for key in ("drawn", "played", "fired", "used", "acted"):
+        flat[key] = json.dumps(row[key], ensure_ascii=False, sort_keys=True)
+    flat["ablated"] = " ".join(row["ablated"])
+    flat["replay"] = replay_command(chunk, row["seed"])
+    return flat
 
 
-def _write_csv(path: str, rows: list[dict[str, Any]]) -> None:
-    columns = ["seed", "deck_1", "deck_2", "agent_1", "agent_2", "winner", "reason", "turns",
-               "first", "drawn", "played", "fired", "used", "acted", "error", "ablated",
-               "replay"]
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
+class _RowsWriter:
+    """``--csv`` and ``--parquet``: each chunk's rows written as ``simulate`` hands them on (in
+    the plan's order), so that a million games' rows are never all in memory.  The CSV goes to
+    a file beside the one named, put in its place once the run is over (a run that fails
+    leaves the named file as it was); Parquet's rows are kept until then (one table)."""
+
+    def __init__(self, csv_file: str | None, parquet_file: str | None) -> None:
+        self.csv_file, self.parquet_file = csv_file, parquet_file
+        self.parquet_rows: list[dict[str, Any]] = []
+        self.partial: Path | None = None
+        self.file: Any = None
+        if csv_file is not None:
+            target = Path(csv_file)
+            self.partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+            self.file = self.partial.open("w", newline="", encoding="utf-8")
+            self.writer = csv.DictWriter(self.file, fieldnames=CSV_COLUMNS)
+            self.writer.writeheader()
+
+    def write(self, chunk: Any, rows: list[dict[str, Any]]) -> None:
+        flat = [_flat(chunk, row) for row in rows]
+        if self.file is not None:
+            self.writer.writerows(flat)
+        if self.parquet_file is not None:
+            self.parquet_rows.extend(flat)
+
+    def close(self) -> None:
+        if self.file is not None and self.partial is not None and self.csv_file is not None:
+            self.file.close()
+            os.replace(self.partial, self.csv_file)
+        if self.parquet_file is not None:
+            _write_parquet(self.parquet_file, self.parquet_rows)
+
+    def discard(self) -> None:
+        if self.file is not None and self.partial is not None:
+            self.file.close()
+            self.partial.unlink(missing_ok=True)
 
 
 def _write_parquet(path: str, rows: list[dict[str, Any]]) -> None:
