@@ -229,6 +229,8 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
         if sink is not None:
             sink.discard()
         raise
+    if sink is not None:
+        sink.close()  # every finished game's row in: the CSV put in its place
     if result.interrupted:
         err.print(f"[red]interrupted[/red]: keeping the {result.tally.played} finished games")
     failed = _error_games(result)
@@ -260,8 +262,6 @@ def simulate_command(games: int, decks: tuple[tuple[str, str], ...], set_codes: 
             "errors": [{key: row[key] for key in ("seed", "deck_1", "deck_2", "turns", "error",
                                                   "replay")} for row in failed],
             "stopped": _stopped(failed)}
-    if sink is not None:
-        sink.close()
     if output_format == "json" or summary_file:
         write_output(json.dumps({"meta": meta, **summary}, ensure_ascii=False, indent=1),
                      summary_file)
