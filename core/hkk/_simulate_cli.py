@@ -449,35 +449,35 @@ class _RowsWriter:
     leaves the named file as it was); Parquet's rows are kept until then (one table)."""
 
     def __init__(self, csv_file: str | None, parquet_file: str | None) -> None:
-        self.csv_file, self.parquet_file = csv_file, parquet_file
+        self.parquet_file = parquet_file
         self.parquet_rows: list[dict[str, Any]] = []
-        self.partial: Path | None = None
+        self.csv: tuple[Path, Path] | None = None  # the file named, the one written
         self.file: Any = None
         if csv_file is not None:
-            target = Path(csv_file)
-            self.partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-            self.file = self.partial.open("w", newline="", encoding="utf-8")
+            named = Path(csv_file)
+            self.csv = named, named.with_name(f".{named.name}.{os.getpid()}.partial")
+            self.file = self.csv[1].open("w", newline="", encoding="utf-8")
             self.writer = csv.DictWriter(self.file, fieldnames=CSV_COLUMNS)
             self.writer.writeheader()
 
     def write(self, chunk: Any, rows: list[dict[str, Any]]) -> None:
         flat = [_flat(chunk, row) for row in rows]
-        if self.file is not None:
+        if self.csv is not None:
             self.writer.writerows(flat)
         if self.parquet_file is not None:
             self.parquet_rows.extend(flat)
 
     def close(self) -> None:
-        if self.file is not None and self.partial is not None and self.csv_file is not None:
+        if self.csv is not None:
             self.file.close()
-            os.replace(self.partial, self.csv_file)
+            self.csv[1].replace(self.csv[0])
         if self.parquet_file is not None:
             _write_parquet(self.parquet_file, self.parquet_rows)
 
     def discard(self) -> None:
-        if self.file is not None and self.partial is not None:
+        if self.csv is not None:
             self.file.close()
-            self.partial.unlink(missing_ok=True)
+            self.csv[1].unlink(missing_ok=True)
 
 
 def _write_parquet(path: str, rows: list[dict[str, Any]]) -> None:
