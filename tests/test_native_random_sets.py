@@ -97,6 +97,16 @@ def _stopped_alike(engine: Engine, decks: tuple[list[str], list[str]], seed: int
         # core at the chain's length limit (docs/NATIVE.md, What it refuses): alike up to
         # the repeat
         native_log = native_log[:len(python_log)]
+    elif native.unported is not None and native.unported.startswith(RUNAWAY):
+        # a number ran away before the step reached its limit: the native core stopped
+        # rightly if the Python game, past what both logged, went beyond 2^52 before its
+        # next decision (in the resolution the native core stopped in)
+        rest = python_log[len(native_log):]
+        until = next((at for at, e in enumerate(rest) if e["kind"] == "decision"), len(rest))
+        numbers = [v for e in rest[:until] for v in e.values() if isinstance(v, int)]
+        if max(map(abs, numbers), default=0) <= 2**52:
+            return f"{head}; the native game stopped early: {native.unported}"
+        python_log = python_log[:len(native_log)]
     found = _first_differing(native_log, python_log)
     if found is not None:
         index, a, b = found
@@ -189,6 +199,29 @@ def test_a_count_that_runs_away_stops_the_native_game_by_name_where_the_cores_st
     assert native.unported is not None and native.unported.startswith(RUNAWAY), native.unported
     assert "rs:miser" in native.unported
     assert _runs_away(engine, decks, 0, "first", native.emitted)
+
+
+def test_a_count_that_runs_away_in_a_step_without_end_stops_the_native_game_first_by_name(
+        ) -> None:
+    """A free ability used for ever that doubles its player's VP (found by the fresh sets):
+    the Python engine stops the step at its action limit (``StepLoopError``, VP past 2^500),
+    the native core earlier, where VP leaves 2^52, naming the card; the two logs agree up
+    to there."""
+    doubler = {"kind": "activated", "timing": "main_phase", "optional": True,
+               "effects": [{"do": "gain_vp", "amount": {"count": "own_vp"}}]}
+    tables = {t["id"]: _card(t) for t in [
+        {"id": "rs:wall", "kind": "building", "cost": {"vp": 0}, "sp": 1},
+        {"id": "rs:mint", "kind": "building", "cost": {"vp": 0}, "sp": 1,
+         "abilities": [doubler]}]}
+    engine = Engine(card_models(tables))
+    decks = (["rs:wall"] * 20, ["rs:wall"] * 19 + ["rs:mint"])
+    with pytest.raises(StepLoopError):
+        engine.play(list(decks), seed=0, agents=_agents("first", 0))
+    native = hkk_native.play_native(engine, list(decks), seed=0, agents=_agents("first", 0))
+    assert native.unported is not None and native.unported.startswith(RUNAWAY), native.unported
+    assert "rs:mint" in native.unported
+    assert _stopped_alike(engine, decks, 0, "first", StepLoopError("")) is None
+    _play_both(tables, decks, 0)
 
 
 def test_d_trigger_loop_a_repeating_chain_stops_both_cores_alike_up_to_the_repeat() -> None:
