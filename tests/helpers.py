@@ -144,6 +144,11 @@ def resolved(game: Any, step: str | None = None) -> list[str]:
 BASE_PAIRINGS = [(a, b) for a in ("alap:tuz", "alap:viz") for b in ("alap:tuz", "alap:viz")]
 #: The seats: both answered from outside, or one of them a seated agent (made afresh per game).
 SEATS = ("outside", "random-first", "first-second")
+#: How the native core stops a game whose numbers leave its range (``effects::NUMBER_RANGE``).
+RUNAWAY = "a number beyond 2^52"
+#: How it stops a step past the rulings' ``max_items_per_step`` (``steps::step_loop``), where
+#: the Python engine raises ``StepLoopError``.
+STEP_LOOP = "items or actions: the Python engine stops it"
 
 
 def seated_agents(seats: str, seed: int) -> list[Any]:

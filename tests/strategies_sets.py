@@ -12,10 +12,12 @@ combination they refuse is drawn again among the ones they accept, never kept.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
@@ -29,8 +31,21 @@ from hkk._cards.types import TRIGGER_TARGETS, Duration, Stat, Target
 from hkk._cards.verbs import VERBS
 from hkk._phases import CARD_TIMINGS
 
-__all__ = ["NOT_DATA_ONLY", "STATIC_TARGETS", "abilities", "card_models", "card_sets", "cards",
-           "effects", "language_words", "set_and_decks", "timings", "words_of"]
+__all__ = ["FRESH_SETS", "NOT_DATA_ONLY", "STATIC_TARGETS", "abilities", "card_models",
+           "card_sets", "cards", "effects", "fixed_or_fresh", "language_words", "set_and_decks",
+           "timings", "words_of"]
+
+#: Sets drawn afresh on request (``HKK_FRESH_SETS=1000``: a fuzzing run, each run others); CI,
+#: which must give a commit one verdict, plays only fixed ones.
+FRESH_SETS = int(os.environ.get("HKK_FRESH_SETS", "0"))
+
+
+def fixed_or_fresh(fixed: int) -> settings:
+    """A test over random sets: ``fixed`` examples, the same every run, or ``FRESH_SETS``
+    fresh ones when asked for."""
+    return settings(max_examples=FRESH_SETS or fixed, derandomize=not FRESH_SETS,
+                    database=None, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 #: Verbs that are no data-only word: ``custom`` calls a set's Python code (its
 #: ``custom_effects`` hook), so a card using it is never a data-only game (the native core

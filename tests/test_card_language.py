@@ -311,6 +311,27 @@ def test_D_conditions_a_static_follows_the_state_it_reads():
     assert game.damage_value(rich) == 2
 
 
+#: "Ha legfeljebb 1 szörnykomponensed van, +1 sebzés"; and a creature that costs 2 components.
+THRIFTY = creature("thrifty", 1, 3, abilities=[static(
+    {"do": "modify", "stat": "damage", "by": 1, "target": "self", "duration": "permanent"},
+    condition={"of": "own_components", "at_most": 1})])
+PRICEY = creature("pricey", 1, 1, cost={"vp": 0, "components": 2})
+
+
+def test_D_conditions_a_static_follows_the_components_paid_to_play_a_card():
+    """A card's components cost is paid within its ``card_played`` (no ``components_paid``
+    is logged): a condition reading components is read again after it."""
+    game = game_with([THRIFTY, PRICEY])
+    thrifty = game.enter_play(0, cid("thrifty"), active=True)
+    game.gain_components(0, 3)
+    assert game.damage_value(thrifty) == 1
+    game.players[0].hand.append(cid("pricey"))
+    run_until(game, "main_phase")  # a step he may play cards in (8.1)
+    game.play_card(0, cid("pricey"))
+    assert game.players[0].components == 1
+    assert game.damage_value(thrifty) == 2
+
+
 def test_D_conditions_a_static_that_lapses_kills_at_the_next_hp_check():
     # "Ha az ellenfélnek több lénye van, mint neked, +2 Ép": with 1 damage on 2 base Ép, it dies
     # when the opponent's extra creature does (D-settled-check: the same check).

@@ -8,19 +8,29 @@ difference the test prints the seed, the decks and the first differing decision 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies_sets import card_models, fixed_or_fresh, set_and_decks
 
 import hkk
-from hkk import Engine, HkkError, IllegalDecision, Option, RandomAgent
+from hkk import (
+    Engine,
+    HkkError,
+    IllegalDecision,
+    Option,
+    RandomAgent,
+    StepLoopError,
+    TriggerLoopError,
+)
 from hkk._greedy import GreedyAgent
 from hkk._mcts import MctsAgent
 
-from helpers import BASE_PAIRINGS, SEATS, seated_agents
+from helpers import BASE_PAIRINGS, RUNAWAY, SEATS, STEP_LOOP, seated_agents
 
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
@@ -119,6 +129,47 @@ def test_a_copy_at_any_decision_goes_on_apart_as_the_python_engines_copy(
     copy = pair.copy()
     copy.answer(random.Random(other))  # the copy first, to its end: the original is untouched
     pair.answer(rng)
+
+
+def _answered_or_stopped_alike(pair: Pair, rng: random.Random, limit: int | None = None
+                               ) -> bool:
+    """``pair.answer``: True once answered to the end (or ``limit``), False where a game of a
+    random set stopped as the cores stop it: a step past its item limit (the Python engine
+    raises ``StepLoopError``, the native game stops naming it), a repeating chain (the native
+    core stops at the chain's length limit, D-trigger-loop), a number leaving 2^52 (the native
+    core stops, the Python engine holds it)."""
+    try:
+        pair.answer(rng, limit)
+    except StepLoopError:
+        assert STEP_LOOP in str(pair.native.unported), f"{pair.where}: {pair.native.unported}"
+        return False
+    except TriggerLoopError:
+        return False
+    except pytest.fail.Exception:
+        if not str(pair.native.unported).startswith(RUNAWAY):
+            raise
+        held = max(abs(n) for p in pair.python.players for n in (p.hp, p.vp, p.components))
+        assert held > 2**52, f"{pair.where}: {pair.native.unported} with {held}"
+        return False
+    return True
+
+
+@fixed_or_fresh(60)
+@given(drawn=set_and_decks(), g=games, cut=st.integers(0, 300), other=st.integers(0, 2**32))
+def test_random_sets_answered_from_outside_and_copied_go_on_as_the_python_engine(
+        drawn: tuple[dict[str, Any], tuple[list[str], list[str]]], g: dict[str, Any], cut: int,
+        other: int) -> None:
+    """Random data-only sets over the whole card language (tests/strategies_sets.py), not
+    only the base and test sets' cards: answered from outside and copied at a random decision,
+    both cores decide and log alike, the copy apart from its original. ``HKK_FRESH_SETS=N``
+    draws N fresh sets instead (a fuzzing run)."""
+    tables, decks = drawn
+    pair = Pair(Engine(card_models(tables)), list(decks), g["seed"], g["seats"], g["level"])
+    pair.where += f"\ncards: {json.dumps(list(tables.values()))}"
+    rng = random.Random(g["answers"])
+    if _answered_or_stopped_alike(pair, rng, limit=cut):
+        _answered_or_stopped_alike(pair.copy(), random.Random(other))
+        _answered_or_stopped_alike(pair, rng)
 
 
 @settings(max_examples=8)

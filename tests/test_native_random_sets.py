@@ -9,16 +9,17 @@ names the seed, the decks, the first differing event of each core and the cards.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies_sets import card_models, language_words, set_and_decks, words_of
+from strategies_sets import FRESH_SETS, card_models, language_words, set_and_decks, words_of
 
 from hkk import Engine, FirstLegalAgent, RandomAgent, StepLoopError, TriggerLoopError, advance
 from hkk._agent_registry import agent_seed
+
+from helpers import RUNAWAY
 
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
@@ -26,9 +27,6 @@ _first_differing = hkk_native._core._first_differing  # the differential tests' 
 
 #: Sets played in CI, the same every run (each two games: random agents, then first-legal ones).
 CI_SETS = 300
-#: Sets drawn afresh on request (a fuzzing run: each run draws others, so CI, which must give
-#: the same verdict on the same commit, plays only the fixed ones).
-FRESH_SETS = int(os.environ.get("HKK_FRESH_SETS", "0"))
 
 
 def _agents(kind: str, seed: int) -> tuple[Any, Any]:
@@ -60,10 +58,6 @@ def _play_both(tables: Tables, decks: tuple[list[str], list[str]], seed: int) ->
             continue
         assert native.unported is None and native.over, f"{kind} agents: seed={seed} " \
             f"decks={decks}: the native game stopped short: {native.unported}\n{cards}"
-
-
-#: How the native core stops a game whose numbers leave its range (``effects::NUMBER_RANGE``).
-RUNAWAY = "a number beyond 2^52"
 
 
 def _runs_away(engine: Engine, decks: tuple[list[str], list[str]], seed: int, kind: str,
@@ -178,6 +172,25 @@ def test_d_static_scope_static_sp_modifiers_of_buildings_hold_as_in_the_python_e
                                         seed=seed, log_level="full")
         died |= {e["card"] for e in native.log.as_dicts() if e["kind"] in ("died", "destroyed")}
     assert {"rs:hut", "rs:mason"} <= died  # damage met the Sp the statics made
+
+
+def test_d_conditions_a_static_reading_components_follows_a_cards_components_cost_as_python(
+        ) -> None:
+    """A static whose condition reads its player's components is read again once a card's
+    components cost is paid (within ``card_played``; found by the fresh sets): on both cores
+    the creatures it weakens die at the Ép check after the play, not later."""
+    tables = {t["id"]: _card(t) for t in [
+        {"id": "rs:miser", "kind": "building", "cost": {"vp": 0}, "sp": 3, "abilities": [
+            {"kind": "static", "condition": {"of": "own_components", "at_most": 1},
+             "effects": [{"do": "modify", "stat": "hp", "by": -1, "target": "all_creatures",
+                          "duration": "permanent"}]}]},
+        {"id": "rs:pricey", "kind": "creature", "cost": {"vp": 0, "components": 2},
+         "damage": 1, "hp": 1},
+        {"id": "rs:gift", "kind": "spell", "cost": {"vp": 0}, "instant": False,
+         "effects": [{"do": "gain_components", "count": 3}]}]}
+    deck = ["rs:miser", "rs:pricey", "rs:gift", "rs:pricey", "rs:gift"] * 4
+    for seed in range(12):
+        _play_both(tables, (deck, deck[::-1]), seed)
 
 
 def test_a_count_that_runs_away_stops_the_native_game_by_name_where_the_cores_still_agree(

@@ -111,7 +111,7 @@ class Hp(_PlayerNumber):
 class Components(_PlayerNumber):
     kind = "components"
     hu = ("szörnykomponensed", "szörnykomponense")
-    changed_by = frozenset({ComponentsGained, ComponentsPaid, CostPaid})
+    changed_by = frozenset({ComponentsGained, ComponentsPaid, CostPaid, CardPlayed})
 
 
 @quantity
