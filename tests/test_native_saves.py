@@ -17,11 +17,21 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from strategies_sets import card_models, fixed_or_fresh, set_and_decks
 
-from hkk import Engine, FirstLegalAgent, RandomAgent, Rulings, SaveError, load_game
+from hkk import (
+    Engine,
+    FirstLegalAgent,
+    RandomAgent,
+    Rulings,
+    SaveError,
+    StepLoopError,
+    TriggerLoopError,
+    load_game,
+)
 from hkk._runner import advance
 
-from helpers import BASE_PAIRINGS, SEATS, seated_agents
+from helpers import BASE_PAIRINGS, RUNAWAY, SEATS, STEP_LOOP, seated_agents
 
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
@@ -267,6 +277,72 @@ def test_a_determinized_native_copy_is_saved_and_viewed_as_the_python_engines_co
     assert shown == _dump(views[1]), where
     assert not _hidden_leaked(copies[1], player, shown), where
     assert _without_clock(copies[0].save()) == _without_clock(copies[1].save()), where
+
+
+def _answered_or_stopped(games: list[Any], rng: random.Random, limit: int | None = None
+                         ) -> bool:
+    """``_answer``: True once answered, False where a random set's game stopped as the cores
+    stop it (tests/test_native_forward.py, ``_answered_or_stopped_alike``, checks how)."""
+    try:
+        _answer(games, rng, limit)
+        for game in games:  # each run up to its decision (a game none was asked of is not)
+            game.decision  # noqa: B018
+    except (StepLoopError, TriggerLoopError):
+        return False
+    stopped = [str(g.unported) for g in games if getattr(g, "unported", None)]
+    assert all(STEP_LOOP in s or s.startswith(RUNAWAY) for s in stopped), stopped
+    return not stopped
+
+
+@fixed_or_fresh(40)
+@given(drawn=set_and_decks(), g=games, player=st.sampled_from((0, 1)))
+def test_random_sets_saved_both_ways_and_determinized_go_on_as_the_python_engine(
+        drawn: tuple[dict[str, Any], tuple[list[str], list[str]]], g: dict[str, Any],
+        player: int) -> None:
+    """Random data-only sets over the whole card language (tests/strategies_sets.py), not
+    only the base and test sets' cards: at a random decision the native save is the Python
+    save and goes on alike loaded in Python, the Python save goes on alike loaded natively,
+    and copies determinized for either player are saved and viewed alike and go on alike.
+    ``HKK_FRESH_SETS=N`` draws N fresh sets instead (a fuzzing run)."""
+    tables, drawn_decks = drawn
+    engine, decks = Engine(card_models(tables)), list(drawn_decks)
+    native = hkk_native.core.new_game(engine, decks, seed=g["seed"],
+                                      agents=seated_agents(g["seats"], g["seed"]))
+    python = engine.new_game(decks, seated_agents(g["seats"], g["seed"]), seed=g["seed"])
+    if not _answered_or_stopped([native, python], random.Random(g["answers"]), g["cut"]):
+        return
+    where = (f"seed={g['seed']} decks={decks} seats={g['seats']} saved after "
+             f"{native.emitted} events, later={g['later']}\n"
+             f"cards: {json.dumps(list(tables.values()))}")
+    saved = native.save()
+    assert _without_clock(saved) == _without_clock(python.save()), where
+    in_python = load_game(engine, json.loads(json.dumps(saved)))
+    in_native = hkk_native.load_native(engine, json.loads(json.dumps(python.save())))
+    copies = native.determinize(player, random.Random(g["later"])), \
+        python.determinize(player, random.Random(g["later"]))
+    assert _without_clock(copies[0].save()) == _without_clock(copies[1].save()), where
+    assert _dump(copies[0].view(player)) == _dump(copies[1].view(player)), where
+    if _answered_or_stopped([native, python, in_python, in_native], random.Random(g["later"])):
+        _same_games(where, native=native, python=python, loaded_in_python=in_python,
+                    loaded_natively=in_native)
+    if _answered_or_stopped(list(copies), random.Random(g["later"] + 1), 40):
+        _same_games(where, native_copy=copies[0], python_copy=copies[1])
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_a_copy_determinized_at_the_first_decision_is_saved_as_the_python_engines_copy(
+        base: Engine, player: int) -> None:
+    """At the first decision (the set-up's, its decks shuffled, nothing answered) a copy is
+    resampled as a set-up game, not dealt again as one not yet set up: its save, read before
+    its own decision is, is the Python engine's copy's."""
+    decks = list(BASE_PAIRINGS[1])
+    for seed in range(4):
+        native = hkk_native.core.new_game(base, decks, seed=seed, agents=[None, None])
+        python = base.new_game(decks, [None, None], seed=seed)
+        assert native.decision.kind == python.decision.kind == "start"
+        copies = native.determinize(player, random.Random(seed)), \
+            python.determinize(player, random.Random(seed))
+        assert _without_clock(copies[0].save()) == _without_clock(copies[1].save()), seed
 
 
 def test_a_determinized_copy_of_a_game_without_a_twin_says_why_it_has_no_save(

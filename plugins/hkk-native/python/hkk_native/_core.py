@@ -279,16 +279,20 @@ class _Determinized:
 
     def __init__(self, origin: _Origin | _Determinized, answers: tuple[list[Op], int],
                  level: str, player: int, state: tuple[Any, ...] | _NativeRandom,
-                 log_level: str | None) -> None:
+                 log_level: str | None, started: bool) -> None:
         #: the game's ops for its twin: the first n of a list it may go on adding to
         self.origin, self.answers, self.level = origin, answers, level
         self.player, self.state, self.log_level = player, state, log_level
+        #: the game had run up to its first decision (set up: its decks shuffled)
+        self.started = started
 
     def make(self, level: str) -> Any:
         game = self.origin.make(self.level)
         ops, n = self.answers
         for op in ops[:n]:
             _feed(game, op)
+        if self.started:  # run up to where the game stood, as reading its decision did
+            game.decision  # noqa: B018
         rng = random.Random()
         # an hkk_native.Random is kept as its copy from before the draws: its state read here
         state = self.state if isinstance(self.state, tuple) else \
@@ -741,7 +745,7 @@ class NativeGame:
         if lacks is None:
             assert self._origin is not None  # (no origin: lacks says so)
             copy._origin = _Determinized(self._origin, (self._answers, self._n), self._level,
-                                         player, state, log_level)
+                                         player, state, log_level, self.emitted > 0)
         else:
             copy._origin = None
             copy._no_twin = f"a determinized copy of a game that has none ({lacks})"
