@@ -47,6 +47,7 @@ def fixed_or_fresh(fixed: int) -> settings:
                     database=None, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
+
 #: Verbs that are no data-only word: ``custom`` calls a set's Python code (its
 #: ``custom_effects`` hook), so a card using it is never a data-only game (the native core
 #: refuses it by name: tests/test_native_differential.py).
