@@ -151,6 +151,15 @@ RUNAWAY = "a number beyond 2^52"
 STEP_LOOP = "items or actions: the Python engine stops it"
 
 
+def beyond_native_range(events: Iterable[dict[str, Any]] = (), players: Iterable[Any] = ()
+                        ) -> bool:
+    """A number of ``events`` (their fields as dicts) or a player's Ép, VP or components is
+    beyond 2^52, where the native core stops a game by name (:data:`RUNAWAY`)."""
+    numbers = [v for e in events for v in e.values() if isinstance(v, int)]
+    numbers += [n for p in players for n in (p.hp, p.vp, p.components)]
+    return max(map(abs, numbers), default=0) > 2**52
+
+
 def seated_agents(seats: str, seed: int) -> list[Any]:
     """The agents of one of :data:`SEATS` (None: a seat answered from outside)."""
     from hkk import RandomAgent

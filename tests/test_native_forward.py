@@ -30,7 +30,7 @@ from hkk import (
 from hkk._greedy import GreedyAgent
 from hkk._mcts import MctsAgent
 
-from helpers import BASE_PAIRINGS, RUNAWAY, SEATS, STEP_LOOP, seated_agents
+from helpers import BASE_PAIRINGS, RUNAWAY, SEATS, STEP_LOOP, beyond_native_range, seated_agents
 
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
@@ -148,8 +148,8 @@ def _answered_or_stopped_alike(pair: Pair, rng: random.Random, limit: int | None
     except pytest.fail.Exception:
         if not str(pair.native.unported).startswith(RUNAWAY):
             raise
-        held = max(abs(n) for p in pair.python.players for n in (p.hp, p.vp, p.components))
-        assert held > 2**52, f"{pair.where}: {pair.native.unported} with {held}"
+        assert beyond_native_range(players=pair.python.players), \
+            f"{pair.where}: {pair.native.unported}"
         return False
     return True
 

@@ -19,7 +19,7 @@ from strategies_sets import FRESH_SETS, card_models, language_words, set_and_dec
 from hkk import Engine, FirstLegalAgent, RandomAgent, StepLoopError, TriggerLoopError, advance
 from hkk._agent_registry import agent_seed
 
-from helpers import RUNAWAY
+from helpers import RUNAWAY, beyond_native_range
 
 hkk_native = pytest.importorskip(
     "hkk_native", reason="hkk_native is not built: pip install ./plugins/hkk-native (needs cargo)")
@@ -67,9 +67,7 @@ def _runs_away(engine: Engine, decks: tuple[list[str], list[str]], seed: int, ki
     python = engine.new_game(list(decks), _agents(kind, seed), seed=seed, log_level="full")
     while python.log.emitted <= emitted and advance(python):
         pass
-    numbers = [v for e in python.log for v in e.as_dict().values() if isinstance(v, int)]
-    totals = [n for p in python.players for n in (p.hp, p.vp, p.components)]
-    return max(map(abs, numbers + totals)) > 2**52
+    return beyond_native_range((e.as_dict() for e in python.log), python.players)
 
 
 def _stopped_alike(engine: Engine, decks: tuple[list[str], list[str]], seed: int, kind: str,
@@ -97,8 +95,7 @@ def _stopped_alike(engine: Engine, decks: tuple[list[str], list[str]], seed: int
         # next decision (in the resolution the native core stopped in)
         rest = python_log[len(native_log):]
         until = next((at for at, e in enumerate(rest) if e["kind"] == "decision"), len(rest))
-        numbers = [v for e in rest[:until] for v in e.values() if isinstance(v, int)]
-        if max(map(abs, numbers), default=0) <= 2**52:
+        if not beyond_native_range(rest[:until]):
             return f"{head}; the native game stopped early: {native.unported}"
         python_log = python_log[:len(native_log)]
     found = _first_differing(native_log, python_log)
