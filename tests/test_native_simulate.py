@@ -9,10 +9,14 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies_sets import card_models, fixed_or_fresh, set_and_decks
 
 from hkk import CoreError, Engine
 from hkk._ablation import filler_id, impact
 from hkk._balance import balance
+from hkk._outcome import Tally
 from hkk._simulate import _ENGINES, pairings, plan, simulate
 from hkk._stats import summarize
 
@@ -159,3 +163,58 @@ def test_ablated_games_on_the_native_core_play_the_fillers_as_the_python_engine_
     assert not any(card in cards for cards in drawn)
     assert any(filler_id(card) in cards for cards in drawn)
     assert any(card in row["drawn"][0] for row in written)
+
+
+#: Random sets simulated on both cores in CI (the same every run; ``HKK_FRESH_SETS=N``: N fresh).
+SIMULATED_SETS = 40
+#: Games of each random set, per pairing, agents and ablation.
+SET_GAMES = 4
+
+
+def _simulated_set(tables: dict[str, dict[str, Any]], lists: dict[str, list[str]], seed: int,
+                   core: str, rows: bool) -> tuple[list[dict[str, Any]], Tally]:
+    """``hkk simulate`` of a random set's two decks on ``core``, as its command plays them:
+    both pairings, the engine's agents then first-legal against random ones, as written then
+    with a card of the first deck ablated; rows (when asked for) and the tally."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(_ENGINES, (("rs",), core), (Engine(card_models(tables), core=core),
+                                                  dict(lists)))
+        chunks = plan(("rs",), pairings(sorted(lists)), 2 * SET_GAMES, seed=seed, chunk_size=3,
+                      agents=(None, ("first", "random")), core=core,
+                      ablate=[(), (lists["rs-a"][0],)])
+        result = simulate(chunks, workers=1, rows=rows)
+    return [o.as_row() for o in result.outcomes], result.tally
+
+
+@fixed_or_fresh(SIMULATED_SETS)
+@given(set_and_decks(), st.integers(0, 2**32))
+def test_random_sets_simulated_natively_give_the_python_engines_rows_and_tallies(
+        drawn: tuple[dict[str, dict[str, Any]], tuple[list[str], list[str]]], seed: int
+        ) -> None:
+    """Random data-only sets over the whole card language (tests/strategies_sets.py) through
+    ``hkk simulate``: each chunk's games recorded natively in one batched call give the
+    Python engine's rows, and tallied natively (no rows: ``hkk simulate`` without --csv) its
+    tally, groups and counts alike; games ablated, and under two agent tiers, too."""
+    tables, decks = drawn
+    lists = {"rs-a": decks[0], "rs-b": decks[1]}
+    python_rows, python_tally = _simulated_set(tables, lists, seed, "python", rows=True)
+    native_rows, _ = _simulated_set(tables, lists, seed, "native", rows=True)
+    _, native_tally = _simulated_set(tables, lists, seed, "native", rows=False)
+    cards = f"cards: {json.dumps(list(tables.values()))}"
+    assert len(native_rows) == len(python_rows) == 2 * 2 * 2 * SET_GAMES
+    for native, python in zip(native_rows, python_rows, strict=True):
+        pair = [lists[python["deck_1"]], lists[python["deck_2"]]]
+        assert native == python, f"seed={python['seed']} decks={pair}\n native: {native}" \
+            f"\n python: {python}\n{cards}"
+    in_order = [(g.agents, g.decks, g.ablated) for g in python_tally.ordered()]
+    assert [(g.agents, g.decks, g.ablated) for g in native_tally.ordered()] == in_order
+    for key, group in python_tally.groups.items():
+        native_group = native_tally.groups[key]
+        assert _counted(native_group) == _counted(group), f"{key} decks={decks}\n{cards}"
+
+
+def _counted(group: Any) -> dict[str, Any]:
+    """What a group counts, its results by seed: a tally merged from chunks keeps a run of
+    seeds a chunk and numbers its groups by chunk, one made from rows a run in all and its
+    groups one by one (the order they are read in is compared apart)."""
+    return {**vars(group), "results": group.seeds(), "order": None}
