@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies_sets import FRESH_SETS, card_models, language_words, set_and_decks, words_of
+from strategies_sets import (
+    FRESH_SETS,
+    card_models,
+    fixed_or_fresh,
+    language_words,
+    set_and_decks,
+    words_of,
+)
 
 from hkk import Engine, FirstLegalAgent, RandomAgent, StepLoopError, TriggerLoopError, advance
 from hkk._agent_registry import agent_seed
@@ -27,6 +34,8 @@ _first_differing = hkk_native._core._first_differing  # the differential tests' 
 
 #: Sets played in CI, the same every run (each two games: random agents, then first-legal ones).
 CI_SETS = 300
+#: Sets played in CI at a lower log level than the full one (the same two games).
+LEVEL_SETS = 150
 
 
 def _agents(kind: str, seed: int) -> tuple[Any, Any]:
@@ -38,7 +47,8 @@ def _agents(kind: str, seed: int) -> tuple[Any, Any]:
 Tables = dict[str, dict[str, Any]]
 
 
-def _play_both(tables: Tables, decks: tuple[list[str], list[str]], seed: int) -> None:
+def _play_both(tables: Tables, decks: tuple[list[str], list[str]], seed: int,
+               level: str = "full") -> None:
     engine = Engine(card_models(tables))
     refusal = hkk_native.core.refuses(engine, list(decks))
     assert refusal is None, refusal
@@ -47,7 +57,7 @@ def _play_both(tables: Tables, decks: tuple[list[str], list[str]], seed: int) ->
         try:
             native, difference = hkk_native.compare(engine, list(decks), seed,
                                                     agents=lambda kind=kind: _agents(kind, seed),
-                                                    log_level="full")
+                                                    log_level=level)
         except (StepLoopError, TriggerLoopError) as error:  # a free ability used for ever
             difference = _stopped_alike(engine, decks, seed, kind, error)
             assert difference is None, f"{kind} agents: {difference}\n{cards}"
@@ -138,6 +148,15 @@ def test_random_sets_of_every_word_play_event_for_event_as_the_python_engine() -
 def test_many_fresh_random_sets_play_event_for_event_as_the_python_engine(
         drawn: tuple[Tables, tuple[list[str], list[str]]], seed: int) -> None:
     _play_both(*drawn, seed)
+
+
+@fixed_or_fresh(LEVEL_SETS)
+@given(set_and_decks(), st.integers(0, 2**32), st.sampled_from(["compact", "outcome"]))
+def test_random_sets_keep_the_python_engines_log_at_the_compact_and_outcome_levels(
+        drawn: tuple[Tables, tuple[list[str], list[str]]], seed: int, level: str) -> None:
+    """The events each lower log level keeps (and the seq each has in the full log) are the
+    Python engine's for every kind the whole card language emits, not only the base set's."""
+    _play_both(*drawn, seed, level=level)
 
 
 def _card(table: dict[str, Any]) -> dict[str, Any]:
