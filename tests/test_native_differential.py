@@ -13,8 +13,9 @@ import itertools
 from typing import Any
 
 import pytest
+from strategies_sets import card_models
 
-from hkk import Engine, FirstLegalAgent, RandomAgent, hookimpl
+from hkk import Engine, FirstLegalAgent, RandomAgent, Rulings, hookimpl
 from hkk._agent_registry import agent_seed
 
 hkk_native = pytest.importorskip(
@@ -603,6 +604,73 @@ def refused_engine(engine: Engine) -> Engine:
     odd = SpellCard(id="tt:odd", name="Odd", cost={"vp": 1},
                     effects=[{"do": "custom", "name": "odd"}])
     return Engine({**engine.cards, "tt:odd": odd})
+
+
+#: Seeds per pairing of the base decks played under each other ruling.
+RULING_SEEDS = 6
+#: Each [D] choice of :class:`hkk.Rulings` other than its default, and a turn limit.
+OTHER_RULINGS = {
+    "D-empty-deck": Rulings(empty_deck_loses=False),
+    "D-vp-carry": Rulings(unspent_vp_carries_over=False),
+    "D-orderer": Rulings(default_orderer="stable"),
+    "D-until-preparation": Rulings(until_preparation_ends="controller"),
+    "D-counted-turns": Rulings(counted_turns="own"),
+    "D-deferred-check": Rulings(deferred_check_gives_components=True),
+    "D-trigger-order": Rulings(trigger_orderer="stable"),
+    "D-turn-limit": Rulings(max_turns=9),
+}
+
+
+#: Creatures of 1 Ép kept alive by an Ép bonus until the end of the turn under a permanent
+#: -2 (D-deferred-check: the base decks have no death at the deferred check): when the bonus
+#: ends (41.4) they die at the next turn's start.
+DEFERRED_DEATHS = {t["id"]: {"name": t["id"].upper(), **t} for t in [
+    {"id": "tt:bulk", "kind": "creature", "cost": {"vp": 0}, "damage": 1, "hp": 1,
+     "components": 2},
+    {"id": "tt:tonic", "kind": "spell", "cost": {"vp": 0}, "effects": [
+        {"do": "modify", "stat": "hp", "by": 3, "target": "own_creatures",
+         "duration": "until_end_of_turn"}]},
+    {"id": "tt:blight", "kind": "spell", "cost": {"vp": 0}, "effects": [
+        {"do": "modify", "stat": "hp", "by": -2, "target": "all_creatures",
+         "duration": "permanent"}]}]}
+DEFERRED_DECK = ["tt:bulk", "tt:tonic", "tt:bulk", "tt:blight"] * 5
+
+
+@pytest.mark.parametrize("ruling", OTHER_RULINGS)
+def test_d_rulings_each_other_choice_gives_the_python_engines_games(ruling: str) -> None:
+    """An engine's rulings reach the native core (docs/RULINGS.md): under each other choice
+    the games are event for event the Python engine's, and the choice changes some of them
+    (so they reach what it rules)."""
+    rulings = OTHER_RULINGS[ruling]
+    if ruling == "D-deferred-check":
+        cards = card_models(DEFERRED_DEATHS)
+        engine, default = Engine(cards, rulings=rulings), Engine(cards)
+        games = [((DEFERRED_DECK, DEFERRED_DECK[::-1]), seed) for seed in range(12)]
+    else:
+        engine = Engine.installed(allow=["alap"], rulings=rulings)
+        default = Engine.installed(allow=["alap"])
+        games = list(itertools.product(PAIRINGS, range(RULING_SEEDS)))
+    changed = 0
+    for decks, seed in games:
+        native = _compare(engine, decks, seed, "random", "full")
+        assert native.over and native.unported is None, (decks, seed, native.unported)
+        usual = default.play(list(decks), seed=seed, agents=_agents("random", seed))
+        changed += native.log.as_dicts() != [e.as_dict() for e in usual.log]
+    assert changed, f"{ruling}: no game changed"
+
+
+@pytest.mark.parametrize(("rulings", "named"), [
+    (Rulings(spells_need_a_choice=True), "spells_need_a_choice"),
+    (Rulings(max_turns=-1), "max_turns=-1"),
+    (Rulings(max_items_per_step=2**40), "max_items_per_step"),
+])
+def test_d_rulings_the_native_core_does_not_take_are_refused_by_name(rulings: Rulings,
+                                                                     named: str) -> None:
+    engine = Engine.installed(allow=["alap"], rulings=rulings)
+    reason = hkk_native.core.refuses(engine, list(BASE_DECKS))
+    assert reason is not None and named in reason, reason
+    with pytest.raises(hkk_native.Refused, match=named):
+        hkk_native.core.new_game(engine, list(BASE_DECKS), seed=1)
 
 
 def test_native_core_refuses_a_game_naming_card_and_word(refused_engine: Engine) -> None:

@@ -23,7 +23,15 @@ from strategies_sets import (
     words_of,
 )
 
-from hkk import Engine, FirstLegalAgent, RandomAgent, StepLoopError, TriggerLoopError, advance
+from hkk import (
+    Engine,
+    FirstLegalAgent,
+    RandomAgent,
+    Rulings,
+    StepLoopError,
+    TriggerLoopError,
+    advance,
+)
 from hkk._agent_registry import agent_seed
 
 from helpers import RUNAWAY, beyond_native_range
@@ -36,6 +44,8 @@ _first_differing = hkk_native._core._first_differing  # the differential tests' 
 CI_SETS = 300
 #: Sets played in CI at a lower log level than the full one (the same two games).
 LEVEL_SETS = 150
+#: Sets played in CI under random rulings (the same two games).
+RULINGS_SETS = 150
 
 
 def _agents(kind: str, seed: int) -> tuple[Any, Any]:
@@ -48,12 +58,13 @@ Tables = dict[str, dict[str, Any]]
 
 
 def _play_both(tables: Tables, decks: tuple[list[str], list[str]], seed: int,
-               level: str = "full") -> None:
-    engine = Engine(card_models(tables))
+               level: str = "full", rulings: Rulings | None = None) -> None:
+    engine = Engine(card_models(tables), rulings=rulings or Rulings())
     refusal = hkk_native.core.refuses(engine, list(decks))
     assert refusal is None, refusal
     for kind in ("random", "first"):
-        cards = f"cards: {json.dumps(list(tables.values()))}"
+        cards = f"cards: {json.dumps(list(tables.values()))}" + \
+            ("" if rulings is None else f"\n{rulings}")
         try:
             native, difference = hkk_native.compare(engine, list(decks), seed,
                                                     agents=lambda kind=kind: _agents(kind, seed),
@@ -157,6 +168,38 @@ def test_random_sets_keep_the_python_engines_log_at_the_compact_and_outcome_leve
     """The events each lower log level keeps (and the seq each has in the full log) are the
     Python engine's for every kind the whole card language emits, not only the base set's."""
     _play_both(*drawn, seed, level=level)
+
+
+def rulings() -> st.SearchStrategy[Rulings]:
+    """Every choice of :class:`hkk.Rulings` the native core takes; each limit its default or,
+    now and then, low enough to be reached (docs/RULINGS.md)."""
+    default = Rulings()
+
+    def limit(name: str, low: int) -> st.SearchStrategy[int]:
+        return st.one_of(st.just(getattr(default, name)), st.integers(0, low))
+
+    return st.builds(
+        Rulings, empty_deck_loses=st.booleans(), unspent_vp_carries_over=st.booleans(),
+        default_orderer=st.sampled_from(["active", "stable"]),
+        until_preparation_ends=st.sampled_from(["next", "controller"]),
+        counted_turns=st.sampled_from(["every", "own"]),
+        deferred_check_gives_components=st.booleans(),
+        max_turns=st.one_of(st.integers(30, 80), st.integers(0, 4)),
+        max_items_per_step=limit("max_items_per_step", 12),
+        trigger_orderer=st.sampled_from(["active", "stable"]),
+        max_trigger_chain=limit("max_trigger_chain", 3),
+        max_triggers_per_cause=limit("max_triggers_per_cause", 3),
+        max_triggers_per_turn=limit("max_triggers_per_turn", 6),
+        max_triggers_per_game=limit("max_triggers_per_game", 30))
+
+
+@fixed_or_fresh(RULINGS_SETS)
+@given(set_and_decks(), st.integers(0, 2**32), rulings())
+def test_random_sets_under_random_rulings_play_event_for_event_as_the_python_engine(
+        drawn: tuple[Tables, tuple[list[str], list[str]]], seed: int, chosen: Rulings) -> None:
+    """The engine's rulings reach the native core: every [D] choice and limit of
+    :class:`hkk.Rulings` it takes gives the Python engine's game, over the whole language."""
+    _play_both(*drawn, seed, rulings=chosen)
 
 
 def _card(table: dict[str, Any]) -> dict[str, Any]:

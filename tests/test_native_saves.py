@@ -388,7 +388,7 @@ def test_a_save_the_native_core_cannot_run_is_refused_naming_why(
     ruled = tests_engine.new_game(decks, [None, None], seed=4, rulings=Rulings(max_turns=50))
     _answer([ruled], random.Random(4), 5)
     with pytest.raises(hkk_native.Refused, match=r"cannot load this save: rulings other "
-                                                 r"than the defaults \(max_turns\)"):
+                                                 r"than the engine's \(max_turns\)"):
         hkk_native.load_native(tests_engine, ruled.save())
 
     class Mine(FirstLegalAgent):
@@ -415,6 +415,26 @@ def test_a_save_loaded_natively_with_a_python_agent_plays_on_as_the_python_game(
     native.play()
     python.play()
     _same_games("seed=4 loaded with Mine in both seats", native=native, python=python)
+
+
+def test_d_rulings_a_save_under_the_engines_rulings_loads_natively_and_plays_on_alike(
+        tests_engine: Engine) -> None:
+    """A game of an engine with other rulings (docs/RULINGS.md) saves them; that engine loads
+    the save natively, and the game goes on as the Python engine's load of it."""
+    ruled = Engine(tests_engine.cards, rulings=Rulings(default_orderer="stable",
+                                                       unspent_vp_carries_over=False))
+    decks = list(testset.test_set_decks(tests_engine.cards, 4))
+    game = ruled.new_game(decks, [None, None], seed=4)
+    _answer([game], random.Random(4), 9)
+    saved = game.save()
+    assert saved["rulings"] == {"default_orderer": "stable", "unspent_vp_carries_over": False}
+    native = hkk_native.load_native(ruled, saved, agents=[FirstLegalAgent(), FirstLegalAgent()])
+    python = load_game(ruled, saved, agents=[FirstLegalAgent(), FirstLegalAgent()])
+    native.play()
+    python.play()
+    _same_games("seed=4 under other rulings", native=native, python=python)
+    with pytest.raises(hkk_native.Refused, match="rulings other than the engine's"):
+        hkk_native.load_native(tests_engine, saved)
 
 
 def test_a_save_whose_log_the_native_core_does_not_come_to_is_refused_naming_the_event(

@@ -579,6 +579,9 @@ impl CardId {
 pub struct CardPool {
     cards: Vec<Card>,
     ids: HashMap<String, CardId, BuildHasherDefault<WordHash>>,
+    /// The rulings of the engine these cards are handed over from: every game of them reads
+    /// them (the defaults unless [`CardPool::with_rulings`]).
+    pub rulings: crate::rulings::Rulings,
 }
 
 impl CardPool {
@@ -590,7 +593,17 @@ impl CardPool {
             .enumerate()
             .map(|(at, c)| (c.id.clone(), CardId(at as u32)))
             .collect();
-        CardPool { cards, ids }
+        CardPool {
+            cards,
+            ids,
+            rulings: crate::rulings::Rulings::default(),
+        }
+    }
+
+    /// The pool read under `rulings` (an engine's other than the defaults).
+    pub fn with_rulings(mut self, rulings: crate::rulings::Rulings) -> Self {
+        self.rulings = rulings;
+        self
     }
 
     /// The card of an id this pool gave (None for [`CardId::NONE`]).

@@ -158,7 +158,16 @@ pub fn add_effect(
     source: &Text,
 ) {
     let ends_turn = match duration {
-        // D-counted-turns: every turn counts, this one included
+        // D-counted-turns: every turn counts, this one included; or, as the rulings may say,
+        // only its controller's own turns (turns alternate, 41.6)
+        Duration::Turns(n) if game.cards.rulings.counts_own_turns => {
+            let first = if controller == game.active {
+                game.turn
+            } else {
+                game.turn + 1
+            };
+            Some(first + 2 * (n - 1))
+        }
         Duration::Turns(n) => Some(game.turn + n - 1),
         // D-own-preparation: made in his own turn before its expiry moment: his next turn's
         Duration::UntilOwnPreparation if controller == game.active && own_expiry_ahead(game) => {
@@ -242,15 +251,37 @@ const STEP_ENDS: [u8; DEFAULT_TURN.len()] = {
     bits
 };
 
-/// `end_effects` of the durations the step ends (its `ends`).
-pub fn end_step_effects(game: &mut Game, step: &crate::phases::Step, rule: &'static str) {
+/// `end_effects` of the durations the step ends (its `ends`); `only_controller` limits those
+/// but counted and "until your own preparation" ones to his (D-until-preparation).
+pub fn end_step_effects(
+    game: &mut Game,
+    step: &crate::phases::Step,
+    rule: &'static str,
+    only_controller: Option<usize>,
+) {
     let ending = STEP_ENDS[step.bit.trailing_zeros() as usize % DEFAULT_TURN.len()];
-    end_effects(game, ending, rule);
+    end_effects(game, ending, rule, only_controller);
+}
+
+/// `_until_preparation_owner`: with `Rulings(until_preparation_ends="controller")`, only the
+/// active player's effects end at a moment that ends "until the preparation phase" ones
+/// (D-until-preparation); None: everyone's.
+pub fn until_preparation_owner(game: &Game, step: &crate::phases::Step) -> Option<usize> {
+    let ends_it = STEP_ENDS[step.bit.trailing_zeros() as usize % DEFAULT_TURN.len()]
+        & Duration::UntilPreparation.bit()
+        != 0;
+    (ends_it && game.cards.rulings.until_own_preparation).then_some(game.active)
 }
 
 /// `end_effects`: the effects of these durations (`Duration::bit`s) whose time is up end at
-/// one moment: all removed, then each logged in uid order.
-pub fn end_effects(game: &mut Game, ending: u8, rule: &'static str) {
+/// one moment: all removed, then each logged in uid order; `only_controller`: see
+/// [`end_step_effects`].
+pub fn end_effects(
+    game: &mut Game,
+    ending: u8,
+    rule: &'static str,
+    only_controller: Option<usize>,
+) {
     debug_assert_eq!(
         game.lasting_kinds | kinds_of(&game.effects),
         game.lasting_kinds
@@ -268,7 +299,7 @@ pub fn end_effects(game: &mut Game, ending: u8, rule: &'static str) {
             Duration::UntilOwnPreparation => {
                 e.controller == active && e.ends_turn.is_none_or(|t| t <= turn)
             }
-            _ => true,
+            _ => only_controller.is_none_or(|c| e.controller == c),
         }
     };
     if !game.effects.iter().any(due) {
@@ -478,9 +509,9 @@ mod tests {
             &Text::Borrowed("t"),
         );
         assert_eq!(game.permanents[0].mod_damage, 3);
-        end_effects(&mut game, Duration::UntilPreparation.bit(), "29.4.4");
+        end_effects(&mut game, Duration::UntilPreparation.bit(), "29.4.4", None);
         assert_eq!(game.effects.len(), 2, "no effect of that duration");
-        end_effects(&mut game, Duration::ThisTurn.bit(), "41.4");
+        end_effects(&mut game, Duration::ThisTurn.bit(), "41.4", None);
         assert_eq!(game.effects.len(), 1);
         assert_eq!(game.permanents[0].mod_damage, 1);
         assert_eq!(game.lasting_kinds, Duration::Permanent.bit());

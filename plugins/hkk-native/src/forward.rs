@@ -21,7 +21,7 @@ use crate::decisions::Decision;
 use crate::errors::Halt;
 use crate::events::Kind;
 use crate::events::Log;
-use crate::game::{Game, MAX_TURNS};
+use crate::game::Game;
 use crate::runner::{advance, start_turn};
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
@@ -398,7 +398,7 @@ impl Driven {
 }
 
 /// [`advance`] with the caller's turn limit (`hkk._runner.advance(game, max_turns)`): between
-/// two turns the game ends at `limit` (D-turn-limit) instead of the rulings' [`MAX_TURNS`],
+/// two turns the game ends at `limit` (D-turn-limit) instead of the rulings' `max_turns`,
 /// and a limit beyond that starts the turn the rulings' would not.
 pub(crate) fn advance_to(game: &mut Game, limit: Option<u32>) -> bool {
     let Some(limit) = limit else {
@@ -417,7 +417,7 @@ pub(crate) fn advance_to(game: &mut Game, limit: Option<u32>) -> bool {
         });
         return false;
     }
-    if game.turn < MAX_TURNS {
+    if game.turn < game.cards.rulings.max_turns {
         return advance(game);
     }
     if let Err(Halt::Unported(reason)) = start_turn(game) {

@@ -16,9 +16,6 @@ use crate::events::{Kind, Level, Log};
 use crate::rng::Random;
 use crate::state::{ExtractionOffer, Permanent, Player};
 
-/// `Rulings.max_turns` (D-turn-limit).
-pub const MAX_TURNS: u32 = 400;
-
 /// The permanents whose Ép changed an Ép check reads alone ([`Game::hp_changed`]); past them
 /// it reads them all.
 const HP_DIRTY_MAX: usize = 8;
@@ -658,7 +655,7 @@ impl Game {
     }
 
     /// `hkk._changes.draw`: from the end of the deck into the hand; an empty deck loses
-    /// (D-empty-deck).
+    /// (D-empty-deck, unless the rulings say it does not: the draw fails, no more is drawn).
     pub fn draw(&mut self, player: usize, count: usize, source: &crate::events::Text) -> Flow {
         for _ in 0..count {
             let Some(card) = self.players[player].deck.pop() else {
@@ -669,6 +666,9 @@ impl Game {
                         source: *source,
                     }
                 );
+                if !self.cards.rulings.empty_deck_loses {
+                    return Ok(());
+                }
                 return self.end_game(Some(1 - player), "empty_deck", "D-empty-deck");
             };
             self.players[player].hand.push(card);

@@ -4,7 +4,7 @@
 //! `events` (`hkk.events`, `hkk._events`), `decisions` (`hkk._decisions`), `determinize` (`hkk._driving.determinize`), `effects` (`hkk._cards.verbs`, `hkk._cards.targets`), `env` (`hkk_env`'s observation, actions and batch), `agents`
 //! (`hkk._agents`), `errors` (`hkk._errors`), `evaluation` (`hkk._evaluation`), `search` (`hkk._greedy`, `hkk._mcts`), `game` (`hkk._game`), `interpret` (`hkk._cards.interpret`), `outcome` (`hkk._outcome`), `phases` (`hkk._phases`),
 //! `changes` (`hkk._changes`), `checks` (`hkk._checks`), `conditions` (`hkk._conditions`), `continuous`
-//! (`hkk._continuous`), `rules` (`hkk._rules`), `steps` (`hkk._steps`), `triggers` (`hkk._trigger_watch`,
+//! (`hkk._continuous`), `rules` (`hkk._rules`), `rulings` (`hkk._rulings`), `steps` (`hkk._steps`), `triggers` (`hkk._trigger_watch`,
 //! `hkk._trigger_queue`), `runner`
 //! (`hkk._runner`). `python` holds the PyO3 bindings.
 
@@ -28,6 +28,7 @@ pub mod outcome;
 pub mod phases;
 pub mod rng;
 pub mod rules;
+pub mod rulings;
 pub mod runner;
 pub mod search;
 pub mod state;

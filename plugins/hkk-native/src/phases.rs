@@ -63,6 +63,9 @@ pub struct Step {
     pub mandatory: bool,
     /// The rule point an order decision here cites (29.4.1, or [D] D-orderer).
     pub order_rule: &'static str,
+    /// The active player orders here whatever the rulings say (29.4.1); elsewhere
+    /// `Rulings.default_orderer` says who does (D-orderer).
+    pub active_orders: bool,
     /// The active player's creatures lose their defence bonus at this moment (41.4).
     pub defence_bonus_lost: bool,
     /// A "this turn" effect made here waits for preparation stage 2 (29.4.5).
@@ -106,6 +109,7 @@ const fn step(phase: &'static str, stage: u32, hook: &'static str, mode: Mode) -
         rule: "",
         mandatory: false,
         order_rule: "D-orderer",
+        active_orders: false,
         defence_bonus_lost: false,
         this_turn_waits: false,
         starts_waiting_effects: false,
@@ -167,11 +171,13 @@ pub const DEFAULT_TURN: [Step; 12] = numbered([
         starts_waiting_effects: true,
         no_components: true,
         order_rule: "29.4.1",
+        active_orders: true,
         ..prep("prep_stage2_start", 2, Mode::Simultaneous, "29.4.2")
     },
     Step {
         no_components: true,
         order_rule: "29.4.1",
+        active_orders: true,
         triggers: Triggers::Pool,
         ..prep("prep_stage2", 2, Mode::Ordered, "29.4")
     },

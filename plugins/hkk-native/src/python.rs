@@ -16,6 +16,7 @@ use crate::forward::{Driven, Refusal, Stop};
 use crate::game::Game;
 use crate::outcome::{Outcome, Tally, COLUMNS, KINDS};
 use crate::rng::Random;
+use crate::rulings::Rulings;
 use crate::runner;
 use crate::search::{self, Searcher, SpecError};
 use std::borrow::Cow;
@@ -267,10 +268,51 @@ fn plain_words(words: Vec<(String, String)>) -> Vec<Word> {
         .collect()
 }
 
+/// `hkk.Rulings` as the Python engine holds them: read attribute by attribute (the choices
+/// as the Python engine compares them; the Python side refuses what does not fit).
+#[derive(FromPyObject)]
+struct PlainRulings {
+    empty_deck_loses: bool,
+    unspent_vp_carries_over: bool,
+    default_orderer: String,
+    until_preparation_ends: String,
+    counted_turns: String,
+    deferred_check_gives_components: bool,
+    max_turns: u32,
+    max_items_per_step: usize,
+    trigger_orderer: String,
+    max_trigger_chain: usize,
+    max_triggers_per_cause: usize,
+    max_triggers_per_turn: u64,
+    max_triggers_per_game: u64,
+}
+
+impl From<PlainRulings> for Rulings {
+    fn from(r: PlainRulings) -> Self {
+        Rulings {
+            empty_deck_loses: r.empty_deck_loses,
+            unspent_vp_carries_over: r.unspent_vp_carries_over,
+            active_orders: r.default_orderer == "active",
+            until_own_preparation: r.until_preparation_ends == "controller",
+            counts_own_turns: r.counted_turns == "own",
+            deferred_check_gives_components: r.deferred_check_gives_components,
+            max_turns: r.max_turns,
+            max_items_per_step: r.max_items_per_step,
+            active_orders_triggers: r.trigger_orderer == "active",
+            max_trigger_chain: r.max_trigger_chain,
+            max_triggers_per_cause: r.max_triggers_per_cause,
+            max_triggers_per_turn: r.max_triggers_per_turn,
+            max_triggers_per_game: r.max_triggers_per_game,
+        }
+    }
+}
+
 #[pymethods]
 impl PyEngine {
+    /// The engine's cards and its rulings (None: `hkk.Rulings()`).
     #[new]
-    fn new(cards: Vec<PlainCard>) -> Self {
+    #[pyo3(signature = (cards, rulings=None))]
+    fn new(cards: Vec<PlainCard>, rulings: Option<PlainRulings>) -> Self {
         let cards = cards
             .into_iter()
             .map(
@@ -367,8 +409,9 @@ impl PyEngine {
                 },
             )
             .collect();
+        let rulings = rulings.map_or_else(Rulings::default, Rulings::from);
         PyEngine {
-            cards: Arc::new(CardPool::new(cards)),
+            cards: Arc::new(CardPool::new(cards).with_rulings(rulings)),
         }
     }
 

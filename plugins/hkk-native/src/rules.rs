@@ -77,8 +77,8 @@ pub fn rule_item(hook: &str) -> Option<RuleItem> {
     }
 }
 
-/// 29.3: by the player's own turn number, +1 for every second creature in his reserve (no
-/// modifier is in force without abilities); unspent VP carries over (D-vp-carry).
+/// 29.3: by the player's own turn number, +1 for every second creature in his reserve, with
+/// the modifiers in force; unspent VP carries over unless the rulings say not (D-vp-carry).
 fn regenerate(game: &mut Game) {
     let player = game.active;
     let reserve = game
@@ -87,7 +87,11 @@ fn regenerate(game: &mut Game) {
         .filter(|c| c.creature && c.controller == player && c.zone == RESERVE)
         .count() as i64;
     let modifier = crate::continuous::vp_regen_modifier(game, player);
+    let carries_over = game.cards.rulings.unspent_vp_carries_over;
     let p = &mut game.players[player];
+    if !carries_over {
+        p.vp = 0; // D-vp-carry
+    }
     let turns = (p.turns_taken as usize).clamp(1, REGENERATION.len());
     let amount = (REGENERATION[turns - 1] + reserve / 2 + modifier).max(0);
     p.vp += amount;

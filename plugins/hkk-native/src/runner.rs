@@ -6,7 +6,7 @@ use crate::decisions::{Decision, Label};
 use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::Kind;
-use crate::game::{Game, MAX_TURNS};
+use crate::game::Game;
 use crate::phases::DEFAULT_TURN;
 use crate::steps;
 
@@ -74,8 +74,13 @@ pub fn start_turn(game: &mut Game) -> Flow {
     game.usage_turn.clear();
     game.attempted.clear();
     game.clock_started = true; // the game clock starts (41.7)
-                               // 41.4 supplement: the check deferred since end stage 4; [D] it gives no component
-    check_hp(game, "41.4", false)
+                               // 41.4 supplement: the check deferred since end stage 4; [D] it gives no component unless
+                               // the rulings say so (D-deferred-check)
+    check_hp(
+        game,
+        "41.4",
+        game.cards.rulings.deferred_check_gives_components,
+    )
 }
 
 /// `run_next_step` with `run_step`: started, run by its mode, ended; the clock closes at the
@@ -150,7 +155,7 @@ pub fn advance(game: &mut Game) -> bool {
         resume_step(game)
     } else {
         match game.step_index {
-            None if game.turn >= MAX_TURNS => {
+            None if game.turn >= game.cards.rulings.max_turns => {
                 game.over = true;
                 game.emit(Kind::GameEnded {
                     winner: None,
@@ -312,6 +317,69 @@ pub(crate) mod tests {
             reason.contains("t:c00") && reason.contains("do = \"damage\""),
             "{reason}"
         );
+    }
+
+    /// [`game`] of unplayable cards (VP cost 99) whose pool reads `rulings`.
+    fn ruled(seed: u64, decks: usize, rulings: crate::rulings::Rulings) -> Game {
+        let mut g = game(seed, 99, decks);
+        let pool = Arc::try_unwrap(pool(99)).unwrap_or_else(|_| unreachable!());
+        g.cards = Arc::new(pool.with_rulings(rulings));
+        g
+    }
+
+    #[test]
+    fn d_turn_limit_the_rulings_limit_ends_the_game_as_a_draw() {
+        let rulings = crate::rulings::Rulings {
+            max_turns: 3,
+            ..Default::default()
+        };
+        let mut g = ruled(5, 20, rulings);
+        play(&mut g);
+        assert_eq!((g.turn, g.winner), (3, None));
+        let last = &g.log.events.last().unwrap().kind;
+        assert!(
+            matches!(
+                last,
+                Kind::GameEnded {
+                    reason: "turn_limit",
+                    ..
+                }
+            ),
+            "{last:?}"
+        );
+    }
+
+    #[test]
+    fn d_empty_deck_a_failed_draw_loses_only_where_the_rulings_say_so() {
+        let rulings = crate::rulings::Rulings {
+            empty_deck_loses: false,
+            max_turns: 30,
+            ..Default::default()
+        };
+        let mut g = ruled(5, 8, rulings);
+        play(&mut g);
+        let failed = g.log.events.iter();
+        let failed = failed.filter(|e| matches!(e.kind, Kind::DrawFailed { .. }));
+        assert!(failed.count() > 2, "the empty decks were drawn from again");
+        assert_eq!((g.turn, g.winner), (30, None), "a draw at the turn limit");
+    }
+
+    #[test]
+    fn d_vp_carry_unspent_vp_is_lost_where_the_rulings_say_so() {
+        let rulings = crate::rulings::Rulings {
+            unspent_vp_carries_over: false,
+            ..Default::default()
+        };
+        let mut g = ruled(5, 12, rulings);
+        play(&mut g);
+        let regenerated = g.log.events.iter().filter_map(|e| match e.kind {
+            Kind::VpRegenerated { amount, after, .. } => Some((amount, after)),
+            _ => None,
+        });
+        // nothing is ever bought: each turn's VP is its regeneration alone
+        assert!(regenerated
+            .into_iter()
+            .all(|(amount, after)| amount == after));
     }
 
     #[test]

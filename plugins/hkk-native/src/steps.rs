@@ -6,7 +6,7 @@
 use crate::cards::{Ability, CardId};
 use crate::changes::{extract_components, play_card};
 use crate::checks::{check_hp, check_players};
-use crate::continuous::{end_step_effects, start_waiting_effects};
+use crate::continuous::{end_step_effects, start_waiting_effects, until_preparation_owner};
 use crate::decisions::{Decision, Label};
 use crate::effects::Targets;
 use crate::emit;
@@ -24,15 +24,18 @@ use crate::state::Permanent;
 use crate::triggers::{from_pool, order, settle};
 
 pub const PASS: &str = "pass";
+
 /// `Rulings.max_items_per_step`: a step with more items or actions than this is an error in
 /// the Python engine (`StepLoopError`, `too_many_items`); the native game stops there.
-pub const MAX_ITEMS_PER_STEP: usize = 500;
+fn max_items(game: &Game) -> usize {
+    game.cards.rulings.max_items_per_step
+}
 
-fn step_loop(step: &Step) -> Flow {
+fn step_loop(game: &Game, step: &Step) -> Flow {
     Err(Halt::Unported(format!(
-        "step {} went on for {MAX_ITEMS_PER_STEP} items or actions: the Python engine stops \
-         it with an error",
-        step.hook
+        "step {} went on for {} items or actions: the Python engine stops it with an error",
+        step.hook,
+        max_items(game)
     )))
 }
 /// 41.5: "announces not to act this turn".
@@ -115,7 +118,8 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
     );
     let end_rule = step.end_rule;
     if !step.ends.is_empty() {
-        end_step_effects(game, step, end_rule);
+        let only = until_preparation_owner(game, step);
+        end_step_effects(game, step, end_rule, only);
     }
     if step.starts_waiting_effects {
         start_waiting_effects(game, "29.4.5");
@@ -155,7 +159,7 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
     game.end_moment(); // even when an item ended the game, as `with game.moment()`
     flow?;
     if step.ends_created {
-        end_step_effects(game, step, end_rule);
+        end_step_effects(game, step, end_rule, None);
     }
     after_resolution(game, step)?;
     // what the moment triggered waits until it and its check are over
@@ -340,9 +344,15 @@ fn run_ordered(game: &mut Game, step: &Step) -> Flow {
         if !game.in_play.hooked(step.bit) && !pooled {
             // the usual rules step: its item alone is ready, so the loop's first round would
             // resolve it without a decision; resolved here without the lists, the loop goes
-            // on only if that brought an item
+            // on only if that brought an item (and the item limit leaves it a round)
+            if max_items(game) == 0 {
+                return step_loop(game, step);
+            }
             let key = Ordered::Rule(rule).key();
             resolve_ordered(game, step, Ordered::Rule(rule))?;
+            if max_items(game) == 1 {
+                return step_loop(game, step);
+            }
             if nothing_left(game, step, &[key]) {
                 return Ok(());
             }
@@ -379,7 +389,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists, done: Option<
     finished.clear();
     wanted.clear();
     finished.extend(done);
-    for _ in usize::from(done.is_some())..MAX_ITEMS_PER_STEP {
+    for _ in usize::from(done.is_some())..max_items(game) {
         ready.clear();
         if nothing_left(game, step, finished) {
             return Ok(()); // as the usual step once its rules item has resolved
@@ -408,13 +418,16 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists, done: Option<
         if ready.is_empty() {
             return Ok(());
         }
-        let chosen = if ready.len() > 1 && game.seated(game.active) {
+        // 29.4.1; where no rule names who orders, the rulings' orderer (D-orderer): the active
+        // player, or nobody (the stable order, the items' order here)
+        let ordered = ready.len() > 1 && (step.active_orders || game.cards.rulings.active_orders);
+        let chosen = if ordered && game.seated(game.active) {
             // drawn from the options' number: the chosen one's label made only if logged
             // (`Game::seated`)
             let (player, n, rule) = (game.active, ready.len(), Some(step.order_rule));
             let label = |_: &Game, at: usize| items[ready[at]].text();
             game.decide_counted(player, "order", rule, n, n, None, label)
-        } else if ready.len() > 1 {
+        } else if ordered {
             let decision = Decision {
                 kind: "order",
                 player: game.active,
@@ -439,7 +452,7 @@ fn ordered(game: &mut Game, step: &Step, lists: &mut OrderedLists, done: Option<
         }
         resolve_ordered(game, step, item)?;
     }
-    step_loop(step)
+    step_loop(game, step)
 }
 
 /// An ordered step's item resolved, then the check and what it set off (D-trigger-wait).
@@ -536,7 +549,8 @@ fn forced_pass(game: &mut Game, step: &Step, player: usize) {
 /// a cost or a conditional text are optional; the others must be used, so a player who still
 /// has one cannot pass. The stage ends when both pass one after the other.
 fn run_alternating(game: &mut Game, step: &Step) -> Flow {
-    if !game.in_play.hooked(step.bit) {
+    // the loop's third round sees the two passes (a lower item limit stops the step first)
+    if !game.in_play.hooked(step.bit) && max_items(game) >= 3 {
         // the usual stage: no ability timed on it in play, so both pass, forced, and nothing
         // happens between the passes that could bring one
         for player in [game.active, 1 - game.active] {
@@ -547,7 +561,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
     let mut player = game.active;
     let mut passes = 0;
     let mut used: Vec<(u32, usize)> = Vec::new(); // mandatory items already used
-    for _ in 0..MAX_ITEMS_PER_STEP {
+    for _ in 0..max_items(game) {
         if passes >= 2 {
             return Ok(());
         }
@@ -615,7 +629,7 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         }
         player = 1 - player;
     }
-    step_loop(step)
+    step_loop(game, step)
 }
 
 /// An action a player may take in an action step (`action_options`).
@@ -839,7 +853,7 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
         }) => (player, active_passed, round),
         None => (active, false, 0),
     };
-    for round in first..MAX_ITEMS_PER_STEP {
+    for round in first..max_items(game) {
         if game.over {
             return Ok(());
         }
@@ -922,5 +936,5 @@ fn act(game: &mut Game, step: &Step, lists: &mut ActionLists) -> Flow {
         active_passed = active_passed || player == active;
         player = 1 - player;
     }
-    step_loop(step)
+    step_loop(game, step)
 }

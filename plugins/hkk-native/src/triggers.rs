@@ -19,14 +19,6 @@ use crate::game::Game;
 use crate::interpret::{resolve, Item};
 use crate::phases::{Step, Triggers};
 
-/// `Rulings.max_trigger_chain`, `max_triggers_per_cause`, `max_triggers_per_turn` and
-/// `max_triggers_per_game` (D-trigger-loop, D-work-limit): past them the Python engine stops
-/// the game with an error; the native game stops there (`Halt::Unported`).
-pub const MAX_TRIGGER_CHAIN: usize = 50;
-pub const MAX_TRIGGERS_PER_CAUSE: usize = 500;
-pub const MAX_TRIGGERS_PER_TURN: u64 = 2_000;
-pub const MAX_TRIGGERS_PER_GAME: u64 = 20_000;
-
 /// What the event that set a triggered ability off bound (`ctx.trigger`): the `trigger_*`
 /// targets and the event's amount.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -681,14 +673,17 @@ fn card_item(
 
 /// `_queue`: the item waits, keyed; its chain continues the cause's; `triggered` is logged.
 fn queue(game: &mut Game, mut item: Item, cause: &'static str, cause_seq: usize) {
+    // `Rulings.max_triggers_per_cause` (D-trigger-loop): past it the Python engine stops the
+    // game with an error; the native game stops there (`Halt::Unported`)
+    let per_cause = game.cards.rulings.max_triggers_per_cause;
     let watch = &mut game.watch;
     watch.count += 1;
     if !watch.waiting.is_empty() || watch.cause != 0 {
         watch.set_off += 1; // the same cause goes on setting off triggers
-        if watch.set_off > MAX_TRIGGERS_PER_CAUSE && watch.halt.is_none() {
+        if watch.set_off > per_cause && watch.halt.is_none() {
             watch.halt = Some(format!(
-                "one cause set off more than {MAX_TRIGGERS_PER_CAUSE} triggers: the Python \
-                 engine stops it (D-trigger-loop)"
+                "one cause set off more than {per_cause} triggers: the Python engine stops it \
+                 (D-trigger-loop)"
             ));
         }
     } else {
@@ -782,9 +777,11 @@ pub fn step_over(game: &mut Game, step: &Step) -> Flow {
 }
 
 /// D-trigger-loop, D-work-limit: a chain too long, or too many triggered items resolved this
-/// turn or game: the Python engine stops the game with an error, the native one here.
+/// turn or game (`Rulings.max_trigger_chain`, `max_triggers_per_turn`, `max_triggers_per_game`):
+/// the Python engine stops the game with an error, the native one here.
 fn check_work(game: &mut Game, chain: usize) -> Flow {
-    if chain > MAX_TRIGGER_CHAIN {
+    let rulings = game.cards.rulings;
+    if chain > rulings.max_trigger_chain {
         return Err(Halt::Unported(format!(
             "a chain of {chain} triggers: the Python engine stops it (D-trigger-loop)"
         )));
@@ -795,8 +792,8 @@ fn check_work(game: &mut Game, chain: usize) -> Flow {
         watch.work_turn = game.turn;
         watch.turn_began_at = watch.resolved - 1;
     }
-    if watch.resolved - watch.turn_began_at > MAX_TRIGGERS_PER_TURN
-        || watch.resolved > MAX_TRIGGERS_PER_GAME
+    if watch.resolved - watch.turn_began_at > rulings.max_triggers_per_turn
+        || watch.resolved > rulings.max_triggers_per_game
     {
         return Err(Halt::Unported(
             "the work limit of triggered items: the Python engine stops it (D-work-limit)".into(),
@@ -820,6 +817,11 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
             let w = &game.watch.waiting;
             order(&w[a].item, &w[b].item)
         });
+        if !game.cards.rulings.active_orders_triggers {
+            // `Rulings(trigger_orderer="stable")`: nobody orders, the first in the stable order
+            resolve_next(game, step, ready[0])?;
+            continue;
+        }
         let decision = Decision {
             kind: "order",
             player: game.active,

@@ -57,17 +57,38 @@ class Refused(ValueError):
 
 def _engine_refusal(engine: Any, decks: Sequence[Sequence[str]]) -> str | None:
     """Why the engine itself keeps this game off the native core: a set's hooks in Python
-    (``engine.scope``, naming the set and hooks), or a turn or rulings other than the ones the
-    native core knows."""
-    from hkk import DEFAULT_TURN, Rulings
+    (``engine.scope``, naming the set and hooks), a turn other than the default one, or
+    rulings the native core does not take (:func:`_rulings_refusal`)."""
+    from hkk import DEFAULT_TURN
 
     reason: str | None = engine.scope(decks).reason
     if reason is not None:
         return reason
     if tuple(engine.turn) != tuple(DEFAULT_TURN):
         return "the engine's turn is not the default turn (hkk.DEFAULT_TURN)"
-    if engine.rulings != Rulings():
-        return "the engine's rulings are not the default rulings (hkk.Rulings())"
+    return _rulings_refusal(engine.rulings)
+
+
+#: The largest limit a native game counts to (``Rulings.max_turns`` and the other limits).
+_LIMIT_RANGE = range(2**31)
+
+
+def _rulings_refusal(rulings: Any) -> str | None:
+    """Why the native core does not take these rulings (it takes every choice and limit of
+    :class:`hkk.Rulings` but D-no-target's), naming the field; None if it does."""
+    from dataclasses import fields
+
+    from hkk import Rulings
+
+    if type(rulings) is not Rulings:  # a subclass may answer `orderer` its own way
+        return f"the engine's rulings are a {type(rulings).__qualname__}, not hkk.Rulings"
+    if rulings.spells_need_a_choice:
+        return "Rulings.spells_need_a_choice=True (D-no-target) is not native"
+    for field in fields(rulings):
+        value = getattr(rulings, field.name)
+        if field.name.startswith("max_") and (type(value) is not int or value not in _LIMIT_RANGE):
+            return f"Rulings.{field.name}={value!r}: the native core takes a limit of 0 to " \
+                   f"{_LIMIT_RANGE.stop - 1}"
     return None
 
 
@@ -203,10 +224,11 @@ def _seated(agents: Sequence[Any] | None, seed: int) -> list[Any]:
 def _native_engine(engine: Any) -> _NativeEngine:
     """The engine's cards as plain data, kept on the engine while its cards are the same ones
     (a card is never changed, but ``hkk simulate --ablate`` adds fillers to them)."""
-    ids, cached = getattr(engine, "_hkk_native_engine", (None, None))
-    if cached is None or ids != engine.cards.keys():
-        ids, cached = frozenset(engine.cards), _NativeEngine(plain_cards(engine.cards))
-        engine._hkk_native_engine = (ids, cached)
+    ids, rulings, cached = getattr(engine, "_hkk_native_engine", (None, None, None))
+    if cached is None or ids != engine.cards.keys() or rulings != engine.rulings:
+        ids, rulings = frozenset(engine.cards), engine.rulings
+        cached = _NativeEngine(plain_cards(engine.cards), rulings)
+        engine._hkk_native_engine = (ids, rulings, cached)
     return cached
 
 
@@ -981,8 +1003,11 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
     trusted as far as its log goes), checks it comes to the same events, hands, decks and
     decision, and seats the save's agents (their RNGs as saved).  A game the native core
     cannot run is :class:`Refused` naming why: one it refuses to build (a set's hooks, a card's
-    word), rulings other than the defaults, an agent not native, a board set up by
+    word), rulings other than the engine's, an agent not native, a board set up by
     hand (its log does not lead to its state), a save waiting at a seated agent's decision."""
+    from dataclasses import replace
+
+    from hkk._rulings import DEFAULT_RULINGS
     from hkk._saving import load_game, parse_save
 
     save = data if not isinstance(data, (dict, str, bytes)) else parse_save(data)
@@ -990,8 +1015,8 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
     started = next((e for e in save.log if e.get("kind") == "game_started"), None)
     waiting = save.position.waiting if save.position is not None else None
     reason = NativeCore().refuses(engine, save.decks)
-    if reason is None and save.rulings:
-        reason = f"rulings other than the defaults ({', '.join(sorted(save.rulings))})"
+    if reason is None and replace(DEFAULT_RULINGS, **save.rulings) != engine.rulings:
+        reason = f"rulings other than the engine's ({', '.join(sorted(save.rulings))})"
     if reason is None and started is not None and started.get("built"):
         reason = "a board set up by hand (game_started.built): its log does not lead to it"
     if reason is None and waiting is not None and save.agents[waiting.player].kind != "outside":
