@@ -1,7 +1,8 @@
 """``hkk simulate`` on the native core: the games of a chunk played in one batched call, each
 recorded natively as ``hkk._outcome.OutcomeRecorder`` records it (nothing per event in Python),
 give the same rows, tables and JSON as the Python engine for the same seeds (docs/NATIVE.md).
-Played on the native core's test set (``hkk_native.testset``): decks it runs whole."""
+Played on the native core's test set (``hkk_native.testset``): decks it runs whole; and on
+random sets over the whole card language (tests/strategies_sets.py)."""
 
 from __future__ import annotations
 
