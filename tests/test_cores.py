@@ -297,22 +297,24 @@ def test_auto_simulates_the_base_decks_natively_with_the_python_cores_table(
     assert simulated("--core", "python") == (table, said) and played == [6]
 
 
-def test_auto_simulates_a_python_agent_or_a_turn_limit_on_python_saying_why_once(
+def test_auto_simulates_a_turn_limit_natively_with_the_python_cores_table(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hkk simulate --max-turns``: the turn limit is one of the rulings the native core takes
+    (D-turn-limit), so ``auto`` plays it natively, with nothing to say, and the table is the
+    Python core's."""
     played = _spy_native(monkeypatch)
-    result = CliRunner().invoke(main, ["simulate", "-n", "4", "-w", "1", "--set", "alap",
-                                       "--decks", "alap:tuz", "alap:viz", "-q",
-                                       "--max-turns", "30"])
-    assert result.exit_code == 0, result.output
-    said = " ".join(result.stderr.split())
-    assert said.count("note: core 'native': a turn limit of 30 is not native") == 1, said
-    assert said.count("running it on the python core") == 1 and played == []
-    result = CliRunner().invoke(main, ["simulate", "-n", "2", "-w", "1", "--set", "alap",
-                                       "--decks", "alap:tuz", "alap:viz", "-q", "--core",
-                                       "native", "--max-turns", "30"])
-    assert result.exit_code == 2, result.output
-    assert "core 'native' cannot run this game: a turn limit of 30" in \
-        " ".join(result.output.split())
+
+    def simulated(*core: str) -> tuple[str, str]:
+        result = CliRunner().invoke(main, ["simulate", "-n", "4", "-w", "1", "--set", "alap",
+                                           *core, "--decks", "alap:tuz", "alap:viz", "-q",
+                                           "--max-turns", "30"])
+        assert result.exit_code == 0, result.output
+        return re.sub(r"(?m)^[0-9.]+ s;", "", result.stdout), result.stderr  # but its time
+
+    table, said = simulated()  # auto, the default
+    assert played == [4] and said == ""
+    assert simulated("--core", "python") == (table, said) and played == [4]
+    assert simulated("--core", "native") == (table, said) and played == [4, 4]
 
 
 def test_hkk_play_core_native_prints_the_python_engines_game() -> None:

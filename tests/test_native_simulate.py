@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies_sets import card_models, fixed_or_fresh, set_and_decks
 
-from hkk import CoreError, Engine
+from hkk import Engine
 from hkk._ablation import filler_id, impact
 from hkk._balance import balance
 from hkk._outcome import Tally
@@ -136,12 +136,22 @@ def test_a_batchs_rows_are_built_with_no_collection_and_the_collector_left_as_fo
     assert len(collections) <= (1 if was_on else 0), collections
 
 
-def test_a_turn_limit_the_native_core_does_not_play_is_refused_naming_it(
-        decks: dict[str, list[str]]) -> None:
-    chunks = plan(SETS, [("tt-a", "tt-b")], 3, max_turns=7, core="native")
-    with pytest.raises(CoreError, match="core .native. cannot run this game: a turn limit of 7 "
-                                        "is not native"):
-        simulate(chunks, workers=1)
+@pytest.mark.parametrize("rows", [True, False], ids=["rows", "tally"])
+def test_d_turn_limit_simulate_max_turns_on_the_native_core_gives_the_python_engines_games(
+        decks: dict[str, list[str]], rows: bool) -> None:
+    """``hkk simulate --max-turns N``: the native core plays the chunk under the rulings' turn
+    limit set to N (D-turn-limit) in its batched call, as the Python engine plays it."""
+    played = {}
+    for core in ("native", "python"):
+        chunks = plan(SETS, pairings(sorted(decks)), 24, seed=3, chunk_size=7, max_turns=7,
+                      core=core)
+        result = simulate(chunks, workers=1, rows=rows)
+        played[core] = ([o.as_row() for o in result.outcomes],
+                        {key: (g.seeds(), g.turns, g.reasons)
+                         for key, g in result.tally.groups.items()})
+    assert played["native"] == played["python"]
+    reasons = [g[2] for g in played["native"][1].values()]
+    assert all(set(r) == {"turn_limit"} for r in reasons), reasons  # all stopped at turn 7
 
 
 def test_ablated_games_on_the_native_core_play_the_fillers_as_the_python_engine_does(

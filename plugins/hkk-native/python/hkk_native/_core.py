@@ -221,15 +221,19 @@ def _seated(agents: Sequence[Any] | None, seed: int) -> list[Any]:
     return [RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1))]
 
 
-def _native_engine(engine: Any) -> _NativeEngine:
-    """The engine's cards as plain data, kept on the engine while its cards are the same ones
-    (a card is never changed, but ``hkk simulate --ablate`` adds fillers to them)."""
-    ids, rulings, cached = getattr(engine, "_hkk_native_engine", (None, None, None))
-    if cached is None or ids != engine.cards.keys() or rulings != engine.rulings:
-        ids, rulings = frozenset(engine.cards), engine.rulings
-        cached = _NativeEngine(plain_cards(engine.cards), rulings)
-        engine._hkk_native_engine = (ids, rulings, cached)
-    return cached
+def _native_engine(engine: Any, rulings: Any = None) -> _NativeEngine:
+    """The engine's cards as plain data with its rulings (or ``rulings``: ``hkk simulate
+    --max-turns``'), kept on the engine while its cards are the same ones (a card is never
+    changed, but ``hkk simulate --ablate`` adds fillers to them)."""
+    rulings = engine.rulings if rulings is None else rulings
+    made: dict[Any, _NativeEngine]
+    ids, made = getattr(engine, "_hkk_native_engines", (None, {}))
+    if ids != engine.cards.keys():
+        ids, made = frozenset(engine.cards), {}
+        engine._hkk_native_engines = (ids, made)
+    if rulings not in made:
+        made[rulings] = _NativeEngine(plain_cards(engine.cards), rulings)
+    return made[rulings]
 
 
 class NativeUnsupported(NotImplementedError):
@@ -931,8 +935,17 @@ def _seats(agents: Sequence[Any] | None, seed: int) -> tuple[SeatSpec, SeatSpec]
     return (_seat(agents[0]), _seat(agents[1]))
 
 
+def _with_turn_limit(engine: Any, max_turns: int | None) -> Any:
+    """The engine's rulings, with ``hkk simulate --max-turns``' turn limit if given (as
+    ``hkk._simulate.play_chunk`` plays the chunk on the Python engine)."""
+    from dataclasses import replace
+
+    return engine.rulings if max_turns is None else replace(engine.rulings, max_turns=max_turns)
+
+
 def _python_row(engine: Any, lists: Sequence[Sequence[str]], seed: int, seats: Sequence[SeatSpec],
-                names: tuple[str, str], agent_specs: tuple[str, str] | None) -> dict[str, Any]:
+                names: tuple[str, str], agent_specs: tuple[str, str] | None,
+                rulings: Any) -> dict[str, Any]:
     """The row of a game the native core stopped short (a limit: D-trigger-loop,
     D-work-limit, a step of too many items), played again on the Python engine, the
     reference, so that the row names the error in its words as ``hkk simulate --core python``
@@ -941,7 +954,7 @@ def _python_row(engine: Any, lists: Sequence[Sequence[str]], seed: int, seats: S
     from hkk._errors import GameTimeout, StepLoopError, TriggerLoopError
     from hkk._outcome import OutcomeRecorder
 
-    game = _Origin(engine, seats, decks=lists, seed=seed).make("outcome")
+    game = _Origin(engine, seats, decks=lists, seed=seed, rulings=rulings).make("outcome")
     recorder = OutcomeRecorder(game.log, seed, names, agent_specs)
     try:
         game.play()
@@ -1146,10 +1159,11 @@ class NativeCore:
                          ) -> str | None:
         """Why :meth:`play_outcomes` cannot play these games (beside :meth:`refuses`): an
         agent it does not seat natively (a Python agent is asked through the protocol, one
-        game at a time), naming it, or a turn limit other than the rulings'; None: it can."""
-        if max_turns is not None and max_turns != engine.rulings.max_turns:
-            return f"a turn limit of {max_turns} is not native (it plays the rulings' " \
-                   f"{engine.rulings.max_turns})"
+        game at a time), naming it, or a turn limit beyond its range; None: it can."""
+        if max_turns is not None:
+            reason = _rulings_refusal(_with_turn_limit(engine, max_turns))
+            if reason is not None:
+                return reason
         if agents is not None:
             try:
                 _batched_seats(agents, 0)
@@ -1171,17 +1185,19 @@ class NativeCore:
         error row naming why."""
         with _collector_paused():
             lists, seats = self._batched(engine, decks, seeds, agents, max_turns)
-            return self._rows(engine, lists, seeds, seats, names, agent_specs)
+            rulings = _with_turn_limit(engine, max_turns)
+            return self._rows(engine, lists, seeds, seats, names, agent_specs, rulings)
 
     def _rows(self, engine: Any, lists: list[list[str]], seeds: Sequence[int],
               seats: list[tuple[SeatSpec, SeatSpec]], names: tuple[str, str],
-              agent_specs: tuple[str, str] | None) -> list[dict[str, Any]]:
-        """:meth:`play_outcomes`' games played and made rows."""
+              agent_specs: tuple[str, str] | None, rulings: Any) -> list[dict[str, Any]]:
+        """:meth:`play_outcomes`' games played under ``rulings`` and made rows."""
         from collections import Counter
 
         from hkk._outcome import Outcome
 
-        played = _native_engine(engine).play_outcomes((lists[0], lists[1]), list(seeds), seats)
+        played = _native_engine(engine, rulings).play_outcomes((lists[0], lists[1]),
+                                                               list(seeds), seats)
         rows = []
         for seed, seat, (winner, why, turns, first, stopped, counts) in zip(
                 seeds, seats, played, strict=True):
@@ -1191,7 +1207,8 @@ class NativeCore:
                               drawn=tables[3], acted=tables[4], agents=agent_specs)
             if stopped is not None:
                 try:
-                    rows.append(_python_row(engine, lists, seed, seat, names, agent_specs))
+                    rows.append(_python_row(engine, lists, seed, seat, names, agent_specs,
+                                            rulings))
                     continue
                 except NativeUnsupported:  # a native search seat: no Python twin to ask
                     outcome.winner, outcome.reason = None, "error"
@@ -1227,9 +1244,10 @@ class NativeCore:
         from hkk._outcome import DRAW, ERROR, Group, Outcome
 
         lists, seats = self._batched(engine, decks, seeds, agents, max_turns)
+        rulings = _with_turn_limit(engine, max_turns)
         (games, wins, first_games, first_wins, turns, reasons, cards, results,
-         stopped) = _native_engine(engine).tally_outcomes((lists[0], lists[1]), list(seeds),
-                                                          seats)
+         stopped) = _native_engine(engine, rulings).tally_outcomes((lists[0], lists[1]),
+                                                                   list(seeds), seats)
         group = Group(agent_specs, names, tuple(ablated), games=games, wins=list(wins),
                       first_games=first_games, first_wins=first_wins,
                       turns=Counter(dict(turns)),
@@ -1240,7 +1258,8 @@ class NativeCore:
         for index, why in stopped:
             seed, seat = seeds[index], seats[index if len(seats) > 1 else 0]
             try:
-                o = Outcome.from_row(_python_row(engine, lists, seed, seat, names, agent_specs))
+                o = Outcome.from_row(_python_row(engine, lists, seed, seat, names, agent_specs,
+                                                 rulings))
             except NativeUnsupported:  # a native search seat: no Python twin to ask
                 o = Outcome(seed=seed, decks=names, reason="error", agents=agent_specs,
                             error=f"StepLoopError: {why}")
