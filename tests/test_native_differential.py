@@ -617,6 +617,7 @@ OTHER_RULINGS = {
     "D-counted-turns": Rulings(counted_turns="own"),
     "D-deferred-check": Rulings(deferred_check_gives_components=True),
     "D-trigger-order": Rulings(trigger_orderer="stable"),
+    "D-no-target": Rulings(spells_need_a_choice=True),
     "D-turn-limit": Rulings(max_turns=9),
 }
 
@@ -659,8 +660,15 @@ def test_d_rulings_each_other_choice_gives_the_python_engines_games(ruling: str)
     assert changed, f"{ruling}: no game changed"
 
 
+class _OwnOrderer(Rulings):
+    """Rulings that answer who orders their own way: a method the native core cannot read."""
+
+    def orderer(self, game: Any, step: Any) -> int | None:
+        return None
+
+
 @pytest.mark.parametrize(("rulings", "named"), [
-    (Rulings(spells_need_a_choice=True), "spells_need_a_choice"),
+    (_OwnOrderer(), "_OwnOrderer"),
     (Rulings(max_turns=-1), "max_turns=-1"),
     (Rulings(max_items_per_step=2**40), "max_items_per_step"),
 ])

@@ -190,7 +190,8 @@ def rulings() -> st.SearchStrategy[Rulings]:
         max_trigger_chain=limit("max_trigger_chain", 3),
         max_triggers_per_cause=limit("max_triggers_per_cause", 3),
         max_triggers_per_turn=limit("max_triggers_per_turn", 6),
-        max_triggers_per_game=limit("max_triggers_per_game", 30))
+        max_triggers_per_game=limit("max_triggers_per_game", 30),
+        spells_need_a_choice=st.booleans())
 
 
 @fixed_or_fresh(RULINGS_SETS)

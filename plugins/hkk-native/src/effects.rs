@@ -439,6 +439,45 @@ pub struct Context {
     pub trigger: Option<crate::triggers::Bound>,
 }
 
+impl TargetSpec {
+    /// A target its controller chooses a permanent for (`CHOSEN_PERMANENTS`).
+    fn chooses_permanent(self) -> bool {
+        matches!(
+            self,
+            TargetSpec::ChosenCreature
+                | TargetSpec::ChosenOwnCreature
+                | TargetSpec::ChosenOpponentCreature
+                | TargetSpec::ChosenBuilding
+        )
+    }
+
+    /// `p` is among the permanents this chosen target chooses from, for its controller `me`.
+    fn choosable(self, p: &crate::state::Permanent, me: usize) -> bool {
+        match self {
+            TargetSpec::ChosenCreature => p.creature,
+            TargetSpec::ChosenOwnCreature => p.creature && p.controller == me,
+            TargetSpec::ChosenOpponentCreature => p.creature && p.controller != me,
+            TargetSpec::ChosenBuilding => !p.creature,
+            _ => false,
+        }
+    }
+}
+
+/// `SpellCard.can_choose` (D-no-target): a spell whose every effect acts on a chosen
+/// permanent has one to choose now for `player` (its filter holding for it); any other spell
+/// can be played.
+pub fn can_choose(game: &Game, player: usize, effects: &[Effect]) -> bool {
+    if !effects.iter().all(|e| e.target.chooses_permanent()) {
+        return true;
+    }
+    effects.iter().any(|e| {
+        game.permanents
+            .iter()
+            .filter(|p| e.target.choosable(p, player))
+            .any(|p| e.filter.as_ref().is_none_or(|w| w.holds(game, p.uid)))
+    })
+}
+
 /// `filtered_targets`: the permanents of a group target that `filter` holds for; of a
 /// choice, the controller chooses among those only.
 fn filtered_targets(

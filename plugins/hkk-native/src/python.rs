@@ -285,6 +285,7 @@ struct PlainRulings {
     max_triggers_per_cause: usize,
     max_triggers_per_turn: u64,
     max_triggers_per_game: u64,
+    spells_need_a_choice: bool,
 }
 
 impl From<PlainRulings> for Rulings {
@@ -303,6 +304,7 @@ impl From<PlainRulings> for Rulings {
             max_triggers_per_cause: r.max_triggers_per_cause,
             max_triggers_per_turn: r.max_triggers_per_turn,
             max_triggers_per_game: r.max_triggers_per_game,
+            spells_need_a_choice: r.spells_need_a_choice,
         }
     }
 }

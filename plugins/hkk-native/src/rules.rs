@@ -140,6 +140,14 @@ pub fn playable<'a>(
         if card.play_condition.is_some_and(|c| !c.holds(game, player)) {
             return None;
         }
+        // D-no-target, where the rulings say so: a spell of chosen permanents only while
+        // there is one to choose
+        if game.cards.rulings.spells_need_a_choice
+            && card.kind == "spell"
+            && !crate::effects::can_choose(game, player, &card.effects)
+        {
+            return None;
+        }
         Some(at)
     })
 }

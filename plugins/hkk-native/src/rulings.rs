@@ -1,7 +1,6 @@
 //! The engine's answers where the rules leave a choice, and its limits (`hkk._rulings.Rulings`,
 //! docs/RULINGS.md): handed over by the Python engine with its cards, read by every game of
-//! them. `Rulings.spells_need_a_choice` is not here: the Python side refuses an engine that
-//! sets it (`hkk_native._core._engine_refusal`), naming it.
+//! them.
 
 /// `hkk.Rulings`, each field as the Python one says (the choices as flags).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +34,9 @@ pub struct Rulings {
     /// D-work-limit: the triggered items a turn, and a whole game, may resolve.
     pub max_triggers_per_turn: u64,
     pub max_triggers_per_game: u64,
+    /// D-no-target: a spell whose every effect acts on a chosen permanent is offered only
+    /// while there is one to choose.
+    pub spells_need_a_choice: bool,
 }
 
 impl Default for Rulings {
@@ -54,6 +56,7 @@ impl Default for Rulings {
             max_triggers_per_cause: 500,
             max_triggers_per_turn: 2_000,
             max_triggers_per_game: 20_000,
+            spells_need_a_choice: false,
         }
     }
 }

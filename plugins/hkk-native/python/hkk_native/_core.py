@@ -75,15 +75,14 @@ _LIMIT_RANGE = range(2**31)
 
 def _rulings_refusal(rulings: Any) -> str | None:
     """Why the native core does not take these rulings (it takes every choice and limit of
-    :class:`hkk.Rulings` but D-no-target's), naming the field; None if it does."""
+    :class:`hkk.Rulings` of the class itself, each limit within its range), naming the field;
+    None if it does."""
     from dataclasses import fields
 
     from hkk import Rulings
 
     if type(rulings) is not Rulings:  # a subclass may answer `orderer` its own way
         return f"the engine's rulings are a {type(rulings).__qualname__}, not hkk.Rulings"
-    if rulings.spells_need_a_choice:
-        return "Rulings.spells_need_a_choice=True (D-no-target) is not native"
     for field in fields(rulings):
         value = getattr(rulings, field.name)
         if field.name.startswith("max_") and (type(value) is not int or value not in _LIMIT_RANGE):
