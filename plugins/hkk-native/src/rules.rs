@@ -123,6 +123,7 @@ pub fn playable<'a>(
     let hand = if open { &p.hand[..] } else { &[] };
     // outside his own hand-play steps only instants (the card's kind read only there)
     let any = step.hand_play && player == game.active;
+    let need_a_choice = game.cards.rulings.spells_need_a_choice; // read once, not per card
     hand.iter().enumerate().filter_map(move |(at, &card_id)| {
         // the cheap tests first: each is the same for every copy of a card, so the copies are
         // looked for only among the cards that pass them
@@ -142,7 +143,7 @@ pub fn playable<'a>(
         }
         // D-no-target, where the rulings say so: a spell of chosen permanents only while
         // there is one to choose
-        if game.cards.rulings.spells_need_a_choice
+        if need_a_choice
             && card.kind == "spell"
             && !crate::effects::can_choose(game, player, &card.effects)
         {
