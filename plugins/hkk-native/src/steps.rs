@@ -31,6 +31,7 @@ fn max_items(game: &Game) -> usize {
     game.cards.rulings.max_items_per_step
 }
 
+#[cold]
 fn step_loop(game: &Game, step: &Step) -> Flow {
     Err(Halt::Unported(format!(
         "step {} went on for {} items or actions: the Python engine stops it with an error",
