@@ -4,12 +4,13 @@ games built by hand that save."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 from strategies_sets import card_models
 
-from hkk import Engine, GameClock, RandomAgent, SaveError, load_game
+from hkk import Engine, GameClock, RandomAgent, SaveError, load_game, save_game
 
 ENGINE = Engine.installed()
 PAIR = ["alap:tuz", "alap:viz"]
@@ -186,20 +187,96 @@ class Scripted(RandomAgent):
         return decision.options[chosen]
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError, reason="found by fuzzing, not fixed yet: on "
-                   "resume the entry frame looks its permanent up in play, and it has left")
+def test_an_older_saves_entry_frame_without_its_card_is_refused_by_name_once_it_left_play():
+    """A save made before the ``entry`` frame kept its permanent's card cannot go on once an
+    ability of the permanent has taken it out of play: refused at load, naming it."""
+    engine = Engine(card_models(SACRIFICED_ON_ENTRY))
+    decks = [["rs:wall"] * 20, ["rs:wall"] * 19 + ["rs:martyr"]]
+    game = engine.new_game(decks, [None, None], seed=0)
+    script = random.Random(0)
+    while not any(e.kind == "died" and e.card == "rs:martyr" for e in game.log):
+        game.answer(script.randrange(len(game.decision.options)))
+        script.randrange(3)
+    data = save_game(game)
+    entry = next(f for f in data["position"]["frames"] if f[0] == "entry")
+    del entry[5:]  # ["entry", uid, done, stage, item], as it was saved
+    with pytest.raises(SaveError, match=r"position does not match its game.*\"enters play\" "
+                                        r"items of #1, which has left play"):
+        load_game(engine, json.dumps(data))
+
+
+#: Its first "enters play" ability takes away what the condition of its second reads.
+CONDITION_ENDED_ON_ENTRY = {t["id"]: {"name": t["id"].upper(), **t} for t in [
+    {"id": "rs:wall", "kind": "building", "cost": {"vp": 0, "components": 1}, "sp": 1},
+    {"id": "rs:martyr", "kind": "creature", "cost": {"vp": 0}, "damage": 0, "hp": 1,
+     "abilities": [
+         {"kind": "automatic", "timing": "on_enter", "optional": True,
+          "condition": {"of": "own_creatures", "at_least": 1},
+          "effects": [{"do": "gain_vp", "amount": 1}]},
+         {"kind": "automatic", "timing": "on_enter", "optional": True,
+          "effects": [{"do": "sacrifice"}]}]}]}
+
+
+def _answer_to_the_end(game, script: random.Random) -> list[dict]:
+    """Answers every decision as :class:`Scripted` does; the game's whole log."""
+    while (decision := game.decision) is not None:
+        chosen = script.randrange(len(decision.options))
+        script.randrange(3)
+        game.answer(chosen)
+    return [e.as_dict() for e in game.log]
+
+
 def test_an_entry_ability_asked_after_its_permanent_left_play_goes_on_from_outside():
-    """Answered from outside, a game goes on as the same game seated where an "enters play"
-    ability is asked about after another of its permanent's sacrificed it."""
+    """Answered from outside, copied or saved there, a game goes on as the same game seated
+    where an "enters play" ability is asked about after another of its permanent's sacrificed
+    it (R-enter-order: the permanent's other abilities are still ordered and asked about)."""
     engine = Engine(card_models(SACRIFICED_ON_ENTRY))
     decks = [["rs:wall"] * 20, ["rs:wall"] * 19 + ["rs:martyr"]]
     seated = engine.new_game(decks, [Scripted(random.Random(0)), None], seed=0)
     seated.agents[1] = seated.agents[0]  # one script for both seats, as the driver's
     seated.play()
+    wanted = [e.as_dict() for e in seated.log]
     driven = engine.new_game(decks, [None, None], seed=0)
     script = random.Random(0)
+    while not any(e.kind == "died" and e.card == "rs:martyr" for e in driven.log):
+        decision = driven.decision
+        driven.answer(script.randrange(len(decision.options)))
+        script.randrange(3)
+    # the martyr has left play; its other "enters play" ability is asked about
+    assert driven.decision.kind == "use" and "rs:martyr#" in driven.decision.options[0].label
+    assert not any(p.card.id == "rs:martyr" for p in driven.permanents.values())
+    copied, loaded = driven.clone(), load_game(engine, json.dumps(save_game(driven)))
+    at = script.getstate()
+    for game in (copied, loaded, driven):
+        script.setstate(at)
+        assert _answer_to_the_end(game, script) == wanted
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_d_conditions_an_entry_ability_whose_condition_ended_after_it_fired_goes_on_from_outside(
+        seed):
+    """An "enters play" ability fires when its permanent enters play (D-conditions): ordered
+    after another of its permanent's that ended its condition, it is still asked about and
+    resolves, seated, answered from outside, and copied or saved at each decision after."""
+    engine = Engine(card_models(CONDITION_ENDED_ON_ENTRY))
+    decks = [["rs:wall"] * 20, ["rs:wall"] * 19 + ["rs:martyr"]]
+    seated = engine.new_game(decks, [Scripted(random.Random(seed)), None], seed=seed)
+    seated.agents[1] = seated.agents[0]
+    seated.play()
+    wanted = [e.as_dict() for e in seated.log]
+    driven = engine.new_game(decks, [None, None], seed=seed)
+    script = random.Random(seed)
+    copies = []
     while (decision := driven.decision) is not None:
+        if len(copies) < 4 and any(e.kind == "entered_play" and e.card == "rs:martyr"
+                                   for e in driven.log):
+            copies.append((script.getstate(), driven.clone(),
+                           load_game(engine, json.dumps(save_game(driven)))))
         chosen = script.randrange(len(decision.options))
         script.randrange(3)
         driven.answer(chosen)
-    assert [e.as_dict() for e in driven.log] == [e.as_dict() for e in seated.log]
+    assert [e.as_dict() for e in driven.log] == wanted
+    for at, copied, loaded in copies:
+        for game in (copied, loaded):
+            script.setstate(at)
+            assert _answer_to_the_end(game, script) == wanted

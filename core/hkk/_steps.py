@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from hkk._cards.interpret import ability_item
 from hkk._deciding import ask
 from hkk._decisions import Option
 from hkk._effects import Duration
@@ -28,11 +29,9 @@ from hkk._resolution import (
     resolve_again,
     usable,
 )
+from hkk._state import Permanent
 from hkk._triggers import settle, settle_again, too_many_items
 from hkk.events import ComponentsDeclined, ItemDropped, Moment, Passed, Resolving, TurnPassed
-
-if TYPE_CHECKING:
-    from hkk._state import Permanent
 
 PASS = "pass"
 PASS_TURN = "pass turn"  # 41.5: "announces not to act this turn"
@@ -534,9 +533,9 @@ def play_from_hand(game: Game, player: int, card_id: str) -> None:
     """A card played from hand going on from its frames, as ``hkk.rules.hand_play``'s item
     plays it: paid and resolving (a spell binding its targets), or its "enters play" items."""
     machine = game.machine
-    if machine.frames[machine.depth][0] == "entry":
-        uid = machine.frames[machine.depth][1]
-        run_entry_triggers(game, game.permanents[uid])
+    frame = machine.frames[machine.depth]
+    if frame[0] == "entry":
+        run_entry_triggers(game, _entering(game, frame))
         return
     perm = game.play_card(player, card_id)
     if perm is not None:
@@ -596,15 +595,68 @@ def _extract(offer: Any) -> Callable[[Game], None]:
     return lambda game: game.extract_components(offer)
 
 
+def _entering(game: Game, frame: list[Any]) -> Permanent:
+    """The permanent an ``entry`` frame runs the "enters play" items of.  One of them may have
+    taken it out of play (a ``sacrifice``): its others are still ordered and asked about, as
+    a seated game goes on with the permanent it holds, so it is stood in for by a permanent
+    out of play, from the frame's card and players (its "self" is no target any more)."""
+    if len(frame) < 9:  # an older save's frame: neither the card nor the items' keys kept
+        frame.extend([None] * (9 - len(frame)))
+    perm = game.permanents.get(frame[1])
+    if perm is not None:
+        return perm
+    if frame[5] is None:
+        raise PositionError(f"the machine's position runs the \"enters play\" items of "
+                            f"#{frame[1]}, which has left play, and does not name its card")
+    perm = Permanent(frame[1], game.cards[frame[5]], frame[6], "graveyard", 0)
+    perm.controller = frame[7]
+    return perm
+
+
+def _fired(perm: Permanent, items: list[Pending], keys: Any) -> list[Pending]:
+    """The items with these keys, which fired as the permanent entered play, going on from
+    its frame: those the hook still returns, and a card's ability whose condition no longer
+    holds (it is read when the ability fires, D-conditions: a seated game goes on with the
+    items it collected then) made again from the card."""
+    by_key = {i.key: i for i in items}
+    fired = []
+    for key in keys:
+        item = by_key.get(key)
+        if item is None:
+            ability = _entry_ability(perm, key)
+            if ability is None:
+                raise PositionError(f"the machine's position resolves an item of "
+                                    f"#{perm.uid} entering play that it no longer has")
+            item = ability_item(perm, key[1], ability)
+        fired.append(item)
+    return fired
+
+
+def _entry_ability(perm: Permanent, key: Any) -> Any:
+    """The card's "enters play" ability a card ability's item key ``(uid, index)`` names."""
+    if not (isinstance(key, tuple) and len(key) == 2 and key[0] == perm.uid
+            and isinstance(key[1], int) and 0 <= key[1] < len(perm.card.abilities)):
+        return None
+    ability = perm.card.abilities[key[1]]
+    return ability if ability.kind == "automatic" and ability.timing == "on_enter" else None
+
+
 def run_entry_triggers(game: Game, perm: Permanent) -> None:
     """A permanent's "enters play" automatic effects, ordered by its controller [R].
 
-    Its frame: ``["entry", uid, done, stage, item]``: the keys of the items taken; stage 0
-    orders, 1 asks about an optional ``item`` (its key), 2 resolves it."""
+    Its frame: ``["entry", uid, done, stage, item, card, owner, controller, keys]``: the keys
+    of the items taken; stage 0 orders, 1 asks about an optional ``item`` (its key), 2
+    resolves it; the permanent's card and players, to go on if one of its items takes it out
+    of play (:func:`_entering`); the keys of its items as they fired (:func:`_fired`)."""
     machine = game.machine
-    frame = machine.frame(["entry", perm.uid, [], 0, None])
+    frame = machine.frame(["entry", perm.uid, [], 0, None, perm.card.id, perm.owner,
+                           perm.controller, None])
     done = frame[2]
     items = call_hook(game, "entered_play", permanent=perm)
+    if frame[8] is None:  # as they fire: kept for going on from the frame
+        frame[8] = [i.key for i in items] if items else ()
+    else:
+        items = _fired(perm, items, frame[8])
     if done:
         left = [i for i in items if i.key not in done]
         if frame[3]:
