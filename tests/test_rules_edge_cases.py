@@ -362,16 +362,22 @@ _HURT = {"do": "damage", "amount": 2, "target": "chosen_opponent_creature",
          "where": {"of": "damage_taken", "at_least": 1}}
 
 
-def _no_target_game(**rulings):
+def _no_target_engine(**rulings):
     from hkk import Engine, Rulings
 
-    from helpers import FILLER, cards, spell
+    from helpers import cards, spell
     defs = [spell("finish", [_HURT], vp=1),
             spell("raze", [{"do": "destroy", "target": "chosen_building"}], vp=1),
             spell("finish-and-draw", [_HURT, {"do": "draw", "count": 1}], vp=1),
             creature("prey", 1, 3)]
-    engine = Engine(cards(*defs), rulings=Rulings(**rulings))
-    game = engine.new_game([[FILLER] * 10, [FILLER] * 10], agents=(Passer(), Passer()), seed=0)
+    return Engine(cards(*defs), rulings=Rulings(**rulings))
+
+
+def _no_target_game(engine=None, game_rulings=None, **rulings):
+    from helpers import FILLER
+    engine = engine or _no_target_engine(**rulings)
+    game = engine.new_game([[FILLER] * 10, [FILLER] * 10], agents=(Passer(), Passer()), seed=0,
+                           rulings=game_rulings)
     game.active = 0
     game.players[0].hand[:] = [cid("finish"), cid("raze"), cid("finish-and-draw")]
     game.players[0].vp = 10
@@ -397,3 +403,21 @@ def test_D_no_target_overridden_a_spell_with_nothing_to_choose_is_not_offered():
     assert game.playable(0) == [cid("finish-and-draw")]
     game.damage(prey, 1)
     assert game.playable(0) == [cid("finish"), cid("finish-and-draw")]
+
+
+def test_D_no_target_a_games_own_rulings_hold_beside_its_engines_other_games():
+    """The hand-play answers an engine's games share are kept per rulings: a game with its
+    own (``new_game(rulings=...)``) is not answered from a game under the engine's."""
+    from hkk import Rulings
+    from hkk._resolution import call_hook
+
+    def offered(game):  # the main phase's items: what the action decision offers
+        return [i.card_id for i in call_hook(game, "main_phase") if i.controller == 0]
+
+    engine = _no_target_engine()
+    usual, _ = _no_target_game(engine)
+    everything = [cid("finish"), cid("raze"), cid("finish-and-draw")]
+    assert usual.playable(0) == offered(usual) == everything
+    own, _ = _no_target_game(engine, Rulings(spells_need_a_choice=True))
+    assert own.playable(0) == offered(own) == [cid("finish-and-draw")]
+    assert usual.playable(0) == offered(usual) == everything

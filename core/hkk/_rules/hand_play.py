@@ -30,17 +30,24 @@ class HandPlay:
     where the step allows hand play (the main phase); either player may play instant spells
     outside the preparation phase; never in the preparation phase (29.4.6)."""
 
+    # slots: every action decision reads these (CPython 3.11 specializes a slot's read; the
+    # plugin's instance dict, once pluggy has looked into it, it does not)
+    __slots__ = ("_items", "_playable", "_cards", "_rulings", "_collected", "_alone_in",
+                 "_alone", "_conditional")
+
     def __init__(self) -> None:
         #: (player, card id, position among the playable cards) -> its item.  Items hold no
         #: state of a game, and every action decision asks for them: made once, not per call.
         self._items: dict[tuple[int, str, int], Pending] = {}
         #: (active?, step allows hand play, VP, components, hand) -> the playable card ids,
-        #: for the card table ``_cards``.
+        #: for the card table ``_cards`` under the rulings ``_rulings`` (D-no-target: a game's
+        #: own rulings may be other than the previous game's of the engine).
         self._playable: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self._cards: Any = None
+        self._rulings: Any = None
         #: (active player, step allows hand play, both players' VP, components and hands) ->
-        #: the items of an action step, for the card table ``_cards``: every collection of an
-        #: action step asks, mostly about the same hands.
+        #: the items of an action step, for the card table ``_cards`` and ``_rulings``: every
+        #: collection of an action step asks, mostly about the same hands.
         self._collected: dict[tuple[Any, ...], tuple[Pending, ...]] = {}
         #: Whether this plugin alone answers ``playable`` in the game whose hook table
         #: (``game.hook_impls``, one per game) ``_alone_in`` is: only then may ``_collected``
@@ -65,7 +72,7 @@ class HandPlay:
             self._alone_in = game.hook_impls
             self._alone = [i.plugin for i in game.hook.playable.get_hookimpls()] == [self]
         known = self._collected.get(key) if self._alone else None
-        if known is None or self._cards is not game.cards:
+        if known is None or self._cards is not game.cards or self._rulings is not game.rulings:
             known = self._collect(game, key)
         return list(known)
 
@@ -106,7 +113,8 @@ class HandPlay:
         # (forgotten all at once past a few hundred answers: hands vary little in a step).
         p = game.players[player]
         key = (player == game.active, step.hand_play, p.vp, p.components, tuple(p.hand))
-        if self._cards is not game.cards or len(self._playable) > 512:
+        if self._cards is not game.cards or self._rulings is not game.rulings \
+                or len(self._playable) > 512:
             self._forget(game)
         if (known := self._playable.get(key)) is not None:  # one line: the hottest path
             return list(known)
@@ -127,10 +135,10 @@ class HandPlay:
         return result
 
     def _forget(self, game: Game) -> None:
-        """Forget every answer kept (a new card table, or too many answers)."""
+        """Forget every answer kept (a new card table or rulings, or too many answers)."""
         self._playable, self._collected = {}, {}
-        if self._cards is not game.cards:
-            self._cards = game.cards
+        if self._cards is not game.cards or self._rulings is not game.rulings:
+            self._cards, self._rulings = game.cards, game.rulings
             self._conditional = {i: c for i, c in game.cards.items()
                                  if getattr(c, "play_condition", None) is not None
                                  or game.rulings.spells_need_a_choice
