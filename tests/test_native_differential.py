@@ -10,6 +10,7 @@ differently."""
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 import pytest
@@ -660,6 +661,40 @@ def test_d_rulings_each_other_choice_gives_the_python_engines_games(ruling: str)
     assert changed, f"{ruling}: no game changed"
 
 
+def _answered(game: Any, answers: random.Random, limit: int = 10**6) -> list[dict[str, Any]]:
+    """Answers up to ``limit`` decisions of ``game`` with random indexes; its log."""
+    for _ in range(limit):
+        if game.decision is None:
+            break
+        game.answer(answers.randrange(len(game.decision.options)))
+    return [e.as_dict() for e in game.log]
+
+
+@pytest.mark.parametrize("ruling", ["D-orderer", "D-vp-carry", "D-no-target", "D-turn-limit"])
+def test_d_rulings_a_games_own_rulings_give_the_python_engines_games(engine: Engine,
+                                                                     ruling: str) -> None:
+    """A game's own rulings (``new_game(rulings=...)``, not its engine's: ``hkk play
+    --max-turns`` gives one) reach the native core: answered from outside and copied half-way,
+    its games are the Python engine's under the same rulings, and the rulings change some."""
+    rulings = OTHER_RULINGS[ruling]
+    changed = 0
+    for decks, seed in itertools.product(PAIRINGS, range(3)):
+        logs = []
+        for game in (hkk_native.core.new_game(engine, list(decks), agents=[None, None],
+                                              seed=seed, rulings=rulings),
+                     engine.new_game(list(decks), [None, None], seed=seed, rulings=rulings)):
+            answers = random.Random(seed)
+            _answered(game, answers, 150)
+            copy, at = game.clone(), answers.getstate()
+            logs.append(_answered(game, answers))
+            answers.setstate(at)
+            assert _answered(copy, answers) == logs[-1], (ruling, decks, seed, "the copy")
+        assert logs[0] == logs[1], (ruling, decks, seed)
+        usual = engine.new_game(list(decks), [None, None], seed=seed)
+        changed += logs[0] != _answered(usual, random.Random(seed))
+    assert changed, f"{ruling}: no game changed"
+
+
 class _OwnOrderer(Rulings):
     """Rulings that answer who orders their own way: a method the native core cannot read."""
 
@@ -679,6 +714,10 @@ def test_d_rulings_the_native_core_does_not_take_are_refused_by_name(rulings: Ru
     assert reason is not None and named in reason, reason
     with pytest.raises(hkk_native.Refused, match=named):
         hkk_native.core.new_game(engine, list(BASE_DECKS), seed=1)
+    # a game's own: the same refusal, saying whose
+    default = Engine.installed(allow=["alap"])
+    with pytest.raises(hkk_native.Refused, match=named):
+        hkk_native.core.new_game(default, list(BASE_DECKS), seed=1, rulings=rulings)
 
 
 def test_native_core_refuses_a_game_naming_card_and_word(refused_engine: Engine) -> None:

@@ -251,6 +251,11 @@ const STEP_ENDS: [u8; DEFAULT_TURN.len()] = {
     bits
 };
 
+/// The durations (`Duration::bit`s) `step` ends: [`STEP_ENDS`] at its place (`step.bit`).
+fn step_ends(step: &crate::phases::Step) -> u8 {
+    STEP_ENDS[step.bit.trailing_zeros() as usize % DEFAULT_TURN.len()]
+}
+
 /// `end_effects` of the durations the step ends (its `ends`); `only_controller` limits those
 /// but counted and "until your own preparation" ones to his (D-until-preparation).
 pub fn end_step_effects(
@@ -259,17 +264,14 @@ pub fn end_step_effects(
     rule: &'static str,
     only_controller: Option<usize>,
 ) {
-    let ending = STEP_ENDS[step.bit.trailing_zeros() as usize % DEFAULT_TURN.len()];
-    end_effects(game, ending, rule, only_controller);
+    end_effects(game, step_ends(step), rule, only_controller);
 }
 
 /// `_until_preparation_owner`: with `Rulings(until_preparation_ends="controller")`, only the
 /// active player's effects end at a moment that ends "until the preparation phase" ones
 /// (D-until-preparation); None: everyone's.
 pub fn until_preparation_owner(game: &Game, step: &crate::phases::Step) -> Option<usize> {
-    let ends_it = STEP_ENDS[step.bit.trailing_zeros() as usize % DEFAULT_TURN.len()]
-        & Duration::UntilPreparation.bit()
-        != 0;
+    let ends_it = step_ends(step) & Duration::UntilPreparation.bit() != 0;
     (ends_it && game.cards.rulings.until_own_preparation).then_some(game.active)
 }
 

@@ -137,9 +137,7 @@ impl Driven {
             resample.apply(&mut game);
             game.outside = true;
             game.waiting = None;
-            let mut copy = Driven::new(game);
-            copy.max_turns = self.max_turns;
-            return copy;
+            return Driven::new(game);
         };
         // at a decision: the step runs again from the checkpoint (shared with the game), the
         // copy's seed and resampling put in (`Patch`), the resampling applied at the decision
@@ -163,7 +161,6 @@ impl Driven {
             forced: self.forced,
             stop_at: None,
             turn_limit: None,
-            max_turns: self.max_turns,
             patch: Some(patch),
             rerun: false,
         };

@@ -89,9 +89,6 @@ pub struct Driven {
     /// The turn limit of the caller's `play(max_turns=...)` while it runs (None: the
     /// rulings', D-turn-limit); a copy made while it runs has none.
     pub(crate) turn_limit: Option<u32>,
-    /// The game's own turn limit (`Rulings.max_turns` other than the rulings' default:
-    /// `hkk play --max-turns`), where no call gives one.
-    pub max_turns: Option<u32>,
     /// A determinized copy's seed and resampling, put in at each restore of the checkpoint
     /// until the next step boundary.
     pub(crate) patch: Option<Box<Patch>>,
@@ -128,7 +125,6 @@ impl Driven {
             forced: 0,
             stop_at: None,
             turn_limit: None,
-            max_turns: None,
             patch: None,
             rerun: false,
         };
@@ -204,7 +200,7 @@ impl Driven {
             self.game.asked = 0;
             self.game.chosen.clear();
             self.game.forced = self.forced;
-            if !advance_to(&mut self.game, self.turn_limit.or(self.max_turns)) {
+            if !advance_to(&mut self.game, self.turn_limit) {
                 break;
             }
             self.keep_checkpoint();
@@ -305,8 +301,7 @@ impl Driven {
         game.answers.clone_from(&self.answers);
         (game.replayed, game.asked, game.forced) = (0, 0, self.forced);
         game.chosen.clear();
-        let limit = turn_limit.or(self.max_turns);
-        while advance_to(game, limit) {}
+        while advance_to(game, turn_limit) {}
     }
 
     /// Answer the decisions by their labels, in order, every seat answered from outside (a

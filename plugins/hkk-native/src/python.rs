@@ -780,17 +780,6 @@ impl PyGame {
         });
     }
 
-    /// The game's own turn limit (`Rulings.max_turns`; None: the default rulings').
-    #[getter]
-    fn max_turns(&self) -> Option<u32> {
-        self.driven.max_turns
-    }
-
-    #[setter]
-    fn set_max_turns(&mut self, limit: Option<u32>) {
-        self.driven.max_turns = limit;
-    }
-
     /// The turn limit of a `play(max_turns=...)` that a Python driver runs through
     /// `decision` and `answer` (None: the rulings').
     #[getter]

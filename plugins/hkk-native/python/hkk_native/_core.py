@@ -73,16 +73,16 @@ def _engine_refusal(engine: Any, decks: Sequence[Sequence[str]]) -> str | None:
 _LIMIT_RANGE = range(2**31)
 
 
-def _rulings_refusal(rulings: Any) -> str | None:
-    """Why the native core does not take these rulings (it takes every choice and limit of
-    :class:`hkk.Rulings` of the class itself, each limit within its range), naming the field;
-    None if it does."""
+def _rulings_refusal(rulings: Any, whose: str = "the engine's") -> str | None:
+    """Why the native core does not take these rulings (``whose``: the engine's or a game's)
+    (it takes every choice and limit of :class:`hkk.Rulings` of the class itself, each limit
+    within its range), naming the field; None if it does."""
     from dataclasses import fields
 
     from hkk import Rulings
 
     if type(rulings) is not Rulings:  # a subclass may answer `orderer` its own way
-        return f"the engine's rulings are a {type(rulings).__qualname__}, not hkk.Rulings"
+        return f"{whose} rulings are a {type(rulings).__qualname__}, not hkk.Rulings"
     for field in fields(rulings):
         value = getattr(rulings, field.name)
         if field.name.startswith("max_") and (type(value) is not int or value not in _LIMIT_RANGE):
@@ -221,9 +221,9 @@ def _seated(agents: Sequence[Any] | None, seed: int) -> list[Any]:
 
 
 def _native_engine(engine: Any, rulings: Any = None) -> _NativeEngine:
-    """The engine's cards as plain data with its rulings (or ``rulings``: ``hkk simulate
-    --max-turns``'), kept on the engine while its cards are the same ones (a card is never
-    changed, but ``hkk simulate --ablate`` adds fillers to them)."""
+    """The engine's cards as plain data with its rulings (or ``rulings``: a game's own, ``hkk
+    simulate --max-turns``'), one a rulings, kept on the engine while its cards are the same
+    ones (a card is never changed, but ``hkk simulate --ablate`` adds fillers to them)."""
     rulings = engine.rulings if rulings is None else rulings
     made: dict[Any, _NativeEngine]
     ids, made = getattr(engine, "_hkk_native_engines", (None, {}))
@@ -1015,8 +1015,9 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
     trusted as far as its log goes), checks it comes to the same events, hands, decks and
     decision, and seats the save's agents (their RNGs as saved).  A game the native core
     cannot run is :class:`Refused` naming why: one it refuses to build (a set's hooks, a card's
-    word), rulings other than the engine's, an agent not native, a board set up by
-    hand (its log does not lead to its state), a save waiting at a seated agent's decision."""
+    word, rulings it does not take: the game's own, as saved), an agent not native, a board
+    set up by hand (its log does not lead to its state), a save waiting at a seated agent's
+    decision."""
     from dataclasses import replace
 
     from hkk._rulings import DEFAULT_RULINGS
@@ -1027,8 +1028,11 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
     started = next((e for e in save.log if e.get("kind") == "game_started"), None)
     waiting = save.position.waiting if save.position is not None else None
     reason = NativeCore().refuses(engine, save.decks)
-    if reason is None and replace(DEFAULT_RULINGS, **save.rulings) != engine.rulings:
-        reason = f"rulings other than the engine's ({', '.join(sorted(save.rulings))})"
+    rulings: Any = replace(DEFAULT_RULINGS, **save.rulings)
+    if rulings == engine.rulings:
+        rulings = None  # the engine's: its native engine
+    if reason is None and rulings is not None:
+        reason = _rulings_refusal(rulings, "the game's")
     if reason is None and started is not None and started.get("built"):
         reason = "a board set up by hand (game_started.built): its log does not lead to it"
     if reason is None and waiting is not None and save.agents[waiting.player].kind != "outside":
@@ -1038,8 +1042,8 @@ def load_native(engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
     seats = _seats(python.agents, save.seed)
     lists = _checked(engine, save.decks, [save.seed])
     names = [p.name for p in save.state.players]
-    native = _native_engine(engine).new_game((lists[0], lists[1]), save.seed,
-                                             (_OUTSIDE, _OUTSIDE), "full", (names[0], names[1]))
+    native = _native_engine(engine, rulings).new_game(
+        (lists[0], lists[1]), save.seed, (_OUTSIDE, _OUTSIDE), "full", (names[0], names[1]))
     labels = [e["choice"] for e in save.log if e.get("kind") == "decision"]
     stop = None if save.position is not None else \
         (len(save.log), save.state.turn, save.state.step_index)
@@ -1276,19 +1280,15 @@ class NativeCore:
                  names: Sequence[str] = ("P1", "P2")) -> NativeGame:
         """The game: played by its seated agents (``play()``, as far as the native core goes),
         or answered from outside where an agent is None (``decision``, ``answer``).
-        Rulings other than the engine's but in their turn limit (``max_turns``: the game's
-        own, as ``hkk play --max-turns`` gives it) and a clock (its time source is Python's)
-        are refused: the native core knows none of them.  The players' names are the Python
-        twin's, and the native game's in a chosen-player decision's options."""
-        from dataclasses import replace
-
+        ``rulings``: the game's own (``hkk play --max-turns`` gives a turn limit), refused as
+        an engine's are (:func:`_rulings_refusal`).  A clock (its time source is Python's) is
+        refused.  The players' names are the Python twin's, and the native game's in a
+        chosen-player decision's options."""
         reason = self.refuses(engine, decks)
-        limit = None  # a turn limit of the game's own (hkk play --max-turns) is native
-        if rulings is not None and rulings != engine.rulings:
-            if replace(rulings, max_turns=engine.rulings.max_turns) == engine.rulings:
-                limit = rulings.max_turns
-            elif reason is None:
-                reason = "rulings other than the engine's (but max_turns) are not native"
+        if rulings == engine.rulings:
+            rulings = None  # the engine's: its native engine, its twin's default
+        if reason is None and rulings is not None:
+            reason = _rulings_refusal(rulings, "the game's")
         if reason is None and clock is not None:
             reason = "the 41.7 clock's time source is Python's: a clock is not native yet"
         if reason is None and len(names) != 2:
@@ -1297,12 +1297,11 @@ class NativeCore:
             raise Refused(f"the native core cannot run this game: {reason}")
         lists = _checked(engine, decks, [seed])
         seats = _seats(agents, seed)
-        native = _native_engine(engine).new_game((lists[0], lists[1]), seed, seats, log_level,
-                                                 (names[0], names[1]))
-        native.max_turns = limit
+        native = _native_engine(engine, rulings).new_game(
+            (lists[0], lists[1]), seed, seats, log_level, (names[0], names[1]))
         return NativeGame(native, _seated(agents, seed), log_level,
                           _Origin(engine, seats, decks=lists, seed=seed, names=names,
-                                  rulings=rulings if limit is not None else None))
+                                  rulings=rulings))
 
     def load_game(self, engine: Any, data: Any, agents: Sequence[Any] | None = None, *,
                   force: bool = False) -> NativeGame:
