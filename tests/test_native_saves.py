@@ -435,7 +435,8 @@ def test_d_rulings_a_save_under_the_engines_rulings_loads_natively_and_plays_on_
     python.play()
     _same_games("seed=4 under other rulings", native=native, python=python)
     # an engine of other rulings loads it too: they are the game's own, as saved
-    native = hkk_native.load_native(tests_engine, saved, agents=[FirstLegalAgent(), FirstLegalAgent()])
+    native = hkk_native.load_native(tests_engine, saved,
+                                    agents=[FirstLegalAgent(), FirstLegalAgent()])
     python = load_game(tests_engine, saved, agents=[FirstLegalAgent(), FirstLegalAgent()])
     native.play()
     python.play()
