@@ -605,7 +605,7 @@ def _entering(game: Game, frame: list[Any]) -> Permanent:
     perm = game.permanents.get(frame[1])
     if perm is not None:
         return perm
-    if frame[5] is None:
+    if not isinstance(frame[5], str) or frame[5] not in game.cards:
         raise PositionError(f"the machine's position runs the \"enters play\" items of "
                             f"#{frame[1]}, which has left play, and does not name its card")
     perm = Permanent(frame[1], game.cards[frame[5]], frame[6], "graveyard", 0)
