@@ -20,7 +20,9 @@ the alarm up: if the game still runs ``grace`` seconds after that bound (a loop 
 main thread), it prints what it knows (``describe()``: decks, seed, turn, step) to stderr and
 ends the process with exit code 1 - a clear failure instead of a CI job that hangs until its
 own time cap.  Both timers repeat after their limit, so a set that swallows the exception with
-a bare ``except:`` is interrupted again.
+a bare ``except:`` is interrupted again.  So is a game whose limit fell inside a callback Python
+runs during garbage collection (a weak reference's, a finalizer), where no exception can
+propagate: the one lost there is not reported as an error (``sys.unraisablehook``).
 
 When no set's code is running inside the limit - data-only cards, whose effects the engine
 itself applies - the message names the turn, the step and the cards resolving instead.
@@ -135,6 +137,8 @@ def time_limit(seconds: float | None, describe: Callable[[], str] = lambda: "",
         restore.append(_cpu_guard(cpu, caller, agents))
     if wall is not None and main and hasattr(signal, "setitimer"):
         restore.append(_wall_guard(wall, caller))
+    if restore:
+        restore.insert(0, _quiet_lost_timeouts())  # put back last, once no timer ticks
     watchdog = None
     if wall is not None:
         watchdog = threading.Timer(wall + (grace if grace is not None else max(wall, 5.0)),
@@ -148,6 +152,23 @@ def time_limit(seconds: float | None, describe: Callable[[], str] = lambda: "",
             watchdog.cancel()
         for undo in reversed(restore):
             undo()
+
+
+def _quiet_lost_timeouts() -> Callable[[], None]:
+    """Leave out of ``sys.unraisablehook`` a :class:`GameTimeout` raised where it cannot
+    propagate (a garbage-collection callback): the timer raises it again at its next tick.
+    Anything else goes to the hook as before.  Returns what puts the hook back."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, GameTimeout):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+
+    def undo() -> None:
+        sys.unraisablehook = previous
+    return undo
 
 
 #: CPU seconds between two looks at the stack, at most (a tenth of the limit, if less).
