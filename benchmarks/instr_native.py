@@ -46,9 +46,9 @@ def main() -> None:
     if n == 0:
         return
     if what == "rows":
-        native.play_outcomes((lists[0], lists[1]), seeds, _core._default_seats_many(seeds))
+        native.play_outcomes((lists[0], lists[1]), seeds, _core._default_pass_bias())
     elif what == "tally":
-        native.tally_outcomes((lists[0], lists[1]), seeds, _core._default_seats_many(seeds))
+        native.tally_outcomes((lists[0], lists[1]), seeds, _core._default_pass_bias())
     else:
         hkk_native.play_many_native(engine, DECKS, seeds=seeds, log_level=level)
 

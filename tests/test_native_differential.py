@@ -14,6 +14,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from strategies_sets import card_models
 
 from hkk import Engine, FirstLegalAgent, RandomAgent, Rulings, hookimpl
@@ -594,6 +596,36 @@ def test_28_batched_native_games_end_as_the_python_engines(dear_engine: Engine) 
     for seed, (winner, turns, emitted) in zip(seeds, batched, strict=True):
         python = dear_engine.play([deck[:8], deck[4:]], seed=seed, log_level="outcome")
         assert (winner, turns, emitted) == (python.winner, python.turn, python.log.emitted), seed
+
+
+@settings(max_examples=25, deadline=None)
+@given(seeds=st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=4))
+def test_a_batchs_default_seats_are_the_engines_default_agents(seeds: list[int]) -> None:
+    """A batch seated as the engine seats its games hands over only the agents' pass bias: the
+    native core makes each seat's seed (``agent_seed``, a SHA-256) itself, and its games are
+    those of the seats made in Python, seed for seed (the whole 64-bit range)."""
+    from hkk_native import _core
+
+    engine = Engine.installed()
+    lists = _core._checked(engine, list(BASE_DECKS), seeds)
+    native = _core._native_engine(engine)
+    given_seats = [_core._default_seats(seed) for seed in seeds]
+    made = native.play_outcomes((lists[0], lists[1]), seeds, _core._default_pass_bias())
+    assert made == native.play_outcomes((lists[0], lists[1]), seeds, given_seats)
+    assert native.play_many((lists[0], lists[1]), seeds, _core._default_pass_bias(), "full") \
+        == native.play_many((lists[0], lists[1]), seeds, given_seats, "full")
+
+
+def test_a_batchs_seats_that_fit_neither_way_are_refused_by_name(engine: Engine) -> None:
+    from hkk_native import _core
+
+    lists = _core._checked(engine, list(BASE_DECKS), [1, 2, 3])
+    two = [_core._default_seats(1), _core._default_seats(2)]
+    for method in ("play_outcomes", "tally_outcomes"):
+        with pytest.raises(ValueError, match=f"{method} takes one pair of seats, or one per seed"):
+            getattr(_core._native_engine(engine), method)((lists[0], lists[1]), [1, 2, 3], two)
+    with pytest.raises(ValueError, match="play_many takes one pair of seats"):
+        _core._native_engine(engine).play_many((lists[0], lists[1]), [1, 2, 3], two, "outcome")
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,21 @@
 
 use crate::decisions::Decision;
 use crate::rng::{Random, RangeError};
+use sha2::{Digest, Sha256};
 
 /// `RandomAgent`'s default chance of considering a pass at all.
 pub const PASS_BIAS: f64 = 0.25;
+
+/// `hkk._agent_registry.agent_seed`: the seed of the engine's default agent in `seat` (0 or 1)
+/// of the game of seed `game_seed`, the first 8 bytes (big-endian) of the SHA-256 of
+/// `"hkk agent seed {game_seed} {seat}"`. Made here, a batch of games seated as the engine
+/// seats them crosses into Python once, not once a game.
+pub fn agent_seed(game_seed: i64, seat: usize) -> u64 {
+    let digest = Sha256::digest(format!("hkk agent seed {game_seed} {seat}"));
+    let mut head = [0; 8];
+    head.copy_from_slice(&digest[..8]);
+    u64::from_be_bytes(head)
+}
 
 /// Who answers a seat's decisions.
 #[derive(Debug, Clone)]
@@ -39,6 +51,15 @@ impl Seat {
             pass_bias,
             rng: Box::new(agent_rng(own)?),
         })
+    }
+
+    /// The engine's default agent of `seat` in the game of seed `game_seed`,
+    /// `RandomAgent(agent_seed(game_seed, seat), pass_bias)`.
+    pub fn default_random(game_seed: i64, seat: usize, pass_bias: f64) -> Seat {
+        Seat::Random {
+            pass_bias,
+            rng: Box::new(Random::lazy(agent_seed(game_seed, seat))),
+        }
     }
 
     /// A random seat's own generator (None: a seat that draws nothing).
@@ -125,6 +146,21 @@ pub fn choose_counted(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agent_seed_is_the_python_engines() {
+        // `hkk._agent_registry.agent_seed(seed, seat)` of each, printed by CPython
+        let cases = [
+            ((0, 0), 3_370_577_174_936_694_030),
+            ((1, 1), 6_105_142_120_160_858_457),
+            ((-5, 0), 9_315_211_219_912_334_482),
+            ((i64::MAX, 1), 11_996_711_317_300_772_831),
+            ((i64::MIN, 0), 13_658_019_374_951_133_880),
+        ];
+        for ((seed, seat), want) in cases {
+            assert_eq!(agent_seed(seed, seat), want, "seed {seed}, seat {seat}");
+        }
+    }
 
     fn decision(kind: &'static str, options: &[&str]) -> Decision {
         Decision {

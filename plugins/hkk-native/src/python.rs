@@ -180,6 +180,48 @@ fn seats_of(seats: &(SeatSpec, SeatSpec)) -> PyResult<Seats> {
     Ok(([a, b], [s, t]))
 }
 
+/// The seats of a batch's games as Python hands them over: a list of seat pairs (one: every
+/// game starts from it; else one per seed), or the pass bias of the engine's default agents,
+/// each game seated as the engine seats it (`RandomAgent(agent_seed(seed, seat))`, their
+/// seeds made natively: nothing a game is built in Python).
+#[derive(FromPyObject)]
+enum BatchSpec {
+    Default(f64),
+    Given(Vec<(SeatSpec, SeatSpec)>),
+}
+
+/// [`BatchSpec`] checked and made native.
+enum BatchSeats {
+    Default(f64),
+    Given(Vec<Seats>),
+}
+
+impl BatchSeats {
+    /// `method`: the call's name, for the error of a list that fits neither way.
+    fn of(spec: BatchSpec, seeds: usize, method: &str) -> PyResult<Self> {
+        match spec {
+            BatchSpec::Default(pass_bias) => Ok(BatchSeats::Default(pass_bias)),
+            BatchSpec::Given(seats) if seats.len() == 1 || seats.len() == seeds => Ok(
+                BatchSeats::Given(seats.iter().map(seats_of).collect::<PyResult<_>>()?),
+            ),
+            BatchSpec::Given(_) => Err(PyValueError::new_err(format!(
+                "{method} takes one pair of seats, or one per seed"
+            ))),
+        }
+    }
+
+    /// The seats of the batch's `i`-th game, of seed `seed`.
+    fn seats(&self, i: usize, seed: i64) -> Cow<'_, Seats> {
+        match self {
+            BatchSeats::Default(bias) => Cow::Owned((
+                [0, 1].map(|seat| Seat::default_random(seed, seat, *bias)),
+                [None, None],
+            )),
+            BatchSeats::Given(seats) => Cow::Borrowed(&seats[i % seats.len()]),
+        }
+    }
+}
+
 /// Play a game to its end with its seats and search agents (these through the forward model).
 fn play_seated(game: Game, searchers: &[Option<Searcher>; 2]) -> Game {
     if searchers.iter().all(Option::is_none) {
@@ -477,28 +519,22 @@ impl PyEngine {
         py: Python<'_>,
         decks: (Vec<String>, Vec<String>),
         seeds: Vec<i64>,
-        seats: Vec<(SeatSpec, SeatSpec)>,
+        seats: BatchSpec,
         level: &str,
     ) -> PyResult<Vec<(i64, u32, usize)>> {
         let level = level_of(level)?;
-        if seats.len() != 1 && seats.len() != seeds.len() {
-            return Err(PyValueError::new_err(
-                "play_many takes one pair of seats, or one per seed",
-            ));
-        }
-        let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
+        let seats = BatchSeats::of(seats, seeds.len(), "play_many")?;
         let decks = deck_ids(&self.cards, &decks)?;
         Ok(py.allow_threads(|| {
             seeds
                 .iter()
-                .zip(seats.iter().cycle())
-                .map(|(&seed, seats)| {
+                .enumerate()
+                .map(|(i, &seed)| {
                     let key = crate::rng::key_of(seed.unsigned_abs());
                     let decks = decks.clone();
-                    let (seats, searchers) = seats;
-                    let game =
-                        Game::new(self.cards.clone(), seed, &key, decks, seats.clone(), level);
-                    let game = play_seated(game, searchers);
+                    let (seats, searchers) = seats.seats(i, seed).into_owned();
+                    let game = Game::new(self.cards.clone(), seed, &key, decks, seats, level);
+                    let game = play_seated(game, &searchers);
                     (
                         game.winner.map_or(-1, |w| w as i64),
                         game.turn,
@@ -519,20 +555,16 @@ impl PyEngine {
         py: Python<'py>,
         decks: (Vec<String>, Vec<String>),
         seeds: Vec<i64>,
-        seats: Vec<(SeatSpec, SeatSpec)>,
+        seats: BatchSpec,
     ) -> PyResult<Vec<OutcomeTuple<'py>>> {
-        if seats.len() != 1 && seats.len() != seeds.len() {
-            return Err(PyValueError::new_err(
-                "play_outcomes takes one pair of seats, or one per seed",
-            ));
-        }
-        let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
+        let seats = BatchSeats::of(seats, seeds.len(), "play_outcomes")?;
         let decks = deck_ids(&self.cards, &decks)?;
         let played = py.allow_threads(|| {
             let mut rows = Vec::with_capacity(seeds.len());
             let mut recorder = Box::<Outcome>::default();
-            for (&seed, seats) in seeds.iter().zip(seats.iter().cycle()) {
-                let (o, unported) = self.recorded(seed, &decks, seats, recorder);
+            for (i, &seed) in seeds.iter().enumerate() {
+                let seats = seats.seats(i, seed);
+                let (o, unported) = self.recorded(seed, &decks, &seats, recorder);
                 let pairs = |kind| [0, 1].map(|player| o.counted(player, kind).collect());
                 let counts: [[Vec<(CardId, u32)>; 2]; KINDS] = std::array::from_fn(pairs);
                 rows.push((o.winner, o.reason, o.turns, o.first, unported, counts));
@@ -568,22 +600,18 @@ impl PyEngine {
         py: Python<'_>,
         decks: (Vec<String>, Vec<String>),
         seeds: Vec<i64>,
-        seats: Vec<(SeatSpec, SeatSpec)>,
+        seats: BatchSpec,
     ) -> PyResult<TallyTuple> {
-        if seats.len() != 1 && seats.len() != seeds.len() {
-            return Err(PyValueError::new_err(
-                "tally_outcomes takes one pair of seats, or one per seed",
-            ));
-        }
-        let seats = seats.iter().map(seats_of).collect::<PyResult<Vec<_>>>()?;
+        let seats = BatchSeats::of(seats, seeds.len(), "tally_outcomes")?;
         let decks = deck_ids(&self.cards, &decks)?;
         let (t, stopped) = py.allow_threads(|| {
             let mut tally = Tally::default();
             let mut stopped = Vec::new();
             // one recorder for all the games: its tables, once grown, are not made again
             let mut recorder = Box::<Outcome>::default();
-            for (i, (&seed, seats)) in seeds.iter().zip(seats.iter().cycle()).enumerate() {
-                let (o, unported) = self.recorded(seed, &decks, seats, recorder);
+            for (i, &seed) in seeds.iter().enumerate() {
+                let seats = seats.seats(i, seed);
+                let (o, unported) = self.recorded(seed, &decks, &seats, recorder);
                 match unported {
                     None => tally.add(&o),
                     Some(why) => {

@@ -98,6 +98,8 @@ def _deck_lists(engine: Any, decks: Sequence[str | Sequence[str]]) -> list[list[
 #: A native seat: (agent kind, pass bias, its own RNG's state words or seed (None: none), a
 #: search agent's options by name).
 SeatSpec = tuple[str, float, list[int] | int | None, list[tuple[str, float]]]
+#: A batched call's seats (``_native.pyi``): seat pairs, or the default agents' pass bias.
+BatchSeats = float | list[tuple[SeatSpec, SeatSpec]]
 
 
 def _search_options(agent: Any, own: Sequence[str]) -> list[tuple[str, float]]:
@@ -187,18 +189,12 @@ def _asked_agents(agents: Sequence[Any]) -> tuple[Any, ...]:
 
 def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
     """The engine's default agents, ``RandomAgent(agent_seed(seed, seat))``, as native seats
-    made from their seeds (no Python agent built)."""
-    return _default_seats_many([seed])[0]
-
-
-def _default_seats_many(seeds: Sequence[int]) -> list[tuple[SeatSpec, SeatSpec]]:
-    """:func:`_default_seats` of each seed, for a batched call: what does not depend on the
-    seed looked up once (a batch of 500 games paid a few microseconds a game for it)."""
+    made from their seeds (no Python agent built).  A batched call hands over only their pass
+    bias (``_default_pass_bias()``): the native core makes each game's seeds itself."""
     from hkk._agent_registry import agent_seed
 
     bias = _default_pass_bias()
-    return [(("random", bias, agent_seed(seed, 0), []), ("random", bias, agent_seed(seed, 1), []))
-            for seed in seeds]
+    return (("random", bias, agent_seed(seed, 0), []), ("random", bias, agent_seed(seed, 1), []))
 
 
 @functools.cache
@@ -999,8 +995,8 @@ def play_many_native(engine: Any, decks: Sequence[str | Sequence[str]], *,
     ``agents`` each game is seated as the engine seats it (``RandomAgent(agent_seed(seed,
     seat))``); with them, every game starts from the agents' present state."""
     lists = _checked(engine, decks, seeds)
-    seats = [_batched_seats(agents, 0)] if agents is not None else \
-        _default_seats_many(seeds)
+    seats: BatchSeats = [_batched_seats(agents, 0)] if agents is not None else \
+        _default_pass_bias()
     return _native_engine(engine).play_many((lists[0], lists[1]), list(seeds), seats,
                                             log_level)
 
@@ -1221,7 +1217,7 @@ class NativeCore:
 
     def _batched(self, engine: Any, decks: Sequence[str | Sequence[str]],
                  seeds: Sequence[int], agents: Sequence[Sequence[Any]] | None,
-                 max_turns: int | None) -> tuple[list[list[str]], list[tuple[SeatSpec, SeatSpec]]]:
+                 max_turns: int | None) -> tuple[list[list[str]], BatchSeats]:
         """The decks' card lists and each game's seats of a batched call (:class:`Refused`
         naming why the native core cannot play these games)."""
         reason = self.refuses(engine, decks) or self.refuses_outcomes(
@@ -1229,7 +1225,7 @@ class NativeCore:
         if reason is not None:
             raise Refused(f"the native core cannot run this game: {reason}")
         lists = _checked(engine, decks, seeds)
-        seats = _default_seats_many(seeds) if agents is None else \
+        seats: BatchSeats = _default_pass_bias() if agents is None else \
             [_batched_seats(a, s) for a, s in zip(agents, seeds, strict=True)]
         return lists, seats
 

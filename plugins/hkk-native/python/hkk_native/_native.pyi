@@ -16,6 +16,10 @@ class Random:
 BUILD: str
 
 SeatSpec = tuple[str, float, list[int] | int | None, list[tuple[str, float]]]
+# a batch's seats: a list of seat pairs (one for every game, or one per seed), or the pass bias
+# of the engine's default agents, each game seated as the engine seats it (their seeds made
+# natively)
+BatchSeats = float | list[tuple[SeatSpec, SeatSpec]]
 
 #: (winner, reason, turns, first, why it stopped short, the counts played, fired, used, drawn,
 #: acted: each both players' sorted (card, count) pairs)
@@ -39,12 +43,12 @@ class Engine:
                  names: tuple[str, str] | None = None) -> Game: ...
 
     def play_many(self, decks: tuple[list[str], list[str]], seeds: list[int],
-                  seats: list[tuple[SeatSpec, SeatSpec]],
+                  seats: BatchSeats,
                   level: str) -> list[tuple[int, int, int]]: ...
     def play_outcomes(self, decks: tuple[list[str], list[str]], seeds: list[int],
-                      seats: list[tuple[SeatSpec, SeatSpec]]) -> list[OutcomeTuple]: ...
+                      seats: BatchSeats) -> list[OutcomeTuple]: ...
     def tally_outcomes(self, decks: tuple[list[str], list[str]], seeds: list[int],
-                       seats: list[tuple[SeatSpec, SeatSpec]]) -> TallyTuple: ...
+                       seats: BatchSeats) -> TallyTuple: ...
 
 class Game:
     def play(self, max_turns: int | None = None) -> None: ...
