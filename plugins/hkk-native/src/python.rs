@@ -19,6 +19,7 @@ use crate::rng::Random;
 use crate::rulings::Rulings;
 use crate::runner;
 use crate::search::{self, Searcher, SpecError};
+use crate::steps::Scratch;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -526,6 +527,8 @@ impl PyEngine {
         let seats = BatchSeats::of(seats, seeds.len(), "play_many")?;
         let decks = deck_ids(&self.cards, &decks)?;
         Ok(py.allow_threads(|| {
+            // one game's step lists handed on to the next (`Scratch`: never read between steps)
+            let mut scratch = Scratch::default();
             seeds
                 .iter()
                 .enumerate()
@@ -533,8 +536,10 @@ impl PyEngine {
                     let key = crate::rng::key_of(seed.unsigned_abs());
                     let decks = decks.clone();
                     let (seats, searchers) = seats.seats(i, seed).into_owned();
-                    let game = Game::new(self.cards.clone(), seed, &key, decks, seats, level);
-                    let game = play_seated(game, &searchers);
+                    let mut game = Game::new(self.cards.clone(), seed, &key, decks, seats, level);
+                    game.scratch = std::mem::take(&mut scratch);
+                    let mut game = play_seated(game, &searchers);
+                    scratch = std::mem::take(&mut game.scratch);
                     (
                         game.winner.map_or(-1, |w| w as i64),
                         game.turn,
@@ -562,9 +567,10 @@ impl PyEngine {
         let played = py.allow_threads(|| {
             let mut rows = Vec::with_capacity(seeds.len());
             let mut recorder = Box::<Outcome>::default();
+            let mut scratch = Scratch::default();
             for (i, &seed) in seeds.iter().enumerate() {
                 let seats = seats.seats(i, seed);
-                let (o, unported) = self.recorded(seed, &decks, &seats, recorder);
+                let (o, unported) = self.recorded(seed, &decks, &seats, recorder, &mut scratch);
                 let pairs = |kind| [0, 1].map(|player| o.counted(player, kind).collect());
                 let counts: [[Vec<(CardId, u32)>; 2]; KINDS] = std::array::from_fn(pairs);
                 rows.push((o.winner, o.reason, o.turns, o.first, unported, counts));
@@ -609,9 +615,10 @@ impl PyEngine {
             let mut stopped = Vec::new();
             // one recorder for all the games: its tables, once grown, are not made again
             let mut recorder = Box::<Outcome>::default();
+            let mut scratch = Scratch::default();
             for (i, &seed) in seeds.iter().enumerate() {
                 let seats = seats.seats(i, seed);
-                let (o, unported) = self.recorded(seed, &decks, &seats, recorder);
+                let (o, unported) = self.recorded(seed, &decks, &seats, recorder, &mut scratch);
                 match unported {
                     None => tally.add(&o),
                     Some(why) => {
@@ -647,12 +654,15 @@ impl PyEngine {
     /// A game played to its end at the outcome level, recorded as `hkk simulate` records it
     /// by `recorder` (cleared first, handed back), and why the native core stopped it short, if
     /// it did.
+    ///
+    /// `scratch`: the step lists of the batch's game before, handed on to this one and back.
     fn recorded(
         &self,
         seed: i64,
         decks: &[Vec<CardId>; 2],
         seats: &Seats,
         mut recorder: Box<Outcome>,
+        scratch: &mut Scratch,
     ) -> (Box<Outcome>, Option<String>) {
         let key = crate::rng::key_of(seed.unsigned_abs());
         let (seats, searchers) = seats;
@@ -666,7 +676,9 @@ impl PyEngine {
         );
         recorder.clear();
         game.log.outcome = Some(recorder);
+        game.scratch = std::mem::take(scratch);
         let mut game = play_seated(game, searchers);
+        *scratch = std::mem::take(&mut game.scratch);
         let o = game.log.outcome.take().unwrap_or_default();
         (o, game.unported.take())
     }
