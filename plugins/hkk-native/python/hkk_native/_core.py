@@ -197,6 +197,13 @@ def _default_seats(seed: int) -> tuple[SeatSpec, SeatSpec]:
     return (("random", bias, agent_seed(seed, 0), []), ("random", bias, agent_seed(seed, 1), []))
 
 
+def _game_seats(seats: BatchSeats, index: int, seed: int) -> tuple[SeatSpec, SeatSpec]:
+    """The seats of a batched call's ``index``-th game, of seed ``seed``."""
+    if isinstance(seats, float):
+        return _default_seats(seed)
+    return seats[index if len(seats) > 1 else 0]
+
+
 @functools.cache
 def _default_pass_bias() -> float:
     """``RandomAgent``'s default pass bias (read once: a batched call asks it for each game)."""
@@ -1188,7 +1195,7 @@ class NativeCore:
             return self._rows(engine, lists, seeds, seats, names, agent_specs, rulings)
 
     def _rows(self, engine: Any, lists: list[list[str]], seeds: Sequence[int],
-              seats: list[tuple[SeatSpec, SeatSpec]], names: tuple[str, str],
+              seats: BatchSeats, names: tuple[str, str],
               agent_specs: tuple[str, str] | None, rulings: Any) -> list[dict[str, Any]]:
         """:meth:`play_outcomes`' games played under ``rulings`` and made rows."""
         from collections import Counter
@@ -1198,16 +1205,16 @@ class NativeCore:
         played = _native_engine(engine, rulings).play_outcomes((lists[0], lists[1]),
                                                                list(seeds), seats)
         rows = []
-        for seed, seat, (winner, why, turns, first, stopped, counts) in zip(
-                seeds, seats, played, strict=True):
+        for index, (seed, (winner, why, turns, first, stopped, counts)) in enumerate(
+                zip(seeds, played, strict=True)):
             tables = [[Counter(dict(player)) for player in kind] for kind in counts]
             outcome = Outcome(seed=seed, decks=names, winner=winner, reason=why, turns=turns,
                               first=first, played=tables[0], fired=tables[1], used=tables[2],
                               drawn=tables[3], acted=tables[4], agents=agent_specs)
             if stopped is not None:
                 try:
-                    rows.append(_python_row(engine, lists, seed, seat, names, agent_specs,
-                                            rulings))
+                    rows.append(_python_row(engine, lists, seed, _game_seats(seats, index, seed),
+                                            names, agent_specs, rulings))
                     continue
                 except NativeUnsupported:  # a native search seat: no Python twin to ask
                     outcome.winner, outcome.reason = None, "error"
@@ -1255,7 +1262,8 @@ class NativeCore:
                              for seat in cards])
         codes = bytearray(results)
         for index, why in stopped:
-            seed, seat = seeds[index], seats[index if len(seats) > 1 else 0]
+            seed = seeds[index]
+            seat = _game_seats(seats, index, seed)
             try:
                 o = Outcome.from_row(_python_row(engine, lists, seed, seat, names, agent_specs,
                                                  rulings))
