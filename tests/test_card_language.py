@@ -479,7 +479,8 @@ ORACLE = spell("oracle", [{"do": "draw", "count": 1, "target": "chosen_player"}]
 def test_D_chosen_player_the_controller_chooses_who_draws(chosen):
     """Text 10: "Válassz egy játékost: húz egy lapot." """
     label = f"player {chosen} (P{chosen + 1})"
-    game = game_with([ORACLE], agents=[Wants("play tt:oracle", label), Passer()])
+    chooser = Wants("play tt:oracle", label)
+    game = game_with([ORACLE], agents=[chooser, Passer()])
     game.players[0].hand.append(cid("oracle"))
     game.players[0].vp = 3
     run_until(game, "combat_phase")
@@ -487,6 +488,10 @@ def test_D_chosen_player_the_controller_chooses_who_draws(chosen):
     assert (decision["player"], decision["choice"], decision["options"]) == (0, label, 2)
     drawn = [e for e in game.log.of_kind("card_drawn") if e["source"] == cid("oracle")]
     assert [e["player"] for e in drawn] == [chosen]
+    # what the agent was handed: each option stands for a player's index, not his state (his
+    # hand and deck)
+    [asked] = [d for d in chooser.seen if d.kind == "target_player"]
+    assert [o.value for o in asked.options] == [0, 1]
 
 
 # -- the card data itself -----------------------------------------------------------------------

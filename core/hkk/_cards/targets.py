@@ -38,8 +38,10 @@ def select_targets(game: GameActions, ctx: EffectContext, target: str) -> list[A
     if target in TRIGGER_TARGETS:  # bound by the event that set the ability off
         return _trigger_target(game, ctx, target)
     if target == "chosen_player":  # "Válassz egy játékost: ..."
-        options = [Option(f"player {p.index} ({p.name})", p) for p in game.players]
-        return [game.decide(me, "target_player", options, prompt=ctx.label).value]
+        # each option stands for the player's index, not his state: the decision is handed to
+        # agents and shown in views, and a player's state holds his hand and deck
+        options = [Option(f"player {p.index} ({p.name})", p.index) for p in game.players]
+        return [game.players[game.decide(me, "target_player", options, prompt=ctx.label).value]]
     if target == "own_creatures":
         return game.creatures(me)
     if target == "opponent_creatures":
