@@ -280,3 +280,38 @@ def test_d_conditions_an_entry_ability_whose_condition_ended_after_it_fired_goes
         for game in (copied, loaded):
             script.setstate(at)
             assert _answer_to_the_end(game, script) == wanted
+
+
+#: What a player reads of a permanent (public): a copy reads the same of its waiting triggers'.
+READ_OF_A_PERMANENT = ("uid", "card_id", "controller", "owner", "zone", "active",
+                       "damage_taken", "defence_bonus", "counters", "damaged_turn",
+                       "entered_turn")
+
+
+def test_a_copy_reads_a_waiting_triggers_permanent_that_left_play_as_the_game_does():
+    """Two triggers wait to be ordered (a base game drawn by the view's leak test), one of a
+    permanent that has left play. A copy's items read it as the game's do (as it left play:
+    its zone and damage then, not a new permanent's), and the copy goes on alike."""
+    game = ENGINE.new_game(PAIR, [None, None], seed=331_078_619_173_731)
+    me = RandomAgent(1737)
+    for _ in range(110):
+        game.answer(me.choose(game.view(game.decision.player), game.decision))
+    decision = game.decision
+    assert decision.kind == "order"
+    sources = [option.value.source for option in decision.options]
+    left = [s for s in sources if s.uid not in game.permanents]
+    assert left
+    copied = game.clone()
+
+    def read(perm):
+        return {name: getattr(perm, name) for name in READ_OF_A_PERMANENT}
+
+    assert [read(o.value.source) for o in copied.decision.options] == [read(s) for s in sources]
+    assert all(read(s)["zone"] != "graveyard" for s in left)  # as it left play, not after
+    script = random.Random(5)
+    at = script.getstate()
+    ends = []
+    for each in (copied, game):
+        script.setstate(at)
+        ends.append(_answer_to_the_end(each, script))
+    assert ends[0] == ends[1]

@@ -257,6 +257,10 @@ def assert_view_hides_the_hidden(engine: Engine, decks: list[Any], game: Any,
 # and deck and all, until a CI run drew this game
 @example(pair=["alap:tuz", "alap:viz"], seed=675_480_806_694_839, answers=12,
          chooser=4_294_967_296, twin_seed=0)
+# a "dies" trigger waiting to be ordered: a copy (the twin) stood a new permanent in for the one
+# that had left play, whose zone and damage then differed from the game's
+@example(pair=["alap:tuz", "alap:viz"], seed=331_078_619_173_731, answers=110, chooser=1737,
+         twin_seed=0)
 def test_a_view_tells_neither_the_other_hand_nor_the_decks_nor_the_seed(pair, seed, answers,
                                                                        chooser, twin_seed):
     engine = installed()

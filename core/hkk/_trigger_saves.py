@@ -54,9 +54,12 @@ def _card_record(trigger_watch: TriggerWatch, item: Pending) -> dict[str, Any]:
                   for name in ("permanent", "source")]}
 
 
-def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> None:
+def restore_waiting(game: Game, records: list[dict[str, Any]], count: int,
+                    gone: dict[int, Any] | None = None) -> None:
     """Rebuild the saved waiting items; a card that has left play meanwhile is stood in for by
-    a permanent out of play (its "self" is no target any more, as before the save)."""
+    a permanent out of play (its "self" is no target any more, as before the save): the one of
+    its uid in ``gone`` (a copy's, the original's as it left play), else a new one."""
+    gone = gone or {}
     trigger_watch: TriggerWatch = game.triggers
     trigger_watch._count = count
     # Built now, from the state as loaded: a lazy build at a death or an expiry would no
@@ -64,14 +67,14 @@ def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> No
     trigger_watch.index()
     trigger_watch.effect_targets()
     for record in records:
-        perm = game.permanents.get(record["uid"])
+        perm = game.permanents.get(record["uid"]) or gone.get(record["uid"])
         if perm is None:
             perm = PermanentOutOfPlay(record["uid"], game.cards[record["card"]],
                                       record["controller"], "graveyard", 0)
         index = record["ability"]
         cards = record.get("cards") or [None, None]
-        bound = {"permanent": _bound(game, record["permanent"], cards[0]),
-                 "source": _bound(game, record["source"], cards[1]),
+        bound = {"permanent": _bound(game, record["permanent"], cards[0], gone),
+                 "source": _bound(game, record["source"], cards[1], gone),
                  "player": record["player"], "amount": record.get("amount")}
         item = _make_card_item(perm, index, perm.card.abilities[index], record["label"], bound)
         item.key = tuple(record["key"])
@@ -79,11 +82,11 @@ def restore_waiting(game: Game, records: list[dict[str, Any]], count: int) -> No
         trigger_watch.chains[item.key] = tuple(record["chain"])
 
 
-def _bound(game: Game, uid: int | None, card: list[Any] | None) -> Any:
+def _bound(game: Game, uid: int | None, card: list[Any] | None, gone: dict[int, Any]) -> Any:
     """A trigger's bound permanent: in play, or one that has left play, stood in for."""
     if uid is None:
         return None
-    perm = game.permanents.get(uid)
+    perm = game.permanents.get(uid) or gone.get(uid)
     if perm is None and card is not None:
         perm = PermanentOutOfPlay(uid, game.cards[card[0]], card[1], "graveyard", 0)
     return perm
@@ -98,7 +101,8 @@ def copy_waiting(src: Game, dst: Game, remap: dict[int, Any]) -> None:
     old: TriggerWatch = src.triggers
     new: TriggerWatch = dst.triggers
     records = saved_waiting_cards(src)
-    restore_waiting(dst, [r for r in records if r is not None], old._count)
+    restore_waiting(dst, [r for r in records if r is not None], old._count,
+                    _left_play(src, old.waiting))
     if any(r is None for r in records):
         memo = dict(remap)
         for card in src.cards.values():
@@ -118,6 +122,24 @@ def copy_waiting(src: Game, dst: Game, remap: dict[int, Any]) -> None:
                                f"{item.card_id}) holds data that cannot be copied: "
                                f"{type(exc).__name__}: {exc}") from None
         new.waiting = waiting
+
+
+def _left_play(game: Game, waiting: list[Pending]) -> dict[int, Any]:
+    """The permanents of card items waiting in ``game`` that have left play, by uid, copied as
+    they left it: a copy's items read them as the original's do (a save, which has no such
+    object, stands a new one in)."""
+    found: dict[int, Any] = {}
+    for item in waiting:
+        if not item.data.get("card_trigger"):
+            continue
+        bound = item.data["ctx"].trigger
+        for perm in (item.source, bound["permanent"], bound["source"]):
+            if perm is None or perm.uid in game.permanents or perm.uid in found:
+                continue
+            left = copy.copy(perm)
+            left.counters, left.mods = dict(perm.counters), dict(perm.mods)
+            found[perm.uid] = left
+    return found
 
 
 def saved_waiting_cards(game: Game) -> list[dict[str, Any] | None]:
