@@ -229,6 +229,8 @@ def test_games_the_native_core_stops_short_are_played_again_with_their_own_seats
     without bound) is played again on the Python engine for its row and tally, seated as the
     batch seated it: the engine's default agents of its own seed (a batch hands over only their
     pass bias), or the tier's agents; so every row is the Python engine's."""
+    import hkk_native
+
     doubler = {"kind": "activated", "timing": "main_phase", "optional": True,
                "effects": [{"do": "gain_vp", "amount": {"count": "own_vp"}}]}
     tables = {t["id"]: {"name": t["id"].split(":")[1].title(), **t} for t in [
@@ -236,8 +238,6 @@ def test_games_the_native_core_stops_short_are_played_again_with_their_own_seats
         {"id": "rs:mint", "kind": "building", "cost": {"vp": 0}, "sp": 1,
          "abilities": [doubler]}]}
     lists = {"rs-a": ["rs:wall"] * 20, "rs-b": ["rs:wall"] * 19 + ["rs:mint"]}
-    import hkk_native
-
     engine = Engine(card_models(tables))
     stopped = [hkk_native.play_native(engine, [lists["rs-a"], lists["rs-b"]], seed=seed).unported
                for seed in range(SET_GAMES)]

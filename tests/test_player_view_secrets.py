@@ -253,8 +253,8 @@ def assert_view_hides_the_hidden(engine: Engine, decks: list[Any], game: Any,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(pair=st.sampled_from(PAIRS), seed=SEEDS, answers=st.integers(0, 120),
        chooser=st.integers(0, 2**32), twin_seed=st.integers(0, 2**32))
-# a chosen-player target's decision (alap:tuz): its options stood for the players' states, hand
-# and deck and all, until a CI run drew this game
+# a chosen-player target's decision (alap:ven-latnok): its options stood for the players'
+# states, hand and deck and all, until a CI run drew this game
 @example(pair=["alap:tuz", "alap:viz"], seed=675_480_806_694_839, answers=12,
          chooser=4_294_967_296, twin_seed=0)
 # a "dies" trigger waiting to be ordered: a copy (the twin) stood a new permanent in for the one
