@@ -7,7 +7,7 @@ use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
-use crate::state::{ExtractionOffer, Permanent, BUILDINGS, RESERVE};
+use crate::state::{ExtractionOffer, Permanent, Zone};
 
 /// `play_card` (8.1): pay, log, and the card enters play. A card with a word of the card
 /// language is where the native core stops, naming it.
@@ -58,7 +58,11 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: CardId) -> u32 {
         return 0;
     };
     let creature = card.kind == "creature";
-    let zone = if creature { RESERVE } else { BUILDINGS };
+    let zone = if creature {
+        Zone::Reserve
+    } else {
+        Zone::Buildings
+    };
     let uid = game.next_uid;
     game.next_uid += 1;
     game.enter_play(Permanent {
@@ -91,7 +95,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: CardId) -> u32 {
             controller: player,
             card: card_id,
             uid,
-            zone,
+            zone: zone.name(),
             active: false,
         }
     );

@@ -574,10 +574,12 @@ fn select_targets(
     };
     // a group's targets, put straight from the permanents (no list of uids between)
     let group = |game: &Game, creature: bool, of: Option<usize>, out: &mut Vec<Target>| {
+        // every test made (`&`): one branch a permanent, not one a test
+        let (anyone, whose) = (of.is_none(), of.unwrap_or(usize::MAX));
         out.extend(
             game.permanents
                 .iter()
-                .filter(|p| p.creature == creature && of.is_none_or(|c| p.controller == c))
+                .filter(|p| (p.creature == creature) & (anyone | (p.controller == whose)))
                 .map(|p| Target::Permanent(p.uid)),
         );
     };

@@ -358,7 +358,7 @@ impl Layout {
             let mut s = self.board + slot * self.per_slot;
             out[s] = 1.0;
             out[s + 1 + self.card(perm.card)] = 1.0;
-            let zone = self.spec.zones.iter().position(|z| z == perm.zone);
+            let zone = self.spec.zones.iter().position(|z| z == perm.zone.name());
             out[s + 1 + cards + zone.unwrap_or(zones)] = 1.0;
             s += 1 + cards + zones + 1;
             let hp = game.hp_of(perm);

@@ -6,7 +6,7 @@
 
 use crate::cards::CardId;
 use crate::game::Game;
-use crate::state::GUARD_POST;
+use crate::state::Zone;
 
 /// `hkk._evaluation.Weights`, the same names and defaults.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -96,7 +96,7 @@ pub fn side_value(game: &Game, player: usize, w: &Weights) -> f64 {
             let damage = game.damage_value(perm.uid).max(0);
             threat += damage;
             value += w.creature * (damage as f64 + hp);
-            if perm.active && perm.zone == GUARD_POST {
+            if perm.active && perm.zone == Zone::GuardPost {
                 value += w.ready * damage as f64;
             }
         } else {

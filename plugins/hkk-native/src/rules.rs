@@ -12,7 +12,7 @@ use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::phases::Step;
-use crate::state::{GUARD_POST, RESERVE};
+use crate::state::Zone;
 
 /// 29.3: VP received in the player's 1st, 2nd, 3rd, 4th and 5th-or-later turn.
 pub const REGENERATION: [i64; 5] = [1, 2, 3, 4, 5];
@@ -81,10 +81,11 @@ pub fn rule_item(hook: &str) -> Option<RuleItem> {
 /// the modifiers in force; unspent VP carries over unless the rulings say not (D-vp-carry).
 fn regenerate(game: &mut Game) {
     let player = game.active;
+    // every test made, as in `is_ready`
     let reserve = game
         .permanents
         .iter()
-        .filter(|c| c.creature && c.controller == player && c.zone == RESERVE)
+        .filter(|c| c.creature & (c.controller == player) & (c.zone == Zone::Reserve))
         .count() as i64;
     let modifier = crate::continuous::vp_regen_modifier(game, player);
     let carries_over = game.cards.rulings.unspent_vp_carries_over;
@@ -178,9 +179,9 @@ fn become_active(game: &mut Game) {
 }
 
 /// D-guard-post: an active creature in reserve may move to the guard post (its controller's
-/// while he is the active player).
+/// while he is the active player). Every test made, as [`is_ready`].
 pub fn can_guard(p: &crate::state::Permanent) -> bool {
-    p.creature && p.active && p.zone == RESERVE
+    p.creature & p.active & (p.zone == Zone::Reserve)
 }
 
 /// Move a creature to the guard post.
@@ -188,14 +189,14 @@ pub fn guard(game: &mut Game, uid: u32) {
     let Some(perm) = game.permanent_mut(uid) else {
         return;
     };
-    perm.zone = GUARD_POST;
+    perm.zone = Zone::GuardPost;
     let card = perm.card;
     emit!(
         game,
         Kind::Moved {
             uid,
             card,
-            zone: GUARD_POST,
+            zone: Zone::GuardPost.name(),
             rule: "D-guard-post",
         }
     );
@@ -214,9 +215,11 @@ fn ready(game: &Game, player: usize, out: &mut Vec<u32>) {
 }
 
 /// A creature of `player` that may attack or block: active, on the guard post. The attack is
-/// offered to the active player, once a turn, while he has one (D-combat).
+/// offered to the active player, once a turn, while he has one (D-combat). Every test is
+/// made (`&`, no short cut): a walk over the permanents branches once on each, not once a
+/// test, each of which goes one way or the other at random.
 pub fn is_ready(c: &crate::state::Permanent, player: usize) -> bool {
-    c.creature && c.controller == player && c.active && c.zone == GUARD_POST
+    c.creature & (c.controller == player) & c.active & (c.zone == Zone::GuardPost)
 }
 
 fn describe(game: &Game, uid: u32) -> Text {

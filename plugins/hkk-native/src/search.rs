@@ -12,7 +12,7 @@ use crate::events::Level;
 use crate::forward::Driven;
 use crate::game::Game;
 use crate::rng::Random;
-use crate::state::GUARD_POST;
+use crate::state::Zone;
 
 /// `hkk._greedy.FOLLOW_UPS`: his own follow-up decisions greedy looks through after an option.
 pub const FOLLOW_UPS: usize = 3;
@@ -341,9 +341,9 @@ fn uid_of(label: &str) -> Option<u32> {
 
 /// `_ready`: `player`'s creatures that may attack or block now.
 fn ready(game: &Game, player: usize) -> impl Iterator<Item = &crate::state::Permanent> {
-    game.permanents
-        .iter()
-        .filter(move |p| p.creature && p.controller == player && p.active && p.zone == GUARD_POST)
+    game.permanents.iter().filter(move |p| {
+        p.creature && p.controller == player && p.active && p.zone == Zone::GuardPost
+    })
 }
 
 /// `_fight`: the look ahead's answer - an action uses the attack or passes; the attacker
@@ -850,7 +850,7 @@ mod tests {
                         b.creature
                             && b.controller != decision.player
                             && b.active
-                            && b.zone == GUARD_POST
+                            && b.zone == Zone::GuardPost
                             && game.hp_of(b) > damage
                             && game.damage_value(b.uid) >= hp
                     });

@@ -8,10 +8,24 @@ use crate::cards::{CardId, CardPool};
 pub const STARTING_HP: i64 = 20;
 pub const STARTING_VP: i64 = 0;
 
-/// The zones of permanents (`hkk._state`).
-pub const RESERVE: &str = "reserve";
-pub const GUARD_POST: &str = "guard_post";
-pub const BUILDINGS: &str = "buildings";
+/// The zones of permanents (`hkk._state`): a number compared, the name written where logged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zone {
+    Reserve,
+    GuardPost,
+    Buildings,
+}
+
+impl Zone {
+    /// Its name in the Python engine (`hkk._state`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Zone::Reserve => "reserve",
+            Zone::GuardPost => "guard_post",
+            Zone::Buildings => "buildings",
+        }
+    }
+}
 
 #[derive(Debug, PartialEq, Eq)]
 pub struct Player {
@@ -66,7 +80,7 @@ pub struct Permanent {
     pub creature: bool,
     pub owner: usize,
     pub controller: usize,
-    pub zone: &'static str,
+    pub zone: Zone,
     /// Creatures enter the reserve passive (K 8.1.2).
     pub active: bool,
     pub damage_taken: i64,

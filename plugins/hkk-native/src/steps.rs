@@ -133,11 +133,11 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
         // have one to lose (the others' loss logs nothing)
         let all = !chosen.is_empty();
         // in the moment `remove_defence_bonus` only lists them for its end (`Game::end_moment`):
-        // listed here without a call each
+        // listed here without a call each (every test made, as in `rules::is_ready`)
         let losses = game
             .permanents
             .iter()
-            .filter(|p| p.creature && p.controller == active && (all || p.defence_bonus != 0))
+            .filter(|p| p.creature & (p.controller == active) & (all | (p.defence_bonus != 0)))
             .map(|p| (p.uid, Some("41.4"), None));
         game.bonus_losses.extend(losses);
     }
