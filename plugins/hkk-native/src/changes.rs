@@ -12,33 +12,37 @@ use crate::state::{ExtractionOffer, Permanent, Zone};
 /// `play_card` (8.1): pay, log, and the card enters play. A card with a word of the card
 /// language is where the native core stops, naming it.
 pub fn play_card(game: &mut Game, player: usize, card_id: CardId) -> Flow {
-    let cards = game.cards.clone();
-    let Some(card) = cards.get(card_id) else {
+    let Some(card) = game.cards.get(card_id) else {
         return Err(Halt::Unported(format!(
             "card {}: not among the engine's cards",
-            cards.name(card_id)
+            game.cards.name(card_id)
         )));
     };
     if let Some(reason) = &card.refused {
         return Err(Halt::Unported(reason.clone()));
     }
+    let (vp, components, spell) = (card.cost_vp, card.cost_components, card.kind == "spell");
     let p = &mut game.players[player];
     if let Some(at) = p.hand.iter().position(|&c| c == card_id) {
         p.hand.remove(at);
     }
-    p.vp -= card.cost_vp;
-    p.components -= card.cost_components;
+    p.vp -= vp;
+    p.components -= components;
     emit!(
         game,
         Kind::CardPlayed {
             player,
             card: card_id,
-            vp: card.cost_vp,
-            components: card.cost_components,
+            vp,
+            components,
         }
     );
-    if card.kind == "spell" {
-        let flow = crate::effects::resolve_spell(game, player, card_id, &card.effects);
+    if spell {
+        // a spell's effects are read while it resolves: the cards borrowed beside the game
+        // (a permanent's play reads what it needs above, without counting the pool's owners)
+        let cards = game.cards.clone();
+        let effects = cards.get(card_id).map_or(&[][..], |c| c.effects.as_slice());
+        let flow = crate::effects::resolve_spell(game, player, card_id, effects);
         // even when its effect ends the game: no card leaves every zone; but not while it
         // waits for a decision from outside (its target): the game stands mid-spell there,
         // as the Python engine's does, and what a seat sees of it is read (`env`)
@@ -53,8 +57,7 @@ pub fn play_card(game: &mut Game, player: usize, card_id: CardId) -> Flow {
 
 /// `enter_play`: a creature to the reserve, a building to the buildings, passive.
 pub fn enter_play(game: &mut Game, player: usize, card_id: CardId) -> u32 {
-    let cards = game.cards.clone();
-    let Some(card) = cards.get(card_id) else {
+    let Some(card) = game.cards.get(card_id) else {
         return 0;
     };
     let creature = card.kind == "creature";
@@ -64,8 +67,7 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: CardId) -> u32 {
         Zone::Buildings
     };
     let uid = game.next_uid;
-    game.next_uid += 1;
-    game.enter_play(Permanent {
+    let perm = Permanent {
         uid,
         card: card_id,
         creature,
@@ -88,7 +90,9 @@ pub fn enter_play(game: &mut Game, player: usize, card_id: CardId) -> u32 {
         static_uses: card.static_uses,
         hooks: card.hooks,
         triggers: card.triggers,
-    });
+    };
+    game.next_uid += 1;
+    game.enter_play(perm);
     emit!(
         game,
         Kind::EnteredPlay {

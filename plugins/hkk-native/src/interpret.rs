@@ -395,19 +395,18 @@ fn bind_and_apply(game: &mut Game, item: &Item) -> Flow {
     apply_all(game, &ctx, effects, bound)
 }
 
-/// An automatic ability's `bind`: its effects' targets, its choices made.
-pub fn bind_item(game: &mut Game, item: &Item) -> crate::effects::Bound {
-    let cards = game.cards.clone(); // the cards do not change: borrowed beside the game
-    bind(game, &context(game, item, false), effects_of(&cards, item))
+/// An automatic ability's `bind`: its effects' targets, its choices made; `cards`: the
+/// game's, borrowed beside it by the caller (once for all the items it resolves).
+pub fn bind_item(game: &mut Game, cards: &CardPool, item: &Item) -> crate::effects::Bound {
+    bind(game, &context(game, item, false), effects_of(cards, item))
 }
 
-/// An automatic ability's `apply` on what it bound.
-pub fn apply_item(game: &mut Game, item: &Item, bound: Targets) -> Flow {
-    let cards = game.cards.clone();
+/// An automatic ability's `apply` on what it bound (`cards` as [`bind_item`]'s).
+pub fn apply_item(game: &mut Game, cards: &CardPool, item: &Item, bound: Targets) -> Flow {
     apply_all(
         game,
         &context(game, item, true),
-        effects_of(&cards, item),
+        effects_of(cards, item),
         bound,
     )
 }

@@ -99,9 +99,11 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
     }
     // read against the state before the moment; a prevented item makes no choice
     stopped.extend(chosen.iter().map(|i| preventer(game, i)));
+    // the cards do not change: borrowed beside the game once for the moment's items
+    let cards = game.cards.clone();
     for (item, by) in chosen.iter().zip(stopped.iter()) {
         bound.push(match by {
-            None => bind_item(game, item)?,
+            None => bind_item(game, &cards, item)?,
             Some(_) => Targets::default(),
         });
     }
@@ -152,7 +154,7 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
             prevented(game, item, by);
             continue;
         }
-        flow = apply_item(game, item, targets);
+        flow = apply_item(game, &cards, item, targets);
         if flow.is_err() {
             break;
         }
@@ -489,9 +491,10 @@ fn resolve_pooled(game: &mut Game, item: &Item) -> Flow {
         prevented(game, item, by);
         return Ok(());
     }
-    let bound = bind_item(game, item)?;
+    let cards = game.cards.clone(); // the cards do not change: borrowed beside the game
+    let bound = bind_item(game, &cards, item)?;
     from_pool(game, item.trigger.map_or(0, |(_, key)| key))?;
-    apply_item(game, item, bound)
+    apply_item(game, &cards, item, bound)
 }
 
 /// `run_entry_triggers`: a permanent's "enters play" abilities, ordered by its controller

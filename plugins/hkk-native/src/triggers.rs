@@ -325,8 +325,16 @@ fn in_play(game: &Game, uid: u32) -> Option<Subject> {
 }
 
 /// `TriggerEvent.subjects`: what `kind` happened to, for the trigger event `trigger`, put in
-/// `out` (the watch's list, emptied first: an event's detection makes none).
-fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind, out: &mut Vec<Subject>) {
+/// `out` (the watch's list, emptied first: an event's detection makes none); `ended`: an
+/// ended effect's targets, which the event does not name (the watch kept them, [`detect`]
+/// takes them out).
+fn subjects(
+    game: &Game,
+    trigger: TriggerEvent,
+    kind: &Kind,
+    ended: &[u32],
+    out: &mut Vec<Subject>,
+) {
     out.clear();
     let alive = |game: &Game, uid: Option<u32>| uid.filter(|&u| game.permanent(u).is_some());
     match (trigger, kind) {
@@ -374,10 +382,8 @@ fn subjects(game: &mut Game, trigger: TriggerEvent, kind: &Kind, out: &mut Vec<S
         (TriggerEvent::EntersPlay, Kind::EnteredPlay { uid, .. }) => {
             out.extend(in_play(game, *uid));
         }
-        (TriggerEvent::EffectEnds, Kind::EffectEnded { effect, .. }) => {
-            // the event does not name the effect's targets: the watch kept them
-            let targets = game.watch.effect_targets.remove(effect).unwrap_or_default();
-            out.extend(targets.iter().filter_map(|&u| in_play(game, u)));
+        (TriggerEvent::EffectEnds, Kind::EffectEnded { .. }) => {
+            out.extend(ended.iter().filter_map(|&u| in_play(game, u)));
         }
         (TriggerEvent::CardPlayed, Kind::CardPlayed { player, card, .. }) => out.push(Subject {
             uid: None,
@@ -538,14 +544,20 @@ fn detect(game: &mut Game, kind: &Kind, items: &mut Vec<Item>) {
         return;
     }
     let dying = matches!(kind, Kind::Died { .. });
-    let cards = game.cards.clone();
     let mut listening = std::mem::take(&mut game.watch.listeners);
     let mut found = std::mem::take(&mut game.watch.subjects);
+    let mut ended = Vec::new();
     for &trigger in triggers.iter().filter(|&&t| is(t)) {
         if !dying && trigger != TriggerEvent::EffectEnds && game.watch.in_play & trigger.bit() == 0
         {
             continue; // no permanent in play watches it: no listener, no subject to read
         }
+        if let (TriggerEvent::EffectEnds, Kind::EffectEnded { effect, .. }) = (trigger, kind) {
+            // its targets are let go as they are read (its subjects are read below, always)
+            ended = game.watch.effect_targets.remove(effect).unwrap_or_default();
+        }
+        // read only from here on: the cards borrowed beside the game, not counted again
+        let (game, cards) = (&*game, &game.cards);
         let watches = |&(_, card_id, _): &(u32, CardId, usize)| {
             cards
                 .get(card_id)
@@ -556,7 +568,7 @@ fn detect(game: &mut Game, kind: &Kind, items: &mut Vec<Item>) {
             // only "when this ..." abilities: the listeners are among the subjects, each
             // found by its uid (the permanents' walk below, less the entries no ability
             // of theirs could match), in the walk's (timestamp) order
-            subjects(game, trigger, kind, &mut found);
+            subjects(game, trigger, kind, &ended, &mut found);
             for uid in found.iter().filter_map(|s| s.uid) {
                 let perm = game.permanent(uid);
                 let perm = perm.filter(|p| p.triggers & trigger.bit() != 0);
@@ -595,7 +607,7 @@ fn detect(game: &mut Game, kind: &Kind, items: &mut Vec<Item>) {
             if listening.is_empty() && trigger != TriggerEvent::EffectEnds {
                 continue; // no card in play listens: no subject to read
             }
-            subjects(game, trigger, kind, &mut found);
+            subjects(game, trigger, kind, &ended, &mut found);
         }
         let made_from = items.len();
         for &(uid, card_id, controller) in &listening {
