@@ -12,7 +12,6 @@ use crate::events::Level;
 use crate::forward::Driven;
 use crate::game::Game;
 use crate::rng::Random;
-use crate::state::Zone;
 
 /// `hkk._greedy.FOLLOW_UPS`: his own follow-up decisions greedy looks through after an option.
 pub const FOLLOW_UPS: usize = 3;
@@ -339,11 +338,11 @@ fn uid_of(label: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// `_ready`: `player`'s creatures that may attack or block now.
+/// `_ready`: `player`'s creatures that may attack or block now (the rules' test).
 fn ready(game: &Game, player: usize) -> impl Iterator<Item = &crate::state::Permanent> {
-    game.permanents.iter().filter(move |p| {
-        p.creature && p.controller == player && p.active && p.zone == Zone::GuardPost
-    })
+    game.permanents
+        .iter()
+        .filter(move |p| crate::rules::is_ready(p, player))
 }
 
 /// `_fight`: the look ahead's answer - an action uses the attack or passes; the attacker
@@ -850,7 +849,7 @@ mod tests {
                         b.creature
                             && b.controller != decision.player
                             && b.active
-                            && b.zone == Zone::GuardPost
+                            && b.zone == crate::state::Zone::GuardPost
                             && game.hp_of(b) > damage
                             && game.damage_value(b.uid) >= hp
                     });
