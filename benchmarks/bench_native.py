@@ -8,8 +8,10 @@ The native core plays whole games of every word of the card language but ``custo
 code): timed are the base decks (``alap:tuz`` vs ``alap:viz``) and ``hkk_native.testset``'s,
 the differential tests' cards, at the outcome level, the native side as one batched call with
 seated random agents (the engine's default agents).
-It prints games/s of CPU time at the outcome level (one batched call), at the full level (the
-log kept natively, not read) and as ``hkk simulate`` records them (``NativeCore.play_outcomes``),
+It prints games/s of CPU time at the outcome level (one batched call; and one game replayed as
+many times, whose branches the CPU learns: the gap is what unpredictable branches cost), at the
+full level (the log kept natively, not read) and as ``hkk simulate`` records them
+(``NativeCore.play_outcomes``),
 and checks, on the seeds it times, that both cores gave the same winner and turn count.
 ``benchmarks/run.py`` prints the same beside the floor.
 """
@@ -73,6 +75,13 @@ def _bench(hkk_native: Any, engine: Engine, decks: Any, label: str, games: int,
     native: list[tuple[int, int, int]] = []
     outcome_rate = rate(len(many), lambda: native.extend(
         hkk_native.play_many_native(engine, decks, seeds=many, log_level="outcome")))
+    # one game played again and again: the CPU's branch predictor learns its branches (two
+    # distinct games already blur it), so the gap to the varied games above is what the
+    # game's unpredictable branches cost, a share instruction counts do not show
+    replayed_rate = rate(len(many), lambda: hkk_native.play_many_native(
+        engine, decks, seeds=[many[1]] * len(many), log_level="outcome"))
+    replayed_events = hkk_native.play_many_native(engine, decks, seeds=[many[1]],
+                                                  log_level="outcome")[0][2]
     full_rate = rate(len(many) // 5, lambda: hkk_native.play_many_native(
         engine, decks, seeds=many[:len(many) // 5], log_level="full"))
     simulate_rate = rate(len(many) // 5, lambda: hkk_native.core.play_outcomes(
@@ -91,6 +100,9 @@ def _bench(hkk_native: Any, engine: Engine, decks: Any, label: str, games: int,
     print(f"{'':<34} {'games/s':>10} {'x python':>9} {'x floor':>8}")
     line("python engine, outcome", python_rate, f"{games} games")
     line("native, outcome (one batched call)", outcome_rate, f"{len(many):,} games")
+    line("native, outcome, one game replayed", replayed_rate,
+         f"seed {many[1]} ({replayed_events:,} events) {len(many):,} times: the branches learnt "
+         f"({replayed_rate * replayed_events / (outcome_rate * events):.2f}x the events/s)")
     line("native, full (log kept, not read)", full_rate, f"{len(many) // 5:,} games")
     line("native, simulate's outcome rows", simulate_rate,
          f"{len(many) // 5:,} games, recorded natively (NativeCore.play_outcomes)")

@@ -144,6 +144,13 @@ pub fn end_turn(game: &mut Game) {
 /// native core does not run (`game.unported`), or stopped at a decision of a seat answered from
 /// outside (`game.waiting`, mid-step: `forward::Driven` runs the step again once answered).
 pub fn advance(game: &mut Game) -> bool {
+    advance_inlined(game)
+}
+
+/// [`advance`]'s body, inlined into [`play`]'s loop: a seated game enters the function that
+/// holds the steps' code once, not at each step (its registers saved and restored each time).
+#[inline(always)]
+fn advance_inlined(game: &mut Game) -> bool {
     if game.unported.is_some() {
         return false;
     }
@@ -180,7 +187,7 @@ pub fn advance(game: &mut Game) -> bool {
 
 /// Play until the game is over or reaches what is not native yet.
 pub fn play(game: &mut Game) {
-    while advance(game) {}
+    while advance_inlined(game) {}
 }
 
 #[cfg(test)]
