@@ -14,7 +14,7 @@ use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Level, Log};
 use crate::rng::Random;
-use crate::state::{ExtractionOffer, Permanent, Player};
+use crate::state::{ExtractionOffer, InPlay, Permanent, Player};
 
 /// The permanents whose Ép changed an Ép check reads alone ([`Game::hp_changed`]); past them
 /// it reads them all.
@@ -296,6 +296,26 @@ impl Game {
         }
     }
 
+    /// The permanents in play with an ability timed on the hook whose bit this is, in
+    /// timestamp order: at their places as `InPlay` keeps them (no branch on each permanent
+    /// of the list), then any past its 64 places filtered.
+    pub fn hooked_permanents(&self, bit: u64) -> impl Iterator<Item = &Permanent> + '_ {
+        let placed = self
+            .in_play
+            .hooked_places(bit)
+            .map(|at| &self.permanents[at]);
+        let past = self.permanents.get(InPlay::PAST..).unwrap_or_default();
+        placed.chain(past.iter().filter(move |p| p.hooks & bit != 0))
+    }
+
+    /// The permanents in play whose statics have the use whose bit this is
+    /// (`cards::static_use`, `cards::PREVENTS`), as [`Game::hooked_permanents`].
+    pub fn static_users(&self, bit: u8) -> impl Iterator<Item = &Permanent> + '_ {
+        let placed = self.in_play.use_places(bit).map(|at| &self.permanents[at]);
+        let past = self.permanents.get(InPlay::PAST..).unwrap_or_default();
+        placed.chain(past.iter().filter(move |p| p.static_uses & bit != 0))
+    }
+
     /// A permanent enters play (its uid the largest: the list stays in timestamp order).
     pub fn enter_play(&mut self, perm: Permanent) {
         debug_assert!(self.permanents.last().is_none_or(|p| p.uid < perm.uid));
@@ -315,7 +335,7 @@ impl Game {
     /// The permanent at `at` in the list leaves play.
     pub fn leave_play(&mut self, at: usize) -> Permanent {
         let perm = self.permanents.remove(at);
-        self.in_play.left(&perm, &self.permanents[at..]);
+        self.in_play.left(&perm, at, &self.permanents);
         self.watch.count_in_play(perm.triggers, -1);
         self.in_play.hp_floor -= self.static_hp_floor(&perm);
         perm
@@ -573,11 +593,8 @@ impl Game {
         }
         // the others' static abilities modify no `stat`
         let bit = crate::cards::static_use(stat);
-        // the walk stops at the last permanent with statics (most often none of them modifies
-        // `stat`: the walk would otherwise read every permanent)
-        let holders = self.permanents.iter().filter(|p| p.has_statics);
-        let holders = holders.take(self.in_play.statics_count());
-        for source in holders.filter(|p| p.static_uses & bit != 0) {
+        // only the permanents whose statics modify `stat` (most often none)
+        for source in self.static_users(bit) {
             let Some(card) = self.cards.get(source.card) else {
                 continue;
             };

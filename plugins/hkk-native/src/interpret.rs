@@ -122,9 +122,7 @@ pub fn each_item_where(
     if hooked == 0 {
         return;
     }
-    // the walk stops at the last permanent with an ability timed on the step
-    let perms = game.permanents.iter().filter(|p| p.hooks & bit != 0);
-    for perm in perms.take(hooked) {
+    for perm in game.hooked_permanents(bit) {
         let Some(card) = game.cards.get(perm.card) else {
             continue;
         };
@@ -216,9 +214,7 @@ fn preventer_in_play(game: &Game, item: &Item) -> Option<u32> {
     // `game.statics()` in its order, a condition read only for a static whose prevention
     // fits (the conditions read the state, never change it: the first found is the same);
     // the others' static abilities prevent nothing
-    let preventing = |p: &&crate::state::Permanent| p.static_uses & crate::cards::PREVENTS != 0;
-    let sources = game.permanents.iter().filter(preventing);
-    for source in sources.take(game.in_play.preventers_count()) {
+    for source in game.static_users(crate::cards::PREVENTS) {
         let Some(card) = game.cards.get(source.card) else {
             continue;
         };

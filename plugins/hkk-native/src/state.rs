@@ -170,6 +170,14 @@ pub struct InPlay {
     /// The sum of the permanents' cards' `static_hp_floor`s (kept by `Game::enter_play` and
     /// `Game::leave_play`): the most the statics in play could take from one's Ép.
     pub hp_floor: i64,
+    /// By hook (its bit's place): the places in the list of the permanents with an ability
+    /// timed on it, a bit a place. A walk that filtered the list for them branched on each
+    /// permanent one way or the other as the game dealt them, and those mispredictions were
+    /// most of its time (docs/NATIVE.md, the branches); the set bits are walked instead.
+    hook_places: [u64; 64],
+    /// The same by static use (`cards::static_use`'s and `cards::PREVENTS`' bit places).
+    /// Both hold the first 64 places; the rare permanents past them are walked.
+    use_places: [u64; 8],
 }
 
 crate::clone_fields!(InPlay {
@@ -177,7 +185,9 @@ crate::clone_fields!(InPlay {
     statics,
     preventers,
     slots,
-    hp_floor
+    hp_floor,
+    hook_places,
+    use_places
 });
 
 impl Default for InPlay {
@@ -188,8 +198,38 @@ impl Default for InPlay {
             preventers: 0,
             slots: Vec::new(),
             hp_floor: 0,
+            hook_places: [0; 64],
+            use_places: [0; 8],
         }
     }
+}
+
+/// The places a mask's set bits stand for, in order.
+#[derive(Debug, Clone, Copy)]
+pub struct Places(u64);
+
+impl Iterator for Places {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let at = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(at)
+    }
+}
+
+/// Each set bit's place of `bits` (a `u64` hook set or a `u8` of static uses).
+fn bit_places(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let at = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            at
+        })
+    })
 }
 
 impl InPlay {
@@ -217,17 +257,56 @@ impl InPlay {
             self.slots.resize(uid + 1, 0);
         }
         self.slots[uid] = u16::try_from(at + 1).expect("fewer than 65,535 permanents in play");
-    }
-
-    /// `perm` left play from place `at`; `after` are the permanents after it, each one place
-    /// earlier now.
-    pub fn left(&mut self, perm: &Permanent, after: &[Permanent]) {
-        self.count(perm, -1);
-        self.slots[perm.uid as usize] = 0;
-        for p in after {
-            self.slots[p.uid as usize] -= 1;
+        if at < 64 {
+            self.mark(perm, at);
         }
     }
+
+    /// `perm`'s place `at` set in its hooks' and static uses' masks.
+    fn mark(&mut self, perm: &Permanent, at: usize) {
+        for hook in bit_places(perm.hooks) {
+            self.hook_places[hook] |= 1 << at;
+        }
+        for used in bit_places(u64::from(perm.static_uses)) {
+            self.use_places[used] |= 1 << at;
+        }
+    }
+
+    /// `perm` left play from place `at`; `list` is the list without it (the permanents from
+    /// `at` on are each one place earlier now).
+    pub fn left(&mut self, perm: &Permanent, at: usize, list: &[Permanent]) {
+        self.count(perm, -1);
+        self.slots[perm.uid as usize] = 0;
+        for p in &list[at..] {
+            self.slots[p.uid as usize] -= 1;
+        }
+        if at >= 64 {
+            return; // past the masks
+        }
+        // every mask's places past `at` one lower, its bit at `at` gone
+        let below = (1u64 << at) - 1;
+        for mask in self.hook_places.iter_mut().chain(&mut self.use_places) {
+            *mask = (*mask & below) | ((*mask >> 1) & !below);
+        }
+        if let Some(moved) = list.get(63) {
+            self.mark(moved, 63); // the permanent that was the first past them
+        }
+    }
+
+    /// The places among the first 64 of the permanents with an ability timed on the hook
+    /// whose bit this is, in order (those past them: [`InPlay::PAST`] on, walked).
+    pub fn hooked_places(&self, bit: u64) -> Places {
+        Places(self.hook_places[bit.trailing_zeros() as usize & 63])
+    }
+
+    /// The places among the first 64 of the permanents whose statics have the use whose bit
+    /// this is (`cards::static_use`, `cards::PREVENTS`), in order.
+    pub fn use_places(&self, bit: u8) -> Places {
+        Places(self.use_places[bit.trailing_zeros() as usize & 7])
+    }
+
+    /// The first place the masks do not hold.
+    pub const PAST: usize = 64;
 
     /// The place in the list of the permanent with this uid, if in play.
     pub fn place(&self, uid: u32) -> Option<usize> {
@@ -256,16 +335,6 @@ impl InPlay {
     /// Some permanent in play has a static ability that prevents.
     pub fn preventers(&self) -> bool {
         self.preventers != 0
-    }
-
-    /// How many permanents in play have a static ability, and one that prevents: a walk
-    /// looking for them stops at the last.
-    pub fn statics_count(&self) -> usize {
-        usize::from(self.statics)
-    }
-
-    pub fn preventers_count(&self) -> usize {
-        usize::from(self.preventers)
     }
 }
 
@@ -326,6 +395,83 @@ pub fn card_label(prefix: &str, card: &str, uid: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A permanent of uid `uid` whose hooks and static uses are drawn from its uid.
+    fn dealt(uid: u32) -> Permanent {
+        Permanent {
+            uid,
+            card: CardId(0),
+            creature: true,
+            owner: 0,
+            controller: 0,
+            zone: Zone::Reserve,
+            active: true,
+            damage_taken: 0,
+            base_damage: 0,
+            base_hp: 1,
+            components: 0,
+            mod_damage: 0,
+            mod_hp: 0,
+            mod_sp: 0,
+            counters: Vec::new(),
+            defence_bonus: 0,
+            damaged_turn: 0,
+            has_abilities: true,
+            has_statics: true,
+            static_uses: (uid.wrapping_mul(2_654_435_761) >> 24) as u8,
+            hooks: u64::from(uid.wrapping_mul(40_503)) << (uid % 33),
+            triggers: 0,
+        }
+    }
+
+    #[test]
+    fn in_plays_places_are_the_lists_as_permanents_enter_and_leave_past_sixty_four() {
+        // the list as `Game::enter_play` and `Game::leave_play` keep it, its masks read
+        // against it filtered after every change
+        let (mut list, mut in_play) = (Vec::new(), InPlay::default());
+        let mut uid = 0;
+        let (mut seed, mut max) = (12_345u32, 0);
+        for round in 0..600 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let grow = if round < 300 {
+                seed % 3 != 0
+            } else {
+                seed % 3 == 0
+            };
+            if grow || list.is_empty() {
+                uid += 1;
+                let perm = dealt(uid);
+                in_play.entered(&perm, list.len());
+                list.push(perm);
+            } else {
+                let at = (seed >> 8) as usize % list.len();
+                let perm: Permanent = list.remove(at);
+                in_play.left(&perm, at, &list);
+            }
+            let filtered = |test: &dyn Fn(&Permanent) -> bool| -> Vec<usize> {
+                (0..list.len()).filter(|&i| test(&list[i])).collect()
+            };
+            // the masks' places, then the list's past them filtered: the list filtered
+            let both = |places: Places, test: &dyn Fn(&Permanent) -> bool| -> Vec<usize> {
+                let past = (InPlay::PAST..list.len()).filter(|&i| test(&list[i]));
+                places.chain(past).collect()
+            };
+            for hook in 0..64 {
+                let bit = 1u64 << hook;
+                let test = |p: &Permanent| p.hooks & bit != 0;
+                let places = both(in_play.hooked_places(bit), &test);
+                assert_eq!(places, filtered(&test), "round {round}, hook {hook}");
+            }
+            for used in 0..8 {
+                let bit = 1u8 << used;
+                let test = |p: &Permanent| p.static_uses & bit != 0;
+                let places = both(in_play.use_places(bit), &test);
+                assert_eq!(places, filtered(&test), "round {round}, use {used}");
+            }
+            max = max.max(list.len());
+        }
+        assert!(max > 80, "the list grew past 64 ({max}) and shrank again");
+    }
 
     #[test]
     fn labels_written_by_hand_are_what_format_writes() {

@@ -750,9 +750,10 @@ fn actions(
             }
         }
     } else if hooked != 0 {
-        // the walk stops at the last permanent with an ability timed on the step
-        let perms = game.permanents.iter().filter(|p| p.hooks & bit != 0);
-        for perm in perms.take(hooked).filter(|p| p.controller == player) {
+        for perm in game
+            .hooked_permanents(bit)
+            .filter(|p| p.controller == player)
+        {
             abilities(perm, &mut add);
         }
     }
