@@ -257,7 +257,7 @@ impl InPlay {
             self.slots.resize(uid + 1, 0);
         }
         self.slots[uid] = u16::try_from(at + 1).expect("fewer than 65,535 permanents in play");
-        if at < 64 {
+        if at < Self::PAST {
             self.mark(perm, at);
         }
     }
@@ -280,7 +280,7 @@ impl InPlay {
         for p in &list[at..] {
             self.slots[p.uid as usize] -= 1;
         }
-        if at >= 64 {
+        if at >= Self::PAST {
             return; // past the masks
         }
         // every mask's places past `at` one lower, its bit at `at` gone
@@ -288,8 +288,8 @@ impl InPlay {
         for mask in self.hook_places.iter_mut().chain(&mut self.use_places) {
             *mask = (*mask & below) | ((*mask >> 1) & !below);
         }
-        if let Some(moved) = list.get(63) {
-            self.mark(moved, 63); // the permanent that was the first past them
+        if let Some(moved) = list.get(Self::PAST - 1) {
+            self.mark(moved, Self::PAST - 1); // the permanent that was the first past them
         }
     }
 
@@ -305,8 +305,8 @@ impl InPlay {
         Places(self.use_places[bit.trailing_zeros() as usize & 7])
     }
 
-    /// The first place the masks do not hold.
-    pub const PAST: usize = 64;
+    /// The first place the masks (a bit a place) do not hold.
+    pub const PAST: usize = u64::BITS as usize;
 
     /// The place in the list of the permanent with this uid, if in play.
     pub fn place(&self, uid: u32) -> Option<usize> {
