@@ -28,7 +28,8 @@ pub struct Card {
     /// The cost to play it (`cost.vp`, `cost.components`).
     pub cost_vp: i64,
     pub cost_components: i64,
-    /// An instant spell (D-instants: either player, outside the preparation phase).
+    /// An instant spell (D-instants: either player, outside the preparation phase); false
+    /// for a card of another kind.
     pub instant: bool,
     /// A creature's damage (0 for others), its Ép or a building's Sp (0 for spells), and the
     /// monster components a dead creature offers.
@@ -145,6 +146,8 @@ impl Card {
             .iter()
             .filter_map(|a| a.when.as_ref())
             .fold(0, |bits, w| bits | w.event.bit());
+        // only a spell is played as an instant (D-instants): read once here, not per play
+        let instant = instant && kind == "spell";
         Card {
             id,
             kind,

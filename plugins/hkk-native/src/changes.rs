@@ -179,6 +179,7 @@ pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &Text)
         return;
     };
     perm.defence_bonus += amount;
+    game.refresh_facts(uid);
     if amount < 0 {
         game.hp_changed(uid);
     }
@@ -210,6 +211,7 @@ pub fn remove_defence_bonus(
     };
     if perm.defence_bonus != 0 {
         let amount = std::mem::take(&mut perm.defence_bonus);
+        game.refresh_facts(uid);
         game.hp_changed(uid);
         emit!(
             game,

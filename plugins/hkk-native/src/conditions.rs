@@ -34,12 +34,7 @@ impl Quantity {
 
     fn read(self, game: &Game, player: usize) -> i64 {
         let p = &game.players[player];
-        let count = |creature: bool| {
-            game.permanents
-                .iter()
-                .filter(|perm| perm.creature == creature && perm.controller == player)
-                .count() as i64
-        };
+        let count = |creature: bool| game.permanents_of_kind(creature, Some(player)).count() as i64;
         match self {
             Quantity::Vp => p.vp,
             Quantity::Hp => p.hp,

@@ -436,7 +436,7 @@ pub fn vp_regen_modifier(game: &Game, player: usize) -> i64 {
         .sum();
     // static "your VP regeneration is +1" (`static_player`)
     let statics: i64 = game
-        .statics()
+        .statics_using(crate::cards::static_use(Stat::VpRegen))
         .filter(|(_, e)| e.lasting.is_some_and(|(s, _)| s == Stat::VpRegen))
         .filter(|(source, e)| match e.target {
             TargetSpec::Controller => source.controller == player,

@@ -559,27 +559,15 @@ fn select_targets(
 ) -> Result<(), Halt> {
     let me = ctx.controller;
     let creatures = |game: &Game, of: Option<usize>| -> Vec<u32> {
-        game.permanents
-            .iter()
-            .filter(|p| p.creature && of.is_none_or(|c| p.controller == c))
-            .map(|p| p.uid)
-            .collect()
+        game.permanents_of_kind(true, of).map(|p| p.uid).collect()
     };
     let buildings = |game: &Game, of: Option<usize>| -> Vec<u32> {
-        game.permanents
-            .iter()
-            .filter(|p| !p.creature && of.is_none_or(|c| p.controller == c))
-            .map(|p| p.uid)
-            .collect()
+        game.permanents_of_kind(false, of).map(|p| p.uid).collect()
     };
     // a group's targets, put straight from the permanents (no list of uids between)
     let group = |game: &Game, creature: bool, of: Option<usize>, out: &mut Vec<Target>| {
-        // every test made (`&`): one branch a permanent, not one a test
-        let (anyone, whose) = (of.is_none(), of.unwrap_or(usize::MAX));
         out.extend(
-            game.permanents
-                .iter()
-                .filter(|p| (p.creature == creature) & (anyone | (p.controller == whose)))
+            game.permanents_of_kind(creature, of)
                 .map(|p| Target::Permanent(p.uid)),
         );
     };

@@ -14,7 +14,7 @@ use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Level, Log};
 use crate::rng::Random;
-use crate::state::{ExtractionOffer, InPlay, Permanent, Player};
+use crate::state::{ExtractionOffer, Fact, InPlay, Permanent, Player};
 
 /// The permanents whose Ép changed an Ép check reads alone ([`Game::hp_changed`]); past them
 /// it reads them all.
@@ -314,6 +314,25 @@ impl Game {
         let placed = self.in_play.use_places(bit).map(|at| &self.permanents[at]);
         let past = self.permanents.get(InPlay::PAST..).unwrap_or_default();
         placed.chain(past.iter().filter(move |p| p.static_uses & bit != 0))
+    }
+
+    /// The creatures in play (`creature`) or the buildings, `of`'s or anyone's, in order:
+    /// found from `InPlay`'s masks of their facts (those past the masks tested).
+    pub fn permanents_of_kind(
+        &self,
+        creature: bool,
+        of: Option<usize>,
+    ) -> impl Iterator<Item = &Permanent> + '_ {
+        let kind = if creature {
+            Fact::Creature
+        } else {
+            Fact::Building
+        };
+        let whose = of.map_or(u64::MAX, |p| self.in_play.fact(Fact::of(p)));
+        let mask = self.in_play.fact(kind) & whose;
+        InPlay::places(mask, self.permanents.len())
+            .map(|at| &self.permanents[at])
+            .filter(move |p| (p.creature == creature) & of.is_none_or(|c| p.controller == c))
     }
 
     /// A permanent enters play (its uid the largest: the list stays in timestamp order).
@@ -638,9 +657,21 @@ impl Game {
     /// every one of a card in play whose condition holds (D-static-scope, D-conditions). They
     /// are read when a number is, never stored, so they are always up to date.
     pub fn statics(&self) -> impl Iterator<Item = (&Permanent, &Effect)> {
-        self.permanents
-            .iter()
-            .filter(|p| p.has_statics)
+        self.statics_of(self.permanents.iter().filter(|p| p.has_statics))
+    }
+
+    /// [`Game::statics`] of the permanents whose statics have the use whose bit this is
+    /// (`cards::static_use`): the others' give none of it.
+    pub fn statics_using(&self, bit: u8) -> impl Iterator<Item = (&Permanent, &Effect)> {
+        self.statics_of(self.static_users(bit))
+    }
+
+    /// [`Game::statics`] of these permanents.
+    fn statics_of<'a>(
+        &'a self,
+        permanents: impl Iterator<Item = &'a Permanent> + 'a,
+    ) -> impl Iterator<Item = (&'a Permanent, &'a Effect)> + 'a {
+        permanents
             .filter_map(|p| Some((p, self.cards.get(p.card)?)))
             .flat_map(move |(p, card)| {
                 card.abilities
@@ -707,8 +738,18 @@ impl Game {
         self.place(uid).map(|at| &self.permanents[at])
     }
 
+    /// The permanent with this uid to change, if in play: a change to a `state::Fact` it is
+    /// filtered on is followed by [`Game::refresh_facts`].
     pub fn permanent_mut(&mut self, uid: u32) -> Option<&mut Permanent> {
         self.place(uid).map(|at| &mut self.permanents[at])
+    }
+
+    /// The permanent with this uid changed its `state::Fact`s (its active state, zone or defence
+    /// bonus): `InPlay`'s masks read it again.
+    pub fn refresh_facts(&mut self, uid: u32) {
+        if let Some(at) = self.place(uid) {
+            self.in_play.refresh(&self.permanents[at], at);
+        }
     }
 
     /// The place of the permanent with this uid in the list, if in play (kept by uid as they

@@ -12,7 +12,7 @@ use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::phases::Step;
-use crate::state::Zone;
+use crate::state::{Fact, InPlay, Zone};
 
 /// 29.3: VP received in the player's 1st, 2nd, 3rd, 4th and 5th-or-later turn.
 pub const REGENERATION: [i64; 5] = [1, 2, 3, 4, 5];
@@ -81,10 +81,11 @@ pub fn rule_item(hook: &str) -> Option<RuleItem> {
 /// the modifiers in force; unspent VP carries over unless the rulings say not (D-vp-carry).
 fn regenerate(game: &mut Game) {
     let player = game.active;
-    // every test made, as in `is_ready`
-    let reserve = game
-        .permanents
-        .iter()
+    // from the masks (`InPlay::fact`); every test made, as in `is_ready`
+    let fact = |fact| game.in_play.fact(fact);
+    let mask = fact(Fact::Creature) & fact(Fact::of(player)) & fact(Fact::Reserve);
+    let reserve = InPlay::places(mask, game.permanents.len())
+        .map(|at| &game.permanents[at])
         .filter(|c| c.creature & (c.controller == player) & (c.zone == Zone::Reserve))
         .count() as i64;
     let modifier = crate::continuous::vp_regen_modifier(game, player);
@@ -129,10 +130,9 @@ pub fn playable<'a>(
         // the cheap tests first: each is the same for every copy of a card, so the copies are
         // looked for only among the cards that pass them
         let card = game.cards.get(card_id)?;
-        if !(any || card.instant && card.kind == "spell") {
-            return None;
-        }
-        if card.cost_vp > p.vp || card.cost_components > p.components {
+        // every test made (`&`): one branch a card, not one a test
+        let open = any | card.instant;
+        if !(open & (card.cost_vp <= p.vp) & (card.cost_components <= p.components)) {
             return None;
         }
         if hand[..at].contains(&card_id) {
@@ -157,16 +157,17 @@ pub fn playable<'a>(
 /// D-stage3: the active player's passive cards become active.
 fn become_active(game: &mut Game) {
     let active = game.active;
-    // each turned and logged in turn, as `_activate` does (no list made: logging one moves
-    // no permanent)
-    let mut at = 0;
-    while let Some(perm) = game.permanents.get_mut(at) {
-        at += 1;
+    // his passive ones from the masks (`InPlay::fact`), each turned and logged in turn, as
+    // `_activate` does (no list made: logging one moves no permanent)
+    let passive = game.in_play.fact(Fact::of(active)) & !game.in_play.fact(Fact::Active);
+    for at in InPlay::places(passive, game.permanents.len()) {
+        let perm = &mut game.permanents[at];
         if perm.controller != active || perm.active {
-            continue;
+            continue; // past the masks
         }
         perm.active = true;
         let (uid, card) = (perm.uid, perm.card);
+        game.in_play.refresh(&game.permanents[at], at);
         emit!(
             game,
             Kind::BecameActive {
@@ -191,6 +192,7 @@ pub fn guard(game: &mut Game, uid: u32) {
     };
     perm.zone = Zone::GuardPost;
     let card = perm.card;
+    game.refresh_facts(uid);
     emit!(
         game,
         Kind::Moved {
@@ -206,12 +208,23 @@ pub fn guard(game: &mut Game, uid: u32) {
 /// emptied first).
 fn ready(game: &Game, player: usize, out: &mut Vec<u32>) {
     out.clear();
-    out.extend(
-        game.permanents
-            .iter()
-            .filter(|c| is_ready(c, player))
-            .map(|c| c.uid),
-    );
+    out.extend(ready_places(game, player).map(|at| game.permanents[at].uid));
+}
+
+/// The places of `player`'s creatures that may attack or block ([`is_ready`]), in order:
+/// found from the masks of their facts (`InPlay::fact`), as `steps::actions`' walk.
+pub fn ready_places(game: &Game, player: usize) -> impl Iterator<Item = usize> + '_ {
+    let fact = |fact| game.in_play.fact(fact);
+    let mask = fact(Fact::Creature) & fact(Fact::of(player)) & fact(Fact::Active);
+    let places = InPlay::places(mask & fact(Fact::GuardPost), game.permanents.len());
+    places.filter(move |&at| is_ready(&game.permanents[at], player))
+}
+
+/// The places among the first 64 of `player`'s creatures that may move to the guard post
+/// ([`can_guard`]), as a mask.
+pub fn guard_mask(game: &Game, player: usize) -> u64 {
+    let fact = |fact| game.in_play.fact(fact);
+    fact(Fact::Creature) & fact(Fact::of(player)) & fact(Fact::Active) & fact(Fact::Reserve)
 }
 
 /// A creature of `player` that may attack or block: active, on the guard post. The attack is
@@ -367,6 +380,7 @@ fn fight(game: &mut Game, lists: &mut CombatLists) -> Flow {
     for &(attacker, _) in pairs.iter() {
         if let Some(perm) = game.permanent_mut(attacker) {
             perm.active = false;
+            game.refresh_facts(attacker);
         }
     }
     emit!(

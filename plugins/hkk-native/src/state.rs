@@ -162,7 +162,7 @@ impl Permanent {
 /// times a game, by halving it cost ~3 % of a game.
 #[derive(Debug, PartialEq, Eq)]
 pub struct InPlay {
-    hooks: [u16; 64],
+    hooks: [u16; InPlay::HOOKS],
     statics: u16,
     preventers: u16,
     /// By uid: its place in `Game::permanents` plus one, 0 for a uid not in play.
@@ -170,14 +170,67 @@ pub struct InPlay {
     /// The sum of the permanents' cards' `static_hp_floor`s (kept by `Game::enter_play` and
     /// `Game::leave_play`): the most the statics in play could take from one's Ép.
     pub hp_floor: i64,
-    /// By hook (its bit's place): the places in the list of the permanents with an ability
-    /// timed on it, a bit a place. A walk that filtered the list for them branched on each
-    /// permanent one way or the other as the game dealt them, and those mispredictions were
-    /// most of its time (docs/NATIVE.md, the branches); the set bits are walked instead.
-    hook_places: [u64; 64],
-    /// The same by static use (`cards::static_use`'s and `cards::PREVENTS`' bit places).
-    /// Both hold the first 64 places; the rare permanents past them are walked.
-    use_places: [u64; 8],
+    /// Masks of places in the list, a bit a place: by hook (its bit's place), the
+    /// permanents with an ability timed on it; then by static use (`cards::static_use`'s and
+    /// `cards::PREVENTS`' bit places), those whose statics have it; then by [`Fact`], those
+    /// it holds of (kept as a permanent enters, leaves or changes: `InPlay::refresh`). A walk
+    /// that filtered the list for them branched on each permanent one way or the other as
+    /// the game dealt them, and those mispredictions were most of its time (docs/NATIVE.md,
+    /// the branches); the set bits are walked instead. They hold the first 64 places; the
+    /// rare permanents past them are walked. One array, so that a permanent leaving play
+    /// shifts them all in one plain loop.
+    masks: [u64; InPlay::MASKS],
+}
+
+/// What the walks over the permanents filter on, a mask each in [`InPlay`]: who controls
+/// it, what it is, where it stands, whether it is active and has a defence bonus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    OfFirst,
+    OfSecond,
+    Creature,
+    Building,
+    Active,
+    Reserve,
+    GuardPost,
+    DefenceBonus,
+}
+
+impl Fact {
+    pub const COUNT: usize = 8;
+    const ALL: [Fact; Fact::COUNT] = [
+        Fact::OfFirst,
+        Fact::OfSecond,
+        Fact::Creature,
+        Fact::Building,
+        Fact::Active,
+        Fact::Reserve,
+        Fact::GuardPost,
+        Fact::DefenceBonus,
+    ];
+
+    /// Controlled by `player`.
+    pub fn of(player: usize) -> Fact {
+        if player == 0 {
+            Fact::OfFirst
+        } else {
+            Fact::OfSecond
+        }
+    }
+
+    /// It holds of `perm`.
+    pub fn holds(self, perm: &Permanent) -> bool {
+        match self {
+            Fact::OfFirst => perm.controller == 0,
+            Fact::OfSecond => perm.controller == 1,
+            Fact::Creature => perm.creature,
+            Fact::Building => !perm.creature,
+            Fact::Active => perm.active,
+            Fact::Reserve => perm.zone == Zone::Reserve,
+            Fact::GuardPost => perm.zone == Zone::GuardPost,
+            Fact::DefenceBonus => perm.defence_bonus != 0,
+        }
+    }
 }
 
 crate::clone_fields!(InPlay {
@@ -186,20 +239,18 @@ crate::clone_fields!(InPlay {
     preventers,
     slots,
     hp_floor,
-    hook_places,
-    use_places
+    masks
 });
 
 impl Default for InPlay {
     fn default() -> Self {
         InPlay {
-            hooks: [0; 64],
+            hooks: [0; InPlay::HOOKS],
             statics: 0,
             preventers: 0,
             slots: Vec::new(),
             hp_floor: 0,
-            hook_places: [0; 64],
-            use_places: [0; 8],
+            masks: [0; InPlay::MASKS],
         }
     }
 }
@@ -233,6 +284,13 @@ fn bit_places(mut bits: u64) -> impl Iterator<Item = usize> {
 }
 
 impl InPlay {
+    /// The hooks a card's abilities may be timed on: `cards::hook_bit`'s places.
+    const HOOKS: usize = crate::phases::DEFAULT_TURN.len() + 1;
+    /// Where the static uses' masks begin in `masks`, and the facts'.
+    const USES: usize = Self::HOOKS;
+    const FACTS: usize = Self::USES + 8;
+    const MASKS: usize = Self::FACTS + Fact::COUNT;
+
     /// `perm` enters play (`by` 1) or leaves it (`by` -1).
     fn count(&mut self, perm: &Permanent, by: i16) {
         let mut hooks = perm.hooks;
@@ -265,10 +323,24 @@ impl InPlay {
     /// `perm`'s place `at` set in its hooks' and static uses' masks.
     fn mark(&mut self, perm: &Permanent, at: usize) {
         for hook in bit_places(perm.hooks) {
-            self.hook_places[hook] |= 1 << at;
+            self.masks[hook] |= 1 << at;
         }
         for used in bit_places(u64::from(perm.static_uses)) {
-            self.use_places[used] |= 1 << at;
+            self.masks[Self::USES + used] |= 1 << at;
+        }
+        self.refresh(perm, at);
+    }
+
+    /// `perm`'s facts read again, at its place `at`: called wherever one of them changes
+    /// (`Game::refresh_facts`).
+    pub fn refresh(&mut self, perm: &Permanent, at: usize) {
+        if at >= Self::PAST {
+            return;
+        }
+        let bit = 1u64 << at;
+        for fact in Fact::ALL {
+            let mask = &mut self.masks[Self::FACTS + fact as usize];
+            *mask = (*mask & !bit) | (u64::from(fact.holds(perm)) << at);
         }
     }
 
@@ -285,7 +357,7 @@ impl InPlay {
         }
         // every mask's places past `at` one lower, its bit at `at` gone
         let below = (1u64 << at) - 1;
-        for mask in self.hook_places.iter_mut().chain(&mut self.use_places) {
+        for mask in &mut self.masks {
             *mask = (*mask & below) | ((*mask >> 1) & !below);
         }
         if let Some(moved) = list.get(Self::PAST - 1) {
@@ -296,17 +368,33 @@ impl InPlay {
     /// The places among the first 64 of the permanents with an ability timed on the hook
     /// whose bit this is, in order (those past them: [`InPlay::PAST`] on, walked).
     pub fn hooked_places(&self, bit: u64) -> Places {
-        Places(self.hook_places[bit.trailing_zeros() as usize & 63])
+        Places(self.hooked_mask(bit))
+    }
+
+    /// [`InPlay::hooked_places`] as a mask.
+    pub fn hooked_mask(&self, bit: u64) -> u64 {
+        self.masks[bit.trailing_zeros() as usize]
     }
 
     /// The places among the first 64 of the permanents whose statics have the use whose bit
     /// this is (`cards::static_use`, `cards::PREVENTS`), in order.
     pub fn use_places(&self, bit: u8) -> Places {
-        Places(self.use_places[bit.trailing_zeros() as usize & 7])
+        Places(self.masks[Self::USES + (bit.trailing_zeros() as usize & 7)])
     }
 
     /// The first place the masks (a bit a place) do not hold.
     pub const PAST: usize = u64::BITS as usize;
+
+    /// The places among the first 64 of the permanents the fact holds of, as a mask.
+    pub fn fact(&self, fact: Fact) -> u64 {
+        self.masks[Self::FACTS + fact as usize]
+    }
+
+    /// The places of a list of `len` permanents a mask of [`InPlay::fact`]s selects, in
+    /// order, then every place past the masks (the caller tests those; the masked ones pass).
+    pub fn places(mask: u64, len: usize) -> impl Iterator<Item = usize> {
+        Places(mask).chain(Self::PAST..len.max(Self::PAST))
+    }
 
     /// The place in the list of the permanent with this uid, if in play.
     pub fn place(&self, uid: u32) -> Option<usize> {
@@ -324,7 +412,7 @@ impl InPlay {
     /// How many permanents in play have an ability timed on the hook whose bit this is: a
     /// walk looking for them stops at the last.
     pub fn hooked_count(&self, bit: u64) -> usize {
-        usize::from(self.hooks[bit.trailing_zeros() as usize & 63])
+        usize::from(self.hooks[bit.trailing_zeros() as usize])
     }
 
     /// Some permanent in play has a static ability.
@@ -401,11 +489,11 @@ mod tests {
         Permanent {
             uid,
             card: CardId(0),
-            creature: true,
+            creature: !uid.is_multiple_of(3),
             owner: 0,
-            controller: 0,
-            zone: Zone::Reserve,
-            active: true,
+            controller: (uid % 2) as usize,
+            zone: [Zone::Reserve, Zone::GuardPost, Zone::Buildings][(uid % 5 % 3) as usize],
+            active: uid % 7 < 4,
             damage_taken: 0,
             base_damage: 0,
             base_hp: 1,
@@ -419,13 +507,13 @@ mod tests {
             has_abilities: true,
             has_statics: true,
             static_uses: (uid.wrapping_mul(2_654_435_761) >> 24) as u8,
-            hooks: u64::from(uid.wrapping_mul(40_503)) << (uid % 33),
+            hooks: (u64::from(uid.wrapping_mul(40_503)) << (uid % 33)) % (1 << InPlay::HOOKS),
             triggers: 0,
         }
     }
 
     #[test]
-    fn in_plays_places_are_the_lists_as_permanents_enter_and_leave_past_sixty_four() {
+    fn in_plays_places_are_the_lists_as_permanents_enter_change_and_leave_past_sixty_four() {
         // the list as `Game::enter_play` and `Game::leave_play` keep it, its masks read
         // against it filtered after every change
         let (mut list, mut in_play) = (Vec::new(), InPlay::default());
@@ -448,6 +536,18 @@ mod tests {
                 let perm: Permanent = list.remove(at);
                 in_play.left(&perm, at, &list);
             }
+            // one permanent changes what a walk may filter it on, as the game changes it
+            if !list.is_empty() {
+                let at = (seed >> 12) as usize % list.len();
+                let perm = &mut list[at];
+                match seed % 4 {
+                    0 => perm.active = !perm.active,
+                    1 => perm.zone = Zone::GuardPost,
+                    2 => perm.defence_bonus = i64::from(seed % 8 < 4),
+                    _ => {}
+                }
+                in_play.refresh(&list[at], at);
+            }
             let filtered = |test: &dyn Fn(&Permanent) -> bool| -> Vec<usize> {
                 (0..list.len()).filter(|&i| test(&list[i])).collect()
             };
@@ -456,7 +556,7 @@ mod tests {
                 let past = (InPlay::PAST..list.len()).filter(|&i| test(&list[i]));
                 places.chain(past).collect()
             };
-            for hook in 0..64 {
+            for hook in 0..InPlay::HOOKS {
                 let bit = 1u64 << hook;
                 let test = |p: &Permanent| p.hooks & bit != 0;
                 let places = both(in_play.hooked_places(bit), &test);
@@ -467,6 +567,11 @@ mod tests {
                 let test = |p: &Permanent| p.static_uses & bit != 0;
                 let places = both(in_play.use_places(bit), &test);
                 assert_eq!(places, filtered(&test), "round {round}, use {used}");
+            }
+            for fact in Fact::ALL {
+                let test = |p: &Permanent| fact.holds(p);
+                let places = both(Places(in_play.fact(fact)), &test);
+                assert_eq!(places, filtered(&test), "round {round}, {fact:?}");
             }
             max = max.max(list.len());
         }

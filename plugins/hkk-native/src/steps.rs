@@ -19,8 +19,8 @@ use crate::interpret::{
     Item,
 };
 use crate::phases::{Mode, Step, Triggers};
-use crate::rules::{can_guard, combat, guard, is_ready, playable};
-use crate::state::Permanent;
+use crate::rules::{can_guard, combat, guard, guard_mask, playable, ready_places};
+use crate::state::{Fact, InPlay, Permanent};
 use crate::triggers::{from_pool, order, settle};
 
 pub const PASS: &str = "pass";
@@ -136,9 +136,16 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
         let all = !chosen.is_empty();
         // in the moment `remove_defence_bonus` only lists them for its end (`Game::end_moment`):
         // listed here without a call each (every test made, as in `rules::is_ready`)
-        let losses = game
-            .permanents
-            .iter()
+        let fact = |fact| game.in_play.fact(fact);
+        let theirs = fact(Fact::Creature) & fact(Fact::of(active));
+        let mask = theirs
+            & if all {
+                u64::MAX
+            } else {
+                fact(Fact::DefenceBonus)
+            };
+        let losses = InPlay::places(mask, game.permanents.len())
+            .map(|at| &game.permanents[at])
             .filter(|p| p.creature & (p.controller == active) & (all | (p.defence_bonus != 0)))
             .map(|p| (p.uid, Some("41.4"), None));
         game.bonus_losses.extend(losses);
@@ -709,7 +716,7 @@ fn actions(
     let attack = active
         && step.hook == "combat_phase"
         && !game.attacked
-        && game.permanents.iter().any(|c| is_ready(c, player));
+        && ready_places(game, player).next().is_some();
     let attack_at = attack.then(|| add(Action::Attack));
     let bit = step.bit;
     // read once for all his abilities (`usable`'s preparation-phase limits)
@@ -740,8 +747,15 @@ fn actions(
     };
     let hooked = game.in_play.hooked_count(bit);
     if active && step.hook == "main_phase" {
-        // D-guard-post: one walk finds the moves and the abilities in the stable order
-        for perm in game.permanents.iter().filter(|p| p.controller == player) {
+        // D-guard-post: one walk finds the moves and the abilities in the stable order, over
+        // his permanents that have either (from the masks: `InPlay::fact`)
+        let mine = game.in_play.fact(Fact::of(player));
+        let mask = guard_mask(game, player) | (game.in_play.hooked_mask(bit) & mine);
+        for at in InPlay::places(mask, game.permanents.len()) {
+            let perm = &game.permanents[at];
+            if perm.controller != player {
+                continue; // past the masks
+            }
             if can_guard(perm) {
                 add(Action::Guard(perm.uid, perm.card));
             }
