@@ -7,7 +7,7 @@ use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
-use crate::state::{ExtractionOffer, Permanent, Zone};
+use crate::state::{ExtractionOffer, Fact, Permanent, Zone};
 
 /// `play_card` (8.1): pay, log, and the card enters play. A card with a word of the card
 /// language is where the native core stops, naming it.
@@ -175,11 +175,13 @@ pub fn damage(game: &mut Game, target: Target, amount: i64, source: Text, source
 
 /// `give_defence_bonus`: it adds up.
 pub fn give_defence_bonus(game: &mut Game, uid: u32, amount: i64, source: &Text) {
-    let Some(perm) = game.permanent_mut(uid) else {
+    let Some(at) = game.place(uid) else {
         return;
     };
+    let perm = &mut game.permanents[at];
     perm.defence_bonus += amount;
-    game.refresh_facts(uid);
+    let has = perm.defence_bonus != 0;
+    game.in_play.set(Fact::DefenceBonus, at, has);
     if amount < 0 {
         game.hp_changed(uid);
     }
@@ -206,12 +208,13 @@ pub fn remove_defence_bonus(
         game.bonus_losses.push((uid, rule, source));
         return;
     }
-    let Some(perm) = game.permanent_mut(uid) else {
+    let Some(at) = game.place(uid) else {
         return;
     };
+    let perm = &mut game.permanents[at];
     if perm.defence_bonus != 0 {
         let amount = std::mem::take(&mut perm.defence_bonus);
-        game.refresh_facts(uid);
+        game.in_play.set(Fact::DefenceBonus, at, false);
         game.hp_changed(uid);
         emit!(
             game,

@@ -739,7 +739,7 @@ impl Game {
     }
 
     /// The permanent with this uid to change, if in play: a change to a `state::Fact` it is
-    /// filtered on is followed by [`Game::refresh_facts`].
+    /// filtered on is followed by [`Game::refresh_facts`] (or `InPlay::set` of that fact).
     pub fn permanent_mut(&mut self, uid: u32) -> Option<&mut Permanent> {
         self.place(uid).map(|at| &mut self.permanents[at])
     }

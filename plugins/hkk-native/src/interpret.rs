@@ -266,7 +266,7 @@ pub fn usable(game: &Game, item: &Item) -> bool {
 /// permission and is tried once a turn (29.4.7, 29.4.9): read once for a list of abilities.
 pub fn in_preparation(game: &Game) -> bool {
     game.step
-        .is_some_and(|i| crate::phases::DEFAULT_TURN[i].phase == "preparation")
+        .is_some_and(|i| crate::phases::PREPARATION_STEPS & 1 << i != 0)
 }
 
 /// [`usable`] of the activated ability keyed `key` of a permanent in play that `controller`

@@ -142,6 +142,35 @@ const fn numbered(mut steps: [Step; 12]) -> [Step; 12] {
     steps
 }
 
+/// The bit of the step of `DEFAULT_TURN` whose hook this is (`cards::hook_bit`), at compile
+/// time: a step is told by it where it is met at every decision, not by comparing strings.
+pub const fn step_bit(hook: &str) -> u64 {
+    let mut i = 0;
+    while i < DEFAULT_TURN.len() {
+        if crate::triggers::same(DEFAULT_TURN[i].hook, hook) {
+            return DEFAULT_TURN[i].bit;
+        }
+        i += 1;
+    }
+    panic!("no step of the turn has this hook")
+}
+
+/// The main phase's and the combat phase's bits ([`step_bit`]).
+pub const MAIN_PHASE: u64 = step_bit("main_phase");
+pub const COMBAT_PHASE: u64 = step_bit("combat_phase");
+
+/// The bits of the preparation phase's steps.
+pub const PREPARATION_STEPS: u64 = {
+    let (mut bits, mut i) = (0, 0);
+    while i < DEFAULT_TURN.len() {
+        if crate::triggers::same(DEFAULT_TURN[i].phase, PREPARATION) {
+            bits |= DEFAULT_TURN[i].bit;
+        }
+        i += 1;
+    }
+    bits
+};
+
 /// The preparation phase's switches (29.4.6, 29.4.10).
 const fn prep(hook: &'static str, stage: u32, mode: Mode, rule: &'static str) -> Step {
     Step {
@@ -244,6 +273,16 @@ mod tests {
     fn a_steps_bit_is_its_hooks() {
         for step in DEFAULT_TURN {
             assert_eq!(step.bit, crate::cards::hook_bit(step.hook), "{}", step.hook);
+        }
+    }
+
+    #[test]
+    fn the_named_steps_bits_are_their_hooks_and_phases() {
+        assert_eq!(MAIN_PHASE, crate::cards::hook_bit("main_phase"));
+        assert_eq!(COMBAT_PHASE, crate::cards::hook_bit("combat_phase"));
+        for step in DEFAULT_TURN {
+            let preparation = PREPARATION_STEPS & step.bit != 0;
+            assert_eq!(preparation, step.phase == "preparation", "{}", step.hook);
         }
     }
 

@@ -167,7 +167,7 @@ fn become_active(game: &mut Game) {
         }
         perm.active = true;
         let (uid, card) = (perm.uid, perm.card);
-        game.in_play.refresh(&game.permanents[at], at);
+        game.in_play.set(Fact::Active, at, true);
         emit!(
             game,
             Kind::BecameActive {
@@ -378,9 +378,9 @@ fn fight(game: &mut Game, lists: &mut CombatLists) -> Flow {
         return Ok(());
     }
     for &(attacker, _) in pairs.iter() {
-        if let Some(perm) = game.permanent_mut(attacker) {
-            perm.active = false;
-            game.refresh_facts(attacker);
+        if let Some(at) = game.place(attacker) {
+            game.permanents[at].active = false;
+            game.in_play.set(Fact::Active, at, false);
         }
     }
     emit!(

@@ -344,6 +344,15 @@ impl InPlay {
         }
     }
 
+    /// The fact now holds of the permanent at place `at`, or no longer does: where one
+    /// change makes one fact (a zone changes two: [`InPlay::refresh`]).
+    pub fn set(&mut self, fact: Fact, at: usize, holds: bool) {
+        if at < Self::PAST {
+            let mask = &mut self.masks[Self::FACTS + fact as usize];
+            *mask = (*mask & !(1 << at)) | (u64::from(holds) << at);
+        }
+    }
+
     /// `perm` left play from place `at`; `list` is the list without it (the permanents from
     /// `at` on are each one place earlier now).
     pub fn left(&mut self, perm: &Permanent, at: usize, list: &[Permanent]) {
@@ -541,12 +550,18 @@ mod tests {
                 let at = (seed >> 12) as usize % list.len();
                 let perm = &mut list[at];
                 match seed % 4 {
-                    0 => perm.active = !perm.active,
+                    0 => {
+                        // one fact changed, set alone (`InPlay::set`)
+                        perm.active = !perm.active;
+                        in_play.set(Fact::Active, at, perm.active);
+                    }
                     1 => perm.zone = Zone::GuardPost,
                     2 => perm.defence_bonus = i64::from(seed % 8 < 4),
                     _ => {}
                 }
-                in_play.refresh(&list[at], at);
+                if seed % 4 != 0 {
+                    in_play.refresh(&list[at], at);
+                }
             }
             let filtered = |test: &dyn Fn(&Permanent) -> bool| -> Vec<usize> {
                 (0..list.len()).filter(|&i| test(&list[i])).collect()

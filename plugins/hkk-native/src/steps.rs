@@ -18,7 +18,7 @@ use crate::interpret::{
     item_of, items_where, prevented, preventer, resolve, resolve_activated, resolving, usable,
     Item,
 };
-use crate::phases::{Mode, Step, Triggers};
+use crate::phases::{Mode, Step, Triggers, COMBAT_PHASE, MAIN_PHASE};
 use crate::rules::{can_guard, combat, guard, guard_mask, playable, ready_places};
 use crate::state::{Fact, InPlay, Permanent};
 use crate::triggers::{from_pool, order, settle};
@@ -714,7 +714,7 @@ fn actions(
     let active = player == game.active;
     // D-combat: once a turn, while he has a ready creature
     let attack = active
-        && step.hook == "combat_phase"
+        && step.bit == COMBAT_PHASE
         && !game.attacked
         && ready_places(game, player).next().is_some();
     let attack_at = attack.then(|| add(Action::Attack));
@@ -746,7 +746,7 @@ fn actions(
         }
     };
     let hooked = game.in_play.hooked_count(bit);
-    if active && step.hook == "main_phase" {
+    if active && step.bit == MAIN_PHASE {
         // D-guard-post: one walk finds the moves and the abilities in the stable order, over
         // his permanents that have either (from the masks: `InPlay::fact`)
         let mine = game.in_play.fact(Fact::of(player));
