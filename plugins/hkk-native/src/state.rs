@@ -173,10 +173,10 @@ pub struct InPlay {
     /// Masks of places in the list, a bit a place: by hook (its bit's place), the
     /// permanents with an ability timed on it; then by static use (`cards::static_use`'s and
     /// `cards::PREVENTS`' bit places), those whose statics have it; then by [`Fact`], those
-    /// it holds of (kept as a permanent enters, leaves or changes: `InPlay::refresh`). A walk
-    /// that filtered the list for them branched on each permanent one way or the other as
-    /// the game dealt them, and those mispredictions were most of its time (docs/NATIVE.md,
-    /// the branches); the set bits are walked instead. They hold the first 64 places; the
+    /// it holds of (kept as a permanent enters, leaves or changes: `InPlay::refresh`,
+    /// `InPlay::set`). A walk that filtered the list for them branched on each permanent one
+    /// way or the other as the game dealt them, and those mispredictions were most of its
+    /// time (docs/NATIVE.md, the branches); the set bits are walked instead. They hold the first 64 places; the
     /// rare permanents past them are walked. One array, so that a permanent leaving play
     /// shifts them all in one plain loop.
     masks: [u64; InPlay::MASKS],
@@ -320,7 +320,7 @@ impl InPlay {
         }
     }
 
-    /// `perm`'s place `at` set in its hooks' and static uses' masks.
+    /// `perm`'s place `at` set in its hooks', static uses' and facts' masks.
     fn mark(&mut self, perm: &Permanent, at: usize) {
         for hook in bit_places(perm.hooks) {
             self.masks[hook] |= 1 << at;
