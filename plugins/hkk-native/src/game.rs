@@ -14,7 +14,7 @@ use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Level, Log};
 use crate::rng::Random;
-use crate::state::{ExtractionOffer, Fact, InPlay, Permanent, Player};
+use crate::state::{ExtractionOffer, Fact, InPlay, Permanent, Places, Player};
 
 /// The permanents whose Ép changed an Ép check reads alone ([`Game::hp_changed`]); past them
 /// it reads them all.
@@ -300,20 +300,27 @@ impl Game {
     /// timestamp order: at their places as `InPlay` keeps them (no branch on each permanent
     /// of the list), then any past its 64 places filtered.
     pub fn hooked_permanents(&self, bit: u64) -> impl Iterator<Item = &Permanent> + '_ {
-        let placed = self
-            .in_play
-            .hooked_places(bit)
-            .map(|at| &self.permanents[at]);
-        let past = self.permanents.get(InPlay::PAST..).unwrap_or_default();
-        placed.chain(past.iter().filter(move |p| p.hooks & bit != 0))
+        self.permanents_at(self.in_play.hooked_places(bit), move |p| p.hooks & bit != 0)
     }
 
     /// The permanents in play whose statics have the use whose bit this is
     /// (`cards::static_use`, `cards::PREVENTS`), as [`Game::hooked_permanents`].
     pub fn static_users(&self, bit: u8) -> impl Iterator<Item = &Permanent> + '_ {
-        let placed = self.in_play.use_places(bit).map(|at| &self.permanents[at]);
+        self.permanents_at(self.in_play.use_places(bit), move |p| {
+            p.static_uses & bit != 0
+        })
+    }
+
+    /// The permanents at the places of one of `InPlay`'s masks (or of several ANDed), in
+    /// order, then those past its 64 places that pass `test`, the test the mask stands for.
+    pub fn permanents_at<'a>(
+        &'a self,
+        places: Places,
+        test: impl Fn(&Permanent) -> bool + 'a,
+    ) -> impl Iterator<Item = &'a Permanent> + 'a {
+        let placed = places.map(|at| &self.permanents[at]);
         let past = self.permanents.get(InPlay::PAST..).unwrap_or_default();
-        placed.chain(past.iter().filter(move |p| p.static_uses & bit != 0))
+        placed.chain(past.iter().filter(move |p| test(p)))
     }
 
     /// The creatures in play (`creature`) or the buildings, `of`'s or anyone's, in order:
@@ -329,10 +336,10 @@ impl Game {
             Fact::Building
         };
         let whose = of.map_or(u64::MAX, |p| self.in_play.fact(Fact::of(p)));
-        let mask = self.in_play.fact(kind) & whose;
-        InPlay::places(mask, self.permanents.len())
-            .map(|at| &self.permanents[at])
-            .filter(move |p| (p.creature == creature) & of.is_none_or(|c| p.controller == c))
+        let places = Places(self.in_play.fact(kind) & whose);
+        self.permanents_at(places, move |p| {
+            (p.creature == creature) & of.is_none_or(|c| p.controller == c)
+        })
     }
 
     /// A permanent enters play (its uid the largest: the list stays in timestamp order).

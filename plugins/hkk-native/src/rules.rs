@@ -12,7 +12,7 @@ use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::phases::Step;
-use crate::state::{Fact, InPlay, Zone};
+use crate::state::{Fact, InPlay, Permanent, Places, Zone};
 
 /// 29.3: VP received in the player's 1st, 2nd, 3rd, 4th and 5th-or-later turn.
 pub const REGENERATION: [i64; 5] = [1, 2, 3, 4, 5];
@@ -84,9 +84,10 @@ fn regenerate(game: &mut Game) {
     // from the masks (`InPlay::fact`); every test made, as in `is_ready`
     let fact = |fact| game.in_play.fact(fact);
     let mask = fact(Fact::Creature) & fact(Fact::of(player)) & fact(Fact::Reserve);
-    let reserve = InPlay::places(mask, game.permanents.len())
-        .map(|at| &game.permanents[at])
-        .filter(|c| c.creature & (c.controller == player) & (c.zone == Zone::Reserve))
+    let reserve = game
+        .permanents_at(Places(mask), |c| {
+            c.creature & (c.controller == player) & (c.zone == Zone::Reserve)
+        })
         .count() as i64;
     let modifier = crate::continuous::vp_regen_modifier(game, player);
     let carries_over = game.cards.rulings.unspent_vp_carries_over;
@@ -208,16 +209,16 @@ pub fn guard(game: &mut Game, uid: u32) {
 /// emptied first).
 fn ready(game: &Game, player: usize, out: &mut Vec<u32>) {
     out.clear();
-    out.extend(ready_places(game, player).map(|at| game.permanents[at].uid));
+    out.extend(ready_creatures(game, player).map(|c| c.uid));
 }
 
-/// The places of `player`'s creatures that may attack or block ([`is_ready`]), in order:
-/// found from the masks of their facts (`InPlay::fact`), as `steps::actions`' walk.
-pub fn ready_places(game: &Game, player: usize) -> impl Iterator<Item = usize> + '_ {
+/// `player`'s creatures that may attack or block ([`is_ready`]), in order: found from the
+/// masks of their facts (`InPlay::fact`), as `steps::actions`' walk.
+pub fn ready_creatures(game: &Game, player: usize) -> impl Iterator<Item = &Permanent> + '_ {
     let fact = |fact| game.in_play.fact(fact);
     let mask = fact(Fact::Creature) & fact(Fact::of(player)) & fact(Fact::Active);
-    let places = InPlay::places(mask & fact(Fact::GuardPost), game.permanents.len());
-    places.filter(move |&at| is_ready(&game.permanents[at], player))
+    let places = Places(mask & fact(Fact::GuardPost));
+    game.permanents_at(places, move |c| is_ready(c, player))
 }
 
 /// The places among the first 64 of `player`'s creatures that may move to the guard post

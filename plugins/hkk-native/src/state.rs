@@ -257,7 +257,7 @@ impl Default for InPlay {
 
 /// The places a mask's set bits stand for, in order.
 #[derive(Debug, Clone, Copy)]
-pub struct Places(u64);
+pub struct Places(pub u64);
 
 impl Iterator for Places {
     type Item = usize;

@@ -19,8 +19,8 @@ use crate::interpret::{
     Item,
 };
 use crate::phases::{Mode, Step, Triggers, COMBAT_PHASE, MAIN_PHASE};
-use crate::rules::{can_guard, combat, guard, guard_mask, playable, ready_places};
-use crate::state::{Fact, InPlay, Permanent};
+use crate::rules::{can_guard, combat, guard, guard_mask, playable, ready_creatures};
+use crate::state::{Fact, Permanent, Places};
 use crate::triggers::{from_pool, order, settle};
 
 pub const PASS: &str = "pass";
@@ -144,11 +144,13 @@ fn simultaneous(game: &mut Game, step: &Step, lists: &mut MomentLists) -> Flow {
             } else {
                 fact(Fact::DefenceBonus)
             };
-        let losses = InPlay::places(mask, game.permanents.len())
-            .map(|at| &game.permanents[at])
-            .filter(|p| p.creature & (p.controller == active) & (all | (p.defence_bonus != 0)))
-            .map(|p| (p.uid, Some("41.4"), None));
-        game.bonus_losses.extend(losses);
+        let loses =
+            |p: &Permanent| p.creature & (p.controller == active) & (all | (p.defence_bonus != 0));
+        // the list taken out while the permanents are read beside it
+        let mut losses = std::mem::take(&mut game.bonus_losses);
+        let losing = game.permanents_at(Places(mask), loses);
+        losses.extend(losing.map(|p| (p.uid, Some("41.4"), None)));
+        game.bonus_losses = losses;
     }
     let mut flow = Ok(());
     let each = chosen
@@ -716,7 +718,7 @@ fn actions(
     let attack = active
         && step.bit == COMBAT_PHASE
         && !game.attacked
-        && ready_places(game, player).next().is_some();
+        && ready_creatures(game, player).next().is_some();
     let attack_at = attack.then(|| add(Action::Attack));
     let bit = step.bit;
     // read once for all his abilities (`usable`'s preparation-phase limits)
@@ -751,11 +753,7 @@ fn actions(
         // his permanents that have either (from the masks: `InPlay::fact`)
         let mine = game.in_play.fact(Fact::of(player));
         let mask = guard_mask(game, player) | (game.in_play.hooked_mask(bit) & mine);
-        for at in InPlay::places(mask, game.permanents.len()) {
-            let perm = &game.permanents[at];
-            if perm.controller != player {
-                continue; // past the masks
-            }
+        for perm in game.permanents_at(Places(mask), |p| p.controller == player) {
             if can_guard(perm) {
                 add(Action::Guard(perm.uid, perm.card));
             }
