@@ -37,21 +37,25 @@ fn check_rounds(game: &mut Game, rule: &'static str, components: bool) -> Flow {
         // what this round reads is all the next reads, unless it finds every Ép out of reach
         game.hp_known = unreached;
         game.hp_dirty.clear();
-        let dead = if unreached {
+        // the round's dead in the game's kept list (`Scratch::dead`), put back once read
+        let mut dead = std::mem::take(&mut game.scratch.dead);
+        dead.clear();
+        if unreached {
             game.hp_out_of_reach = true;
-            Vec::new()
         } else {
             // only a permanent within the statics' reach of 0 ([`out_of_reach`]) may be at 0
             // or below: the statics are read for those alone (reading them changes nothing,
             // so every Ép is still read against the same state)
             let floor = game.in_play.hp_floor;
-            game.permanents
-                .iter()
-                .filter(|p| p.hp() + floor <= 0 && game.hp_of(p) <= 0)
-                .map(|p| p.uid)
-                .collect()
-        };
+            dead.extend(
+                game.permanents
+                    .iter()
+                    .filter(|p| p.hp() + floor <= 0 && game.hp_of(p) <= 0)
+                    .map(|p| p.uid),
+            );
+        }
         if dead.is_empty() && round > 1 {
+            game.scratch.dead = dead;
             break;
         }
         emit!(
@@ -63,11 +67,13 @@ fn check_rounds(game: &mut Game, rule: &'static str, components: bool) -> Flow {
             }
         );
         if dead.is_empty() {
+            game.scratch.dead = dead;
             break;
         }
-        for uid in dead {
+        for &uid in &dead {
             destroy(game, uid, "hp", Some(rule), components);
         }
+        game.scratch.dead = dead;
     }
     check_players(game)
 }

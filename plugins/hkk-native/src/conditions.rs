@@ -47,7 +47,7 @@ impl Quantity {
                 .iter()
                 .filter(|perm| perm.controller == player)
                 .flat_map(|perm| &perm.counters)
-                .filter(|(name, _)| name == "poison")
+                .filter(|(name, _)| &**name == "poison")
                 .map(|(_, n)| n)
                 .sum(),
         }

@@ -307,19 +307,44 @@ pub fn end_effects(
     if !game.effects.iter().any(due) {
         return; // the usual case: the lists are left as they are
     }
-    let ending: Vec<Lasting> = game.effects.extract_if(.., |e| due(e)).collect();
+    // into the game's kept list (`Scratch::ending`), emptied by `end`
+    let mut ending = std::mem::take(&mut game.scratch.ending);
+    ending.extend(game.effects.extract_if(.., |e| due(e)));
     game.lasting_kinds = kinds_of(&game.effects);
-    end(game, ending, Vec::new(), rule);
+    end(game, &mut ending, Vec::new(), rule);
+    game.scratch.ending = ending;
 }
 
 /// `_end`: `ending` end at one moment, and `partly` (an effect's index in `game.effects` and
 /// the permanents it no longer affects) end for some of their permanents: every modifier
 /// taken back before any is logged, then one event each in uid order.
-fn end(game: &mut Game, ending: Vec<Lasting>, partly: Vec<(usize, Vec<u32>)>, rule: &'static str) {
+fn end(
+    game: &mut Game,
+    ending: &mut Vec<Lasting>,
+    partly: Vec<(usize, Vec<u32>)>,
+    rule: &'static str,
+) {
+    for effect in ending.iter() {
+        count(game, effect, -1);
+    }
+    if partly.is_empty() {
+        // the usual case: the ending effects logged in uid order straight from their list
+        ending.sort_unstable_by_key(|e| e.uid); // uids are unique: one order
+        for effect in ending.drain(..) {
+            emit_ended(
+                game,
+                effect.uid,
+                effect.stat.name(),
+                &effect.targets,
+                false,
+                rule,
+            );
+        }
+        return;
+    }
     let mut ended: Vec<(u32, &'static str, Vec<u32>, bool)> =
         Vec::with_capacity(ending.len() + partly.len());
-    for effect in ending {
-        count(game, &effect, -1);
+    for effect in ending.drain(..) {
         ended.push((effect.uid, effect.stat.name(), effect.targets, false));
     }
     for (index, taken) in partly {
@@ -333,21 +358,33 @@ fn end(game: &mut Game, ending: Vec<Lasting>, partly: Vec<(usize, Vec<u32>)>, ru
     }
     ended.sort_by_key(|e| e.0);
     for (effect, stat, targets, partial) in ended {
-        emit!(
-            game,
-            Kind::EffectEnded {
-                effect,
-                stat,
-                targets: game
-                    .log
-                    .events
-                    .extras_mut()
-                    .put_uids(targets.iter().copied()),
-                rule,
-                partial,
-            }
-        );
+        emit_ended(game, effect, stat, &targets, partial, rule);
     }
+}
+
+/// One ended effect's `effect_ended`.
+fn emit_ended(
+    game: &mut Game,
+    effect: u32,
+    stat: &'static str,
+    targets: &[u32],
+    partial: bool,
+    rule: &'static str,
+) {
+    emit!(
+        game,
+        Kind::EffectEnded {
+            effect,
+            stat,
+            targets: game
+                .log
+                .events
+                .extras_mut()
+                .put_uids(targets.iter().copied()),
+            rule,
+            partial,
+        }
+    );
 }
 
 /// `dispel`: lasting effects in force end now, at one moment (D-dispel): those of `durations`
@@ -406,7 +443,7 @@ pub fn dispel(game: &mut Game, rule: &'static str, durations: u8, on: Option<(&[
             Some((at, hit))
         })
         .collect();
-    end(game, ending, partly, rule);
+    end(game, &mut ending, partly, rule);
 }
 
 /// The `Duration::bit`s of `effects` (`Game::lasting_kinds`).

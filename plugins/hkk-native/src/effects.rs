@@ -14,6 +14,7 @@ use crate::emit;
 use crate::errors::{Flow, Halt};
 use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verb {
@@ -209,7 +210,7 @@ impl Where {
             Of::Counters(name) => perm
                 .counters
                 .iter()
-                .find(|(c, _)| c == name)
+                .find(|(c, _)| **c == **name)
                 .map_or(0, |(_, n)| *n),
         };
         self.compare.test(value, self.bound)
@@ -230,8 +231,9 @@ pub struct Effect {
     pub lasting: Option<(Stat, Duration)>,
     /// `end_effects`: the durations it ends, as `Duration::bit`s (0: every one).
     pub durations: u8,
-    /// The counter `add_counters` and `remove_counters` put on or take off.
-    pub counter: String,
+    /// The counter `add_counters` and `remove_counters` put on or take off (shared with the
+    /// permanents it is put on: `Permanent::counters`).
+    pub counter: Arc<str>,
     /// A static `prevent`: whose abilities, of which kind, in which phase.
     pub prevention: Option<Prevention>,
 }
@@ -342,10 +344,10 @@ pub fn parse(plain: &PlainEffect) -> Result<Effect, String> {
     }
     let counter = match verb {
         Verb::AddCounters | Verb::RemoveCounters => match plain.durations.as_slice() {
-            [name] => name.clone(),
+            [name] => name.as_str().into(),
             _ => return refuse(format!("`do = \"{}\"`", plain.verb)),
         },
-        _ => String::new(),
+        _ => "".into(),
     };
     let prevention = match (verb, plain.durations.as_slice()) {
         (Verb::Prevent, [whose, abilities, phase]) => {
@@ -527,18 +529,27 @@ fn filtered_targets(
 /// The permanent the controller chooses among `uids` (a "target" decision, one option a
 /// permanent, the item's label its prompt).
 fn chosen_permanent(game: &mut Game, ctx: &Context, uids: &[u32]) -> Result<Target, Halt> {
+    let label = |game: &Game, uid: u32| {
+        game.permanent(uid)
+            .map_or(Text::Borrowed("target "), |p| Text::Card {
+                prefix: Prefix::Target,
+                card: p.card,
+                uid: p.uid,
+            })
+    };
+    if game.seated(ctx.controller) {
+        // answered natively: the options counted, not listed (a fighting seat chooses
+        // targets as a random one: `search::fighting_choice` reads no target decision)
+        let n = uids.len();
+        let player = ctx.controller;
+        let at = game.decide_counted(player, "target", None, n, n, None, |g, at| {
+            label(g, uids[at])
+        });
+        return Ok(Target::Permanent(uids[at]));
+    }
     let options = uids
         .iter()
-        .map(|&uid| {
-            game.option(|| {
-                game.permanent(uid)
-                    .map_or(Text::Borrowed("target "), |p| Text::Card {
-                        prefix: Prefix::Target,
-                        card: p.card,
-                        uid: p.uid,
-                    })
-            })
-        })
+        .map(|&uid| game.option(|| label(game, uid)))
         .collect();
     let decision = Decision {
         kind: "target",
@@ -558,12 +569,6 @@ fn select_targets(
     out: &mut Vec<Target>,
 ) -> Result<(), Halt> {
     let me = ctx.controller;
-    let creatures = |game: &Game, of: Option<usize>| -> Vec<u32> {
-        game.permanents_of_kind(true, of).map(|p| p.uid).collect()
-    };
-    let buildings = |game: &Game, of: Option<usize>| -> Vec<u32> {
-        game.permanents_of_kind(false, of).map(|p| p.uid).collect()
-    };
     // a group's targets, put straight from the permanents (no list of uids between)
     let group = |game: &Game, creature: bool, of: Option<usize>, out: &mut Vec<Target>| {
         out.extend(
@@ -621,14 +626,18 @@ fn select_targets(
                 TargetSpec::ChosenOpponentCreature => Some(1 - me),
                 _ => None,
             };
-            let candidates = if target == TargetSpec::ChosenBuilding {
-                buildings(game, None)
+            let creature = target != TargetSpec::ChosenBuilding;
+            // the candidates listed in the game's kept list (`Scratch::uids`), not a new one
+            let mut candidates = std::mem::take(&mut game.scratch.uids);
+            candidates.clear();
+            candidates.extend(game.permanents_of_kind(creature, of).map(|p| p.uid));
+            let chosen = if candidates.is_empty() {
+                Ok(None)
             } else {
-                creatures(game, of)
+                chosen_permanent(game, ctx, &candidates).map(Some)
             };
-            if !candidates.is_empty() {
-                out.push(chosen_permanent(game, ctx, &candidates)?);
-            }
+            game.scratch.uids = candidates;
+            out.extend(chosen?);
         }
     }
     Ok(())
@@ -807,13 +816,12 @@ fn apply(game: &mut Game, ctx: &Context, effect: &Effect, targets: &[Target]) ->
                 }
             }
         } else {
-            let perms: Vec<u32> = targets
-                .iter()
-                .filter_map(|t| match t {
-                    Target::Permanent(uid) if game.permanent(*uid).is_some() => Some(*uid),
-                    _ => None,
-                })
-                .collect();
+            // the effect's own list, made at its size once (a collect grows it past four)
+            let mut perms = Vec::with_capacity(targets.len());
+            perms.extend(targets.iter().filter_map(|t| match t {
+                Target::Permanent(uid) if game.permanent(*uid).is_some() => Some(*uid),
+                _ => None,
+            }));
             if !perms.is_empty() {
                 add_effect(
                     game,
@@ -948,7 +956,7 @@ fn pay_components(game: &mut Game, player: usize, count: i64, label: &Text) {
 
 /// `add_counters` (`by` > 0) and `remove_counters` (`by` < 0): at most what it has, except
 /// inside a moment, where they net out (`Game::end_moment`).
-fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &Text) {
+fn counters(game: &mut Game, uid: u32, counter: &Arc<str>, by: i64, label: &Text) {
     let in_moment = game.in_moment;
     let Some(perm) = game.permanent_mut(uid) else {
         return;
@@ -956,7 +964,7 @@ fn counters(game: &mut Game, uid: u32, counter: &str, by: i64, label: &Text) {
     let at = match perm.counters.iter().position(|(c, _)| c == counter) {
         Some(at) => at,
         None => {
-            perm.counters.push((counter.to_string(), 0));
+            perm.counters.push((counter.clone(), 0));
             perm.counters.len() - 1
         }
     };

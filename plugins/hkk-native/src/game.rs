@@ -221,6 +221,10 @@ pub fn count_use(usage: &mut Vec<((u32, usize), u32)>, key: (u32, usize)) {
     }
 }
 
+/// The room the permanents' list is made with (a base game's board seldom holds more): made
+/// once, not grown from empty.
+const PERMANENTS_ROOM: usize = 16;
+
 impl Game {
     /// A game of two decks (card ids in the Python engine's deck order), seeded as
     /// `random.Random(seed)` with `key` its absolute value's 32-bit words.
@@ -246,7 +250,7 @@ impl Game {
             seed: i128::from(seed),
             rng,
             players: [Player::new(0, a), Player::new(1, b)],
-            permanents: Vec::new(),
+            permanents: Vec::with_capacity(PERMANENTS_ROOM),
             in_play: Default::default(),
             next_uid: 1,
             offers: Vec::new(),

@@ -54,6 +54,9 @@ crate::clone_fields!(Player {
     vp_received
 });
 
+/// The room a hand is made with: the opening hand and a few cards more.
+const HAND_ROOM: usize = 8;
+
 impl Player {
     pub fn new(index: usize, deck: Vec<CardId>) -> Self {
         Player {
@@ -61,9 +64,11 @@ impl Player {
             hp: STARTING_HP,
             vp: STARTING_VP,
             components: 0,
+            // room made once for what a game's zones usually reach, not grown from empty
+            // card by card (a few reallocations each, a game)
+            hand: Vec::with_capacity(HAND_ROOM),
+            graveyard: Vec::with_capacity(deck.len()),
             deck,
-            hand: Vec::new(),
-            graveyard: Vec::new(),
             turns_taken: 0,
             vp_received: 0,
         }
@@ -94,7 +99,7 @@ pub struct Permanent {
     pub mod_hp: i64,
     pub mod_sp: i64,
     /// Its named counters and how many of each (none of a name: not listed).
-    pub counters: Vec<(String, i64)>,
+    pub counters: Vec<(std::sync::Arc<str>, i64)>,
     /// Its defence bonus: it raises max Ép until lost (41.4).
     pub defence_bonus: i64,
     /// The turn it was last damaged in (0: never).

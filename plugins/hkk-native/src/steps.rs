@@ -15,8 +15,7 @@ use crate::events::{Kind, Prefix, Text};
 use crate::game::Game;
 use crate::interpret::{
     activation_usable, apply_item, bind_item, each_item_where, entered_play, in_preparation,
-    item_of, items_where, prevented, preventer, resolve, resolve_activated, resolving, usable,
-    Item,
+    item_of, prevented, preventer, resolve, resolve_activated, resolving, usable, Item,
 };
 use crate::phases::{Mode, Step, Triggers, COMBAT_PHASE, MAIN_PHASE};
 use crate::rules::{can_guard, combat, guard, guard_mask, playable, ready_creatures};
@@ -197,6 +196,14 @@ pub struct Scratch {
     targets: Vec<Vec<crate::changes::Target>>,
     /// The attack action's lists (`rules::combat`).
     pub combat: crate::rules::CombatLists,
+    /// A round's items of an end-of-turn stage (`run_alternating`).
+    alternating: Vec<Item>,
+    /// The permanents a chosen target is chosen among (`effects::select_targets`).
+    pub uids: Vec<u32>,
+    /// The permanents a round of the Ép check finds dead (`checks::check_rounds`).
+    pub dead: Vec<u32>,
+    /// The lasting effects ending at one moment (`continuous::end_effects`).
+    pub ending: Vec<crate::continuous::Lasting>,
 }
 
 impl Scratch {
@@ -571,6 +578,14 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         }
         return Ok(());
     }
+    let mut items = std::mem::take(&mut game.scratch.alternating);
+    let flow = alternating(game, step, &mut items);
+    game.scratch.alternating = items;
+    flow
+}
+
+/// [`run_alternating`] with its list of a round's items (the game's, kept between steps).
+fn alternating(game: &mut Game, step: &Step, items: &mut Vec<Item>) -> Flow {
     let mut player = game.active;
     let mut passes = 0;
     let mut used: Vec<(u32, usize)> = Vec::new(); // mandatory items already used
@@ -581,7 +596,8 @@ fn run_alternating(game: &mut Game, step: &Step) -> Flow {
         let mine = |p: &Permanent, a: &Ability| {
             p.controller == player && !used.contains(&(p.uid, a.index))
         };
-        let mut items: Vec<Item> = items_where(game, step, mine);
+        items.clear();
+        each_item_where(game, step, mine, |item| items.push(item));
         items.sort_by_key(Item::order);
         items.retain(|i| usable(game, i));
         if player == game.active && game.turn_passed {

@@ -834,17 +834,26 @@ fn resolve_waiting(game: &mut Game, step: &Step) -> Flow {
             resolve_next(game, step, ready[0])?;
             continue;
         }
-        let decision = Decision {
-            kind: "order",
-            player: game.active,
-            options: ready
-                .iter()
-                .map(|&i| game.option(|| game.watch.waiting[i].item.text(Prefix::None)))
-                .collect(),
-            prompt: Label::from("Which trigger happens next?"),
-            rule: Some("D-trigger-order"),
+        let label = |game: &Game, i: usize| game.watch.waiting[i].item.text(Prefix::None);
+        let (player, rule) = (game.active, Some("D-trigger-order"));
+        let chosen = if game.seated(player) {
+            // answered natively: the options counted, not listed
+            let n = ready.len();
+            game.decide_counted(player, "order", rule, n, n, None, |g, k| label(g, ready[k]))
+        } else {
+            let decision = Decision {
+                kind: "order",
+                player,
+                options: ready
+                    .iter()
+                    .map(|&i| game.option(|| label(game, i)))
+                    .collect(),
+                prompt: Label::from("Which trigger happens next?"),
+                rule,
+            };
+            game.decide(&decision)?
         };
-        let at = ready[game.decide(&decision)?];
+        let at = ready[chosen];
         resolve_next(game, step, at)?;
     }
     Ok(())
