@@ -60,7 +60,20 @@ fn copy_order(a: u32, b: u32) -> std::cmp::Ordering {
         _ if a == b => std::cmp::Ordering::Equal,
         (0, _) => std::cmp::Ordering::Less,
         (_, 0) => std::cmp::Ordering::Greater,
-        _ => a.to_string().cmp(&b.to_string()),
+        _ => digits(a, &mut [0; 10]).cmp(digits(b, &mut [0; 10])),
+    }
+}
+
+/// `n`'s decimal digits as text, written at the end of `room` (no string made).
+fn digits(mut n: u32, room: &mut [u8; 10]) -> &[u8] {
+    let mut at = room.len();
+    loop {
+        at -= 1;
+        room[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &room[at..];
+        }
     }
 }
 
@@ -894,6 +907,25 @@ mod tests {
 
     fn bits(events: &[TriggerEvent]) -> u16 {
         events.iter().fold(0, |b, e| b | e.bit())
+    }
+
+    #[test]
+    fn copies_are_ordered_as_their_labels_text_is() {
+        // the Python engine sorts "name", "name (2)", "name (23)", "name (3)" as text
+        let label = |copy: u32| match copy {
+            0 => "x".to_string(),
+            n => format!("x ({n})"),
+        };
+        let copies = [0, 1, 2, 3, 9, 10, 23, 100, 4_000_000_000];
+        for a in copies {
+            for b in copies {
+                assert_eq!(
+                    copy_order(a, b),
+                    label(a).cmp(&label(b)),
+                    "copies {a} and {b}"
+                );
+            }
+        }
     }
 
     #[test]
