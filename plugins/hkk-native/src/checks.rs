@@ -54,26 +54,25 @@ fn check_rounds(game: &mut Game, rule: &'static str, components: bool) -> Flow {
                     .map(|p| p.uid),
             );
         }
-        if dead.is_empty() && round > 1 {
-            game.scratch.dead = dead;
-            break;
-        }
-        emit!(
-            game,
-            Kind::HpCheck {
-                rule,
-                dead: game.log.events.extras_mut().put_uids(dead.iter().copied()),
-                round: (round > 1).then_some(round),
-            }
-        );
-        if dead.is_empty() {
-            game.scratch.dead = dead;
-            break;
+        // a later round is logged only if it finds someone
+        let found = !dead.is_empty();
+        if found || round == 1 {
+            emit!(
+                game,
+                Kind::HpCheck {
+                    rule,
+                    dead: game.log.events.extras_mut().put_uids(dead.iter().copied()),
+                    round: (round > 1).then_some(round),
+                }
+            );
         }
         for &uid in &dead {
             destroy(game, uid, "hp", Some(rule), components);
         }
         game.scratch.dead = dead;
+        if !found {
+            break;
+        }
     }
     check_players(game)
 }

@@ -181,9 +181,9 @@ pub struct InPlay {
     /// it holds of (kept as a permanent enters, leaves or changes: `InPlay::refresh`,
     /// `InPlay::set`). A walk that filtered the list for them branched on each permanent one
     /// way or the other as the game dealt them, and those mispredictions were most of its
-    /// time (docs/NATIVE.md, the branches); the set bits are walked instead. They hold the first 64 places; the
-    /// rare permanents past them are walked. One array, so that a permanent leaving play
-    /// shifts them all in one plain loop.
+    /// time (docs/NATIVE.md, the branches); the set bits are walked instead. They hold the
+    /// first 64 places; the rare permanents past them are walked. One array, so that a
+    /// permanent leaving play shifts them all in one plain loop.
     masks: [u64; InPlay::MASKS],
 }
 
